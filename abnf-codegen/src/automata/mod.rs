@@ -1,0 +1,173 @@
+//! HIR → minimized anchored dense DFA, and its serialized form.
+
+use std::time::{Duration, Instant};
+
+use regex_automata::dfa::{dense, Automaton as _, StartKind};
+use regex_automata::nfa::thompson::{self, WhichCaptures};
+use regex_automata::util::primitives::StateID;
+use regex_automata::util::start;
+use regex_automata::{Anchored, MatchKind};
+use regex_syntax::hir::Hir;
+
+use crate::regular::anchored_full;
+
+/// Size limits for building automata. A grammar that exceeds one gets an
+/// error naming the rule and the limit, not an out-of-memory.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Bytes of heap the Thompson NFA may use.
+    pub nfa_bytes: usize,
+    /// Bytes the final (minimized) DFA may use.
+    pub dfa_bytes: usize,
+    /// Bytes the subset construction may use while determinizing.
+    pub determinize_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        // Generous for URI grammars (RFC 3987's IRI-reference needs about
+        // 1 MB to determinize and 160 KB minimized) while keeping a
+        // pathological grammar well inside this machine's memory.
+        Limits {
+            nfa_bytes: 64 << 20,
+            dfa_bytes: 64 << 20,
+            determinize_bytes: 256 << 20,
+        }
+    }
+}
+
+/// Why an automaton could not be built.
+#[derive(Clone, Debug)]
+pub enum BuildError {
+    /// The NFA exceeded [`Limits::nfa_bytes`].
+    NfaTooBig(String),
+    /// The DFA exceeded a DFA limit.
+    DfaTooBig(String),
+}
+
+/// A built DFA for one rule, with what it cost.
+pub struct Automaton {
+    /// The minimized DFA that recognizes exactly the rule (full match).
+    pub dfa: dense::DFA<Vec<u32>>,
+    /// States in the Thompson NFA.
+    pub nfa_states: usize,
+    /// Time to compile the NFA, determinize and minimize.
+    pub build_time: Duration,
+}
+
+impl Automaton {
+    /// Compiles `(?:hir)\z` into a minimized, anchored dense DFA.
+    pub fn build(hir: &Hir, limits: Limits) -> Result<Automaton, BuildError> {
+        let t0 = Instant::now();
+        let nfa = thompson::Compiler::new()
+            .configure(
+                thompson::Config::new()
+                    // Recognizers report match/no match and where a match
+                    // failed; capture states would only enlarge the NFA.
+                    .which_captures(WhichCaptures::None)
+                    .nfa_size_limit(Some(limits.nfa_bytes)),
+            )
+            .build_from_hir(&anchored_full(hir.clone()))
+            .map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
+        let dfa = dense::Builder::new()
+            .configure(
+                dense::Config::new()
+                    // Leftmost-first plus the `\z` anchor gives one match
+                    // state, reached only after a full match (MatchKind::All
+                    // would make most states match states, and the simple
+                    // loop would leave its fast path at almost every byte).
+                    .match_kind(MatchKind::LeftmostFirst)
+                    // Recognizers always match from the first byte.
+                    .start_kind(StartKind::Anchored)
+                    // Minimal tables: smaller to embed, faster to walk.
+                    .minimize(true)
+                    // Byte classes shrink the table ~4x and cost nothing.
+                    .byte_classes(true)
+                    // The recognizer drives the DFA itself, one byte at a
+                    // time; search-time acceleration would be unused bytes.
+                    .accelerate(false)
+                    // No `\b` in any grammar, so no quit bytes are needed.
+                    .unicode_word_boundary(false)
+                    .dfa_size_limit(Some(limits.dfa_bytes))
+                    .determinize_size_limit(Some(limits.determinize_bytes)),
+            )
+            .build_from_nfa(&nfa)
+            .map_err(|e| BuildError::DfaTooBig(e.to_string()))?;
+        Ok(Automaton {
+            nfa_states: nfa.states().len(),
+            dfa,
+            build_time: t0.elapsed(),
+        })
+    }
+
+    /// Number of DFA states reachable from the start state (the dead state
+    /// included).
+    pub fn states(&self) -> usize {
+        reachable_states(&self.dfa).len()
+    }
+
+    /// The DFA serialized little-endian, ready for `DFA::from_bytes`.
+    pub fn to_bytes_le(&self) -> Vec<u8> {
+        let (bytes, pad) = self.dfa.to_bytes_little_endian();
+        bytes[pad..].to_vec()
+    }
+
+    /// The DFA serialized big-endian.
+    pub fn to_bytes_be(&self) -> Vec<u8> {
+        let (bytes, pad) = self.dfa.to_bytes_big_endian();
+        bytes[pad..].to_vec()
+    }
+
+    /// Full match of `input`: `Ok(())`, or `Err(offset)` where offset is the
+    /// length of the longest prefix that can still be extended to a match.
+    pub fn full_match(&self, input: &[u8]) -> Result<(), usize> {
+        full_match(&self.dfa, input)
+    }
+}
+
+/// The recognizer loop shared with the runtime: walk, stop at the dead state,
+/// take the end-of-input transition.
+pub fn full_match<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, input: &[u8]) -> Result<(), usize> {
+    let start: StateID = dfa
+        .start_state(&start::Config::new().anchored(Anchored::Yes))
+        .expect("anchored start states are built");
+    let mut s = start;
+    for (i, &b) in input.iter().enumerate() {
+        s = dfa.next_state(s, b);
+        if dfa.is_dead_state(s) {
+            return Err(i);
+        }
+    }
+    if dfa.is_match_state(dfa.next_eoi_state(s)) {
+        Ok(())
+    } else {
+        Err(input.len())
+    }
+}
+
+/// Every state reachable from the anchored start state, in breadth-first
+/// order (start state first).
+pub fn reachable_states<T: AsRef<[u32]>>(dfa: &dense::DFA<T>) -> Vec<StateID> {
+    let start = dfa
+        .start_state(&start::Config::new().anchored(Anchored::Yes))
+        .expect("anchored start states are built");
+    let reps: Vec<u8> = dfa
+        .byte_classes()
+        .representatives(..)
+        .filter_map(|u| u.as_u8())
+        .collect();
+    let mut seen = std::collections::HashSet::from([start]);
+    let mut order = vec![start];
+    let mut i = 0;
+    while i < order.len() {
+        let s = order[i];
+        i += 1;
+        for &b in &reps {
+            let t = dfa.next_state(s, b);
+            if seen.insert(t) {
+                order.push(t);
+            }
+        }
+    }
+    order
+}

@@ -1,0 +1,593 @@
+//! The builder that drives the pipeline, in the `prost-build` style.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::automata::{Automaton, BuildError, Limits};
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::emit::{self, EmitGrammar, EmitKind, EmitRule, IncludeStyle};
+use crate::grammar::{self, Grammar, ModuleId, RuleId, SpecInput};
+use crate::regular::Lowerer;
+
+/// Configures and runs code generation.
+///
+/// Setters take `&mut self` and return `&mut Self`; [`Config::compile`] is
+/// for build scripts, [`Config::generate`] returns the files without writing
+/// them, and [`Config::build`] stops after the automata.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    spec_paths: Vec<PathBuf>,
+    spec_dirs: Vec<PathBuf>,
+    spec_sources: Vec<(String, String)>,
+    exports: BTreeMap<String, Vec<String>>,
+    out_dir: Option<PathBuf>,
+    runtime: Option<String>,
+    include_style: IncludeStyle,
+    limits: Limits,
+}
+
+/// Why generation failed.
+#[derive(Debug)]
+pub enum Error {
+    /// The grammar has errors (rendered with file, line, column and caret).
+    Grammar(Diagnostics),
+    /// Reading a spec or writing output failed.
+    Io {
+        /// The file involved.
+        path: PathBuf,
+        /// What happened.
+        error: std::io::Error,
+    },
+    /// The configuration is incomplete (no `OUT_DIR`, no spec files, ...).
+    Config(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Grammar(d) => write!(f, "{d}"),
+            Error::Io { path, error } => write!(f, "error: {}: {error}", path.display()),
+            Error::Config(msg) => write!(f, "error: {msg}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl Error {
+    /// The diagnostics, when the grammar was at fault.
+    pub fn diagnostics(&self) -> Option<&Diagnostics> {
+        match self {
+            Error::Grammar(d) => Some(d),
+            _ => None,
+        }
+    }
+}
+
+/// One generated file, its path relative to the output folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneratedFile {
+    /// Relative path (`rfc3987.rs`, `rfc3987/iri_reference.le.dfa`).
+    pub path: String,
+    /// Contents.
+    pub contents: Vec<u8>,
+}
+
+/// Measurements of one rule's automaton.
+#[derive(Clone, Debug)]
+pub struct RuleStats {
+    /// Module (spec file stem).
+    pub grammar: String,
+    /// ABNF rule name.
+    pub rule: String,
+    /// Thompson NFA states.
+    pub nfa_states: usize,
+    /// Minimized DFA states.
+    pub dfa_states: usize,
+    /// Serialized DFA bytes (one endianness).
+    pub bytes: usize,
+    /// Time to build and minimize.
+    pub build_time: Duration,
+}
+
+/// What [`Config::generate`] produces.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The files.
+    pub files: Vec<GeneratedFile>,
+    /// Per-rule measurements.
+    pub stats: Vec<RuleStats>,
+    /// Warnings (generation succeeded).
+    pub warnings: Diagnostics,
+    /// Every spec file read from disk (for `rerun-if-changed`).
+    pub inputs: Vec<PathBuf>,
+}
+
+impl Generated {
+    /// The file at `path`, as text.
+    pub fn file(&self, path: &str) -> Option<&str> {
+        self.files
+            .iter()
+            .find(|f| f.path == path)
+            .and_then(|f| std::str::from_utf8(&f.contents).ok())
+    }
+}
+
+/// A grammar with the automata of its exported rules, in memory.
+pub struct Compiled {
+    /// The resolved grammar.
+    pub grammar: Grammar,
+    /// Warnings found on the way.
+    pub warnings: Diagnostics,
+    exports: Vec<(ModuleId, Vec<RuleId>)>,
+    automata: HashMap<RuleId, Automaton>,
+}
+
+/// An in-memory recognizer for one exported rule.
+#[derive(Clone, Copy)]
+pub struct Recognizer<'a> {
+    /// The module that defines the rule.
+    pub grammar: &'a str,
+    /// The rule name as defined.
+    pub rule: &'a str,
+    /// The automaton.
+    pub automaton: &'a Automaton,
+}
+
+impl Recognizer<'_> {
+    /// Whether all of `input` matches the rule.
+    pub fn is_match(&self, input: &[u8]) -> bool {
+        self.automaton.full_match(input).is_ok()
+    }
+
+    /// `Err(offset)` of the first byte at which no match is possible any
+    /// more (the input's length if it ended too early).
+    pub fn full_match(&self, input: &[u8]) -> Result<(), usize> {
+        self.automaton.full_match(input)
+    }
+}
+
+impl Config {
+    /// An empty configuration.
+    pub fn new() -> Config {
+        Config::default()
+    }
+
+    /// Adds a spec file.
+    pub fn spec(&mut self, path: impl AsRef<Path>) -> &mut Config {
+        self.spec_paths.push(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// Adds every `*.abnf` file of a folder (sorted by name).
+    pub fn specs_dir(&mut self, dir: impl AsRef<Path>) -> &mut Config {
+        self.spec_dirs.push(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Adds a spec given as text; `name` is its file name (imports find it
+    /// by that name).
+    pub fn spec_source(&mut self, name: impl Into<String>, text: impl Into<String>) -> &mut Config {
+        self.spec_sources.push((name.into(), text.into()));
+        self
+    }
+
+    /// Exports only these rules of `grammar` (a spec file stem). Without
+    /// this, every rule the file defines or imports is exported.
+    pub fn export<S: AsRef<str>>(&mut self, grammar: &str, rules: &[S]) -> &mut Config {
+        self.exports
+            .entry(grammar.to_string())
+            .or_default()
+            .extend(rules.iter().map(|r| r.as_ref().to_string()));
+        self
+    }
+
+    /// Where [`Config::compile`] writes (default: `$OUT_DIR`).
+    pub fn out_dir(&mut self, dir: impl AsRef<Path>) -> &mut Config {
+        self.out_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// The path of the runtime crate in generated code (default
+    /// `::iri_grammar`).
+    pub fn runtime_crate(&mut self, path: impl Into<String>) -> &mut Config {
+        self.runtime = Some(path.into());
+        self
+    }
+
+    /// How generated code finds the serialized DFAs.
+    pub fn include_style(&mut self, style: IncludeStyle) -> &mut Config {
+        self.include_style = style;
+        self
+    }
+
+    /// Size limits for the automata.
+    pub fn limits(&mut self, limits: Limits) -> &mut Config {
+        self.limits = limits;
+        self
+    }
+
+    fn inputs(&self) -> Result<Vec<SpecInput>, Error> {
+        let mut paths = self.spec_paths.clone();
+        for dir in &self.spec_dirs {
+            let entries = std::fs::read_dir(dir).map_err(|error| Error::Io {
+                path: dir.clone(),
+                error,
+            })?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "abnf"))
+                .collect();
+            found.sort();
+            paths.extend(found);
+        }
+        let mut inputs = Vec::new();
+        for path in paths {
+            let bytes = std::fs::read(&path).map_err(|error| Error::Io {
+                path: path.clone(),
+                error,
+            })?;
+            inputs.push(SpecInput {
+                name: path.display().to_string(),
+                path: Some(path),
+                bytes,
+            });
+        }
+        for (name, text) in &self.spec_sources {
+            inputs.push(SpecInput {
+                name: name.clone(),
+                path: None,
+                bytes: text.clone().into_bytes(),
+            });
+        }
+        if inputs.is_empty() {
+            return Err(Error::Config("no spec files given".into()));
+        }
+        Ok(inputs)
+    }
+
+    /// Runs the front end only: parse, resolve and check.
+    pub fn load(&self) -> Result<(Grammar, Diagnostics), Error> {
+        let inputs = self.inputs()?;
+        let in_memory = self.spec_sources.clone();
+        let mut resolve = |from: &SpecInput, name: &str| -> Result<SpecInput, String> {
+            if let Some((n, t)) = in_memory.iter().find(|(n, _)| n == name) {
+                return Ok(SpecInput {
+                    name: n.clone(),
+                    path: None,
+                    bytes: t.clone().into_bytes(),
+                });
+            }
+            let base = from.path.as_ref().and_then(|p| p.parent());
+            let path = match base {
+                Some(dir) => dir.join(name),
+                None => PathBuf::from(name),
+            };
+            let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok(SpecInput {
+                name: path.display().to_string(),
+                path: Some(path),
+                bytes,
+            })
+        };
+        let (grammar, diags) = grammar::load(inputs, &mut resolve);
+        match grammar {
+            Some(g) => Ok((g, diags)),
+            None => Err(Error::Grammar(diags)),
+        }
+    }
+
+    /// Front end, checks, and an automaton per exported rule.
+    pub fn build(&self) -> Result<Compiled, Error> {
+        let (grammar, mut warnings) = self.load()?;
+        let mut errors = Vec::new();
+        let exports = self.resolve_exports(&grammar, &mut errors);
+        let all: Vec<RuleId> = exports.iter().flat_map(|(_, rs)| rs.iter().copied()).collect();
+        warnings.items.extend(grammar::unused_rules(&grammar, &all));
+
+        let mut lowerer = Lowerer::new(&grammar);
+        let mut automata = HashMap::new();
+        for &id in &all {
+            if automata.contains_key(&id) {
+                continue;
+            }
+            let rule = grammar.rule(id);
+            let hir = match lowerer.lower(id) {
+                Ok(h) => h,
+                Err(d) => {
+                    if !errors.iter().any(|e: &Diagnostic| e.message == d.message) {
+                        errors.push(d);
+                    }
+                    continue;
+                }
+            };
+            match Automaton::build(&hir, self.limits) {
+                Ok(a) => {
+                    automata.insert(id, a);
+                }
+                Err(e) => {
+                    let (what, detail, knob) = match e {
+                        BuildError::NfaTooBig(m) => ("NFA", m, "nfa_bytes"),
+                        BuildError::DfaTooBig(m) => ("DFA", m, "dfa_bytes or determinize_bytes"),
+                    };
+                    errors.push(
+                        Diagnostic::error(
+                            format!("the {what} for rule `{}` exceeds its size limit: {detail}", rule.name),
+                            Some(rule.name_span),
+                        )
+                        .with_label("this rule's automaton is too large")
+                        .with_note(format!(
+                            "raise the limit with `Config::limits` (`Limits::{knob}`), or simplify the rule \
+                             (large counted repetitions and patterns that must remember many characters grow the automaton)"
+                        )),
+                    );
+                }
+            }
+        }
+        if !errors.is_empty() {
+            warnings.items.extend(errors);
+            return Err(Error::Grammar(warnings));
+        }
+        Ok(Compiled {
+            grammar,
+            warnings,
+            exports,
+            automata,
+        })
+    }
+
+    fn resolve_exports(&self, g: &Grammar, errors: &mut Vec<Diagnostic>) -> Vec<(ModuleId, Vec<RuleId>)> {
+        let mut out = Vec::new();
+        for (i, m) in g.modules.iter().enumerate() {
+            if !m.root {
+                continue;
+            }
+            let ids = match self.exports.get(&m.name) {
+                Some(names) => names
+                    .iter()
+                    .filter_map(|n| {
+                        let found = m.get(n);
+                        if found.is_none() {
+                            errors.push(
+                                Diagnostic::error(
+                                    format!("the configuration exports `{n}`, which `{}` neither defines nor imports", m.name),
+                                    None,
+                                )
+                                .with_note("check the rule name in `Config::export`"),
+                            );
+                        }
+                        found
+                    })
+                    .collect(),
+                None => m.defined.iter().chain(&m.imported).copied().collect(),
+            };
+            out.push((ModuleId(i as u32), ids));
+        }
+        for name in self.exports.keys() {
+            if !g.modules.iter().any(|m| m.root && &m.name == name) {
+                errors.push(Diagnostic::error(
+                    format!("the configuration exports rules of `{name}`, which is not one of the spec files"),
+                    None,
+                ));
+            }
+        }
+        out
+    }
+
+    /// Runs the whole pipeline and returns the generated files without
+    /// writing anything.
+    pub fn generate(&self) -> Result<Generated, Error> {
+        let compiled = self.build()?;
+        let runtime = self.runtime.as_deref().unwrap_or("::iri_grammar");
+        compiled.emit(runtime, self.include_style)
+    }
+
+    /// For build scripts: generates, writes the files that changed to the
+    /// output folder, and prints `cargo:rerun-if-changed` for every input.
+    pub fn compile(&self) -> Result<Generated, Error> {
+        for dir in &self.spec_dirs {
+            println!("cargo:rerun-if-changed={}", dir.display());
+        }
+        let generated = self.generate()?;
+        for path in &generated.inputs {
+            println!("cargo:rerun-if-changed={}", path.display());
+        }
+        let out = match &self.out_dir {
+            Some(d) => d.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or_else(|| Error::Config("no output folder: set `Config::out_dir` or run from a build script".into()))?,
+        };
+        write_if_changed(&out, &generated.files)?;
+        Ok(generated)
+    }
+}
+
+/// Writes files whose bytes differ from what is on disk, so that unchanged
+/// output does not make dependants rebuild.
+pub(crate) fn write_if_changed(out: &Path, files: &[GeneratedFile]) -> Result<(), Error> {
+    for f in files {
+        let path = out.join(&f.path);
+        if std::fs::read(&path).ok().as_deref() == Some(&f.contents[..]) {
+            continue;
+        }
+        let io = |error| Error::Io {
+            path: path.clone(),
+            error,
+        };
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(io)?;
+        }
+        std::fs::write(&path, &f.contents).map_err(io)?;
+    }
+    Ok(())
+}
+
+impl Compiled {
+    /// The recognizer of an exported rule, by module name and rule name
+    /// (case-insensitive, as in ABNF).
+    pub fn recognizer(&self, grammar: &str, rule: &str) -> Option<Recognizer<'_>> {
+        let m = self.grammar.module_by_name(grammar)?;
+        let id = self.grammar.module(m).get(rule)?;
+        let automaton = self.automata.get(&id)?;
+        let r = self.grammar.rule(id);
+        Some(Recognizer {
+            grammar: &self.grammar.module(r.module).name,
+            rule: &r.name,
+            automaton,
+        })
+    }
+
+    /// Measurements of every automaton, in export order.
+    pub fn stats(&self) -> Vec<RuleStats> {
+        let mut seen = Vec::new();
+        let mut out = Vec::new();
+        for (_, ids) in &self.exports {
+            for id in ids {
+                if seen.contains(id) {
+                    continue;
+                }
+                seen.push(*id);
+                let a = &self.automata[id];
+                let r = self.grammar.rule(*id);
+                out.push(RuleStats {
+                    grammar: self.grammar.module(r.module).name.clone(),
+                    rule: r.name.clone(),
+                    nfa_states: a.nfa_states,
+                    dfa_states: a.states(),
+                    bytes: a.to_bytes_le().len(),
+                    build_time: a.build_time,
+                });
+            }
+        }
+        out
+    }
+
+    fn emit(&self, runtime: &str, style: IncludeStyle) -> Result<Generated, Error> {
+        let g = &self.grammar;
+        let mut files = Vec::new();
+        let mut errors = Vec::new();
+        let mut module_names = Vec::new();
+        let exported_by: HashMap<RuleId, ModuleId> = self
+            .exports
+            .iter()
+            .flat_map(|(m, ids)| ids.iter().filter(|id| g.rule(**id).module == *m).map(|id| (*id, *m)))
+            .collect();
+        for (m, ids) in &self.exports {
+            let module = g.module(*m);
+            let mut rules = Vec::new();
+            let mut idents: HashMap<String, RuleId> = HashMap::new();
+            for &id in ids {
+                let r = g.rule(id);
+                let mut ident = emit::constant_name(&r.name);
+                if ident == "GRAMMAR" {
+                    ident.push_str("_RULE");
+                }
+                if let Some(&other) = idents.get(&ident) {
+                    errors.push(
+                        Diagnostic::error(
+                            format!(
+                                "rules `{}` and `{}` both become the Rust name `{ident}`",
+                                g.rule(other).name,
+                                r.name
+                            ),
+                            Some(r.name_span),
+                        )
+                        .with_label("this rule's Rust name collides")
+                        .with_secondary(g.rule(other).name_span, "with this rule's")
+                        .with_note("rename one of the rules, or export only one of them"),
+                    );
+                    continue;
+                }
+                idents.insert(ident.clone(), id);
+                let home = exported_by.get(&id).filter(|home| *home != m);
+                let kind = if let Some(home) = home {
+                    EmitKind::Reexport {
+                        module: g.module(*home).name.clone(),
+                    }
+                } else {
+                    let a = &self.automata[&id];
+                    let home_name = &g.module(r.module).name;
+                    let dfa_path = format!("{}/{}", module.name, emit::file_stem_name(&r.name));
+                    let le = a.to_bytes_le();
+                    files.push(GeneratedFile {
+                        path: format!("{dfa_path}.be.dfa"),
+                        contents: a.to_bytes_be(),
+                    });
+                    let mut doc = vec![format!(
+                        " Recognizer for the rule `{}` of `{}` (line {}):",
+                        r.name,
+                        g.sources.get(r.name_span.file).name,
+                        g.rule_line(id)
+                    )];
+                    doc.push(String::new());
+                    doc.push(" ```text".into());
+                    doc.extend(g.rule_text(id).lines().map(|l| format!(" {l}")));
+                    doc.push(" ```".into());
+                    doc.push(String::new());
+                    doc.push(format!(
+                        " Minimized DFA: {} states, {} bytes serialized.",
+                        a.states(),
+                        le.len()
+                    ));
+                    files.push(GeneratedFile {
+                        path: format!("{dfa_path}.le.dfa"),
+                        contents: le,
+                    });
+                    EmitKind::Own {
+                        grammar: home_name.clone(),
+                        dfa_path,
+                        doc,
+                    }
+                };
+                rules.push(EmitRule {
+                    name: r.name.clone(),
+                    ident,
+                    kind,
+                });
+            }
+            let source = g.sources.get(module.file).name.clone();
+            let source = Path::new(&source)
+                .file_name()
+                .map_or(source.clone(), |f| f.to_string_lossy().into_owned());
+            let eg = EmitGrammar {
+                name: module.name.clone(),
+                source,
+                rules,
+            };
+            files.push(GeneratedFile {
+                path: format!("{}.rs", module.name),
+                contents: emit::grammar_module(&eg, runtime, style).into_bytes(),
+            });
+            module_names.push(module.name.as_str());
+        }
+        if !errors.is_empty() {
+            return Err(Error::Grammar(Diagnostics {
+                sources: g.sources.clone(),
+                items: errors,
+            }));
+        }
+        files.push(GeneratedFile {
+            path: "grammars.rs".into(),
+            contents: emit::index_module(&module_names, runtime).into_bytes(),
+        });
+        let inputs = g.modules.iter().filter_map(|m| m.path.clone()).collect();
+        Ok(Generated {
+            files,
+            stats: self.stats(),
+            warnings: self.warnings.clone(),
+            inputs,
+        })
+    }
+}
+
+impl fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Compiled")
+            .field("modules", &self.grammar.modules.len())
+            .field("automata", &self.automata.len())
+            .finish()
+    }
+}

@@ -1,0 +1,610 @@
+//! Rules with spans → a resolved grammar IR.
+//!
+//! Name resolution follows RFC 5234: rule names are case-insensitive (§2.1),
+//! `=/` adds alternatives to an earlier definition (§3.3), and the core rules
+//! of Appendix B are always in scope. On top of plain ABNF, a comment
+//! directive `; @import FILE RULE...` makes rules of another spec file
+//! visible; the imported rule keeps resolving its own references in its own
+//! file. A prose value `<name>` that names a rule in scope is a reference to
+//! it (RFC 3986 writes `path-empty = 0<pchar>`).
+//!
+//! Every problem is collected, none stops the others from being found.
+
+pub mod core;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+use abnf::types::{Node, Repeat, TerminalValues};
+
+use crate::diagnostic::{Diagnostic, Diagnostics, FileId, SourceMap, Span};
+use crate::syntax::{self, SpecFile, Tok, TokKind};
+
+/// The largest spec file read, in bytes.
+pub const MAX_SPEC_BYTES: usize = 4 << 20;
+
+/// Index of a rule in [`Grammar::rules`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RuleId(pub u32);
+
+/// Index of a module in [`Grammar::modules`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ModuleId(pub u32);
+
+/// A rule body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expr {
+    /// `a / b / c`: the first alternative has priority.
+    Alt(Vec<Expr>),
+    /// `a b c`.
+    Concat(Vec<Expr>),
+    /// `min*max element`; `[ x ]` is `Repeat { min: 0, max: Some(1) }`.
+    Repeat {
+        /// Fewest repetitions.
+        min: u32,
+        /// Most repetitions; `None` is unbounded.
+        max: Option<u32>,
+        /// What repeats.
+        expr: Box<Expr>,
+    },
+    /// A reference to another rule.
+    Ref(RuleId, Span),
+    /// A quoted string; `"abc"` matches ASCII letters in either case.
+    Str {
+        /// The characters.
+        text: String,
+        /// `%s"..."` (RFC 7405).
+        case_sensitive: bool,
+    },
+    /// `%xLO-HI` (or a single value): one code point in the range.
+    Range(u32, u32, Span),
+}
+
+impl Expr {
+    /// Calls `f` on each rule reference, in order.
+    pub fn for_each_ref(&self, f: &mut impl FnMut(RuleId, Span)) {
+        match self {
+            Expr::Alt(es) | Expr::Concat(es) => es.iter().for_each(|e| e.for_each_ref(f)),
+            Expr::Repeat { expr, .. } => expr.for_each_ref(f),
+            Expr::Ref(id, span) => f(*id, *span),
+            Expr::Str { .. } | Expr::Range(..) => {}
+        }
+    }
+}
+
+/// A resolved rule.
+#[derive(Clone, Debug)]
+pub struct Rule {
+    /// The name as first defined (the key for lookups and diagnostics).
+    pub name: String,
+    /// The module (spec file) that defines it.
+    pub module: ModuleId,
+    /// Where the name is first defined.
+    pub name_span: Span,
+    /// Every definition (`=` and each `=/`), for docs.
+    pub defs: Vec<Span>,
+    /// The body, `=/` alternatives merged.
+    pub expr: Expr,
+}
+
+/// One spec file with its scope.
+#[derive(Clone, Debug)]
+pub struct Module {
+    /// The file stem (`rfc3987` for `specs/rfc3987.abnf`).
+    pub name: String,
+    /// The source.
+    pub file: FileId,
+    /// The path it was read from, if it came from disk.
+    pub path: Option<PathBuf>,
+    /// Rules defined in this file, in order.
+    pub defined: Vec<RuleId>,
+    /// Rules imported with `@import`, in order.
+    pub imported: Vec<RuleId>,
+    /// Whether the user asked for this file (not only reached by import).
+    pub root: bool,
+    scope: HashMap<String, RuleId>,
+}
+
+impl Module {
+    /// Looks a name up in this module's scope (case-insensitively), without
+    /// falling back to the core rules.
+    pub fn get(&self, name: &str) -> Option<RuleId> {
+        self.scope.get(&name.to_ascii_lowercase()).copied()
+    }
+}
+
+/// A whole resolved grammar: every module that takes part and every rule.
+#[derive(Clone, Debug)]
+pub struct Grammar {
+    /// Source texts, for diagnostics and docs.
+    pub sources: SourceMap,
+    /// Modules; the core rules are module 0.
+    pub modules: Vec<Module>,
+    /// Rules of every module.
+    pub rules: Vec<Rule>,
+}
+
+impl Grammar {
+    /// The rule behind an id.
+    pub fn rule(&self, id: RuleId) -> &Rule {
+        &self.rules[id.0 as usize]
+    }
+
+    /// The module behind an id.
+    pub fn module(&self, id: ModuleId) -> &Module {
+        &self.modules[id.0 as usize]
+    }
+
+    /// The module named `name` (a file stem).
+    pub fn module_by_name(&self, name: &str) -> Option<ModuleId> {
+        self.modules
+            .iter()
+            .position(|m| m.name == name)
+            .map(|i| ModuleId(i as u32))
+    }
+
+    /// Resolves a rule name as a reference written in `module` would: the
+    /// module's own and imported rules, then the core rules.
+    pub fn resolve(&self, module: ModuleId, name: &str) -> Option<RuleId> {
+        self.module(module)
+            .get(name)
+            .or_else(|| self.modules[0].get(name))
+    }
+
+    /// The source text of a rule's definitions.
+    pub fn rule_text(&self, id: RuleId) -> String {
+        let rule = self.rule(id);
+        rule.defs
+            .iter()
+            .map(|s| self.sources.snippet(*s).replace('\r', ""))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// 1-based line of a rule's first definition.
+    pub fn rule_line(&self, id: RuleId) -> usize {
+        let span = self.rule(id).name_span;
+        self.sources.get(span.file).line_col(span.start).0
+    }
+}
+
+/// A spec file to load: its name for diagnostics, where it came from, and
+/// its bytes.
+#[derive(Clone, Debug)]
+pub struct SpecInput {
+    /// The name shown in diagnostics (usually the path as given).
+    pub name: String,
+    /// The path on disk, used to resolve `@import`s relative to it.
+    pub path: Option<PathBuf>,
+    /// The raw bytes (checked for UTF-8 here).
+    pub bytes: Vec<u8>,
+}
+
+/// Finds the file an `@import` names: given the importing spec and the name
+/// as written, returns the imported spec or a message saying why not.
+pub type ImportResolver<'a> = dyn FnMut(&SpecInput, &str) -> Result<SpecInput, String> + 'a;
+
+/// Loads and resolves `roots` and everything they import.
+///
+/// Returns the grammar when there are no errors; the diagnostics (warnings
+/// only, in that case) either way.
+pub fn load(roots: Vec<SpecInput>, resolve_import: &mut ImportResolver<'_>) -> (Option<Grammar>, Diagnostics) {
+    let mut loader = Loader {
+        sources: SourceMap::default(),
+        diags: Vec::new(),
+        modules: Vec::new(),
+        specs: Vec::new(),
+        inputs: Vec::new(),
+    };
+    let core = loader.sources.add(core::CORE_FILE_NAME, core::CORE_RULES);
+    let core_spec = syntax::parse_spec(&loader.sources, core, &mut loader.diags);
+    loader.push_module("core".into(), core, None, core_spec, None, false);
+    for input in roots {
+        loader.add_file(input, true);
+    }
+    // Imports may add modules as they are resolved; walk until none is new.
+    let mut i = 1;
+    while i < loader.modules.len() {
+        let imports = loader.specs[i].imports.clone();
+        for import in imports {
+            loader.resolve_import_file(i, &import, resolve_import);
+        }
+        i += 1;
+    }
+    let grammar = loader.build();
+    let diags = Diagnostics {
+        sources: grammar.sources.clone(),
+        items: loader.diags,
+    };
+    if diags.has_errors() {
+        (None, diags)
+    } else {
+        (Some(grammar), diags)
+    }
+}
+
+struct Loader {
+    sources: SourceMap,
+    diags: Vec<Diagnostic>,
+    modules: Vec<Module>,
+    specs: Vec<SpecFile>,
+    inputs: Vec<Option<SpecInput>>,
+}
+
+fn stem(name: &str) -> String {
+    let file = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    file.split('.').next().unwrap_or(file).to_string()
+}
+
+impl Loader {
+    fn push_module(
+        &mut self,
+        name: String,
+        file: FileId,
+        path: Option<PathBuf>,
+        spec: SpecFile,
+        input: Option<SpecInput>,
+        root: bool,
+    ) -> usize {
+        self.modules.push(Module {
+            name,
+            file,
+            path,
+            defined: Vec::new(),
+            imported: Vec::new(),
+            root,
+            scope: HashMap::new(),
+        });
+        self.specs.push(spec);
+        self.inputs.push(input);
+        self.modules.len() - 1
+    }
+
+    /// Decodes and parses one file; returns its module index.
+    fn add_file(&mut self, input: SpecInput, root: bool) -> Option<usize> {
+        let name = stem(&input.name);
+        if let Some(i) = self.modules.iter().position(|m| m.name == name) {
+            if root {
+                self.modules[i].root = true;
+            }
+            return Some(i);
+        }
+        if input.bytes.len() > MAX_SPEC_BYTES {
+            let file = self.sources.add(&input.name, "");
+            self.diags.push(
+                Diagnostic::error(
+                    format!(
+                        "spec file is too large: {} bytes, the limit is {} bytes",
+                        input.bytes.len(),
+                        MAX_SPEC_BYTES
+                    ),
+                    Some(Span::new(file, 0..0)),
+                )
+                .with_note("a grammar is a few kilobytes; is this the right file?"),
+            );
+            return None;
+        }
+        let text = match String::from_utf8(input.bytes.clone()) {
+            Ok(t) => t,
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let lossy = String::from_utf8_lossy(&input.bytes).into_owned();
+                let file = self.sources.add(&input.name, lossy);
+                self.diags.push(
+                    Diagnostic::error(
+                        format!("spec file is not UTF-8: invalid byte {:#04x} at offset {at}", input.bytes[at]),
+                        Some(Span::new(file, at..at + 1)),
+                    )
+                    .with_label("not UTF-8")
+                    .with_note("ABNF is US-ASCII text; write other characters as `%x` values"),
+                );
+                return None;
+            }
+        };
+        let file = self.sources.add(&input.name, text);
+        let spec = syntax::parse_spec(&self.sources, file, &mut self.diags);
+        let path = input.path.clone();
+        Some(self.push_module(name, file, path, spec, Some(input), root))
+    }
+
+    fn resolve_import_file(&mut self, importer: usize, import: &syntax::Import, resolve: &mut ImportResolver<'_>) {
+        let Some(from) = self.inputs[importer].clone() else { return };
+        match resolve(&from, &import.file) {
+            Ok(input) => {
+                if let Some(target) = self.add_file(input, false) {
+                    if target == importer {
+                        self.diags.push(
+                            Diagnostic::error("a spec file cannot import itself", Some(import.file_span))
+                                .with_label("this is the importing file"),
+                        );
+                    }
+                }
+            }
+            Err(why) => self.diags.push(
+                Diagnostic::error(format!("cannot import `{}`: {why}", import.file), Some(import.file_span))
+                    .with_label("imported here"),
+            ),
+        }
+    }
+
+    fn build(&mut self) -> Grammar {
+        let mut rules: Vec<Rule> = Vec::new();
+        // Pass 1: give every definition a RuleId; merge `=/`; find duplicates.
+        let mut bodies: Vec<Vec<(usize, usize)>> = Vec::new(); // per rule: (module, def index)
+        for (m, spec) in self.specs.iter().enumerate() {
+            for (d, def) in spec.rules.iter().enumerate() {
+                let key = def.name.to_ascii_lowercase();
+                match self.modules[m].scope.get(&key) {
+                    Some(&id) if def.incremental => {
+                        rules[id.0 as usize].defs.push(def.span);
+                        bodies[id.0 as usize].push((m, d));
+                    }
+                    Some(&id) => {
+                        let first = rules[id.0 as usize].name_span;
+                        self.diags.push(
+                            Diagnostic::error(format!("rule `{}` is defined twice", def.name), Some(def.name_span))
+                                .with_label("second definition")
+                                .with_secondary(first, "first defined here")
+                                .with_note("use `=/` to add alternatives to a rule (RFC 5234 §3.3)"),
+                        );
+                    }
+                    None => {
+                        if def.incremental {
+                            self.diags.push(
+                                Diagnostic::error(
+                                    format!("`{} =/` adds alternatives to a rule that is not defined before it", def.name),
+                                    Some(def.name_span),
+                                )
+                                .with_label("no earlier `=` definition in this file"),
+                            );
+                        }
+                        let id = RuleId(rules.len() as u32);
+                        rules.push(Rule {
+                            name: def.name.clone(),
+                            module: ModuleId(m as u32),
+                            name_span: def.name_span,
+                            defs: vec![def.span],
+                            expr: Expr::Alt(Vec::new()),
+                        });
+                        bodies.push(vec![(m, d)]);
+                        self.modules[m].scope.insert(key, id);
+                        self.modules[m].defined.push(id);
+                    }
+                }
+            }
+        }
+        // Pass 2: imports enter the importing module's scope.
+        for m in 1..self.modules.len() {
+            for import in self.specs[m].imports.clone() {
+                let target_name = stem(&import.file);
+                let Some(t) = self.modules.iter().position(|x| x.name == target_name) else {
+                    continue; // already reported
+                };
+                for (name, span) in &import.rules {
+                    let Some(id) = self.modules[t].get(name) else {
+                        self.diags.push(
+                            Diagnostic::error(
+                                format!("`{}` defines no rule `{name}`", import.file),
+                                Some(*span),
+                            )
+                            .with_label("not found in the imported file"),
+                        );
+                        continue;
+                    };
+                    let key = name.to_ascii_lowercase();
+                    if let Some(&existing) = self.modules[m].scope.get(&key) {
+                        if existing != id {
+                            self.diags.push(
+                                Diagnostic::error(
+                                    format!("imported rule `{name}` is also defined in this file"),
+                                    Some(*span),
+                                )
+                                .with_label("imported here")
+                                .with_secondary(rules[existing.0 as usize].name_span, "defined here"),
+                            );
+                        }
+                        continue;
+                    }
+                    self.modules[m].scope.insert(key, id);
+                    self.modules[m].imported.push(id);
+                }
+            }
+        }
+        // Pass 3: bodies → IR, resolving references.
+        for (id, defs) in bodies.iter().enumerate() {
+            let mut alts = Vec::new();
+            for &(m, d) in defs {
+                let def = &self.specs[m].rules[d];
+                let mut cx = Lower {
+                    modules: &self.modules,
+                    module: m,
+                    tokens: def.tokens.iter(),
+                    sources: &self.sources,
+                    diags: &mut self.diags,
+                };
+                let expr = cx.node(&def.body);
+                // `=/` alternatives are appended in order (RFC 5234 §3.3).
+                match expr {
+                    Expr::Alt(es) if defs.len() > 1 => alts.extend(es),
+                    e => alts.push(e),
+                }
+            }
+            rules[id].expr = if alts.len() == 1 { alts.pop().unwrap() } else { Expr::Alt(alts) };
+        }
+        let mut sources = SourceMap::default();
+        std::mem::swap(&mut sources, &mut self.sources);
+        Grammar {
+            sources,
+            modules: std::mem::take(&mut self.modules),
+            rules,
+        }
+    }
+}
+
+/// Converts one `abnf` crate node tree to [`Expr`], pairing nodes with the
+/// lexer's tokens (both are in textual order).
+struct Lower<'a, 'd> {
+    modules: &'a [Module],
+    module: usize,
+    tokens: std::slice::Iter<'a, Tok>,
+    sources: &'a SourceMap,
+    diags: &'d mut Vec<Diagnostic>,
+}
+
+impl Lower<'_, '_> {
+    fn next_tok(&mut self, kind: TokKind) -> Span {
+        let tok = self
+            .tokens
+            .next()
+            .expect("the lexer and the abnf crate see the same elements");
+        debug_assert_eq!(tok.kind, kind, "token order mismatch");
+        tok.span
+    }
+
+    fn lookup(&self, name: &str) -> Option<RuleId> {
+        self.modules[self.module]
+            .get(name)
+            .or_else(|| self.modules[0].get(name))
+    }
+
+    fn node(&mut self, node: &Node) -> Expr {
+        match node {
+            Node::Alternatives(ns) => Expr::Alt(ns.iter().map(|n| self.node(n)).collect()),
+            Node::Concatenation(ns) => Expr::Concat(ns.iter().map(|n| self.node(n)).collect()),
+            Node::Repetition { repeat, node } => {
+                self.next_tok(TokKind::Repeat);
+                let (min, max) = match repeat {
+                    Repeat::Specific(n) => (*n, Some(*n)),
+                    Repeat::Variable { min, max } => (min.unwrap_or(0), *max),
+                };
+                let expr = Box::new(self.node(node));
+                let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+                Expr::Repeat {
+                    min: clamp(min),
+                    max: max.map(clamp),
+                    expr,
+                }
+            }
+            Node::Group(n) => self.node(n),
+            Node::Optional(n) => Expr::Repeat {
+                min: 0,
+                max: Some(1),
+                expr: Box::new(self.node(n)),
+            },
+            Node::Rulename(name) => {
+                let span = self.next_tok(TokKind::Rulename);
+                self.reference(name, span, false)
+            }
+            Node::Prose(text) => {
+                let span = self.next_tok(TokKind::Prose);
+                self.reference(text.trim(), span, true)
+            }
+            Node::String(lit) => {
+                self.next_tok(TokKind::CharVal);
+                Expr::Str {
+                    text: lit.value().to_string(),
+                    case_sensitive: lit.is_case_sensitive(),
+                }
+            }
+            Node::TerminalValues(tv) => {
+                let span = self.next_tok(TokKind::NumVal);
+                match tv {
+                    TerminalValues::Range(lo, hi) => Expr::Range(*lo, *hi, span),
+                    TerminalValues::Concatenation(vs) => match vs.as_slice() {
+                        [v] => Expr::Range(*v, *v, span),
+                        vs => Expr::Concat(vs.iter().map(|&v| Expr::Range(v, v, span)).collect()),
+                    },
+                }
+            }
+        }
+    }
+
+    fn reference(&mut self, name: &str, span: Span, prose: bool) -> Expr {
+        if let Some(id) = self.lookup(name) {
+            return Expr::Ref(id, span);
+        }
+        let d = if prose {
+            Diagnostic::error(
+                format!(
+                    "prose value `{}` cannot be matched: it does not name a rule",
+                    self.sources.snippet(span)
+                ),
+                Some(span),
+            )
+            .with_label("prose is text for people, not a pattern")
+            .with_note("a prose value is accepted only when it names a rule, like `<pchar>`; write the rule instead")
+        } else {
+            let mut d = Diagnostic::error(format!("undefined rule `{name}`"), Some(span)).with_label("not defined");
+            if let Some(close) = self.closest(name) {
+                d = d.with_note(format!("a rule with a similar name exists: `{close}`"));
+            } else {
+                d = d.with_note("define it, or import it with `; @import FILE RULE`");
+            }
+            d
+        };
+        self.diags.push(d);
+        Expr::Alt(Vec::new())
+    }
+
+    /// A defined name within edit distance 2, for "did you mean".
+    fn closest(&self, name: &str) -> Option<String> {
+        let names: BTreeMap<&str, ()> = self.modules[self.module]
+            .scope
+            .keys()
+            .chain(self.modules[0].scope.keys())
+            .map(|k| (k.as_str(), ()))
+            .collect();
+        let lname = name.to_ascii_lowercase();
+        names
+            .keys()
+            .map(|k| (edit_distance(&lname, k), *k))
+            .filter(|(d, _)| *d <= 2)
+            .min()
+            .map(|(_, k)| k.to_string())
+    }
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The rules reachable from `roots` through references.
+pub fn reachable(grammar: &Grammar, roots: &[RuleId]) -> Vec<bool> {
+    let mut seen = vec![false; grammar.rules.len()];
+    let mut stack: Vec<RuleId> = roots.to_vec();
+    while let Some(id) = stack.pop() {
+        if std::mem::replace(&mut seen[id.0 as usize], true) {
+            continue;
+        }
+        grammar.rule(id).expr.for_each_ref(&mut |r, _| stack.push(r));
+    }
+    seen
+}
+
+/// Warnings for rules of root modules that the exported rules never reach.
+pub fn unused_rules(grammar: &Grammar, exported: &[RuleId]) -> Vec<Diagnostic> {
+    let seen = reachable(grammar, exported);
+    let mut out = Vec::new();
+    for m in grammar.modules.iter().filter(|m| m.root) {
+        for &id in &m.defined {
+            if !seen[id.0 as usize] {
+                let rule = grammar.rule(id);
+                out.push(
+                    Diagnostic::warning(format!("rule `{}` is never used", rule.name), Some(rule.name_span))
+                        .with_label("not exported and not referenced by an exported rule"),
+                );
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,152 @@
+//! The `abnf-codegen` command: a thin shell over the library.
+
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use abnf_codegen::{Config, Error};
+use clap::{Parser, Subcommand};
+
+/// Build-time ABNF code generator: checks grammars and runs their recognizers.
+#[derive(Parser)]
+#[command(name = "abnf-codegen", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check spec files: print every diagnostic, exit 1 on errors.
+    Check {
+        /// Treat only these rules as exported (`RULE` or `GRAMMAR:RULE`);
+        /// rules they do not reach are reported as unused.
+        #[arg(long = "rule", value_name = "RULE")]
+        rules: Vec<String>,
+        /// Spec files.
+        #[arg(required = true)]
+        specs: Vec<PathBuf>,
+    },
+    /// Build RULE's recognizer in memory and match each line of standard
+    /// input against it (lines split on `\n` only).
+    Match {
+        /// The rule (`RULE` or `GRAMMAR:RULE`).
+        #[arg(long)]
+        rule: String,
+        /// Spec files.
+        #[arg(required = true)]
+        specs: Vec<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(code) => code,
+        Err(e) => {
+            eprint!("{}", render(&e));
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn render(e: &Error) -> String {
+    match e.diagnostics() {
+        Some(d) => d.render(io::stderr().is_terminal()),
+        None => format!("{e}\n"),
+    }
+}
+
+/// Splits `GRAMMAR:RULE`; a bare RULE belongs to the first spec that has it.
+fn export_rule(config: &mut Config, specs: &[PathBuf], rule: &str) -> Result<(String, String), Error> {
+    if let Some((g, r)) = rule.split_once(':') {
+        config.export(g, &[r]);
+        return Ok((g.to_string(), r.to_string()));
+    }
+    let (grammar, _) = config.load()?;
+    for spec in specs {
+        let stem = spec.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        if let Some(m) = grammar.module_by_name(&stem) {
+            if grammar.module(m).get(rule).is_some() {
+                config.export(&stem, &[rule]);
+                return Ok((stem, rule.to_string()));
+            }
+        }
+    }
+    Err(Error::Config(format!("no spec file given defines or imports a rule `{rule}`")))
+}
+
+fn run(command: Command) -> Result<ExitCode, Error> {
+    match command {
+        Command::Check { rules, specs } => {
+            let mut config = Config::new();
+            for s in &specs {
+                config.spec(s);
+            }
+            for r in &rules {
+                export_rule(&mut config, &specs, r)?;
+            }
+            // The full pipeline: recursion and automaton size are checks too.
+            match config.build() {
+                Ok(compiled) => {
+                    eprint!("{}", compiled.warnings.render(io::stderr().is_terminal()));
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(e @ Error::Grammar(_)) => {
+                    eprint!("{}", render(&e));
+                    Ok(ExitCode::from(1))
+                }
+                Err(e) => Err(e),
+            }
+        }
+        Command::Match { rule, specs } => {
+            let mut config = Config::new();
+            for s in &specs {
+                config.spec(s);
+            }
+            let (grammar, rule) = export_rule(&mut config, &specs, &rule)?;
+            let compiled = config.build()?;
+            let recognizer = compiled
+                .recognizer(&grammar, &rule)
+                .ok_or_else(|| Error::Config(format!("`{grammar}` has no rule `{rule}`")))?;
+            let mut input = Vec::new();
+            io::stdin().read_to_end(&mut input).map_err(|error| Error::Io {
+                path: "<stdin>".into(),
+                error,
+            })?;
+            let mut out = BufWriter::new(io::stdout().lock());
+            write_results(&mut out, &input, |line| recognizer.full_match(line)).map_err(|error| Error::Io {
+                path: "<stdout>".into(),
+                error,
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// One line per input: `valid\tINPUT` or `invalid\tINPUT\tOFFSET`.
+fn write_results(
+    out: &mut impl Write,
+    input: &[u8],
+    matcher: impl Fn(&[u8]) -> Result<(), usize>,
+) -> io::Result<()> {
+    let body = input.strip_suffix(b"\n").unwrap_or(input);
+    if input.is_empty() {
+        return out.flush();
+    }
+    for line in body.split(|&b| b == b'\n') {
+        match matcher(line) {
+            Ok(()) => {
+                out.write_all(b"valid\t")?;
+                out.write_all(line)?;
+            }
+            Err(offset) => {
+                out.write_all(b"invalid\t")?;
+                out.write_all(line)?;
+                write!(out, "\t{offset}")?;
+            }
+        }
+        out.write_all(b"\n")?;
+    }
+    out.flush()
+}

@@ -1,0 +1,357 @@
+//! Recursive rules: strongly connected components of the reference graph,
+//! and Arden's lemma for the ones that are right- or left-linear.
+
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, VecDeque};
+
+use regex_syntax::hir::Hir;
+
+use super::{repeat, Lowerer};
+use crate::diagnostic::{Diagnostic, Span};
+use crate::grammar::{Expr, Grammar, RuleId};
+
+/// Strongly connected components of the rule reference graph.
+pub(crate) struct Sccs {
+    comp: Vec<usize>,
+    members: Vec<Vec<RuleId>>,
+    self_loop: Vec<bool>,
+}
+
+impl Sccs {
+    /// Tarjan's algorithm, iterative so that deep grammars cannot overflow
+    /// the stack.
+    pub(crate) fn new(g: &Grammar) -> Sccs {
+        let n = g.rules.len();
+        let succ: Vec<Vec<usize>> = g
+            .rules
+            .iter()
+            .map(|r| {
+                let mut v = Vec::new();
+                r.expr.for_each_ref(&mut |id, _| v.push(id.0 as usize));
+                v
+            })
+            .collect();
+        let self_loop = (0..n).map(|i| succ[i].contains(&i)).collect();
+        let mut index = vec![usize::MAX; n];
+        let mut low = vec![0; n];
+        let mut on_stack = vec![false; n];
+        let mut stack = Vec::new();
+        let mut comp = vec![usize::MAX; n];
+        let mut members = Vec::new();
+        let mut next = 0;
+        for root in 0..n {
+            if index[root] != usize::MAX {
+                continue;
+            }
+            let mut work = vec![(root, 0usize)];
+            while let Some(&mut (v, ref mut i)) = work.last_mut() {
+                if *i == 0 && index[v] == usize::MAX {
+                    index[v] = next;
+                    low[v] = next;
+                    next += 1;
+                    stack.push(v);
+                    on_stack[v] = true;
+                }
+                if let Some(&w) = succ[v].get(*i) {
+                    *i += 1;
+                    if index[w] == usize::MAX {
+                        work.push((w, 0));
+                    } else if on_stack[w] {
+                        low[v] = low[v].min(index[w]);
+                    }
+                    continue;
+                }
+                work.pop();
+                if let Some(&(parent, _)) = work.last() {
+                    low[parent] = low[parent].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    let c = members.len();
+                    let mut m = Vec::new();
+                    while let Some(w) = stack.pop() {
+                        on_stack[w] = false;
+                        comp[w] = c;
+                        m.push(RuleId(w as u32));
+                        if w == v {
+                            break;
+                        }
+                    }
+                    m.reverse();
+                    members.push(m);
+                }
+            }
+        }
+        Sccs {
+            comp,
+            members,
+            self_loop,
+        }
+    }
+
+    pub(crate) fn is_recursive(&self, r: RuleId) -> bool {
+        let i = r.0 as usize;
+        self.self_loop[i] || self.members[self.comp[i]].len() > 1
+    }
+
+    pub(crate) fn members(&self, r: RuleId) -> &[RuleId] {
+        &self.members[self.comp[r.0 as usize]]
+    }
+}
+
+/// Which end of a rule the recursive reference stands at.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    /// `X = a X`: right-linear.
+    Right,
+    /// `X = X a`: left-linear.
+    Left,
+}
+
+impl Side {
+    /// `outer` applied to `inner` on this side: `outer·inner` for right-linear
+    /// equations, `inner·outer` for left-linear ones.
+    fn cat(self, outer: Hir, inner: Hir) -> Hir {
+        match self {
+            Side::Right => Hir::concat(vec![outer, inner]),
+            Side::Left => Hir::concat(vec![inner, outer]),
+        }
+    }
+}
+
+/// `expr = Σ coeff_j · X_j + rest` (on the equation's side).
+struct Linear {
+    terms: Vec<(usize, Hir)>,
+    rest: Option<Hir>,
+}
+
+fn alt(a: Option<Hir>, b: Option<Hir>) -> Option<Hir> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(Hir::alternation(vec![a, b])),
+        (a, b) => a.or(b),
+    }
+}
+
+fn mentions(e: &Expr, members: &[RuleId]) -> bool {
+    let mut found = false;
+    e.for_each_ref(&mut |id, _| found |= members.contains(&id));
+    found
+}
+
+impl Lowerer<'_> {
+    /// Solves the cycle that `rule` belongs to and caches every member.
+    pub(super) fn solve_cycle(&mut self, rule: RuleId) -> Result<(Hir, usize), Diagnostic> {
+        let members = self.sccs.members(rule).to_vec();
+        let mut system = None;
+        for side in [Side::Right, Side::Left] {
+            let mut eqs = Vec::new();
+            for &m in &members {
+                let expr = self.grammar.rule(m).expr.clone();
+                match self.linear(&expr, &members, side)? {
+                    Some(l) => eqs.push(l),
+                    None => break,
+                }
+            }
+            if eqs.len() == members.len() {
+                system = Some((side, eqs));
+                break;
+            }
+        }
+        let Some((side, eqs)) = system else {
+            return Err(self.not_regular(rule, &members));
+        };
+        let n = members.len();
+        let mut a: Vec<Vec<Option<Hir>>> = vec![vec![None; n]; n];
+        let mut b: Vec<Option<Hir>> = Vec::with_capacity(n);
+        for (i, eq) in eqs.into_iter().enumerate() {
+            for (j, c) in eq.terms {
+                a[i][j] = alt(a[i][j].take(), Some(c));
+            }
+            b.push(eq.rest);
+        }
+        // Gaussian elimination with Arden's lemma: X_k = A_kk* (Σ A_kj X_j + B_k).
+        for k in 0..n {
+            if let Some(akk) = a[k][k].take() {
+                let star = repeat(0, None, akk);
+                for j in 0..n {
+                    a[k][j] = a[k][j].take().map(|x| side.cat(star.clone(), x));
+                }
+                b[k] = b[k].take().map(|x| side.cat(star.clone(), x));
+            }
+            for i in (0..n).filter(|&i| i != k) {
+                let Some(c) = a[i][k].take() else { continue };
+                for j in (0..n).filter(|&j| j != k) {
+                    if let Some(d) = a[k][j].clone() {
+                        a[i][j] = alt(a[i][j].take(), Some(side.cat(c.clone(), d)));
+                    }
+                }
+                if let Some(bk) = b[k].clone() {
+                    b[i] = alt(b[i].take(), Some(side.cat(c, bk)));
+                }
+            }
+        }
+        let mut mine = None;
+        for (i, &m) in members.iter().enumerate() {
+            let result = match b[i].take() {
+                Some(h) => {
+                    let size = hir_size(&h);
+                    self.check_size(m, h, size)
+                }
+                None => {
+                    let r = self.grammar.rule(m);
+                    Err(Diagnostic::error(
+                        format!("rule `{}` matches no string: its recursion never ends", r.name),
+                        Some(r.name_span),
+                    )
+                    .with_label("every alternative refers back to the cycle")
+                    .with_note("add an alternative that does not recurse"))
+                }
+            };
+            if m == rule {
+                mine = Some(result.clone());
+            }
+            self.cache.insert(m, result);
+        }
+        mine.expect("rule is a member of its own cycle")
+    }
+
+    /// Writes `e` as `Σ coeff·X + rest` for the cycle `members`, or `None`
+    /// when a recursive reference is not at the `side` end.
+    fn linear(&mut self, e: &Expr, members: &[RuleId], side: Side) -> Result<Option<Linear>, Diagnostic> {
+        if !mentions(e, members) {
+            let (h, _) = self.expr(e, Some(members))?;
+            return Ok(Some(Linear {
+                terms: Vec::new(),
+                rest: Some(h),
+            }));
+        }
+        Ok(match e {
+            Expr::Ref(id, _) => Some(Linear {
+                terms: vec![(members.iter().position(|m| m == id).unwrap(), Hir::empty())],
+                rest: None,
+            }),
+            Expr::Alt(es) => {
+                let mut out = Linear {
+                    terms: Vec::new(),
+                    rest: None,
+                };
+                for e in es {
+                    let Some(l) = self.linear(e, members, side)? else {
+                        return Ok(None);
+                    };
+                    out.terms.extend(l.terms);
+                    out.rest = alt(out.rest, l.rest);
+                }
+                Some(out)
+            }
+            Expr::Concat(es) => {
+                let (tail, others): (&Expr, &[Expr]) = match side {
+                    Side::Right => {
+                        let (last, init) = es.split_last().expect("non-empty: it mentions the cycle");
+                        (last, init)
+                    }
+                    Side::Left => {
+                        let (first, rest) = es.split_first().expect("non-empty: it mentions the cycle");
+                        (first, rest)
+                    }
+                };
+                if others.iter().any(|o| mentions(o, members)) {
+                    return Ok(None);
+                }
+                let (hs, _) = self.list(others, Some(members))?;
+                let fixed = Hir::concat(hs);
+                let Some(l) = self.linear(tail, members, side)? else {
+                    return Ok(None);
+                };
+                Some(Linear {
+                    terms: l
+                        .terms
+                        .into_iter()
+                        .map(|(v, c)| (v, side.cat(fixed.clone(), c)))
+                        .collect(),
+                    rest: l.rest.map(|r| side.cat(fixed, r)),
+                })
+            }
+            Expr::Repeat { min, max, expr } => match (min, max) {
+                (1, Some(1)) => self.linear(expr, members, side)?,
+                (0, Some(1)) => self.linear(expr, members, side)?.map(|l| Linear {
+                    terms: l.terms,
+                    rest: alt(l.rest, Some(Hir::empty())),
+                }),
+                _ => None,
+            },
+            Expr::Str { .. } | Expr::Range(..) => unreachable!("terminals mention no rule"),
+        })
+    }
+
+    fn not_regular(&self, rule: RuleId, members: &[RuleId]) -> Diagnostic {
+        let g = self.grammar;
+        let (path, spans) = find_cycle(g, rule, members);
+        let names: Vec<&str> = path.iter().map(|id| g.rule(*id).name.as_str()).collect();
+        let r = g.rule(rule);
+        let mut d = Diagnostic::error(
+            format!(
+                "rule `{}` is recursive in a way no DFA can recognize: {} → {}",
+                r.name,
+                names.join(" → "),
+                r.name
+            ),
+            Some(r.name_span),
+        )
+        .with_label("this rule's recursion is not regular");
+        for span in spans {
+            d = d.with_secondary(span, "recursive reference");
+        }
+        d.with_note(
+            "only right-linear (`list = item [\",\" list]`) or left-linear recursion describes a regular \
+             language; nesting such as `a = \"(\" a \")\"` needs a stack",
+        )
+    }
+}
+
+/// The shortest cycle `rule → ... → rule` through `members`: the rules on it
+/// (starting with `rule`) and the span of each reference taken.
+fn find_cycle(g: &Grammar, rule: RuleId, members: &[RuleId]) -> (Vec<RuleId>, Vec<Span>) {
+    let mut prev: HashMap<RuleId, (RuleId, Span)> = HashMap::new();
+    let mut queue = VecDeque::from([rule]);
+    while let Some(v) = queue.pop_front() {
+        let mut next = Vec::new();
+        g.rule(v).expr.for_each_ref(&mut |w, span| {
+            if members.contains(&w) {
+                next.push((w, span));
+            }
+        });
+        for (w, span) in next {
+            if w == rule {
+                // Walk back from v to rule.
+                let mut path = vec![v];
+                let mut spans = vec![span];
+                let mut cur = v;
+                while cur != rule {
+                    let (p, s) = prev[&cur];
+                    path.push(p);
+                    spans.push(s);
+                    cur = p;
+                }
+                path.reverse();
+                spans.reverse();
+                return (path, spans);
+            }
+            if let Entry::Vacant(e) = prev.entry(w) {
+                e.insert((v, span));
+                queue.push_back(w);
+            }
+        }
+    }
+    (vec![rule], Vec::new())
+}
+
+/// Number of nodes in a HIR tree.
+pub(crate) fn hir_size(h: &Hir) -> usize {
+    use regex_syntax::hir::HirKind;
+    1 + match h.kind() {
+        HirKind::Concat(hs) | HirKind::Alternation(hs) => hs.iter().map(hir_size).sum(),
+        HirKind::Repetition(r) => hir_size(&r.sub),
+        HirKind::Capture(c) => hir_size(&c.sub),
+        _ => 0,
+    }
+}

@@ -1,0 +1,284 @@
+//! Spec text → rules with spans.
+//!
+//! The `abnf` crate parses each rule, but it keeps no positions and expects
+//! unindented rules ending in a newline. This stage therefore:
+//!
+//! 1. reads the file's directives (`; @import FILE RULE...`);
+//! 2. cuts the text into one chunk per rule (a rule starts at the file's base
+//!    indentation, continuation lines are indented further, as RFC 5234 §4 says);
+//! 3. lexes each chunk itself, so that lexical errors (an unterminated string, a
+//!    bad `%x` value, a reversed range, `5*3`) get precise spans and messages,
+//!    and so that every element the `abnf` crate returns can be paired with
+//!    its position in the file;
+//! 4. hands the chunk to [`abnf::rule`] and maps its errors back to the file.
+
+mod lexer;
+
+use crate::diagnostic::{Diagnostic, FileId, SourceMap, Span};
+pub(crate) use lexer::{Tok, TokKind};
+
+/// An `; @import FILE RULE...` directive: RULEs of FILE become visible here.
+#[derive(Clone, Debug)]
+pub struct Import {
+    /// The file name as written (relative to the importing file).
+    pub file: String,
+    /// Where the file name is written.
+    pub file_span: Span,
+    /// The imported rule names with their spans.
+    pub rules: Vec<(String, Span)>,
+}
+
+/// One rule definition as written (`name = ...` or `name =/ ...`).
+#[derive(Clone, Debug)]
+pub struct RuleDef {
+    /// The name as written.
+    pub name: String,
+    /// Where the name is written.
+    pub name_span: Span,
+    /// `=/` (incremental alternative) rather than `=`.
+    pub incremental: bool,
+    /// The body as parsed by the `abnf` crate.
+    pub body: abnf::types::Node,
+    /// The element tokens of the body in textual order (rule names, strings,
+    /// numeric values, prose and repeat prefixes), to give nodes spans.
+    pub(crate) tokens: Vec<Tok>,
+    /// The whole definition (first line to last non-comment line).
+    pub span: Span,
+}
+
+/// A parsed spec file.
+#[derive(Clone, Debug)]
+pub struct SpecFile {
+    /// Its id in the source map.
+    pub file: FileId,
+    /// Imports, in order.
+    pub imports: Vec<Import>,
+    /// Rule definitions, in order.
+    pub rules: Vec<RuleDef>,
+}
+
+/// Parses one spec file that is already in the source map. Problems are
+/// pushed to `diags`; the rules that parsed are returned either way.
+pub fn parse_spec(sources: &SourceMap, file: FileId, diags: &mut Vec<Diagnostic>) -> SpecFile {
+    let text = &sources.get(file).text;
+    let mut spec = SpecFile {
+        file,
+        imports: Vec::new(),
+        rules: Vec::new(),
+    };
+    let lines = split_lines(text);
+    spec.imports = parse_directives(file, text, &lines, diags);
+
+    let is_content = |l: &Line| {
+        let t = l.text(text).trim_start();
+        !t.is_empty() && !t.starts_with(';')
+    };
+    let base = lines
+        .iter()
+        .filter(|l| is_content(l))
+        .map(|l| l.indent(text))
+        .min();
+    let Some(base) = base else {
+        diags.push(
+            Diagnostic::error(
+                "no rules found: the file is empty or holds only comments",
+                Some(Span::new(file, 0..0)),
+            )
+            .with_label("expected a rule such as `name = element`"),
+        );
+        return spec;
+    };
+
+    // Cut into chunks: a content line at the base indentation starts a rule.
+    let mut chunks: Vec<(usize, usize)> = Vec::new(); // [first line, last content line]
+    for (i, l) in lines.iter().enumerate() {
+        if !is_content(l) {
+            continue;
+        }
+        if l.indent(text) <= base {
+            chunks.push((i, i));
+        } else if let Some(last) = chunks.last_mut() {
+            last.1 = i;
+        } else {
+            chunks.push((i, i));
+        }
+    }
+    for (first, last) in chunks {
+        let start = lines[first].start;
+        let end = lines[last].end;
+        if let Some(rule) = parse_rule(file, text, start..end, diags) {
+            spec.rules.push(rule);
+        }
+    }
+    spec
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    start: usize,
+    /// End of the line's content, before `\r\n` or `\n`.
+    end: usize,
+}
+
+impl Line {
+    fn text<'a>(&self, src: &'a str) -> &'a str {
+        &src[self.start..self.end]
+    }
+    fn indent(&self, src: &str) -> usize {
+        let t = self.text(src);
+        t.len() - t.trim_start_matches([' ', '\t']).len()
+    }
+}
+
+fn split_lines(text: &str) -> Vec<Line> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for (i, _) in text.match_indices('\n') {
+        let end = if i > start && text.as_bytes()[i - 1] == b'\r' {
+            i - 1
+        } else {
+            i
+        };
+        lines.push(Line { start, end });
+        start = i + 1;
+    }
+    if start < text.len() {
+        let end = text.len() - usize::from(text.ends_with('\r'));
+        lines.push(Line { start, end });
+    }
+    lines
+}
+
+const IMPORT: &str = "@import";
+
+/// `; @import FILE RULE RULE ...` on a comment line. Plain ABNF tools see a
+/// comment; this generator sees an import.
+fn parse_directives(
+    file: FileId,
+    text: &str,
+    lines: &[Line],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Import> {
+    let mut imports = Vec::new();
+    for l in lines {
+        let line = l.text(text);
+        let Some(rest) = line.trim_start().strip_prefix(';') else {
+            continue;
+        };
+        let Some(args) = rest.trim_start().strip_prefix(IMPORT) else {
+            continue;
+        };
+        let args_start = l.start + (line.len() - args.len());
+        let mut words = args
+            .split_ascii_whitespace()
+            .map(|w| {
+                let off = w.as_ptr() as usize - args.as_ptr() as usize;
+                (w, Span::new(file, args_start + off..args_start + off + w.len()))
+            })
+            .peekable();
+        let Some((path, path_span)) = words.next() else {
+            diags.push(
+                Diagnostic::error(
+                    "`@import` needs a file name and the rules to import",
+                    Some(Span::new(file, l.start..l.end)),
+                )
+                .with_label("here")
+                .with_note("write `; @import rfc3986.abnf scheme port`"),
+            );
+            continue;
+        };
+        let rules: Vec<(String, Span)> = words
+            .map(|(w, s)| (w.trim_end_matches(',').to_string(), s))
+            .collect();
+        if rules.is_empty() {
+            diags.push(
+                Diagnostic::error("`@import` names no rules", Some(path_span))
+                    .with_label("import of this file")
+                    .with_note("list the rules to import after the file name"),
+            );
+        }
+        imports.push(Import {
+            file: path.to_string(),
+            file_span: path_span,
+            rules,
+        });
+    }
+    imports
+}
+
+fn parse_rule(
+    file: FileId,
+    text: &str,
+    range: std::ops::Range<usize>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<RuleDef> {
+    let chunk = &text[range.clone()];
+    let span = Span::new(file, range.clone());
+    let lexed = match lexer::lex_rule(file, chunk, range.start) {
+        Ok(lexed) => lexed,
+        Err(d) => {
+            diags.push(*d);
+            return None;
+        }
+    };
+    // The abnf crate wants a trailing newline; comments need one too.
+    let mut input = String::with_capacity(chunk.len() + 1);
+    input.push_str(chunk);
+    input.push('\n');
+    match abnf::rule(&input) {
+        Ok(rule) => Some(RuleDef {
+            name: rule.name().to_string(),
+            name_span: lexed.name_span,
+            incremental: matches!(rule.kind(), abnf::types::Kind::Incremental),
+            body: rule.node().clone(),
+            tokens: lexed.tokens,
+            span,
+        }),
+        Err(e) => {
+            let offset = abnf_error_offset(&e.to_string(), &input).unwrap_or(0);
+            let offset = range.start + offset.min(chunk.len());
+            let what = if offset >= range.end {
+                "the rule ends early".to_string()
+            } else {
+                let c = text[offset..].chars().next().unwrap_or(' ');
+                format!("unexpected `{}`", c.escape_debug())
+            };
+            diags.push(
+                Diagnostic::error(
+                    format!("syntax error in rule `{}`: {what}", lexed.name),
+                    Some(Span::new(file, offset..(offset + 1).min(text.len()))),
+                )
+                .with_label("the ABNF parser stopped here")
+                .with_note(
+                    "RFC 5234 §4: elements are separated by spaces, `/` separates alternatives, \
+                     `( )` groups, `[ ]` is optional, `n*m` repeats",
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// The `abnf` crate renders nom's `VerboseError` as text: `0: at line L, in
+/// Kind:\n<line>\n<spaces>^` (L is 1-based, the caret stands at the byte
+/// column), or `0: in Kind, got empty input` at the end. The first entry is
+/// the innermost failure; read it back into a byte offset.
+fn abnf_error_offset(message: &str, input: &str) -> Option<usize> {
+    let mut lines = message.lines();
+    let head = lines.next()?;
+    if head.contains("got empty input") {
+        return Some(input.trim_end().len());
+    }
+    let line_no: usize = head
+        .strip_prefix("0: at line ")?
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()?;
+    lines.next()?; // the source line
+    let col = lines.next()?.find('^')?;
+    let line_start = std::iter::once(0)
+        .chain(input.match_indices('\n').map(|(i, _)| i + 1))
+        .nth(line_no.checked_sub(1)?)?;
+    Some((line_start + col).min(input.len()))
+}

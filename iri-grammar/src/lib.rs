@@ -1,0 +1,70 @@
+//! IRI (RFC 3987) and URI (RFC 3986) recognizers, generated at build time
+//! from the grammar files in `specs/` by [`abnf-codegen`].
+//!
+//! Each grammar is a module ([`rfc3986`], [`rfc3987`]) with one
+//! [`Recognizer`] per exported rule, named after the rule
+//! (`IRI-reference` → [`rfc3987::IRI_REFERENCE`]). A recognizer is a
+//! minimized DFA, embedded in the binary and loaded once, zero-copy.
+//!
+//! ```
+//! use iri_grammar::{rfc3986, rfc3987};
+//!
+//! assert!(rfc3987::IRI.is_match("https://例え.jp/引き出し?q=1#frag"));
+//! assert!(!rfc3986::URI.is_match("https://例え.jp/"));
+//! assert!(rfc3986::IPV6ADDRESS.is_match("2001:db8::7"));
+//!
+//! // Tools can look a rule up by grammar and ABNF name.
+//! let r = iri_grammar::lookup("rfc3987", "IRI-reference").unwrap();
+//! assert!(r.is_match("../a/b?c"));
+//! ```
+//!
+//! The crate is `#![no_std]` (it needs `alloc` for the one-time DFA load).
+//!
+//! [`abnf-codegen`]: https://docs.rs/abnf-codegen
+
+#![no_std]
+#![warn(missing_docs)]
+
+extern crate alloc;
+// Generated code names the runtime by its absolute path, as a dependant crate
+// would; this makes that path resolve inside this crate too.
+extern crate self as iri_grammar;
+
+mod recognizer;
+
+pub use recognizer::{Grammar, MatchError, Recognizer};
+
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::recognizer::Aligned;
+}
+
+/// RFC 3986: URI generic syntax (`specs/rfc3986.abnf`).
+pub mod rfc3986 {
+    include!(concat!(env!("OUT_DIR"), "/rfc3986.rs"));
+}
+
+/// RFC 3987: IRIs (`specs/rfc3987.abnf`); rules shared with RFC 3986 are
+/// re-exported from [`crate::rfc3986`].
+pub mod rfc3987 {
+    include!(concat!(env!("OUT_DIR"), "/rfc3987.rs"));
+}
+
+include!(concat!(env!("OUT_DIR"), "/grammars.rs"));
+
+/// The recognizer of `rule` in `grammar` (a spec file stem such as
+/// `rfc3987`); rule names are case-insensitive, as in ABNF.
+///
+/// ```
+/// let r = iri_grammar::lookup("rfc3986", "ipv4ADDRESS").unwrap();
+/// assert!(r.is_match("192.0.2.1"));
+/// assert!(iri_grammar::lookup("rfc3986", "no-such-rule").is_none());
+/// ```
+pub fn lookup(grammar: &str, rule: &str) -> Option<&'static Recognizer> {
+    grammar_by_name(grammar)?.get(rule)
+}
+
+/// A generated grammar by name.
+pub fn grammar_by_name(name: &str) -> Option<&'static Grammar> {
+    GRAMMARS.iter().copied().find(|g| g.name() == name)
+}

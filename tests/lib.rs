@@ -1,0 +1,1 @@
+//! Integration and conformance tests; see the files under `tests/tests/`.
