@@ -405,6 +405,14 @@ impl Config {
     }
 }
 
+/// The last component of a path, for docs that must not depend on where the
+/// workspace was checked out.
+fn file_name(path: &str) -> String {
+    Path::new(path)
+        .file_name()
+        .map_or_else(|| path.to_string(), |f| f.to_string_lossy().into_owned())
+}
+
 /// Writes files whose bytes differ from what is on disk, so that unchanged
 /// output does not make dependants rebuild.
 pub(crate) fn write_if_changed(out: &Path, files: &[GeneratedFile]) -> Result<(), Error> {
@@ -519,7 +527,7 @@ impl Compiled {
                     let mut doc = vec![format!(
                         " Recognizer for the rule `{}` of `{}` (line {}):",
                         r.name,
-                        g.sources.get(r.name_span.file).name,
+                        file_name(&g.sources.get(r.name_span.file).name),
                         g.rule_line(id)
                     )];
                     doc.push(String::new());
@@ -548,10 +556,7 @@ impl Compiled {
                     kind,
                 });
             }
-            let source = g.sources.get(module.file).name.clone();
-            let source = Path::new(&source)
-                .file_name()
-                .map_or(source.clone(), |f| f.to_string_lossy().into_owned());
+            let source = file_name(&g.sources.get(module.file).name);
             let eg = EmitGrammar {
                 name: module.name.clone(),
                 source,
