@@ -1,8 +1,8 @@
 //! Runs the generator over the grammar files in `specs/`.
 //!
-//! In the workspace the specs live in `../specs`; a packaged crate carries
-//! its own copy in `specs/` (see `include` in Cargo.toml and
-//! `cargo xtask package-specs`).
+//! In the workspace the specs live in `../specs` (`iri-grammar/specs` is a
+//! symbolic link to it, which `cargo package` follows, so a packaged crate
+//! carries its own copy of the `*.abnf` files).
 
 use std::path::PathBuf;
 
