@@ -1,12 +1,15 @@
 //! The builder that drives the pipeline, in the `prost-build` style.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::automata::{Automaton, BuildError, Limits};
+use crate::ast::{self, AstModel, Shape};
+use crate::automata::{self, Automaton, BuildError, Limits};
+use crate::tagged::TaggedDfa;
 use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::emit::ast::{EmitField, EmitShape, EmitTdfa, EmitType, EmitTypeKind, EmitVariant, Target};
 use crate::emit::{self, EmitGrammar, EmitKind, EmitRule, IncludeStyle};
 use crate::grammar::{self, Grammar, ModuleId, RuleId, SpecInput};
 use crate::regular::Lowerer;
@@ -26,6 +29,9 @@ pub struct Config {
     runtime: Option<String>,
     include_style: IncludeStyle,
     limits: Limits,
+    ast_rules: BTreeMap<String, Vec<String>>,
+    ast_leaves: BTreeMap<String, Vec<String>>,
+    no_ast: bool,
 }
 
 /// Why generation failed.
@@ -123,6 +129,15 @@ pub struct Compiled {
     pub warnings: Diagnostics,
     exports: Vec<(ModuleId, Vec<RuleId>)>,
     automata: HashMap<RuleId, Automaton>,
+    typed: TypedParts,
+}
+
+/// The typed AST of each root module with its automata.
+#[derive(Default)]
+struct TypedParts {
+    models: Vec<(ModuleId, AstModel)>,
+    tdfas: HashMap<RuleId, TaggedDfa>,
+    elements: HashMap<(RuleId, String), TaggedDfa>,
 }
 
 /// An in-memory recognizer for one exported rule.
@@ -200,6 +215,31 @@ impl Config {
     /// How generated code finds the serialized DFAs.
     pub fn include_style(&mut self, style: IncludeStyle) -> &mut Config {
         self.include_style = style;
+        self
+    }
+
+    /// Gives these rules of `grammar` a typed AST node even where the default
+    /// choice (see [`crate::ast`]) would make them leaves.
+    pub fn ast_rules<S: AsRef<str>>(&mut self, grammar: &str, rules: &[S]) -> &mut Config {
+        self.ast_rules
+            .entry(grammar.to_string())
+            .or_default()
+            .extend(rules.iter().map(|r| r.as_ref().to_string()));
+        self
+    }
+
+    /// Makes these rules of `grammar` leaves (their text) in the typed AST.
+    pub fn ast_leaves<S: AsRef<str>>(&mut self, grammar: &str, rules: &[S]) -> &mut Config {
+        self.ast_leaves
+            .entry(grammar.to_string())
+            .or_default()
+            .extend(rules.iter().map(|r| r.as_ref().to_string()));
+        self
+    }
+
+    /// Whether to generate the typed AST and its tagged DFAs (default: yes).
+    pub fn typed_ast(&mut self, enabled: bool) -> &mut Config {
+        self.no_ast = !enabled;
         self
     }
 
@@ -326,6 +366,10 @@ impl Config {
                 }
             }
         }
+        let mut typed = TypedParts::default();
+        if !self.no_ast && errors.is_empty() {
+            typed = self.build_ast(&grammar, &exports, &mut lowerer, &mut errors);
+        }
         if !errors.is_empty() {
             warnings.items.extend(errors);
             return Err(Error::Grammar(warnings));
@@ -335,6 +379,90 @@ impl Config {
             warnings,
             exports,
             automata,
+            typed,
+        })
+    }
+
+    fn rule_set(&self, g: &Grammar, m: ModuleId, names: Option<&Vec<String>>, errors: &mut Vec<Diagnostic>) -> BTreeSet<RuleId> {
+        names
+            .into_iter()
+            .flatten()
+            .filter_map(|n| {
+                let found = g.module(m).get(n);
+                if found.is_none() {
+                    errors.push(Diagnostic::error(
+                        format!("the AST configuration names `{n}`, which `{}` neither defines nor imports", g.module(m).name),
+                        None,
+                    ));
+                }
+                found
+            })
+            .collect()
+    }
+
+    /// The AST model of each root module, and a tagged DFA for every typed
+    /// rule and every repeated field's element.
+    fn build_ast(
+        &self,
+        g: &Grammar,
+        exports: &[(ModuleId, Vec<RuleId>)],
+        lowerer: &mut Lowerer<'_>,
+        errors: &mut Vec<Diagnostic>,
+    ) -> TypedParts {
+        let mut parts = TypedParts::default();
+        for (m, ids) in exports {
+            let name = &g.module(*m).name;
+            let forced = self.rule_set(g, *m, self.ast_rules.get(name), errors);
+            let leaves = self.rule_set(g, *m, self.ast_leaves.get(name), errors);
+            let model = ast::model(g, ids, &forced, &leaves);
+            for ty in &model.types {
+                if parts.tdfas.contains_key(&ty.rule) {
+                    continue;
+                }
+                let built = lowerer
+                    .lower_captured(&model, ty.rule)
+                    .and_then(|(hir, _)| self.tagged(g, ty.rule, &hir));
+                match built {
+                    Ok(d) => {
+                        parts.tdfas.insert(ty.rule, d);
+                    }
+                    Err(d) => errors.push(d),
+                }
+                let fields: Vec<&ast::Field> = match &ty.shape {
+                    Shape::Struct(fs) => fs.iter().collect(),
+                    Shape::Enum(vs) => vs.iter().flat_map(|v| &v.fields).collect(),
+                    Shape::List(f) => vec![f],
+                };
+                for f in fields {
+                    let Some(element) = &f.element else { continue };
+                    let built = lowerer
+                        .lower_element(element, f.rule)
+                        .and_then(|hir| self.tagged(g, ty.rule, &hir));
+                    match built {
+                        Ok(d) => {
+                            parts.elements.insert((ty.rule, f.name.clone()), d);
+                        }
+                        Err(d) => errors.push(d),
+                    }
+                }
+            }
+            parts.models.push((*m, model));
+        }
+        parts
+    }
+
+    fn tagged(&self, g: &Grammar, rule: RuleId, hir: &regex_syntax::hir::Hir) -> Result<TaggedDfa, Diagnostic> {
+        automata::tagged(hir, self.limits).map_err(|e| {
+            let r = g.rule(rule);
+            let detail = match e {
+                BuildError::NfaTooBig(m) | BuildError::DfaTooBig(m) => m,
+            };
+            Diagnostic::error(
+                format!("the extraction automaton for rule `{}` is too large: {detail}", r.name),
+                Some(r.name_span),
+            )
+            .with_label("its typed AST cannot be generated")
+            .with_note("make the rule a leaf with `Config::ast_leaves`, or turn the typed AST off with `Config::typed_ast(false)`")
         })
     }
 
@@ -524,16 +652,7 @@ impl Compiled {
                         path: format!("{dfa_path}.be.dfa"),
                         contents: a.to_bytes_be(),
                     });
-                    let mut doc = vec![format!(
-                        " Recognizer for the rule `{}` of `{}` (line {}):",
-                        r.name,
-                        file_name(&g.sources.get(r.name_span.file).name),
-                        g.rule_line(id)
-                    )];
-                    doc.push(String::new());
-                    doc.push(" ```text".into());
-                    doc.extend(g.rule_text(id).lines().map(|l| format!(" {l}")));
-                    doc.push(" ```".into());
+                    let mut doc = rule_doc(g, id, "Recognizer for");
                     doc.push(String::new());
                     doc.push(format!(
                         " Minimized DFA: {} states, {} bytes serialized.",
@@ -562,9 +681,15 @@ impl Compiled {
                 source,
                 rules,
             };
+            let ast = self
+                .typed
+                .models
+                .iter()
+                .find(|(mm, _)| mm == m)
+                .map(|(_, model)| self.ast_emit(*m, model, runtime, style, &mut files));
             files.push(GeneratedFile {
                 path: format!("{}.rs", module.name),
-                contents: emit::grammar_module(&eg, runtime, style).into_bytes(),
+                contents: emit::grammar_module(&eg, ast, runtime, style).into_bytes(),
             });
             module_names.push(module.name.as_str());
         }
@@ -585,6 +710,132 @@ impl Compiled {
             warnings: self.warnings.clone(),
             inputs,
         })
+    }
+}
+
+/// `Recognizer for the rule `X` of `file` (line N):` and the rule's ABNF.
+fn rule_doc(g: &Grammar, id: RuleId, what: &str) -> Vec<String> {
+    let r = g.rule(id);
+    let mut doc = vec![format!(
+        " {what} the rule `{}` of `{}` (line {}):",
+        r.name,
+        file_name(&g.sources.get(r.name_span.file).name),
+        g.rule_line(id)
+    )];
+    doc.push(String::new());
+    doc.push(" ```text".into());
+    doc.extend(g.rule_text(id).lines().map(|l| format!(" {l}")));
+    doc.push(" ```".into());
+    doc
+}
+
+fn emit_tdfa(ident: String, path: String, d: &TaggedDfa, files: &mut Vec<GeneratedFile>) -> EmitTdfa {
+    let (words, layout) = d.to_words().expect("tables fit: state and list counts were checked when building");
+    files.push(GeneratedFile {
+        path: format!("{path}.le.tdfa"),
+        contents: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+    });
+    files.push(GeneratedFile {
+        path: format!("{path}.be.tdfa"),
+        contents: words.iter().flat_map(|w| w.to_be_bytes()).collect(),
+    });
+    EmitTdfa {
+        ident,
+        path,
+        classes: d.classes.to_vec(),
+        alphabet: d.alphabet as u32,
+        tags: d.tags as u32,
+        start: d.start,
+        layout,
+    }
+}
+
+impl Compiled {
+    /// The typed AST module of root module `m`.
+    fn ast_emit(
+        &self,
+        m: ModuleId,
+        model: &AstModel,
+        runtime: &str,
+        style: IncludeStyle,
+        files: &mut Vec<GeneratedFile>,
+    ) -> proc_macro2::TokenStream {
+        let g = &self.grammar;
+        let module = &g.module(m).name;
+        let target = |rule: RuleId| match model.get(rule) {
+            Some(t) => Target::Typed(t.name.clone()),
+            None => Target::Leaf,
+        };
+        let mut types = Vec::new();
+        for ty in &model.types {
+            let r = g.rule(ty.rule);
+            let home = r.module;
+            let home_has_it = home != m
+                && self
+                    .typed
+                    .models
+                    .iter()
+                    .any(|(hm, hmodel)| *hm == home && hmodel.is_typed(ty.rule));
+            let kind = if home_has_it {
+                EmitTypeKind::Reexport {
+                    module: g.module(home).name.clone(),
+                    is_enum: matches!(ty.shape, Shape::Enum(_)),
+                }
+            } else {
+                let stem = emit::file_stem_name(&r.name);
+                let tdfa_name = format!("__{}_TDFA", emit::constant_name(&r.name));
+                // Groups in the order `regular::captures` numbers them.
+                let next_group = std::cell::Cell::new(1);
+                let take_group = || next_group.replace(next_group.get() + 1);
+                let element_files = std::cell::RefCell::new(Vec::new());
+                let field = |f: &ast::Field| {
+                    let group = take_group();
+                    let element = self.typed.elements.get(&(ty.rule, f.name.clone())).map(|d| {
+                        emit_tdfa(
+                            format!("__{}_{}_ITEM", emit::constant_name(&r.name), emit::constant_name(&f.name)),
+                            format!("{module}/ast/{stem}.{}", f.name),
+                            d,
+                            &mut element_files.borrow_mut(),
+                        )
+                    });
+                    EmitField {
+                        name: f.name.clone(),
+                        rule: g.rule(f.rule).name.clone(),
+                        group,
+                        card: f.card,
+                        target: target(f.rule),
+                        element,
+                    }
+                };
+                let shape = match &ty.shape {
+                    Shape::Struct(fs) => EmitShape::Struct(fs.iter().map(&field).collect()),
+                    Shape::List(f) => EmitShape::Struct(vec![field(f)]),
+                    Shape::Enum(vs) => EmitShape::Enum(
+                        vs.iter()
+                            .map(|v| EmitVariant {
+                                name: v.name.clone(),
+                                group: take_group(),
+                                fields: v.fields.iter().map(&field).collect(),
+                            })
+                            .collect(),
+                    ),
+                };
+                files.extend(element_files.into_inner());
+                let tdfa = emit_tdfa(tdfa_name, format!("{module}/ast/{stem}"), &self.typed.tdfas[&ty.rule], files);
+                EmitTypeKind::Local {
+                    doc: rule_doc(g, ty.rule, "Parse tree of"),
+                    shape,
+                    tdfa,
+                }
+            };
+            types.push(EmitType {
+                name: ty.name.clone(),
+                rule: r.name.clone(),
+                grammar: g.module(home).name.clone(),
+                kind,
+            });
+        }
+        emit::ast::ast_module(module, &types, runtime, style)
     }
 }
 

@@ -31,12 +31,32 @@ extern crate alloc;
 extern crate self as iri_grammar;
 
 mod recognizer;
+mod tagged;
 
 pub use recognizer::{Grammar, MatchError, Recognizer};
+pub use tagged::{List, Span};
 
+/// What generated code uses; not part of the API.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::recognizer::Aligned;
+    pub use crate::tagged::{group, TaggedDfa};
+
+    /// The text of a group that a successful parse always sets.
+    #[inline]
+    pub fn leaf<'a>(input: &'a str, tags: &[usize], g: usize) -> &'a str {
+        group(tags, g).map_or("", |s| &input[s.range()])
+    }
+
+    /// A part that the enclosing rule matched does not match its own rule:
+    /// the generated automata disagree, which is a generator bug.
+    #[cold]
+    pub fn inconsistent(grammar: &str, rule: &str, offset: usize) -> ! {
+        panic!(
+            "abnf-codegen bug: {grammar}:{rule} does not match a part its parent matched (offset {offset}); \
+             please report it with the input"
+        )
+    }
 }
 
 /// RFC 3986: URI generic syntax (`specs/rfc3986.abnf`).

@@ -125,6 +125,29 @@ impl Automaton {
     }
 }
 
+/// Builds the minimized tagged DFA of a HIR with capture groups.
+pub fn tagged(hir: &Hir, limits: Limits) -> Result<crate::tagged::TaggedDfa, BuildError> {
+    let nfa = thompson::Compiler::new()
+        .configure(
+            thompson::Config::new()
+                // The capture groups are the tags.
+                .which_captures(WhichCaptures::All)
+                .nfa_size_limit(Some(limits.nfa_bytes)),
+        )
+        .build_from_hir(hir)
+        .map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
+    let mut dfa = crate::tagged::TaggedDfa::build(&nfa).map_err(|e| BuildError::DfaTooBig(format!("{e:?}")))?;
+    dfa.minimize();
+    if dfa.registers > crate::tagged::MAX_REGISTERS {
+        return Err(BuildError::DfaTooBig(format!(
+            "the tagged DFA needs {} registers, more than the runtime's {}",
+            dfa.registers,
+            crate::tagged::MAX_REGISTERS
+        )));
+    }
+    Ok(dfa)
+}
+
 /// The recognizer loop shared with the runtime: walk, stop at the dead state,
 /// take the end-of-input transition.
 pub fn full_match<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, input: &[u8]) -> Result<(), usize> {

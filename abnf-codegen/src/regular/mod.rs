@@ -9,7 +9,10 @@
 //! `X = A·X + B` which Arden's lemma solves (`X = A*·B`), one rule at a time.
 //! Any other recursion (`a = "(" a ")" / "x"`) is reported with its cycle.
 
+mod captures;
 mod recursion;
+
+pub use captures::group_count;
 
 use std::collections::HashMap;
 

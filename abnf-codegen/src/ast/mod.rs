@@ -1,0 +1,420 @@
+//! Grammar IR → the shape of the typed AST: which rules get a Rust type, and
+//! what that type holds.
+//!
+//! - A concatenation becomes a **struct** with one field per named part; a
+//!   part inside `[ ]` is an `Option`; a repetition whose element holds a rule
+//!   (`*( "/" isegment )`) is a **list** read through an iterator.
+//! - An alternation becomes an **enum** with one variant per alternative.
+//! - Other rules are **leaves**: the matched text, `&'a str`.
+//!
+//! By default a rule gets a type when it has structure worth naming:
+//! an alternation with at least two alternatives that refer to rules, a
+//! concatenation with at least two parts that are rules (or optional or
+//! repeated groups of rules), or a repetition of a group that holds a rule.
+//! Rules whose language is finite (`IPv4address`, `h16`, `pct-encoded`) are
+//! *tokens* and never count as structure, and core rules are always leaves.
+//! [`crate::Config::ast_leaves`] and [`crate::Config::ast_rules`] change the
+//! choice.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::grammar::{Expr, Grammar, RuleId};
+
+/// How many times a field occurs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Card {
+    /// Exactly once.
+    One,
+    /// `[ ... ]`: zero or one time.
+    Optional,
+    /// A repetition: read through an iterator.
+    Many,
+}
+
+/// One field of a struct or struct-like variant.
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// Rust field name (snake case, unique within its parent).
+    pub name: String,
+    /// The rule the field holds (for `Many`, the rule of each item).
+    pub rule: RuleId,
+    /// Cardinality.
+    pub card: Card,
+    /// For `Many`: the repeated element (each item's text is the element's
+    /// match; the item's `rule` is found inside it).
+    pub element: Option<Expr>,
+    /// Where the field's expression is in the rule body: child indices from
+    /// the body down (`Alt`/`Concat` items, `Repeat` is child 0).
+    pub path: Vec<usize>,
+}
+
+/// One enum variant.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// Rust variant name (camel case, unique within the enum).
+    pub name: String,
+    /// Fields of a struct-like variant (empty for an alternative that holds
+    /// no rule).
+    pub fields: Vec<Field>,
+    /// Where the alternative is in the rule body.
+    pub path: Vec<usize>,
+}
+
+/// The shape of a typed rule.
+#[derive(Clone, Debug)]
+pub enum Shape {
+    /// A concatenation.
+    Struct(Vec<Field>),
+    /// An alternation.
+    Enum(Vec<Variant>),
+    /// A repetition of an element that holds a rule.
+    List(Field),
+}
+
+/// A rule with a type.
+#[derive(Clone, Debug)]
+pub struct AstType {
+    /// The rule.
+    pub rule: RuleId,
+    /// Rust type name (camel case).
+    pub name: String,
+    /// What it holds.
+    pub shape: Shape,
+}
+
+/// Which rules are typed, and their shapes.
+#[derive(Clone, Debug, Default)]
+pub struct AstModel {
+    /// Typed rules, in grammar order.
+    pub types: Vec<AstType>,
+    index: HashMap<RuleId, usize>,
+}
+
+impl AstModel {
+    /// The type of a rule, if it has one.
+    pub fn get(&self, rule: RuleId) -> Option<&AstType> {
+        self.index.get(&rule).map(|&i| &self.types[i])
+    }
+
+    /// Whether the rule has a type.
+    pub fn is_typed(&self, rule: RuleId) -> bool {
+        self.index.contains_key(&rule)
+    }
+}
+
+/// Finite-language analysis: `Some(max length)` when every string of the
+/// rule's language is at most that long.
+pub struct Finite<'g> {
+    g: &'g Grammar,
+    memo: HashMap<RuleId, Option<u64>>,
+}
+
+impl<'g> Finite<'g> {
+    /// For `g`.
+    pub fn new(g: &'g Grammar) -> Finite<'g> {
+        Finite { g, memo: HashMap::new() }
+    }
+
+    /// Longest match of a rule, if bounded.
+    pub fn rule(&mut self, id: RuleId) -> Option<u64> {
+        if let Some(v) = self.memo.get(&id) {
+            return *v;
+        }
+        // A rule met again while computing it is recursive: unbounded.
+        self.memo.insert(id, None);
+        let v = self.expr(&self.g.rule(id).expr.clone());
+        self.memo.insert(id, v);
+        v
+    }
+
+    fn expr(&mut self, e: &Expr) -> Option<u64> {
+        match e {
+            Expr::Alt(es) => es.iter().try_fold(0, |m, e| Some(m.max(self.expr(e)?))),
+            Expr::Concat(es) => es.iter().try_fold(0u64, |m, e| m.checked_add(self.expr(e)?)),
+            Expr::Repeat { max, expr, .. } => match max {
+                Some(0) => Some(0),
+                Some(n) => self.expr(expr)?.checked_mul(u64::from(*n)),
+                None => match self.expr(expr)? {
+                    0 => Some(0),
+                    _ => None,
+                },
+            },
+            Expr::Ref(id, _) => self.rule(*id),
+            Expr::Str { text, .. } => Some(text.chars().count() as u64),
+            Expr::Range(..) => Some(1),
+        }
+    }
+}
+
+/// Builds the AST model for the rules reachable from `roots`.
+///
+/// `forced` rules are typed whenever they have a shape; `leaves` never are.
+pub fn model(g: &Grammar, roots: &[RuleId], forced: &BTreeSet<RuleId>, leaves: &BTreeSet<RuleId>) -> AstModel {
+    let mut finite = Finite::new(g);
+    let reach = crate::grammar::reachable(g, roots);
+    let mut typed = Vec::new();
+    for (i, rule) in g.rules.iter().enumerate() {
+        let id = RuleId(i as u32);
+        if !reach[i] || rule.module.0 == 0 || leaves.contains(&id) {
+            continue;
+        }
+        // A rule with a finite language (`IPv6address`, `ipchar`) is a
+        // token: its text is what users want, whatever its structure.
+        let token = finite.rule(id).is_some();
+        if forced.contains(&id) || (!token && has_structure(g, &mut finite, &rule.expr)) {
+            typed.push(id);
+        }
+    }
+    let mut out = AstModel::default();
+    let mut type_names: HashMap<String, usize> = HashMap::new();
+    for id in typed {
+        let Some(shape) = shape(g, &g.rule(id).expr) else { continue };
+        let mut name = camel(&g.rule(id).name);
+        let n = type_names.entry(name.clone()).or_insert(0);
+        *n += 1;
+        if *n > 1 {
+            name = format!("{name}{n}");
+        }
+        out.index.insert(id, out.types.len());
+        out.types.push(AstType { rule: id, name, shape });
+    }
+    out
+}
+
+/// A rule reference that counts as structure: not a core rule, not a token.
+fn structural_ref(g: &Grammar, finite: &mut Finite<'_>, e: &Expr) -> bool {
+    match e {
+        Expr::Ref(id, _) => g.rule(*id).module.0 != 0 && finite.rule(*id).is_none(),
+        _ => false,
+    }
+}
+
+/// `"[" ( a / b ) "]"`: an alternation framed by terminals counts as the
+/// alternation; returns it with its index in the concatenation.
+pub(crate) fn framed_alt(body: &Expr) -> Option<(usize, &[Expr])> {
+    let Expr::Concat(items) = body else { return None };
+    let mut alt = None;
+    for (i, item) in items.iter().enumerate() {
+        match item {
+            Expr::Str { .. } | Expr::Range(..) => {}
+            Expr::Alt(alts) if alt.is_none() => alt = Some((i, alts.as_slice())),
+            _ => return None,
+        }
+    }
+    alt
+}
+
+fn has_structure(g: &Grammar, finite: &mut Finite<'_>, body: &Expr) -> bool {
+    if let Some((_, alts)) = framed_alt(body) {
+        return has_structure(g, finite, &Expr::Alt(alts.to_vec()));
+    }
+    match body {
+        Expr::Alt(alts) => {
+            alts.iter()
+                .filter(|a| {
+                    let mut any = false;
+                    a.for_each_ref(&mut |id, _| any |= g.rule(id).module.0 != 0);
+                    any
+                })
+                .count()
+                >= 2
+        }
+        Expr::Concat(items) => {
+            items
+                .iter()
+                .filter(|item| match item {
+                    Expr::Ref(..) => structural_ref(g, finite, item),
+                    Expr::Repeat { expr, .. } => holds_rule(g, expr),
+                    Expr::Alt(_) | Expr::Concat(_) => holds_rule(g, item),
+                    _ => false,
+                })
+                .count()
+                >= 2
+        }
+        Expr::Repeat { max, expr, .. } => *max != Some(1) && matches!(&**expr, Expr::Concat(_)) && holds_rule(g, expr),
+        _ => false,
+    }
+}
+
+/// Whether a group holds a (non-core) rule as one of its direct parts.
+fn holds_rule(g: &Grammar, e: &Expr) -> bool {
+    match e {
+        Expr::Ref(id, _) => g.rule(*id).module.0 != 0,
+        Expr::Concat(items) => items.iter().any(|i| holds_rule(g, i)),
+        Expr::Repeat { max: Some(1), expr, .. } => holds_rule(g, expr),
+        _ => false,
+    }
+}
+
+fn shape(g: &Grammar, body: &Expr) -> Option<Shape> {
+    let (prefix, alts) = match (framed_alt(body), body) {
+        (Some((i, alts)), _) => (vec![i], Some(alts)),
+        (None, Expr::Alt(alts)) => (vec![], Some(alts.as_slice())),
+        _ => (vec![], None),
+    };
+    if let Some(alts) = alts {
+        let mut names = Names::default();
+        let variants = alts
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let mut path = prefix.clone();
+                path.push(i);
+                let mut fields = Vec::new();
+                fields_of(g, a, Card::One, &mut Names::default(), &mut path.clone(), &mut fields);
+                let base = match a {
+                    Expr::Ref(id, _) => camel(&g.rule(*id).name),
+                    _ => fields.first().map_or_else(|| format!("Alt{}", i + 1), |f| camel(&g.rule(f.rule).name)),
+                };
+                Variant {
+                    name: names.unique(base),
+                    fields,
+                    path,
+                }
+            })
+            .collect();
+        return Some(Shape::Enum(variants));
+    }
+    match body {
+        Expr::Repeat { max, expr, .. } if *max != Some(1) => {
+            let rule = first_rule(g, expr)?;
+            Some(Shape::List(Field {
+                name: snake(&format!("{}s", g.rule(rule).name)),
+                rule,
+                card: Card::Many,
+                element: Some((**expr).clone()),
+                path: vec![],
+            }))
+        }
+        _ => {
+            let mut fields = Vec::new();
+            fields_of(g, body, Card::One, &mut Names::default(), &mut Vec::new(), &mut fields);
+            Some(Shape::Struct(fields))
+        }
+    }
+}
+
+fn first_rule(g: &Grammar, e: &Expr) -> Option<RuleId> {
+    let mut found = None;
+    e.for_each_ref(&mut |id, _| {
+        if found.is_none() && g.rule(id).module.0 != 0 {
+            found = Some(id);
+        }
+    });
+    found
+}
+
+/// Collects the fields of a concatenation-like expression; `path` is where
+/// `e` is in the rule body.
+fn fields_of(g: &Grammar, e: &Expr, card: Card, names: &mut Names, path: &mut Vec<usize>, out: &mut Vec<Field>) {
+    match e {
+        Expr::Ref(id, _) if g.rule(*id).module.0 != 0 => out.push(Field {
+            name: names.unique(snake(&g.rule(*id).name)),
+            rule: *id,
+            card,
+            element: None,
+            path: path.clone(),
+        }),
+        Expr::Concat(items) => {
+            for (i, item) in items.iter().enumerate() {
+                path.push(i);
+                fields_of(g, item, card, names, path, out);
+                path.pop();
+            }
+        }
+        Expr::Repeat { min, max: Some(1), expr } if *min <= 1 => {
+            let card = if *min == 0 { Card::Optional } else { card };
+            path.push(0);
+            fields_of(g, expr, card, names, path, out);
+            path.pop();
+        }
+        Expr::Repeat { expr, .. } => {
+            if let Some(rule) = first_rule(g, expr) {
+                if holds_rule(g, expr) {
+                    out.push(Field {
+                        name: names.unique(snake(&format!("{}s", g.rule(rule).name))),
+                        rule,
+                        card: Card::Many,
+                        element: Some((**expr).clone()),
+                        path: path.clone(),
+                    });
+                }
+            }
+        }
+        // A group of alternatives inside a concatenation is one field of
+        // the first rule it holds; its other alternatives are reached
+        // through that field's text.
+        _ => {}
+    }
+}
+
+#[derive(Default)]
+struct Names(HashMap<String, usize>);
+
+impl Names {
+    fn unique(&mut self, base: String) -> String {
+        let n = self.0.entry(base.clone()).or_insert(0);
+        *n += 1;
+        if *n == 1 {
+            base
+        } else {
+            format!("{base}_{n}")
+        }
+    }
+}
+
+const KEYWORDS: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false", "fn",
+    "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self",
+    "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "abstract", "become",
+    "box", "do", "final", "gen", "macro", "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
+    // Names the generated types use themselves.
+    "span", "text",
+];
+
+fn words(name: &str) -> impl Iterator<Item = &str> {
+    name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty())
+}
+
+/// `ihier-part` → `ihier_part`; keywords get a trailing `_`.
+pub fn snake(name: &str) -> String {
+    let mut s = words(name).collect::<Vec<_>>().join("_").to_ascii_lowercase();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert_str(0, "r_");
+    }
+    if KEYWORDS.contains(&s.as_str()) {
+        s.push('_');
+    }
+    s
+}
+
+/// `IRI-reference` → `IriReference`, `IPv6address` → `Ipv6address`.
+pub fn camel(name: &str) -> String {
+    let mut s: String = words(name)
+        .map(|w| {
+            let lower = w.to_ascii_lowercase();
+            let mut c = lower.chars();
+            c.next().map_or_else(String::new, |f| f.to_ascii_uppercase().to_string() + c.as_str())
+        })
+        .collect();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, 'R');
+    }
+    if s == "Self" {
+        s.push('_');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert_eq!(camel("IRI-reference"), "IriReference");
+        assert_eq!(snake("ihier-part"), "ihier_part");
+        assert_eq!(snake("type"), "type_");
+        assert_eq!(camel("gopher+_string"), "GopherString");
+    }
+}

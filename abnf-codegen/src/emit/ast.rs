@@ -1,0 +1,374 @@
+//! The typed AST's emit model and its Rust.
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use super::IncludeStyle;
+use crate::ast::Card;
+use crate::tagged::WordLayout;
+
+/// A serialized tagged DFA to embed.
+#[derive(Clone, Debug)]
+pub struct EmitTdfa {
+    /// Rust name of its static.
+    pub ident: String,
+    /// Path of its table files without `.le.tdfa` / `.be.tdfa`.
+    pub path: String,
+    /// Byte → class.
+    pub classes: Vec<u8>,
+    /// Number of classes.
+    pub alphabet: u32,
+    /// Number of tags.
+    pub tags: u32,
+    /// Start state.
+    pub start: u32,
+    /// Where its tables are.
+    pub layout: WordLayout,
+}
+
+/// What a field holds.
+#[derive(Clone, Debug)]
+pub enum Target {
+    /// The matched text (`&'a str`).
+    Leaf,
+    /// A typed node of the named type.
+    Typed(String),
+}
+
+/// One field.
+#[derive(Clone, Debug)]
+pub struct EmitField {
+    /// Rust field name.
+    pub name: String,
+    /// The rule it holds, for docs.
+    pub rule: String,
+    /// Its capture group.
+    pub group: usize,
+    /// Cardinality.
+    pub card: Card,
+    /// What it (or each item, for `Many`) holds.
+    pub target: Target,
+    /// For `Many`: the element automaton (group 1 is the item).
+    pub element: Option<EmitTdfa>,
+}
+
+/// One enum variant.
+#[derive(Clone, Debug)]
+pub struct EmitVariant {
+    /// Rust variant name.
+    pub name: String,
+    /// Its capture group.
+    pub group: usize,
+    /// Its fields.
+    pub fields: Vec<EmitField>,
+}
+
+/// A typed node's shape.
+#[derive(Clone, Debug)]
+pub enum EmitShape {
+    /// A struct with fields.
+    Struct(Vec<EmitField>),
+    /// A struct with a `kind` enum.
+    Enum(Vec<EmitVariant>),
+}
+
+/// One typed rule.
+#[derive(Clone, Debug)]
+pub struct EmitType {
+    /// Rust type name.
+    pub name: String,
+    /// ABNF rule name.
+    pub rule: String,
+    /// Grammar (module) the rule is defined in.
+    pub grammar: String,
+    /// How it is provided.
+    pub kind: EmitTypeKind,
+}
+
+/// Defined here, or re-exported from a sibling grammar module.
+#[derive(Clone, Debug)]
+pub enum EmitTypeKind {
+    /// Defined in this module.
+    Local {
+        /// Docs: the ABNF and where it came from.
+        doc: Vec<String>,
+        /// Its shape.
+        shape: EmitShape,
+        /// Its tagged DFA.
+        tdfa: EmitTdfa,
+    },
+    /// Re-exported from `super::super::<module>::ast`.
+    Reexport {
+        /// The sibling module.
+        module: String,
+        /// Whether it is an enum (so its `Kind` is re-exported too).
+        is_enum: bool,
+    },
+}
+
+fn ident(s: &str) -> Ident {
+    Ident::new(s, Span::call_site())
+}
+
+fn kind_has_lifetime(variants: &[EmitVariant]) -> bool {
+    variants.iter().any(|v| !v.fields.is_empty())
+}
+
+fn field_type(f: &EmitField, rt: &TokenStream) -> TokenStream {
+    let item = match &f.target {
+        Target::Leaf => quote!(&'a str),
+        Target::Typed(t) => {
+            let t = ident(t);
+            quote!(#t<'a>)
+        }
+    };
+    match f.card {
+        Card::One => item,
+        Card::Optional => quote!(::core::option::Option<#item>),
+        Card::Many => quote!(#rt::List<'a, #item>),
+    }
+}
+
+fn item_fn_ident(owner: &str, field: &str) -> Ident {
+    format_ident!("__{}_{}_item", owner.to_ascii_lowercase(), field.trim_end_matches('_'))
+}
+
+/// The expression that builds a field's value from `tags`.
+fn field_expr(owner: &str, f: &EmitField, rt: &TokenStream) -> TokenStream {
+    let g = Literal::usize_unsuffixed(f.group);
+    let p = quote!(#rt::__private);
+    match (&f.card, &f.target) {
+        (Card::One, Target::Leaf) => quote!(#p::leaf(input, &tags, #g)),
+        (Card::Optional, Target::Leaf) => quote!(#p::group(&tags, #g).map(|s| &input[s.range()])),
+        (Card::One, Target::Typed(t)) => {
+            let t = ident(t);
+            quote!(#t::__sub(input, #p::group(&tags, #g).unwrap_or_default()))
+        }
+        (Card::Optional, Target::Typed(t)) => {
+            let t = ident(t);
+            quote!(#p::group(&tags, #g).map(|s| #t::__sub(input, s)))
+        }
+        (Card::Many, _) => {
+            let item = item_fn_ident(owner, &f.name);
+            quote!(#rt::List::__new(input, #p::group(&tags, #g).unwrap_or_default(), #item))
+        }
+    }
+}
+
+fn tdfa_items(t: &EmitTdfa, rt: &TokenStream, style: IncludeStyle) -> TokenStream {
+    let bytes = format_ident!("{}_BYTES", t.ident);
+    let name = ident(&t.ident);
+    let le = super::include_path(&format!("{}.le.tdfa", t.path), style);
+    let be = super::include_path(&format!("{}.be.tdfa", t.path), style);
+    let classes = t.classes.iter().map(|&c| Literal::u8_unsuffixed(c));
+    let (alphabet, tags, start) = (t.alphabet, t.tags, t.start);
+    let WordLayout {
+        op_start,
+        op_data,
+        start_ops,
+        finals,
+        final_maps,
+    } = t.layout;
+    quote! {
+        #[cfg(target_endian = "little")]
+        static #bytes: &#rt::__private::Aligned<[u8]> = &#rt::__private::Aligned::new(*include_bytes!(#le));
+        #[cfg(target_endian = "big")]
+        static #bytes: &#rt::__private::Aligned<[u8]> = &#rt::__private::Aligned::new(*include_bytes!(#be));
+        static #name: #rt::__private::TaggedDfa = #rt::__private::TaggedDfa {
+            classes: [#(#classes),*],
+            alphabet: #alphabet,
+            tags: #tags,
+            start: #start,
+            start_ops: #start_ops,
+            op_start: #op_start,
+            op_data: #op_data,
+            finals: #finals,
+            final_maps: #final_maps,
+            bytes: #bytes,
+        };
+    }
+}
+
+fn item_fns(owner: &str, fields: &[EmitField], rt: &TokenStream, style: IncludeStyle) -> TokenStream {
+    let mut out = TokenStream::new();
+    for f in fields {
+        let Some(elem) = &f.element else { continue };
+        let fn_name = item_fn_ident(owner, &f.name);
+        let tdfa = ident(&elem.ident);
+        let ntags = Literal::usize_unsuffixed(elem.tags as usize);
+        let (ty, value) = match &f.target {
+            Target::Leaf => (quote!(&'a str), quote!(&input[s.range()])),
+            Target::Typed(t) => {
+                let t = ident(t);
+                (quote!(#t<'a>), quote!(#t::__sub(input, s)))
+            }
+        };
+        let tables = tdfa_items(elem, rt, style);
+        let doc = format!(" Reads one `{}` of `{}` starting at `pos`.", f.rule, owner);
+        out.extend(quote! {
+            #tables
+            #[doc = #doc]
+            fn #fn_name<'a>(input: &'a str, pos: usize, end: usize) -> ::core::option::Option<(#ty, usize)> {
+                let mut tags = [usize::MAX; #ntags];
+                let next = #tdfa.longest(input.as_bytes(), pos, end, &mut tags)?;
+                let s = #rt::__private::group(&tags, 1)?;
+                Some((#value, next))
+            }
+        });
+    }
+    out
+}
+
+/// The `pub mod ast { ... }` of one grammar module.
+pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: IncludeStyle) -> TokenStream {
+    let rt: TokenStream = runtime.parse().expect("runtime path is a Rust path");
+    let mut items = Vec::new();
+    for ty in types {
+        let name = ident(&ty.name);
+        let (doc, shape, tdfa) = match &ty.kind {
+            EmitTypeKind::Reexport { module, is_enum } => {
+                let m = ident(module);
+                let kind = format_ident!("{}Kind", ty.name);
+                items.push(if *is_enum {
+                    quote!(pub use super::super::#m::ast::{#name, #kind};)
+                } else {
+                    quote!(pub use super::super::#m::ast::#name;)
+                });
+                continue;
+            }
+            EmitTypeKind::Local { doc, shape, tdfa } => (doc, shape, tdfa),
+        };
+        let tables = tdfa_items(tdfa, &rt, style);
+        let tdfa_ident = ident(&tdfa.ident);
+        let ntags = Literal::usize_unsuffixed(tdfa.tags as usize);
+        let rule = &ty.rule;
+        let gname = &ty.grammar;
+        let parse_doc = format!(" Parses all of `input` as `{rule}`; the error says where it stopped matching.");
+        let (fields_decl, fields_init, fns) = match shape {
+            EmitShape::Struct(fields) => {
+                let decl = fields.iter().map(|f| {
+                    let n = ident(&f.name);
+                    let t = field_type(f, &rt);
+                    let d = format!(" `{}`", f.rule);
+                    quote!(#[doc = #d] pub #n: #t,)
+                });
+                let init = fields.iter().map(|f| {
+                    let n = ident(&f.name);
+                    let e = field_expr(&ty.name, f, &rt);
+                    quote!(#n: #e,)
+                });
+                (quote!(#(#decl)*), quote!(#(#init)*), item_fns(&ty.name, fields, &rt, style))
+            }
+            EmitShape::Enum(variants) => {
+                let kind = format_ident!("{}Kind", ty.name);
+                let lt = if kind_has_lifetime(variants) { quote!(<'a>) } else { quote!() };
+                let mut vdecl = Vec::new();
+                let mut arms = Vec::new();
+                let mut fns = TokenStream::new();
+                for v in variants {
+                    let vn = ident(&v.name);
+                    let vg = Literal::usize_unsuffixed(v.group);
+                    let vdoc = match v.fields.as_slice() {
+                        [] => format!(" The alternative `{}`.", v.name),
+                        fs => format!(
+                            " The alternative with {}.",
+                            fs.iter().map(|f| format!("`{}`", f.rule)).collect::<Vec<_>>().join(", ")
+                        ),
+                    };
+                    let value = match v.fields.as_slice() {
+                        [] => {
+                            vdecl.push(quote!(#[doc = #vdoc] #vn,));
+                            quote!(#kind::#vn)
+                        }
+                        [f] => {
+                            let t = field_type(f, &rt);
+                            let e = field_expr(&ty.name, f, &rt);
+                            vdecl.push(quote!(#[doc = #vdoc] #vn(#t),));
+                            quote!(#kind::#vn(#e))
+                        }
+                        fs => {
+                            let decl = fs.iter().map(|f| {
+                                let n = ident(&f.name);
+                                let t = field_type(f, &rt);
+                                let d = format!(" `{}`", f.rule);
+                                quote!(#[doc = #d] #n: #t)
+                            });
+                            let init = fs.iter().map(|f| {
+                                let n = ident(&f.name);
+                                let e = field_expr(&ty.name, f, &rt);
+                                quote!(#n: #e)
+                            });
+                            vdecl.push(quote!(#[doc = #vdoc] #vn { #(#decl),* },));
+                            quote!(#kind::#vn { #(#init),* })
+                        }
+                    };
+                    arms.push(quote!(if #rt::__private::group(&tags, #vg).is_some() { #value }));
+                    fns.extend(item_fns(&ty.name, &v.fields, &rt, style));
+                }
+                let kdoc = format!(" Which alternative of `{rule}` matched.");
+                items.push(quote! {
+                    #[doc = #kdoc]
+                    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+                    pub enum #kind #lt { #(#vdecl)* }
+                });
+                let decl = quote! {
+                    /// Which alternative matched, with its parts.
+                    pub kind: #kind #lt,
+                };
+                let init = quote! {
+                    kind: #(#arms else)* { #rt::__private::inconsistent(#gname, #rule, start) },
+                };
+                (decl, init, fns)
+            }
+        };
+        items.push(quote! {
+            #tables
+            #fns
+            #(#[doc = #doc])*
+            #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+            pub struct #name<'a> {
+                /// Where this node is in the input.
+                pub span: #rt::Span,
+                /// The text this node matched.
+                pub text: &'a str,
+                #fields_decl
+            }
+            impl<'a> #name<'a> {
+                #[doc = #parse_doc]
+                pub fn parse(input: &'a str) -> ::core::result::Result<Self, #rt::MatchError> {
+                    Self::parse_span(input, 0, input.len())
+                }
+
+                /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
+                #[doc(hidden)]
+                pub fn parse_span(input: &'a str, start: usize, end: usize) -> ::core::result::Result<Self, #rt::MatchError> {
+                    let mut tags = [usize::MAX; #ntags];
+                    #tdfa_ident
+                        .run(input.as_bytes(), start, end, &mut tags)
+                        .map_err(|offset| #rt::MatchError::__new(#gname, #rule, offset))?;
+                    Ok(Self {
+                        span: #rt::Span { start, end },
+                        text: &input[start..end],
+                        #fields_init
+                    })
+                }
+
+                /// A part that an enclosing parse has already matched as this rule.
+                #[doc(hidden)]
+                pub fn __sub(input: &'a str, span: #rt::Span) -> Self {
+                    match Self::parse_span(input, span.start, span.end) {
+                        Ok(node) => node,
+                        Err(e) => #rt::__private::inconsistent(#gname, #rule, e.offset()),
+                    }
+                }
+            }
+        });
+    }
+    let doc = format!(" Typed, borrowed parse trees for the rules of `{grammar}`.");
+    quote! {
+        #[doc = #doc]
+        pub mod ast {
+            #(#items)*
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! Lowering with capture groups for the typed AST.
+//!
+//! Each typed rule has its own tagged DFA, whose groups are the rule's own
+//! parts: group 0 is the whole match, then one group per field or enum
+//! variant in textual order (an alternative that is a single rule is a
+//! variant group with the field group inside it). A field that holds another
+//! typed rule is parsed with that rule's own tagged DFA over the field's span.
+//! This is exact: given the span a higher-priority parse chose for a part,
+//! the part's own highest-priority parse of that span is the one the whole
+//! parse contains (all choices inside the part come before any choice after
+//! it). It also keeps each automaton small: capturing every level in one
+//! automaton makes RFC 3987's `IRI-reference` grow from about 500 to about
+//! 16,000 states, because the states then remember how all the tags relate.
+
+use std::collections::HashMap;
+
+use regex_syntax::hir::{Capture, Hir};
+
+use super::{repeat, Lowerer};
+use crate::ast::{AstModel, Shape};
+use crate::diagnostic::Diagnostic;
+use crate::grammar::{Expr, RuleId};
+
+/// Number of groups of typed rule `rule`'s tagged DFA, group 0 included.
+pub fn group_count(model: &AstModel, rule: RuleId) -> usize {
+    let Some(ty) = model.get(rule) else { return 1 };
+    1 + match &ty.shape {
+        Shape::Struct(fields) => fields.len(),
+        Shape::Enum(variants) => variants.iter().map(|v| 1 + v.fields.len()).sum(),
+        Shape::List(_) => 1,
+    }
+}
+
+enum Site {
+    Field,
+    Variant,
+}
+
+impl Lowerer<'_> {
+    /// The HIR of typed rule `rule` with a capture group per field and
+    /// variant (group 0, the whole match, is added by the compiler). Returns
+    /// the HIR and the number of groups including group 0.
+    pub fn lower_captured(&mut self, model: &AstModel, rule: RuleId) -> Result<(Hir, usize), Diagnostic> {
+        let mut next = 1;
+        let hir = self.captured(model, rule, &mut next)?;
+        debug_assert_eq!(next as usize, group_count(model, rule));
+        Ok((hir, next as usize))
+    }
+
+    /// A repetition element with group 1 around the (first occurrence of
+    /// the) item rule.
+    pub fn lower_element(&mut self, element: &Expr, item: RuleId) -> Result<Hir, Diagnostic> {
+        let mut found = false;
+        self.element(element, item, &mut found)
+    }
+
+    fn element(&mut self, e: &Expr, item: RuleId, found: &mut bool) -> Result<Hir, Diagnostic> {
+        Ok(match e {
+            Expr::Ref(id, _) if *id == item && !*found => {
+                *found = true;
+                capture(1, self.rule(*id)?.0)
+            }
+            Expr::Concat(es) => {
+                let mut hs = Vec::new();
+                for e in es {
+                    hs.push(self.element(e, item, found)?);
+                }
+                Hir::concat(hs)
+            }
+            Expr::Repeat { min, max: Some(1), expr } if *min <= 1 => {
+                repeat(*min, Some(1), self.element(expr, item, found)?)
+            }
+            _ => self.expr(e, None)?.0,
+        })
+    }
+
+    fn captured(&mut self, model: &AstModel, rule: RuleId, next: &mut u32) -> Result<Hir, Diagnostic> {
+        let ty = model.get(rule).expect("captured() is called on typed rules");
+        // An alternative that is a single rule is both a variant and that
+        // variant's field: two sites at one path, the variant outermost.
+        let mut sites: HashMap<Vec<usize>, Vec<Site>> = HashMap::new();
+        let mut add = |path: &Vec<usize>, site| sites.entry(path.clone()).or_default().push(site);
+        match &ty.shape {
+            Shape::Struct(fields) => fields.iter().for_each(|f| add(&f.path, Site::Field)),
+            Shape::Enum(variants) => {
+                for v in variants {
+                    add(&v.path, Site::Variant);
+                    v.fields.iter().for_each(|f| add(&f.path, Site::Field));
+                }
+            }
+            Shape::List(f) => add(&f.path, Site::Field),
+        }
+        let body = self.grammar.rule(rule).expr.clone();
+        self.walk(&body, &mut Vec::new(), &sites, next)
+    }
+
+    fn walk(
+        &mut self,
+        e: &Expr,
+        path: &mut Vec<usize>,
+        sites: &HashMap<Vec<usize>, Vec<Site>>,
+        next: &mut u32,
+    ) -> Result<Hir, Diagnostic> {
+        let here = sites.get(path.as_slice()).map_or(&[][..], |v| v.as_slice());
+        let groups: Vec<u32> = here
+            .iter()
+            .map(|_| {
+                let g = *next;
+                *next += 1;
+                g
+            })
+            .collect();
+        let inner = match here.last() {
+            Some(Site::Field) => self.expr(e, None)?.0,
+            Some(Site::Variant) | None => {
+                if !sites.keys().any(|k| k.len() > path.len() && k.starts_with(path)) {
+                    self.expr(e, None)?.0
+                } else {
+                    match e {
+                        Expr::Alt(es) | Expr::Concat(es) => {
+                            let mut hs = Vec::with_capacity(es.len());
+                            for (i, child) in es.iter().enumerate() {
+                                path.push(i);
+                                hs.push(self.walk(child, path, sites, next)?);
+                                path.pop();
+                            }
+                            if matches!(e, Expr::Alt(_)) {
+                                Hir::alternation(hs)
+                            } else {
+                                Hir::concat(hs)
+                            }
+                        }
+                        Expr::Repeat { min, max, expr } => {
+                            path.push(0);
+                            let h = self.walk(expr, path, sites, next)?;
+                            path.pop();
+                            repeat(*min, *max, h)
+                        }
+                        _ => self.expr(e, None)?.0,
+                    }
+                }
+            }
+        };
+        Ok(groups.into_iter().rev().fold(inner, |h, g| capture(g, h)))
+    }
+}
+
+fn capture(index: u32, sub: Hir) -> Hir {
+    Hir::capture(Capture {
+        index,
+        name: None,
+        sub: Box::new(sub),
+    })
+}

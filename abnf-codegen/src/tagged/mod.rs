@@ -1,0 +1,536 @@
+//! Tagged DFAs: one forward pass that both recognizes a rule and records
+//! where its parts start and end.
+//!
+//! The input is a Thompson NFA built by `regex-automata` from a HIR with
+//! capture groups (one group per part the typed AST needs); capture slots are
+//! the *tags*. Determinization follows Laurikari's tagged DFAs in the form
+//! that gives leftmost-first ("first-match-wins", Perl-style) priority: a DFA
+//! state is an *ordered* list of NFA states, each with the registers that hold
+//! its tag values, in the order a PikeVM would keep its threads; the first
+//! thread to reach a state wins it. Registers are numbered canonically (in
+//! order of first appearance in the list), so two lists that differ only in
+//! register contents are the same DFA state, and each transition carries the
+//! register operations (`r := current position` or `r := old register`) that
+//! rebuild the registers for the target state. Most transitions in a loop
+//! (inside a path segment, say) are the identity and cost nothing at run time.
+//!
+//! At the end of the input, the first thread (in priority order) that has
+//! reached the NFA's match state gives the highest-priority complete parse;
+//! its registers are the tag values.
+
+use std::collections::{HashMap, HashSet};
+
+use regex_automata::nfa::thompson::{State, NFA};
+use regex_automata::util::primitives::StateID;
+
+/// A tag value that was never set.
+pub const UNSET: u32 = u32::MAX;
+
+/// The most registers the runtime keeps (`iri_grammar`'s `MAX_REGISTERS`).
+pub const MAX_REGISTERS: usize = 32;
+
+/// The most DFA states a tagged DFA may have.
+pub const MAX_STATES: usize = 0xFFFF;
+
+/// One register operation on a transition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RegOp {
+    /// `new[dst] := position` (the offset after the byte just read).
+    SetPos {
+        /// Destination register.
+        dst: u32,
+    },
+    /// `new[dst] := old[src]`.
+    Copy {
+        /// Destination register.
+        dst: u32,
+        /// Source register (in the source state's numbering).
+        src: u32,
+    },
+}
+
+/// A tagged DFA over byte classes.
+#[derive(Clone, Debug)]
+pub struct TaggedDfa {
+    /// Byte → class.
+    pub classes: [u8; 256],
+    /// Number of classes (the alphabet's size).
+    pub alphabet: usize,
+    /// `next[state * alphabet + class]`: the target state (0 is dead).
+    pub next: Vec<u32>,
+    /// `ops[state * alphabet + class]`: index into `op_lists`; 0 is the
+    /// identity (no register changes).
+    pub ops: Vec<u32>,
+    /// Distinct register operation lists; entry 0 is empty.
+    pub op_lists: Vec<Vec<RegOp>>,
+    /// Per state, for a state where a complete parse can end: the register
+    /// holding each tag (or [`UNSET`]).
+    pub finals: Vec<Option<Vec<u32>>>,
+    /// The start state.
+    pub start: u32,
+    /// Register operations at position 0.
+    pub start_ops: Vec<RegOp>,
+    /// The most registers any state uses.
+    pub registers: usize,
+    /// Number of tags (capture slots, two per group, group 0 included).
+    pub tags: usize,
+}
+
+/// Where the tables are inside [`TaggedDfa::to_words`]'s output.
+#[derive(Clone, Copy, Debug)]
+pub struct WordLayout {
+    /// Offset of the operation-list offsets.
+    pub op_start: u32,
+    /// Offset of the operations.
+    pub op_data: u32,
+    /// Index of the start operations' list.
+    pub start_ops: u32,
+    /// Offset of the per-state final-map offsets.
+    pub finals: u32,
+    /// Offset of the final maps.
+    pub final_maps: u32,
+}
+
+/// Why a tagged DFA could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TaggedError {
+    /// More than [`MAX_STATES`] states.
+    TooManyStates,
+    /// The NFA holds a look-around assertion (grammars never produce one).
+    LookAround,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Val {
+    Unset,
+    Now,
+    Old(u32),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Key {
+    sids: Vec<StateID>,
+    regs: Vec<u32>,
+}
+
+struct Builder<'a> {
+    nfa: &'a NFA,
+    tags: usize,
+    map: HashMap<Key, u32>,
+    states: Vec<Key>,
+    op_lists: HashMap<Vec<RegOp>, u32>,
+    op_vec: Vec<Vec<RegOp>>,
+    registers: usize,
+}
+
+impl TaggedDfa {
+    /// Determinizes `nfa` (built with all captures, anchored start, no
+    /// look-around).
+    pub fn build(nfa: &NFA) -> Result<TaggedDfa, TaggedError> {
+        let tags = nfa.group_info().slot_len();
+        let mut b = Builder {
+            nfa,
+            tags,
+            map: HashMap::new(),
+            states: Vec::new(),
+            op_lists: HashMap::from([(Vec::new(), 0)]),
+            op_vec: vec![Vec::new()],
+            registers: 0,
+        };
+        // State 0: dead (no threads).
+        b.intern(Key {
+            sids: Vec::new(),
+            regs: Vec::new(),
+        })?;
+        let mut configs = Vec::new();
+        let mut seen = HashSet::new();
+        b.closure(nfa.start_anchored(), vec![Val::Unset; tags], &mut configs, &mut seen)?;
+        let (key, start_ops) = b.canonical(&configs);
+        let start = b.intern(key)?;
+
+        let classes = nfa.byte_classes();
+        let alphabet = classes.alphabet_len() - 1; // without the EOI class
+        let reps: Vec<u8> = classes.representatives(..).filter_map(|u| u.as_u8()).collect();
+        debug_assert_eq!(reps.len(), alphabet);
+        let mut class_of = [0u8; 256];
+        for byte in 0..=255u8 {
+            class_of[byte as usize] = classes.get(byte);
+        }
+        let mut next = Vec::new();
+        let mut ops = Vec::new();
+        let mut s = 0;
+        while s < b.states.len() {
+            let key = b.states[s].clone();
+            for &byte in &reps {
+                let mut configs = Vec::new();
+                let mut seen = HashSet::new();
+                for (i, &sid) in key.sids.iter().enumerate() {
+                    let Some(to) = step(nfa.state(sid), byte) else { continue };
+                    let regs = &key.regs[i * tags..(i + 1) * tags];
+                    let vals = regs
+                        .iter()
+                        .map(|&r| if r == UNSET { Val::Unset } else { Val::Old(r) })
+                        .collect();
+                    b.closure(to, vals, &mut configs, &mut seen)?;
+                }
+                let (target, list) = b.canonical(&configs);
+                let identity = list.iter().all(|op| matches!(op, RegOp::Copy { dst, src } if dst == src));
+                let op_index = if identity { 0 } else { b.op_index(list) };
+                next.push(b.intern(target)?);
+                ops.push(op_index);
+            }
+            s += 1;
+        }
+        let finals = b
+            .states
+            .iter()
+            .map(|k| {
+                let i = k
+                    .sids
+                    .iter()
+                    .position(|&sid| matches!(nfa.state(sid), State::Match { .. }))?;
+                Some(k.regs[i * tags..(i + 1) * tags].to_vec())
+            })
+            .collect();
+        Ok(TaggedDfa {
+            classes: class_of,
+            alphabet,
+            next,
+            ops,
+            op_lists: b.op_vec,
+            finals,
+            start,
+            start_ops,
+            registers: b.registers,
+            tags,
+        })
+    }
+
+    /// Merges equivalent states (Moore's partition refinement): two states are
+    /// equivalent when they have the same final register map and, for every
+    /// class, the same register operations into equivalent states. The dead
+    /// state stays state 0.
+    pub fn minimize(&mut self) {
+        let n = self.states();
+        let a = self.alphabet;
+        let mut block: Vec<u32> = {
+            let mut ids: HashMap<&Option<Vec<u32>>, u32> = HashMap::new();
+            // The dead state gets a block of its own (it has no final map,
+            // like many live states).
+            let mut v: Vec<u32> = self
+                .finals
+                .iter()
+                .map(|f| {
+                    let next = ids.len() as u32 + 1;
+                    *ids.entry(f).or_insert(next)
+                })
+                .collect();
+            v[0] = 0;
+            v
+        };
+        let mut count = 0;
+        loop {
+            let mut ids: HashMap<Vec<u32>, u32> = HashMap::new();
+            let mut next_block = vec![0u32; n];
+            for s in 0..n {
+                let mut sig = Vec::with_capacity(2 * a + 1);
+                sig.push(block[s]);
+                for c in 0..a {
+                    let t = s * a + c;
+                    sig.push(block[self.next[t] as usize]);
+                    sig.push(self.ops[t]);
+                }
+                let len = ids.len() as u32;
+                next_block[s] = *ids.entry(sig).or_insert(len);
+            }
+            let new_count = ids.len();
+            block = next_block;
+            if new_count == count {
+                break;
+            }
+            count = new_count;
+        }
+        // Renumber: the dead state's block first, then in order of first
+        // appearance.
+        let mut order: HashMap<u32, u32> = HashMap::from([(block[0], 0)]);
+        let mut reps = vec![0usize];
+        for (s, &b) in block.iter().enumerate() {
+            if !order.contains_key(&b) {
+                order.insert(b, reps.len() as u32);
+                reps.push(s);
+            }
+        }
+        let mut next = Vec::with_capacity(reps.len() * a);
+        let mut ops = Vec::with_capacity(reps.len() * a);
+        for &s in &reps {
+            for c in 0..a {
+                next.push(order[&block[self.next[s * a + c] as usize]]);
+                ops.push(self.ops[s * a + c]);
+            }
+        }
+        self.finals = reps.iter().map(|&s| self.finals[s].clone()).collect();
+        self.start = order[&block[self.start as usize]];
+        self.next = next;
+        self.ops = ops;
+    }
+
+    /// Serializes the DFA as `u32` words for the runtime (`iri_grammar`'s
+    /// `TaggedDfa`): transitions `(op << 16) | next`, then the operation list
+    /// offsets, the operations (`1 << 31 | dst` sets a register to the
+    /// position, `dst << 16 | src` copies), the final-map offsets per state
+    /// (`u32::MAX` when not final) and the final maps. Fails when a table
+    /// does not fit its 16-bit fields.
+    pub fn to_words(&self) -> Option<(Vec<u32>, WordLayout)> {
+        if self.states() > 0xFFFF || self.op_lists.len() > 0xFFFF || self.registers > 0xFFFF {
+            return None;
+        }
+        let mut words: Vec<u32> = self
+            .next
+            .iter()
+            .zip(&self.ops)
+            .map(|(&n, &o)| (o << 16) | n)
+            .collect();
+        // The start operations are one more list, after the others.
+        let lists: Vec<&Vec<RegOp>> = self.op_lists.iter().chain([&self.start_ops]).collect();
+        let start_ops = self.op_lists.len() as u32;
+        let op_start = words.len() as u32;
+        let op_data = op_start + lists.len() as u32 + 1;
+        let mut at = op_data;
+        for list in &lists {
+            words.push(at);
+            at += list.len() as u32;
+        }
+        words.push(at);
+        for list in &lists {
+            words.extend(list.iter().map(|op| match *op {
+                RegOp::SetPos { dst } => (1 << 31) | dst,
+                RegOp::Copy { dst, src } => (dst << 16) | src,
+            }));
+        }
+        let finals = words.len() as u32;
+        let mut maps = Vec::new();
+        for f in &self.finals {
+            match f {
+                Some(map) => {
+                    words.push(maps.len() as u32);
+                    maps.extend(map.iter().copied());
+                }
+                None => words.push(u32::MAX),
+            }
+        }
+        let final_maps = words.len() as u32;
+        words.extend(maps);
+        Some((
+            words,
+            WordLayout {
+                op_start,
+                op_data,
+                start_ops,
+                finals,
+                final_maps,
+            },
+        ))
+    }
+
+    /// Number of states (the dead state included).
+    pub fn states(&self) -> usize {
+        self.finals.len()
+    }
+
+    /// Runs the DFA: the tag values of the highest-priority complete parse,
+    /// or the offset at which matching failed. A reference implementation of
+    /// what the generated code does.
+    pub fn run(&self, input: &[u8]) -> Result<Vec<Option<usize>>, usize> {
+        let mut regs = vec![0usize; self.registers.max(1)];
+        let mut new = regs.clone();
+        apply(&self.start_ops, &regs, &mut new, 0);
+        std::mem::swap(&mut regs, &mut new);
+        let mut s = self.start as usize;
+        for (i, &byte) in input.iter().enumerate() {
+            let t = s * self.alphabet + self.classes[byte as usize] as usize;
+            s = self.next[t] as usize;
+            if s == 0 {
+                return Err(i);
+            }
+            let op = self.ops[t] as usize;
+            if op != 0 {
+                apply(&self.op_lists[op], &regs, &mut new, i + 1);
+                std::mem::swap(&mut regs, &mut new);
+            }
+        }
+        match &self.finals[s] {
+            Some(map) => Ok(map
+                .iter()
+                .map(|&r| (r != UNSET).then(|| regs[r as usize]))
+                .collect()),
+            None => Err(input.len()),
+        }
+    }
+}
+
+fn apply(ops: &[RegOp], old: &[usize], new: &mut [usize], pos: usize) {
+    for op in ops {
+        match *op {
+            RegOp::SetPos { dst } => new[dst as usize] = pos,
+            RegOp::Copy { dst, src } => new[dst as usize] = old[src as usize],
+        }
+    }
+}
+
+/// The state a byte-consuming NFA state moves to on `byte`.
+fn step(state: &State, byte: u8) -> Option<StateID> {
+    match state {
+        State::ByteRange { trans } => trans.matches_byte(byte).then_some(trans.next),
+        State::Sparse(s) => s.matches_byte(byte),
+        State::Dense(d) => d.matches_byte(byte),
+        _ => None,
+    }
+}
+
+impl Builder<'_> {
+    fn intern(&mut self, key: Key) -> Result<u32, TaggedError> {
+        if let Some(&id) = self.map.get(&key) {
+            return Ok(id);
+        }
+        if self.states.len() >= MAX_STATES {
+            return Err(TaggedError::TooManyStates);
+        }
+        let id = self.states.len() as u32;
+        self.map.insert(key.clone(), id);
+        self.states.push(key);
+        Ok(id)
+    }
+
+    fn op_index(&mut self, list: Vec<RegOp>) -> u32 {
+        if let Some(&i) = self.op_lists.get(&list) {
+            return i;
+        }
+        let i = self.op_vec.len() as u32;
+        self.op_lists.insert(list.clone(), i);
+        self.op_vec.push(list);
+        i
+    }
+
+    /// Adds the epsilon closure of `sid` to `out` in priority order (a
+    /// depth-first walk that takes alternatives in order). `seen` holds every
+    /// NFA state reached in this step, as in a PikeVM: the first thread to
+    /// reach a state wins it, and epsilon loops end.
+    fn closure(
+        &self,
+        sid: StateID,
+        vals: Vec<Val>,
+        out: &mut Vec<(StateID, Vec<Val>)>,
+        seen: &mut HashSet<StateID>,
+    ) -> Result<(), TaggedError> {
+        let mut stack = vec![(sid, vals)];
+        while let Some((sid, mut vals)) = stack.pop() {
+            if !seen.insert(sid) {
+                continue;
+            }
+            match self.nfa.state(sid) {
+                State::ByteRange { .. } | State::Sparse(_) | State::Dense(_) | State::Match { .. } => {
+                    out.push((sid, vals));
+                }
+                State::Union { alternates } => {
+                    for &alt in alternates.iter().rev() {
+                        stack.push((alt, vals.clone()));
+                    }
+                }
+                State::BinaryUnion { alt1, alt2 } => {
+                    stack.push((*alt2, vals.clone()));
+                    stack.push((*alt1, vals));
+                }
+                State::Capture { next, slot, .. } => {
+                    vals[slot.as_usize()] = Val::Now;
+                    stack.push((*next, vals));
+                }
+                State::Fail => {}
+                State::Look { .. } => return Err(TaggedError::LookAround),
+            }
+        }
+        Ok(())
+    }
+
+    /// Numbers registers by first appearance; returns the state key and the
+    /// operations that fill the new registers.
+    fn canonical(&mut self, configs: &[(StateID, Vec<Val>)]) -> (Key, Vec<RegOp>) {
+        let mut number: HashMap<Val, u32> = HashMap::new();
+        let mut ops = Vec::new();
+        let mut sids = Vec::with_capacity(configs.len());
+        let mut regs = Vec::with_capacity(configs.len() * self.tags);
+        for (sid, vals) in configs {
+            sids.push(*sid);
+            for &v in vals {
+                if v == Val::Unset {
+                    regs.push(UNSET);
+                    continue;
+                }
+                let next = number.len() as u32;
+                let r = *number.entry(v).or_insert_with(|| {
+                    ops.push(match v {
+                        Val::Now => RegOp::SetPos { dst: next },
+                        Val::Old(src) => RegOp::Copy { dst: next, src },
+                        Val::Unset => unreachable!(),
+                    });
+                    next
+                });
+                regs.push(r);
+            }
+        }
+        self.registers = self.registers.max(number.len());
+        (Key { sids, regs }, ops)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use regex_automata::nfa::thompson::{self, WhichCaptures};
+
+    fn tdfa(pattern: &str) -> TaggedDfa {
+        let nfa = thompson::Compiler::new()
+            .configure(thompson::Config::new().which_captures(WhichCaptures::All))
+            .build(pattern)
+            .unwrap();
+        TaggedDfa::build(&nfa).unwrap()
+    }
+
+    /// Group `g`'s span.
+    fn group(tags: &[Option<usize>], g: usize) -> Option<(usize, usize)> {
+        Some((tags[2 * g]?, tags[2 * g + 1]?))
+    }
+
+    #[test]
+    fn leftmost_first_priority() {
+        // Perl picks `a` for group 1, then `b` for group 2.
+        let d = tdfa("(a|ab)(b?)");
+        let t = d.run(b"ab").unwrap();
+        assert_eq!(group(&t, 1), Some((0, 1)));
+        assert_eq!(group(&t, 2), Some((1, 2)));
+        // Greedy repetition takes as much as it can.
+        let d = tdfa("(a*)(a*)");
+        let t = d.run(b"aaa").unwrap();
+        assert_eq!(group(&t, 1), Some((0, 3)));
+        assert_eq!(group(&t, 2), Some((3, 3)));
+        // An optional group that is absent stays unset.
+        let d = tdfa("(?:(x)@)?(y+)");
+        let t = d.run(b"yy").unwrap();
+        assert_eq!(group(&t, 1), None);
+        assert_eq!(group(&t, 2), Some((0, 2)));
+        assert_eq!(d.run(b"x@y").unwrap()[2..6], [Some(0), Some(1), Some(2), Some(3)]);
+    }
+
+    #[test]
+    fn failure_offsets() {
+        let d = tdfa("(ab)c");
+        assert_eq!(d.run(b"ax"), Err(1));
+        assert_eq!(d.run(b"ab"), Err(2));
+    }
+
+    #[test]
+    fn last_iteration_of_a_repetition() {
+        let d = tdfa("(?:/([a-z]*))*");
+        let t = d.run(b"/ab/c/").unwrap();
+        assert_eq!(group(&t, 1), Some((6, 6)));
+    }
+}
