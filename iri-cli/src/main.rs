@@ -27,12 +27,79 @@ enum Command {
         /// (split on `\n` only). `--` ends the options.
         inputs: Vec<OsString>,
     },
+    /// Parse one input and print its components as a JSON object with the
+    /// keys scheme, userinfo, host, host_kind, port, path, query, fragment
+    /// (null when absent). Exits 1 if the input is invalid.
+    Parse {
+        /// `rfc3987:IRI-reference` (default), `rfc3987:IRI`,
+        /// `rfc3986:URI-reference` or `rfc3986:URI`.
+        #[arg(long, default_value = "rfc3987:IRI-reference")]
+        rule: String,
+        /// The input.
+        input: String,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { rule, inputs } => check(&rule, inputs),
+        Command::Parse { rule, input } => parse(&rule, &input),
+    }
+}
+
+/// The components of any of the four validated types, as JSON.
+macro_rules! components_json {
+    ($v:expr) => {{
+        let v = $v;
+        let host = v.host();
+        json_object(&[
+            ("scheme", v.scheme()),
+            ("userinfo", v.userinfo()),
+            ("host", v.host_str()),
+            ("host_kind", host.map(|h| h.kind())),
+            ("port", v.port().map(|p| p.as_str())),
+            ("path", Some(v.path())),
+            ("query", v.query()),
+            ("fragment", v.fragment()),
+        ])
+    }};
+}
+
+fn json_object(fields: &[(&str, Option<&str>)]) -> String {
+    let body: Vec<String> = fields
+        .iter()
+        .map(|(k, v)| {
+            let value = v.map_or_else(|| "null".to_string(), |s| serde_json::Value::from(s).to_string());
+            format!("{}:{value}", serde_json::Value::from(*k))
+        })
+        .collect();
+    format!("{{{}}}", body.join(","))
+}
+
+fn parse(rule: &str, input: &str) -> ExitCode {
+    use iri_grammar::{Iri, IriRef, Uri, UriRef};
+    let result = match rule {
+        "rfc3987:IRI-reference" => IriRef::parse(input).map(|v| components_json!(v)),
+        "rfc3987:IRI" => Iri::parse(input).map(|v| components_json!(v)),
+        "rfc3986:URI-reference" => UriRef::parse(input).map(|v| components_json!(v)),
+        "rfc3986:URI" => Uri::parse(input).map(|v| components_json!(v)),
+        _ => {
+            eprintln!(
+                "iri: parse supports rfc3987:IRI-reference, rfc3987:IRI, rfc3986:URI-reference and rfc3986:URI; got `{rule}`"
+            );
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(json) => {
+            println!("{json}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("iri: {e}");
+            ExitCode::from(1)
+        }
     }
 }
 

@@ -32,9 +32,11 @@ extern crate self as iri_grammar;
 
 mod recognizer;
 mod tagged;
+mod types;
 
 pub use recognizer::{Grammar, MatchError, Recognizer};
 pub use tagged::{List, Span};
+pub use types::{Host, Iri, IriBuf, IriRef, IriRefBuf, ParseError, Port, Uri, UriBuf, UriRef, UriRefBuf};
 
 /// What generated code uses; not part of the API.
 #[doc(hidden)]

@@ -89,6 +89,28 @@ impl Recognizer {
         self.run(input).map_err(|offset| self.error(offset))
     }
 
+    /// The bytes that would continue a match after `input[..offset]` (the
+    /// prefix must be viable: `offset` is at most where matching failed).
+    pub(crate) fn expected_at(&self, input: &[u8], offset: usize) -> crate::types::ByteSet {
+        let dfa = self.dfa();
+        let mut set = crate::types::ByteSet::default();
+        let Ok(mut s) = dfa.start_state(&start::Config::new().anchored(Anchored::Yes)) else {
+            return set;
+        };
+        for &b in &input[..offset.min(input.len())] {
+            s = dfa.next_state(s, b);
+        }
+        if dfa.is_dead_state(s) {
+            return set;
+        }
+        for b in 0..=255u8 {
+            if !dfa.is_dead_state(dfa.next_state(s, b)) {
+                set.insert(b);
+            }
+        }
+        set
+    }
+
     fn error(&self, offset: usize) -> MatchError {
         MatchError {
             grammar: self.grammar,

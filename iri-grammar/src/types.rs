@@ -1,0 +1,680 @@
+//! The everyday types: validated IRIs and URIs, borrowed and owned, with
+//! their components, built on the generated parse trees.
+
+use alloc::string::String;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::str::FromStr;
+
+use crate::tagged::Span;
+use crate::{rfc3986, rfc3987, MatchError, Recognizer};
+
+/// What kind of host an authority names (RFC 3986 §3.2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Host<'a> {
+    /// `[IPv6address]`; the text without the brackets.
+    Ipv6(&'a str),
+    /// `[vX.future]`; the text without the brackets.
+    IpvFuture(&'a str),
+    /// A dotted-decimal IPv4 address (the grammar's `IPv4address`, so
+    /// `256.1.1.1` is a registered name).
+    Ipv4(&'a str),
+    /// A registered name (possibly empty, possibly with non-ASCII
+    /// characters in an IRI).
+    RegName(&'a str),
+}
+
+impl<'a> Host<'a> {
+    /// The address or name (IP literals without their brackets; see
+    /// `host_str` on the IRI types for the text as written).
+    pub fn as_str(&self) -> &'a str {
+        match *self {
+            Host::Ipv6(s) | Host::IpvFuture(s) | Host::Ipv4(s) | Host::RegName(s) => s,
+        }
+    }
+
+    /// `"ipv6"`, `"ipvfuture"`, `"ipv4"` or `"reg-name"`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Host::Ipv6(_) => "ipv6",
+            Host::IpvFuture(_) => "ipvfuture",
+            Host::Ipv4(_) => "ipv4",
+            Host::RegName(_) => "reg-name",
+        }
+    }
+}
+
+/// A port: its text, and its value when it fits in 16 bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Port<'a>(&'a str);
+
+impl<'a> Port<'a> {
+    /// The digits as written (possibly empty: `http://a:/` has an empty port).
+    pub fn as_str(&self) -> &'a str {
+        self.0
+    }
+
+    /// The port number, if the digits are not empty and fit in a `u16`.
+    pub fn as_u16(&self) -> Option<u16> {
+        self.0.parse().ok()
+    }
+}
+
+/// Where each component is, in byte offsets into the text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Parts {
+    scheme: Option<Span>,
+    authority: Option<Span>,
+    userinfo: Option<Span>,
+    host: Option<(Span, HostTag)>,
+    port: Option<Span>,
+    path: Span,
+    query: Option<Span>,
+    fragment: Option<Span>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HostTag {
+    Ipv6,
+    IpvFuture,
+    Ipv4,
+    RegName,
+}
+
+/// The offset of `part` (a slice of `input`) in `input`.
+fn span_of(input: &str, part: &str) -> Span {
+    let start = part.as_ptr() as usize - input.as_ptr() as usize;
+    Span {
+        start,
+        end: start + part.len(),
+    }
+}
+
+/// Reads [`Parts`] from a generated parse tree. The RFC 3986 and RFC 3987
+/// trees have the same shape with different names (`ihier-part` for
+/// `hier-part`, ...), so one macro serves both.
+macro_rules! parts_from {
+    ($local:ident, $m:ident, $Ref:ident, $RefKind:ident, $Abs:ident, $Rel:ident,
+     $hier:ident, $HierKind:ident, $rel_part:ident, $RelKind:ident,
+     $Auth:ident, $auth:ident, $userinfo:ident, $host:ident, $HostKind:ident, $RegName:ident,
+     $query:ident, $fragment:ident,
+     $path_abempty:ident, $PathAbsolute:ident, $PathRootless:ident, $PathNoscheme:ident, $PathEmpty:ident) => {
+        mod $local {
+            use super::{span_of, HostTag, Parts};
+            use crate::$m::ast::*;
+
+            fn authority(input: &str, p: &mut Parts, a: &$Auth<'_>) {
+                p.authority = Some(a.span);
+                p.userinfo = a.$userinfo.map(|u| span_of(input, u));
+                let tag = match a.$host.kind {
+                    $HostKind::IpLiteral(lit) => match lit.kind {
+                        IpLiteralKind::Ipv6address(_) => HostTag::Ipv6,
+                        IpLiteralKind::Ipvfuture(_) => HostTag::IpvFuture,
+                    },
+                    $HostKind::Ipv4address(_) => HostTag::Ipv4,
+                    $HostKind::$RegName(_) => HostTag::RegName,
+                };
+                p.host = Some((a.$host.span, tag));
+                p.port = a.port.map(|s| span_of(input, s));
+            }
+
+            pub(super) fn absolute(input: &str, i: &$Abs<'_>) -> Parts {
+                let mut p = Parts {
+                    scheme: Some(span_of(input, i.scheme)),
+                    query: i.$query.map(|s| span_of(input, s)),
+                    fragment: i.$fragment.map(|s| span_of(input, s)),
+                    ..Parts::default()
+                };
+                p.path = match i.$hier.kind {
+                    $HierKind::$Auth { $auth, $path_abempty } => {
+                        authority(input, &mut p, &$auth);
+                        $path_abempty.span
+                    }
+                    $HierKind::$PathAbsolute(t) | $HierKind::$PathEmpty(t) => span_of(input, t),
+                    $HierKind::$PathRootless(r) => r.span,
+                };
+                p
+            }
+
+            pub(super) fn relative(input: &str, r: &$Rel<'_>) -> Parts {
+                let mut p = Parts {
+                    query: r.$query.map(|s| span_of(input, s)),
+                    fragment: r.$fragment.map(|s| span_of(input, s)),
+                    ..Parts::default()
+                };
+                p.path = match r.$rel_part.kind {
+                    $RelKind::$Auth { $auth, $path_abempty } => {
+                        authority(input, &mut p, &$auth);
+                        $path_abempty.span
+                    }
+                    $RelKind::$PathAbsolute(t) | $RelKind::$PathEmpty(t) => span_of(input, t),
+                    $RelKind::$PathNoscheme(n) => n.span,
+                };
+                p
+            }
+
+            pub(super) fn reference(input: &str, r: &$Ref<'_>) -> Parts {
+                match &r.kind {
+                    $RefKind::$Abs(i) => absolute(input, i),
+                    $RefKind::$Rel(r) => relative(input, r),
+                }
+            }
+        }
+    };
+}
+
+parts_from!(
+    parts3987, rfc3987, IriReference, IriReferenceKind, Iri, IrelativeRef, ihier_part, IhierPartKind, irelative_part,
+    IrelativePartKind, Iauthority, iauthority, iuserinfo, ihost, IhostKind, IregName, iquery, ifragment,
+    ipath_abempty, IpathAbsolute, IpathRootless, IpathNoscheme, IpathEmpty
+);
+parts_from!(
+    parts3986, rfc3986, UriReference, UriReferenceKind, Uri, RelativeRef, hier_part, HierPartKind, relative_part,
+    RelativePartKind, Authority, authority, userinfo, host, HostKind, RegName, query, fragment, path_abempty,
+    PathAbsolute, PathRootless, PathNoscheme, PathEmpty
+);
+
+/// Why a string is not a valid IRI or URI (reference): where it stopped
+/// matching, which rule, and what would have been accepted there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    what: &'static str,
+    error: MatchError,
+    found: Option<char>,
+    expected: ByteSet,
+}
+
+impl ParseError {
+    fn new(what: &'static str, recognizer: &Recognizer, input: &str, error: MatchError) -> ParseError {
+        let offset = error.offset();
+        ParseError {
+            what,
+            error,
+            found: input.get(offset..).and_then(|s| s.chars().next()),
+            expected: recognizer.expected_at(input.as_bytes(), offset),
+        }
+    }
+
+    /// The byte offset where the input stopped matching.
+    pub fn offset(&self) -> usize {
+        self.error.offset()
+    }
+
+    /// The rule that was matched against, such as `IRI-reference`.
+    pub fn rule(&self) -> &'static str {
+        self.error.rule()
+    }
+
+    /// The grammar of the rule, such as `rfc3987`.
+    pub fn grammar(&self) -> &'static str {
+        self.error.grammar()
+    }
+
+    /// The character at the offset, or `None` at the end of the input.
+    pub fn found(&self) -> Option<char> {
+        self.found
+    }
+
+    /// Whether byte `b` would have continued a match at the offset.
+    pub fn expects(&self, b: u8) -> bool {
+        self.expected.contains(b)
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid {}: ", self.what)?;
+        match self.found {
+            Some(c) => write!(f, "unexpected {c:?} at byte {}", self.offset())?,
+            None => write!(f, "unexpected end of input at byte {}", self.offset())?,
+        }
+        if !self.expected.is_empty() {
+            write!(f, "; expected {}", self.expected)?;
+        } else {
+            f.write_str("; expected the end of the input")?;
+        }
+        write!(f, " ({}:{})", self.grammar(), self.rule())
+    }
+}
+
+impl core::error::Error for ParseError {}
+
+/// A set of bytes; displays as readable character ranges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) struct ByteSet([u64; 4]);
+
+impl ByteSet {
+    pub(crate) fn insert(&mut self, b: u8) {
+        self.0[usize::from(b >> 6)] |= 1 << (b & 63);
+    }
+    fn contains(&self, b: u8) -> bool {
+        self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0
+    }
+    fn is_empty(&self) -> bool {
+        self.0 == [0; 4]
+    }
+}
+
+impl fmt::Display for ByteSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        let mut sep = |f: &mut fmt::Formatter<'_>| -> fmt::Result {
+            if !core::mem::take(&mut first) {
+                f.write_str(", ")?;
+            }
+            Ok(())
+        };
+        let mut b = 0u16;
+        while b < 0x80 {
+            if !self.contains(b as u8) {
+                b += 1;
+                continue;
+            }
+            let start = b;
+            while b + 1 < 0x80 && self.contains((b + 1) as u8) {
+                b += 1;
+            }
+            sep(f)?;
+            let (s, e) = (char::from(start as u8), char::from(b as u8));
+            match b - start {
+                0 => write!(f, "{s:?}")?,
+                1 => write!(f, "{s:?}, {e:?}")?,
+                _ => write!(f, "{s:?}-{e:?}")?,
+            }
+            b += 1;
+        }
+        if (0x80..=0xFF).any(|b| self.contains(b)) {
+            sep(f)?;
+            f.write_str("a non-ASCII character")?;
+        }
+        Ok(())
+    }
+}
+
+macro_rules! validated {
+    ($(#[$doc:meta])* $Borrowed:ident, $Owned:ident, $what:literal, $recognizer:path,
+     |$input:ident| $parts:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy)]
+        pub struct $Borrowed<'a> {
+            text: &'a str,
+            parts: Parts,
+        }
+
+        impl<'a> $Borrowed<'a> {
+            /// Validates and parses `input`.
+            pub fn parse($input: &'a str) -> Result<Self, ParseError> {
+                let parts = $parts.map_err(|e| ParseError::new($what, &$recognizer, $input, e))?;
+                Ok($Borrowed { text: $input, parts })
+            }
+
+            /// The whole text.
+            pub fn as_str(&self) -> &'a str {
+                self.text
+            }
+
+            /// An owned copy.
+            pub fn to_owned(&self) -> $Owned {
+                $Owned {
+                    text: String::from(self.text),
+                    parts: self.parts,
+                }
+            }
+
+            fn get(&self, span: Option<Span>) -> Option<&'a str> {
+                span.map(|s| &self.text[s.range()])
+            }
+
+            /// The scheme, without its `:`.
+            pub fn scheme(&self) -> Option<&'a str> {
+                self.get(self.parts.scheme)
+            }
+
+            /// The authority (after `//`, up to the path), if present.
+            pub fn authority(&self) -> Option<&'a str> {
+                self.get(self.parts.authority)
+            }
+
+            /// The user information, without its `@`.
+            pub fn userinfo(&self) -> Option<&'a str> {
+                self.get(self.parts.userinfo)
+            }
+
+            /// The host, with its kind.
+            pub fn host(&self) -> Option<Host<'a>> {
+                let (span, tag) = self.parts.host?;
+                let text = &self.text[span.range()];
+                Some(match tag {
+                    HostTag::Ipv6 => Host::Ipv6(&text[1..text.len() - 1]),
+                    HostTag::IpvFuture => Host::IpvFuture(&text[1..text.len() - 1]),
+                    HostTag::Ipv4 => Host::Ipv4(text),
+                    HostTag::RegName => Host::RegName(text),
+                })
+            }
+
+            /// The host's text as written (IP literals keep their brackets).
+            pub fn host_str(&self) -> Option<&'a str> {
+                self.get(self.parts.host.map(|(s, _)| s))
+            }
+
+            /// The port, without its `:` (possibly empty).
+            pub fn port(&self) -> Option<Port<'a>> {
+                self.get(self.parts.port).map(Port)
+            }
+
+            /// The path (possibly empty; never absent).
+            pub fn path(&self) -> &'a str {
+                &self.text[self.parts.path.range()]
+            }
+
+            /// The path's segments: the path split on `/`, after its leading
+            /// `/` if it has one (`/a//b` gives `a`, ``, `b`; an empty path
+            /// gives no segment).
+            pub fn path_segments(&self) -> impl Iterator<Item = &'a str> + 'a {
+                let path = self.path();
+                let rest = path.strip_prefix('/').unwrap_or(path);
+                let none = path.is_empty();
+                rest.split('/').filter(move |_| !none)
+            }
+
+            /// The query, without its `?`.
+            pub fn query(&self) -> Option<&'a str> {
+                self.get(self.parts.query)
+            }
+
+            /// The fragment, without its `#`.
+            pub fn fragment(&self) -> Option<&'a str> {
+                self.get(self.parts.fragment)
+            }
+
+            /// Whether there is a scheme.
+            pub fn is_absolute(&self) -> bool {
+                self.parts.scheme.is_some()
+            }
+        }
+
+        impl fmt::Debug for $Borrowed<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}({:?})", stringify!($Borrowed), self.text)
+            }
+        }
+
+        impl fmt::Display for $Borrowed<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.text)
+            }
+        }
+
+        impl AsRef<str> for $Borrowed<'_> {
+            fn as_ref(&self) -> &str {
+                self.text
+            }
+        }
+
+        impl PartialEq for $Borrowed<'_> {
+            fn eq(&self, other: &Self) -> bool {
+                self.text == other.text
+            }
+        }
+
+        impl Eq for $Borrowed<'_> {}
+
+        impl Hash for $Borrowed<'_> {
+            fn hash<H: Hasher>(&self, state: &mut H) {
+                self.text.hash(state)
+            }
+        }
+
+        impl<'a> TryFrom<&'a str> for $Borrowed<'a> {
+            type Error = ParseError;
+            fn try_from(s: &'a str) -> Result<Self, ParseError> {
+                Self::parse(s)
+            }
+        }
+
+        #[doc = concat!("An owned [`", stringify!($Borrowed), "`].")]
+        #[derive(Clone)]
+        pub struct $Owned {
+            text: String,
+            parts: Parts,
+        }
+
+        impl $Owned {
+            /// Validates and parses `input`, keeping it.
+            pub fn parse(input: String) -> Result<Self, ParseError> {
+                let parts = $Borrowed::parse(&input)?.parts;
+                Ok($Owned { text: input, parts })
+            }
+
+            /// The borrowed form, with all the accessors.
+            pub fn as_ref(&self) -> $Borrowed<'_> {
+                $Borrowed {
+                    text: &self.text,
+                    parts: self.parts,
+                }
+            }
+
+            /// The whole text.
+            pub fn as_str(&self) -> &str {
+                &self.text
+            }
+
+            /// The text, given back.
+            pub fn into_string(self) -> String {
+                self.text
+            }
+        }
+
+        impl fmt::Debug for $Owned {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}({:?})", stringify!($Owned), self.text)
+            }
+        }
+
+        impl fmt::Display for $Owned {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.text)
+            }
+        }
+
+        impl AsRef<str> for $Owned {
+            fn as_ref(&self) -> &str {
+                &self.text
+            }
+        }
+
+        impl PartialEq for $Owned {
+            fn eq(&self, other: &Self) -> bool {
+                self.text == other.text
+            }
+        }
+
+        impl Eq for $Owned {}
+
+        impl Hash for $Owned {
+            fn hash<H: Hasher>(&self, state: &mut H) {
+                self.text.hash(state)
+            }
+        }
+
+        impl FromStr for $Owned {
+            type Err = ParseError;
+            fn from_str(s: &str) -> Result<Self, ParseError> {
+                Self::parse(String::from(s))
+            }
+        }
+
+        impl TryFrom<String> for $Owned {
+            type Error = ParseError;
+            fn try_from(s: String) -> Result<Self, ParseError> {
+                Self::parse(s)
+            }
+        }
+
+        impl TryFrom<&str> for $Owned {
+            type Error = ParseError;
+            fn try_from(s: &str) -> Result<Self, ParseError> {
+                Self::parse(String::from(s))
+            }
+        }
+
+        impl From<$Borrowed<'_>> for $Owned {
+            fn from(b: $Borrowed<'_>) -> $Owned {
+                b.to_owned()
+            }
+        }
+
+        impl From<$Owned> for String {
+            fn from(o: $Owned) -> String {
+                o.text
+            }
+        }
+
+        #[cfg(feature = "serde")]
+        impl serde::Serialize for $Borrowed<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.text)
+            }
+        }
+
+        #[cfg(feature = "serde")]
+        impl<'de: 'a, 'a> serde::Deserialize<'de> for $Borrowed<'a> {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s: &'de str = serde::Deserialize::deserialize(d)?;
+                Self::parse(s).map_err(serde::de::Error::custom)
+            }
+        }
+
+        #[cfg(feature = "serde")]
+        impl serde::Serialize for $Owned {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(&self.text)
+            }
+        }
+
+        #[cfg(feature = "serde")]
+        impl<'de> serde::Deserialize<'de> for $Owned {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = String::deserialize(d)?;
+                Self::parse(s).map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+validated!(
+    /// An IRI reference (RFC 3987 `IRI-reference`): an IRI or a relative
+    /// reference, validated, with its components.
+    ///
+    /// ```
+    /// use iri_grammar::{Host, IriRef};
+    ///
+    /// let r = IriRef::parse("//a:b@[::1]:8080/résumé/x?q#f")?;
+    /// assert_eq!(r.scheme(), None);
+    /// assert_eq!(r.userinfo(), Some("a:b"));
+    /// assert_eq!(r.host(), Some(Host::Ipv6("::1")));
+    /// assert_eq!(r.port().and_then(|p| p.as_u16()), Some(8080));
+    /// assert_eq!(r.path_segments().collect::<Vec<_>>(), ["résumé", "x"]);
+    /// assert_eq!((r.query(), r.fragment()), (Some("q"), Some("f")));
+    /// # Ok::<(), iri_grammar::ParseError>(())
+    /// ```
+    IriRef, IriRefBuf, "IRI reference", rfc3987::IRI_REFERENCE,
+    |input| rfc3987::ast::IriReference::parse(input).map(|t| parts3987::reference(input, &t))
+);
+
+validated!(
+    /// An IRI (RFC 3987 `IRI`): absolute, with a scheme, maybe a fragment.
+    ///
+    /// ```
+    /// let iri = iri_grammar::Iri::parse("http://例え.jp/引き出し")?;
+    /// assert_eq!(iri.scheme(), Some("http"));
+    /// assert_eq!(iri.host().unwrap().as_str(), "例え.jp");
+    /// assert!(iri_grammar::Iri::parse("//no-scheme").is_err());
+    /// # Ok::<(), iri_grammar::ParseError>(())
+    /// ```
+    Iri, IriBuf, "IRI", rfc3987::IRI,
+    |input| rfc3987::ast::Iri::parse(input).map(|t| parts3987::absolute(input, &t))
+);
+
+validated!(
+    /// A URI reference (RFC 3986 `URI-reference`), ASCII only.
+    ///
+    /// ```
+    /// let r = iri_grammar::UriRef::parse("../a?b")?;
+    /// assert_eq!(r.path(), "../a");
+    /// assert!(iri_grammar::UriRef::parse("/résumé").is_err());
+    /// # Ok::<(), iri_grammar::ParseError>(())
+    /// ```
+    UriRef, UriRefBuf, "URI reference", rfc3986::URI_REFERENCE,
+    |input| rfc3986::ast::UriReference::parse(input).map(|t| parts3986::reference(input, &t))
+);
+
+validated!(
+    /// A URI (RFC 3986 `URI`): absolute, with a scheme, maybe a fragment.
+    ///
+    /// ```
+    /// let uri = iri_grammar::Uri::parse("mailto:a@example.org")?;
+    /// assert_eq!(uri.path(), "a@example.org");
+    /// let iri: iri_grammar::Iri = uri.into();
+    /// assert_eq!(iri.scheme(), Some("mailto"));
+    /// # Ok::<(), iri_grammar::ParseError>(())
+    /// ```
+    Uri, UriBuf, "URI", rfc3986::URI,
+    |input| rfc3986::ast::Uri::parse(input).map(|t| parts3986::absolute(input, &t))
+);
+
+// Every URI is an IRI and every URI reference an IRI reference (RFC 3987
+// §2: the IRI grammar extends the URI grammar), with the same components.
+impl<'a> From<Uri<'a>> for Iri<'a> {
+    fn from(u: Uri<'a>) -> Iri<'a> {
+        Iri {
+            text: u.text,
+            parts: u.parts,
+        }
+    }
+}
+
+impl<'a> From<UriRef<'a>> for IriRef<'a> {
+    fn from(u: UriRef<'a>) -> IriRef<'a> {
+        IriRef {
+            text: u.text,
+            parts: u.parts,
+        }
+    }
+}
+
+impl<'a> From<Iri<'a>> for IriRef<'a> {
+    fn from(i: Iri<'a>) -> IriRef<'a> {
+        IriRef {
+            text: i.text,
+            parts: i.parts,
+        }
+    }
+}
+
+impl<'a> From<Uri<'a>> for UriRef<'a> {
+    fn from(u: Uri<'a>) -> UriRef<'a> {
+        UriRef {
+            text: u.text,
+            parts: u.parts,
+        }
+    }
+}
+
+impl From<UriBuf> for IriBuf {
+    fn from(u: UriBuf) -> IriBuf {
+        IriBuf {
+            text: u.text,
+            parts: u.parts,
+        }
+    }
+}
+
+impl From<UriRefBuf> for IriRefBuf {
+    fn from(u: UriRefBuf) -> IriRefBuf {
+        IriRefBuf {
+            text: u.text,
+            parts: u.parts,
+        }
+    }
+}
