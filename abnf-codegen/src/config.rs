@@ -7,12 +7,12 @@ use std::time::Duration;
 
 use crate::ast::{self, AstModel, Shape};
 use crate::automata::{self, Automaton, BuildError, Limits};
-use crate::tagged::TaggedDfa;
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::emit::ast::{EmitField, EmitShape, EmitTdfa, EmitType, EmitTypeKind, EmitVariant, Target};
 use crate::emit::{self, EmitGrammar, EmitKind, EmitRule, IncludeStyle};
 use crate::grammar::{self, Grammar, ModuleId, RuleId, SpecInput};
 use crate::regular::Lowerer;
+use crate::tagged::TaggedDfa;
 
 /// Configures and runs code generation.
 ///
@@ -383,7 +383,13 @@ impl Config {
         })
     }
 
-    fn rule_set(&self, g: &Grammar, m: ModuleId, names: Option<&Vec<String>>, errors: &mut Vec<Diagnostic>) -> BTreeSet<RuleId> {
+    fn rule_set(
+        &self,
+        g: &Grammar,
+        m: ModuleId,
+        names: Option<&Vec<String>>,
+        errors: &mut Vec<Diagnostic>,
+    ) -> BTreeSet<RuleId> {
         names
             .into_iter()
             .flatten()
@@ -391,7 +397,10 @@ impl Config {
                 let found = g.module(m).get(n);
                 if found.is_none() {
                     errors.push(Diagnostic::error(
-                        format!("the AST configuration names `{n}`, which `{}` neither defines nor imports", g.module(m).name),
+                        format!(
+                            "the AST configuration names `{n}`, which `{}` neither defines nor imports",
+                            g.module(m).name
+                        ),
                         None,
                     ));
                 }
@@ -451,7 +460,12 @@ impl Config {
         parts
     }
 
-    fn tagged(&self, g: &Grammar, rule: RuleId, hir: &regex_syntax::hir::Hir) -> Result<TaggedDfa, Diagnostic> {
+    fn tagged(
+        &self,
+        g: &Grammar,
+        rule: RuleId,
+        hir: &regex_syntax::hir::Hir,
+    ) -> Result<TaggedDfa, Diagnostic> {
         automata::tagged(hir, self.limits).map_err(|e| {
             let r = g.rule(rule);
             let detail = match e {
@@ -496,7 +510,9 @@ impl Config {
         for name in self.exports.keys() {
             if !g.modules.iter().any(|m| m.root && &m.name == name) {
                 errors.push(Diagnostic::error(
-                    format!("the configuration exports rules of `{name}`, which is not one of the spec files"),
+                    format!(
+                        "the configuration exports rules of `{name}`, which is not one of the spec files"
+                    ),
                     None,
                 ));
             }
@@ -524,13 +540,29 @@ impl Config {
         }
         let out = match &self.out_dir {
             Some(d) => d.clone(),
-            None => std::env::var_os("OUT_DIR")
-                .map(PathBuf::from)
-                .ok_or_else(|| Error::Config("no output folder: set `Config::out_dir` or run from a build script".into()))?,
+            None => std::env::var_os("OUT_DIR").map(PathBuf::from).ok_or_else(|| {
+                Error::Config("no output folder: set `Config::out_dir` or run from a build script".into())
+            })?,
         };
         write_if_changed(&out, &generated.files)?;
         Ok(generated)
     }
+}
+
+/// Why `name` cannot be a Rust module name, if it cannot.
+fn not_a_module_name(name: &str) -> Option<&'static str> {
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    if !(first.is_ascii_alphabetic() || first == '_') {
+        return Some("it must start with a letter");
+    }
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Some("it may hold only ASCII letters, digits and `_`");
+    }
+    if syn::parse_str::<syn::Ident>(name).is_err() {
+        return Some("it is a Rust keyword");
+    }
+    None
 }
 
 /// The last component of a path, for docs that must not depend on where the
@@ -609,8 +641,33 @@ impl Compiled {
         let exported_by: HashMap<RuleId, ModuleId> = self
             .exports
             .iter()
-            .flat_map(|(m, ids)| ids.iter().filter(|id| g.rule(**id).module == *m).map(|id| (*id, *m)))
+            .flat_map(|(m, ids)| {
+                ids.iter()
+                    .filter(|id| g.rule(**id).module == *m)
+                    .map(|id| (*id, *m))
+            })
             .collect();
+        for (m, _) in &self.exports {
+            let module = g.module(*m);
+            if let Some(why) = not_a_module_name(&module.name) {
+                errors.push(
+                    Diagnostic::error(
+                        format!("the spec file name `{}` cannot name a Rust module: {why}", module.name),
+                        Some(crate::diagnostic::Span::new(module.file, 0..0)),
+                    )
+                    .with_note(format!(
+                        "each spec becomes a module named after its file; rename the file, for example to `{}.abnf`",
+                        emit::file_stem_name(&module.name).trim_start_matches("r_")
+                    )),
+                );
+            }
+        }
+        if !errors.is_empty() {
+            return Err(Error::Grammar(Diagnostics {
+                sources: g.sources.clone(),
+                items: errors,
+            }));
+        }
         for (m, ids) in &self.exports {
             let module = g.module(*m);
             let mut rules = Vec::new();
@@ -730,7 +787,9 @@ fn rule_doc(g: &Grammar, id: RuleId, what: &str) -> Vec<String> {
 }
 
 fn emit_tdfa(ident: String, path: String, d: &TaggedDfa, files: &mut Vec<GeneratedFile>) -> EmitTdfa {
-    let (words, layout) = d.to_words().expect("tables fit: state and list counts were checked when building");
+    let (words, layout) = d
+        .to_words()
+        .expect("tables fit: state and list counts were checked when building");
     files.push(GeneratedFile {
         path: format!("{path}.le.tdfa"),
         contents: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
@@ -792,7 +851,11 @@ impl Compiled {
                     let group = take_group();
                     let element = self.typed.elements.get(&(ty.rule, f.name.clone())).map(|d| {
                         emit_tdfa(
-                            format!("__{}_{}_ITEM", emit::constant_name(&r.name), emit::constant_name(&f.name)),
+                            format!(
+                                "__{}_{}_ITEM",
+                                emit::constant_name(&r.name),
+                                emit::constant_name(&f.name)
+                            ),
                             format!("{module}/ast/{stem}.{}", f.name),
                             d,
                             &mut element_files.borrow_mut(),
@@ -821,7 +884,12 @@ impl Compiled {
                     ),
                 };
                 files.extend(element_files.into_inner());
-                let tdfa = emit_tdfa(tdfa_name, format!("{module}/ast/{stem}"), &self.typed.tdfas[&ty.rule], files);
+                let tdfa = emit_tdfa(
+                    tdfa_name,
+                    format!("{module}/ast/{stem}"),
+                    &self.typed.tdfas[&ty.rule],
+                    files,
+                );
                 EmitTypeKind::Local {
                     doc: rule_doc(g, ty.rule, "Parse tree of"),
                     shape,

@@ -18,15 +18,13 @@
 //!
 //! ```no_run
 //! // build.rs
-//! fn main() {
-//!     let result = abnf_codegen::Config::new()
-//!         .specs_dir("specs")
-//!         .runtime_crate("::iri_grammar")
-//!         .compile();
-//!     if let Err(e) = result {
-//!         eprintln!("{e}");
-//!         std::process::exit(1);
-//!     }
+//! let result = abnf_codegen::Config::new()
+//!     .specs_dir("specs")
+//!     .runtime_crate("::iri_grammar")
+//!     .compile();
+//! if let Err(e) = result {
+//!     eprintln!("{e}");
+//!     std::process::exit(1);
 //! }
 //! ```
 //!

@@ -65,7 +65,10 @@ fn export_rule(config: &mut Config, specs: &[PathBuf], rule: &str) -> Result<(St
     }
     let (grammar, _) = config.load()?;
     for spec in specs {
-        let stem = spec.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let stem = spec
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         if let Some(m) = grammar.module_by_name(&stem) {
             if grammar.module(m).get(rule).is_some() {
                 config.export(&stem, &[rule]);
@@ -73,7 +76,9 @@ fn export_rule(config: &mut Config, specs: &[PathBuf], rule: &str) -> Result<(St
             }
         }
     }
-    Err(Error::Config(format!("no spec file given defines or imports a rule `{rule}`")))
+    Err(Error::Config(format!(
+        "no spec file given defines or imports a rule `{rule}`"
+    )))
 }
 
 fn run(command: Command) -> Result<ExitCode, Error> {
@@ -115,9 +120,11 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                 error,
             })?;
             let mut out = BufWriter::new(io::stdout().lock());
-            write_results(&mut out, &input, |line| recognizer.full_match(line)).map_err(|error| Error::Io {
-                path: "<stdout>".into(),
-                error,
+            write_results(&mut out, &input, |line| recognizer.full_match(line)).map_err(|error| {
+                Error::Io {
+                    path: "<stdout>".into(),
+                    error,
+                }
             })?;
             Ok(ExitCode::SUCCESS)
         }

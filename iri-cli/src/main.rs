@@ -105,13 +105,19 @@ fn parse(rule: &str, input: &str) -> ExitCode {
 
 fn recognizer(rule: &str) -> Result<&'static Recognizer, String> {
     let Some((grammar, name)) = rule.split_once(':') else {
-        return Err(format!("--rule takes GRAMMAR:RULE, for example rfc3986:URI; got `{rule}`"));
+        return Err(format!(
+            "--rule takes GRAMMAR:RULE, for example rfc3986:URI; got `{rule}`"
+        ));
     };
     if iri_grammar::grammar_by_name(grammar).is_none() {
         let known: Vec<_> = iri_grammar::GRAMMARS.iter().map(|g| g.name()).collect();
-        return Err(format!("unknown grammar `{grammar}`; known: {}", known.join(", ")));
+        return Err(format!(
+            "unknown grammar `{grammar}`; known: {}",
+            known.join(", ")
+        ));
     }
-    iri_grammar::lookup(grammar, name).ok_or_else(|| format!("grammar `{grammar}` has no exported rule `{name}`"))
+    iri_grammar::lookup(grammar, name)
+        .ok_or_else(|| format!("grammar `{grammar}` has no exported rule `{name}`"))
 }
 
 fn check(rule: &str, inputs: Vec<OsString>) -> ExitCode {

@@ -160,7 +160,11 @@ pub struct MatchError {
 impl MatchError {
     #[doc(hidden)]
     pub const fn __new(grammar: &'static str, rule: &'static str, offset: usize) -> MatchError {
-        MatchError { grammar, rule, offset }
+        MatchError {
+            grammar,
+            rule,
+            offset,
+        }
     }
 
     /// The byte offset of the first byte that cannot continue a match, or the

@@ -94,7 +94,14 @@ impl TaggedDfa {
         self.walk(input, start, end, tags, true).ok()
     }
 
-    fn walk(&self, input: &[u8], start: usize, end: usize, tags: &mut [usize], prefix: bool) -> Result<usize, usize> {
+    fn walk(
+        &self,
+        input: &[u8],
+        start: usize,
+        end: usize,
+        tags: &mut [usize],
+        prefix: bool,
+    ) -> Result<usize, usize> {
         let words = self.words();
         let alphabet = self.alphabet as usize;
         let op_start = self.op_start as usize;

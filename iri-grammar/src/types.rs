@@ -126,7 +126,10 @@ macro_rules! parts_from {
                     ..Parts::default()
                 };
                 p.path = match i.$hier.kind {
-                    $HierKind::$Auth { $auth, $path_abempty } => {
+                    $HierKind::$Auth {
+                        $auth,
+                        $path_abempty,
+                    } => {
                         authority(input, &mut p, &$auth);
                         $path_abempty.span
                     }
@@ -143,7 +146,10 @@ macro_rules! parts_from {
                     ..Parts::default()
                 };
                 p.path = match r.$rel_part.kind {
-                    $RelKind::$Auth { $auth, $path_abempty } => {
+                    $RelKind::$Auth {
+                        $auth,
+                        $path_abempty,
+                    } => {
                         authority(input, &mut p, &$auth);
                         $path_abempty.span
                     }
@@ -164,14 +170,54 @@ macro_rules! parts_from {
 }
 
 parts_from!(
-    parts3987, rfc3987, IriReference, IriReferenceKind, Iri, IrelativeRef, ihier_part, IhierPartKind, irelative_part,
-    IrelativePartKind, Iauthority, iauthority, iuserinfo, ihost, IhostKind, IregName, iquery, ifragment,
-    ipath_abempty, IpathAbsolute, IpathRootless, IpathNoscheme, IpathEmpty
+    parts3987,
+    rfc3987,
+    IriReference,
+    IriReferenceKind,
+    Iri,
+    IrelativeRef,
+    ihier_part,
+    IhierPartKind,
+    irelative_part,
+    IrelativePartKind,
+    Iauthority,
+    iauthority,
+    iuserinfo,
+    ihost,
+    IhostKind,
+    IregName,
+    iquery,
+    ifragment,
+    ipath_abempty,
+    IpathAbsolute,
+    IpathRootless,
+    IpathNoscheme,
+    IpathEmpty
 );
 parts_from!(
-    parts3986, rfc3986, UriReference, UriReferenceKind, Uri, RelativeRef, hier_part, HierPartKind, relative_part,
-    RelativePartKind, Authority, authority, userinfo, host, HostKind, RegName, query, fragment, path_abempty,
-    PathAbsolute, PathRootless, PathNoscheme, PathEmpty
+    parts3986,
+    rfc3986,
+    UriReference,
+    UriReferenceKind,
+    Uri,
+    RelativeRef,
+    hier_part,
+    HierPartKind,
+    relative_part,
+    RelativePartKind,
+    Authority,
+    authority,
+    userinfo,
+    host,
+    HostKind,
+    RegName,
+    query,
+    fragment,
+    path_abempty,
+    PathAbsolute,
+    PathRootless,
+    PathNoscheme,
+    PathEmpty
 );
 
 /// Why a string is not a valid IRI or URI (reference): where it stopped

@@ -112,7 +112,10 @@ pub struct Finite<'g> {
 impl<'g> Finite<'g> {
     /// For `g`.
     pub fn new(g: &'g Grammar) -> Finite<'g> {
-        Finite { g, memo: HashMap::new() }
+        Finite {
+            g,
+            memo: HashMap::new(),
+        }
     }
 
     /// Longest match of a rule, if bounded.
@@ -149,7 +152,12 @@ impl<'g> Finite<'g> {
 /// Builds the AST model for the rules reachable from `roots`.
 ///
 /// `forced` rules are typed whenever they have a shape; `leaves` never are.
-pub fn model(g: &Grammar, roots: &[RuleId], forced: &BTreeSet<RuleId>, leaves: &BTreeSet<RuleId>) -> AstModel {
+pub fn model(
+    g: &Grammar,
+    roots: &[RuleId],
+    forced: &BTreeSet<RuleId>,
+    leaves: &BTreeSet<RuleId>,
+) -> AstModel {
     let mut finite = Finite::new(g);
     let reach = crate::grammar::reachable(g, roots);
     let mut typed = Vec::new();
@@ -168,7 +176,9 @@ pub fn model(g: &Grammar, roots: &[RuleId], forced: &BTreeSet<RuleId>, leaves: &
     let mut out = AstModel::default();
     let mut type_names: HashMap<String, usize> = HashMap::new();
     for id in typed {
-        let Some(shape) = shape(g, &g.rule(id).expr) else { continue };
+        let Some(shape) = shape(g, &g.rule(id).expr) else {
+            continue;
+        };
         let mut name = camel(&g.rule(id).name);
         let n = type_names.entry(name.clone()).or_insert(0);
         *n += 1;
@@ -176,7 +186,11 @@ pub fn model(g: &Grammar, roots: &[RuleId], forced: &BTreeSet<RuleId>, leaves: &
             name = format!("{name}{n}");
         }
         out.index.insert(id, out.types.len());
-        out.types.push(AstType { rule: id, name, shape });
+        out.types.push(AstType {
+            rule: id,
+            name,
+            shape,
+        });
     }
     out
 }
@@ -231,7 +245,9 @@ fn has_structure(g: &Grammar, finite: &mut Finite<'_>, body: &Expr) -> bool {
                 .count()
                 >= 2
         }
-        Expr::Repeat { max, expr, .. } => *max != Some(1) && matches!(&**expr, Expr::Concat(_)) && holds_rule(g, expr),
+        Expr::Repeat { max, expr, .. } => {
+            *max != Some(1) && matches!(&**expr, Expr::Concat(_)) && holds_rule(g, expr)
+        }
         _ => false,
     }
 }
@@ -241,7 +257,9 @@ fn holds_rule(g: &Grammar, e: &Expr) -> bool {
     match e {
         Expr::Ref(id, _) => g.rule(*id).module.0 != 0,
         Expr::Concat(items) => items.iter().any(|i| holds_rule(g, i)),
-        Expr::Repeat { max: Some(1), expr, .. } => holds_rule(g, expr),
+        Expr::Repeat {
+            max: Some(1), expr, ..
+        } => holds_rule(g, expr),
         _ => false,
     }
 }
@@ -261,10 +279,19 @@ fn shape(g: &Grammar, body: &Expr) -> Option<Shape> {
                 let mut path = prefix.clone();
                 path.push(i);
                 let mut fields = Vec::new();
-                fields_of(g, a, Card::One, &mut Names::default(), &mut path.clone(), &mut fields);
+                fields_of(
+                    g,
+                    a,
+                    Card::One,
+                    &mut Names::default(),
+                    &mut path.clone(),
+                    &mut fields,
+                );
                 let base = match a {
                     Expr::Ref(id, _) => camel(&g.rule(*id).name),
-                    _ => fields.first().map_or_else(|| format!("Alt{}", i + 1), |f| camel(&g.rule(f.rule).name)),
+                    _ => fields
+                        .first()
+                        .map_or_else(|| format!("Alt{}", i + 1), |f| camel(&g.rule(f.rule).name)),
                 };
                 Variant {
                     name: names.unique(base),
@@ -288,7 +315,14 @@ fn shape(g: &Grammar, body: &Expr) -> Option<Shape> {
         }
         _ => {
             let mut fields = Vec::new();
-            fields_of(g, body, Card::One, &mut Names::default(), &mut Vec::new(), &mut fields);
+            fields_of(
+                g,
+                body,
+                Card::One,
+                &mut Names::default(),
+                &mut Vec::new(),
+                &mut fields,
+            );
             Some(Shape::Struct(fields))
         }
     }
@@ -306,7 +340,14 @@ fn first_rule(g: &Grammar, e: &Expr) -> Option<RuleId> {
 
 /// Collects the fields of a concatenation-like expression; `path` is where
 /// `e` is in the rule body.
-fn fields_of(g: &Grammar, e: &Expr, card: Card, names: &mut Names, path: &mut Vec<usize>, out: &mut Vec<Field>) {
+fn fields_of(
+    g: &Grammar,
+    e: &Expr,
+    card: Card,
+    names: &mut Names,
+    path: &mut Vec<usize>,
+    out: &mut Vec<Field>,
+) {
     match e {
         Expr::Ref(id, _) if g.rule(*id).module.0 != 0 => out.push(Field {
             name: names.unique(snake(&g.rule(*id).name)),
@@ -322,7 +363,11 @@ fn fields_of(g: &Grammar, e: &Expr, card: Card, names: &mut Names, path: &mut Ve
                 path.pop();
             }
         }
-        Expr::Repeat { min, max: Some(1), expr } if *min <= 1 => {
+        Expr::Repeat {
+            min,
+            max: Some(1),
+            expr,
+        } if *min <= 1 => {
             let card = if *min == 0 { Card::Optional } else { card };
             path.push(0);
             fields_of(g, expr, card, names, path, out);
@@ -364,16 +409,17 @@ impl Names {
 }
 
 const KEYWORDS: &[&str] = &[
-    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false", "fn",
-    "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self",
-    "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "abstract", "become",
-    "box", "do", "final", "gen", "macro", "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
-    // Names the generated types use themselves.
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false",
+    "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
+    "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while",
+    "abstract", "become", "box", "do", "final", "gen", "macro", "override", "priv", "try", "typeof",
+    "unsized", "virtual", "yield", // Names the generated types use themselves.
     "span", "text",
 ];
 
 fn words(name: &str) -> impl Iterator<Item = &str> {
-    name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty())
+    name.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
 }
 
 /// `ihier-part` → `ihier_part`; keywords get a trailing `_`.
@@ -394,7 +440,8 @@ pub fn camel(name: &str) -> String {
         .map(|w| {
             let lower = w.to_ascii_lowercase();
             let mut c = lower.chars();
-            c.next().map_or_else(String::new, |f| f.to_ascii_uppercase().to_string() + c.as_str())
+            c.next()
+                .map_or_else(String::new, |f| f.to_ascii_uppercase().to_string() + c.as_str())
         })
         .collect();
     if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {

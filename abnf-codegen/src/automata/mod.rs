@@ -11,6 +11,10 @@ use regex_syntax::hir::Hir;
 
 use crate::regular::anchored_full;
 
+/// DFAs with more states than this (before minimization) are not
+/// minimized. RFC 3987's `IRI-reference` has about 1,600.
+pub const MAX_MINIMIZE_STATES: usize = 20_000;
+
 /// Size limits for building automata. A grammar that exceeds one gets an
 /// error naming the rule and the limit, not an out-of-memory.
 #[derive(Clone, Copy, Debug)]
@@ -69,30 +73,40 @@ impl Automaton {
             )
             .build_from_hir(&anchored_full(hir.clone()))
             .map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
-        let dfa = dense::Builder::new()
-            .configure(
-                dense::Config::new()
-                    // Leftmost-first plus the `\z` anchor gives one match
-                    // state, reached only after a full match (MatchKind::All
-                    // would make most states match states, and the simple
-                    // loop would leave its fast path at almost every byte).
-                    .match_kind(MatchKind::LeftmostFirst)
-                    // Recognizers always match from the first byte.
-                    .start_kind(StartKind::Anchored)
-                    // Minimal tables: smaller to embed, faster to walk.
-                    .minimize(true)
-                    // Byte classes shrink the table ~4x and cost nothing.
-                    .byte_classes(true)
-                    // The recognizer drives the DFA itself, one byte at a
-                    // time; search-time acceleration would be unused bytes.
-                    .accelerate(false)
-                    // No `\b` in any grammar, so no quit bytes are needed.
-                    .unicode_word_boundary(false)
-                    .dfa_size_limit(Some(limits.dfa_bytes))
-                    .determinize_size_limit(Some(limits.determinize_bytes)),
-            )
-            .build_from_nfa(&nfa)
-            .map_err(|e| BuildError::DfaTooBig(e.to_string()))?;
+        let config = |minimize: bool| {
+            dense::Config::new()
+                // Leftmost-first plus the `\z` anchor gives one match
+                // state, reached only after a full match (MatchKind::All
+                // would make most states match states, and the simple
+                // loop would leave its fast path at almost every byte).
+                .match_kind(MatchKind::LeftmostFirst)
+                // Recognizers always match from the first byte.
+                .start_kind(StartKind::Anchored)
+                // Minimal tables: smaller to embed, faster to walk.
+                .minimize(minimize)
+                // Byte classes shrink the table ~4x and cost nothing.
+                .byte_classes(true)
+                // The recognizer drives the DFA itself, one byte at a
+                // time; search-time acceleration would be unused bytes.
+                .accelerate(false)
+                // No `\b` in any grammar, so no quit bytes are needed.
+                .unicode_word_boundary(false)
+                .dfa_size_limit(Some(limits.dfa_bytes))
+                .determinize_size_limit(Some(limits.determinize_bytes))
+        };
+        let build = |minimize| {
+            dense::Builder::new()
+                .configure(config(minimize))
+                .build_from_nfa(&nfa)
+                .map_err(|e| BuildError::DfaTooBig(e.to_string()))
+        };
+        // regex-automata's minimizer takes time quadratic in the states of
+        // long chains (`65536"x"` takes minutes): determinize first, and
+        // minimize only automata of a size real grammars have.
+        let mut dfa = build(false)?;
+        if reachable_states(&dfa).len() <= MAX_MINIMIZE_STATES {
+            dfa = build(true)?;
+        }
         Ok(Automaton {
             nfa_states: nfa.states().len(),
             dfa,
@@ -136,7 +150,8 @@ pub fn tagged(hir: &Hir, limits: Limits) -> Result<crate::tagged::TaggedDfa, Bui
         )
         .build_from_hir(hir)
         .map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
-    let mut dfa = crate::tagged::TaggedDfa::build(&nfa).map_err(|e| BuildError::DfaTooBig(format!("{e:?}")))?;
+    let mut dfa =
+        crate::tagged::TaggedDfa::build(&nfa).map_err(|e| BuildError::DfaTooBig(format!("{e:?}")))?;
     dfa.minimize();
     if dfa.registers > crate::tagged::MAX_REGISTERS {
         return Err(BuildError::DfaTooBig(format!(

@@ -130,7 +130,11 @@ fn field_type(f: &EmitField, rt: &TokenStream) -> TokenStream {
 }
 
 fn item_fn_ident(owner: &str, field: &str) -> Ident {
-    format_ident!("__{}_{}_item", owner.to_ascii_lowercase(), field.trim_end_matches('_'))
+    format_ident!(
+        "__{}_{}_item",
+        owner.to_ascii_lowercase(),
+        field.trim_end_matches('_')
+    )
 }
 
 /// The expression that builds a field's value from `tags`.
@@ -197,10 +201,10 @@ fn item_fns(owner: &str, fields: &[EmitField], rt: &TokenStream, style: IncludeS
         let tdfa = ident(&elem.ident);
         let ntags = Literal::usize_unsuffixed(elem.tags as usize);
         let (ty, value) = match &f.target {
-            Target::Leaf => (quote!(&'a str), quote!(&input[s.range()])),
+            Target::Leaf => (quote!(&str), quote!(&input[s.range()])),
             Target::Typed(t) => {
                 let t = ident(t);
-                (quote!(#t<'a>), quote!(#t::__sub(input, s)))
+                (quote!(#t<'_>), quote!(#t::__sub(input, s)))
             }
         };
         let tables = tdfa_items(elem, rt, style);
@@ -208,7 +212,7 @@ fn item_fns(owner: &str, fields: &[EmitField], rt: &TokenStream, style: IncludeS
         out.extend(quote! {
             #tables
             #[doc = #doc]
-            fn #fn_name<'a>(input: &'a str, pos: usize, end: usize) -> ::core::option::Option<(#ty, usize)> {
+            fn #fn_name(input: &str, pos: usize, end: usize) -> ::core::option::Option<(#ty, usize)> {
                 let mut tags = [usize::MAX; #ntags];
                 let next = #tdfa.longest(input.as_bytes(), pos, end, &mut tags)?;
                 let s = #rt::__private::group(&tags, 1)?;
@@ -243,7 +247,8 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
         let ntags = Literal::usize_unsuffixed(tdfa.tags as usize);
         let rule = &ty.rule;
         let gname = &ty.grammar;
-        let parse_doc = format!(" Parses all of `input` as `{rule}`; the error says where it stopped matching.");
+        let parse_doc =
+            format!(" Parses all of `input` as `{rule}`; the error says where it stopped matching.");
         let (fields_decl, fields_init, fns) = match shape {
             EmitShape::Struct(fields) => {
                 let decl = fields.iter().map(|f| {
@@ -257,11 +262,19 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
                     let e = field_expr(&ty.name, f, &rt);
                     quote!(#n: #e,)
                 });
-                (quote!(#(#decl)*), quote!(#(#init)*), item_fns(&ty.name, fields, &rt, style))
+                (
+                    quote!(#(#decl)*),
+                    quote!(#(#init)*),
+                    item_fns(&ty.name, fields, &rt, style),
+                )
             }
             EmitShape::Enum(variants) => {
                 let kind = format_ident!("{}Kind", ty.name);
-                let lt = if kind_has_lifetime(variants) { quote!(<'a>) } else { quote!() };
+                let lt = if kind_has_lifetime(variants) {
+                    quote!(<'a>)
+                } else {
+                    quote!()
+                };
                 let mut vdecl = Vec::new();
                 let mut arms = Vec::new();
                 let mut fns = TokenStream::new();
@@ -272,7 +285,10 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
                         [] => format!(" The alternative `{}`.", v.name),
                         fs => format!(
                             " The alternative with {}.",
-                            fs.iter().map(|f| format!("`{}`", f.rule)).collect::<Vec<_>>().join(", ")
+                            fs.iter()
+                                .map(|f| format!("`{}`", f.rule))
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ),
                     };
                     let value = match v.fields.as_slice() {

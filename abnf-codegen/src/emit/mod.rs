@@ -66,7 +66,12 @@ pub enum EmitKind {
 }
 
 /// Renders one grammar module; `ast` is its typed AST module, if any.
-pub fn grammar_module(g: &EmitGrammar, ast: Option<TokenStream>, runtime: &str, style: IncludeStyle) -> String {
+pub fn grammar_module(
+    g: &EmitGrammar,
+    ast: Option<TokenStream>,
+    runtime: &str,
+    style: IncludeStyle,
+) -> String {
     let rt: TokenStream = runtime.parse().expect("runtime path is a Rust path");
     let mut items = Vec::new();
     let mut consts = Vec::new();
@@ -76,13 +81,20 @@ pub fn grammar_module(g: &EmitGrammar, ast: Option<TokenStream>, runtime: &str, 
         match &r.kind {
             EmitKind::Reexport { module } => {
                 let m = format_ident!("{}", module);
-                let doc = format!(" Imported: the recognizer of `{}` from [`super::{}`].", r.name, module);
+                let doc = format!(
+                    " Imported: the recognizer of `{}` from [`super::{}`].",
+                    r.name, module
+                );
                 items.push(quote! {
                     #[doc = #doc]
                     pub use super::#m::#ident;
                 });
             }
-            EmitKind::Own { grammar, dfa_path, doc } => {
+            EmitKind::Own {
+                grammar,
+                dfa_path,
+                doc,
+            } => {
                 let bytes_ident = format_ident!("{}_DFA", r.ident);
                 let le = include_path(&format!("{dfa_path}.le.dfa"), style);
                 let be = include_path(&format!("{dfa_path}.be.dfa"), style);

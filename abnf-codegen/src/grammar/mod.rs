@@ -20,6 +20,10 @@ use abnf::types::{Node, Repeat, TerminalValues};
 use crate::diagnostic::{Diagnostic, Diagnostics, FileId, SourceMap, Span};
 use crate::syntax::{self, SpecFile, Tok, TokKind};
 
+/// The name of the module that holds the core rules; not a possible file
+/// stem, so a user's `core.abnf` is a module like any other.
+pub const CORE_MODULE: &str = "<core>";
+
 /// The largest spec file read, in bytes.
 pub const MAX_SPEC_BYTES: usize = 4 << 20;
 
@@ -188,7 +192,10 @@ pub type ImportResolver<'a> = dyn FnMut(&SpecInput, &str) -> Result<SpecInput, S
 ///
 /// Returns the grammar when there are no errors; the diagnostics (warnings
 /// only, in that case) either way.
-pub fn load(roots: Vec<SpecInput>, resolve_import: &mut ImportResolver<'_>) -> (Option<Grammar>, Diagnostics) {
+pub fn load(
+    roots: Vec<SpecInput>,
+    resolve_import: &mut ImportResolver<'_>,
+) -> (Option<Grammar>, Diagnostics) {
     let mut loader = Loader {
         sources: SourceMap::default(),
         diags: Vec::new(),
@@ -198,7 +205,7 @@ pub fn load(roots: Vec<SpecInput>, resolve_import: &mut ImportResolver<'_>) -> (
     };
     let core = loader.sources.add(core::CORE_FILE_NAME, core::CORE_RULES);
     let core_spec = syntax::parse_spec(&loader.sources, core, &mut loader.diags);
-    loader.push_module("core".into(), core, None, core_spec, None, false);
+    loader.push_module(CORE_MODULE.into(), core, None, core_spec, None, false);
     for input in roots {
         loader.add_file(input, true);
     }
@@ -264,6 +271,28 @@ impl Loader {
     fn add_file(&mut self, input: SpecInput, root: bool) -> Option<usize> {
         let name = stem(&input.name);
         if let Some(i) = self.modules.iter().position(|m| m.name == name) {
+            let same = self.inputs[i].as_ref().is_some_and(|known| {
+                known.name == input.name
+                    || (known.path.is_some() && known.path == input.path)
+                    || known.bytes == input.bytes
+            });
+            if !same {
+                let file = self
+                    .sources
+                    .add(&input.name, String::from_utf8_lossy(&input.bytes).into_owned());
+                self.diags.push(
+                    Diagnostic::error(
+                        format!(
+                            "`{}` and `{}` would both be the grammar `{name}`",
+                            self.inputs[i].as_ref().map_or("", |k| k.name.as_str()),
+                            input.name
+                        ),
+                        Some(Span::new(file, 0..0)),
+                    )
+                    .with_note("a grammar is named after its file's stem; rename one of the files"),
+                );
+                return None;
+            }
             if root {
                 self.modules[i].root = true;
             }
@@ -285,14 +314,21 @@ impl Loader {
             return None;
         }
         let text = match String::from_utf8(input.bytes.clone()) {
-            Ok(t) => t,
+            // A byte order mark (editors on Windows write one) is not text.
+            Ok(t) => match t.strip_prefix('\u{feff}') {
+                Some(rest) => rest.to_string(),
+                None => t,
+            },
             Err(e) => {
                 let at = e.utf8_error().valid_up_to();
                 let lossy = String::from_utf8_lossy(&input.bytes).into_owned();
                 let file = self.sources.add(&input.name, lossy);
                 self.diags.push(
                     Diagnostic::error(
-                        format!("spec file is not UTF-8: invalid byte {:#04x} at offset {at}", input.bytes[at]),
+                        format!(
+                            "spec file is not UTF-8: invalid byte {:#04x} at offset {at}",
+                            input.bytes[at]
+                        ),
                         Some(Span::new(file, at..at + 1)),
                     )
                     .with_label("not UTF-8")
@@ -307,8 +343,15 @@ impl Loader {
         Some(self.push_module(name, file, path, spec, Some(input), root))
     }
 
-    fn resolve_import_file(&mut self, importer: usize, import: &syntax::Import, resolve: &mut ImportResolver<'_>) {
-        let Some(from) = self.inputs[importer].clone() else { return };
+    fn resolve_import_file(
+        &mut self,
+        importer: usize,
+        import: &syntax::Import,
+        resolve: &mut ImportResolver<'_>,
+    ) {
+        let Some(from) = self.inputs[importer].clone() else {
+            return;
+        };
         match resolve(&from, &import.file) {
             Ok(input) => {
                 if let Some(target) = self.add_file(input, false) {
@@ -321,8 +364,11 @@ impl Loader {
                 }
             }
             Err(why) => self.diags.push(
-                Diagnostic::error(format!("cannot import `{}`: {why}", import.file), Some(import.file_span))
-                    .with_label("imported here"),
+                Diagnostic::error(
+                    format!("cannot import `{}`: {why}", import.file),
+                    Some(import.file_span),
+                )
+                .with_label("imported here"),
             ),
         }
     }
@@ -342,17 +388,23 @@ impl Loader {
                     Some(&id) => {
                         let first = rules[id.0 as usize].name_span;
                         self.diags.push(
-                            Diagnostic::error(format!("rule `{}` is defined twice", def.name), Some(def.name_span))
-                                .with_label("second definition")
-                                .with_secondary(first, "first defined here")
-                                .with_note("use `=/` to add alternatives to a rule (RFC 5234 §3.3)"),
+                            Diagnostic::error(
+                                format!("rule `{}` is defined twice", def.name),
+                                Some(def.name_span),
+                            )
+                            .with_label("second definition")
+                            .with_secondary(first, "first defined here")
+                            .with_note("use `=/` to add alternatives to a rule (RFC 5234 §3.3)"),
                         );
                     }
                     None => {
                         if def.incremental {
                             self.diags.push(
                                 Diagnostic::error(
-                                    format!("`{} =/` adds alternatives to a rule that is not defined before it", def.name),
+                                    format!(
+                                        "`{} =/` adds alternatives to a rule that is not defined before it",
+                                        def.name
+                                    ),
                                     Some(def.name_span),
                                 )
                                 .with_label("no earlier `=` definition in this file"),
@@ -429,7 +481,11 @@ impl Loader {
                     e => alts.push(e),
                 }
             }
-            rules[id].expr = if alts.len() == 1 { alts.pop().unwrap() } else { Expr::Alt(alts) };
+            rules[id].expr = if alts.len() == 1 {
+                alts.pop().unwrap()
+            } else {
+                Expr::Alt(alts)
+            };
         }
         let mut sources = SourceMap::default();
         std::mem::swap(&mut sources, &mut self.sources);
@@ -532,9 +588,12 @@ impl Lower<'_, '_> {
                 Some(span),
             )
             .with_label("prose is text for people, not a pattern")
-            .with_note("a prose value is accepted only when it names a rule, like `<pchar>`; write the rule instead")
+            .with_note(
+                "a prose value is accepted only when it names a rule, like `<pchar>`; write the rule instead",
+            )
         } else {
-            let mut d = Diagnostic::error(format!("undefined rule `{name}`"), Some(span)).with_label("not defined");
+            let mut d =
+                Diagnostic::error(format!("undefined rule `{name}`"), Some(span)).with_label("not defined");
             if let Some(close) = self.closest(name) {
                 d = d.with_note(format!("a rule with a similar name exists: `{close}`"));
             } else {
@@ -555,10 +614,13 @@ impl Lower<'_, '_> {
             .map(|k| (k.as_str(), ()))
             .collect();
         let lname = name.to_ascii_lowercase();
+        // One edit for short names, two for longer ones: `zz` is not a typo
+        // of `a`.
+        let max = if lname.chars().count() <= 4 { 1 } else { 2 };
         names
             .keys()
             .map(|k| (edit_distance(&lname, k), *k))
-            .filter(|(d, _)| *d <= 2)
+            .filter(|(d, _)| *d <= max)
             .min()
             .map(|(_, k)| k.to_string())
     }
@@ -600,8 +662,11 @@ pub fn unused_rules(grammar: &Grammar, exported: &[RuleId]) -> Vec<Diagnostic> {
             if !seen[id.0 as usize] {
                 let rule = grammar.rule(id);
                 out.push(
-                    Diagnostic::warning(format!("rule `{}` is never used", rule.name), Some(rule.name_span))
-                        .with_label("not exported and not referenced by an exported rule"),
+                    Diagnostic::warning(
+                        format!("rule `{}` is never used", rule.name),
+                        Some(rule.name_span),
+                    )
+                    .with_label("not exported and not referenced by an exported rule"),
                 );
             }
         }

@@ -67,9 +67,11 @@ impl Lowerer<'_> {
                 }
                 Hir::concat(hs)
             }
-            Expr::Repeat { min, max: Some(1), expr } if *min <= 1 => {
-                repeat(*min, Some(1), self.element(expr, item, found)?)
-            }
+            Expr::Repeat {
+                min,
+                max: Some(1),
+                expr,
+            } if *min <= 1 => repeat(*min, Some(1), self.element(expr, item, found)?),
             _ => self.expr(e, None)?.0,
         })
     }

@@ -172,8 +172,8 @@ impl Lowerer<'_> {
         for k in 0..n {
             if let Some(akk) = a[k][k].take() {
                 let star = repeat(0, None, akk);
-                for j in 0..n {
-                    a[k][j] = a[k][j].take().map(|x| side.cat(star.clone(), x));
+                for x in a[k].iter_mut() {
+                    *x = x.take().map(|x| side.cat(star.clone(), x));
                 }
                 b[k] = b[k].take().map(|x| side.cat(star.clone(), x));
             }
@@ -193,7 +193,7 @@ impl Lowerer<'_> {
         for (i, &m) in members.iter().enumerate() {
             let result = match b[i].take() {
                 Some(h) => {
-                    let size = hir_size(&h);
+                    let (size, _) = hir_shape(&h);
                     self.check_size(m, h, size)
                 }
                 None => {
@@ -345,13 +345,21 @@ fn find_cycle(g: &Grammar, rule: RuleId, members: &[RuleId]) -> (Vec<RuleId>, Ve
     (vec![rule], Vec::new())
 }
 
-/// Number of nodes in a HIR tree.
-pub(crate) fn hir_size(h: &Hir) -> usize {
+/// Number of nodes and depth of a HIR tree (iteratively: the tree may be
+/// deeper than the stack allows recursion).
+pub(crate) fn hir_shape(h: &Hir) -> (usize, usize) {
     use regex_syntax::hir::HirKind;
-    1 + match h.kind() {
-        HirKind::Concat(hs) | HirKind::Alternation(hs) => hs.iter().map(hir_size).sum(),
-        HirKind::Repetition(r) => hir_size(&r.sub),
-        HirKind::Capture(c) => hir_size(&c.sub),
-        _ => 0,
+    let (mut size, mut depth) = (0, 0);
+    let mut stack = vec![(h, 1)];
+    while let Some((h, d)) = stack.pop() {
+        size += 1;
+        depth = depth.max(d);
+        match h.kind() {
+            HirKind::Concat(hs) | HirKind::Alternation(hs) => stack.extend(hs.iter().map(|h| (h, d + 1))),
+            HirKind::Repetition(r) => stack.push((&r.sub, d + 1)),
+            HirKind::Capture(c) => stack.push((&c.sub, d + 1)),
+            _ => {}
+        }
     }
+    (size, depth)
 }

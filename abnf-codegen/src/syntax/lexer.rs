@@ -28,6 +28,10 @@ pub(crate) struct Lexed {
 
 type LexResult<T> = Result<T, Box<Diagnostic>>;
 
+/// How deep `(` and `[` may nest. The `abnf` crate parses recursively, and
+/// no grammar needs more.
+pub(crate) const MAX_NESTING: usize = 64;
+
 struct Lexer<'a> {
     file: FileId,
     text: &'a str,
@@ -116,10 +120,81 @@ pub(crate) fn lex_rule(file: FileId, text: &str, base: usize) -> LexResult<Lexed
     }
 
     let mut tokens = Vec::new();
+    // Open groups (`(` or `[`, with their offsets), and whether an element
+    // must come next (after `=`, `/`, an opening bracket or a repeat count).
+    let mut open: Vec<(char, usize)> = Vec::new();
+    let mut want_element = true;
+    // Where the last element, bracket or `=` ends: where a missing element
+    // or bracket is reported (comments after it do not count).
+    let mut rule_end = lx.pos;
+    let mut last_significant = false;
     while let Some(c) = lx.peek() {
         let start = lx.pos;
+        if last_significant {
+            rule_end = start;
+        }
+        last_significant = !matches!(c, ' ' | '\t' | '\r' | '\n' | ';');
+        let is_element = !matches!(c, ' ' | '\t' | '\r' | '\n' | ';' | '/' | ')' | ']');
+        if !is_element && !matches!(c, ' ' | '\t' | '\r' | '\n' | ';') && want_element {
+            return Err(Box::new(
+                Diagnostic::error(
+                    format!("syntax error in rule `{name}`: expected an element before `{c}`"),
+                    Some(lx.span(start, start + 1)),
+                )
+                .with_label("an element is missing before this")
+                .with_note("every alternative needs at least one element (RFC 5234 §4)"),
+            ));
+        }
         match c {
-            ' ' | '\t' | '\r' | '\n' | '(' | ')' | '[' | ']' | '/' => lx.pos += 1,
+            ' ' | '\t' | '\r' | '\n' => lx.pos += 1,
+            '/' => {
+                lx.pos += 1;
+                want_element = true;
+                continue;
+            }
+            '(' | '[' => {
+                open.push((c, start));
+                if open.len() > MAX_NESTING {
+                    return Err(lx.err(
+                        start,
+                        start + 1,
+                        format!("groups nest more than {MAX_NESTING} deep in rule `{name}`"),
+                        "too deep",
+                    ));
+                }
+                lx.pos += 1;
+                want_element = true;
+                continue;
+            }
+            ')' | ']' => {
+                let want = if c == ')' { '(' } else { '[' };
+                match open.pop() {
+                    Some((o, _)) if o == want => {}
+                    Some((o, at)) => {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                format!(
+                                    "syntax error in rule `{name}`: `{c}` closes a group opened with `{o}`"
+                                ),
+                                Some(lx.span(start, start + 1)),
+                            )
+                            .with_label("mismatched bracket")
+                            .with_secondary(lx.span(at, at + 1), "the group opens here"),
+                        ))
+                    }
+                    None => {
+                        return Err(lx.err(
+                            start,
+                            start + 1,
+                            format!("syntax error in rule `{name}`: `{c}` closes no group"),
+                            "no matching opening bracket",
+                        ))
+                    }
+                }
+                lx.pos += 1;
+                want_element = false;
+                continue;
+            }
             ';' => lx.pos = lx.line_end(),
             '"' => {
                 lex_quoted(&mut lx, start + 1)?;
@@ -185,6 +260,7 @@ pub(crate) fn lex_rule(file: FileId, text: &str, base: usize) -> LexResult<Lexed
                 });
             }
             '0'..='9' | '*' => {
+                want_element = true;
                 let min = lx.eat_while(|c| c.is_ascii_digit());
                 let star = lx.peek() == Some('*');
                 let max = if star {
@@ -213,6 +289,7 @@ pub(crate) fn lex_rule(file: FileId, text: &str, base: usize) -> LexResult<Lexed
                     kind: TokKind::Repeat,
                     span: lx.span(start, lx.pos),
                 });
+                continue;
             }
             c if c.is_ascii_alphabetic() => {
                 lx.eat_while(is_name_char);
@@ -237,6 +314,35 @@ pub(crate) fn lex_rule(file: FileId, text: &str, base: usize) -> LexResult<Lexed
                 ));
             }
         }
+        if is_element {
+            want_element = false;
+        }
+    }
+    if last_significant {
+        rule_end = lx.pos;
+    }
+    if let Some((o, at)) = open.pop() {
+        let close = if o == '(' { ')' } else { ']' };
+        return Err(Box::new(
+            Diagnostic::error(
+                format!("syntax error in rule `{name}`: `{o}` is never closed; expected `{close}`"),
+                Some(lx.span(at, at + 1)),
+            )
+            .with_label("this group is not closed")
+            .with_secondary(
+                lx.span(rule_end, rule_end),
+                format!("the rule ends here; add `{close}`"),
+            ),
+        ));
+    }
+    if want_element {
+        return Err(Box::new(
+            Diagnostic::error(
+                format!("syntax error in rule `{name}`: the rule ends early; expected an element"),
+                Some(lx.span(rule_end, rule_end)),
+            )
+            .with_label("an element is missing here"),
+        ));
     }
     Ok(Lexed {
         name,
@@ -311,7 +417,7 @@ fn lex_num_val(lx: &mut Lexer<'_>, start: usize, base: char) -> LexResult<()> {
                     .unwrap_or_else(|| "the value does not fit in 32 bits".into());
                 return Err(Box::new(
                     Diagnostic::error(
-                        format!("bad numeric value `%{base}{digits}`: {bad}"),
+                        format!("bad numeric value `{}`: {bad}", &lx.text[start..lx.pos]),
                         Some(lx.span(digits_start, lx.pos)),
                     )
                     .with_label("here"),

@@ -153,12 +153,7 @@ const IMPORT: &str = "@import";
 
 /// `; @import FILE RULE RULE ...` on a comment line. Plain ABNF tools see a
 /// comment; this generator sees an import.
-fn parse_directives(
-    file: FileId,
-    text: &str,
-    lines: &[Line],
-    diags: &mut Vec<Diagnostic>,
-) -> Vec<Import> {
+fn parse_directives(file: FileId, text: &str, lines: &[Line], diags: &mut Vec<Diagnostic>) -> Vec<Import> {
     let mut imports = Vec::new();
     for l in lines {
         let line = l.text(text);

@@ -144,7 +144,12 @@ impl TaggedDfa {
         })?;
         let mut configs = Vec::new();
         let mut seen = HashSet::new();
-        b.closure(nfa.start_anchored(), vec![Val::Unset; tags], &mut configs, &mut seen)?;
+        b.closure(
+            nfa.start_anchored(),
+            vec![Val::Unset; tags],
+            &mut configs,
+            &mut seen,
+        )?;
         let (key, start_ops) = b.canonical(&configs);
         let start = b.intern(key)?;
 
@@ -165,7 +170,9 @@ impl TaggedDfa {
                 let mut configs = Vec::new();
                 let mut seen = HashSet::new();
                 for (i, &sid) in key.sids.iter().enumerate() {
-                    let Some(to) = step(nfa.state(sid), byte) else { continue };
+                    let Some(to) = step(nfa.state(sid), byte) else {
+                        continue;
+                    };
                     let regs = &key.regs[i * tags..(i + 1) * tags];
                     let vals = regs
                         .iter()
@@ -174,7 +181,9 @@ impl TaggedDfa {
                     b.closure(to, vals, &mut configs, &mut seen)?;
                 }
                 let (target, list) = b.canonical(&configs);
-                let identity = list.iter().all(|op| matches!(op, RegOp::Copy { dst, src } if dst == src));
+                let identity = list
+                    .iter()
+                    .all(|op| matches!(op, RegOp::Copy { dst, src } if dst == src));
                 let op_index = if identity { 0 } else { b.op_index(list) };
                 next.push(b.intern(target)?);
                 ops.push(op_index);
@@ -212,6 +221,11 @@ impl TaggedDfa {
     /// state stays state 0.
     pub fn minimize(&mut self) {
         let n = self.states();
+        // Each refinement round costs O(states × classes), and a chain needs
+        // as many rounds as it is long: leave very large automata as built.
+        if n > crate::automata::MAX_MINIMIZE_STATES {
+            return;
+        }
         let a = self.alphabet;
         let mut block: Vec<u32> = {
             let mut ids: HashMap<&Option<Vec<u32>>, u32> = HashMap::new();
@@ -255,8 +269,8 @@ impl TaggedDfa {
         let mut order: HashMap<u32, u32> = HashMap::from([(block[0], 0)]);
         let mut reps = vec![0usize];
         for (s, &b) in block.iter().enumerate() {
-            if !order.contains_key(&b) {
-                order.insert(b, reps.len() as u32);
+            if let std::collections::hash_map::Entry::Vacant(e) = order.entry(b) {
+                e.insert(reps.len() as u32);
                 reps.push(s);
             }
         }
