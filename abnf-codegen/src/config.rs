@@ -90,10 +90,16 @@ pub struct RuleStats {
     pub rule: String,
     /// Thompson NFA states.
     pub nfa_states: usize,
-    /// Minimized DFA states.
+    /// Minimized DFA states (the dead state included).
     pub dfa_states: usize,
-    /// Serialized DFA bytes (one endianness).
-    pub bytes: usize,
+    /// Byte classes of the compact table.
+    pub classes: usize,
+    /// Bytes of the compact transition table the recognizer walks.
+    pub table_bytes: usize,
+    /// Bytes of the sparse `regex-automata` DFA (for search and errors).
+    pub sparse_bytes: usize,
+    /// Bytes of the tagged DFA for the typed AST (0 when the rule has none).
+    pub extract_bytes: usize,
     /// Time to build and minimize.
     pub build_time: Duration,
 }
@@ -620,12 +626,16 @@ impl Compiled {
                 seen.push(*id);
                 let a = &self.automata[id];
                 let r = self.grammar.rule(*id);
+                let compact = a.compact();
                 out.push(RuleStats {
                     grammar: self.grammar.module(r.module).name.clone(),
                     rule: r.name.clone(),
                     nfa_states: a.nfa_states,
-                    dfa_states: a.states(),
-                    bytes: a.to_bytes_le().len(),
+                    dfa_states: compact.states(),
+                    classes: compact.alphabet,
+                    table_bytes: compact.to_bytes(false).len(),
+                    sparse_bytes: a.sparse_bytes().0.len(),
+                    extract_bytes: self.typed.tdfas.get(id).and_then(|d| d.to_words()).map_or(0, |(w, _)| 4 * w.len()),
                     build_time: a.build_time,
                 });
             }
@@ -704,26 +714,37 @@ impl Compiled {
                     let a = &self.automata[&id];
                     let home_name = &g.module(r.module).name;
                     let dfa_path = format!("{}/{}", module.name, emit::file_stem_name(&r.name));
-                    let le = a.to_bytes_le();
-                    files.push(GeneratedFile {
-                        path: format!("{dfa_path}.be.dfa"),
-                        contents: a.to_bytes_be(),
-                    });
+                    let compact = a.compact();
+                    let (sparse_le, sparse_be) = a.sparse_bytes();
                     let mut doc = rule_doc(g, id, "Recognizer for");
                     doc.push(String::new());
                     doc.push(format!(
-                        " Minimized DFA: {} states, {} bytes serialized.",
-                        a.states(),
-                        le.len()
+                        " Minimized DFA: {} states × {} byte classes, a {}-byte table; {} bytes as a sparse \
+                         `regex-automata` DFA.",
+                        compact.states(),
+                        compact.alphabet,
+                        compact.to_bytes(false).len(),
+                        sparse_le.len()
                     ));
-                    files.push(GeneratedFile {
-                        path: format!("{dfa_path}.le.dfa"),
-                        contents: le,
-                    });
+                    for (suffix, contents) in [
+                        ("le.table", compact.to_bytes(false)),
+                        ("be.table", compact.to_bytes(true)),
+                        ("le.sparse", sparse_le),
+                        ("be.sparse", sparse_be),
+                    ] {
+                        files.push(GeneratedFile {
+                            path: format!("{dfa_path}.{suffix}"),
+                            contents,
+                        });
+                    }
                     EmitKind::Own {
                         grammar: home_name.clone(),
                         dfa_path,
                         doc,
+                        classes: compact.classes.to_vec(),
+                        alphabet: compact.alphabet as u32,
+                        start: compact.start,
+                        wide: !compact.fits_u16(),
                     }
                 };
                 rules.push(EmitRule {

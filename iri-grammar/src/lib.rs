@@ -41,7 +41,7 @@ pub use types::{Host, Iri, IriBuf, IriRef, IriRefBuf, ParseError, Port, Uri, Uri
 /// What generated code uses; not part of the API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::recognizer::Aligned;
+    pub use crate::recognizer::{Aligned, Table, Words};
     pub use crate::tagged::{group, TaggedDfa};
 
     /// The text of a group that a successful parse always sets.

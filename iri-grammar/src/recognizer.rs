@@ -1,14 +1,140 @@
-//! The runtime side of a generated recognizer: an embedded, serialized DFA
-//! loaded once (zero-copy) and driven one byte at a time.
+//! The runtime side of a generated recognizer: a compact transition table
+//! walked one byte at a time, and the same automaton as a serialized sparse
+//! `regex-automata` DFA, loaded once (zero-copy) for searching and for
+//! explaining errors.
 
 use core::fmt;
 
 use once_cell::race::OnceBox;
-use regex_automata::dfa::{dense, Automaton};
+use regex_automata::dfa::{sparse, Automaton};
 use regex_automata::util::start;
 use regex_automata::Anchored;
 
-type Dfa = dense::DFA<&'static [u32]>;
+type SparseDfa = sparse::DFA<&'static [u8]>;
+
+/// A DFA as a flat table (see `abnf_codegen::automata::Compact`): row 0 is
+/// the dead state, entries are premultiplied by `alphabet`, and after the
+/// transitions comes one word per state that is 1 where the input may end.
+#[doc(hidden)]
+pub struct Table {
+    pub classes: [u8; 256],
+    pub alphabet: u32,
+    pub start: u32,
+    pub words: Words,
+}
+
+/// The table's entries, 16-bit when they fit.
+#[doc(hidden)]
+pub enum Words {
+    U16(&'static [u16]),
+    U32(&'static [u32]),
+}
+
+/// How many bytes the recognizer walks between checks for the dead state:
+/// checking every byte costs a branch per byte, never checking would walk a
+/// huge invalid input to its end.
+const CHUNK: usize = 64;
+
+/// One entry type of a [`Table`].
+trait Entry: Copy {
+    fn index(self) -> usize;
+}
+
+impl Entry for u16 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        usize::from(self)
+    }
+}
+
+impl Entry for u32 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+#[inline(always)]
+fn step<T: Entry>(trans: &[T], classes: &[u8; 256], s: usize, b: u8) -> usize {
+    trans[s + usize::from(classes[usize::from(b)])].index()
+}
+
+impl Table {
+    /// Walks `input`; `Ok` if it matches, else the offset of the first byte
+    /// after which no match is possible (or the input's length).
+    #[inline]
+    fn run(&self, input: &[u8]) -> Result<(), usize> {
+        match self.words {
+            Words::U16(w) => self.run_in(w, input),
+            Words::U32(w) => self.run_in(w, input),
+        }
+    }
+
+    #[inline(always)]
+    fn run_in<T: Entry>(&self, words: &[T], input: &[u8]) -> Result<(), usize> {
+        let alphabet = self.alphabet as usize;
+        let classes = &self.classes;
+        let mut s = self.start as usize;
+        let mut done = 0;
+        for chunk in input.chunks(CHUNK) {
+            // The hot loop: one class lookup and one table lookup per byte.
+            // The dead state loops to itself, so it is checked per chunk.
+            let mut t = s;
+            for &b in chunk {
+                t = step(words, classes, t, b);
+            }
+            if t == 0 {
+                // Find the exact byte again, in this chunk only.
+                for (i, &b) in chunk.iter().enumerate() {
+                    s = step(words, classes, s, b);
+                    if s == 0 {
+                        return Err(done + i);
+                    }
+                }
+            }
+            s = t;
+            done += chunk.len();
+        }
+        let states = words.len() / (alphabet + 1);
+        if words[states * alphabet + s / alphabet].index() == 1 {
+            Ok(())
+        } else {
+            Err(input.len())
+        }
+    }
+
+    /// Four inputs at a time, interleaved so that the table lookups of
+    /// different inputs overlap (a single walk waits on each lookup).
+    fn run_many<T: Entry>(&self, words: &[T], inputs: &[&[u8]], out: &mut [bool]) {
+        let alphabet = self.alphabet as usize;
+        let states = words.len() / (alphabet + 1);
+        let accept = |s: usize| words[states * alphabet + s / alphabet].index() == 1;
+        let classes = &self.classes;
+        let start = self.start as usize;
+        let mut lanes = inputs.chunks_exact(4);
+        let mut outs = out.chunks_exact_mut(4);
+        for (group, res) in (&mut lanes).zip(&mut outs) {
+            let [a, b, c, d] = [group[0], group[1], group[2], group[3]];
+            let common = a.len().min(b.len()).min(c.len()).min(d.len());
+            let (mut sa, mut sb, mut sc, mut sd) = (start, start, start, start);
+            for i in 0..common {
+                sa = step(words, classes, sa, a[i]);
+                sb = step(words, classes, sb, b[i]);
+                sc = step(words, classes, sc, c[i]);
+                sd = step(words, classes, sd, d[i]);
+            }
+            for (r, (mut s, input)) in res.iter_mut().zip([(sa, a), (sb, b), (sc, c), (sd, d)]) {
+                for &byte in &input[common..] {
+                    s = step(words, classes, s, byte);
+                }
+                *r = accept(s);
+            }
+        }
+        for (input, r) in lanes.remainder().iter().zip(outs.into_remainder()) {
+            *r = self.run_in(words, input).is_ok();
+        }
+    }
+}
 
 /// A recognizer for one ABNF rule: answers whether a whole string matches it.
 ///
@@ -27,17 +153,19 @@ type Dfa = dense::DFA<&'static [u32]>;
 pub struct Recognizer {
     grammar: &'static str,
     rule: &'static str,
-    bytes: &'static [u8],
-    dfa: OnceBox<Dfa>,
+    table: Table,
+    sparse: &'static [u8],
+    dfa: OnceBox<SparseDfa>,
 }
 
 impl Recognizer {
     #[doc(hidden)]
-    pub const fn __new(grammar: &'static str, rule: &'static str, bytes: &'static [u8]) -> Recognizer {
+    pub const fn __new(grammar: &'static str, rule: &'static str, table: Table, sparse: &'static [u8]) -> Recognizer {
         Recognizer {
             grammar,
             rule,
-            bytes,
+            table,
+            sparse,
             dfa: OnceBox::new(),
         }
     }
@@ -52,12 +180,13 @@ impl Recognizer {
         self.rule
     }
 
-    /// The deserialized DFA, loaded on first use. Loading is checked (no
-    /// `unsafe`); the bytes were produced by the same `regex-automata`
-    /// version at build time, so a failure is a build bug and panics.
-    pub fn dfa(&self) -> &Dfa {
+    /// The same automaton as a `regex-automata` sparse DFA (anchored, for
+    /// `(?:rule)\z`), loaded on first use, zero-copy, with the checked
+    /// `DFA::from_bytes`. The bytes were written by the same `regex-automata`
+    /// at build time, so a failure to load is a build bug and panics.
+    pub fn dfa(&self) -> &SparseDfa {
         self.dfa.get_or_init(|| {
-            let (dfa, _) = Dfa::from_bytes(self.bytes).unwrap_or_else(|e| {
+            let (dfa, _) = SparseDfa::from_bytes(self.sparse).unwrap_or_else(|e| {
                 panic!(
                     "embedded DFA for {}:{} does not load: {e}",
                     self.grammar, self.rule
@@ -68,29 +197,62 @@ impl Recognizer {
     }
 
     /// Whether all of `input` matches the rule.
+    #[inline]
     pub fn is_match(&self, input: &str) -> bool {
-        self.run(input.as_bytes()).is_ok()
+        self.table.run(input.as_bytes()).is_ok()
     }
 
     /// Whether all of `input` matches the rule. Bytes that are not UTF-8 never
     /// match (the grammars are over Unicode characters).
+    #[inline]
     pub fn is_match_bytes(&self, input: &[u8]) -> bool {
-        self.run(input).is_ok()
+        self.table.run(input).is_ok()
+    }
+
+    /// Checks many inputs at once: `out[i]` says whether `inputs[i]`
+    /// matches. Faster than a loop over [`Recognizer::is_match`] (several
+    /// inputs are walked in step), and allocates nothing.
+    ///
+    /// ```
+    /// let inputs = ["http://a/", "not an iri", "../b", "mailto:x@y"];
+    /// let mut valid = [false; 4];
+    /// iri_grammar::rfc3987::IRI_REFERENCE.is_match_many(&inputs, &mut valid);
+    /// assert_eq!(valid, [true, false, true, true]);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `out` is shorter than `inputs`.
+    pub fn is_match_many<S: AsRef<[u8]>>(&self, inputs: &[S], out: &mut [bool]) {
+        assert!(out.len() >= inputs.len(), "is_match_many: `out` is shorter than `inputs`");
+        // Walk in batches of byte slices without allocating.
+        const BATCH: usize = 64;
+        let mut slices: [&[u8]; BATCH] = [&[]; BATCH];
+        for (group, res) in inputs.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
+            for (slot, s) in slices.iter_mut().zip(group) {
+                *slot = s.as_ref();
+            }
+            let n = group.len();
+            match self.table.words {
+                Words::U16(w) => self.table.run_many(w, &slices[..n], &mut res[..n]),
+                Words::U32(w) => self.table.run_many(w, &slices[..n], &mut res[..n]),
+            }
+        }
     }
 
     /// Checks `input`; the error says at which byte offset the input stopped
     /// matching (the longest prefix that could still be completed).
     pub fn validate(&self, input: &str) -> Result<(), MatchError> {
-        self.run(input.as_bytes()).map_err(|offset| self.error(offset))
+        self.table.run(input.as_bytes()).map_err(|offset| self.error(offset))
     }
 
     /// Like [`Recognizer::validate`] on bytes.
     pub fn validate_bytes(&self, input: &[u8]) -> Result<(), MatchError> {
-        self.run(input).map_err(|offset| self.error(offset))
+        self.table.run(input).map_err(|offset| self.error(offset))
     }
 
-    /// The bytes that would continue a match after `input[..offset]` (the
-    /// prefix must be viable: `offset` is at most where matching failed).
+    /// The bytes that would continue a match after `input[..offset]` (empty
+    /// when that prefix cannot be completed).
     pub(crate) fn expected_at(&self, input: &[u8], offset: usize) -> crate::types::ByteSet {
         let dfa = self.dfa();
         let mut set = crate::types::ByteSet::default();
@@ -116,29 +278,6 @@ impl Recognizer {
             grammar: self.grammar,
             rule: self.rule,
             offset,
-        }
-    }
-
-    /// Walks the DFA over `input`: `Err(i)` at the first byte `i` after which
-    /// no match is possible, `Err(len)` when the input ends too early.
-    #[inline]
-    fn run(&self, input: &[u8]) -> Result<(), usize> {
-        let dfa = self.dfa();
-        let mut s = match dfa.start_state(&start::Config::new().anchored(Anchored::Yes)) {
-            Ok(s) => s,
-            // Generated DFAs always have anchored start states.
-            Err(_) => return Err(0),
-        };
-        for (i, &b) in input.iter().enumerate() {
-            s = dfa.next_state(s, b);
-            if dfa.is_dead_state(s) {
-                return Err(i);
-            }
-        }
-        if dfa.is_match_state(dfa.next_eoi_state(s)) {
-            Ok(())
-        } else {
-            Err(input.len())
         }
     }
 }
@@ -251,5 +390,23 @@ impl<const N: usize> Aligned<[u8; N]> {
     #[doc(hidden)]
     pub const fn new(bytes: [u8; N]) -> Aligned<[u8; N]> {
         Aligned { _align: [], bytes }
+    }
+}
+
+impl Aligned<[u8]> {
+    /// The bytes as native-endian `u16`s.
+    pub const fn as_u16s(&'static self) -> &'static [u16] {
+        // SAFETY: `Aligned` is `repr(C)` and starts with a zero-length
+        // `[u32; 0]`, so `bytes` is 4-aligned (enough for `u16`); `len / 2`
+        // whole `u16`s lie inside it; every bit pattern is a valid `u16`; the
+        // bytes are `'static` and immutable.
+        unsafe { core::slice::from_raw_parts(self.bytes.as_ptr().cast::<u16>(), self.bytes.len() / 2) }
+    }
+
+    /// The bytes as native-endian `u32`s.
+    pub const fn as_u32s(&'static self) -> &'static [u32] {
+        // SAFETY: as for `as_u16s`, with the 4-byte alignment `[u32; 0]`
+        // gives and `len / 4` whole `u32`s.
+        unsafe { core::slice::from_raw_parts(self.bytes.as_ptr().cast::<u32>(), self.bytes.len() / 4) }
     }
 }

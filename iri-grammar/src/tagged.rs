@@ -5,7 +5,6 @@
 use core::fmt;
 use core::iter::FusedIterator;
 
-use crate::recognizer::Aligned;
 
 /// A tag that was never set.
 pub(crate) const NONE: usize = usize::MAX;
@@ -52,22 +51,12 @@ pub struct TaggedDfa {
     pub op_data: u32,
     pub finals: u32,
     pub final_maps: u32,
-    pub bytes: &'static Aligned<[u8]>,
+    pub words: &'static [u32],
 }
 
 const SET_POS: u32 = 1 << 31;
 
 impl TaggedDfa {
-    fn words(&self) -> &'static [u32] {
-        let bytes = &self.bytes.bytes;
-        assert!(bytes.len() % 4 == 0);
-        // SAFETY: `Aligned` is `repr(C)` and starts with a zero-length `[u32;
-        // 0]`, so `bytes` is aligned for `u32`; the length is a multiple of 4
-        // (checked above), so `len / 4` words lie inside it; every bit pattern
-        // is a valid `u32`; and the bytes are `'static` and never written.
-        unsafe { core::slice::from_raw_parts(bytes.as_ptr().cast::<u32>(), bytes.len() / 4) }
-    }
-
     #[inline]
     fn apply(words: &[u32], op_start: usize, op: u32, old: &[usize], new: &mut [usize], pos: usize) {
         let from = words[op_start + op as usize] as usize;
@@ -102,7 +91,7 @@ impl TaggedDfa {
         tags: &mut [usize],
         prefix: bool,
     ) -> Result<usize, usize> {
-        let words = self.words();
+        let words = self.words;
         let alphabet = self.alphabet as usize;
         let op_start = self.op_start as usize;
         let finals = self.finals as usize;

@@ -188,7 +188,7 @@ fn tdfa_items(t: &EmitTdfa, rt: &TokenStream, style: IncludeStyle) -> TokenStrea
             op_data: #op_data,
             finals: #finals,
             final_maps: #final_maps,
-            bytes: #bytes,
+            words: #bytes.as_u32s(),
         };
     }
 }

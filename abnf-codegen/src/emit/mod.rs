@@ -52,11 +52,19 @@ pub enum EmitKind {
         /// The grammar that defines the rule (differs from the module when an
         /// imported rule's file is not generated itself).
         grammar: String,
-        /// Path of the DFA files, without the `.le.dfa` suffix, relative to
-        /// the output folder.
+        /// Path of the table files, without the `.le.table` (`.le.sparse`,
+        /// ...) suffix, relative to the output folder.
         dfa_path: String,
         /// Doc lines: the ABNF text, where it came from, the DFA's size.
         doc: Vec<String>,
+        /// Byte → class of the compact table.
+        classes: Vec<u8>,
+        /// Number of classes.
+        alphabet: u32,
+        /// Premultiplied start state.
+        start: u32,
+        /// Whether the table has 32-bit entries (else 16-bit).
+        wide: bool,
     },
     /// A rule imported from a sibling generated module.
     Reexport {
@@ -94,21 +102,46 @@ pub fn grammar_module(
                 grammar,
                 dfa_path,
                 doc,
+                classes,
+                alphabet,
+                start,
+                wide,
             } => {
-                let bytes_ident = format_ident!("{}_DFA", r.ident);
-                let le = include_path(&format!("{dfa_path}.le.dfa"), style);
-                let be = include_path(&format!("{dfa_path}.be.dfa"), style);
+                let table = format_ident!("__{}_TABLE", r.ident);
+                let sparse = format_ident!("__{}_SPARSE", r.ident);
+                let path = |s: &str| include_path(&format!("{dfa_path}.{s}"), style);
+                let (table_le, table_be, sparse_le, sparse_be) =
+                    (path("le.table"), path("be.table"), path("le.sparse"), path("be.sparse"));
+                let words = if *wide {
+                    quote!(#rt::__private::Words::U32(#table.as_u32s()))
+                } else {
+                    quote!(#rt::__private::Words::U16(#table.as_u16s()))
+                };
+                let classes = classes.iter().map(|&c| proc_macro2::Literal::u8_unsuffixed(c));
                 let name = &r.name;
                 items.push(quote! {
                     #[cfg(target_endian = "little")]
-                    static #bytes_ident: &#rt::__private::Aligned<[u8]> =
-                        &#rt::__private::Aligned::new(*include_bytes!(#le));
+                    static #table: &#rt::__private::Aligned<[u8]> =
+                        &#rt::__private::Aligned::new(*include_bytes!(#table_le));
                     #[cfg(target_endian = "big")]
-                    static #bytes_ident: &#rt::__private::Aligned<[u8]> =
-                        &#rt::__private::Aligned::new(*include_bytes!(#be));
+                    static #table: &#rt::__private::Aligned<[u8]> =
+                        &#rt::__private::Aligned::new(*include_bytes!(#table_be));
+                    #[cfg(target_endian = "little")]
+                    static #sparse: &[u8] = include_bytes!(#sparse_le);
+                    #[cfg(target_endian = "big")]
+                    static #sparse: &[u8] = include_bytes!(#sparse_be);
                     #(#[doc = #doc])*
-                    pub static #ident: #rt::Recognizer =
-                        #rt::Recognizer::__new(#grammar, #name, &#bytes_ident.bytes);
+                    pub static #ident: #rt::Recognizer = #rt::Recognizer::__new(
+                        #grammar,
+                        #name,
+                        #rt::__private::Table {
+                            classes: [#(#classes),*],
+                            alphabet: #alphabet,
+                            start: #start,
+                            words: #words,
+                        },
+                        #sparse,
+                    );
                 });
             }
         }
