@@ -155,6 +155,7 @@ pub fn tagged(hir: &Hir, limits: Limits) -> Result<crate::tagged::TaggedDfa, Bui
     let mut dfa =
         crate::tagged::TaggedDfa::build(&nfa).map_err(|e| BuildError::DfaTooBig(format!("{e:?}")))?;
     dfa.minimize();
+    dfa.merge_classes();
     if dfa.registers > crate::tagged::MAX_REGISTERS {
         return Err(BuildError::DfaTooBig(format!(
             "the tagged DFA needs {} registers, more than the runtime's {}",
