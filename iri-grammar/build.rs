@@ -1,30 +1,98 @@
-//! Runs the generator over the grammar files in `specs/`.
+//! Provides the generated recognizers and parse trees in `OUT_DIR`.
+//!
+//! With the `regenerate` feature (on in this workspace's tests), the build
+//! script runs `abnf-codegen` over `specs/`. Without it, it copies the output
+//! checked in under `generated/` (written by `cargo xtask codegen`), after
+//! checking that it was generated from the specs as they are now: a crate
+//! that depends on `iri-grammar` then neither compiles the generator nor
+//! builds automata.
 //!
 //! In the workspace the specs live in `../specs` (`iri-grammar/specs` is a
 //! symbolic link to it, which `cargo package` follows, so a packaged crate
 //! carries its own copy of the `*.abnf` files).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 fn main() {
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("set by cargo"));
     let specs = [manifest.join("../specs"), manifest.join("specs")]
         .into_iter()
         .find(|p| p.is_dir())
         .expect("iri-grammar needs its specs/ folder");
-    let result = abnf_codegen::Config::new()
-        .specs_dir(&specs)
+    println!("cargo:rerun-if-changed={}", specs.display());
+    if let Err(e) = generate(&specs, &out, &manifest.join("generated")) {
+        eprintln!("{e}");
+        std::process::exit(1);
+    }
+}
+
+#[cfg(feature = "regenerate")]
+fn generate(specs: &Path, out: &Path, _prebuilt: &Path) -> Result<(), String> {
+    let generated = abnf_codegen::Config::new()
+        .specs_dir(specs)
         .runtime_crate("::iri_grammar")
-        .compile();
-    match result {
-        Ok(generated) => {
-            for d in &generated.warnings.items {
-                println!("cargo:warning={}", d.message);
-            }
-        }
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(1);
+        .out_dir(out)
+        .compile()
+        .map_err(|e| e.to_string())?;
+    for d in &generated.warnings.items {
+        println!("cargo:warning={}", d.message);
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "regenerate"))]
+fn generate(specs: &Path, out: &Path, prebuilt: &Path) -> Result<(), String> {
+    println!("cargo:rerun-if-changed={}", prebuilt.display());
+    let recorded = std::fs::read_to_string(prebuilt.join("SPECS_HASH")).unwrap_or_default();
+    let current = specs_hash(specs)?;
+    if recorded.trim() != current {
+        return Err(format!(
+            "error: the generated code in {} was not generated from the specs in {} as they are now \
+             (specs hash {current}, recorded {}).\n\
+             Run `cargo xtask codegen` to regenerate it, or build with `--features regenerate`.",
+            prebuilt.display(),
+            specs.display(),
+            recorded.trim()
+        ));
+    }
+    copy_dir(prebuilt, out).map_err(|e| format!("error: copying {}: {e}", prebuilt.display()))
+}
+
+#[cfg(not(feature = "regenerate"))]
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &target)?;
+        } else if std::fs::read(&target).ok() != Some(std::fs::read(entry.path())?) {
+            std::fs::copy(entry.path(), &target)?;
         }
     }
+    Ok(())
+}
+
+/// FNV-1a over every `*.abnf` file of `dir` (sorted by name): name, NUL,
+/// contents, NUL. `abnf_codegen::specs_hash` computes the same value.
+#[cfg(not(feature = "regenerate"))]
+fn specs_hash(dir: &Path) -> Result<String, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("error: {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "abnf"))
+        .collect();
+    files.sort();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for f in files {
+        let name = f.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        let text = std::fs::read(&f).map_err(|e| format!("error: {}: {e}", f.display()))?;
+        println!("cargo:rerun-if-changed={}", f.display());
+        for &b in name.as_bytes().iter().chain(&[0]).chain(&text).chain(&[0]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    Ok(format!("{h:016x}"))
 }

@@ -579,9 +579,31 @@ fn file_name(path: &str) -> String {
         .map_or_else(|| path.to_string(), |f| f.to_string_lossy().into_owned())
 }
 
+/// A fingerprint of every `*.abnf` file of `dir` (sorted by name): FNV-1a
+/// over each file's name, a NUL, its contents and a NUL, as 16 hex digits.
+/// `iri-grammar`'s build script computes the same value to check that its
+/// checked-in generated code matches the specs.
+pub fn specs_hash(dir: &Path) -> std::io::Result<String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "abnf"))
+        .collect();
+    files.sort();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for f in files {
+        let name = f.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        let text = std::fs::read(&f)?;
+        for &b in name.as_bytes().iter().chain(&[0]).chain(&text).chain(&[0]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    Ok(format!("{h:016x}"))
+}
+
 /// Writes files whose bytes differ from what is on disk, so that unchanged
 /// output does not make dependants rebuild.
-pub(crate) fn write_if_changed(out: &Path, files: &[GeneratedFile]) -> Result<(), Error> {
+pub fn write_if_changed(out: &Path, files: &[GeneratedFile]) -> Result<(), Error> {
     for f in files {
         let path = out.join(&f.path);
         if std::fs::read(&path).ok().as_deref() == Some(&f.contents[..]) {

@@ -55,5 +55,7 @@ pub mod regular;
 pub mod syntax;
 pub mod tagged;
 
-pub use config::{Compiled, Config, Error, Generated, GeneratedFile, Recognizer, RuleStats};
+pub use config::{
+    specs_hash, write_if_changed, Compiled, Config, Error, Generated, GeneratedFile, Recognizer, RuleStats,
+};
 pub use diagnostic::{Diagnostic, Diagnostics, Severity, Span};

@@ -1,7 +1,11 @@
 //! Maintainers' commands: `cargo xtask <command>`.
 //!
 //! - `stats`: per exported rule of every grammar in `specs/`, the NFA and DFA
-//!   states, serialized DFA bytes and build time.
+//!   states, table sizes and build time.
+//! - `codegen [--check]`: writes the generated code for `specs/` to
+//!   `iri-grammar/generated/` (what `iri-grammar` builds from unless its
+//!   `regenerate` feature is on); with `--check`, fails if it is stale. A test
+//!   runs the check, so `cargo test` catches stale output.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -17,8 +21,18 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("stats") => stats(),
+        Some("codegen") => match codegen(args.get(1).map(String::as_str) == Some("--check")) {
+            Ok(msg) => {
+                println!("{msg}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::FAILURE
+            }
+        },
         _ => {
-            eprintln!("usage: cargo xtask stats");
+            eprintln!("usage: cargo xtask <stats | codegen [--check]>");
             ExitCode::from(2)
         }
     }
@@ -58,4 +72,70 @@ fn stats() -> ExitCode {
     }
     println!("total: {bytes} bytes embedded (one byte order); pipeline {:.2} s", total.as_secs_f64());
     ExitCode::SUCCESS
+}
+
+/// Generates `iri-grammar/generated/` from `specs/` (the same configuration
+/// as `iri-grammar/build.rs`), or with `check` compares it with what is there.
+fn codegen(check: bool) -> Result<String, String> {
+    let root = workspace_root();
+    let specs = root.join("specs");
+    let out = root.join("iri-grammar/generated");
+    let generated = abnf_codegen::Config::new()
+        .specs_dir(&specs)
+        .runtime_crate("::iri_grammar")
+        .generate()
+        .map_err(|e| e.to_string())?;
+    let mut files = generated.files;
+    let hash = abnf_codegen::specs_hash(&specs).map_err(|e| format!("{}: {e}", specs.display()))?;
+    files.push(abnf_codegen::GeneratedFile {
+        path: "SPECS_HASH".into(),
+        contents: format!("{hash}\n").into_bytes(),
+    });
+    let wanted: std::collections::BTreeSet<PathBuf> = files.iter().map(|f| out.join(&f.path)).collect();
+    let mut on_disk = Vec::new();
+    list_files(&out, &mut on_disk);
+    let stale: Vec<&PathBuf> = on_disk.iter().filter(|p| !wanted.contains(*p)).collect();
+    if check {
+        let changed: Vec<&str> = files
+            .iter()
+            .filter(|f| std::fs::read(out.join(&f.path)).ok().as_deref() != Some(&f.contents[..]))
+            .map(|f| f.path.as_str())
+            .collect();
+        if changed.is_empty() && stale.is_empty() {
+            return Ok("iri-grammar/generated is up to date".into());
+        }
+        return Err(format!(
+            "iri-grammar/generated was not up-to-date (changed: {changed:?}, not generated any more: {stale:?}); \
+             run `cargo xtask codegen`"
+        ));
+    }
+    for p in stale {
+        std::fs::remove_file(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    abnf_codegen::write_if_changed(&out, &files).map_err(|e| e.to_string())?;
+    Ok(format!("wrote {} files to {}", files.len(), out.display()))
+}
+
+fn list_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            list_files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Like rust-analyzer's codegen tests: `cargo test` fails when the
+    /// checked-in generated code does not match `specs/` and the generator.
+    #[test]
+    fn generated_code_is_fresh() {
+        if let Err(e) = super::codegen(true) {
+            panic!("{e}");
+        }
+    }
 }
