@@ -1,0 +1,24 @@
+//! The generated Rust for one small grammar, pinned so that any change to the
+//! emitter shows up in review (`cargo insta review`, or
+//! `INSTA_UPDATE=always cargo test -p abnf-codegen --test snapshot`).
+
+const GRAMMAR: &str = r#"; A small grammar with every shape the emitter knows.
+pair      = key "=" value
+key       = 1*ALPHA
+value     = quoted / number
+quoted    = DQUOTE *( %x20-21 / %x23-7E ) DQUOTE
+number    = 1*DIGIT [ "." 1*DIGIT ]
+list      = pair *( "," pair ) [ ";" comment ]
+comment   = *VCHAR
+"#;
+
+#[test]
+fn generated_module() {
+    let mut config = abnf_codegen::Config::new();
+    config.spec_source("pairs.abnf", GRAMMAR);
+    let generated = config.generate().expect("the grammar is valid");
+    let module = generated.file("pairs.rs").expect("a module per grammar");
+    insta::assert_snapshot!("pairs_rs", module);
+    let index = generated.file("grammars.rs").expect("an index");
+    insta::assert_snapshot!("grammars_rs", index);
+}
