@@ -74,14 +74,14 @@ fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// FNV-1a over every `*.abnf` file of `dir` (sorted by name): name, NUL,
+/// FNV-1a over every `*.abnf` and `*.bnf` file of `dir` (sorted by name): name, NUL,
 /// contents, NUL. `abnf_codegen::specs_hash` computes the same value.
 #[cfg(not(feature = "regenerate"))]
 fn specs_hash(dir: &Path) -> Result<String, String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("error: {}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "abnf"))
+        .filter(|p| p.extension().is_some_and(|e| e == "abnf" || e == "bnf"))
         .collect();
     files.sort();
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;

@@ -182,7 +182,7 @@ impl Config {
         self
     }
 
-    /// Adds every `*.abnf` file of a folder (sorted by name).
+    /// Adds every `*.abnf` and `*.bnf` file of a folder (sorted by name).
     pub fn specs_dir(&mut self, dir: impl AsRef<Path>) -> &mut Config {
         self.spec_dirs.push(dir.as_ref().to_path_buf());
         self
@@ -264,7 +264,7 @@ impl Config {
             })?;
             let mut found: Vec<PathBuf> = entries
                 .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e == "abnf"))
+                .filter(|p| p.extension().is_some_and(|e| e == "abnf" || e == "bnf"))
                 .collect();
             found.sort();
             paths.extend(found);
@@ -555,6 +555,27 @@ impl Config {
     }
 }
 
+/// A grammar module's docs: the comment lines that open its spec file
+/// (directives left out), then where it came from.
+fn module_doc(text: &str, source: &str) -> Vec<String> {
+    let mut doc: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| l.is_empty() || l.starts_with(';'))
+        .filter_map(|l| l.strip_prefix(';'))
+        .filter(|l| !l.trim_start().starts_with('@'))
+        .map(|l| format!(" {}", l.trim()).trim_end().to_string())
+        .collect();
+    while doc.last().is_some_and(|l| l.is_empty()) {
+        doc.pop();
+    }
+    if !doc.is_empty() {
+        doc.push(String::new());
+    }
+    doc.push(format!(" Generated from `{source}`."));
+    doc
+}
+
 /// Why `name` cannot be a Rust module name, if it cannot.
 fn not_a_module_name(name: &str) -> Option<&'static str> {
     let mut chars = name.chars();
@@ -579,14 +600,14 @@ fn file_name(path: &str) -> String {
         .map_or_else(|| path.to_string(), |f| f.to_string_lossy().into_owned())
 }
 
-/// A fingerprint of every `*.abnf` file of `dir` (sorted by name): FNV-1a
+/// A fingerprint of every `*.abnf` and `*.bnf` file of `dir` (sorted by name): FNV-1a
 /// over each file's name, a NUL, its contents and a NUL, as 16 hex digits.
 /// `iri-grammar`'s build script computes the same value to check that its
 /// checked-in generated code matches the specs.
 pub fn specs_hash(dir: &Path) -> std::io::Result<String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "abnf"))
+        .filter(|p| p.extension().is_some_and(|e| e == "abnf" || e == "bnf"))
         .collect();
     files.sort();
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -778,7 +799,7 @@ impl Compiled {
             let source = file_name(&g.sources.get(module.file).name);
             let eg = EmitGrammar {
                 name: module.name.clone(),
-                source,
+                source: source.clone(),
                 rules,
             };
             let ast = self
@@ -791,7 +812,7 @@ impl Compiled {
                 path: format!("{}.rs", module.name),
                 contents: emit::grammar_module(&eg, ast, runtime, style).into_bytes(),
             });
-            module_names.push(module.name.as_str());
+            module_names.push((module.name.as_str(), module_doc(&g.sources.get(module.file).text, &source)));
         }
         if !errors.is_empty() {
             return Err(Error::Grammar(Diagnostics {
@@ -801,7 +822,7 @@ impl Compiled {
         }
         files.push(GeneratedFile {
             path: "grammars.rs".into(),
-            contents: emit::index_module(&module_names, runtime).into_bytes(),
+            contents: emit::index_module(&module_names, runtime, style).into_bytes(),
         });
         let inputs = g.modules.iter().filter_map(|m| m.path.clone()).collect();
         Ok(Generated {

@@ -27,6 +27,12 @@ enum Command {
         #[arg(required = true)]
         specs: Vec<PathBuf>,
     },
+    /// Print the ABNF rules found in an RFC's text (page breaks joined,
+    /// prose and examples skipped), so a maintainer can check them.
+    Extract {
+        /// The RFC as published (a `.txt` file).
+        rfc: PathBuf,
+    },
     /// Build RULE's recognizer in memory and match each line of standard
     /// input against it (lines split on `\n` only).
     Match {
@@ -103,6 +109,19 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                 }
                 Err(e) => Err(e),
             }
+        }
+        Command::Extract { rfc } => {
+            let bytes = std::fs::read(&rfc).map_err(|error| Error::Io {
+                path: rfc.clone(),
+                error,
+            })?;
+            let text = String::from_utf8_lossy(&bytes);
+            let extracted = abnf_codegen::syntax::rfc_text::extract(&text);
+            if extracted.rules == 0 {
+                return Err(Error::Config(format!("no ABNF rules found in {}", rfc.display())));
+            }
+            print!("{}", extracted.abnf);
+            Ok(ExitCode::SUCCESS)
         }
         Command::Match { rule, specs } => {
             let mut config = Config::new();

@@ -256,7 +256,7 @@ fn has_structure(g: &Grammar, finite: &mut Finite<'_>, body: &Expr) -> bool {
 fn holds_rule(g: &Grammar, e: &Expr) -> bool {
     match e {
         Expr::Ref(id, _) => g.rule(*id).module.0 != 0,
-        Expr::Concat(items) => items.iter().any(|i| holds_rule(g, i)),
+        Expr::Concat(items) | Expr::Alt(items) => items.iter().any(|i| holds_rule(g, i)),
         Expr::Repeat {
             max: Some(1), expr, ..
         } => holds_rule(g, expr),
@@ -386,13 +386,22 @@ fn fields_of(
                 }
             }
         }
-        // A group of alternatives inside a concatenation is one field of
-        // the first rule it holds; its other alternatives are reached
-        // through that field's text.
+        // A group of alternatives inside a concatenation, such as RFC
+        // 2396's `( hier_part | opaque_part )`: the rules of each alternative
+        // become optional fields (one alternative matches).
+        Expr::Alt(alts) => {
+            for (i, alt) in alts.iter().enumerate() {
+                path.push(i);
+                fields_of(g, alt, Card::Optional, names, path, out);
+                path.pop();
+            }
+        }
         _ => {}
     }
 }
 
+/// Unique names within one scope: the second `h16` field is `h16_2`, the
+/// second `Alpha` variant `Alpha2`.
 #[derive(Default)]
 struct Names(HashMap<String, usize>);
 
@@ -400,10 +409,10 @@ impl Names {
     fn unique(&mut self, base: String) -> String {
         let n = self.0.entry(base.clone()).or_insert(0);
         *n += 1;
-        if *n == 1 {
-            base
-        } else {
-            format!("{base}_{n}")
+        match *n {
+            1 => base,
+            n if base.starts_with(|c: char| c.is_ascii_uppercase()) => format!("{base}{n}"),
+            n => format!("{base}_{n}"),
         }
     }
 }

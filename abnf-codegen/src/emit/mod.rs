@@ -163,10 +163,35 @@ pub fn grammar_module(
 }
 
 /// Renders the index of all generated grammars (for lookups by name).
-pub fn index_module(grammars: &[&str], runtime: &str) -> String {
+///
+/// It declares one module per grammar, documented with the comment lines
+/// that open its spec file, so that adding a spec file adds a module with no
+/// Rust code to write: include this file where the modules should live.
+pub fn index_module(grammars: &[(&str, Vec<String>)], runtime: &str, style: IncludeStyle) -> String {
     let rt: TokenStream = runtime.parse().expect("runtime path is a Rust path");
-    let mods = grammars.iter().map(|g| format_ident!("{}", g));
+    let decls = grammars.iter().map(|(g, doc)| {
+        let m = format_ident!("{}", g);
+        let file = format!("{g}.rs");
+        match style {
+            IncludeStyle::OutDir => {
+                let path = format!("/{file}");
+                quote! {
+                    #(#[doc = #doc])*
+                    pub mod #m {
+                        include!(concat!(env!("OUT_DIR"), #path));
+                    }
+                }
+            }
+            IncludeStyle::Relative => quote! {
+                #(#[doc = #doc])*
+                #[path = #file]
+                pub mod #m;
+            },
+        }
+    });
+    let mods = grammars.iter().map(|(g, _)| format_ident!("{}", g));
     let tokens = quote! {
+        #(#decls)*
         /// Every generated grammar, for lookups by name.
         pub static GRAMMARS: &[&#rt::Grammar] = &[#(&#mods::GRAMMAR),*];
     };

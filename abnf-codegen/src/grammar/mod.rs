@@ -337,8 +337,28 @@ impl Loader {
                 return None;
             }
         };
+        // An RFC as published: read the ABNF out of it.
+        let mut starts = None;
+        let text = if input.name.ends_with(".txt") {
+            let extracted = syntax::rfc_text::extract(&text);
+            if extracted.rules == 0 {
+                let file = self.sources.add(&input.name, text);
+                self.diags.push(
+                    Diagnostic::error(format!("no ABNF rules found in `{}`", input.name), Some(Span::new(file, 0..0)))
+                        .with_note(
+                            "a `.txt` spec is read as an RFC: rules are lines like `   name = elements`, \
+                             continued on deeper-indented lines",
+                        ),
+                );
+                return None;
+            }
+            starts = Some(extracted.starts);
+            extracted.text
+        } else {
+            text
+        };
         let file = self.sources.add(&input.name, text);
-        let spec = syntax::parse_spec(&self.sources, file, &mut self.diags);
+        let spec = syntax::parse_spec_at(&self.sources, file, starts.as_deref(), &mut self.diags);
         let path = input.path.clone();
         Some(self.push_module(name, file, path, spec, Some(input), root))
     }

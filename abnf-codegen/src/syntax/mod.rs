@@ -12,7 +12,9 @@
 //!    its position in the file;
 //! 4. hands the chunk to [`abnf::rule`] and maps its errors back to the file.
 
+mod bnf;
 mod lexer;
+pub mod rfc_text;
 
 use crate::diagnostic::{Diagnostic, FileId, SourceMap, Span};
 pub(crate) use lexer::{Tok, TokKind};
@@ -46,6 +48,39 @@ pub struct RuleDef {
     pub span: Span,
 }
 
+/// The notation a spec file is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// RFC 5234 ABNF with RFC 7405 (`*.abnf`, and ABNF extracted from RFC
+    /// text).
+    Abnf,
+    /// The older BNF of RFC 2396 and RFC 1738 (`*.bnf`, or a `; @dialect bnf`
+    /// line).
+    Bnf,
+}
+
+impl Dialect {
+    /// The dialect of a file: a `; @dialect abnf|bnf` line wins, then the
+    /// file's extension (`.bnf` is the older notation), then ABNF.
+    pub fn of(name: &str, text: &str) -> Dialect {
+        for line in text.lines().take(50) {
+            let t = line.trim_start();
+            if let Some(rest) = t.strip_prefix(';').map(str::trim_start).and_then(|r| r.strip_prefix("@dialect")) {
+                match rest.trim() {
+                    "bnf" => return Dialect::Bnf,
+                    "abnf" => return Dialect::Abnf,
+                    _ => {}
+                }
+            }
+        }
+        if name.ends_with(".bnf") {
+            Dialect::Bnf
+        } else {
+            Dialect::Abnf
+        }
+    }
+}
+
 /// A parsed spec file.
 #[derive(Clone, Debug)]
 pub struct SpecFile {
@@ -60,7 +95,19 @@ pub struct SpecFile {
 /// Parses one spec file that is already in the source map. Problems are
 /// pushed to `diags`; the rules that parsed are returned either way.
 pub fn parse_spec(sources: &SourceMap, file: FileId, diags: &mut Vec<Diagnostic>) -> SpecFile {
+    parse_spec_at(sources, file, None, diags)
+}
+
+/// Like [`parse_spec`]; with `starts`, rules begin at exactly those
+/// (0-based) lines instead of at the file's base indentation.
+pub fn parse_spec_at(
+    sources: &SourceMap,
+    file: FileId,
+    starts: Option<&[usize]>,
+    diags: &mut Vec<Diagnostic>,
+) -> SpecFile {
     let text = &sources.get(file).text;
+    let dialect = Dialect::of(&sources.get(file).name, text);
     let mut spec = SpecFile {
         file,
         imports: Vec::new(),
@@ -95,7 +142,11 @@ pub fn parse_spec(sources: &SourceMap, file: FileId, diags: &mut Vec<Diagnostic>
         if !is_content(l) {
             continue;
         }
-        if l.indent(text) <= base {
+        let starts_rule = match starts {
+            Some(starts) => starts.contains(&i),
+            None => l.indent(text) <= base,
+        };
+        if starts_rule {
             chunks.push((i, i));
         } else if let Some(last) = chunks.last_mut() {
             last.1 = i;
@@ -106,9 +157,11 @@ pub fn parse_spec(sources: &SourceMap, file: FileId, diags: &mut Vec<Diagnostic>
     for (first, last) in chunks {
         let start = lines[first].start;
         let end = lines[last].end;
-        if let Some(rule) = parse_rule(file, text, start..end, diags) {
-            spec.rules.push(rule);
-        }
+        let rule = match dialect {
+            Dialect::Abnf => parse_rule(file, text, start..end, diags),
+            Dialect::Bnf => bnf::parse_rule(file, text, start..end).map_err(|d| diags.push(*d)).ok(),
+        };
+        spec.rules.extend(rule);
     }
     spec
 }
