@@ -657,6 +657,15 @@ impl Compiled {
         })
     }
 
+    /// The typed-AST shape and tagged DFA of a typed rule, by module and
+    /// rule name.
+    pub fn tagged(&self, grammar: &str, rule: &str) -> Option<(&ast::AstType, &TaggedDfa)> {
+        let m = self.grammar.module_by_name(grammar)?;
+        let id = self.grammar.module(m).get(rule)?;
+        let (_, model) = self.typed.models.iter().find(|(mm, _)| *mm == m)?;
+        Some((model.get(id)?, self.typed.tdfas.get(&id)?))
+    }
+
     /// Measurements of every automaton, in export order.
     pub fn stats(&self) -> Vec<RuleStats> {
         let mut seen = Vec::new();

@@ -51,7 +51,9 @@ mod config;
 pub mod diagnostic;
 pub mod emit;
 pub mod grammar;
+pub mod oracle;
 pub mod regular;
+pub mod sample;
 pub mod syntax;
 pub mod tagged;
 

@@ -27,6 +27,26 @@ enum Command {
         #[arg(required = true)]
         specs: Vec<PathBuf>,
     },
+    /// Generate strings from RULE: matching ones, or with `--invalid` near
+    /// misses (one boundary-crossing mutation) that the reference matcher
+    /// rejects. One per line.
+    Sample {
+        /// The rule (`RULE` or `GRAMMAR:RULE`).
+        #[arg(long)]
+        rule: String,
+        /// How many.
+        #[arg(short = 'n', default_value_t = 10)]
+        n: usize,
+        /// Seed (the same seed gives the same strings).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Near misses instead of matching strings.
+        #[arg(long)]
+        invalid: bool,
+        /// Spec files.
+        #[arg(required = true)]
+        specs: Vec<PathBuf>,
+    },
     /// Print the ABNF rules found in an RFC's text (page breaks joined,
     /// prose and examples skipped), so a maintainer can check them.
     Extract {
@@ -109,6 +129,48 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                 }
                 Err(e) => Err(e),
             }
+        }
+        Command::Sample {
+            rule,
+            n,
+            seed,
+            invalid,
+            specs,
+        } => {
+            let mut config = Config::new();
+            for s in &specs {
+                config.spec(s);
+            }
+            let (grammar_name, rule) = export_rule(&mut config, &specs, &rule)?;
+            let (grammar, _) = config.load()?;
+            let id = grammar
+                .module_by_name(&grammar_name)
+                .and_then(|m| grammar.module(m).get(&rule))
+                .ok_or_else(|| Error::Config(format!("`{grammar_name}` has no rule `{rule}`")))?;
+            let mut sampler = abnf_codegen::sample::Sampler::new(&grammar, seed);
+            let oracle = abnf_codegen::oracle::Oracle::new(&grammar);
+            let mut out = BufWriter::new(io::stdout().lock());
+            let io_err = |error| Error::Io {
+                path: "<stdout>".into(),
+                error,
+            };
+            for _ in 0..n {
+                let s = if invalid {
+                    match sampler.invalid(id, &oracle, 1000) {
+                        Some(s) => s,
+                        None => {
+                            return Err(Error::Config(format!(
+                                "no near miss of `{rule}` found that is invalid (the rule may accept almost anything)"
+                            )))
+                        }
+                    }
+                } else {
+                    sampler.sample(id)
+                };
+                writeln!(out, "{s}").map_err(io_err)?;
+            }
+            out.flush().map_err(io_err)?;
+            Ok(ExitCode::SUCCESS)
         }
         Command::Extract { rfc } => {
             let bytes = std::fs::read(&rfc).map_err(|error| Error::Io {

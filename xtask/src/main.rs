@@ -2,6 +2,8 @@
 //!
 //! - `stats`: per exported rule of every grammar in `specs/`, the NFA and DFA
 //!   states, table sizes and build time.
+//! - `props [N]`: the property tests against the reference matcher with N
+//!   cases each (default 10,000), in release mode.
 //! - `codegen [--check]`: writes the generated code for `specs/` to
 //!   `iri-grammar/generated/` (what `iri-grammar` builds from unless its
 //!   `regenerate` feature is on); with `--check`, fails if it is stale. A test
@@ -21,6 +23,19 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("stats") => stats(),
+        Some("props") => {
+            // The property tests against the reference matcher, N cases each.
+            let cases = args.get(1).cloned().unwrap_or_else(|| "10000".into());
+            let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                .args(["test", "--release", "-p", "tests", "--test", "properties", "--", "--nocapture"])
+                .env("PROPTEST_CASES", &cases)
+                .current_dir(workspace_root())
+                .status();
+            match status {
+                Ok(s) if s.success() => ExitCode::SUCCESS,
+                _ => ExitCode::FAILURE,
+            }
+        }
         Some("codegen") => match codegen(args.get(1).map(String::as_str) == Some("--check")) {
             Ok(msg) => {
                 println!("{msg}");
@@ -31,8 +46,34 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        // The comparison table of bench/ (iri-grammar against its peers);
+        // further arguments go to bench-table (`--n`, `--seed`, `--rounds`).
+        Some("bench") => {
+            let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+            let status = std::process::Command::new(cargo)
+                .current_dir(workspace_root())
+                .args([
+                    "run",
+                    "--release",
+                    "-p",
+                    "iri-bench",
+                    "--bin",
+                    "bench-table",
+                    "--",
+                ])
+                .args(&args[1..])
+                .status();
+            match status {
+                Ok(s) if s.success() => ExitCode::SUCCESS,
+                Ok(_) => ExitCode::FAILURE,
+                Err(e) => {
+                    eprintln!("cannot run cargo: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         _ => {
-            eprintln!("usage: cargo xtask <stats | codegen [--check]>");
+            eprintln!("usage: cargo xtask <stats | codegen [--check] | bench [bench-table options]>");
             ExitCode::from(2)
         }
     }

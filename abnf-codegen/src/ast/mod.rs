@@ -82,6 +82,22 @@ pub struct AstType {
     pub shape: Shape,
 }
 
+impl AstType {
+    /// The body path of each capture group of this rule's tagged DFA, group 1
+    /// first (group 0 is the whole match): fields in order, or each variant
+    /// followed by its fields.
+    pub fn group_paths(&self) -> Vec<Vec<usize>> {
+        match &self.shape {
+            Shape::Struct(fields) => fields.iter().map(|f| f.path.clone()).collect(),
+            Shape::List(f) => vec![f.path.clone()],
+            Shape::Enum(variants) => variants
+                .iter()
+                .flat_map(|v| std::iter::once(v.path.clone()).chain(v.fields.iter().map(|f| f.path.clone())))
+                .collect(),
+        }
+    }
+}
+
 /// Which rules are typed, and their shapes.
 #[derive(Clone, Debug, Default)]
 pub struct AstModel {

@@ -1,0 +1,134 @@
+//! The generated recognizers and extractors against the reference matcher
+//! (`abnf_codegen::oracle`, which interprets the grammar IR directly), on
+//! strings generated from every grammar in `specs/` (`abnf_codegen::sample`).
+//!
+//! - every sampled string is accepted by the generated recognizer;
+//! - on sampled near misses, the recognizer and the oracle agree;
+//! - extraction spans (the tagged DFA of each typed rule) agree with the
+//!   oracle's priority parse.
+//!
+//! CI runs a bounded number of cases; `cargo xtask props N` runs N (the
+//! `PROPTEST_CASES` variable).
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use abnf_codegen::grammar::RuleId;
+use abnf_codegen::oracle::Oracle;
+use abnf_codegen::sample::Sampler;
+use abnf_codegen::{Compiled, Config};
+use proptest::prelude::*;
+
+/// Every spec of `specs/`, built in memory with its tagged DFAs.
+fn compiled() -> &'static Compiled {
+    static C: OnceLock<Compiled> = OnceLock::new();
+    C.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../specs");
+        Config::new().specs_dir(dir).build().expect("the specs are valid")
+    })
+}
+
+/// (module, rule id, rule name) for every rule of every spec file.
+fn rules() -> Vec<(String, RuleId, String)> {
+    let g = &compiled().grammar;
+    g.modules
+        .iter()
+        .filter(|m| m.root)
+        .flat_map(|m| m.defined.iter().map(move |&id| (m.name.clone(), id, g.rule(id).name.clone())))
+        .collect()
+}
+
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    /// Samples match, both by the oracle and by the generated runtime.
+    #[test]
+    fn samples_are_accepted(seed in any::<u64>()) {
+        let g = &compiled().grammar;
+        let oracle = Oracle::new(g);
+        let mut sampler = Sampler::new(g, seed);
+        for (module, id, name) in rules() {
+            let s = sampler.sample(id);
+            prop_assert!(oracle.matches(id, &s), "oracle rejects a sample of {module}:{name}: {s:?}");
+            let r = iri_grammar::lookup(&module, &name).expect("every rule is exported");
+            prop_assert!(r.is_match(&s), "{module}:{name} rejects its own sample {s:?}");
+        }
+    }
+
+    /// On near misses the generated recognizer agrees with the oracle.
+    #[test]
+    fn near_misses_agree(seed in any::<u64>()) {
+        let g = &compiled().grammar;
+        let oracle = Oracle::new(g);
+        let mut sampler = Sampler::new(g, seed);
+        for (module, id, name) in rules() {
+            let boundary = sampler.boundary_chars(id);
+            let s = sampler.near_miss(id, &boundary);
+            let r = iri_grammar::lookup(&module, &name).expect("every rule is exported");
+            prop_assert_eq!(r.is_match(&s), oracle.matches(id, &s), "{}:{} on {:?}", module, name, s);
+        }
+    }
+
+    /// The tagged DFA of every typed rule reports the spans of the oracle's
+    /// priority parse.
+    #[test]
+    fn extraction_spans_agree(seed in any::<u64>()) {
+        let c = compiled();
+        let g = &c.grammar;
+        let oracle = Oracle::new(g);
+        let mut sampler = Sampler::new(g, seed);
+        for (module, id, name) in rules() {
+            let Some((ty, dfa)) = c.tagged(&module, &name) else { continue };
+            let s = sampler.sample(id);
+            let Some(spans) = oracle.priority_parse(id, &s, 2_000_000) else {
+                // Over the search budget: nothing to compare.
+                continue;
+            };
+            let tags = dfa.run(s.as_bytes()).expect("a sample matches");
+            for (i, path) in ty.group_paths().iter().enumerate() {
+                let g = i + 1;
+                let got = tags[2 * g].zip(tags[2 * g + 1]);
+                prop_assert_eq!(got, spans.get(path).copied(), "{}:{} group {} ({:?}) on {:?}", module, name, g, path, s);
+            }
+        }
+    }
+}
+
+/// The oracle and the recognizers agree on the peer vectors, for the rules
+/// the vectors classify.
+#[test]
+fn oracle_agrees_on_the_vectors() {
+    let g = &compiled().grammar;
+    let oracle = Oracle::new(g);
+    let m = g.module_by_name("rfc3987").unwrap();
+    let id = g.module(m).get("IRI-reference").unwrap();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/vectors");
+    for (file, valid) in [("valid-iri.txt", true), ("invalid-iri.txt", false)] {
+        for line in std::fs::read_to_string(dir.join(file)).unwrap().lines() {
+            assert_eq!(oracle.matches(id, line), valid, "{file}: {line:?}");
+        }
+    }
+}
+
+/// Recursive grammars: the oracle handles right- and left-linear recursion.
+#[test]
+fn oracle_handles_recursion() {
+    let mut config = Config::new();
+    config.spec_source("t.abnf", "list = item [\",\" list]\nitem = 1*DIGIT\nl = l \"a\" / \"b\"\n");
+    let c = config.build().unwrap();
+    let g = &c.grammar;
+    let oracle = Oracle::new(g);
+    let m = g.module_by_name("t").unwrap();
+    let list = g.module(m).get("list").unwrap();
+    let l = g.module(m).get("l").unwrap();
+    for s in ["1", "1,22,333", "1,", ",1", ""] {
+        assert_eq!(oracle.matches(list, s), c.recognizer("t", "list").unwrap().is_match(s.as_bytes()), "{s:?}");
+    }
+    for s in ["b", "baaa", "ab", ""] {
+        assert_eq!(oracle.matches(l, s), c.recognizer("t", "l").unwrap().is_match(s.as_bytes()), "{s:?}");
+    }
+}
