@@ -564,7 +564,8 @@ fn module_doc(text: &str, source: &str) -> Vec<String> {
         .take_while(|l| l.is_empty() || l.starts_with(';'))
         .filter_map(|l| l.strip_prefix(';'))
         .filter(|l| !l.trim_start().starts_with('@'))
-        .map(|l| format!(" {}", l.trim()).trim_end().to_string())
+        // Brackets in ABNF are not Markdown links.
+        .map(|l| format!(" {}", l.trim().replace('[', "\\[").replace(']', "\\]")).trim_end().to_string())
         .collect();
     while doc.last().is_some_and(|l| l.is_empty()) {
         doc.pop();
@@ -963,8 +964,14 @@ impl Compiled {
                     &self.typed.tdfas[&ty.rule],
                     files,
                 );
+                let diagram = format!("{module}/ast/{stem}.svg");
+                files.push(GeneratedFile {
+                    path: diagram.clone(),
+                    contents: crate::tools::diagram_svg(g, ty.rule).into_bytes(),
+                });
                 EmitTypeKind::Local {
                     doc: rule_doc(g, ty.rule, "Parse tree of"),
+                    diagram,
                     shape,
                     tdfa,
                 }

@@ -56,6 +56,7 @@ pub mod regular;
 pub mod sample;
 pub mod syntax;
 pub mod tagged;
+pub mod tools;
 
 pub use config::{
     specs_hash, write_if_changed, Compiled, Config, Error, Generated, GeneratedFile, Recognizer, RuleStats,

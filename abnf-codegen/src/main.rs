@@ -27,6 +27,55 @@ enum Command {
         #[arg(required = true)]
         specs: Vec<PathBuf>,
     },
+    /// Per exported rule: NFA and DFA states, byte classes, table bytes,
+    /// extraction automaton bytes, build time.
+    Stats {
+        /// Spec files.
+        #[arg(required = true)]
+        specs: Vec<PathBuf>,
+    },
+    /// Write the generated Rust modules and tables to DIR, for projects that
+    /// do not use a build script (include `DIR/grammars.rs` as a module).
+    Generate {
+        /// Output folder.
+        #[arg(long)]
+        out: PathBuf,
+        /// The runtime crate's path in generated code.
+        #[arg(long, default_value = "::iri_grammar")]
+        runtime: String,
+        /// Spec files.
+        #[arg(required = true)]
+        specs: Vec<PathBuf>,
+    },
+    /// Show RULE with its dependencies inlined, and why it is or is not
+    /// regular.
+    Explain {
+        /// The rule (`RULE` or `GRAMMAR:RULE`).
+        #[arg(long)]
+        rule: String,
+        /// Spec files.
+        #[arg(required = true)]
+        specs: Vec<PathBuf>,
+    },
+    /// Render RULE as a railroad diagram (SVG on standard output).
+    Diagram {
+        /// The rule (`RULE` or `GRAMMAR:RULE`).
+        #[arg(long)]
+        rule: String,
+        /// Spec files.
+        #[arg(required = true)]
+        specs: Vec<PathBuf>,
+    },
+    /// Write RULE's minimized DFA as Graphviz (byte classes as character
+    /// sets).
+    Dot {
+        /// The rule (`RULE` or `GRAMMAR:RULE`).
+        #[arg(long)]
+        rule: String,
+        /// Spec files.
+        #[arg(required = true)]
+        specs: Vec<PathBuf>,
+    },
     /// Generate strings from RULE: matching ones, or with `--invalid` near
     /// misses (one boundary-crossing mutation) that the reference matcher
     /// rejects. One per line.
@@ -107,6 +156,21 @@ fn export_rule(config: &mut Config, specs: &[PathBuf], rule: &str) -> Result<(St
     )))
 }
 
+/// Loads the specs and finds RULE (`RULE` or `GRAMMAR:RULE`).
+fn find_rule(specs: &[PathBuf], rule: &str) -> Result<(abnf_codegen::grammar::Grammar, abnf_codegen::grammar::RuleId), Error> {
+    let mut config = Config::new();
+    for s in specs {
+        config.spec(s);
+    }
+    let (grammar_name, rule) = export_rule(&mut config, specs, rule)?;
+    let (grammar, _) = config.load()?;
+    let id = grammar
+        .module_by_name(&grammar_name)
+        .and_then(|m| grammar.module(m).get(&rule))
+        .ok_or_else(|| Error::Config(format!("`{grammar_name}` has no rule `{rule}`")))?;
+    Ok((grammar, id))
+}
+
 fn run(command: Command) -> Result<ExitCode, Error> {
     match command {
         Command::Check { rules, specs } => {
@@ -129,6 +193,110 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                 }
                 Err(e) => Err(e),
             }
+        }
+        Command::Stats { specs } => {
+            let mut config = Config::new();
+            for s in &specs {
+                config.spec(s);
+            }
+            let compiled = config.build()?;
+            let mut out = BufWriter::new(io::stdout().lock());
+            let io_err = |error| Error::Io {
+                path: "<stdout>".into(),
+                error,
+            };
+            writeln!(
+                out,
+                "{:<12} {:<18} {:>6} {:>6} {:>7} {:>8} {:>8} {:>8} {:>9}",
+                "grammar", "rule", "nfa", "dfa", "classes", "table", "sparse", "extract", "build ms"
+            )
+            .map_err(io_err)?;
+            for s in compiled.stats() {
+                writeln!(
+                    out,
+                    "{:<12} {:<18} {:>6} {:>6} {:>7} {:>8} {:>8} {:>8} {:>9.1}",
+                    s.grammar,
+                    s.rule,
+                    s.nfa_states,
+                    s.dfa_states,
+                    s.classes,
+                    s.table_bytes,
+                    s.sparse_bytes,
+                    s.extract_bytes,
+                    s.build_time.as_secs_f64() * 1e3
+                )
+                .map_err(io_err)?;
+            }
+            out.flush().map_err(io_err)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Generate { out, runtime, specs } => {
+            let mut config = Config::new();
+            for s in &specs {
+                config.spec(s);
+            }
+            let generated = config
+                .runtime_crate(runtime)
+                .include_style(abnf_codegen::emit::IncludeStyle::Relative)
+                .generate()?;
+            abnf_codegen::write_if_changed(&out, &generated.files)?;
+            eprint!("{}", generated.warnings.render(io::stderr().is_terminal()));
+            eprintln!("wrote {} files to {}", generated.files.len(), out.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Explain { rule, specs } => {
+            let (grammar, id) = find_rule(&specs, &rule)?;
+            let r = grammar.rule(id);
+            let mut direct = Vec::new();
+            r.expr.for_each_ref(&mut |d, _| direct.push(d));
+            let reach = abnf_codegen::grammar::reachable(&grammar, &direct);
+            let recursive = reach[id.0 as usize];
+            let deps: Vec<&str> = grammar
+                .rules
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| reach[*i] && *i != id.0 as usize)
+                .map(|(_, r)| r.name.as_str())
+                .collect();
+            println!("{}\n", grammar.rule_text(id));
+            println!("depends on: {}", if deps.is_empty() { "nothing".into() } else { deps.join(", ") });
+            println!("\ninlined:\n  {} = {}", r.name, abnf_codegen::tools::inline(&grammar, id, 1500));
+            let mut lowerer = abnf_codegen::regular::Lowerer::new(&grammar);
+            match lowerer.lower(id) {
+                Ok(_) if recursive => println!(
+                    "\nregular: yes; the rule is recursive, but only at one end of its alternatives \
+                     (right- or left-linear), which Arden's lemma turns into repetition"
+                ),
+                Ok(_) => println!("\nregular: yes; no rule it uses refers back to it"),
+                Err(d) => {
+                    println!("\nregular: no");
+                    let diags = abnf_codegen::Diagnostics {
+                        sources: grammar.sources.clone(),
+                        items: vec![d],
+                    };
+                    print!("{}", diags.render(io::stdout().is_terminal()));
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Diagram { rule, specs } => {
+            let (grammar, id) = find_rule(&specs, &rule)?;
+            println!("{}", abnf_codegen::tools::diagram_svg(&grammar, id));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Dot { rule, specs } => {
+            let mut config = Config::new();
+            for s in &specs {
+                config.spec(s);
+            }
+            let (grammar_name, rule) = export_rule(&mut config, &specs, &rule)?;
+            config.typed_ast(false);
+            let compiled = config.build()?;
+            let r = compiled
+                .recognizer(&grammar_name, &rule)
+                .ok_or_else(|| Error::Config(format!("`{grammar_name}` has no rule `{rule}`")))?;
+            print!("{}", abnf_codegen::tools::dfa_dot(r.rule, &r.automaton.compact()));
+            Ok(ExitCode::SUCCESS)
         }
         Command::Sample {
             rule,

@@ -92,6 +92,9 @@ pub enum EmitTypeKind {
     Local {
         /// Docs: the ABNF and where it came from.
         doc: Vec<String>,
+        /// Path of the rule's railroad diagram (an SVG file next to the
+        /// tables), embedded in the docs.
+        diagram: String,
         /// Its shape.
         shape: EmitShape,
         /// Its tagged DFA.
@@ -229,7 +232,7 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
     let mut items = Vec::new();
     for ty in types {
         let name = ident(&ty.name);
-        let (doc, shape, tdfa) = match &ty.kind {
+        let (doc, shape, tdfa, diagram) = match &ty.kind {
             EmitTypeKind::Reexport { module, is_enum } => {
                 let m = ident(module);
                 let kind = format_ident!("{}Kind", ty.name);
@@ -240,7 +243,12 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
                 });
                 continue;
             }
-            EmitTypeKind::Local { doc, shape, tdfa } => (doc, shape, tdfa),
+            EmitTypeKind::Local {
+                doc,
+                diagram,
+                shape,
+                tdfa,
+            } => (doc, shape, tdfa, super::include_path(diagram, style)),
         };
         let tables = tdfa_items(tdfa, &rt, style);
         let tdfa_ident = ident(&tdfa.ident);
@@ -341,6 +349,8 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
             #tables
             #fns
             #(#[doc = #doc])*
+            #[doc = ""]
+            #[doc = include_str!(#diagram)]
             #[derive(Clone, Copy, Debug, PartialEq, Eq)]
             pub struct #name<'a> {
                 /// Where this node is in the input.
