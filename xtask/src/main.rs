@@ -2,6 +2,8 @@
 //!
 //! - `stats`: per exported rule of every grammar in `specs/`, the NFA and DFA
 //!   states, table sizes and build time.
+//! - `new-grammar NAME`: scaffolds `specs/NAME.abnf` and
+//!   `tests/tests/NAME.rs` (the module appears in `iri-grammar` by itself).
 //! - `props [N]`: the property tests against the reference matcher with N
 //!   cases each (default 10,000), in release mode.
 //! - `codegen [--check]`: writes the generated code for `specs/` to
@@ -23,6 +25,20 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("stats") => stats(),
+        Some("new-grammar") => match args.get(1).map(|n| new_grammar(n)) {
+            Some(Ok(msg)) => {
+                println!("{msg}");
+                ExitCode::SUCCESS
+            }
+            Some(Err(e)) => {
+                eprintln!("{e}");
+                ExitCode::FAILURE
+            }
+            None => {
+                eprintln!("usage: cargo xtask new-grammar NAME");
+                ExitCode::from(2)
+            }
+        },
         Some("props") => {
             // The property tests against the reference matcher, N cases each.
             let cases = args.get(1).cloned().unwrap_or_else(|| "10000".into());
@@ -179,4 +195,76 @@ mod tests {
             panic!("{e}");
         }
     }
+}
+
+/// Scaffolds a new grammar: the spec file and a test file. No Rust code is
+/// needed per grammar: `iri-grammar` declares a module for every spec file.
+fn new_grammar(name: &str) -> Result<String, String> {
+    let valid = name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if !valid {
+        return Err(format!(
+            "`{name}` cannot name a grammar module: use lower-case letters, digits and `_`, starting with a letter"
+        ));
+    }
+    let root = workspace_root();
+    let spec = root.join("specs").join(format!("{name}.abnf"));
+    let test = root.join("tests/tests").join(format!("{name}.rs"));
+    for p in [&spec, &test] {
+        if p.exists() {
+            return Err(format!("{} exists already", p.display()));
+        }
+    }
+    // ABNF rule names and URI schemes have `-` where module names have `_`.
+    let scheme = name.replace('_', "-");
+    let rule = format!("{scheme}-URI");
+    let constant = format!("{}_URI", name.to_ascii_uppercase());
+    std::fs::write(
+        &spec,
+        format!(
+            "; RFC NNNN, TITLE\n\
+             ; Section N, \"SECTION TITLE\" (the scheme's ABNF, as published).\n\
+             ; Source: https://www.rfc-editor.org/rfc/rfcNNNN#section-N\n\
+             ;\n\
+             ; Rules of RFC 3986 are imported, not copied; list the ones used:\n\
+             ; @import rfc3986.abnf pct-encoded unreserved\n\
+             \n\
+             {rule} = \"{scheme}:\" 1*( unreserved / pct-encoded )\n"
+        ),
+    )
+    .map_err(|e| format!("{}: {e}", spec.display()))?;
+    std::fs::write(
+        &test,
+        format!(
+            "//! The examples of RFC NNNN for the `{name}` scheme (specs/{name}.abnf).\n\
+             \n\
+             use iri_grammar::{name};\n\
+             \n\
+             #[test]\n\
+             fn rfc_examples_are_valid() {{\n    \
+                 for example in [\"{scheme}:example\"] {{\n        \
+                     assert!({name}::{constant}.is_match(example), \"{{example}}\");\n    \
+                 }}\n\
+             }}\n\
+             \n\
+             #[test]\n\
+             fn invalid_examples_are_rejected() {{\n    \
+                 for example in [\"{scheme}:\", \"{scheme}:has space\"] {{\n        \
+                     assert!(!{name}::{constant}.is_match(example), \"{{example}}\");\n    \
+                 }}\n\
+             }}\n"
+        ),
+    )
+    .map_err(|e| format!("{}: {e}", test.display()))?;
+    Ok(format!(
+        "created {} and {}\n\
+         next:\n  \
+         1. write the RFC's ABNF into the spec file (see docs/adding-a-grammar.md)\n  \
+         2. cargo run -p abnf-codegen -- check {}\n  \
+         3. cargo xtask codegen\n  \
+         4. put the RFC's examples into the test file and run cargo test -p tests --test {name}",
+        spec.display(),
+        test.display(),
+        spec.display()
+    ))
 }
