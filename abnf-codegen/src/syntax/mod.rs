@@ -161,9 +161,32 @@ pub fn parse_spec_at(
             Dialect::Abnf => parse_rule(file, text, start..end, diags),
             Dialect::Bnf => bnf::parse_rule(file, text, start..end).map_err(|d| diags.push(*d)).ok(),
         };
-        spec.rules.extend(rule);
+        // A rule with a syntax error still defines its name (as matching
+        // nothing), so that its uses do not add "undefined rule" errors.
+        spec.rules.extend(rule.or_else(|| placeholder(file, text, start..end)));
     }
     spec
+}
+
+/// The rule a broken chunk was meant to define, as a rule matching nothing.
+fn placeholder(file: FileId, text: &str, range: std::ops::Range<usize>) -> Option<RuleDef> {
+    let chunk = &text[range.clone()];
+    let lead = chunk.len() - chunk.trim_start().len();
+    let len = chunk[lead..]
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '+')))
+        .unwrap_or(chunk.len() - lead);
+    let name = &chunk[lead..lead + len];
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic()) || !chunk[lead + len..].trim_start().starts_with('=') {
+        return None;
+    }
+    Some(RuleDef {
+        name: name.to_string(),
+        name_span: Span::new(file, range.start + lead..range.start + lead + len),
+        incremental: chunk[lead + len..].trim_start().starts_with("=/"),
+        body: abnf::types::Node::Alternatives(Vec::new()),
+        tokens: Vec::new(),
+        span: Span::new(file, range),
+    })
 }
 
 #[derive(Clone, Copy, Debug)]
