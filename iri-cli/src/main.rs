@@ -38,6 +38,34 @@ enum Command {
         /// The input.
         input: String,
     },
+    /// Resolve an IRI reference against a base IRI (RFC 3986 §5.2, strict;
+    /// RFC 3987 §6.5) and print the target IRI. Exits 1 if BASE is not an
+    /// IRI or REF not an IRI reference.
+    Resolve {
+        /// The base IRI (with a scheme; a fragment is ignored).
+        base: OsString,
+        /// The reference to resolve.
+        reference: OsString,
+    },
+    /// Map an IRI reference to a URI reference (RFC 3987 §3.1:
+    /// percent-encode every ucschar and iprivate as UTF-8) and print it.
+    ToUri {
+        /// The IRI reference.
+        iri: OsString,
+    },
+    /// Convert a URI reference to an IRI reference (RFC 3987 §3.2: decode
+    /// the percent-encoded UTF-8 of characters an IRI may hold) and print it.
+    ToIri {
+        /// The URI reference.
+        uri: OsString,
+    },
+    /// Syntax-based normalization of an IRI reference (RFC 3987 §5.3.2:
+    /// case, percent-encodings with iunreserved decoded, dot segments) and
+    /// print it.
+    Normalize {
+        /// The IRI reference.
+        iri: OsString,
+    },
 }
 
 fn main() -> ExitCode {
@@ -45,6 +73,50 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { rule, inputs } => check(&rule, inputs),
         Command::Parse { rule, input } => parse(&rule, &input),
+        Command::Resolve { base, reference } => operation(|| {
+            let base = iri_grammar::Iri::parse(utf8("BASE", &base)?).map_err(|e| format!("BASE: {e}"))?;
+            let reference =
+                iri_grammar::IriRef::parse(utf8("REF", &reference)?).map_err(|e| format!("REF: {e}"))?;
+            Ok(base.resolve(reference).into_string())
+        }),
+        Command::ToUri { iri } => operation(|| {
+            let r = iri_grammar::IriRef::parse(utf8("IRI", &iri)?).map_err(|e| e.to_string())?;
+            Ok(r.to_uri().into_string())
+        }),
+        Command::ToIri { uri } => operation(|| {
+            let r = iri_grammar::UriRef::parse(utf8("URI", &uri)?).map_err(|e| e.to_string())?;
+            Ok(r.to_iri().into_string())
+        }),
+        Command::Normalize { iri } => operation(|| {
+            let r = iri_grammar::IriRef::parse(utf8("IRI", &iri)?).map_err(|e| e.to_string())?;
+            Ok(r.normalize().into_string())
+        }),
+    }
+}
+
+/// An argument as UTF-8 text.
+fn utf8<'a>(name: &str, arg: &'a OsString) -> Result<&'a str, String> {
+    arg.to_str().ok_or_else(|| format!("{name} is not valid UTF-8"))
+}
+
+/// Runs one of the operations: prints its result alone on a line and exits
+/// 0, or prints the error to standard error and exits 1.
+fn operation(f: impl FnOnce() -> Result<String, String>) -> ExitCode {
+    match f() {
+        Ok(out) => {
+            let mut stdout = io::stdout().lock();
+            match writeln!(stdout, "{out}").and_then(|_| stdout.flush()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("iri: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Err(e) => {
+            eprintln!("iri: {e}");
+            ExitCode::from(1)
+        }
     }
 }
 

@@ -3151,6 +3151,8 @@ pub mod ast {
     /// ```text
     /// genericurl     = scheme ":" schemepart
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/genericurl.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Genericurl<'a> {
         /// Where this node is in the input.
@@ -3211,6 +3213,7 @@ pub mod ast {
     }
     /// Which alternative of `url` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum UrlKind<'a> {
         /// The alternative with `httpurl`.
         Httpurl(Httpurl<'a>),
@@ -3275,6 +3278,8 @@ pub mod ast {
     ///                  waisurl | mailtourl | fileurl |
     ///                  prosperourl | otherurl
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/url.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Url<'a> {
         /// Where this node is in the input.
@@ -3388,6 +3393,7 @@ pub mod ast {
     }
     /// Which alternative of `schemepart` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum SchemepartKind<'a> {
         /// The alternative with `xchar`.
         Xchar(::iri_grammar::List<'a, &'a str>),
@@ -3477,6 +3483,8 @@ pub mod ast {
     /// ```text
     /// schemepart     = *xchar | ip-schemepart
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/schemepart.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Schemepart<'a> {
         /// Where this node is in the input.
@@ -3588,6 +3596,8 @@ pub mod ast {
     /// ```text
     /// ip-schemepart  = "//" login [ "/" urlpath ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/ip_schemepart.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct IpSchemepart<'a> {
         /// Where this node is in the input.
@@ -3683,6 +3693,8 @@ pub mod ast {
     /// ```text
     /// login          = [ user [ ":" password ] "@" ] hostport
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/login.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Login<'a> {
         /// Where this node is in the input.
@@ -3782,6 +3794,8 @@ pub mod ast {
     /// ```text
     /// hostport       = host [ ":" port ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/hostport.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Hostport<'a> {
         /// Where this node is in the input.
@@ -3843,6 +3857,7 @@ pub mod ast {
     }
     /// Which alternative of `host` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum HostKind<'a> {
         /// The alternative with `hostname`.
         Hostname(Hostname<'a>),
@@ -3885,6 +3900,8 @@ pub mod ast {
     /// ```text
     /// host           = hostname | hostnumber
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/host.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Host<'a> {
         /// Where this node is in the input.
@@ -4036,6 +4053,8 @@ pub mod ast {
     /// ```text
     /// hostname       = *[ domainlabel "." ] toplabel
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/hostname.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Hostname<'a> {
         /// Where this node is in the input.
@@ -4100,6 +4119,7 @@ pub mod ast {
     }
     /// Which alternative of `domainlabel` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum DomainlabelKind<'a> {
         /// The alternative with `alphadigit`.
         Alphadigit(&'a str),
@@ -4200,6 +4220,8 @@ pub mod ast {
     /// ```text
     /// domainlabel    = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/domainlabel.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Domainlabel<'a> {
         /// Where this node is in the input.
@@ -4275,6 +4297,7 @@ pub mod ast {
     }
     /// Which alternative of `toplabel` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum ToplabelKind<'a> {
         /// The alternative with `alpha`.
         Alpha(&'a str),
@@ -4371,6 +4394,8 @@ pub mod ast {
     /// ```text
     /// toplabel       = alpha | alpha *[ alphadigit | "-" ] alphadigit
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/toplabel.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Toplabel<'a> {
         /// Where this node is in the input.
@@ -4474,6 +4499,8 @@ pub mod ast {
     /// ```text
     /// hostnumber     = digits "." digits "." digits "." digits
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/hostnumber.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Hostnumber<'a> {
         /// Where this node is in the input.
@@ -4572,6 +4599,8 @@ pub mod ast {
     /// ```text
     /// ftpurl         = "ftp://" login [ "/" fpath [ ";type=" ftptype ]]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/ftpurl.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Ftpurl<'a> {
         /// Where this node is in the input.
@@ -4714,6 +4743,8 @@ pub mod ast {
     /// ```text
     /// fpath          = fsegment *[ "/" fsegment ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/fpath.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Fpath<'a> {
         /// Where this node is in the input.
@@ -4810,6 +4841,8 @@ pub mod ast {
     /// ```text
     /// fileurl        = "file://" [ host | "localhost" ] "/" fpath
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/fileurl.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Fileurl<'a> {
         /// Where this node is in the input.
@@ -4906,6 +4939,8 @@ pub mod ast {
     /// ```text
     /// httpurl        = "http://" hostport [ "/" hpath [ "?" search ]]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/httpurl.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Httpurl<'a> {
         /// Where this node is in the input.
@@ -5048,6 +5083,8 @@ pub mod ast {
     /// ```text
     /// hpath          = hsegment *[ "/" hsegment ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/hpath.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Hpath<'a> {
         /// Where this node is in the input.
@@ -5145,6 +5182,8 @@ pub mod ast {
     /// gopherurl      = "gopher://" hostport [ "/" [ gtype [ selector
     ///                  [ "%09" search [ "%09" gopher+_string ] ] ] ] ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/gopherurl.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Gopherurl<'a> {
         /// Where this node is in the input.
@@ -5218,6 +5257,7 @@ pub mod ast {
     }
     /// Which alternative of `grouppart` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum GrouppartKind<'a> {
         /// The alternative `Alt1`.
         Alt1,
@@ -5263,6 +5303,8 @@ pub mod ast {
     /// ```text
     /// grouppart      = "*" | group | article
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/grouppart.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Grouppart<'a> {
         /// Where this node is in the input.
@@ -5406,6 +5448,8 @@ pub mod ast {
     /// ```text
     /// article        = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/article.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Article<'a> {
         /// Where this node is in the input.
@@ -5504,6 +5548,8 @@ pub mod ast {
     /// ```text
     /// nntpurl        = "nntp://" hostport "/" group [ "/" digits ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/nntpurl.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Nntpurl<'a> {
         /// Where this node is in the input.
@@ -5568,6 +5614,7 @@ pub mod ast {
     }
     /// Which alternative of `waisurl` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum WaisurlKind<'a> {
         /// The alternative with `waisdatabase`.
         Waisdatabase(Waisdatabase<'a>),
@@ -5613,6 +5660,8 @@ pub mod ast {
     /// ```text
     /// waisurl        = waisdatabase | waisindex | waisdoc
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/waisurl.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Waisurl<'a> {
         /// Where this node is in the input.
@@ -5725,6 +5774,8 @@ pub mod ast {
     /// ```text
     /// waisdatabase   = "wais://" hostport "/" database
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/waisdatabase.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Waisdatabase<'a> {
         /// Where this node is in the input.
@@ -5820,6 +5871,8 @@ pub mod ast {
     /// ```text
     /// waisindex      = "wais://" hostport "/" database "?" search
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/waisindex.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Waisindex<'a> {
         /// Where this node is in the input.
@@ -5918,6 +5971,8 @@ pub mod ast {
     /// ```text
     /// waisdoc        = "wais://" hostport "/" database "/" wtype "/" wpath
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/waisdoc.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Waisdoc<'a> {
         /// Where this node is in the input.
@@ -6070,6 +6125,8 @@ pub mod ast {
     /// ```text
     /// prosperourl    = "prospero://" hostport "/" ppath *[ fieldspec ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/prosperourl.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Prosperourl<'a> {
         /// Where this node is in the input.
@@ -6217,6 +6274,8 @@ pub mod ast {
     /// ```text
     /// ppath          = psegment *[ "/" psegment ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/ppath.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Ppath<'a> {
         /// Where this node is in the input.
@@ -6312,6 +6371,8 @@ pub mod ast {
     /// ```text
     /// fieldspec      = ";" fieldname "=" fieldvalue
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/fieldspec.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Fieldspec<'a> {
         /// Where this node is in the input.

@@ -48,20 +48,20 @@ pub static URI_REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
     __URI_REFERENCE_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __ABSOLUTEURI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/absoluteuri.le.table")),
+static __ABSOLUTE_URI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/absolute_uri.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __ABSOLUTEURI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/absoluteuri.be.table")),
+static __ABSOLUTE_URI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/absolute_uri.be.table")),
 );
 #[cfg(target_endian = "little")]
-static __ABSOLUTEURI_SPARSE: &[u8] = include_bytes!(
-    concat!(env!("OUT_DIR"), "/rfc2396/absoluteuri.le.sparse")
+static __ABSOLUTE_URI_SPARSE: &[u8] = include_bytes!(
+    concat!(env!("OUT_DIR"), "/rfc2396/absolute_uri.le.sparse")
 );
 #[cfg(target_endian = "big")]
-static __ABSOLUTEURI_SPARSE: &[u8] = include_bytes!(
-    concat!(env!("OUT_DIR"), "/rfc2396/absoluteuri.be.sparse")
+static __ABSOLUTE_URI_SPARSE: &[u8] = include_bytes!(
+    concat!(env!("OUT_DIR"), "/rfc2396/absolute_uri.be.sparse")
 );
 /// Recognizer for the rule `absoluteURI` of `rfc2396.bnf` (line 8):
 ///
@@ -70,7 +70,7 @@ static __ABSOLUTEURI_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 7 states × 8 byte classes, a 126-byte table; 985 bytes as a sparse `regex-automata` DFA.
-pub static ABSOLUTEURI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+pub static ABSOLUTE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "absoluteURI",
     ::iri_grammar::__private::Table {
@@ -88,25 +88,25 @@ pub static ABSOLUTEURI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         ],
         alphabet: 8u32,
         start: 8u32,
-        words: ::iri_grammar::__private::Words::U16(__ABSOLUTEURI_TABLE.as_u16s()),
+        words: ::iri_grammar::__private::Words::U16(__ABSOLUTE_URI_TABLE.as_u16s()),
     },
-    __ABSOLUTEURI_SPARSE,
+    __ABSOLUTE_URI_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __RELATIVEURI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/relativeuri.le.table")),
+static __RELATIVE_URI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/relative_uri.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __RELATIVEURI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/relativeuri.be.table")),
+static __RELATIVE_URI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/relative_uri.be.table")),
 );
 #[cfg(target_endian = "little")]
-static __RELATIVEURI_SPARSE: &[u8] = include_bytes!(
-    concat!(env!("OUT_DIR"), "/rfc2396/relativeuri.le.sparse")
+static __RELATIVE_URI_SPARSE: &[u8] = include_bytes!(
+    concat!(env!("OUT_DIR"), "/rfc2396/relative_uri.le.sparse")
 );
 #[cfg(target_endian = "big")]
-static __RELATIVEURI_SPARSE: &[u8] = include_bytes!(
-    concat!(env!("OUT_DIR"), "/rfc2396/relativeuri.be.sparse")
+static __RELATIVE_URI_SPARSE: &[u8] = include_bytes!(
+    concat!(env!("OUT_DIR"), "/rfc2396/relative_uri.be.sparse")
 );
 /// Recognizer for the rule `relativeURI` of `rfc2396.bnf` (line 9):
 ///
@@ -115,7 +115,7 @@ static __RELATIVEURI_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 8 states × 7 byte classes, a 128-byte table; 1078 bytes as a sparse `regex-automata` DFA.
-pub static RELATIVEURI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+pub static RELATIVE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "relativeURI",
     ::iri_grammar::__private::Table {
@@ -133,9 +133,9 @@ pub static RELATIVEURI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         ],
         alphabet: 7u32,
         start: 7u32,
-        words: ::iri_grammar::__private::Words::U16(__RELATIVEURI_TABLE.as_u16s()),
+        words: ::iri_grammar::__private::Words::U16(__RELATIVE_URI_TABLE.as_u16s()),
     },
-    __RELATIVEURI_SPARSE,
+    __RELATIVE_URI_SPARSE,
 );
 #[cfg(target_endian = "little")]
 static __HIER_PART_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -1820,8 +1820,8 @@ pub static GRAMMAR: ::iri_grammar::Grammar = ::iri_grammar::Grammar::__new(
     "rfc2396",
     &[
         &URI_REFERENCE,
-        &ABSOLUTEURI,
-        &RELATIVEURI,
+        &ABSOLUTE_URI,
+        &RELATIVE_URI,
         &HIER_PART,
         &OPAQUE_PART,
         &URIC_NO_SLASH,
@@ -1900,6 +1900,8 @@ pub mod ast {
     /// ```text
     ///       URI-reference = [ absoluteURI | relativeURI ] [ "#" fragment ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc2396/ast/uri_reference.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct UriReference<'a> {
         /// Where this node is in the input.
@@ -1907,9 +1909,9 @@ pub mod ast {
         /// The text this node matched.
         pub text: &'a str,
         /// `absoluteURI`
-        pub absoluteuri: ::core::option::Option<Absoluteuri<'a>>,
+        pub absolute_uri: ::core::option::Option<AbsoluteUri<'a>>,
         /// `relativeURI`
-        pub relativeuri: ::core::option::Option<Relativeuri<'a>>,
+        pub relative_uri: ::core::option::Option<RelativeUri<'a>>,
         /// `fragment`
         pub fragment: ::core::option::Option<&'a str>,
     }
@@ -1938,10 +1940,10 @@ pub mod ast {
             Ok(Self {
                 span: ::iri_grammar::Span { start, end },
                 text: &input[start..end],
-                absoluteuri: ::iri_grammar::__private::group(&tags, 1)
-                    .map(|s| Absoluteuri::__sub(input, s)),
-                relativeuri: ::iri_grammar::__private::group(&tags, 2)
-                    .map(|s| Relativeuri::__sub(input, s)),
+                absolute_uri: ::iri_grammar::__private::group(&tags, 1)
+                    .map(|s| AbsoluteUri::__sub(input, s)),
+                relative_uri: ::iri_grammar::__private::group(&tags, 2)
+                    .map(|s| RelativeUri::__sub(input, s)),
                 fragment: ::iri_grammar::__private::group(&tags, 3)
                     .map(|s| &input[s.range()]),
             })
@@ -1962,14 +1964,14 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __ABSOLUTEURI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-        *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/ast/absoluteuri.le.tdfa")),
+    static __ABSOLUTE_URI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+        *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/ast/absolute_uri.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __ABSOLUTEURI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-        *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/ast/absoluteuri.be.tdfa")),
+    static __ABSOLUTE_URI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+        *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/ast/absolute_uri.be.tdfa")),
     );
-    static __ABSOLUTEURI_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
+    static __ABSOLUTE_URI_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
         classes: [
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
             0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 3, 1, 3, 3, 4, 5, 5, 5, 5,
@@ -1990,15 +1992,17 @@ pub mod ast {
         op_data: 96u32,
         finals: 106u32,
         final_maps: 116u32,
-        words: __ABSOLUTEURI_TDFA_BYTES.as_u32s(),
+        words: __ABSOLUTE_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `absoluteURI` of `rfc2396.bnf` (line 8):
     ///
     /// ```text
     ///       absoluteURI   = scheme ":" ( hier_part | opaque_part )
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc2396/ast/absolute_uri.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Absoluteuri<'a> {
+    pub struct AbsoluteUri<'a> {
         /// Where this node is in the input.
         pub span: ::iri_grammar::Span,
         /// The text this node matched.
@@ -2010,7 +2014,7 @@ pub mod ast {
         /// `opaque_part`
         pub opaque_part: ::core::option::Option<&'a str>,
     }
-    impl<'a> Absoluteuri<'a> {
+    impl<'a> AbsoluteUri<'a> {
         /// Parses all of `input` as `absoluteURI`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
@@ -2025,7 +2029,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
             let mut tags = [usize::MAX; 8];
-            __ABSOLUTEURI_TDFA
+            __ABSOLUTE_URI_TDFA
                 .run(input.as_bytes(), start, end, &mut tags)
                 .map_err(|offset| ::iri_grammar::MatchError::__new(
                     "rfc2396",
@@ -2058,14 +2062,14 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __RELATIVEURI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-        *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/ast/relativeuri.le.tdfa")),
+    static __RELATIVE_URI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+        *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/ast/relative_uri.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __RELATIVEURI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-        *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/ast/relativeuri.be.tdfa")),
+    static __RELATIVE_URI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+        *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/ast/relative_uri.be.tdfa")),
     );
-    static __RELATIVEURI_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
+    static __RELATIVE_URI_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
         classes: [
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
             0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
@@ -2086,15 +2090,17 @@ pub mod ast {
         op_data: 195u32,
         finals: 205u32,
         final_maps: 232u32,
-        words: __RELATIVEURI_TDFA_BYTES.as_u32s(),
+        words: __RELATIVE_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `relativeURI` of `rfc2396.bnf` (line 9):
     ///
     /// ```text
     ///       relativeURI   = ( net_path | abs_path | rel_path ) [ "?" query ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc2396/ast/relative_uri.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Relativeuri<'a> {
+    pub struct RelativeUri<'a> {
         /// Where this node is in the input.
         pub span: ::iri_grammar::Span,
         /// The text this node matched.
@@ -2108,7 +2114,7 @@ pub mod ast {
         /// `query`
         pub query: ::core::option::Option<&'a str>,
     }
-    impl<'a> Relativeuri<'a> {
+    impl<'a> RelativeUri<'a> {
         /// Parses all of `input` as `relativeURI`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
@@ -2123,7 +2129,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
             let mut tags = [usize::MAX; 10];
-            __RELATIVEURI_TDFA
+            __RELATIVE_URI_TDFA
                 .run(input.as_bytes(), start, end, &mut tags)
                 .map_err(|offset| ::iri_grammar::MatchError::__new(
                     "rfc2396",
@@ -2194,6 +2200,8 @@ pub mod ast {
     /// ```text
     ///       hier_part     = ( net_path | abs_path ) [ "?" query ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc2396/ast/hier_part.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct HierPart<'a> {
         /// Where this node is in the input.
@@ -2291,6 +2299,8 @@ pub mod ast {
     /// ```text
     ///       net_path      = "//" authority [ abs_path ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc2396/ast/net_path.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct NetPath<'a> {
         /// Where this node is in the input.
@@ -2386,6 +2396,8 @@ pub mod ast {
     /// ```text
     ///       rel_path      = rel_segment [ abs_path ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc2396/ast/rel_path.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct RelPath<'a> {
         /// Where this node is in the input.
@@ -2444,6 +2456,7 @@ pub mod ast {
     }
     /// Which alternative of `authority` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum AuthorityKind<'a> {
         /// The alternative with `server`.
         Server(&'a str),
@@ -2486,6 +2499,8 @@ pub mod ast {
     /// ```text
     ///       authority     = server | reg_name
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc2396/ast/authority.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Authority<'a> {
         /// Where this node is in the input.
@@ -2584,6 +2599,8 @@ pub mod ast {
     /// ```text
     ///       hostport      = host [ ":" port ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc2396/ast/hostport.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Hostport<'a> {
         /// Where this node is in the input.
@@ -2645,6 +2662,7 @@ pub mod ast {
     }
     /// Which alternative of `host` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum HostKind<'a> {
         /// The alternative with `hostname`.
         Hostname(Hostname<'a>),
@@ -2687,6 +2705,8 @@ pub mod ast {
     /// ```text
     ///       host          = hostname | IPv4address
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc2396/ast/host.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Host<'a> {
         /// Where this node is in the input.
@@ -2838,6 +2858,8 @@ pub mod ast {
     /// ```text
     ///       hostname      = *( domainlabel "." ) toplabel [ "." ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc2396/ast/hostname.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Hostname<'a> {
         /// Where this node is in the input.
@@ -2902,6 +2924,7 @@ pub mod ast {
     }
     /// Which alternative of `domainlabel` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum DomainlabelKind<'a> {
         /// The alternative with `alphanum`.
         Alphanum(&'a str),
@@ -3002,6 +3025,8 @@ pub mod ast {
     /// ```text
     ///       domainlabel   = alphanum | alphanum *( alphanum | "-" ) alphanum
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc2396/ast/domainlabel.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Domainlabel<'a> {
         /// Where this node is in the input.
@@ -3077,6 +3102,7 @@ pub mod ast {
     }
     /// Which alternative of `toplabel` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum ToplabelKind<'a> {
         /// The alternative with `alpha`.
         Alpha(&'a str),
@@ -3173,6 +3199,8 @@ pub mod ast {
     /// ```text
     ///       toplabel      = alpha | alpha *( alphanum | "-" ) alphanum
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc2396/ast/toplabel.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Toplabel<'a> {
         /// Where this node is in the input.
@@ -3464,6 +3492,8 @@ pub mod ast {
     /// ```text
     ///       IPv4address   = 1*digit "." 1*digit "." 1*digit "." 1*digit
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc2396/ast/ipv4address.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Ipv4address<'a> {
         /// Where this node is in the input.
@@ -3628,6 +3658,8 @@ pub mod ast {
     /// ```text
     ///       path_segments = segment *( "/" segment )
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc2396/ast/path_segments.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct PathSegments<'a> {
         /// Where this node is in the input.
@@ -3810,6 +3842,8 @@ pub mod ast {
     /// ```text
     ///       segment       = *pchar *( ";" param )
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc2396/ast/segment.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Segment<'a> {
         /// Where this node is in the input.

@@ -557,20 +557,20 @@ pub static IP_LITERAL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
     __IP_LITERAL_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IPVFUTURE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ipvfuture.le.table")),
+static __IPV_FUTURE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ipv_future.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IPVFUTURE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ipvfuture.be.table")),
+static __IPV_FUTURE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ipv_future.be.table")),
 );
 #[cfg(target_endian = "little")]
-static __IPVFUTURE_SPARSE: &[u8] = include_bytes!(
-    concat!(env!("OUT_DIR"), "/rfc3986/ipvfuture.le.sparse")
+static __IPV_FUTURE_SPARSE: &[u8] = include_bytes!(
+    concat!(env!("OUT_DIR"), "/rfc3986/ipv_future.le.sparse")
 );
 #[cfg(target_endian = "big")]
-static __IPVFUTURE_SPARSE: &[u8] = include_bytes!(
-    concat!(env!("OUT_DIR"), "/rfc3986/ipvfuture.be.sparse")
+static __IPV_FUTURE_SPARSE: &[u8] = include_bytes!(
+    concat!(env!("OUT_DIR"), "/rfc3986/ipv_future.be.sparse")
 );
 /// Recognizer for the rule `IPvFuture` of `rfc3986.abnf` (line 33):
 ///
@@ -579,7 +579,7 @@ static __IPVFUTURE_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 6 states × 5 byte classes, a 72-byte table; 946 bytes as a sparse `regex-automata` DFA.
-pub static IPVFUTURE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+pub static IPV_FUTURE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "IPvFuture",
     ::iri_grammar::__private::Table {
@@ -597,9 +597,9 @@ pub static IPVFUTURE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         ],
         alphabet: 5u32,
         start: 5u32,
-        words: ::iri_grammar::__private::Words::U16(__IPVFUTURE_TABLE.as_u16s()),
+        words: ::iri_grammar::__private::Words::U16(__IPV_FUTURE_TABLE.as_u16s()),
     },
-    __IPVFUTURE_SPARSE,
+    __IPV_FUTURE_SPARSE,
 );
 #[cfg(target_endian = "little")]
 static __IPV6ADDRESS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -1669,7 +1669,7 @@ pub static GRAMMAR: ::iri_grammar::Grammar = ::iri_grammar::Grammar::__new(
         &HOST,
         &PORT,
         &IP_LITERAL,
-        &IPVFUTURE,
+        &IPV_FUTURE,
         &IPV6ADDRESS,
         &H16,
         &LS32,
@@ -1734,6 +1734,8 @@ pub mod ast {
     /// ```text
     /// URI           = scheme ":" hier-part [ "?" query ] [ "#" fragment ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3986/ast/uri.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Uri<'a> {
         /// Where this node is in the input.
@@ -1798,6 +1800,7 @@ pub mod ast {
     }
     /// Which alternative of `hier-part` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum HierPartKind<'a> {
         /// The alternative with `authority`, `path-abempty`.
         Authority {
@@ -1853,6 +1856,8 @@ pub mod ast {
     ///               / path-rootless
     ///               / path-empty
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3986/ast/hier_part.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct HierPart<'a> {
         /// Where this node is in the input.
@@ -1935,6 +1940,7 @@ pub mod ast {
     }
     /// Which alternative of `URI-reference` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum UriReferenceKind<'a> {
         /// The alternative with `URI`.
         Uri(Uri<'a>),
@@ -1978,6 +1984,8 @@ pub mod ast {
     /// ```text
     /// URI-reference = URI / relative-ref
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3986/ast/uri_reference.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct UriReference<'a> {
         /// Where this node is in the input.
@@ -2087,6 +2095,8 @@ pub mod ast {
     /// ```text
     /// absolute-URI  = scheme ":" hier-part [ "?" query ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3986/ast/absolute_uri.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct AbsoluteUri<'a> {
         /// Where this node is in the input.
@@ -2186,6 +2196,8 @@ pub mod ast {
     /// ```text
     /// relative-ref  = relative-part [ "?" query ] [ "#" fragment ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3986/ast/relative_ref.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct RelativeRef<'a> {
         /// Where this node is in the input.
@@ -2251,6 +2263,7 @@ pub mod ast {
     }
     /// Which alternative of `relative-part` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum RelativePartKind<'a> {
         /// The alternative with `authority`, `path-abempty`.
         Authority {
@@ -2306,6 +2319,8 @@ pub mod ast {
     ///               / path-noscheme
     ///               / path-empty
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3986/ast/relative_part.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct RelativePart<'a> {
         /// Where this node is in the input.
@@ -2427,6 +2442,8 @@ pub mod ast {
     /// ```text
     /// authority     = [ userinfo "@" ] host [ ":" port ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3986/ast/authority.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Authority<'a> {
         /// Where this node is in the input.
@@ -2492,6 +2509,7 @@ pub mod ast {
     }
     /// Which alternative of `host` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum HostKind<'a> {
         /// The alternative with `IP-literal`.
         IpLiteral(IpLiteral<'a>),
@@ -2537,6 +2555,8 @@ pub mod ast {
     /// ```text
     /// host          = IP-literal / IPv4address / reg-name
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3986/ast/host.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Host<'a> {
         /// Where this node is in the input.
@@ -2602,11 +2622,12 @@ pub mod ast {
     }
     /// Which alternative of `IP-literal` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum IpLiteralKind<'a> {
         /// The alternative with `IPv6address`.
         Ipv6address(&'a str),
         /// The alternative with `IPvFuture`.
-        Ipvfuture(&'a str),
+        IpvFuture(&'a str),
     }
     #[cfg(target_endian = "little")]
     static __IP_LITERAL_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -2645,6 +2666,8 @@ pub mod ast {
     /// ```text
     /// IP-literal    = "[" ( IPv6address / IPvFuture  ) "]"
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3986/ast/ip_literal.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct IpLiteral<'a> {
         /// Where this node is in the input.
@@ -2684,7 +2707,7 @@ pub mod ast {
                         ::iri_grammar::__private::leaf(input, &tags, 2),
                     )
                 } else if ::iri_grammar::__private::group(&tags, 3).is_some() {
-                    IpLiteralKind::Ipvfuture(
+                    IpLiteralKind::IpvFuture(
                         ::iri_grammar::__private::leaf(input, &tags, 4),
                     )
                 } else {
@@ -2713,6 +2736,7 @@ pub mod ast {
     }
     /// Which alternative of `path` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum PathKind<'a> {
         /// The alternative with `path-abempty`.
         PathAbempty(PathAbempty<'a>),
@@ -2765,6 +2789,8 @@ pub mod ast {
     ///               / path-rootless   ; begins with a segment
     ///               / path-empty      ; zero characters
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3986/ast/path.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Path<'a> {
         /// Where this node is in the input.
@@ -2929,6 +2955,8 @@ pub mod ast {
     /// ```text
     /// path-abempty  = *( "/" segment )
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3986/ast/path_abempty.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct PathAbempty<'a> {
         /// Where this node is in the input.
@@ -3072,6 +3100,8 @@ pub mod ast {
     /// ```text
     /// path-noscheme = segment-nz-nc *( "/" segment )
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3986/ast/path_noscheme.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct PathNoscheme<'a> {
         /// Where this node is in the input.
@@ -3218,6 +3248,8 @@ pub mod ast {
     /// ```text
     /// path-rootless = segment-nz *( "/" segment )
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3986/ast/path_rootless.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct PathRootless<'a> {
         /// Where this node is in the input.

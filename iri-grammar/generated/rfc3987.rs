@@ -1185,7 +1185,7 @@ pub use super::rfc3986::PORT;
 /// Imported: the recognizer of `IP-literal` from [`super::rfc3986`].
 pub use super::rfc3986::IP_LITERAL;
 /// Imported: the recognizer of `IPvFuture` from [`super::rfc3986`].
-pub use super::rfc3986::IPVFUTURE;
+pub use super::rfc3986::IPV_FUTURE;
 /// Imported: the recognizer of `IPv6address` from [`super::rfc3986`].
 pub use super::rfc3986::IPV6ADDRESS;
 /// Imported: the recognizer of `h16` from [`super::rfc3986`].
@@ -1238,7 +1238,7 @@ pub static GRAMMAR: ::iri_grammar::Grammar = ::iri_grammar::Grammar::__new(
         &SCHEME,
         &PORT,
         &IP_LITERAL,
-        &IPVFUTURE,
+        &IPV_FUTURE,
         &IPV6ADDRESS,
         &H16,
         &LS32,
@@ -1294,6 +1294,8 @@ pub mod ast {
     /// IRI            = scheme ":" ihier-part [ "?" iquery ]
     ///                       [ "#" ifragment ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3987/ast/iri.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Iri<'a> {
         /// Where this node is in the input.
@@ -1358,6 +1360,7 @@ pub mod ast {
     }
     /// Which alternative of `ihier-part` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum IhierPartKind<'a> {
         /// The alternative with `iauthority`, `ipath-abempty`.
         Iauthority {
@@ -1414,6 +1417,8 @@ pub mod ast {
     ///                / ipath-rootless
     ///                / ipath-empty
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3987/ast/ihier_part.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct IhierPart<'a> {
         /// Where this node is in the input.
@@ -1500,6 +1505,7 @@ pub mod ast {
     }
     /// Which alternative of `IRI-reference` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum IriReferenceKind<'a> {
         /// The alternative with `IRI`.
         Iri(Iri<'a>),
@@ -1545,6 +1551,8 @@ pub mod ast {
     /// ```text
     /// IRI-reference  = IRI / irelative-ref
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3987/ast/iri_reference.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct IriReference<'a> {
         /// Where this node is in the input.
@@ -1656,6 +1664,8 @@ pub mod ast {
     /// ```text
     /// absolute-IRI   = scheme ":" ihier-part [ "?" iquery ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3987/ast/absolute_iri.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct AbsoluteIri<'a> {
         /// Where this node is in the input.
@@ -1756,6 +1766,8 @@ pub mod ast {
     /// ```text
     /// irelative-ref  = irelative-part [ "?" iquery ] [ "#" ifragment ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3987/ast/irelative_ref.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct IrelativeRef<'a> {
         /// Where this node is in the input.
@@ -1821,6 +1833,7 @@ pub mod ast {
     }
     /// Which alternative of `irelative-part` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum IrelativePartKind<'a> {
         /// The alternative with `iauthority`, `ipath-abempty`.
         Iauthority {
@@ -1877,6 +1890,8 @@ pub mod ast {
     ///                / ipath-noscheme
     ///                / ipath-empty
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3987/ast/irelative_part.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct IrelativePart<'a> {
         /// Where this node is in the input.
@@ -1999,6 +2014,8 @@ pub mod ast {
     /// ```text
     /// iauthority     = [ iuserinfo "@" ] ihost [ ":" port ]
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3987/ast/iauthority.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Iauthority<'a> {
         /// Where this node is in the input.
@@ -2064,6 +2081,7 @@ pub mod ast {
     }
     /// Which alternative of `ihost` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum IhostKind<'a> {
         /// The alternative with `IP-literal`.
         IpLiteral(IpLiteral<'a>),
@@ -2110,6 +2128,8 @@ pub mod ast {
     /// ```text
     /// ihost          = IP-literal / IPv4address / ireg-name
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3987/ast/ihost.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Ihost<'a> {
         /// Where this node is in the input.
@@ -2179,6 +2199,7 @@ pub mod ast {
     }
     /// Which alternative of `ipath` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
     pub enum IpathKind<'a> {
         /// The alternative with `ipath-abempty`.
         IpathAbempty(IpathAbempty<'a>),
@@ -2232,6 +2253,8 @@ pub mod ast {
     ///                / ipath-rootless  ; begins with a segment
     ///                / ipath-empty     ; zero characters
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3987/ast/ipath.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Ipath<'a> {
         /// Where this node is in the input.
@@ -2404,6 +2427,8 @@ pub mod ast {
     /// ```text
     /// ipath-abempty  = *( "/" isegment )
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3987/ast/ipath_abempty.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct IpathAbempty<'a> {
         /// Where this node is in the input.
@@ -2549,6 +2574,8 @@ pub mod ast {
     /// ```text
     /// ipath-noscheme = isegment-nz-nc *( "/" isegment )
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3987/ast/ipath_noscheme.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct IpathNoscheme<'a> {
         /// Where this node is in the input.
@@ -2697,6 +2724,8 @@ pub mod ast {
     /// ```text
     /// ipath-rootless = isegment-nz *( "/" isegment )
     /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3987/ast/ipath_rootless.svg"))]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct IpathRootless<'a> {
         /// Where this node is in the input.

@@ -18,7 +18,26 @@
 //! assert!(r.is_match("../a/b?c"));
 //! ```
 //!
-//! The crate is `#![no_std]` (it needs `alloc` for the one-time DFA load).
+//! The everyday types ([`IriRef`], [`Iri`], [`UriRef`], [`Uri`] and their
+//! owned forms) are validated and give the components; [`ops`] has the
+//! RFC 3987 / RFC 3986 operations on them: IRI ↔ URI mapping, resolution,
+//! normalization and comparison, bidi checks, and a builder.
+//!
+//! ```
+//! use iri_grammar::{Iri, IriRef};
+//!
+//! let base = Iri::parse("http://例え.jp/a/b")?;
+//! let target = base.resolve(IriRef::parse("../引き出し?q=1")?);
+//! assert_eq!(target.as_str(), "http://例え.jp/引き出し?q=1");
+//! assert_eq!(
+//!     target.as_ref().to_uri().as_str(),
+//!     "http://%E4%BE%8B%E3%81%88.jp/%E5%BC%95%E3%81%8D%E5%87%BA%E3%81%97?q=1"
+//! );
+//! # Ok::<(), iri_grammar::ParseError>(())
+//! ```
+//!
+//! The crate is `#![no_std]` (it needs `alloc` for the one-time DFA load
+//! and for the operations' results).
 //!
 //! [`abnf-codegen`]: https://docs.rs/abnf-codegen
 
@@ -30,13 +49,20 @@ extern crate alloc;
 // would; this makes that path resolve inside this crate too.
 extern crate self as iri_grammar;
 
+pub mod ops;
 mod recognizer;
 mod tagged;
 mod types;
 
+pub use ops::{
+    equivalent, iri_to_uri, normalize, relativize, remove_dot_segments, resolve, uri_to_iri, IriBuilder,
+    Normalizer, Rung,
+};
 pub use recognizer::{Grammar, MatchError, Recognizer};
 pub use tagged::{List, Span};
-pub use types::{Host, Iri, IriBuf, IriRef, IriRefBuf, ParseError, Port, Uri, UriBuf, UriRef, UriRefBuf};
+pub use types::{
+    Host, Iri, IriBuf, IriRef, IriRefBuf, ParseError, ParseErrorKind, Port, Uri, UriBuf, UriRef, UriRefBuf,
+};
 
 /// What generated code uses; not part of the API.
 #[doc(hidden)]

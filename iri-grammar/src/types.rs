@@ -109,7 +109,7 @@ macro_rules! parts_from {
                 let tag = match a.$host.kind {
                     $HostKind::IpLiteral(lit) => match lit.kind {
                         IpLiteralKind::Ipv6address(_) => HostTag::Ipv6,
-                        IpLiteralKind::Ipvfuture(_) => HostTag::IpvFuture,
+                        IpLiteralKind::IpvFuture(_) => HostTag::IpvFuture,
                     },
                     $HostKind::Ipv4address(_) => HostTag::Ipv4,
                     $HostKind::$RegName(_) => HostTag::RegName,
@@ -225,20 +225,76 @@ parts_from!(
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParseError {
     what: &'static str,
+    kind: ParseErrorKind,
     error: MatchError,
     found: Option<char>,
     expected: ByteSet,
 }
 
+/// What kind of problem a [`ParseError`] reports.
+///
+/// ```
+/// use iri_grammar::{IriRef, ParseErrorKind};
+///
+/// assert_eq!(IriRef::parse("a b").unwrap_err().kind(), ParseErrorKind::Syntax);
+/// let e = IriRef::parse("/\u{202E}txt.exe").unwrap_err();
+/// assert_eq!(e.kind(), ParseErrorKind::BidiFormatting);
+/// assert_eq!((e.offset(), e.found()), (1, Some('\u{202E}')));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// The input does not match the grammar rule.
+    Syntax,
+    /// The input matches the grammar, but contains one of the bidirectional
+    /// formatting characters that RFC 3987 §4.1 forbids in IRIs ("IRIs MUST
+    /// NOT contain bidirectional formatting characters (LRM, RLM, LRE, RLE,
+    /// LRO, RLO, and PDF)"): U+200E, U+200F, U+202A–U+202E. The grammar of
+    /// §2.2 allows them (they are `ucschar`s), so only the strict types
+    /// ([`IriRef`], [`Iri`] and their owned forms) reject them; the
+    /// recognizers stay faithful to the ABNF.
+    BidiFormatting,
+}
+
 impl ParseError {
     fn new(what: &'static str, recognizer: &Recognizer, input: &str, error: MatchError) -> ParseError {
-        let offset = error.offset();
+        // The automaton works on bytes and may stop inside a character (a
+        // noncharacter such as U+FFFF shares its first bytes with allowed
+        // ones): report the character it stopped in.
+        let mut offset = error.offset().min(input.len());
+        while !input.is_char_boundary(offset) {
+            offset -= 1;
+        }
         ParseError {
             what,
-            error,
+            kind: ParseErrorKind::Syntax,
+            error: MatchError::__new(error.grammar(), error.rule(), offset),
             found: input.get(offset..).and_then(|s| s.chars().next()),
             expected: recognizer.expected_at(input.as_bytes(), offset),
         }
+    }
+
+    /// A forbidden bidi formatting character `c` at byte `offset`.
+    fn bidi(what: &'static str, recognizer: &Recognizer, offset: usize, c: char) -> ParseError {
+        ParseError {
+            what,
+            kind: ParseErrorKind::BidiFormatting,
+            error: MatchError::__new(recognizer.grammar(), recognizer.rule(), offset),
+            found: Some(c),
+            expected: ByteSet::default(),
+        }
+    }
+
+    /// What kind of problem this is.
+    ///
+    /// ```
+    /// use iri_grammar::{Iri, ParseErrorKind};
+    ///
+    /// assert_eq!(Iri::parse("//no-scheme").unwrap_err().kind(), ParseErrorKind::Syntax);
+    /// assert_eq!(Iri::parse("s:\u{200F}").unwrap_err().kind(), ParseErrorKind::BidiFormatting);
+    /// ```
+    pub fn kind(&self) -> ParseErrorKind {
+        self.kind
     }
 
     /// The byte offset where the input stopped matching.
@@ -270,6 +326,18 @@ impl ParseError {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "invalid {}: ", self.what)?;
+        if self.kind == ParseErrorKind::BidiFormatting {
+            let c = self.found.unwrap_or('\u{FFFD}');
+            return write!(
+                f,
+                "bidirectional formatting character U+{:04X} ({}) at byte {}; RFC 3987 §4.1 forbids it in IRIs \
+                 (percent-encode it as {})",
+                u32::from(c),
+                crate::ops::bidi_formatting_name(c).unwrap_or("?"),
+                self.offset(),
+                crate::ops::iri_to_uri_str(c.encode_utf8(&mut [0; 4])),
+            );
+        }
         match self.found {
             Some(c) => write!(f, "unexpected {c:?} at byte {}", self.offset())?,
             None => write!(f, "unexpected end of input at byte {}", self.offset())?,
@@ -337,8 +405,37 @@ impl fmt::Display for ByteSet {
     }
 }
 
+/// The strict IRI types' check beyond the grammar: no bidi formatting
+/// characters (RFC 3987 §4.1). Earliest problem first: a syntax error
+/// before the first such character is reported as a syntax error.
+fn strict_iri(
+    what: &'static str,
+    recognizer: &Recognizer,
+    input: &str,
+    parsed: Result<Parts, MatchError>,
+) -> Result<Parts, ParseError> {
+    let bidi = crate::ops::find_bidi_formatting(input);
+    match (parsed, bidi) {
+        (Err(e), Some((at, _))) if e.offset() < at => Err(ParseError::new(what, recognizer, input, e)),
+        (_, Some((at, c))) => Err(ParseError::bidi(what, recognizer, at, c)),
+        (Err(e), None) => Err(ParseError::new(what, recognizer, input, e)),
+        (Ok(parts), None) => Ok(parts),
+    }
+}
+
+/// The URI types' check: the grammar alone (URIs are ASCII, so they cannot
+/// contain the characters [`strict_iri`] looks for).
+fn grammar_only(
+    what: &'static str,
+    recognizer: &Recognizer,
+    input: &str,
+    parsed: Result<Parts, MatchError>,
+) -> Result<Parts, ParseError> {
+    parsed.map_err(|e| ParseError::new(what, recognizer, input, e))
+}
+
 macro_rules! validated {
-    ($(#[$doc:meta])* $Borrowed:ident, $Owned:ident, $what:literal, $recognizer:path,
+    ($(#[$doc:meta])* $Borrowed:ident, $Owned:ident, $what:literal, $recognizer:path, $check:ident,
      |$input:ident| $parts:expr) => {
         $(#[$doc])*
         #[derive(Clone, Copy)]
@@ -350,7 +447,7 @@ macro_rules! validated {
         impl<'a> $Borrowed<'a> {
             /// Validates and parses `input`.
             pub fn parse($input: &'a str) -> Result<Self, ParseError> {
-                let parts = $parts.map_err(|e| ParseError::new($what, &$recognizer, $input, e))?;
+                let parts = $check($what, &$recognizer, $input, $parts)?;
                 Ok($Borrowed { text: $input, parts })
             }
 
@@ -612,6 +709,11 @@ validated!(
     /// An IRI reference (RFC 3987 `IRI-reference`): an IRI or a relative
     /// reference, validated, with its components.
     ///
+    /// Strict: besides the grammar, parsing rejects the bidi formatting
+    /// characters that RFC 3987 §4.1 forbids (LRM, RLM, LRE, RLE, PDF, LRO,
+    /// RLO), with [`ParseErrorKind::BidiFormatting`]. The recognizer
+    /// [`rfc3987::IRI_REFERENCE`] follows the ABNF alone and accepts them.
+    ///
     /// ```
     /// use iri_grammar::{Host, IriRef};
     ///
@@ -624,12 +726,13 @@ validated!(
     /// assert_eq!((r.query(), r.fragment()), (Some("q"), Some("f")));
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
-    IriRef, IriRefBuf, "IRI reference", rfc3987::IRI_REFERENCE,
+    IriRef, IriRefBuf, "IRI reference", rfc3987::IRI_REFERENCE, strict_iri,
     |input| rfc3987::ast::IriReference::parse(input).map(|t| parts3987::reference(input, &t))
 );
 
 validated!(
     /// An IRI (RFC 3987 `IRI`): absolute, with a scheme, maybe a fragment.
+    /// Strict as [`IriRef`] is: no bidi formatting characters (§4.1).
     ///
     /// ```
     /// let iri = iri_grammar::Iri::parse("http://例え.jp/引き出し")?;
@@ -638,7 +741,7 @@ validated!(
     /// assert!(iri_grammar::Iri::parse("//no-scheme").is_err());
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
-    Iri, IriBuf, "IRI", rfc3987::IRI,
+    Iri, IriBuf, "IRI", rfc3987::IRI, strict_iri,
     |input| rfc3987::ast::Iri::parse(input).map(|t| parts3987::absolute(input, &t))
 );
 
@@ -651,7 +754,7 @@ validated!(
     /// assert!(iri_grammar::UriRef::parse("/résumé").is_err());
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
-    UriRef, UriRefBuf, "URI reference", rfc3986::URI_REFERENCE,
+    UriRef, UriRefBuf, "URI reference", rfc3986::URI_REFERENCE, grammar_only,
     |input| rfc3986::ast::UriReference::parse(input).map(|t| parts3986::reference(input, &t))
 );
 
@@ -665,7 +768,7 @@ validated!(
     /// assert_eq!(iri.scheme(), Some("mailto"));
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
-    Uri, UriBuf, "URI", rfc3986::URI,
+    Uri, UriBuf, "URI", rfc3986::URI, grammar_only,
     |input| rfc3986::ast::Uri::parse(input).map(|t| parts3986::absolute(input, &t))
 );
 

@@ -83,7 +83,7 @@ fn ipvfuture_v_and_hexdig_are_case_insensitive() {
     valid(&rfc3986::RELATIVE_REF, refs);
     valid(&rfc3987::IRI_REFERENCE, refs);
     valid(&rfc3987::IRELATIVE_REF, refs);
-    valid(&rfc3986::IPVFUTURE, &["V1F.x", "v1f.x", "VABCDEF0123456789.x"]);
+    valid(&rfc3986::IPV_FUTURE, &["V1F.x", "v1f.x", "VABCDEF0123456789.x"]);
 }
 
 #[test]
@@ -297,7 +297,7 @@ fn ipvfuture_forms() {
         "v1.-._~",
         "v1.a:b:c:d",
     ];
-    valid(&rfc3986::IPVFUTURE, ok);
+    valid(&rfc3986::IPV_FUTURE, ok);
     let literals = embed("[{}]", ok);
     valid(&rfc3986::IP_LITERAL, &strs(&literals));
     let uris = embed("http://[{}]/", ok);
@@ -320,7 +320,7 @@ fn ipvfuture_forms() {
         "v1.\u{E9}", // not even in IRIs: IPvFuture is ASCII only
         "v1.\u{56B}",
     ];
-    invalid(&rfc3986::IPVFUTURE, bad);
+    invalid(&rfc3986::IPV_FUTURE, bad);
     let literals = embed("[{}]", bad);
     invalid(&rfc3986::IP_LITERAL, &strs(&literals));
     let uris = embed("http://[{}]/", bad);
@@ -809,7 +809,7 @@ fn never_allowed_characters_are_rejected_by_component_rules() {
         &rfc3986::SEGMENT,
         &rfc3986::QUERY,
         &rfc3986::FRAGMENT,
-        &rfc3986::IPVFUTURE,
+        &rfc3986::IPV_FUTURE,
         &rfc3987::IUSERINFO,
         &rfc3987::IHOST,
         &rfc3987::IREG_NAME,

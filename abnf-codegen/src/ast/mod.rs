@@ -442,14 +442,9 @@ const KEYWORDS: &[&str] = &[
     "span", "text",
 ];
 
-fn words(name: &str) -> impl Iterator<Item = &str> {
-    name.split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-}
-
 /// `ihier-part` → `ihier_part`; keywords get a trailing `_`.
 pub fn snake(name: &str) -> String {
-    let mut s = words(name).collect::<Vec<_>>().join("_").to_ascii_lowercase();
+    let mut s = crate::emit::words(name).join("_").to_ascii_lowercase();
     if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
         s.insert_str(0, "r_");
     }
@@ -461,7 +456,8 @@ pub fn snake(name: &str) -> String {
 
 /// `IRI-reference` → `IriReference`, `IPv6address` → `Ipv6address`.
 pub fn camel(name: &str) -> String {
-    let mut s: String = words(name)
+    let mut s: String = crate::emit::words(name)
+        .iter()
         .map(|w| {
             let lower = w.to_ascii_lowercase();
             let mut c = lower.chars();
@@ -488,5 +484,7 @@ mod tests {
         assert_eq!(snake("ihier-part"), "ihier_part");
         assert_eq!(snake("type"), "type_");
         assert_eq!(camel("gopher+_string"), "GopherString");
+        assert_eq!(camel("absoluteURI"), "AbsoluteUri");
+        assert_eq!(snake("taggingEntity"), "tagging_entity");
     }
 }

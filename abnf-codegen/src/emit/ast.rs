@@ -333,6 +333,9 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
                 items.push(quote! {
                     #[doc = #kdoc]
                     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+                    // Nodes are borrowed views built on the stack; boxing a
+                    // large variant would allocate on every parse.
+                    #[allow(clippy::large_enum_variant)]
                     pub enum #kind #lt { #(#vdecl)* }
                 });
                 let decl = quote! {

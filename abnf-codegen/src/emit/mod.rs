@@ -7,6 +7,7 @@
 pub mod ast;
 mod names;
 
+pub(crate) use names::words;
 pub use names::{constant_name, file_stem_name};
 
 use proc_macro2::{Ident, Span, TokenStream};

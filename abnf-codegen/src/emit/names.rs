@@ -4,11 +4,24 @@
 //! character becomes `_` and runs of separators collapse, so `IRI-reference`
 //! becomes `IRI_REFERENCE` and `gopher+_string` becomes `GOPHER_STRING`.
 
-fn words(name: &str) -> Vec<String> {
-    name.split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_string)
-        .collect()
+/// The words of a rule name: split at anything that is not a letter or
+/// digit, and where a lower-case letter meets an upper-case one (`tagURI`
+/// is `tag` `URI`; `IPv6address` stays one word).
+pub(crate) fn words(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for part in name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
+        let mut word = String::new();
+        let mut prev_lower = false;
+        for c in part.chars() {
+            if prev_lower && c.is_ascii_uppercase() && !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            prev_lower = c.is_ascii_lowercase();
+            word.push(c);
+        }
+        out.push(word);
+    }
+    out
 }
 
 /// `IRI-reference` → `IRI_REFERENCE`.
@@ -35,5 +48,8 @@ mod tests {
         assert_eq!(constant_name("gopher+_string"), "GOPHER_STRING");
         assert_eq!(constant_name("IPv6address"), "IPV6ADDRESS");
         assert_eq!(file_stem_name("ipath-abempty"), "ipath_abempty");
+        assert_eq!(constant_name("tagURI"), "TAG_URI");
+        assert_eq!(constant_name("absoluteURI"), "ABSOLUTE_URI");
+        assert_eq!(constant_name("DNSname"), "DNSNAME");
     }
 }

@@ -232,10 +232,9 @@ impl Parser<'_> {
             });
             self.pos += 1;
             let element = self.element()?;
-            let repeat = if min == max && min.is_some() {
-                Repeat::specific(min.expect("some"))
-            } else {
-                Repeat::variable(min, max)
+            let repeat = match (min, max) {
+                (Some(n), Some(m)) if n == m => Repeat::specific(n),
+                _ => Repeat::variable(min, max),
             };
             return Ok(Node::repetition(repeat, element));
         }
