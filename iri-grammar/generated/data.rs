@@ -825,11 +825,11 @@ pub mod ast {
         alphabet: 18u32,
         tags: 6u32,
         start: 1u32,
-        start_ops: 5u32,
+        start_ops: 4u32,
         op_start: 702u32,
-        op_data: 709u32,
-        finals: 724u32,
-        final_maps: 763u32,
+        op_data: 708u32,
+        finals: 711u32,
+        final_maps: 750u32,
         words: __DATAURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `dataurl` of `data.abnf` (line 23):
@@ -918,8 +918,8 @@ pub mod ast {
         start_ops: 5u32,
         op_start: 175u32,
         op_data: 182u32,
-        finals: 197u32,
-        final_maps: 222u32,
+        finals: 186u32,
+        final_maps: 211u32,
         words: __MEDIATYPE_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -950,11 +950,11 @@ pub mod ast {
         alphabet: 6u32,
         tags: 4u32,
         start: 1u32,
-        start_ops: 3u32,
+        start_ops: 2u32,
         op_start: 60u32,
-        op_data: 65u32,
-        finals: 71u32,
-        final_maps: 81u32,
+        op_data: 64u32,
+        finals: 65u32,
+        final_maps: 75u32,
         words: __MEDIATYPE_PARAMETERS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `parameter` of `Mediatype` starting at `pos`.
@@ -1067,8 +1067,8 @@ pub mod ast {
         start_ops: 4u32,
         op_start: 45u32,
         op_data: 51u32,
-        finals: 61u32,
-        final_maps: 70u32,
+        finals: 54u32,
+        final_maps: 63u32,
         words: __PARAMETER_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `parameter` of `data.abnf` (line 26):
@@ -1169,8 +1169,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 20u32,
         op_data: 24u32,
-        finals: 27u32,
-        final_maps: 32u32,
+        finals: 25u32,
+        final_maps: 30u32,
         words: __TYPE_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `type` of `data.abnf` (line 36):
@@ -1274,8 +1274,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 20u32,
         op_data: 24u32,
-        finals: 27u32,
-        final_maps: 32u32,
+        finals: 25u32,
+        final_maps: 30u32,
         words: __EXTENSION_TOKEN_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `extension-token` of `data.abnf` (line 40):
@@ -1387,8 +1387,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 20u32,
         op_data: 24u32,
-        finals: 27u32,
-        final_maps: 32u32,
+        finals: 25u32,
+        final_maps: 30u32,
         words: __SUBTYPE_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `subtype` of `data.abnf` (line 47):

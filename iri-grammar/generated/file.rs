@@ -536,8 +536,8 @@ pub mod ast {
         start_ops: 3u32,
         op_start: 3168u32,
         op_data: 3173u32,
-        finals: 3179u32,
-        final_maps: 3355u32,
+        finals: 3175u32,
+        final_maps: 3351u32,
         words: __FILE_HIER_PART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `file-hier-part` of `file.abnf` (line 21):
@@ -645,8 +645,8 @@ pub mod ast {
         start_ops: 3u32,
         op_start: 3150u32,
         op_data: 3155u32,
-        finals: 3161u32,
-        final_maps: 3336u32,
+        finals: 3157u32,
+        final_maps: 3332u32,
         words: __AUTH_PATH_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `auth-path` of `file.abnf` (line 24):
@@ -751,8 +751,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 3040u32,
         op_data: 3044u32,
-        finals: 3047u32,
-        final_maps: 3237u32,
+        finals: 3045u32,
+        final_maps: 3235u32,
         words: __HOST_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `host` of `file.abnf` (line 34):
@@ -861,11 +861,11 @@ pub mod ast {
         alphabet: 16u32,
         tags: 14u32,
         start: 1u32,
-        start_ops: 4u32,
+        start_ops: 3u32,
         op_start: 2656u32,
-        op_data: 2662u32,
-        finals: 2672u32,
-        final_maps: 2838u32,
+        op_data: 2661u32,
+        finals: 2663u32,
+        final_maps: 2829u32,
         words: __IP_LITERAL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `IP-literal` of `file.abnf` (line 35):

@@ -131,11 +131,11 @@ pub mod ast {
         alphabet: 21u32,
         tags: 8u32,
         start: 1u32,
-        start_ops: 6u32,
+        start_ops: 5u32,
         op_start: 4179u32,
-        op_data: 4187u32,
-        finals: 4208u32,
-        final_maps: 4407u32,
+        op_data: 4186u32,
+        finals: 4190u32,
+        final_maps: 4389u32,
         words: __HTTP_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `http-URI` of `http.abnf` (line 15):
@@ -235,11 +235,11 @@ pub mod ast {
         alphabet: 22u32,
         tags: 8u32,
         start: 1u32,
-        start_ops: 6u32,
+        start_ops: 5u32,
         op_start: 4400u32,
-        op_data: 4408u32,
-        finals: 4429u32,
-        final_maps: 4629u32,
+        op_data: 4407u32,
+        finals: 4411u32,
+        final_maps: 4611u32,
         words: __HTTPS_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `https-URI` of `http.abnf` (line 17):

@@ -929,11 +929,11 @@ pub mod ast {
         alphabet: 27u32,
         tags: 6u32,
         start: 1u32,
-        start_ops: 8u32,
+        start_ops: 3u32,
         op_start: 2025u32,
-        op_data: 2035u32,
-        finals: 2060u32,
-        final_maps: 2135u32,
+        op_data: 2030u32,
+        finals: 2032u32,
+        final_maps: 2107u32,
         words: __MAILTO_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `mailtoURI` of `mailto.abnf` (line 12):
@@ -1027,8 +1027,8 @@ pub mod ast {
         start_ops: 3u32,
         op_start: 377u32,
         op_data: 382u32,
-        finals: 388u32,
-        final_maps: 417u32,
+        finals: 384u32,
+        final_maps: 413u32,
         words: __TO_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -1055,11 +1055,11 @@ pub mod ast {
         alphabet: 13u32,
         tags: 4u32,
         start: 1u32,
-        start_ops: 4u32,
+        start_ops: 2u32,
         op_start: 208u32,
-        op_data: 214u32,
-        finals: 223u32,
-        final_maps: 239u32,
+        op_data: 212u32,
+        finals: 213u32,
+        final_maps: 229u32,
         words: __TO_ADDR_SPECS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `addr-spec` of `To` starting at `pos`.
@@ -1162,11 +1162,11 @@ pub mod ast {
         alphabet: 7u32,
         tags: 6u32,
         start: 1u32,
-        start_ops: 4u32,
-        op_start: 98u32,
-        op_data: 104u32,
-        finals: 114u32,
-        final_maps: 128u32,
+        start_ops: 3u32,
+        op_start: 105u32,
+        op_data: 110u32,
+        finals: 112u32,
+        final_maps: 127u32,
         words: __HFIELDS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -1193,11 +1193,11 @@ pub mod ast {
         alphabet: 6u32,
         tags: 4u32,
         start: 1u32,
-        start_ops: 3u32,
-        op_start: 48u32,
-        op_data: 53u32,
+        start_ops: 2u32,
+        op_start: 54u32,
+        op_data: 58u32,
         finals: 59u32,
-        final_maps: 67u32,
+        final_maps: 68u32,
         words: __HFIELDS_HFIELDS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `hfield` of `Hfields` starting at `pos`.
@@ -1308,8 +1308,8 @@ pub mod ast {
         start_ops: 4u32,
         op_start: 65u32,
         op_data: 71u32,
-        finals: 81u32,
-        final_maps: 94u32,
+        finals: 74u32,
+        final_maps: 87u32,
         words: __HFIELD_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `hfield` of `mailto.abnf` (line 15):
@@ -1398,11 +1398,11 @@ pub mod ast {
         alphabet: 12u32,
         tags: 6u32,
         start: 1u32,
-        start_ops: 5u32,
+        start_ops: 4u32,
         op_start: 180u32,
-        op_data: 187u32,
-        finals: 201u32,
-        final_maps: 216u32,
+        op_data: 186u32,
+        finals: 189u32,
+        final_maps: 204u32,
         words: __ADDR_SPEC_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `addr-spec` of `mailto.abnf` (line 18):
@@ -1509,8 +1509,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 90u32,
         op_data: 94u32,
-        finals: 97u32,
-        final_maps: 107u32,
+        finals: 95u32,
+        final_maps: 105u32,
         words: __LOCAL_PART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `local-part` of `mailto.abnf` (line 19):
@@ -1618,11 +1618,11 @@ pub mod ast {
         alphabet: 6u32,
         tags: 10u32,
         start: 1u32,
-        start_ops: 5u32,
+        start_ops: 4u32,
         op_start: 48u32,
-        op_data: 55u32,
-        finals: 68u32,
-        final_maps: 76u32,
+        op_data: 54u32,
+        finals: 57u32,
+        final_maps: 65u32,
         words: __DOMAIN_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -1656,8 +1656,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 6u32,
         op_data: 10u32,
-        finals: 13u32,
-        final_maps: 16u32,
+        finals: 11u32,
+        final_maps: 14u32,
         words: __DOMAIN_DTEXT_NO_OBSS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `dtext-no-obs` of `Domain` starting at `pos`.
@@ -1770,11 +1770,11 @@ pub mod ast {
         alphabet: 7u32,
         tags: 6u32,
         start: 1u32,
-        start_ops: 7u32,
+        start_ops: 4u32,
         op_start: 119u32,
-        op_data: 128u32,
-        finals: 150u32,
-        final_maps: 167u32,
+        op_data: 125u32,
+        finals: 128u32,
+        final_maps: 145u32,
         words: __QUOTED_STRING_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -1808,8 +1808,8 @@ pub mod ast {
         start_ops: 3u32,
         op_start: 70u32,
         op_data: 75u32,
-        finals: 81u32,
-        final_maps: 91u32,
+        finals: 77u32,
+        final_maps: 87u32,
         words: __QUOTED_STRING_FWSS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `FWS` of `QuotedString` starting at `pos`.

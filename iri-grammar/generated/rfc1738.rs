@@ -3142,8 +3142,8 @@ pub mod ast {
         start_ops: 4u32,
         op_start: 66u32,
         op_data: 72u32,
-        finals: 82u32,
-        final_maps: 93u32,
+        finals: 75u32,
+        final_maps: 86u32,
         words: __GENERICURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `genericurl` of `rfc1738.bnf` (line 13):
@@ -3266,8 +3266,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 10500u32,
         op_data: 10504u32,
-        finals: 10507u32,
-        final_maps: 10807u32,
+        finals: 10505u32,
+        final_maps: 10805u32,
         words: __URL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `url` of `rfc1738.bnf` (line 16):
@@ -3427,8 +3427,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 20u32,
         op_data: 24u32,
-        finals: 27u32,
-        final_maps: 32u32,
+        finals: 25u32,
+        final_maps: 30u32,
         words: __SCHEMEPART_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3462,8 +3462,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 20u32,
         op_data: 24u32,
-        finals: 27u32,
-        final_maps: 32u32,
+        finals: 25u32,
+        final_maps: 30u32,
         words: __SCHEMEPART_XCHARS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `xchar` of `Schemepart` starting at `pos`.
@@ -3584,11 +3584,11 @@ pub mod ast {
         alphabet: 11u32,
         tags: 6u32,
         start: 1u32,
-        start_ops: 5u32,
+        start_ops: 4u32,
         op_start: 473u32,
-        op_data: 480u32,
-        finals: 495u32,
-        final_maps: 538u32,
+        op_data: 479u32,
+        finals: 482u32,
+        final_maps: 525u32,
         words: __IP_SCHEMEPART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `ip-schemepart` of `rfc1738.bnf` (line 29):
@@ -3684,8 +3684,8 @@ pub mod ast {
         start_ops: 6u32,
         op_start: 1170u32,
         op_data: 1178u32,
-        finals: 1199u32,
-        final_maps: 1316u32,
+        finals: 1183u32,
+        final_maps: 1300u32,
         words: __LOGIN_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `login` of `rfc1738.bnf` (line 30):
@@ -3785,8 +3785,8 @@ pub mod ast {
         start_ops: 4u32,
         op_start: 96u32,
         op_data: 102u32,
-        finals: 112u32,
-        final_maps: 128u32,
+        finals: 105u32,
+        final_maps: 121u32,
         words: __HOSTPORT_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `hostport` of `rfc1738.bnf` (line 31):
@@ -3891,8 +3891,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 70u32,
         op_data: 74u32,
-        finals: 77u32,
-        final_maps: 91u32,
+        finals: 75u32,
+        final_maps: 89u32,
         words: __HOST_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `host` of `rfc1738.bnf` (line 32):
@@ -3990,11 +3990,11 @@ pub mod ast {
         alphabet: 5u32,
         tags: 6u32,
         start: 1u32,
-        start_ops: 6u32,
-        op_start: 50u32,
-        op_data: 58u32,
-        finals: 72u32,
-        final_maps: 82u32,
+        start_ops: 3u32,
+        op_start: 45u32,
+        op_data: 50u32,
+        finals: 52u32,
+        final_maps: 61u32,
         words: __HOSTNAME_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -4032,8 +4032,8 @@ pub mod ast {
         start_ops: 3u32,
         op_start: 20u32,
         op_data: 25u32,
-        finals: 31u32,
-        final_maps: 36u32,
+        finals: 27u32,
+        final_maps: 32u32,
         words: __HOSTNAME_DOMAINLABELS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `domainlabel` of `Hostname` starting at `pos`.
@@ -4160,8 +4160,8 @@ pub mod ast {
         start_ops: 4u32,
         op_start: 18u32,
         op_data: 24u32,
-        finals: 34u32,
-        final_maps: 40u32,
+        finals: 27u32,
+        final_maps: 33u32,
         words: __DOMAINLABEL_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -4196,11 +4196,11 @@ pub mod ast {
         alphabet: 2u32,
         tags: 2u32,
         start: 1u32,
-        start_ops: 2u32,
+        start_ops: 1u32,
         op_start: 6u32,
-        op_data: 10u32,
-        finals: 13u32,
-        final_maps: 16u32,
+        op_data: 9u32,
+        finals: 9u32,
+        final_maps: 12u32,
         words: __DOMAINLABEL_ALPHADIGITS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `alphadigit` of `Domainlabel` starting at `pos`.
@@ -4338,8 +4338,8 @@ pub mod ast {
         start_ops: 4u32,
         op_start: 24u32,
         op_data: 30u32,
-        finals: 40u32,
-        final_maps: 46u32,
+        finals: 33u32,
+        final_maps: 39u32,
         words: __TOPLABEL_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -4370,11 +4370,11 @@ pub mod ast {
         alphabet: 2u32,
         tags: 2u32,
         start: 1u32,
-        start_ops: 2u32,
+        start_ops: 1u32,
         op_start: 6u32,
-        op_data: 10u32,
-        finals: 13u32,
-        final_maps: 16u32,
+        op_data: 9u32,
+        finals: 9u32,
+        final_maps: 12u32,
         words: __TOPLABEL_ALPHADIGITS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `alphadigit` of `Toplabel` starting at `pos`.
@@ -4490,8 +4490,8 @@ pub mod ast {
         start_ops: 8u32,
         op_start: 27u32,
         op_data: 37u32,
-        finals: 73u32,
-        final_maps: 82u32,
+        finals: 44u32,
+        final_maps: 53u32,
         words: __HOSTNUMBER_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `hostnumber` of `rfc1738.bnf` (line 37):
@@ -4587,11 +4587,11 @@ pub mod ast {
         alphabet: 20u32,
         tags: 8u32,
         start: 1u32,
-        start_ops: 8u32,
+        start_ops: 6u32,
         op_start: 1220u32,
-        op_data: 1230u32,
-        finals: 1264u32,
-        final_maps: 1325u32,
+        op_data: 1228u32,
+        finals: 1233u32,
+        final_maps: 1294u32,
         words: __FTPURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `ftpurl` of `rfc1738.bnf` (line 45):
@@ -4691,8 +4691,8 @@ pub mod ast {
         start_ops: 3u32,
         op_start: 55u32,
         op_data: 60u32,
-        finals: 66u32,
-        final_maps: 77u32,
+        finals: 62u32,
+        final_maps: 73u32,
         words: __FPATH_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -4719,11 +4719,11 @@ pub mod ast {
         alphabet: 5u32,
         tags: 4u32,
         start: 1u32,
-        start_ops: 3u32,
+        start_ops: 2u32,
         op_start: 30u32,
-        op_data: 35u32,
-        finals: 41u32,
-        final_maps: 47u32,
+        op_data: 34u32,
+        finals: 35u32,
+        final_maps: 41u32,
         words: __FPATH_FSEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `fsegment` of `Fpath` starting at `pos`.
@@ -4829,11 +4829,11 @@ pub mod ast {
         alphabet: 14u32,
         tags: 6u32,
         start: 1u32,
-        start_ops: 5u32,
+        start_ops: 4u32,
         op_start: 406u32,
-        op_data: 413u32,
-        finals: 428u32,
-        final_maps: 457u32,
+        op_data: 412u32,
+        finals: 415u32,
+        final_maps: 444u32,
         words: __FILEURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `fileurl` of `rfc1738.bnf` (line 51):
@@ -4927,11 +4927,11 @@ pub mod ast {
         alphabet: 14u32,
         tags: 8u32,
         start: 1u32,
-        start_ops: 7u32,
+        start_ops: 6u32,
         op_start: 490u32,
-        op_data: 499u32,
-        finals: 527u32,
-        final_maps: 562u32,
+        op_data: 498u32,
+        finals: 503u32,
+        final_maps: 538u32,
         words: __HTTPURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `httpurl` of `rfc1738.bnf` (line 54):
@@ -5031,8 +5031,8 @@ pub mod ast {
         start_ops: 3u32,
         op_start: 55u32,
         op_data: 60u32,
-        finals: 66u32,
-        final_maps: 77u32,
+        finals: 62u32,
+        final_maps: 73u32,
         words: __HPATH_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -5059,11 +5059,11 @@ pub mod ast {
         alphabet: 5u32,
         tags: 4u32,
         start: 1u32,
-        start_ops: 3u32,
+        start_ops: 2u32,
         op_start: 30u32,
-        op_data: 35u32,
-        finals: 41u32,
-        final_maps: 47u32,
+        op_data: 34u32,
+        finals: 35u32,
+        final_maps: 41u32,
         words: __HPATH_HSEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `hsegment` of `Hpath` starting at `pos`.
@@ -5169,11 +5169,11 @@ pub mod ast {
         alphabet: 19u32,
         tags: 12u32,
         start: 1u32,
-        start_ops: 44u32,
+        start_ops: 35u32,
         op_start: 1957u32,
-        op_data: 2003u32,
-        finals: 2376u32,
-        final_maps: 2479u32,
+        op_data: 1994u32,
+        finals: 2105u32,
+        final_maps: 2208u32,
         words: __GOPHERURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `gopherurl` of `rfc1738.bnf` (line 60):
@@ -5294,8 +5294,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 220u32,
         op_data: 224u32,
-        finals: 227u32,
-        final_maps: 247u32,
+        finals: 225u32,
+        final_maps: 245u32,
         words: __GROUPPART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `grouppart` of `rfc1738.bnf` (line 72):
@@ -5397,8 +5397,8 @@ pub mod ast {
         start_ops: 4u32,
         op_start: 279u32,
         op_data: 285u32,
-        finals: 295u32,
-        final_maps: 326u32,
+        finals: 288u32,
+        final_maps: 319u32,
         words: __ARTICLE_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -5425,11 +5425,11 @@ pub mod ast {
         alphabet: 4u32,
         tags: 2u32,
         start: 1u32,
-        start_ops: 2u32,
+        start_ops: 1u32,
         op_start: 20u32,
-        op_data: 24u32,
-        finals: 27u32,
-        final_maps: 32u32,
+        op_data: 23u32,
+        finals: 23u32,
+        final_maps: 28u32,
         words: __ARTICLE_UCHARS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `uchar` of `Article` starting at `pos`.
@@ -5536,11 +5536,11 @@ pub mod ast {
         alphabet: 11u32,
         tags: 8u32,
         start: 1u32,
-        start_ops: 7u32,
+        start_ops: 6u32,
         op_start: 297u32,
-        op_data: 306u32,
-        finals: 334u32,
-        final_maps: 361u32,
+        op_data: 305u32,
+        finals: 310u32,
+        final_maps: 337u32,
         words: __NNTPURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `nntpurl` of `rfc1738.bnf` (line 77):
@@ -5651,8 +5651,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 560u32,
         op_data: 564u32,
-        finals: 567u32,
-        final_maps: 602u32,
+        finals: 565u32,
+        final_maps: 600u32,
         words: __WAISURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `waisurl` of `rfc1738.bnf` (line 83):
@@ -5762,11 +5762,11 @@ pub mod ast {
         alphabet: 14u32,
         tags: 6u32,
         start: 1u32,
-        start_ops: 5u32,
+        start_ops: 4u32,
         op_start: 378u32,
-        op_data: 385u32,
-        finals: 400u32,
-        final_maps: 427u32,
+        op_data: 384u32,
+        finals: 387u32,
+        final_maps: 414u32,
         words: __WAISDATABASE_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `waisdatabase` of `rfc1738.bnf` (line 84):
@@ -5859,11 +5859,11 @@ pub mod ast {
         alphabet: 16u32,
         tags: 8u32,
         start: 1u32,
-        start_ops: 7u32,
+        start_ops: 6u32,
         op_start: 560u32,
-        op_data: 569u32,
-        finals: 597u32,
-        final_maps: 632u32,
+        op_data: 568u32,
+        finals: 573u32,
+        final_maps: 608u32,
         words: __WAISINDEX_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `waisindex` of `rfc1738.bnf` (line 85):
@@ -5959,11 +5959,11 @@ pub mod ast {
         alphabet: 14u32,
         tags: 10u32,
         start: 1u32,
-        start_ops: 9u32,
+        start_ops: 8u32,
         op_start: 714u32,
-        op_data: 725u32,
-        finals: 770u32,
-        final_maps: 821u32,
+        op_data: 724u32,
+        finals: 731u32,
+        final_maps: 782u32,
         words: __WAISDOC_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `waisdoc` of `rfc1738.bnf` (line 86):
@@ -6062,11 +6062,11 @@ pub mod ast {
         alphabet: 17u32,
         tags: 8u32,
         start: 1u32,
-        start_ops: 6u32,
+        start_ops: 5u32,
         op_start: 731u32,
-        op_data: 739u32,
-        finals: 760u32,
-        final_maps: 803u32,
+        op_data: 738u32,
+        finals: 742u32,
+        final_maps: 785u32,
         words: __PROSPEROURL_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -6104,8 +6104,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 48u32,
         op_data: 52u32,
-        finals: 55u32,
-        final_maps: 63u32,
+        finals: 53u32,
+        final_maps: 61u32,
         words: __PROSPEROURL_FIELDSPECS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `fieldspec` of `Prosperourl` starting at `pos`.
@@ -6222,8 +6222,8 @@ pub mod ast {
         start_ops: 3u32,
         op_start: 55u32,
         op_data: 60u32,
-        finals: 66u32,
-        final_maps: 77u32,
+        finals: 62u32,
+        final_maps: 73u32,
         words: __PPATH_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -6250,11 +6250,11 @@ pub mod ast {
         alphabet: 5u32,
         tags: 4u32,
         start: 1u32,
-        start_ops: 3u32,
+        start_ops: 2u32,
         op_start: 30u32,
-        op_data: 35u32,
-        finals: 41u32,
-        final_maps: 47u32,
+        op_data: 34u32,
+        finals: 35u32,
+        final_maps: 41u32,
         words: __PPATH_PSEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `psegment` of `Ppath` starting at `pos`.
@@ -6359,11 +6359,11 @@ pub mod ast {
         alphabet: 6u32,
         tags: 6u32,
         start: 1u32,
-        start_ops: 5u32,
+        start_ops: 4u32,
         op_start: 84u32,
-        op_data: 91u32,
-        finals: 106u32,
-        final_maps: 120u32,
+        op_data: 90u32,
+        finals: 93u32,
+        final_maps: 107u32,
         words: __FIELDSPEC_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `fieldspec` of `rfc1738.bnf` (line 95):

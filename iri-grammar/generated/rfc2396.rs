@@ -1891,8 +1891,8 @@ pub mod ast {
         start_ops: 4u32,
         op_start: 275u32,
         op_data: 281u32,
-        finals: 291u32,
-        final_maps: 316u32,
+        finals: 284u32,
+        final_maps: 309u32,
         words: __URI_REFERENCE_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `URI-reference` of `rfc2396.bnf` (line 7):
@@ -1990,8 +1990,8 @@ pub mod ast {
         start_ops: 4u32,
         op_start: 90u32,
         op_data: 96u32,
-        finals: 106u32,
-        final_maps: 116u32,
+        finals: 99u32,
+        final_maps: 109u32,
         words: __ABSOLUTE_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `absoluteURI` of `rfc2396.bnf` (line 8):
@@ -2088,8 +2088,8 @@ pub mod ast {
         start_ops: 4u32,
         op_start: 189u32,
         op_data: 195u32,
-        finals: 205u32,
-        final_maps: 232u32,
+        finals: 198u32,
+        final_maps: 225u32,
         words: __RELATIVE_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `relativeURI` of `rfc2396.bnf` (line 9):
@@ -2191,8 +2191,8 @@ pub mod ast {
         start_ops: 4u32,
         op_start: 102u32,
         op_data: 108u32,
-        finals: 118u32,
-        final_maps: 135u32,
+        finals: 111u32,
+        final_maps: 128u32,
         words: __HIER_PART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `hier_part` of `rfc2396.bnf` (line 11):
@@ -2287,11 +2287,11 @@ pub mod ast {
         alphabet: 5u32,
         tags: 6u32,
         start: 1u32,
-        start_ops: 4u32,
+        start_ops: 3u32,
         op_start: 65u32,
-        op_data: 71u32,
-        finals: 81u32,
-        final_maps: 94u32,
+        op_data: 70u32,
+        finals: 72u32,
+        final_maps: 85u32,
         words: __NET_PATH_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `net_path` of `rfc2396.bnf` (line 17):
@@ -2387,8 +2387,8 @@ pub mod ast {
         start_ops: 3u32,
         op_start: 48u32,
         op_data: 53u32,
-        finals: 59u32,
-        final_maps: 67u32,
+        finals: 55u32,
+        final_maps: 63u32,
         words: __REL_PATH_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `rel_path` of `rfc2396.bnf` (line 19):
@@ -2490,8 +2490,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 370u32,
         op_data: 374u32,
-        finals: 377u32,
-        final_maps: 414u32,
+        finals: 375u32,
+        final_maps: 412u32,
         words: __AUTHORITY_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `authority` of `rfc2396.bnf` (line 26):
@@ -2590,8 +2590,8 @@ pub mod ast {
         start_ops: 4u32,
         op_start: 102u32,
         op_data: 108u32,
-        finals: 118u32,
-        final_maps: 135u32,
+        finals: 111u32,
+        final_maps: 128u32,
         words: __HOSTPORT_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `hostport` of `rfc2396.bnf` (line 35):
@@ -2696,8 +2696,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 75u32,
         op_data: 79u32,
-        finals: 82u32,
-        final_maps: 97u32,
+        finals: 80u32,
+        final_maps: 95u32,
         words: __HOST_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `host` of `rfc2396.bnf` (line 36):
@@ -2795,11 +2795,11 @@ pub mod ast {
         alphabet: 5u32,
         tags: 6u32,
         start: 1u32,
-        start_ops: 5u32,
+        start_ops: 4u32,
         op_start: 55u32,
-        op_data: 62u32,
-        finals: 75u32,
-        final_maps: 86u32,
+        op_data: 61u32,
+        finals: 64u32,
+        final_maps: 75u32,
         words: __HOSTNAME_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2837,8 +2837,8 @@ pub mod ast {
         start_ops: 3u32,
         op_start: 20u32,
         op_data: 25u32,
-        finals: 31u32,
-        final_maps: 36u32,
+        finals: 27u32,
+        final_maps: 32u32,
         words: __HOSTNAME_DOMAINLABELS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `domainlabel` of `Hostname` starting at `pos`.
@@ -2965,8 +2965,8 @@ pub mod ast {
         start_ops: 4u32,
         op_start: 18u32,
         op_data: 24u32,
-        finals: 34u32,
-        final_maps: 40u32,
+        finals: 27u32,
+        final_maps: 33u32,
         words: __DOMAINLABEL_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3001,11 +3001,11 @@ pub mod ast {
         alphabet: 2u32,
         tags: 2u32,
         start: 1u32,
-        start_ops: 2u32,
+        start_ops: 1u32,
         op_start: 6u32,
-        op_data: 10u32,
-        finals: 13u32,
-        final_maps: 16u32,
+        op_data: 9u32,
+        finals: 9u32,
+        final_maps: 12u32,
         words: __DOMAINLABEL_ALPHANUMS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `alphanum` of `Domainlabel` starting at `pos`.
@@ -3143,8 +3143,8 @@ pub mod ast {
         start_ops: 4u32,
         op_start: 24u32,
         op_data: 30u32,
-        finals: 40u32,
-        final_maps: 46u32,
+        finals: 33u32,
+        final_maps: 39u32,
         words: __TOPLABEL_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3175,11 +3175,11 @@ pub mod ast {
         alphabet: 2u32,
         tags: 2u32,
         start: 1u32,
-        start_ops: 2u32,
+        start_ops: 1u32,
         op_start: 6u32,
-        op_data: 10u32,
-        finals: 13u32,
-        final_maps: 16u32,
+        op_data: 9u32,
+        finals: 9u32,
+        final_maps: 12u32,
         words: __TOPLABEL_ALPHANUMS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `alphanum` of `Toplabel` starting at `pos`.
@@ -3295,8 +3295,8 @@ pub mod ast {
         start_ops: 8u32,
         op_start: 27u32,
         op_data: 37u32,
-        finals: 73u32,
-        final_maps: 82u32,
+        finals: 44u32,
+        final_maps: 53u32,
         words: __IPV4ADDRESS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3330,8 +3330,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 6u32,
         op_data: 10u32,
-        finals: 13u32,
-        final_maps: 16u32,
+        finals: 11u32,
+        final_maps: 14u32,
         words: __IPV4ADDRESS_DIGITS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
@@ -3377,8 +3377,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 6u32,
         op_data: 10u32,
-        finals: 13u32,
-        final_maps: 16u32,
+        finals: 11u32,
+        final_maps: 14u32,
         words: __IPV4ADDRESS_DIGITS_2_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
@@ -3424,8 +3424,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 6u32,
         op_data: 10u32,
-        finals: 13u32,
-        final_maps: 16u32,
+        finals: 11u32,
+        final_maps: 14u32,
         words: __IPV4ADDRESS_DIGITS_3_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
@@ -3471,8 +3471,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 6u32,
         op_data: 10u32,
-        finals: 13u32,
-        final_maps: 16u32,
+        finals: 11u32,
+        final_maps: 14u32,
         words: __IPV4ADDRESS_DIGITS_4_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
@@ -3598,8 +3598,8 @@ pub mod ast {
         start_ops: 3u32,
         op_start: 55u32,
         op_data: 60u32,
-        finals: 66u32,
-        final_maps: 77u32,
+        finals: 62u32,
+        final_maps: 73u32,
         words: __PATH_SEGMENTS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3634,11 +3634,11 @@ pub mod ast {
         alphabet: 5u32,
         tags: 4u32,
         start: 1u32,
-        start_ops: 3u32,
+        start_ops: 2u32,
         op_start: 30u32,
-        op_data: 35u32,
-        finals: 41u32,
-        final_maps: 47u32,
+        op_data: 34u32,
+        finals: 35u32,
+        final_maps: 41u32,
         words: __PATH_SEGMENTS_SEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `segment` of `PathSegments` starting at `pos`.
@@ -3749,8 +3749,8 @@ pub mod ast {
         start_ops: 3u32,
         op_start: 55u32,
         op_data: 60u32,
-        finals: 66u32,
-        final_maps: 77u32,
+        finals: 62u32,
+        final_maps: 73u32,
         words: __SEGMENT_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3780,8 +3780,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 20u32,
         op_data: 24u32,
-        finals: 27u32,
-        final_maps: 32u32,
+        finals: 25u32,
+        final_maps: 30u32,
         words: __SEGMENT_PCHARS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `pchar` of `Segment` starting at `pos`.
@@ -3819,11 +3819,11 @@ pub mod ast {
         alphabet: 5u32,
         tags: 4u32,
         start: 1u32,
-        start_ops: 3u32,
+        start_ops: 2u32,
         op_start: 30u32,
-        op_data: 35u32,
-        finals: 41u32,
-        final_maps: 47u32,
+        op_data: 34u32,
+        finals: 35u32,
+        final_maps: 41u32,
         words: __SEGMENT_PARAMS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `param` of `Segment` starting at `pos`.

@@ -1725,8 +1725,8 @@ pub mod ast {
         start_ops: 8u32,
         op_start: 4389u32,
         op_data: 4399u32,
-        finals: 4435u32,
-        final_maps: 4644u32,
+        finals: 4406u32,
+        final_maps: 4615u32,
         words: __URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `URI` of `rfc3986.abnf` (line 6):
@@ -1844,8 +1844,8 @@ pub mod ast {
         start_ops: 4u32,
         op_start: 3128u32,
         op_data: 3134u32,
-        finals: 3144u32,
-        final_maps: 3328u32,
+        finals: 3137u32,
+        final_maps: 3321u32,
         words: __HIER_PART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `hier-part` of `rfc3986.abnf` (line 8):
@@ -1975,8 +1975,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 7539u32,
         op_data: 7543u32,
-        finals: 7546u32,
-        final_maps: 7905u32,
+        finals: 7544u32,
+        final_maps: 7903u32,
         words: __URI_REFERENCE_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `URI-reference` of `rfc3986.abnf` (line 13):
@@ -2086,8 +2086,8 @@ pub mod ast {
         start_ops: 6u32,
         op_start: 3700u32,
         op_data: 3708u32,
-        finals: 3729u32,
-        final_maps: 3914u32,
+        finals: 3713u32,
+        final_maps: 3898u32,
         words: __ABSOLUTE_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `absolute-URI` of `rfc3986.abnf` (line 15):
@@ -2187,8 +2187,8 @@ pub mod ast {
         start_ops: 6u32,
         op_start: 3990u32,
         op_data: 3998u32,
-        finals: 4019u32,
-        final_maps: 4229u32,
+        finals: 4003u32,
+        final_maps: 4213u32,
         words: __RELATIVE_REF_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `relative-ref` of `rfc3986.abnf` (line 17):
@@ -2307,8 +2307,8 @@ pub mod ast {
         start_ops: 4u32,
         op_start: 3179u32,
         op_data: 3185u32,
-        finals: 3195u32,
-        final_maps: 3382u32,
+        finals: 3188u32,
+        final_maps: 3375u32,
         words: __RELATIVE_PART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `relative-part` of `rfc3986.abnf` (line 19):
@@ -2430,11 +2430,11 @@ pub mod ast {
         alphabet: 16u32,
         tags: 8u32,
         start: 1u32,
-        start_ops: 10u32,
+        start_ops: 6u32,
         op_start: 7968u32,
-        op_data: 7980u32,
-        finals: 8015u32,
-        final_maps: 8513u32,
+        op_data: 7976u32,
+        finals: 7981u32,
+        final_maps: 8479u32,
         words: __AUTHORITY_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `authority` of `rfc3986.abnf` (line 26):
@@ -2546,8 +2546,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 2760u32,
         op_data: 2764u32,
-        finals: 2767u32,
-        final_maps: 2951u32,
+        finals: 2765u32,
+        final_maps: 2949u32,
         words: __HOST_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `host` of `rfc3986.abnf` (line 28):
@@ -2654,11 +2654,11 @@ pub mod ast {
         alphabet: 14u32,
         tags: 10u32,
         start: 1u32,
-        start_ops: 4u32,
+        start_ops: 3u32,
         op_start: 2226u32,
-        op_data: 2232u32,
-        finals: 2242u32,
-        final_maps: 2401u32,
+        op_data: 2231u32,
+        finals: 2233u32,
+        final_maps: 2392u32,
         words: __IP_LITERAL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `IP-literal` of `rfc3986.abnf` (line 31):
@@ -2776,8 +2776,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 84u32,
         op_data: 88u32,
-        finals: 91u32,
-        final_maps: 105u32,
+        finals: 89u32,
+        final_maps: 103u32,
         words: __PATH_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `path` of `rfc3986.abnf` (line 57):
@@ -2895,8 +2895,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 25u32,
         op_data: 29u32,
-        finals: 32u32,
-        final_maps: 37u32,
+        finals: 30u32,
+        final_maps: 35u32,
         words: __PATH_ABEMPTY_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2931,11 +2931,11 @@ pub mod ast {
         alphabet: 5u32,
         tags: 4u32,
         start: 1u32,
-        start_ops: 3u32,
+        start_ops: 2u32,
         op_start: 30u32,
-        op_data: 35u32,
-        finals: 41u32,
-        final_maps: 47u32,
+        op_data: 34u32,
+        finals: 35u32,
+        final_maps: 41u32,
         words: __PATH_ABEMPTY_SEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `segment` of `PathAbempty` starting at `pos`.
@@ -3040,8 +3040,8 @@ pub mod ast {
         start_ops: 3u32,
         op_start: 48u32,
         op_data: 53u32,
-        finals: 59u32,
-        final_maps: 67u32,
+        finals: 55u32,
+        final_maps: 63u32,
         words: __PATH_NOSCHEME_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3076,11 +3076,11 @@ pub mod ast {
         alphabet: 5u32,
         tags: 4u32,
         start: 1u32,
-        start_ops: 3u32,
+        start_ops: 2u32,
         op_start: 30u32,
-        op_data: 35u32,
-        finals: 41u32,
-        final_maps: 47u32,
+        op_data: 34u32,
+        finals: 35u32,
+        final_maps: 41u32,
         words: __PATH_NOSCHEME_SEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `segment` of `PathNoscheme` starting at `pos`.
@@ -3188,8 +3188,8 @@ pub mod ast {
         start_ops: 3u32,
         op_start: 40u32,
         op_data: 45u32,
-        finals: 51u32,
-        final_maps: 59u32,
+        finals: 47u32,
+        final_maps: 55u32,
         words: __PATH_ROOTLESS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3224,11 +3224,11 @@ pub mod ast {
         alphabet: 5u32,
         tags: 4u32,
         start: 1u32,
-        start_ops: 3u32,
+        start_ops: 2u32,
         op_start: 30u32,
-        op_data: 35u32,
-        finals: 41u32,
-        final_maps: 47u32,
+        op_data: 34u32,
+        finals: 35u32,
+        final_maps: 41u32,
         words: __PATH_ROOTLESS_SEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `segment` of `PathRootless` starting at `pos`.

@@ -1284,8 +1284,8 @@ pub mod ast {
         start_ops: 8u32,
         op_start: 16148u32,
         op_data: 16158u32,
-        finals: 16194u32,
-        final_maps: 16561u32,
+        finals: 16165u32,
+        final_maps: 16532u32,
         words: __IRI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `IRI` of `rfc3987.abnf` (line 14):
@@ -1405,8 +1405,8 @@ pub mod ast {
         start_ops: 4u32,
         op_start: 10450u32,
         op_data: 10456u32,
-        finals: 10466u32,
-        final_maps: 10741u32,
+        finals: 10459u32,
+        final_maps: 10734u32,
         words: __IHIER_PART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `ihier-part` of `rfc3987.abnf` (line 17):
@@ -1542,8 +1542,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 23584u32,
         op_data: 23588u32,
-        finals: 23591u32,
-        final_maps: 24127u32,
+        finals: 23589u32,
+        final_maps: 24125u32,
         words: __IRI_REFERENCE_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `IRI-reference` of `rfc3987.abnf` (line 22):
@@ -1655,8 +1655,8 @@ pub mod ast {
         start_ops: 6u32,
         op_start: 11395u32,
         op_data: 11403u32,
-        finals: 11424u32,
-        final_maps: 11689u32,
+        finals: 11408u32,
+        final_maps: 11673u32,
         words: __ABSOLUTE_IRI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `absolute-IRI` of `rfc3987.abnf` (line 24):
@@ -1757,8 +1757,8 @@ pub mod ast {
         start_ops: 6u32,
         op_start: 16002u32,
         op_data: 16010u32,
-        finals: 16031u32,
-        final_maps: 16412u32,
+        finals: 16015u32,
+        final_maps: 16396u32,
         words: __IRELATIVE_REF_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `irelative-ref` of `rfc3987.abnf` (line 26):
@@ -1878,8 +1878,8 @@ pub mod ast {
         start_ops: 4u32,
         op_start: 11058u32,
         op_data: 11064u32,
-        finals: 11074u32,
-        final_maps: 11365u32,
+        finals: 11067u32,
+        final_maps: 11358u32,
         words: __IRELATIVE_PART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `irelative-part` of `rfc3987.abnf` (line 28):
@@ -2002,11 +2002,11 @@ pub mod ast {
         alphabet: 37u32,
         tags: 8u32,
         start: 1u32,
-        start_ops: 10u32,
+        start_ops: 6u32,
         op_start: 20350u32,
-        op_data: 20362u32,
-        finals: 20397u32,
-        final_maps: 20947u32,
+        op_data: 20358u32,
+        finals: 20363u32,
+        final_maps: 20913u32,
         words: __IAUTHORITY_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `iauthority` of `rfc3987.abnf` (line 33):
@@ -2119,8 +2119,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 7092u32,
         op_data: 7096u32,
-        finals: 7099u32,
-        final_maps: 7296u32,
+        finals: 7097u32,
+        final_maps: 7294u32,
         words: __IHOST_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `ihost` of `rfc3987.abnf` (line 35):
@@ -2240,8 +2240,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 1782u32,
         op_data: 1786u32,
-        finals: 1789u32,
-        final_maps: 1855u32,
+        finals: 1787u32,
+        final_maps: 1853u32,
         words: __IPATH_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `ipath` of `rfc3987.abnf` (line 39):
@@ -2366,8 +2366,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 468u32,
         op_data: 472u32,
-        finals: 475u32,
-        final_maps: 493u32,
+        finals: 473u32,
+        final_maps: 491u32,
         words: __IPATH_ABEMPTY_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2403,11 +2403,11 @@ pub mod ast {
         alphabet: 26u32,
         tags: 4u32,
         start: 1u32,
-        start_ops: 3u32,
+        start_ops: 2u32,
         op_start: 494u32,
-        op_data: 499u32,
-        finals: 505u32,
-        final_maps: 524u32,
+        op_data: 498u32,
+        finals: 499u32,
+        final_maps: 518u32,
         words: __IPATH_ABEMPTY_ISEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `isegment` of `IpathAbempty` starting at `pos`.
@@ -2513,8 +2513,8 @@ pub mod ast {
         start_ops: 3u32,
         op_start: 918u32,
         op_data: 923u32,
-        finals: 929u32,
-        final_maps: 963u32,
+        finals: 925u32,
+        final_maps: 959u32,
         words: __IPATH_NOSCHEME_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2550,11 +2550,11 @@ pub mod ast {
         alphabet: 26u32,
         tags: 4u32,
         start: 1u32,
-        start_ops: 3u32,
+        start_ops: 2u32,
         op_start: 494u32,
-        op_data: 499u32,
-        finals: 505u32,
-        final_maps: 524u32,
+        op_data: 498u32,
+        finals: 499u32,
+        final_maps: 518u32,
         words: __IPATH_NOSCHEME_ISEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `isegment` of `IpathNoscheme` starting at `pos`.
@@ -2663,8 +2663,8 @@ pub mod ast {
         start_ops: 3u32,
         op_start: 884u32,
         op_data: 889u32,
-        finals: 895u32,
-        final_maps: 929u32,
+        finals: 891u32,
+        final_maps: 925u32,
         words: __IPATH_ROOTLESS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2700,11 +2700,11 @@ pub mod ast {
         alphabet: 26u32,
         tags: 4u32,
         start: 1u32,
-        start_ops: 3u32,
+        start_ops: 2u32,
         op_start: 494u32,
-        op_data: 499u32,
-        finals: 505u32,
-        final_maps: 524u32,
+        op_data: 498u32,
+        finals: 499u32,
+        final_maps: 518u32,
         words: __IPATH_ROOTLESS_ISEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `isegment` of `IpathRootless` starting at `pos`.

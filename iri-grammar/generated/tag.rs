@@ -593,11 +593,11 @@ pub mod ast {
         alphabet: 16u32,
         tags: 8u32,
         start: 1u32,
-        start_ops: 7u32,
+        start_ops: 6u32,
         op_start: 576u32,
-        op_data: 585u32,
-        finals: 613u32,
-        final_maps: 649u32,
+        op_data: 584u32,
+        finals: 589u32,
+        final_maps: 625u32,
         words: __TAG_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `tagURI` of `tag.abnf` (line 10):
@@ -698,8 +698,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 54u32,
         op_data: 58u32,
-        finals: 61u32,
-        final_maps: 70u32,
+        finals: 59u32,
+        final_maps: 68u32,
         words: __AUTHORITY_NAME_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `authorityName` of `tag.abnf` (line 13):
@@ -804,8 +804,8 @@ pub mod ast {
         start_ops: 3u32,
         op_start: 28u32,
         op_data: 33u32,
-        finals: 39u32,
-        final_maps: 46u32,
+        finals: 35u32,
+        final_maps: 42u32,
         words: __DNSNAME_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -832,11 +832,11 @@ pub mod ast {
         alphabet: 4u32,
         tags: 4u32,
         start: 1u32,
-        start_ops: 3u32,
+        start_ops: 2u32,
         op_start: 20u32,
-        op_data: 25u32,
-        finals: 31u32,
-        final_maps: 36u32,
+        op_data: 24u32,
+        finals: 25u32,
+        final_maps: 30u32,
         words: __DNSNAME_DNSCOMPS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `DNScomp` of `Dnsname` starting at `pos`.
@@ -938,9 +938,9 @@ pub mod ast {
         tags: 6u32,
         start: 1u32,
         start_ops: 4u32,
-        op_start: 36u32,
-        op_data: 42u32,
-        finals: 52u32,
+        op_start: 42u32,
+        op_data: 48u32,
+        finals: 51u32,
         final_maps: 58u32,
         words: __EMAIL_ADDRESS_TDFA_BYTES.as_u32s(),
     };
@@ -976,11 +976,11 @@ pub mod ast {
         alphabet: 2u32,
         tags: 2u32,
         start: 1u32,
-        start_ops: 2u32,
+        start_ops: 1u32,
         op_start: 6u32,
-        op_data: 10u32,
-        finals: 13u32,
-        final_maps: 16u32,
+        op_data: 9u32,
+        finals: 9u32,
+        final_maps: 12u32,
         words: __EMAIL_ADDRESS_ALPHA_NUMS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `alphaNum` of `EmailAddress` starting at `pos`.

@@ -1354,8 +1354,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 3780u32,
         op_data: 3784u32,
-        finals: 3787u32,
-        final_maps: 3922u32,
+        finals: 3785u32,
+        final_maps: 3920u32,
         words: __TELEPHONE_SUBSCRIBER_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `telephone-subscriber` of `tel.abnf` (line 12):
@@ -1465,8 +1465,8 @@ pub mod ast {
         start_ops: 3u32,
         op_start: 520u32,
         op_data: 525u32,
-        finals: 531u32,
-        final_maps: 557u32,
+        finals: 527u32,
+        final_maps: 553u32,
         words: __GLOBAL_NUMBER_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -1497,8 +1497,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 352u32,
         op_data: 356u32,
-        finals: 359u32,
-        final_maps: 381u32,
+        finals: 357u32,
+        final_maps: 379u32,
         words: __GLOBAL_NUMBER_PARS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `par` of `GlobalNumber` starting at `pos`.
@@ -1607,11 +1607,11 @@ pub mod ast {
         alphabet: 28u32,
         tags: 10u32,
         start: 1u32,
-        start_ops: 108u32,
-        op_start: 23940u32,
-        op_data: 24050u32,
-        finals: 24660u32,
-        final_maps: 25515u32,
+        start_ops: 39u32,
+        op_start: 23464u32,
+        op_data: 23505u32,
+        finals: 23590u32,
+        final_maps: 24428u32,
         words: __LOCAL_NUMBER_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -1642,8 +1642,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 352u32,
         op_data: 356u32,
-        finals: 359u32,
-        final_maps: 381u32,
+        finals: 357u32,
+        final_maps: 379u32,
         words: __LOCAL_NUMBER_PARS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `par` of `LocalNumber` starting at `pos`.
@@ -1686,8 +1686,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 352u32,
         op_data: 356u32,
-        finals: 359u32,
-        final_maps: 381u32,
+        finals: 357u32,
+        final_maps: 379u32,
         words: __LOCAL_NUMBER_PARS_2_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `par` of `LocalNumber` starting at `pos`.
@@ -1820,8 +1820,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 368u32,
         op_data: 372u32,
-        finals: 375u32,
-        final_maps: 398u32,
+        finals: 373u32,
+        final_maps: 396u32,
         words: __PAR_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `par` of `tel.abnf` (line 15):
@@ -1930,8 +1930,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 70u32,
         op_data: 74u32,
-        finals: 77u32,
-        final_maps: 87u32,
+        finals: 75u32,
+        final_maps: 85u32,
         words: __DESCRIPTOR_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `descriptor` of `tel.abnf` (line 19):
@@ -2037,11 +2037,11 @@ pub mod ast {
         alphabet: 4u32,
         tags: 6u32,
         start: 1u32,
-        start_ops: 7u32,
+        start_ops: 4u32,
         op_start: 32u32,
-        op_data: 41u32,
-        finals: 65u32,
-        final_maps: 73u32,
+        op_data: 38u32,
+        finals: 41u32,
+        final_maps: 49u32,
         words: __GLOBAL_NUMBER_DIGITS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2079,8 +2079,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 6u32,
         op_data: 10u32,
-        finals: 13u32,
-        final_maps: 16u32,
+        finals: 11u32,
+        final_maps: 14u32,
         words: __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `phonedigit` of `GlobalNumberDigits` starting at `pos`.
@@ -2132,8 +2132,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 6u32,
         op_data: 10u32,
-        finals: 13u32,
-        final_maps: 16u32,
+        finals: 11u32,
+        final_maps: 14u32,
         words: __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_2_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `phonedigit` of `GlobalNumberDigits` starting at `pos`.
@@ -2242,11 +2242,11 @@ pub mod ast {
         alphabet: 3u32,
         tags: 6u32,
         start: 1u32,
-        start_ops: 6u32,
+        start_ops: 4u32,
         op_start: 21u32,
-        op_data: 29u32,
-        finals: 46u32,
-        final_maps: 53u32,
+        op_data: 27u32,
+        finals: 30u32,
+        final_maps: 37u32,
         words: __LOCAL_NUMBER_DIGITS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2286,8 +2286,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 6u32,
         op_data: 10u32,
-        finals: 13u32,
-        final_maps: 16u32,
+        finals: 11u32,
+        final_maps: 14u32,
         words: __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `phonedigit-hex` of `LocalNumberDigits` starting at `pos`.
@@ -2339,8 +2339,8 @@ pub mod ast {
         start_ops: 2u32,
         op_start: 6u32,
         op_data: 10u32,
-        finals: 13u32,
-        final_maps: 16u32,
+        finals: 11u32,
+        final_maps: 14u32,
         words: __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_2_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `phonedigit-hex` of `LocalNumberDigits` starting at `pos`.
@@ -2450,11 +2450,11 @@ pub mod ast {
         alphabet: 5u32,
         tags: 6u32,
         start: 1u32,
-        start_ops: 5u32,
+        start_ops: 4u32,
         op_start: 55u32,
-        op_data: 62u32,
-        finals: 75u32,
-        final_maps: 86u32,
+        op_data: 61u32,
+        finals: 64u32,
+        final_maps: 75u32,
         words: __DOMAINNAME_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2492,8 +2492,8 @@ pub mod ast {
         start_ops: 3u32,
         op_start: 20u32,
         op_data: 25u32,
-        finals: 31u32,
-        final_maps: 36u32,
+        finals: 27u32,
+        final_maps: 32u32,
         words: __DOMAINNAME_DOMAINLABELS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `domainlabel` of `Domainname` starting at `pos`.
@@ -2617,8 +2617,8 @@ pub mod ast {
         start_ops: 4u32,
         op_start: 18u32,
         op_data: 24u32,
-        finals: 34u32,
-        final_maps: 40u32,
+        finals: 27u32,
+        final_maps: 33u32,
         words: __DOMAINLABEL_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2653,11 +2653,11 @@ pub mod ast {
         alphabet: 2u32,
         tags: 2u32,
         start: 1u32,
-        start_ops: 2u32,
+        start_ops: 1u32,
         op_start: 6u32,
-        op_data: 10u32,
-        finals: 13u32,
-        final_maps: 16u32,
+        op_data: 9u32,
+        finals: 9u32,
+        final_maps: 12u32,
         words: __DOMAINLABEL_ALPHANUMS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `alphanum` of `Domainlabel` starting at `pos`.
@@ -2773,11 +2773,11 @@ pub mod ast {
         alphabet: 7u32,
         tags: 6u32,
         start: 1u32,
-        start_ops: 5u32,
+        start_ops: 4u32,
         op_start: 56u32,
-        op_data: 63u32,
-        finals: 78u32,
-        final_maps: 86u32,
+        op_data: 62u32,
+        finals: 65u32,
+        final_maps: 73u32,
         words: __PARAMETER_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `parameter` of `tel.abnf` (line 30):

@@ -507,8 +507,8 @@ pub mod ast {
         start_ops: 5u32,
         op_start: 1190u32,
         op_data: 1197u32,
-        finals: 1212u32,
-        final_maps: 1297u32,
+        finals: 1201u32,
+        final_maps: 1286u32,
         words: __NAMESTRING_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `namestring` of `urn.abnf` (line 8):
@@ -604,11 +604,11 @@ pub mod ast {
         alphabet: 8u32,
         tags: 6u32,
         start: 1u32,
-        start_ops: 16u32,
+        start_ops: 8u32,
         op_start: 144u32,
-        op_data: 162u32,
-        finals: 232u32,
-        final_maps: 250u32,
+        op_data: 154u32,
+        finals: 166u32,
+        final_maps: 184u32,
         words: __RQ_COMPONENTS_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `rq-components` of `urn.abnf` (line 15):

@@ -55,17 +55,21 @@ pub struct TaggedDfa {
 }
 
 const SET_POS: u32 = 1 << 31;
+/// In a final map: the tag never matched.
+const UNSET: u32 = u32::MAX;
+/// In a final map: the tag was set where the parse ends.
+const PENDING: u32 = u32::MAX - 1;
 
 impl TaggedDfa {
     #[inline]
-    fn apply(words: &[u32], op_start: usize, op: u32, old: &[usize], new: &mut [usize], pos: usize) {
+    fn apply(words: &[u32], op_start: usize, op: u32, regs: &mut [usize], pos: usize) {
         let from = words[op_start + op as usize] as usize;
         let to = words[op_start + op as usize + 1] as usize;
         for &w in &words[from..to] {
             if w & SET_POS != 0 {
-                new[(w & !SET_POS) as usize] = pos;
+                regs[(w & !SET_POS) as usize] = pos;
             } else {
-                new[(w >> 16) as usize] = old[(w & 0xFFFF) as usize];
+                regs[(w >> 16) as usize] = regs[(w & 0xFFFF) as usize];
             }
         }
     }
@@ -95,17 +99,17 @@ impl TaggedDfa {
         let alphabet = self.alphabet as usize;
         let op_start = self.op_start as usize;
         let finals = self.finals as usize;
+        // The generator orders each transition's operations so that they run
+        // in place on one bank of registers.
         let mut regs = [0usize; MAX_REGISTERS];
-        let mut new = [0usize; MAX_REGISTERS];
-        Self::apply(words, op_start, self.start_ops, &regs, &mut new, start);
-        core::mem::swap(&mut regs, &mut new);
+        Self::apply(words, op_start, self.start_ops, &mut regs, start);
         let mut s = self.start as usize;
         let mut best = None;
         let bytes = &input[start..end];
         for (i, &b) in bytes.iter().enumerate() {
             if prefix && words[finals + s] != u32::MAX {
                 best = Some(start + i);
-                self.read_tags(words, s, &regs, tags);
+                self.read_tags(words, s, &regs, start + i, tags);
             }
             let t = words[s * alphabet + self.classes[b as usize] as usize];
             s = (t & 0xFFFF) as usize;
@@ -114,22 +118,28 @@ impl TaggedDfa {
             }
             let op = t >> 16;
             if op != 0 {
-                Self::apply(words, op_start, op, &regs, &mut new, start + i + 1);
-                core::mem::swap(&mut regs, &mut new);
+                // Operations store tags that were pending at the position of
+                // this byte (one symbol of lookahead).
+                Self::apply(words, op_start, op, &mut regs, start + i);
             }
         }
         if words[finals + s] != u32::MAX {
-            self.read_tags(words, s, &regs, tags);
+            self.read_tags(words, s, &regs, end, tags);
             return Ok(end);
         }
         best.ok_or(end)
     }
 
-    fn read_tags(&self, words: &[u32], state: usize, regs: &[usize], tags: &mut [usize]) {
+    /// The tags of the parse that ends in `state` at position `pos`.
+    fn read_tags(&self, words: &[u32], state: usize, regs: &[usize], pos: usize, tags: &mut [usize]) {
         let map = (self.final_maps + words[self.finals as usize + state]) as usize;
         for (t, slot) in tags.iter_mut().enumerate().take(self.tags as usize) {
-            let r = words[map + t];
-            *slot = if r == u32::MAX { NONE } else { regs[r as usize] };
+            *slot = match words[map + t] {
+                UNSET => NONE,
+                // Set where the parse ends, not stored yet.
+                PENDING => pos,
+                r => regs[r as usize],
+            };
         }
     }
 }

@@ -26,6 +26,14 @@ use regex_automata::util::primitives::StateID;
 /// A tag value that was never set.
 pub const UNSET: u32 = u32::MAX;
 
+/// A tag set at the current position and not yet stored in a register: it
+/// is stored by the next transition only if the thread that set it goes on
+/// (TDFA(1), Trofimovich's tagged DFAs with one symbol of lookahead). In a
+/// final map it means "the position where the input ends". Without it, a
+/// part that may end anywhere (a path, a query) would store its end at every
+/// byte.
+pub const PENDING: u32 = u32::MAX - 1;
+
 /// The most registers the runtime keeps (`iri_grammar`'s `MAX_REGISTERS`).
 pub const MAX_REGISTERS: usize = 32;
 
@@ -35,12 +43,13 @@ pub const MAX_STATES: usize = 0xFFFF;
 /// One register operation on a transition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RegOp {
-    /// `new[dst] := position` (the offset after the byte just read).
+    /// `regs[dst] := position` (the offset of the byte just read: where a
+    /// pending tag was set).
     SetPos {
         /// Destination register.
         dst: u32,
     },
-    /// `new[dst] := old[src]`.
+    /// `regs[dst] := regs[src]`.
     Copy {
         /// Destination register.
         dst: u32,
@@ -103,7 +112,10 @@ pub enum TaggedError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Val {
     Unset,
-    Now,
+    /// Set at this position, not stored yet.
+    Pending,
+    /// Set at the previous position (pending there): stored now.
+    Prev,
     Old(u32),
 }
 
@@ -176,7 +188,11 @@ impl TaggedDfa {
                     let regs = &key.regs[i * tags..(i + 1) * tags];
                     let vals = regs
                         .iter()
-                        .map(|&r| if r == UNSET { Val::Unset } else { Val::Old(r) })
+                        .map(|&r| match r {
+                            UNSET => Val::Unset,
+                            PENDING => Val::Prev,
+                            r => Val::Old(r),
+                        })
                         .collect();
                     b.closure(to, vals, &mut configs, &mut seen)?;
                 }
@@ -201,16 +217,28 @@ impl TaggedDfa {
                 Some(k.regs[i * tags..(i + 1) * tags].to_vec())
             })
             .collect();
+        // Operations are built as parallel assignments; run them in place,
+        // one after the other (one register bank, most lists a single
+        // store), with one scratch register for cycles of copies.
+        let scratch = b.registers as u32;
+        let mut uses_scratch = false;
+        let mut seq = |list: &[RegOp]| {
+            let (out, used) = sequential(list, scratch);
+            uses_scratch |= used;
+            out
+        };
+        let op_lists: Vec<Vec<RegOp>> = b.op_vec.iter().map(|l| seq(l)).collect();
+        let start_ops = seq(&start_ops);
         Ok(TaggedDfa {
             classes: class_of,
             alphabet,
             next,
             ops,
-            op_lists: b.op_vec,
+            op_lists,
             finals,
             start,
             start_ops,
-            registers: b.registers,
+            registers: b.registers + usize::from(uses_scratch),
             tags,
         })
     }
@@ -395,9 +423,7 @@ impl TaggedDfa {
     /// what the generated code does.
     pub fn run(&self, input: &[u8]) -> Result<Vec<Option<usize>>, usize> {
         let mut regs = vec![0usize; self.registers.max(1)];
-        let mut new = regs.clone();
-        apply(&self.start_ops, &regs, &mut new, 0);
-        std::mem::swap(&mut regs, &mut new);
+        apply(&self.start_ops, &mut regs, 0);
         let mut s = self.start as usize;
         for (i, &byte) in input.iter().enumerate() {
             let t = s * self.alphabet + self.classes[byte as usize] as usize;
@@ -407,27 +433,70 @@ impl TaggedDfa {
             }
             let op = self.ops[t] as usize;
             if op != 0 {
-                apply(&self.op_lists[op], &regs, &mut new, i + 1);
-                std::mem::swap(&mut regs, &mut new);
+                apply(&self.op_lists[op], &mut regs, i);
             }
         }
         match &self.finals[s] {
             Some(map) => Ok(map
                 .iter()
-                .map(|&r| (r != UNSET).then(|| regs[r as usize]))
+                .map(|&r| match r {
+                    UNSET => None,
+                    PENDING => Some(input.len()),
+                    r => Some(regs[r as usize]),
+                })
                 .collect()),
             None => Err(input.len()),
         }
     }
 }
 
-fn apply(ops: &[RegOp], old: &[usize], new: &mut [usize], pos: usize) {
+/// Runs sequential register operations in place.
+fn apply(ops: &[RegOp], regs: &mut [usize], pos: usize) {
     for op in ops {
         match *op {
-            RegOp::SetPos { dst } => new[dst as usize] = pos,
-            RegOp::Copy { dst, src } => new[dst as usize] = old[src as usize],
+            RegOp::SetPos { dst } => regs[dst as usize] = pos,
+            RegOp::Copy { dst, src } => regs[dst as usize] = regs[src as usize],
         }
     }
+}
+
+/// Turns a parallel assignment into a sequence with the same effect:
+/// identity copies dropped, each copy emitted once no pending copy still
+/// reads its destination, a cycle of copies broken through `scratch`, and
+/// position stores last (they read no register). Returns whether `scratch`
+/// was used.
+fn sequential(list: &[RegOp], scratch: u32) -> (Vec<RegOp>, bool) {
+    let mut copies: Vec<(u32, u32)> = list
+        .iter()
+        .filter_map(|op| match *op {
+            RegOp::Copy { dst, src } if dst != src => Some((dst, src)),
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut used = false;
+    while !copies.is_empty() {
+        match copies.iter().position(|&(d, _)| !copies.iter().any(|&(_, s)| s == d)) {
+            Some(i) => {
+                let (dst, src) = copies.remove(i);
+                out.push(RegOp::Copy { dst, src });
+            }
+            None => {
+                // Every destination is still read: save one, read it from
+                // the scratch register instead.
+                let (d, _) = copies[0];
+                out.push(RegOp::Copy { dst: scratch, src: d });
+                used = true;
+                for c in copies.iter_mut() {
+                    if c.1 == d {
+                        c.1 = scratch;
+                    }
+                }
+            }
+        }
+    }
+    out.extend(list.iter().filter(|op| matches!(op, RegOp::SetPos { .. })).copied());
+    (out, used)
 }
 
 /// The state a byte-consuming NFA state moves to on `byte`.
@@ -494,7 +563,12 @@ impl Builder<'_> {
                     stack.push((*alt1, vals));
                 }
                 State::Capture { next, slot, .. } => {
-                    vals[slot.as_usize()] = Val::Now;
+                    // Group 0 is the whole match, whose span the caller
+                    // knows; tracking its end would cost an operation on
+                    // every byte after which the input could end.
+                    if slot.as_usize() >= 2 {
+                        vals[slot.as_usize()] = Val::Pending;
+                    }
                     stack.push((*next, vals));
                 }
                 State::Fail => {}
@@ -514,16 +588,23 @@ impl Builder<'_> {
         for (sid, vals) in configs {
             sids.push(*sid);
             for &v in vals {
-                if v == Val::Unset {
-                    regs.push(UNSET);
-                    continue;
+                match v {
+                    Val::Unset => {
+                        regs.push(UNSET);
+                        continue;
+                    }
+                    Val::Pending => {
+                        regs.push(PENDING);
+                        continue;
+                    }
+                    Val::Prev | Val::Old(_) => {}
                 }
                 let next = number.len() as u32;
                 let r = *number.entry(v).or_insert_with(|| {
                     ops.push(match v {
-                        Val::Now => RegOp::SetPos { dst: next },
+                        Val::Prev => RegOp::SetPos { dst: next },
                         Val::Old(src) => RegOp::Copy { dst: next, src },
-                        Val::Unset => unreachable!(),
+                        Val::Unset | Val::Pending => unreachable!("not stored in registers"),
                     });
                     next
                 });
