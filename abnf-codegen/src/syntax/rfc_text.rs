@@ -110,7 +110,10 @@ fn rule_start(line: &str) -> Option<(&str, &str)> {
     let rest = t[name_len..].trim_start();
     let rest = rest.strip_prefix("=/").or_else(|| rest.strip_prefix('='))?;
     let body = rest.trim();
-    (!body.is_empty() && abnf_elements(body)).then_some((&t[..name_len], body))
+    // `result = ""` is pseudocode (RFC 3986 §5.3), not a grammar: no rule
+    // defines the empty string alone.
+    let pseudo = body == "\"\"";
+    (!body.is_empty() && !pseudo && abnf_elements(body)).then_some((&t[..name_len], body))
 }
 
 fn brackets_open(s: &str) -> i32 {
@@ -227,5 +230,12 @@ mod tests {
         assert_eq!(e.text.lines().count(), rfc.lines().count());
         assert!(e.abnf.contains("a = \"x\"\n    / b\n    / \"c\"\n"), "{}", e.abnf);
         assert!(!e.abnf.contains("prose"));
+    }
+
+    #[test]
+    fn pseudocode_is_not_a_rule() {
+        let e = extract("      result = \"\"\n\n      if defined(scheme) then\n   a = \"x\"\n");
+        assert_eq!(e.rules, 1);
+        assert!(!e.abnf.contains("result"));
     }
 }
