@@ -6,9 +6,7 @@
 use core::fmt;
 
 use once_cell::race::OnceBox;
-use regex_automata::dfa::{sparse, Automaton};
-use regex_automata::util::start;
-use regex_automata::Anchored;
+use regex_automata::dfa::sparse;
 
 type SparseDfa = sparse::DFA<&'static [u8]>;
 
@@ -160,7 +158,12 @@ pub struct Recognizer {
 
 impl Recognizer {
     #[doc(hidden)]
-    pub const fn __new(grammar: &'static str, rule: &'static str, table: Table, sparse: &'static [u8]) -> Recognizer {
+    pub const fn __new(
+        grammar: &'static str,
+        rule: &'static str,
+        table: Table,
+        sparse: &'static [u8],
+    ) -> Recognizer {
         Recognizer {
             grammar,
             rule,
@@ -224,7 +227,10 @@ impl Recognizer {
     ///
     /// If `out` is shorter than `inputs`.
     pub fn is_match_many<S: AsRef<[u8]>>(&self, inputs: &[S], out: &mut [bool]) {
-        assert!(out.len() >= inputs.len(), "is_match_many: `out` is shorter than `inputs`");
+        assert!(
+            out.len() >= inputs.len(),
+            "is_match_many: `out` is shorter than `inputs`"
+        );
         // Walk in batches of byte slices without allocating.
         const BATCH: usize = 64;
         let mut slices: [&[u8]; BATCH] = [&[]; BATCH];
@@ -243,7 +249,9 @@ impl Recognizer {
     /// Checks `input`; the error says at which byte offset the input stopped
     /// matching (the longest prefix that could still be completed).
     pub fn validate(&self, input: &str) -> Result<(), MatchError> {
-        self.table.run(input.as_bytes()).map_err(|offset| self.error(offset))
+        self.table
+            .run(input.as_bytes())
+            .map_err(|offset| self.error(offset))
     }
 
     /// Like [`Recognizer::validate`] on bytes.
@@ -251,26 +259,28 @@ impl Recognizer {
         self.table.run(input).map_err(|offset| self.error(offset))
     }
 
-    /// The bytes that would continue a match after `input[..offset]` (empty
-    /// when that prefix cannot be completed).
-    pub(crate) fn expected_at(&self, input: &[u8], offset: usize) -> crate::types::ByteSet {
-        let dfa = self.dfa();
-        let mut set = crate::types::ByteSet::default();
-        let Ok(mut s) = dfa.start_state(&start::Config::new().anchored(Anchored::Yes)) else {
-            return set;
-        };
-        for &b in &input[..offset.min(input.len())] {
-            s = dfa.next_state(s, b);
+    /// The state of the table after `prefix` (0, the dead state, if no
+    /// match can continue it).
+    pub(crate) fn state_after(&self, prefix: &[u8]) -> usize {
+        let t = &self.table;
+        let mut s = t.start as usize;
+        for &b in prefix {
+            s = match t.words {
+                Words::U16(w) => step(w, &t.classes, s, b),
+                Words::U32(w) => step(w, &t.classes, s, b),
+            };
         }
-        if dfa.is_dead_state(s) {
-            return set;
-        }
-        for b in 0..=255u8 {
-            if !dfa.is_dead_state(dfa.next_state(s, b)) {
-                set.insert(b);
-            }
-        }
-        set
+        s
+    }
+
+    /// Whether byte `b` continues a match from table state `state`.
+    pub(crate) fn continues(&self, state: usize, b: u8) -> bool {
+        let t = &self.table;
+        state != 0
+            && match t.words {
+                Words::U16(w) => step(w, &t.classes, state, b),
+                Words::U32(w) => step(w, &t.classes, state, b),
+            } != 0
     }
 
     fn error(&self, offset: usize) -> MatchError {

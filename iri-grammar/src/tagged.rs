@@ -5,7 +5,6 @@
 use core::fmt;
 use core::iter::FusedIterator;
 
-
 /// A tag that was never set.
 pub(crate) const NONE: usize = usize::MAX;
 

@@ -94,7 +94,7 @@ fn span_of(input: &str, part: &str) -> Span {
 /// trees have the same shape with different names (`ihier-part` for
 /// `hier-part`, ...), so one macro serves both.
 macro_rules! parts_from {
-    ($local:ident, $m:ident, $Ref:ident, $RefKind:ident, $Abs:ident, $Rel:ident,
+    ($local:ident, $m:ident, $Abs:ident, $Rel:ident,
      $hier:ident, $HierKind:ident, $rel_part:ident, $RelKind:ident,
      $Auth:ident, $auth:ident, $userinfo:ident, $host:ident, $HostKind:ident, $RegName:ident,
      $query:ident, $fragment:ident,
@@ -158,13 +158,6 @@ macro_rules! parts_from {
                 };
                 p
             }
-
-            pub(super) fn reference(input: &str, r: &$Ref<'_>) -> Parts {
-                match &r.kind {
-                    $RefKind::$Abs(i) => absolute(input, i),
-                    $RefKind::$Rel(r) => relative(input, r),
-                }
-            }
         }
     };
 }
@@ -172,8 +165,6 @@ macro_rules! parts_from {
 parts_from!(
     parts3987,
     rfc3987,
-    IriReference,
-    IriReferenceKind,
     Iri,
     IrelativeRef,
     ihier_part,
@@ -197,8 +188,6 @@ parts_from!(
 parts_from!(
     parts3986,
     rfc3986,
-    UriReference,
-    UriReferenceKind,
     Uri,
     RelativeRef,
     hier_part,
@@ -222,14 +211,33 @@ parts_from!(
 
 /// Why a string is not a valid IRI or URI (reference): where it stopped
 /// matching, which rule, and what would have been accepted there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct ParseError {
     what: &'static str,
     kind: ParseErrorKind,
     error: MatchError,
     found: Option<char>,
-    expected: ByteSet,
+    /// The recognizer and its state at the offset: what was expected is
+    /// worked out from it only when asked (building it costs nothing).
+    state: Option<(&'static Recognizer, usize)>,
 }
+
+impl PartialEq for ParseError {
+    fn eq(&self, other: &Self) -> bool {
+        let same_state = match (self.state, other.state) {
+            (Some((a, s)), Some((b, t))) => core::ptr::eq(a, b) && s == t,
+            (None, None) => true,
+            _ => false,
+        };
+        self.what == other.what
+            && self.kind == other.kind
+            && self.error == other.error
+            && self.found == other.found
+            && same_state
+    }
+}
+
+impl Eq for ParseError {}
 
 /// What kind of problem a [`ParseError`] reports.
 ///
@@ -257,7 +265,12 @@ pub enum ParseErrorKind {
 }
 
 impl ParseError {
-    fn new(what: &'static str, recognizer: &Recognizer, input: &str, error: MatchError) -> ParseError {
+    fn new(
+        what: &'static str,
+        recognizer: &'static Recognizer,
+        input: &str,
+        error: MatchError,
+    ) -> ParseError {
         // The automaton works on bytes and may stop inside a character (a
         // noncharacter such as U+FFFF shares its first bytes with allowed
         // ones): report the character it stopped in.
@@ -270,18 +283,18 @@ impl ParseError {
             kind: ParseErrorKind::Syntax,
             error: MatchError::__new(error.grammar(), error.rule(), offset),
             found: input.get(offset..).and_then(|s| s.chars().next()),
-            expected: recognizer.expected_at(input.as_bytes(), offset),
+            state: Some((recognizer, recognizer.state_after(&input.as_bytes()[..offset]))),
         }
     }
 
     /// A forbidden bidi formatting character `c` at byte `offset`.
-    fn bidi(what: &'static str, recognizer: &Recognizer, offset: usize, c: char) -> ParseError {
+    fn bidi(what: &'static str, recognizer: &'static Recognizer, offset: usize, c: char) -> ParseError {
         ParseError {
             what,
             kind: ParseErrorKind::BidiFormatting,
             error: MatchError::__new(recognizer.grammar(), recognizer.rule(), offset),
             found: Some(c),
-            expected: ByteSet::default(),
+            state: None,
         }
     }
 
@@ -319,7 +332,7 @@ impl ParseError {
 
     /// Whether byte `b` would have continued a match at the offset.
     pub fn expects(&self, b: u8) -> bool {
-        self.expected.contains(b)
+        self.state.is_some_and(|(r, s)| r.continues(s, b))
     }
 }
 
@@ -342,8 +355,14 @@ impl fmt::Display for ParseError {
             Some(c) => write!(f, "unexpected {c:?} at byte {}", self.offset())?,
             None => write!(f, "unexpected end of input at byte {}", self.offset())?,
         }
-        if !self.expected.is_empty() {
-            write!(f, "; expected {}", self.expected)?;
+        let mut expected = ByteSet::default();
+        for b in 0..=255u8 {
+            if self.expects(b) {
+                expected.insert(b);
+            }
+        }
+        if !expected.is_empty() {
+            write!(f, "; expected {expected}")?;
         } else {
             f.write_str("; expected the end of the input")?;
         }
@@ -405,12 +424,30 @@ impl fmt::Display for ByteSet {
     }
 }
 
+/// `IRI-reference = IRI / irelative-ref` (and its URI twin) read as the
+/// grammar's first-match-wins says: the first alternative that matches the
+/// whole input. Trying the two alternatives' own parsers directly saves the
+/// pass that would only decide between them; when neither matches, the
+/// reference rule's recognizer says where the input stopped matching.
+fn reference(
+    input: &str,
+    absolute: impl FnOnce() -> Result<Parts, MatchError>,
+    relative: impl FnOnce() -> Result<Parts, MatchError>,
+    rule: &Recognizer,
+) -> Result<Parts, MatchError> {
+    absolute().or_else(|_| relative()).map_err(|_| {
+        rule.validate(input)
+            .err()
+            .unwrap_or_else(|| MatchError::__new(rule.grammar(), rule.rule(), 0))
+    })
+}
+
 /// The strict IRI types' check beyond the grammar: no bidi formatting
 /// characters (RFC 3987 §4.1). Earliest problem first: a syntax error
 /// before the first such character is reported as a syntax error.
 fn strict_iri(
     what: &'static str,
-    recognizer: &Recognizer,
+    recognizer: &'static Recognizer,
     input: &str,
     parsed: Result<Parts, MatchError>,
 ) -> Result<Parts, ParseError> {
@@ -427,7 +464,7 @@ fn strict_iri(
 /// contain the characters [`strict_iri`] looks for).
 fn grammar_only(
     what: &'static str,
-    recognizer: &Recognizer,
+    recognizer: &'static Recognizer,
     input: &str,
     parsed: Result<Parts, MatchError>,
 ) -> Result<Parts, ParseError> {
@@ -727,7 +764,12 @@ validated!(
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
     IriRef, IriRefBuf, "IRI reference", rfc3987::IRI_REFERENCE, strict_iri,
-    |input| rfc3987::ast::IriReference::parse(input).map(|t| parts3987::reference(input, &t))
+    |input| reference(
+        input,
+        || rfc3987::ast::Iri::parse(input).map(|t| parts3987::absolute(input, &t)),
+        || rfc3987::ast::IrelativeRef::parse(input).map(|t| parts3987::relative(input, &t)),
+        &rfc3987::IRI_REFERENCE,
+    )
 );
 
 validated!(
@@ -755,7 +797,12 @@ validated!(
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
     UriRef, UriRefBuf, "URI reference", rfc3986::URI_REFERENCE, grammar_only,
-    |input| rfc3986::ast::UriReference::parse(input).map(|t| parts3986::reference(input, &t))
+    |input| reference(
+        input,
+        || rfc3986::ast::Uri::parse(input).map(|t| parts3986::absolute(input, &t)),
+        || rfc3986::ast::RelativeRef::parse(input).map(|t| parts3986::relative(input, &t)),
+        &rfc3986::URI_REFERENCE,
+    )
 );
 
 validated!(
