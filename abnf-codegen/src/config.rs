@@ -564,8 +564,7 @@ fn module_doc(text: &str, source: &str) -> Vec<String> {
         .take_while(|l| l.is_empty() || l.starts_with(';'))
         .filter_map(|l| l.strip_prefix(';'))
         .filter(|l| !l.trim_start().starts_with('@'))
-        // Brackets in ABNF are not Markdown links.
-        .map(|l| format!(" {}", l.trim().replace('[', "\\[").replace(']', "\\]")).trim_end().to_string())
+        .map(|l| format!(" {}", doc_text(l.trim())).trim_end().to_string())
         .collect();
     while doc.last().is_some_and(|l| l.is_empty()) {
         doc.pop();
@@ -575,6 +574,21 @@ fn module_doc(text: &str, source: &str) -> Vec<String> {
     }
     doc.push(format!(" Generated from `{source}`."));
     doc
+}
+
+/// A comment line as Markdown: brackets (ABNF's options) are not links,
+/// addresses are.
+fn doc_text(line: &str) -> String {
+    line.split(' ')
+        .map(|w| {
+            if w.starts_with("http://") || w.starts_with("https://") {
+                format!("<{w}>")
+            } else {
+                w.replace('[', "\\[").replace(']', "\\]")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Why `name` cannot be a Rust module name, if it cannot.

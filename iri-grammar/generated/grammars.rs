@@ -3,7 +3,7 @@
 
 /// RFC 2397, The "data" URL scheme
 /// Section 3, "Syntax".
-/// Source: https://www.rfc-editor.org/rfc/rfc2397#section-3
+/// Source: <https://www.rfc-editor.org/rfc/rfc2397#section-3>
 ///
 /// RFC 2397 writes its grammar in the BNF style of RFC 822 (`:=` defines a
 /// rule, `\[ \]` is optional, `*` repeats, `/` separates alternatives):
@@ -28,7 +28,7 @@ pub mod data {
 }
 /// RFC 8089, The "file" URI Scheme
 /// Section 2, "Syntax".
-/// Source: https://www.rfc-editor.org/rfc/rfc8089#section-2
+/// Source: <https://www.rfc-editor.org/rfc/rfc8089#section-2>
 ///
 /// The syntax imports the `host` and `path-absolute` rules from RFC 3986
 /// "as updated by \[RFC6874\]". path-absolute is imported; host is defined
@@ -46,8 +46,8 @@ pub mod file {
 }
 /// RFC 9110, HTTP Semantics
 /// Section 4.2.1, "http URI Scheme", and Section 4.2.2, "https URI Scheme".
-/// Sources: https://www.rfc-editor.org/rfc/rfc9110#section-4.2.1
-/// https://www.rfc-editor.org/rfc/rfc9110#section-4.2.2
+/// Sources: <https://www.rfc-editor.org/rfc/rfc9110#section-4.2.1>
+/// <https://www.rfc-editor.org/rfc/rfc9110#section-4.2.2>
 ///
 /// authority, path-abempty and query are RFC 3986's (RFC 9110 §4.1 and
 /// Appendix A take them from \[URI\]), imported rather than copied.
@@ -63,7 +63,7 @@ pub mod http {
 }
 /// RFC 6068, The 'mailto' URI Scheme
 /// Section 2, "Syntax of a 'mailto' URI".
-/// Source: https://www.rfc-editor.org/rfc/rfc6068#section-2
+/// Source: <https://www.rfc-editor.org/rfc/rfc6068#section-2>
 ///
 /// "The syntax of a 'mailto' URI is described using the ABNF of \[STD68\],
 /// non-terminal definitions from \[RFC5322\] (dot-atom-text, quoted-string),
@@ -79,7 +79,7 @@ pub mod mailto {
 /// Section 5, "BNF for specific URL schemes", in the RFC's own notation (RFC
 /// 822 style BNF: `|` separates alternatives, `\[ \]` is optional, `*\[ \]` is
 /// zero or more, `<">` is the double quote; rule names hold `_` and `+`).
-/// Source: https://www.rfc-editor.org/rfc/rfc1738#section-5
+/// Source: <https://www.rfc-editor.org/rfc/rfc1738#section-5>
 /// Obsoleted in part by RFC 3986; kept to compare the generations.
 ///
 /// One fix to the published text: `gopherurl` writes a bare / where the
@@ -94,7 +94,7 @@ pub mod rfc1738 {
 /// RFC 2396, Uniform Resource Identifiers (URI): Generic Syntax
 /// Appendix A, "Collected BNF for URI", in the RFC's own notation (RFC 822
 /// style BNF: `|` separates alternatives, `\[ \]` is optional, `*` repeats).
-/// Source: https://www.rfc-editor.org/rfc/rfc2396#appendix-A
+/// Source: <https://www.rfc-editor.org/rfc/rfc2396#appendix-A>
 /// Obsoleted by RFC 3986; kept to compare the generations.
 ///
 /// Generated from `rfc2396.bnf`.
@@ -103,7 +103,7 @@ pub mod rfc2396 {
 }
 /// RFC 3986, Uniform Resource Identifier (URI): Generic Syntax
 /// Appendix A, "Collected ABNF for URI" (rules defined in sections 3 and 2).
-/// Source: https://www.rfc-editor.org/rfc/rfc3986#appendix-A
+/// Source: <https://www.rfc-editor.org/rfc/rfc3986#appendix-A>
 /// Core rules (ALPHA, DIGIT, HEXDIG) are those of RFC 5234 Appendix B.
 ///
 /// Generated from `rfc3986.abnf`.
@@ -112,7 +112,7 @@ pub mod rfc3986 {
 }
 /// RFC 3987, Internationalized Resource Identifiers (IRIs)
 /// Section 2.2, "ABNF for IRI References and IRIs".
-/// Source: https://www.rfc-editor.org/rfc/rfc3987#section-2.2
+/// Source: <https://www.rfc-editor.org/rfc/rfc3987#section-2.2>
 ///
 /// Terminals are characters (Unicode code points), not bytes; the generated
 /// recognizers match their UTF-8 encoding.
@@ -126,7 +126,7 @@ pub mod rfc3987 {
 }
 /// RFC 4151, The 'tag' URI Scheme
 /// Section 2.1, "Tag Syntax and Examples".
-/// Source: https://www.rfc-editor.org/rfc/rfc4151#section-2.1
+/// Source: <https://www.rfc-editor.org/rfc/rfc4151#section-2.1>
 ///
 /// pchar is RFC 3986's ("pchar from RFC 3986 \[1\]"), and RFC 4151's fragment
 /// is RFC 3986's ("same as RFC 3986 \[1\]"): both are imported instead of
@@ -138,7 +138,7 @@ pub mod tag {
 }
 /// RFC 3966, The tel URI for Telephone Numbers
 /// Section 3, "URI Syntax".
-/// Source: https://www.rfc-editor.org/rfc/rfc3966#section-3
+/// Source: <https://www.rfc-editor.org/rfc/rfc3966#section-3>
 ///
 /// RFC 3966 defines its own unreserved, mark, reserved, uric and
 /// pct-encoded (the character classes of RFC 2396, with RFC 3986's name
@@ -152,7 +152,7 @@ pub mod tel {
 }
 /// RFC 8141, Uniform Resource Names (URNs)
 /// Section 2, "URN Syntax".
-/// Source: https://www.rfc-editor.org/rfc/rfc8141#section-2
+/// Source: <https://www.rfc-editor.org/rfc/rfc8141#section-2>
 ///
 /// pchar and fragment are RFC 3986's, imported rather than copied.
 ///
