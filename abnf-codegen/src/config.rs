@@ -715,6 +715,7 @@ impl Compiled {
         let mut files = Vec::new();
         let mut errors = Vec::new();
         let mut module_names = Vec::new();
+        let mut schemes: Vec<(String, String, String)> = Vec::new();
         let exported_by: HashMap<RuleId, ModuleId> = self
             .exports
             .iter()
@@ -820,6 +821,15 @@ impl Compiled {
                     kind,
                 });
             }
+            for (scheme, id) in &module.schemes {
+                match idents.iter().find(|(_, r)| *r == id) {
+                    Some((ident, _)) => schemes.push((scheme.clone(), module.name.clone(), ident.clone())),
+                    None => errors.push(Diagnostic::error(
+                        format!("`@scheme {scheme}` names rule `{}`, which is not exported", g.rule(*id).name),
+                        Some(g.rule(*id).name_span),
+                    )),
+                }
+            }
             let source = file_name(&g.sources.get(module.file).name);
             let eg = EmitGrammar {
                 name: module.name.clone(),
@@ -846,7 +856,7 @@ impl Compiled {
         }
         files.push(GeneratedFile {
             path: "grammars.rs".into(),
-            contents: emit::index_module(&module_names, runtime, style).into_bytes(),
+            contents: emit::index_module(&module_names, &schemes, runtime, style).into_bytes(),
         });
         let inputs = g.modules.iter().filter_map(|m| m.path.clone()).collect();
         Ok(Generated {

@@ -27,7 +27,11 @@ fn main() {
         println!("  userinfo  {:?}", r.userinfo());
         println!("  host      {:?}", r.host());
         println!("  port      {:?}", r.port().map(|p| p.as_str()));
-        println!("  path      {:?} {:?}", r.path(), r.path_segments().collect::<Vec<_>>());
+        println!(
+            "  path      {:?} {:?}",
+            r.path(),
+            r.path_segments().collect::<Vec<_>>()
+        );
         println!("  query     {:?}", r.query());
         println!("  fragment  {:?}", r.fragment());
     }

@@ -1,5 +1,11 @@
 fn main() {
-    let inputs = ["http://user@example.org:8080/a/b/c?q=1#frag", "https://例え.jp/引き出し?x", "//a:b@c:1", "a/b:c", "mailto:x@y.example"];
+    let inputs = [
+        "http://user@example.org:8080/a/b/c?q=1#frag",
+        "https://例え.jp/引き出し?x",
+        "//a:b@c:1",
+        "a/b:c",
+        "mailto:x@y.example",
+    ];
     let mut n = 0usize;
     let t = std::time::Instant::now();
     for _ in 0..200_000 {

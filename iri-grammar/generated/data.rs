@@ -17,7 +17,7 @@ static __DATAURL_SPARSE: &[u8] = include_bytes!(
 static __DATAURL_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/data/dataurl.be.sparse")
 );
-/// Recognizer for the rule `dataurl` of `data.abnf` (line 23):
+/// Recognizer for the rule `dataurl` of `data.abnf` (line 24):
 ///
 /// ```text
 /// dataurl    = "data:" [ mediatype ] [ ";base64" ] "," data
@@ -63,7 +63,7 @@ static __MEDIATYPE_SPARSE: &[u8] = include_bytes!(
 static __MEDIATYPE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/data/mediatype.be.sparse")
 );
-/// Recognizer for the rule `mediatype` of `data.abnf` (line 24):
+/// Recognizer for the rule `mediatype` of `data.abnf` (line 25):
 ///
 /// ```text
 /// mediatype  = [ type "/" subtype ] *( ";" parameter )
@@ -108,7 +108,7 @@ static __DATA_SPARSE: &[u8] = include_bytes!(
 static __DATA_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/data/data.be.sparse")
 );
-/// Recognizer for the rule `data` of `data.abnf` (line 25):
+/// Recognizer for the rule `data` of `data.abnf` (line 26):
 ///
 /// ```text
 /// data       = *urlchar
@@ -153,7 +153,7 @@ static __PARAMETER_SPARSE: &[u8] = include_bytes!(
 static __PARAMETER_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/data/parameter.be.sparse")
 );
-/// Recognizer for the rule `parameter` of `data.abnf` (line 26):
+/// Recognizer for the rule `parameter` of `data.abnf` (line 27):
 ///
 /// ```text
 /// parameter  = attribute "=" value
@@ -198,7 +198,7 @@ static __URLCHAR_SPARSE: &[u8] = include_bytes!(
 static __URLCHAR_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/data/urlchar.be.sparse")
 );
-/// Recognizer for the rule `urlchar` of `data.abnf` (line 28):
+/// Recognizer for the rule `urlchar` of `data.abnf` (line 29):
 ///
 /// ```text
 /// urlchar    = uric
@@ -243,7 +243,7 @@ static __TYPE_SPARSE: &[u8] = include_bytes!(
 static __TYPE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/data/type.be.sparse")
 );
-/// Recognizer for the rule `type` of `data.abnf` (line 36):
+/// Recognizer for the rule `type` of `data.abnf` (line 37):
 ///
 /// ```text
 /// type            = discrete-type / composite-type
@@ -288,7 +288,7 @@ static __DISCRETE_TYPE_SPARSE: &[u8] = include_bytes!(
 static __DISCRETE_TYPE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/data/discrete_type.be.sparse")
 );
-/// Recognizer for the rule `discrete-type` of `data.abnf` (line 37):
+/// Recognizer for the rule `discrete-type` of `data.abnf` (line 38):
 ///
 /// ```text
 /// discrete-type   = "text" / "image" / "audio" / "video" /
@@ -334,7 +334,7 @@ static __COMPOSITE_TYPE_SPARSE: &[u8] = include_bytes!(
 static __COMPOSITE_TYPE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/data/composite_type.be.sparse")
 );
-/// Recognizer for the rule `composite-type` of `data.abnf` (line 39):
+/// Recognizer for the rule `composite-type` of `data.abnf` (line 40):
 ///
 /// ```text
 /// composite-type  = "message" / "multipart" / extension-token
@@ -379,7 +379,7 @@ static __EXTENSION_TOKEN_SPARSE: &[u8] = include_bytes!(
 static __EXTENSION_TOKEN_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/data/extension_token.be.sparse")
 );
-/// Recognizer for the rule `extension-token` of `data.abnf` (line 40):
+/// Recognizer for the rule `extension-token` of `data.abnf` (line 41):
 ///
 /// ```text
 /// extension-token = ietf-token / x-token
@@ -424,7 +424,7 @@ static __IETF_TOKEN_SPARSE: &[u8] = include_bytes!(
 static __IETF_TOKEN_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/data/ietf_token.be.sparse")
 );
-/// Recognizer for the rule `ietf-token` of `data.abnf` (line 43):
+/// Recognizer for the rule `ietf-token` of `data.abnf` (line 44):
 ///
 /// ```text
 /// ietf-token      = token
@@ -469,7 +469,7 @@ static __X_TOKEN_SPARSE: &[u8] = include_bytes!(
 static __X_TOKEN_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/data/x_token.be.sparse")
 );
-/// Recognizer for the rule `x-token` of `data.abnf` (line 46):
+/// Recognizer for the rule `x-token` of `data.abnf` (line 47):
 ///
 /// ```text
 /// x-token         = "X-" token
@@ -514,7 +514,7 @@ static __SUBTYPE_SPARSE: &[u8] = include_bytes!(
 static __SUBTYPE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/data/subtype.be.sparse")
 );
-/// Recognizer for the rule `subtype` of `data.abnf` (line 47):
+/// Recognizer for the rule `subtype` of `data.abnf` (line 48):
 ///
 /// ```text
 /// subtype         = extension-token / iana-token
@@ -559,7 +559,7 @@ static __IANA_TOKEN_SPARSE: &[u8] = include_bytes!(
 static __IANA_TOKEN_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/data/iana_token.be.sparse")
 );
-/// Recognizer for the rule `iana-token` of `data.abnf` (line 50):
+/// Recognizer for the rule `iana-token` of `data.abnf` (line 51):
 ///
 /// ```text
 /// iana-token      = token
@@ -604,7 +604,7 @@ static __ATTRIBUTE_SPARSE: &[u8] = include_bytes!(
 static __ATTRIBUTE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/data/attribute.be.sparse")
 );
-/// Recognizer for the rule `attribute` of `data.abnf` (line 51):
+/// Recognizer for the rule `attribute` of `data.abnf` (line 52):
 ///
 /// ```text
 /// attribute       = token
@@ -649,7 +649,7 @@ static __VALUE_SPARSE: &[u8] = include_bytes!(
 static __VALUE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/data/value.be.sparse")
 );
-/// Recognizer for the rule `value` of `data.abnf` (line 62):
+/// Recognizer for the rule `value` of `data.abnf` (line 63):
 ///
 /// ```text
 /// value           = token
@@ -694,7 +694,7 @@ static __TOKEN_SPARSE: &[u8] = include_bytes!(
 static __TOKEN_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/data/token.be.sparse")
 );
-/// Recognizer for the rule `token` of `data.abnf` (line 75):
+/// Recognizer for the rule `token` of `data.abnf` (line 76):
 ///
 /// ```text
 /// token           = 1*( token-urlchar / escaped )
@@ -739,7 +739,7 @@ static __TOKEN_URLCHAR_SPARSE: &[u8] = include_bytes!(
 static __TOKEN_URLCHAR_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/data/token_urlchar.be.sparse")
 );
-/// Recognizer for the rule `token-urlchar` of `data.abnf` (line 80):
+/// Recognizer for the rule `token-urlchar` of `data.abnf` (line 81):
 ///
 /// ```text
 /// token-urlchar   = ALPHA / DIGIT / "-" / "_" / "." / "!" / "~" / "*" / "'"
@@ -832,7 +832,7 @@ pub mod ast {
         final_maps: 750u32,
         words: __DATAURL_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `dataurl` of `data.abnf` (line 23):
+    /// Parse tree of the rule `dataurl` of `data.abnf` (line 24):
     ///
     /// ```text
     /// dataurl    = "data:" [ mediatype ] [ ";base64" ] "," data
@@ -969,7 +969,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((Parameter::__sub(input, s), next))
     }
-    /// Parse tree of the rule `mediatype` of `data.abnf` (line 24):
+    /// Parse tree of the rule `mediatype` of `data.abnf` (line 25):
     ///
     /// ```text
     /// mediatype  = [ type "/" subtype ] *( ";" parameter )
@@ -1071,7 +1071,7 @@ pub mod ast {
         final_maps: 63u32,
         words: __PARAMETER_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `parameter` of `data.abnf` (line 26):
+    /// Parse tree of the rule `parameter` of `data.abnf` (line 27):
     ///
     /// ```text
     /// parameter  = attribute "=" value
@@ -1173,7 +1173,7 @@ pub mod ast {
         final_maps: 30u32,
         words: __TYPE_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `type` of `data.abnf` (line 36):
+    /// Parse tree of the rule `type` of `data.abnf` (line 37):
     ///
     /// ```text
     /// type            = discrete-type / composite-type
@@ -1278,7 +1278,7 @@ pub mod ast {
         final_maps: 30u32,
         words: __EXTENSION_TOKEN_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `extension-token` of `data.abnf` (line 40):
+    /// Parse tree of the rule `extension-token` of `data.abnf` (line 41):
     ///
     /// ```text
     /// extension-token = ietf-token / x-token
@@ -1391,7 +1391,7 @@ pub mod ast {
         final_maps: 30u32,
         words: __SUBTYPE_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `subtype` of `data.abnf` (line 47):
+    /// Parse tree of the rule `subtype` of `data.abnf` (line 48):
     ///
     /// ```text
     /// subtype         = extension-token / iana-token

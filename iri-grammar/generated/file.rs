@@ -17,7 +17,7 @@ static __FILE_URI_SPARSE: &[u8] = include_bytes!(
 static __FILE_URI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/file/file_uri.be.sparse")
 );
-/// Recognizer for the rule `file-URI` of `file.abnf` (line 17):
+/// Recognizer for the rule `file-URI` of `file.abnf` (line 18):
 ///
 /// ```text
 /// file-URI       = file-scheme ":" file-hier-part
@@ -63,7 +63,7 @@ static __FILE_SCHEME_SPARSE: &[u8] = include_bytes!(
 static __FILE_SCHEME_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/file/file_scheme.be.sparse")
 );
-/// Recognizer for the rule `file-scheme` of `file.abnf` (line 19):
+/// Recognizer for the rule `file-scheme` of `file.abnf` (line 20):
 ///
 /// ```text
 /// file-scheme    = "file"
@@ -108,7 +108,7 @@ static __FILE_HIER_PART_SPARSE: &[u8] = include_bytes!(
 static __FILE_HIER_PART_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/file/file_hier_part.be.sparse")
 );
-/// Recognizer for the rule `file-hier-part` of `file.abnf` (line 21):
+/// Recognizer for the rule `file-hier-part` of `file.abnf` (line 22):
 ///
 /// ```text
 /// file-hier-part = ( "//" auth-path )
@@ -155,7 +155,7 @@ static __AUTH_PATH_SPARSE: &[u8] = include_bytes!(
 static __AUTH_PATH_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/file/auth_path.be.sparse")
 );
-/// Recognizer for the rule `auth-path` of `file.abnf` (line 24):
+/// Recognizer for the rule `auth-path` of `file.abnf` (line 25):
 ///
 /// ```text
 /// auth-path      = [ file-auth ] path-absolute
@@ -201,7 +201,7 @@ static __LOCAL_PATH_SPARSE: &[u8] = include_bytes!(
 static __LOCAL_PATH_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/file/local_path.be.sparse")
 );
-/// Recognizer for the rule `local-path` of `file.abnf` (line 26):
+/// Recognizer for the rule `local-path` of `file.abnf` (line 27):
 ///
 /// ```text
 /// local-path     = path-absolute
@@ -246,7 +246,7 @@ static __FILE_AUTH_SPARSE: &[u8] = include_bytes!(
 static __FILE_AUTH_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/file/file_auth.be.sparse")
 );
-/// Recognizer for the rule `file-auth` of `file.abnf` (line 28):
+/// Recognizer for the rule `file-auth` of `file.abnf` (line 29):
 ///
 /// ```text
 /// file-auth      = "localhost"
@@ -293,7 +293,7 @@ static __HOST_SPARSE: &[u8] = include_bytes!(
 static __HOST_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/file/host.be.sparse")
 );
-/// Recognizer for the rule `host` of `file.abnf` (line 34):
+/// Recognizer for the rule `host` of `file.abnf` (line 35):
 ///
 /// ```text
 /// host           = IP-literal / IPv4address / reg-name
@@ -339,7 +339,7 @@ static __IP_LITERAL_SPARSE: &[u8] = include_bytes!(
 static __IP_LITERAL_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/file/ip_literal.be.sparse")
 );
-/// Recognizer for the rule `IP-literal` of `file.abnf` (line 35):
+/// Recognizer for the rule `IP-literal` of `file.abnf` (line 36):
 ///
 /// ```text
 /// IP-literal     = "[" ( IPv6address / IPv6addrz / IPvFuture  ) "]"
@@ -385,7 +385,7 @@ static __ZONE_ID_SPARSE: &[u8] = include_bytes!(
 static __ZONE_ID_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/file/zone_id.be.sparse")
 );
-/// Recognizer for the rule `ZoneID` of `file.abnf` (line 36):
+/// Recognizer for the rule `ZoneID` of `file.abnf` (line 37):
 ///
 /// ```text
 /// ZoneID         = 1*( unreserved / pct-encoded )
@@ -430,7 +430,7 @@ static __IPV6ADDRZ_SPARSE: &[u8] = include_bytes!(
 static __IPV6ADDRZ_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/file/ipv6addrz.be.sparse")
 );
-/// Recognizer for the rule `IPv6addrz` of `file.abnf` (line 37):
+/// Recognizer for the rule `IPv6addrz` of `file.abnf` (line 38):
 ///
 /// ```text
 /// IPv6addrz      = IPv6address "%25" ZoneID
@@ -540,7 +540,7 @@ pub mod ast {
         final_maps: 3351u32,
         words: __FILE_HIER_PART_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `file-hier-part` of `file.abnf` (line 21):
+    /// Parse tree of the rule `file-hier-part` of `file.abnf` (line 22):
     ///
     /// ```text
     /// file-hier-part = ( "//" auth-path )
@@ -649,7 +649,7 @@ pub mod ast {
         final_maps: 3332u32,
         words: __AUTH_PATH_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `auth-path` of `file.abnf` (line 24):
+    /// Parse tree of the rule `auth-path` of `file.abnf` (line 25):
     ///
     /// ```text
     /// auth-path      = [ file-auth ] path-absolute
@@ -755,7 +755,7 @@ pub mod ast {
         final_maps: 3235u32,
         words: __HOST_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `host` of `file.abnf` (line 34):
+    /// Parse tree of the rule `host` of `file.abnf` (line 35):
     ///
     /// ```text
     /// host           = IP-literal / IPv4address / reg-name
@@ -868,7 +868,7 @@ pub mod ast {
         final_maps: 2829u32,
         words: __IP_LITERAL_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `IP-literal` of `file.abnf` (line 35):
+    /// Parse tree of the rule `IP-literal` of `file.abnf` (line 36):
     ///
     /// ```text
     /// IP-literal     = "[" ( IPv6address / IPv6addrz / IPvFuture  ) "]"

@@ -174,3 +174,15 @@ pub static GRAMMARS: &[&::iri_grammar::Grammar] = &[
     &tel::GRAMMAR,
     &urn::GRAMMAR,
 ];
+/// URI schemes with a grammar of their own (`; @scheme` in the specs):
+/// the scheme, lower-case, and the rule its URIs follow.
+pub static SCHEMES: &[(&str, &::iri_grammar::Recognizer)] = &[
+    ("data", &data::DATAURL),
+    ("file", &file::FILE_URI),
+    ("http", &http::HTTP_URI),
+    ("https", &http::HTTPS_URI),
+    ("mailto", &mailto::MAILTO_URI),
+    ("tag", &tag::TAG_URI),
+    ("tel", &tel::TELEPHONE_URI),
+    ("urn", &urn::NAMESTRING),
+];

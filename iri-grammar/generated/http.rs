@@ -17,7 +17,7 @@ static __HTTP_URI_SPARSE: &[u8] = include_bytes!(
 static __HTTP_URI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/http/http_uri.be.sparse")
 );
-/// Recognizer for the rule `http-URI` of `http.abnf` (line 15):
+/// Recognizer for the rule `http-URI` of `http.abnf` (line 17):
 ///
 /// ```text
 /// http-URI = "http" "://" authority path-abempty [ "?" query ]
@@ -63,7 +63,7 @@ static __HTTPS_URI_SPARSE: &[u8] = include_bytes!(
 static __HTTPS_URI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/http/https_uri.be.sparse")
 );
-/// Recognizer for the rule `https-URI` of `http.abnf` (line 17):
+/// Recognizer for the rule `https-URI` of `http.abnf` (line 19):
 ///
 /// ```text
 /// https-URI = "https" "://" authority path-abempty [ "?" query ]
@@ -138,7 +138,7 @@ pub mod ast {
         final_maps: 4389u32,
         words: __HTTP_URI_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `http-URI` of `http.abnf` (line 15):
+    /// Parse tree of the rule `http-URI` of `http.abnf` (line 17):
     ///
     /// ```text
     /// http-URI = "http" "://" authority path-abempty [ "?" query ]
@@ -242,7 +242,7 @@ pub mod ast {
         final_maps: 4611u32,
         words: __HTTPS_URI_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `https-URI` of `http.abnf` (line 17):
+    /// Parse tree of the rule `https-URI` of `http.abnf` (line 19):
     ///
     /// ```text
     /// https-URI = "https" "://" authority path-abempty [ "?" query ]

@@ -17,7 +17,7 @@ static __MAILTO_URI_SPARSE: &[u8] = include_bytes!(
 static __MAILTO_URI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/mailto_uri.be.sparse")
 );
-/// Recognizer for the rule `mailtoURI` of `mailto.abnf` (line 12):
+/// Recognizer for the rule `mailtoURI` of `mailto.abnf` (line 13):
 ///
 /// ```text
 /// mailtoURI    = "mailto:" [ to ] [ hfields ]
@@ -63,7 +63,7 @@ static __TO_SPARSE: &[u8] = include_bytes!(
 static __TO_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/to.be.sparse")
 );
-/// Recognizer for the rule `to` of `mailto.abnf` (line 13):
+/// Recognizer for the rule `to` of `mailto.abnf` (line 14):
 ///
 /// ```text
 /// to           = addr-spec *("," addr-spec )
@@ -108,7 +108,7 @@ static __HFIELDS_SPARSE: &[u8] = include_bytes!(
 static __HFIELDS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/hfields.be.sparse")
 );
-/// Recognizer for the rule `hfields` of `mailto.abnf` (line 14):
+/// Recognizer for the rule `hfields` of `mailto.abnf` (line 15):
 ///
 /// ```text
 /// hfields      = "?" hfield *( "&" hfield )
@@ -153,7 +153,7 @@ static __HFIELD_SPARSE: &[u8] = include_bytes!(
 static __HFIELD_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/hfield.be.sparse")
 );
-/// Recognizer for the rule `hfield` of `mailto.abnf` (line 15):
+/// Recognizer for the rule `hfield` of `mailto.abnf` (line 16):
 ///
 /// ```text
 /// hfield       = hfname "=" hfvalue
@@ -198,7 +198,7 @@ static __HFNAME_SPARSE: &[u8] = include_bytes!(
 static __HFNAME_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/hfname.be.sparse")
 );
-/// Recognizer for the rule `hfname` of `mailto.abnf` (line 16):
+/// Recognizer for the rule `hfname` of `mailto.abnf` (line 17):
 ///
 /// ```text
 /// hfname       = *qchar
@@ -243,7 +243,7 @@ static __HFVALUE_SPARSE: &[u8] = include_bytes!(
 static __HFVALUE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/hfvalue.be.sparse")
 );
-/// Recognizer for the rule `hfvalue` of `mailto.abnf` (line 17):
+/// Recognizer for the rule `hfvalue` of `mailto.abnf` (line 18):
 ///
 /// ```text
 /// hfvalue      = *qchar
@@ -288,7 +288,7 @@ static __ADDR_SPEC_SPARSE: &[u8] = include_bytes!(
 static __ADDR_SPEC_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/addr_spec.be.sparse")
 );
-/// Recognizer for the rule `addr-spec` of `mailto.abnf` (line 18):
+/// Recognizer for the rule `addr-spec` of `mailto.abnf` (line 19):
 ///
 /// ```text
 /// addr-spec    = local-part "@" domain
@@ -333,7 +333,7 @@ static __LOCAL_PART_SPARSE: &[u8] = include_bytes!(
 static __LOCAL_PART_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/local_part.be.sparse")
 );
-/// Recognizer for the rule `local-part` of `mailto.abnf` (line 19):
+/// Recognizer for the rule `local-part` of `mailto.abnf` (line 20):
 ///
 /// ```text
 /// local-part   = dot-atom-text / quoted-string
@@ -378,7 +378,7 @@ static __DOMAIN_SPARSE: &[u8] = include_bytes!(
 static __DOMAIN_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/domain.be.sparse")
 );
-/// Recognizer for the rule `domain` of `mailto.abnf` (line 20):
+/// Recognizer for the rule `domain` of `mailto.abnf` (line 21):
 ///
 /// ```text
 /// domain       = dot-atom-text / "[" *dtext-no-obs "]"
@@ -423,7 +423,7 @@ static __DTEXT_NO_OBS_SPARSE: &[u8] = include_bytes!(
 static __DTEXT_NO_OBS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/dtext_no_obs.be.sparse")
 );
-/// Recognizer for the rule `dtext-no-obs` of `mailto.abnf` (line 21):
+/// Recognizer for the rule `dtext-no-obs` of `mailto.abnf` (line 22):
 ///
 /// ```text
 /// dtext-no-obs = %d33-90 / ; Printable US-ASCII
@@ -469,7 +469,7 @@ static __QCHAR_SPARSE: &[u8] = include_bytes!(
 static __QCHAR_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/qchar.be.sparse")
 );
-/// Recognizer for the rule `qchar` of `mailto.abnf` (line 24):
+/// Recognizer for the rule `qchar` of `mailto.abnf` (line 25):
 ///
 /// ```text
 /// qchar        = unreserved / pct-encoded / some-delims
@@ -514,7 +514,7 @@ static __SOME_DELIMS_SPARSE: &[u8] = include_bytes!(
 static __SOME_DELIMS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/some_delims.be.sparse")
 );
-/// Recognizer for the rule `some-delims` of `mailto.abnf` (line 25):
+/// Recognizer for the rule `some-delims` of `mailto.abnf` (line 26):
 ///
 /// ```text
 /// some-delims  = "!" / "$" / "'" / "(" / ")" / "*"
@@ -560,7 +560,7 @@ static __ATEXT_SPARSE: &[u8] = include_bytes!(
 static __ATEXT_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/atext.be.sparse")
 );
-/// Recognizer for the rule `atext` of `mailto.abnf` (line 35):
+/// Recognizer for the rule `atext` of `mailto.abnf` (line 36):
 ///
 /// ```text
 /// atext          = ALPHA / DIGIT /    ; Printable US-ASCII
@@ -615,7 +615,7 @@ static __DOT_ATOM_TEXT_SPARSE: &[u8] = include_bytes!(
 static __DOT_ATOM_TEXT_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/dot_atom_text.be.sparse")
 );
-/// Recognizer for the rule `dot-atom-text` of `mailto.abnf` (line 46):
+/// Recognizer for the rule `dot-atom-text` of `mailto.abnf` (line 47):
 ///
 /// ```text
 /// dot-atom-text  = 1*atext *("." 1*atext)
@@ -660,7 +660,7 @@ static __QUOTED_STRING_SPARSE: &[u8] = include_bytes!(
 static __QUOTED_STRING_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/quoted_string.be.sparse")
 );
-/// Recognizer for the rule `quoted-string` of `mailto.abnf` (line 57):
+/// Recognizer for the rule `quoted-string` of `mailto.abnf` (line 58):
 ///
 /// ```text
 /// quoted-string  = DQUOTE *([FWS] qcontent) [FWS] DQUOTE
@@ -705,7 +705,7 @@ static __QCONTENT_SPARSE: &[u8] = include_bytes!(
 static __QCONTENT_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/qcontent.be.sparse")
 );
-/// Recognizer for the rule `qcontent` of `mailto.abnf` (line 58):
+/// Recognizer for the rule `qcontent` of `mailto.abnf` (line 59):
 ///
 /// ```text
 /// qcontent       = qtext / quoted-pair
@@ -750,7 +750,7 @@ static __QTEXT_SPARSE: &[u8] = include_bytes!(
 static __QTEXT_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/qtext.be.sparse")
 );
-/// Recognizer for the rule `qtext` of `mailto.abnf` (line 59):
+/// Recognizer for the rule `qtext` of `mailto.abnf` (line 60):
 ///
 /// ```text
 /// qtext          = %d33 /             ; Printable US-ASCII
@@ -797,7 +797,7 @@ static __QUOTED_PAIR_SPARSE: &[u8] = include_bytes!(
 static __QUOTED_PAIR_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/quoted_pair.be.sparse")
 );
-/// Recognizer for the rule `quoted-pair` of `mailto.abnf` (line 63):
+/// Recognizer for the rule `quoted-pair` of `mailto.abnf` (line 64):
 ///
 /// ```text
 /// quoted-pair    = "\" (VCHAR / WSP)
@@ -842,7 +842,7 @@ static __FWS_SPARSE: &[u8] = include_bytes!(
 static __FWS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/fws.be.sparse")
 );
-/// Recognizer for the rule `FWS` of `mailto.abnf` (line 65):
+/// Recognizer for the rule `FWS` of `mailto.abnf` (line 66):
 ///
 /// ```text
 /// FWS            = [*WSP CRLF] 1*WSP
@@ -936,7 +936,7 @@ pub mod ast {
         final_maps: 2107u32,
         words: __MAILTO_URI_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `mailtoURI` of `mailto.abnf` (line 12):
+    /// Parse tree of the rule `mailtoURI` of `mailto.abnf` (line 13):
     ///
     /// ```text
     /// mailtoURI    = "mailto:" [ to ] [ hfields ]
@@ -1073,7 +1073,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((AddrSpec::__sub(input, s), next))
     }
-    /// Parse tree of the rule `to` of `mailto.abnf` (line 13):
+    /// Parse tree of the rule `to` of `mailto.abnf` (line 14):
     ///
     /// ```text
     /// to           = addr-spec *("," addr-spec )
@@ -1212,7 +1212,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((Hfield::__sub(input, s), next))
     }
-    /// Parse tree of the rule `hfields` of `mailto.abnf` (line 14):
+    /// Parse tree of the rule `hfields` of `mailto.abnf` (line 15):
     ///
     /// ```text
     /// hfields      = "?" hfield *( "&" hfield )
@@ -1312,7 +1312,7 @@ pub mod ast {
         final_maps: 87u32,
         words: __HFIELD_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `hfield` of `mailto.abnf` (line 15):
+    /// Parse tree of the rule `hfield` of `mailto.abnf` (line 16):
     ///
     /// ```text
     /// hfield       = hfname "=" hfvalue
@@ -1405,7 +1405,7 @@ pub mod ast {
         final_maps: 204u32,
         words: __ADDR_SPEC_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `addr-spec` of `mailto.abnf` (line 18):
+    /// Parse tree of the rule `addr-spec` of `mailto.abnf` (line 19):
     ///
     /// ```text
     /// addr-spec    = local-part "@" domain
@@ -1513,7 +1513,7 @@ pub mod ast {
         final_maps: 105u32,
         words: __LOCAL_PART_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `local-part` of `mailto.abnf` (line 19):
+    /// Parse tree of the rule `local-part` of `mailto.abnf` (line 20):
     ///
     /// ```text
     /// local-part   = dot-atom-text / quoted-string
@@ -1672,7 +1672,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `domain` of `mailto.abnf` (line 20):
+    /// Parse tree of the rule `domain` of `mailto.abnf` (line 21):
     ///
     /// ```text
     /// domain       = dot-atom-text / "[" *dtext-no-obs "]"
@@ -1824,7 +1824,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `quoted-string` of `mailto.abnf` (line 57):
+    /// Parse tree of the rule `quoted-string` of `mailto.abnf` (line 58):
     ///
     /// ```text
     /// quoted-string  = DQUOTE *([FWS] qcontent) [FWS] DQUOTE

@@ -17,7 +17,7 @@ static __TAG_URI_SPARSE: &[u8] = include_bytes!(
 static __TAG_URI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/tag_uri.be.sparse")
 );
-/// Recognizer for the rule `tagURI` of `tag.abnf` (line 10):
+/// Recognizer for the rule `tagURI` of `tag.abnf` (line 11):
 ///
 /// ```text
 /// tagURI = "tag:" taggingEntity ":" specific [ "#" fragment ]
@@ -63,7 +63,7 @@ static __TAGGING_ENTITY_SPARSE: &[u8] = include_bytes!(
 static __TAGGING_ENTITY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/tagging_entity.be.sparse")
 );
-/// Recognizer for the rule `taggingEntity` of `tag.abnf` (line 12):
+/// Recognizer for the rule `taggingEntity` of `tag.abnf` (line 13):
 ///
 /// ```text
 /// taggingEntity = authorityName "," date
@@ -108,7 +108,7 @@ static __AUTHORITY_NAME_SPARSE: &[u8] = include_bytes!(
 static __AUTHORITY_NAME_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/authority_name.be.sparse")
 );
-/// Recognizer for the rule `authorityName` of `tag.abnf` (line 13):
+/// Recognizer for the rule `authorityName` of `tag.abnf` (line 14):
 ///
 /// ```text
 /// authorityName = DNSname / emailAddress
@@ -153,7 +153,7 @@ static __DATE_SPARSE: &[u8] = include_bytes!(
 static __DATE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/date.be.sparse")
 );
-/// Recognizer for the rule `date` of `tag.abnf` (line 14):
+/// Recognizer for the rule `date` of `tag.abnf` (line 15):
 ///
 /// ```text
 /// date = year ["-" month ["-" day]]
@@ -198,7 +198,7 @@ static __YEAR_SPARSE: &[u8] = include_bytes!(
 static __YEAR_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/year.be.sparse")
 );
-/// Recognizer for the rule `year` of `tag.abnf` (line 15):
+/// Recognizer for the rule `year` of `tag.abnf` (line 16):
 ///
 /// ```text
 /// year = 4DIGIT
@@ -243,7 +243,7 @@ static __MONTH_SPARSE: &[u8] = include_bytes!(
 static __MONTH_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/month.be.sparse")
 );
-/// Recognizer for the rule `month` of `tag.abnf` (line 16):
+/// Recognizer for the rule `month` of `tag.abnf` (line 17):
 ///
 /// ```text
 /// month = 2DIGIT
@@ -288,7 +288,7 @@ static __DAY_SPARSE: &[u8] = include_bytes!(
 static __DAY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/day.be.sparse")
 );
-/// Recognizer for the rule `day` of `tag.abnf` (line 17):
+/// Recognizer for the rule `day` of `tag.abnf` (line 18):
 ///
 /// ```text
 /// day = 2DIGIT
@@ -333,7 +333,7 @@ static __DNSNAME_SPARSE: &[u8] = include_bytes!(
 static __DNSNAME_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/dnsname.be.sparse")
 );
-/// Recognizer for the rule `DNSname` of `tag.abnf` (line 18):
+/// Recognizer for the rule `DNSname` of `tag.abnf` (line 19):
 ///
 /// ```text
 /// DNSname = DNScomp *( "."  DNScomp ) ; see RFC 1035 [3]
@@ -378,7 +378,7 @@ static __DNSCOMP_SPARSE: &[u8] = include_bytes!(
 static __DNSCOMP_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/dnscomp.be.sparse")
 );
-/// Recognizer for the rule `DNScomp` of `tag.abnf` (line 19):
+/// Recognizer for the rule `DNScomp` of `tag.abnf` (line 20):
 ///
 /// ```text
 /// DNScomp = alphaNum [*(alphaNum /"-") alphaNum]
@@ -423,7 +423,7 @@ static __EMAIL_ADDRESS_SPARSE: &[u8] = include_bytes!(
 static __EMAIL_ADDRESS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/email_address.be.sparse")
 );
-/// Recognizer for the rule `emailAddress` of `tag.abnf` (line 20):
+/// Recognizer for the rule `emailAddress` of `tag.abnf` (line 21):
 ///
 /// ```text
 /// emailAddress = 1*(alphaNum /"-"/"."/"_") "@" DNSname
@@ -468,7 +468,7 @@ static __ALPHA_NUM_SPARSE: &[u8] = include_bytes!(
 static __ALPHA_NUM_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/alpha_num.be.sparse")
 );
-/// Recognizer for the rule `alphaNum` of `tag.abnf` (line 21):
+/// Recognizer for the rule `alphaNum` of `tag.abnf` (line 22):
 ///
 /// ```text
 /// alphaNum = DIGIT / ALPHA
@@ -513,7 +513,7 @@ static __SPECIFIC_SPARSE: &[u8] = include_bytes!(
 static __SPECIFIC_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/specific.be.sparse")
 );
-/// Recognizer for the rule `specific` of `tag.abnf` (line 22):
+/// Recognizer for the rule `specific` of `tag.abnf` (line 23):
 ///
 /// ```text
 /// specific = *( pchar / "/" / "?" ) ; pchar from RFC 3986 [1]
@@ -600,7 +600,7 @@ pub mod ast {
         final_maps: 625u32,
         words: __TAG_URI_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `tagURI` of `tag.abnf` (line 10):
+    /// Parse tree of the rule `tagURI` of `tag.abnf` (line 11):
     ///
     /// ```text
     /// tagURI = "tag:" taggingEntity ":" specific [ "#" fragment ]
@@ -702,7 +702,7 @@ pub mod ast {
         final_maps: 68u32,
         words: __AUTHORITY_NAME_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `authorityName` of `tag.abnf` (line 13):
+    /// Parse tree of the rule `authorityName` of `tag.abnf` (line 14):
     ///
     /// ```text
     /// authorityName = DNSname / emailAddress
@@ -851,7 +851,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `DNSname` of `tag.abnf` (line 18):
+    /// Parse tree of the rule `DNSname` of `tag.abnf` (line 19):
     ///
     /// ```text
     /// DNSname = DNScomp *( "."  DNScomp ) ; see RFC 1035 [3]
@@ -995,7 +995,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `emailAddress` of `tag.abnf` (line 20):
+    /// Parse tree of the rule `emailAddress` of `tag.abnf` (line 21):
     ///
     /// ```text
     /// emailAddress = 1*(alphaNum /"-"/"."/"_") "@" DNSname

@@ -17,7 +17,7 @@ static __TELEPHONE_URI_SPARSE: &[u8] = include_bytes!(
 static __TELEPHONE_URI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/telephone_uri.be.sparse")
 );
-/// Recognizer for the rule `telephone-uri` of `tel.abnf` (line 11):
+/// Recognizer for the rule `telephone-uri` of `tel.abnf` (line 12):
 ///
 /// ```text
 /// telephone-uri        = "tel:" telephone-subscriber
@@ -63,7 +63,7 @@ static __TELEPHONE_SUBSCRIBER_SPARSE: &[u8] = include_bytes!(
 static __TELEPHONE_SUBSCRIBER_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/telephone_subscriber.be.sparse")
 );
-/// Recognizer for the rule `telephone-subscriber` of `tel.abnf` (line 12):
+/// Recognizer for the rule `telephone-subscriber` of `tel.abnf` (line 13):
 ///
 /// ```text
 /// telephone-subscriber = global-number / local-number
@@ -111,7 +111,7 @@ static __GLOBAL_NUMBER_SPARSE: &[u8] = include_bytes!(
 static __GLOBAL_NUMBER_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/global_number.be.sparse")
 );
-/// Recognizer for the rule `global-number` of `tel.abnf` (line 13):
+/// Recognizer for the rule `global-number` of `tel.abnf` (line 14):
 ///
 /// ```text
 /// global-number        = global-number-digits *par
@@ -157,7 +157,7 @@ static __LOCAL_NUMBER_SPARSE: &[u8] = include_bytes!(
 static __LOCAL_NUMBER_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/local_number.be.sparse")
 );
-/// Recognizer for the rule `local-number` of `tel.abnf` (line 14):
+/// Recognizer for the rule `local-number` of `tel.abnf` (line 15):
 ///
 /// ```text
 /// local-number         = local-number-digits *par context *par
@@ -203,7 +203,7 @@ static __PAR_SPARSE: &[u8] = include_bytes!(
 static __PAR_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/par.be.sparse")
 );
-/// Recognizer for the rule `par` of `tel.abnf` (line 15):
+/// Recognizer for the rule `par` of `tel.abnf` (line 16):
 ///
 /// ```text
 /// par                  = parameter / extension / isdn-subaddress
@@ -249,7 +249,7 @@ static __ISDN_SUBADDRESS_SPARSE: &[u8] = include_bytes!(
 static __ISDN_SUBADDRESS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/isdn_subaddress.be.sparse")
 );
-/// Recognizer for the rule `isdn-subaddress` of `tel.abnf` (line 16):
+/// Recognizer for the rule `isdn-subaddress` of `tel.abnf` (line 17):
 ///
 /// ```text
 /// isdn-subaddress      = ";isub=" 1*uric
@@ -294,7 +294,7 @@ static __EXTENSION_SPARSE: &[u8] = include_bytes!(
 static __EXTENSION_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/extension.be.sparse")
 );
-/// Recognizer for the rule `extension` of `tel.abnf` (line 17):
+/// Recognizer for the rule `extension` of `tel.abnf` (line 18):
 ///
 /// ```text
 /// extension            = ";ext=" 1*phonedigit
@@ -339,7 +339,7 @@ static __CONTEXT_SPARSE: &[u8] = include_bytes!(
 static __CONTEXT_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/context.be.sparse")
 );
-/// Recognizer for the rule `context` of `tel.abnf` (line 18):
+/// Recognizer for the rule `context` of `tel.abnf` (line 19):
 ///
 /// ```text
 /// context              = ";phone-context=" descriptor
@@ -385,7 +385,7 @@ static __DESCRIPTOR_SPARSE: &[u8] = include_bytes!(
 static __DESCRIPTOR_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/descriptor.be.sparse")
 );
-/// Recognizer for the rule `descriptor` of `tel.abnf` (line 19):
+/// Recognizer for the rule `descriptor` of `tel.abnf` (line 20):
 ///
 /// ```text
 /// descriptor           = domainname / global-number-digits
@@ -430,7 +430,7 @@ static __GLOBAL_NUMBER_DIGITS_SPARSE: &[u8] = include_bytes!(
 static __GLOBAL_NUMBER_DIGITS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/global_number_digits.be.sparse")
 );
-/// Recognizer for the rule `global-number-digits` of `tel.abnf` (line 20):
+/// Recognizer for the rule `global-number-digits` of `tel.abnf` (line 21):
 ///
 /// ```text
 /// global-number-digits = "+" *phonedigit DIGIT *phonedigit
@@ -477,7 +477,7 @@ static __LOCAL_NUMBER_DIGITS_SPARSE: &[u8] = include_bytes!(
 static __LOCAL_NUMBER_DIGITS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/local_number_digits.be.sparse")
 );
-/// Recognizer for the rule `local-number-digits` of `tel.abnf` (line 24):
+/// Recognizer for the rule `local-number-digits` of `tel.abnf` (line 25):
 ///
 /// ```text
 /// local-number-digits  =
@@ -525,7 +525,7 @@ static __DOMAINNAME_SPARSE: &[u8] = include_bytes!(
 static __DOMAINNAME_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/domainname.be.sparse")
 );
-/// Recognizer for the rule `domainname` of `tel.abnf` (line 26):
+/// Recognizer for the rule `domainname` of `tel.abnf` (line 27):
 ///
 /// ```text
 /// domainname           = *( domainlabel "." ) toplabel [ "." ]
@@ -570,7 +570,7 @@ static __DOMAINLABEL_SPARSE: &[u8] = include_bytes!(
 static __DOMAINLABEL_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/domainlabel.be.sparse")
 );
-/// Recognizer for the rule `domainlabel` of `tel.abnf` (line 27):
+/// Recognizer for the rule `domainlabel` of `tel.abnf` (line 28):
 ///
 /// ```text
 /// domainlabel          = alphanum
@@ -616,7 +616,7 @@ static __TOPLABEL_SPARSE: &[u8] = include_bytes!(
 static __TOPLABEL_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/toplabel.be.sparse")
 );
-/// Recognizer for the rule `toplabel` of `tel.abnf` (line 29):
+/// Recognizer for the rule `toplabel` of `tel.abnf` (line 30):
 ///
 /// ```text
 /// toplabel             = ALPHA / ALPHA *( alphanum / "-" ) alphanum
@@ -661,7 +661,7 @@ static __PARAMETER_SPARSE: &[u8] = include_bytes!(
 static __PARAMETER_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/parameter.be.sparse")
 );
-/// Recognizer for the rule `parameter` of `tel.abnf` (line 30):
+/// Recognizer for the rule `parameter` of `tel.abnf` (line 31):
 ///
 /// ```text
 /// parameter            = ";" pname ["=" pvalue ]
@@ -706,7 +706,7 @@ static __PNAME_SPARSE: &[u8] = include_bytes!(
 static __PNAME_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/pname.be.sparse")
 );
-/// Recognizer for the rule `pname` of `tel.abnf` (line 31):
+/// Recognizer for the rule `pname` of `tel.abnf` (line 32):
 ///
 /// ```text
 /// pname                = 1*( alphanum / "-" )
@@ -751,7 +751,7 @@ static __PVALUE_SPARSE: &[u8] = include_bytes!(
 static __PVALUE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/pvalue.be.sparse")
 );
-/// Recognizer for the rule `pvalue` of `tel.abnf` (line 32):
+/// Recognizer for the rule `pvalue` of `tel.abnf` (line 33):
 ///
 /// ```text
 /// pvalue               = 1*paramchar
@@ -796,7 +796,7 @@ static __PARAMCHAR_SPARSE: &[u8] = include_bytes!(
 static __PARAMCHAR_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/paramchar.be.sparse")
 );
-/// Recognizer for the rule `paramchar` of `tel.abnf` (line 33):
+/// Recognizer for the rule `paramchar` of `tel.abnf` (line 34):
 ///
 /// ```text
 /// paramchar            = param-unreserved / unreserved / pct-encoded
@@ -841,7 +841,7 @@ static __UNRESERVED_SPARSE: &[u8] = include_bytes!(
 static __UNRESERVED_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/unreserved.be.sparse")
 );
-/// Recognizer for the rule `unreserved` of `tel.abnf` (line 34):
+/// Recognizer for the rule `unreserved` of `tel.abnf` (line 35):
 ///
 /// ```text
 /// unreserved           = alphanum / mark
@@ -886,7 +886,7 @@ static __MARK_SPARSE: &[u8] = include_bytes!(
 static __MARK_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/mark.be.sparse")
 );
-/// Recognizer for the rule `mark` of `tel.abnf` (line 35):
+/// Recognizer for the rule `mark` of `tel.abnf` (line 36):
 ///
 /// ```text
 /// mark                 = "-" / "_" / "." / "!" / "~" / "*" /
@@ -932,7 +932,7 @@ static __PCT_ENCODED_SPARSE: &[u8] = include_bytes!(
 static __PCT_ENCODED_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/pct_encoded.be.sparse")
 );
-/// Recognizer for the rule `pct-encoded` of `tel.abnf` (line 37):
+/// Recognizer for the rule `pct-encoded` of `tel.abnf` (line 38):
 ///
 /// ```text
 /// pct-encoded          = "%" HEXDIG HEXDIG
@@ -977,7 +977,7 @@ static __PARAM_UNRESERVED_SPARSE: &[u8] = include_bytes!(
 static __PARAM_UNRESERVED_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/param_unreserved.be.sparse")
 );
-/// Recognizer for the rule `param-unreserved` of `tel.abnf` (line 38):
+/// Recognizer for the rule `param-unreserved` of `tel.abnf` (line 39):
 ///
 /// ```text
 /// param-unreserved     = "[" / "]" / "/" / ":" / "&" / "+" / "$"
@@ -1022,7 +1022,7 @@ static __PHONEDIGIT_SPARSE: &[u8] = include_bytes!(
 static __PHONEDIGIT_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/phonedigit.be.sparse")
 );
-/// Recognizer for the rule `phonedigit` of `tel.abnf` (line 39):
+/// Recognizer for the rule `phonedigit` of `tel.abnf` (line 40):
 ///
 /// ```text
 /// phonedigit           = DIGIT / [ visual-separator ]
@@ -1067,7 +1067,7 @@ static __PHONEDIGIT_HEX_SPARSE: &[u8] = include_bytes!(
 static __PHONEDIGIT_HEX_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/phonedigit_hex.be.sparse")
 );
-/// Recognizer for the rule `phonedigit-hex` of `tel.abnf` (line 40):
+/// Recognizer for the rule `phonedigit-hex` of `tel.abnf` (line 41):
 ///
 /// ```text
 /// phonedigit-hex       = HEXDIG / "*" / "#" / [ visual-separator ]
@@ -1112,7 +1112,7 @@ static __VISUAL_SEPARATOR_SPARSE: &[u8] = include_bytes!(
 static __VISUAL_SEPARATOR_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/visual_separator.be.sparse")
 );
-/// Recognizer for the rule `visual-separator` of `tel.abnf` (line 41):
+/// Recognizer for the rule `visual-separator` of `tel.abnf` (line 42):
 ///
 /// ```text
 /// visual-separator     = "-" / "." / "(" / ")"
@@ -1157,7 +1157,7 @@ static __ALPHANUM_SPARSE: &[u8] = include_bytes!(
 static __ALPHANUM_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/alphanum.be.sparse")
 );
-/// Recognizer for the rule `alphanum` of `tel.abnf` (line 42):
+/// Recognizer for the rule `alphanum` of `tel.abnf` (line 43):
 ///
 /// ```text
 /// alphanum             = ALPHA / DIGIT
@@ -1202,7 +1202,7 @@ static __RESERVED_SPARSE: &[u8] = include_bytes!(
 static __RESERVED_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/reserved.be.sparse")
 );
-/// Recognizer for the rule `reserved` of `tel.abnf` (line 43):
+/// Recognizer for the rule `reserved` of `tel.abnf` (line 44):
 ///
 /// ```text
 /// reserved             = ";" / "/" / "?" / ":" / "@" / "&" /
@@ -1248,7 +1248,7 @@ static __URIC_SPARSE: &[u8] = include_bytes!(
 static __URIC_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/uric.be.sparse")
 );
-/// Recognizer for the rule `uric` of `tel.abnf` (line 45):
+/// Recognizer for the rule `uric` of `tel.abnf` (line 46):
 ///
 /// ```text
 /// uric                 = reserved / unreserved / pct-encoded
@@ -1358,7 +1358,7 @@ pub mod ast {
         final_maps: 3920u32,
         words: __TELEPHONE_SUBSCRIBER_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `telephone-subscriber` of `tel.abnf` (line 12):
+    /// Parse tree of the rule `telephone-subscriber` of `tel.abnf` (line 13):
     ///
     /// ```text
     /// telephone-subscriber = global-number / local-number
@@ -1513,7 +1513,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((Par::__sub(input, s), next))
     }
-    /// Parse tree of the rule `global-number` of `tel.abnf` (line 13):
+    /// Parse tree of the rule `global-number` of `tel.abnf` (line 14):
     ///
     /// ```text
     /// global-number        = global-number-digits *par
@@ -1702,7 +1702,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((Par::__sub(input, s), next))
     }
-    /// Parse tree of the rule `local-number` of `tel.abnf` (line 14):
+    /// Parse tree of the rule `local-number` of `tel.abnf` (line 15):
     ///
     /// ```text
     /// local-number         = local-number-digits *par context *par
@@ -1824,7 +1824,7 @@ pub mod ast {
         final_maps: 396u32,
         words: __PAR_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `par` of `tel.abnf` (line 15):
+    /// Parse tree of the rule `par` of `tel.abnf` (line 16):
     ///
     /// ```text
     /// par                  = parameter / extension / isdn-subaddress
@@ -1934,7 +1934,7 @@ pub mod ast {
         final_maps: 85u32,
         words: __DESCRIPTOR_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `descriptor` of `tel.abnf` (line 19):
+    /// Parse tree of the rule `descriptor` of `tel.abnf` (line 20):
     ///
     /// ```text
     /// descriptor           = domainname / global-number-digits
@@ -2148,7 +2148,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `global-number-digits` of `tel.abnf` (line 20):
+    /// Parse tree of the rule `global-number-digits` of `tel.abnf` (line 21):
     ///
     /// ```text
     /// global-number-digits = "+" *phonedigit DIGIT *phonedigit
@@ -2355,7 +2355,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `local-number-digits` of `tel.abnf` (line 24):
+    /// Parse tree of the rule `local-number-digits` of `tel.abnf` (line 25):
     ///
     /// ```text
     /// local-number-digits  =
@@ -2508,7 +2508,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((Domainlabel::__sub(input, s), next))
     }
-    /// Parse tree of the rule `domainname` of `tel.abnf` (line 26):
+    /// Parse tree of the rule `domainname` of `tel.abnf` (line 27):
     ///
     /// ```text
     /// domainname           = *( domainlabel "." ) toplabel [ "." ]
@@ -2672,7 +2672,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `domainlabel` of `tel.abnf` (line 27):
+    /// Parse tree of the rule `domainlabel` of `tel.abnf` (line 28):
     ///
     /// ```text
     /// domainlabel          = alphanum
@@ -2780,7 +2780,7 @@ pub mod ast {
         final_maps: 73u32,
         words: __PARAMETER_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `parameter` of `tel.abnf` (line 30):
+    /// Parse tree of the rule `parameter` of `tel.abnf` (line 31):
     ///
     /// ```text
     /// parameter            = ";" pname ["=" pvalue ]

@@ -17,7 +17,7 @@ static __NAMESTRING_SPARSE: &[u8] = include_bytes!(
 static __NAMESTRING_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/urn/namestring.be.sparse")
 );
-/// Recognizer for the rule `namestring` of `urn.abnf` (line 8):
+/// Recognizer for the rule `namestring` of `urn.abnf` (line 9):
 ///
 /// ```text
 /// namestring    = assigned-name
@@ -65,7 +65,7 @@ static __ASSIGNED_NAME_SPARSE: &[u8] = include_bytes!(
 static __ASSIGNED_NAME_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/urn/assigned_name.be.sparse")
 );
-/// Recognizer for the rule `assigned-name` of `urn.abnf` (line 11):
+/// Recognizer for the rule `assigned-name` of `urn.abnf` (line 12):
 ///
 /// ```text
 /// assigned-name = "urn" ":" NID ":" NSS
@@ -110,7 +110,7 @@ static __NID_SPARSE: &[u8] = include_bytes!(
 static __NID_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/urn/nid.be.sparse")
 );
-/// Recognizer for the rule `NID` of `urn.abnf` (line 12):
+/// Recognizer for the rule `NID` of `urn.abnf` (line 13):
 ///
 /// ```text
 /// NID           = (alphanum) 0*30(ldh) (alphanum)
@@ -155,7 +155,7 @@ static __LDH_SPARSE: &[u8] = include_bytes!(
 static __LDH_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/urn/ldh.be.sparse")
 );
-/// Recognizer for the rule `ldh` of `urn.abnf` (line 13):
+/// Recognizer for the rule `ldh` of `urn.abnf` (line 14):
 ///
 /// ```text
 /// ldh           = alphanum / "-"
@@ -200,7 +200,7 @@ static __NSS_SPARSE: &[u8] = include_bytes!(
 static __NSS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/urn/nss.be.sparse")
 );
-/// Recognizer for the rule `NSS` of `urn.abnf` (line 14):
+/// Recognizer for the rule `NSS` of `urn.abnf` (line 15):
 ///
 /// ```text
 /// NSS           = pchar *(pchar / "/")
@@ -245,7 +245,7 @@ static __RQ_COMPONENTS_SPARSE: &[u8] = include_bytes!(
 static __RQ_COMPONENTS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/urn/rq_components.be.sparse")
 );
-/// Recognizer for the rule `rq-components` of `urn.abnf` (line 15):
+/// Recognizer for the rule `rq-components` of `urn.abnf` (line 16):
 ///
 /// ```text
 /// rq-components = [ "?+" r-component ]
@@ -291,7 +291,7 @@ static __R_COMPONENT_SPARSE: &[u8] = include_bytes!(
 static __R_COMPONENT_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/urn/r_component.be.sparse")
 );
-/// Recognizer for the rule `r-component` of `urn.abnf` (line 17):
+/// Recognizer for the rule `r-component` of `urn.abnf` (line 18):
 ///
 /// ```text
 /// r-component   = pchar *( pchar / "/" / "?" )
@@ -336,7 +336,7 @@ static __Q_COMPONENT_SPARSE: &[u8] = include_bytes!(
 static __Q_COMPONENT_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/urn/q_component.be.sparse")
 );
-/// Recognizer for the rule `q-component` of `urn.abnf` (line 18):
+/// Recognizer for the rule `q-component` of `urn.abnf` (line 19):
 ///
 /// ```text
 /// q-component   = pchar *( pchar / "/" / "?" )
@@ -381,7 +381,7 @@ static __F_COMPONENT_SPARSE: &[u8] = include_bytes!(
 static __F_COMPONENT_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/urn/f_component.be.sparse")
 );
-/// Recognizer for the rule `f-component` of `urn.abnf` (line 19):
+/// Recognizer for the rule `f-component` of `urn.abnf` (line 20):
 ///
 /// ```text
 /// f-component   = fragment
@@ -426,7 +426,7 @@ static __ALPHANUM_SPARSE: &[u8] = include_bytes!(
 static __ALPHANUM_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/urn/alphanum.be.sparse")
 );
-/// Recognizer for the rule `alphanum` of `urn.abnf` (line 24):
+/// Recognizer for the rule `alphanum` of `urn.abnf` (line 25):
 ///
 /// ```text
 /// alphanum      = ALPHA / DIGIT
@@ -511,7 +511,7 @@ pub mod ast {
         final_maps: 1286u32,
         words: __NAMESTRING_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `namestring` of `urn.abnf` (line 8):
+    /// Parse tree of the rule `namestring` of `urn.abnf` (line 9):
     ///
     /// ```text
     /// namestring    = assigned-name
@@ -611,7 +611,7 @@ pub mod ast {
         final_maps: 184u32,
         words: __RQ_COMPONENTS_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `rq-components` of `urn.abnf` (line 15):
+    /// Parse tree of the rule `rq-components` of `urn.abnf` (line 16):
     ///
     /// ```text
     /// rq-components = [ "?+" r-component ]

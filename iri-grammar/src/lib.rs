@@ -51,6 +51,7 @@ extern crate self as iri_grammar;
 
 pub mod ops;
 mod recognizer;
+mod scheme;
 mod tagged;
 mod types;
 
@@ -59,6 +60,7 @@ pub use ops::{
     Normalizer, Rung,
 };
 pub use recognizer::{Grammar, MatchError, Recognizer};
+pub use scheme::{check_scheme, scheme_grammar, SchemeCheck};
 pub use tagged::{List, Span};
 pub use types::{
     Host, Iri, IriBuf, IriRef, IriRefBuf, ParseError, ParseErrorKind, Port, Uri, UriBuf, UriRef, UriRefBuf,

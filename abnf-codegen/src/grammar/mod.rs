@@ -106,6 +106,8 @@ pub struct Module {
     pub imported: Vec<RuleId>,
     /// Whether the user asked for this file (not only reached by import).
     pub root: bool,
+    /// URI schemes whose syntax a rule of this file gives (`@scheme`).
+    pub schemes: Vec<(String, RuleId)>,
     scope: HashMap<String, RuleId>,
 }
 
@@ -260,6 +262,7 @@ impl Loader {
             defined: Vec::new(),
             imported: Vec::new(),
             root,
+            schemes: Vec::new(),
             scope: HashMap::new(),
         });
         self.specs.push(spec);
@@ -479,6 +482,18 @@ impl Loader {
                     }
                     self.modules[m].scope.insert(key, id);
                     self.modules[m].imported.push(id);
+                }
+            }
+        }
+        // Scheme directives name rules of their own file (or imported ones).
+        for m in 1..self.modules.len() {
+            for d in self.specs[m].schemes.clone() {
+                match self.modules[m].get(&d.rule) {
+                    Some(id) => self.modules[m].schemes.push((d.scheme, id)),
+                    None => self.diags.push(
+                        Diagnostic::error(format!("`@scheme {}` names no rule `{}`", d.scheme, d.rule), Some(d.rule_span))
+                            .with_label("not defined in this file"),
+                    ),
                 }
             }
         }

@@ -30,6 +30,18 @@ pub struct Import {
     pub rules: Vec<(String, Span)>,
 }
 
+/// A `; @scheme NAME RULE` directive: RULE is the syntax of URIs of the
+/// scheme NAME (for scheme-aware checks).
+#[derive(Clone, Debug)]
+pub struct SchemeDirective {
+    /// The URI scheme, such as `mailto`.
+    pub scheme: String,
+    /// The rule name as written.
+    pub rule: String,
+    /// Where the rule name is written.
+    pub rule_span: Span,
+}
+
 /// One rule definition as written (`name = ...` or `name =/ ...`).
 #[derive(Clone, Debug)]
 pub struct RuleDef {
@@ -88,6 +100,8 @@ pub struct SpecFile {
     pub file: FileId,
     /// Imports, in order.
     pub imports: Vec<Import>,
+    /// Scheme directives, in order.
+    pub schemes: Vec<SchemeDirective>,
     /// Rule definitions, in order.
     pub rules: Vec<RuleDef>,
 }
@@ -111,10 +125,12 @@ pub fn parse_spec_at(
     let mut spec = SpecFile {
         file,
         imports: Vec::new(),
+        schemes: Vec::new(),
         rules: Vec::new(),
     };
     let lines = split_lines(text);
     spec.imports = parse_directives(file, text, &lines, diags);
+    spec.schemes = parse_scheme_directives(file, text, &lines, diags);
 
     let is_content = |l: &Line| {
         let t = l.text(text).trim_start();
@@ -226,6 +242,41 @@ fn split_lines(text: &str) -> Vec<Line> {
 }
 
 const IMPORT: &str = "@import";
+const SCHEME: &str = "@scheme";
+
+/// `; @scheme NAME RULE`: URIs of scheme NAME follow RULE.
+fn parse_scheme_directives(file: FileId, text: &str, lines: &[Line], diags: &mut Vec<Diagnostic>) -> Vec<SchemeDirective> {
+    let mut out = Vec::new();
+    for l in lines {
+        let line = l.text(text);
+        let Some(args) = line
+            .trim_start()
+            .strip_prefix(';')
+            .map(str::trim_start)
+            .and_then(|r| r.strip_prefix(SCHEME))
+        else {
+            continue;
+        };
+        let args_start = l.start + (line.len() - args.len());
+        let words: Vec<(&str, usize)> = args
+            .split_ascii_whitespace()
+            .map(|w| (w, w.as_ptr() as usize - args.as_ptr() as usize))
+            .collect();
+        match words.as_slice() {
+            [(scheme, _), (rule, off)] => out.push(SchemeDirective {
+                scheme: scheme.to_ascii_lowercase(),
+                rule: rule.to_string(),
+                rule_span: Span::new(file, args_start + off..args_start + off + rule.len()),
+            }),
+            _ => diags.push(
+                Diagnostic::error("`@scheme` takes a scheme name and a rule", Some(Span::new(file, l.start..l.end)))
+                    .with_label("here")
+                    .with_note("write `; @scheme mailto mailtoURI`"),
+            ),
+        }
+    }
+    out
+}
 
 /// `; @import FILE RULE RULE ...` on a comment line. Plain ABNF tools see a
 /// comment; this generator sees an import.
