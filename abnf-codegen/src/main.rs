@@ -156,12 +156,18 @@ fn export_rule(config: &mut Config, specs: &[PathBuf], rule: &str) -> Result<(St
     )))
 }
 
-/// Loads the specs and finds RULE (`RULE` or `GRAMMAR:RULE`).
-fn find_rule(specs: &[PathBuf], rule: &str) -> Result<(abnf_codegen::grammar::Grammar, abnf_codegen::grammar::RuleId), Error> {
+/// A configuration reading these spec files.
+fn config_for(specs: &[PathBuf]) -> Config {
     let mut config = Config::new();
     for s in specs {
         config.spec(s);
     }
+    config
+}
+
+/// Loads the specs and finds RULE (`RULE` or `GRAMMAR:RULE`).
+fn find_rule(specs: &[PathBuf], rule: &str) -> Result<(abnf_codegen::grammar::Grammar, abnf_codegen::grammar::RuleId), Error> {
+    let mut config = config_for(specs);
     let (grammar_name, rule) = export_rule(&mut config, specs, rule)?;
     let (grammar, _) = config.load()?;
     let id = grammar
@@ -174,10 +180,7 @@ fn find_rule(specs: &[PathBuf], rule: &str) -> Result<(abnf_codegen::grammar::Gr
 fn run(command: Command) -> Result<ExitCode, Error> {
     match command {
         Command::Check { rules, specs } => {
-            let mut config = Config::new();
-            for s in &specs {
-                config.spec(s);
-            }
+            let mut config = config_for(&specs);
             for r in &rules {
                 export_rule(&mut config, &specs, r)?;
             }
@@ -195,10 +198,7 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             }
         }
         Command::Stats { specs } => {
-            let mut config = Config::new();
-            for s in &specs {
-                config.spec(s);
-            }
+            let config = config_for(&specs);
             let compiled = config.build()?;
             let mut out = BufWriter::new(io::stdout().lock());
             let io_err = |error| Error::Io {
@@ -231,10 +231,7 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Generate { out, runtime, specs } => {
-            let mut config = Config::new();
-            for s in &specs {
-                config.spec(s);
-            }
+            let mut config = config_for(&specs);
             let generated = config
                 .runtime_crate(runtime)
                 .include_style(abnf_codegen::emit::IncludeStyle::Relative)
@@ -285,10 +282,7 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Dot { rule, specs } => {
-            let mut config = Config::new();
-            for s in &specs {
-                config.spec(s);
-            }
+            let mut config = config_for(&specs);
             let (grammar_name, rule) = export_rule(&mut config, &specs, &rule)?;
             config.typed_ast(false);
             let compiled = config.build()?;
@@ -305,10 +299,7 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             invalid,
             specs,
         } => {
-            let mut config = Config::new();
-            for s in &specs {
-                config.spec(s);
-            }
+            let mut config = config_for(&specs);
             let (grammar_name, rule) = export_rule(&mut config, &specs, &rule)?;
             let (grammar, _) = config.load()?;
             let id = grammar
@@ -354,10 +345,7 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Match { rule, specs } => {
-            let mut config = Config::new();
-            for s in &specs {
-                config.spec(s);
-            }
+            let mut config = config_for(&specs);
             let (grammar, rule) = export_rule(&mut config, &specs, &rule)?;
             let compiled = config.build()?;
             let recognizer = compiled
