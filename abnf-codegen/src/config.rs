@@ -702,7 +702,12 @@ impl Compiled {
                     classes: compact.alphabet,
                     table_bytes: compact.to_bytes(false).len(),
                     sparse_bytes: a.sparse_bytes().0.len(),
-                    extract_bytes: self.typed.tdfas.get(id).and_then(|d| d.to_words()).map_or(0, |(w, _)| 4 * w.len()),
+                    extract_bytes: self
+                        .typed
+                        .tdfas
+                        .get(id)
+                        .and_then(|d| d.to_words())
+                        .map_or(0, |(w, _)| 4 * w.len()),
                     build_time: a.build_time,
                 });
             }
@@ -825,7 +830,10 @@ impl Compiled {
                 match idents.iter().find(|(_, r)| *r == id) {
                     Some((ident, _)) => schemes.push((scheme.clone(), module.name.clone(), ident.clone())),
                     None => errors.push(Diagnostic::error(
-                        format!("`@scheme {scheme}` names rule `{}`, which is not exported", g.rule(*id).name),
+                        format!(
+                            "`@scheme {scheme}` names rule `{}`, which is not exported",
+                            g.rule(*id).name
+                        ),
                         Some(g.rule(*id).name_span),
                     )),
                 }
@@ -846,7 +854,10 @@ impl Compiled {
                 path: format!("{}.rs", module.name),
                 contents: emit::grammar_module(&eg, ast, runtime, style).into_bytes(),
             });
-            module_names.push((module.name.as_str(), module_doc(&g.sources.get(module.file).text, &source)));
+            module_names.push((
+                module.name.as_str(),
+                module_doc(&g.sources.get(module.file).text, &source),
+            ));
         }
         if !errors.is_empty() {
             return Err(Error::Grammar(Diagnostics {

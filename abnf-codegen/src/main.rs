@@ -166,7 +166,10 @@ fn config_for(specs: &[PathBuf]) -> Config {
 }
 
 /// Loads the specs and finds RULE (`RULE` or `GRAMMAR:RULE`).
-fn find_rule(specs: &[PathBuf], rule: &str) -> Result<(abnf_codegen::grammar::Grammar, abnf_codegen::grammar::RuleId), Error> {
+fn find_rule(
+    specs: &[PathBuf],
+    rule: &str,
+) -> Result<(abnf_codegen::grammar::Grammar, abnf_codegen::grammar::RuleId), Error> {
     let mut config = config_for(specs);
     let (grammar_name, rule) = export_rule(&mut config, specs, rule)?;
     let (grammar, _) = config.load()?;
@@ -256,8 +259,19 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                 .map(|(_, r)| r.name.as_str())
                 .collect();
             println!("{}\n", grammar.rule_text(id));
-            println!("depends on: {}", if deps.is_empty() { "nothing".into() } else { deps.join(", ") });
-            println!("\ninlined:\n  {} = {}", r.name, abnf_codegen::tools::inline(&grammar, id, 1500));
+            println!(
+                "depends on: {}",
+                if deps.is_empty() {
+                    "nothing".into()
+                } else {
+                    deps.join(", ")
+                }
+            );
+            println!(
+                "\ninlined:\n  {} = {}",
+                r.name,
+                abnf_codegen::tools::inline(&grammar, id, 1500)
+            );
             let mut lowerer = abnf_codegen::regular::Lowerer::new(&grammar);
             match lowerer.lower(id) {
                 Ok(_) if recursive => println!(

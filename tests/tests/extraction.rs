@@ -803,7 +803,11 @@ fn check_error(input: &str, e: &ParseError, rule: &Recognizer) {
         // When the automaton stopped on the first byte of the character, that
         // byte is not among the expected ones (inside a character, the
         // error reports the character's start, whose first byte may be).
-        if let Some(&b) = input.as_bytes().get(e.offset()).filter(|_| e.offset() == m.offset()) {
+        if let Some(&b) = input
+            .as_bytes()
+            .get(e.offset())
+            .filter(|_| e.offset() == m.offset())
+        {
             assert!(
                 !e.expects(b),
                 "{input:?}: the byte that stopped the match is reported as expected"

@@ -12,7 +12,13 @@ fn is(grammar: &str, rule: &str, input: &str) -> bool {
 
 #[test]
 fn every_required_rule_is_generated() {
-    for rule in ["URI-reference", "absoluteURI", "relativeURI", "hostname", "IPv4address"] {
+    for rule in [
+        "URI-reference",
+        "absoluteURI",
+        "relativeURI",
+        "hostname",
+        "IPv4address",
+    ] {
         assert!(lookup("rfc2396", rule).is_some(), "rfc2396:{rule}");
     }
     for rule in [
@@ -47,8 +53,14 @@ fn every_required_rule_is_generated() {
 #[test]
 fn what_rfc_3986_allows_and_rfc_2396_does_not() {
     for input in ["a:", "?q", "http://[::1]/", "http://[v1.x]/", "?#foo"] {
-        assert!(is("rfc3986", "URI-reference", input), "{input} is an RFC 3986 reference");
-        assert!(!is("rfc2396", "URI-reference", input), "{input} is not an RFC 2396 reference");
+        assert!(
+            is("rfc3986", "URI-reference", input),
+            "{input} is an RFC 3986 reference"
+        );
+        assert!(
+            !is("rfc2396", "URI-reference", input),
+            "{input} is not an RFC 2396 reference"
+        );
     }
     // An empty path after a scheme: RFC 2396's opaque_part needs a character.
     assert!(rfc3986::URI.is_match("a:"));
@@ -136,7 +148,10 @@ fn what_separates_rfc_1738_from_rfc_3986() {
     // before the gopher type and selector.
     assert!(rfc1738::GOPHERURL.is_match("gopher://host/1"));
     assert!(rfc1738::GOPHERURL.is_match("gopher://host/0sel%09search"));
-    assert!(!rfc1738::GOPHERURL.is_match("gopher://host0sel%09search"), "the selector comes after the slash");
+    assert!(
+        !rfc1738::GOPHERURL.is_match("gopher://host0sel%09search"),
+        "the selector comes after the slash"
+    );
 }
 
 #[test]

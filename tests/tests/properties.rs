@@ -34,12 +34,19 @@ fn rules() -> Vec<(String, RuleId, String)> {
     g.modules
         .iter()
         .filter(|m| m.root)
-        .flat_map(|m| m.defined.iter().map(move |&id| (m.name.clone(), id, g.rule(id).name.clone())))
+        .flat_map(|m| {
+            m.defined
+                .iter()
+                .map(move |&id| (m.name.clone(), id, g.rule(id).name.clone()))
+        })
         .collect()
 }
 
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24)
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(24)
 }
 
 proptest! {
@@ -118,7 +125,10 @@ fn oracle_agrees_on_the_vectors() {
 #[test]
 fn oracle_handles_recursion() {
     let mut config = Config::new();
-    config.spec_source("t.abnf", "list = item [\",\" list]\nitem = 1*DIGIT\nl = l \"a\" / \"b\"\n");
+    config.spec_source(
+        "t.abnf",
+        "list = item [\",\" list]\nitem = 1*DIGIT\nl = l \"a\" / \"b\"\n",
+    );
     let c = config.build().unwrap();
     let g = &c.grammar;
     let oracle = Oracle::new(g);
@@ -126,9 +136,17 @@ fn oracle_handles_recursion() {
     let list = g.module(m).get("list").unwrap();
     let l = g.module(m).get("l").unwrap();
     for s in ["1", "1,22,333", "1,", ",1", ""] {
-        assert_eq!(oracle.matches(list, s), c.recognizer("t", "list").unwrap().is_match(s.as_bytes()), "{s:?}");
+        assert_eq!(
+            oracle.matches(list, s),
+            c.recognizer("t", "list").unwrap().is_match(s.as_bytes()),
+            "{s:?}"
+        );
     }
     for s in ["b", "baaa", "ab", ""] {
-        assert_eq!(oracle.matches(l, s), c.recognizer("t", "l").unwrap().is_match(s.as_bytes()), "{s:?}");
+        assert_eq!(
+            oracle.matches(l, s),
+            c.recognizer("t", "l").unwrap().is_match(s.as_bytes()),
+            "{s:?}"
+        );
     }
 }

@@ -9,13 +9,18 @@ use std::path::{Path, PathBuf};
 use abnf_codegen::{Compiled, Config};
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 fn build(path: PathBuf) -> Compiled {
     let mut config = Config::new();
     config.spec(&path).typed_ast(false);
-    config.build().unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    config
+        .build()
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// Every rule name a module can use: defined and imported, lower-cased.
@@ -34,7 +39,12 @@ fn names(c: &Compiled, module: &str) -> BTreeSet<String> {
 fn corpus() -> Vec<String> {
     let dir = root().join("tests/data/vectors");
     let mut out = BTreeSet::new();
-    for file in ["valid-iri.txt", "invalid-iri.txt", "valid-uri.txt", "invalid-uri.txt"] {
+    for file in [
+        "valid-iri.txt",
+        "invalid-iri.txt",
+        "valid-uri.txt",
+        "invalid-uri.txt",
+    ] {
         let text = std::fs::read_to_string(dir.join(file)).unwrap();
         for line in text.lines() {
             out.insert(line.to_string());
@@ -69,7 +79,12 @@ fn compare(txt: &str, curated: &str, module: &str) {
             }
         }
     }
-    assert!(differences.is_empty(), "{} differences:\n{}", differences.len(), differences.join("\n"));
+    assert!(
+        differences.is_empty(),
+        "{} differences:\n{}",
+        differences.len(),
+        differences.join("\n")
+    );
 }
 
 #[test]
@@ -88,7 +103,10 @@ fn text_without_abnf_is_an_error_that_says_so() {
     config.spec_source("notes.txt", "   This memo has prose only.\n\n   Really.\n");
     let err = config.load().unwrap_err();
     let d = err.diagnostics().expect("a diagnostic");
-    assert!(d.items[0].message.contains("no ABNF rules found in `notes.txt`"), "{d}");
+    assert!(
+        d.items[0].message.contains("no ABNF rules found in `notes.txt`"),
+        "{d}"
+    );
 }
 
 #[test]

@@ -8,7 +8,10 @@ use iri_grammar::{check_scheme, scheme_grammar, SchemeCheck, SCHEMES};
 fn every_scheme_grammar_is_listed() {
     let mut names: Vec<&str> = SCHEMES.iter().map(|(s, _)| *s).collect();
     names.sort_unstable();
-    assert_eq!(names, ["data", "file", "http", "https", "mailto", "tag", "tel", "urn"]);
+    assert_eq!(
+        names,
+        ["data", "file", "http", "https", "mailto", "tag", "tel", "urn"]
+    );
     assert_eq!(scheme_grammar("HTTPS").unwrap().rule(), "https-URI");
 }
 
@@ -28,7 +31,14 @@ fn valid_invalid_unknown() {
         assert!(matches!(check_scheme(iri), Ok(SchemeCheck::Valid(_))), "{iri}");
     }
     // Valid IRIs, but not in their scheme's syntax.
-    for iri in ["mailto:a@b@c", "urn:x", "data:no-comma", "tel:phone", "tag:example.com:x", "http:no-slashes"] {
+    for iri in [
+        "mailto:a@b@c",
+        "urn:x",
+        "data:no-comma",
+        "tel:phone",
+        "tag:example.com:x",
+        "http:no-slashes",
+    ] {
         match check_scheme(iri) {
             Ok(SchemeCheck::Invalid(r, e)) => {
                 let uri = iri_grammar::ops::iri_to_uri_str(iri);

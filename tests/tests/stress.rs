@@ -87,7 +87,10 @@ fn every_scalar_value_against_the_spec_ranges() {
             .map(|r| {
                 let r = r.trim().trim_start_matches("%x");
                 let (a, b) = r.split_once('-').unwrap();
-                (u32::from_str_radix(a, 16).unwrap(), u32::from_str_radix(b, 16).unwrap())
+                (
+                    u32::from_str_radix(a, 16).unwrap(),
+                    u32::from_str_radix(b, 16).unwrap(),
+                )
             })
             .collect()
     };

@@ -42,11 +42,21 @@ fn main() -> ExitCode {
         Some("props") => {
             // The property tests against the reference matcher, N cases each.
             let cases = args.get(1).cloned().unwrap_or_else(|| "10000".into());
-            let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .args(["test", "--release", "-p", "tests", "--test", "properties", "--", "--nocapture"])
-                .env("PROPTEST_CASES", &cases)
-                .current_dir(workspace_root())
-                .status();
+            let status =
+                std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                    .args([
+                        "test",
+                        "--release",
+                        "-p",
+                        "tests",
+                        "--test",
+                        "properties",
+                        "--",
+                        "--nocapture",
+                    ])
+                    .env("PROPTEST_CASES", &cases)
+                    .current_dir(workspace_root())
+                    .status();
             match status {
                 Ok(s) if s.success() => ExitCode::SUCCESS,
                 _ => ExitCode::FAILURE,
@@ -88,8 +98,100 @@ fn main() -> ExitCode {
                 }
             }
         }
+        // The fuzz targets of fuzz/ (a cargo-fuzz crate outside the
+        // workspace; needs `cargo install cargo-fuzz`): `cargo xtask fuzz
+        // [TARGET|all] [SECONDS]` runs each for SECONDS (default all, 60 s
+        // each), one libFuzzer process at a time, after seeding its corpus
+        // with the lines of tests/data/vectors/*.txt. RUSTC_BOOTSTRAP=1 lets
+        // a stable toolchain take the nightly flags cargo-fuzz passes.
+        Some("fuzz") => {
+            const TARGETS: [&str; 4] = [
+                "recognizers",
+                "extraction",
+                "differential_iri_string",
+                "differential_fluent_uri",
+            ];
+            let which = args.get(1).map(String::as_str).unwrap_or("all");
+            let seconds = args.get(2).map(String::as_str).unwrap_or("60");
+            let targets: Vec<&str> = match which {
+                "all" => TARGETS.to_vec(),
+                t if TARGETS.contains(&t) => vec![t],
+                _ => Vec::new(),
+            };
+            if targets.is_empty() || seconds.parse::<u64>().is_err() {
+                eprintln!(
+                    "usage: cargo xtask fuzz [all | {}] [SECONDS]",
+                    TARGETS.join(" | ")
+                );
+                return ExitCode::from(2);
+            }
+            let root = workspace_root();
+            let fuzz_dir = root.join("fuzz");
+            let vectors = root.join("tests/data/vectors");
+            let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+            let mut failed = Vec::new();
+            for target in targets {
+                // One corpus file per vector line (lines are verbatim: split
+                // on "\n" only), kept if already there.
+                let corpus = fuzz_dir.join("corpus").join(target);
+                let seeded = (|| -> std::io::Result<()> {
+                    std::fs::create_dir_all(&corpus)?;
+                    for entry in std::fs::read_dir(&vectors)? {
+                        let path = entry?.path();
+                        if path.extension().is_none_or(|e| e != "txt") {
+                            continue;
+                        }
+                        let stem = path
+                            .file_stem()
+                            .unwrap_or_default()
+                            .to_string_lossy()
+                            .into_owned();
+                        let text = std::fs::read_to_string(&path)?;
+                        let text = text.strip_suffix('\n').unwrap_or(&text);
+                        for (i, line) in text.split('\n').enumerate() {
+                            let file = corpus.join(format!("seed-{stem}-{}", i + 1));
+                            if !file.exists() {
+                                std::fs::write(file, line)?;
+                            }
+                        }
+                    }
+                    Ok(())
+                })();
+                if let Err(e) = seeded {
+                    eprintln!("cannot seed {}: {e}", corpus.display());
+                    return ExitCode::FAILURE;
+                }
+                println!("== cargo fuzz run {target} -- -max_total_time={seconds}");
+                let status = std::process::Command::new(&cargo)
+                    .current_dir(&fuzz_dir)
+                    .env("RUSTC_BOOTSTRAP", "1")
+                    .args(["fuzz", "run", target, "--"])
+                    .arg(format!("-max_total_time={seconds}"))
+                    .status();
+                match status {
+                    Ok(s) if s.success() => {}
+                    Ok(_) => failed.push(target),
+                    Err(e) => {
+                        eprintln!("cannot run cargo: {e}");
+                        return ExitCode::FAILURE;
+                    }
+                }
+            }
+            if failed.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                eprintln!(
+                    "fuzzing failed: {} (crashes are in fuzz/artifacts/; is cargo-fuzz installed? \
+                     `cargo install cargo-fuzz`)",
+                    failed.join(", ")
+                );
+                ExitCode::FAILURE
+            }
+        }
         _ => {
-            eprintln!("usage: cargo xtask <stats | codegen [--check] | bench [bench-table options]>");
+            eprintln!(
+                "usage: cargo xtask <stats | codegen [--check] | bench [bench-table options] | fuzz [TARGET|all] [SECONDS]>"
+            );
             ExitCode::from(2)
         }
     }
@@ -127,7 +229,10 @@ fn stats() -> ExitCode {
             s.build_time.as_secs_f64() * 1e3
         );
     }
-    println!("total: {bytes} bytes embedded (one byte order); pipeline {:.2} s", total.as_secs_f64());
+    println!(
+        "total: {bytes} bytes embedded (one byte order); pipeline {:.2} s",
+        total.as_secs_f64()
+    );
     ExitCode::SUCCESS
 }
 
@@ -174,7 +279,9 @@ fn codegen(check: bool) -> Result<String, String> {
 }
 
 fn list_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -185,23 +292,13 @@ fn list_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    /// Like rust-analyzer's codegen tests: `cargo test` fails when the
-    /// checked-in generated code does not match `specs/` and the generator.
-    #[test]
-    fn generated_code_is_fresh() {
-        if let Err(e) = super::codegen(true) {
-            panic!("{e}");
-        }
-    }
-}
-
 /// Scaffolds a new grammar: the spec file and a test file. No Rust code is
 /// needed per grammar: `iri-grammar` declares a module for every spec file.
 fn new_grammar(name: &str) -> Result<String, String> {
     let valid = name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
     if !valid {
         return Err(format!(
             "`{name}` cannot name a grammar module: use lower-case letters, digits and `_`, starting with a letter"
@@ -267,4 +364,16 @@ fn new_grammar(name: &str) -> Result<String, String> {
         test.display(),
         spec.display()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    /// Like rust-analyzer's codegen tests: `cargo test` fails when the
+    /// checked-in generated code does not match `specs/` and the generator.
+    #[test]
+    fn generated_code_is_fresh() {
+        if let Err(e) = super::codegen(true) {
+            panic!("{e}");
+        }
+    }
 }

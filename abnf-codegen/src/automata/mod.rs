@@ -125,7 +125,10 @@ impl Automaton {
     /// The sparse form is about a tenth of the dense one; the runtime uses it
     /// for searching and error reports, not for the hot loop.
     pub fn sparse_bytes(&self) -> (Vec<u8>, Vec<u8>) {
-        let sparse = self.dfa.to_sparse().expect("a built dense DFA converts to a sparse one");
+        let sparse = self
+            .dfa
+            .to_sparse()
+            .expect("a built dense DFA converts to a sparse one");
         (sparse.to_bytes_little_endian(), sparse.to_bytes_big_endian())
     }
 
@@ -198,12 +201,17 @@ impl Compact {
             .collect();
         let index: std::collections::HashMap<StateID, usize> =
             live.iter().enumerate().map(|(i, &s)| (s, i + 1)).collect();
-        let order: Vec<Option<StateID>> = std::iter::once(None).chain(live.iter().copied().map(Some)).collect();
+        let order: Vec<Option<StateID>> = std::iter::once(None)
+            .chain(live.iter().copied().map(Some))
+            .collect();
         // Columns: for each byte, the next state of every state.
         let column = |b: u8| -> Vec<usize> {
             order
                 .iter()
-                .map(|s| s.and_then(|s| index.get(&dfa.next_state(s, b)).copied()).unwrap_or(0))
+                .map(|s| {
+                    s.and_then(|s| index.get(&dfa.next_state(s, b)).copied())
+                        .unwrap_or(0)
+                })
                 .collect()
         };
         let mut classes = [0u8; 256];
@@ -254,14 +262,26 @@ impl Compact {
     /// word per state that is 1 where the input may end. 16-bit words when
     /// [`Compact::fits_u16`], else 32-bit; `big_endian` picks the byte order.
     pub fn to_bytes(&self, big_endian: bool) -> Vec<u8> {
-        let words = self.trans.iter().copied().chain(self.accept.iter().map(|&a| u32::from(a)));
+        let words = self
+            .trans
+            .iter()
+            .copied()
+            .chain(self.accept.iter().map(|&a| u32::from(a)));
         let mut out = Vec::new();
         for w in words {
             if self.fits_u16() {
                 let w = w as u16;
-                out.extend(if big_endian { w.to_be_bytes() } else { w.to_le_bytes() });
+                out.extend(if big_endian {
+                    w.to_be_bytes()
+                } else {
+                    w.to_le_bytes()
+                });
             } else {
-                out.extend(if big_endian { w.to_be_bytes() } else { w.to_le_bytes() });
+                out.extend(if big_endian {
+                    w.to_be_bytes()
+                } else {
+                    w.to_le_bytes()
+                });
             }
         }
         out

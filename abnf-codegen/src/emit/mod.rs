@@ -111,8 +111,12 @@ pub fn grammar_module(
                 let table = format_ident!("__{}_TABLE", r.ident);
                 let sparse = format_ident!("__{}_SPARSE", r.ident);
                 let path = |s: &str| include_path(&format!("{dfa_path}.{s}"), style);
-                let (table_le, table_be, sparse_le, sparse_be) =
-                    (path("le.table"), path("be.table"), path("le.sparse"), path("be.sparse"));
+                let (table_le, table_be, sparse_le, sparse_be) = (
+                    path("le.table"),
+                    path("be.table"),
+                    path("le.sparse"),
+                    path("be.sparse"),
+                );
                 let words = if *wide {
                     quote!(#rt::__private::Words::U32(#table.as_u32s()))
                 } else {

@@ -9,7 +9,10 @@
 /// is `tag` `URI`; `IPv6address` stays one word).
 pub(crate) fn words(name: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for part in name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
+    for part in name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
         let mut word = String::new();
         let mut prev_lower = false;
         for c in part.chars() {

@@ -347,11 +347,14 @@ impl Loader {
             if extracted.rules == 0 {
                 let file = self.sources.add(&input.name, text);
                 self.diags.push(
-                    Diagnostic::error(format!("no ABNF rules found in `{}`", input.name), Some(Span::new(file, 0..0)))
-                        .with_note(
-                            "a `.txt` spec is read as an RFC: rules are lines like `   name = elements`, \
+                    Diagnostic::error(
+                        format!("no ABNF rules found in `{}`", input.name),
+                        Some(Span::new(file, 0..0)),
+                    )
+                    .with_note(
+                        "a `.txt` spec is read as an RFC: rules are lines like `   name = elements`, \
                              continued on deeper-indented lines",
-                        ),
+                    ),
                 );
                 return None;
             }
@@ -491,8 +494,11 @@ impl Loader {
                 match self.modules[m].get(&d.rule) {
                     Some(id) => self.modules[m].schemes.push((d.scheme, id)),
                     None => self.diags.push(
-                        Diagnostic::error(format!("`@scheme {}` names no rule `{}`", d.scheme, d.rule), Some(d.rule_span))
-                            .with_label("not defined in this file"),
+                        Diagnostic::error(
+                            format!("`@scheme {}` names no rule `{}`", d.scheme, d.rule),
+                            Some(d.rule_span),
+                        )
+                        .with_label("not defined in this file"),
                     ),
                 }
             }

@@ -50,7 +50,11 @@ impl Input {
         let mut p = pos;
         for c in text.chars() {
             let d = *self.chars.get(p)?;
-            let same = if case_sensitive { c == d } else { c.eq_ignore_ascii_case(&d) };
+            let same = if case_sensitive {
+                c == d
+            } else {
+                c.eq_ignore_ascii_case(&d)
+            };
             if !same {
                 return None;
             }
@@ -113,7 +117,9 @@ impl<'g> Oracle<'g> {
 
     fn ends(&self, e: &Expr, pos: usize, inp: &Input, memo: &mut Memo) -> BTreeSet<usize> {
         match e {
-            Expr::Str { text, case_sensitive } => inp.string(pos, text, *case_sensitive).into_iter().collect(),
+            Expr::Str { text, case_sensitive } => {
+                inp.string(pos, text, *case_sensitive).into_iter().collect()
+            }
             Expr::Range(lo, hi, _) => inp
                 .chars
                 .get(pos)
@@ -275,13 +281,23 @@ impl Search<'_, '_> {
         }
     }
 
-    fn concat(&mut self, es: &[Expr], i: usize, path: &[usize], record: bool, pos: usize, k: &mut Cont<'_>) -> bool {
+    fn concat(
+        &mut self,
+        es: &[Expr],
+        i: usize,
+        path: &[usize],
+        record: bool,
+        pos: usize,
+        k: &mut Cont<'_>,
+    ) -> bool {
         let Some(e) = es.get(i) else {
             return k(self, pos);
         };
         let mut child = path.to_vec();
         child.push(i);
-        self.walk(e, &child, record, pos, &mut |s, end| s.concat(es, i + 1, path, record, end, k))
+        self.walk(e, &child, record, pos, &mut |s, end| {
+            s.concat(es, i + 1, path, record, end, k)
+        })
     }
 
     /// Greedy repetition: one more iteration first, then stop.

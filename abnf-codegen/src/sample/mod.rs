@@ -118,7 +118,9 @@ impl<'g> Sampler<'g> {
                     (0..es.len()).min_by_key(|&i| self.min_len(&es[i])).unwrap_or(0)
                 } else {
                     // Alternatives that can match something at all.
-                    let live: Vec<usize> = (0..es.len()).filter(|&i| self.min_len(&es[i]) != u64::MAX).collect();
+                    let live: Vec<usize> = (0..es.len())
+                        .filter(|&i| self.min_len(&es[i]) != u64::MAX)
+                        .collect();
                     live[self.rng.below(live.len().max(1) as u64) as usize % live.len().max(1)]
                 };
                 if let Some(e) = es.get(i) {
@@ -127,7 +129,11 @@ impl<'g> Sampler<'g> {
             }
             Expr::Concat(es) => es.iter().for_each(|e| self.gen(e, depth, out)),
             Expr::Repeat { min, max, expr } => {
-                let extra = if deep { 0 } else { self.rng.below(u64::from(self.max_extra) + 1) as u32 };
+                let extra = if deep {
+                    0
+                } else {
+                    self.rng.below(u64::from(self.max_extra) + 1) as u32
+                };
                 let n = min.saturating_add(extra);
                 let n = max.map_or(n, |m| n.min(m));
                 for _ in 0..n {
@@ -181,7 +187,9 @@ impl<'g> Sampler<'g> {
             }
             collect(&r.expr, &mut set);
         }
-        set.extend([' ', '%', '"', '<', '>', '\\', '^', '`', '{', '|', '}', '\u{7F}', '\u{0}', '\u{200E}']);
+        set.extend([
+            ' ', '%', '"', '<', '>', '\\', '^', '`', '{', '|', '}', '\u{7F}', '\u{0}', '\u{200E}',
+        ]);
         set.into_iter().collect()
     }
 

@@ -42,16 +42,27 @@ fn is_name_char(c: char) -> bool {
 
 /// Parses one rule of the older notation; `range` is the rule's text in the
 /// file.
-pub(crate) fn parse_rule(file: FileId, text: &str, range: std::ops::Range<usize>) -> Result<RuleDef, Box<Diagnostic>> {
+pub(crate) fn parse_rule(
+    file: FileId,
+    text: &str,
+    range: std::ops::Range<usize>,
+) -> Result<RuleDef, Box<Diagnostic>> {
     let chunk = &text[range.clone()];
     let base = range.start;
     let err = |at: usize, len: usize, msg: String, label: &str| {
         Box::new(Diagnostic::error(msg, Some(Span::new(file, base + at..base + at + len))).with_label(label))
     };
     let lead = chunk.len() - chunk.trim_start().len();
-    let name_len = chunk[lead..].find(|c: char| !is_name_char(c)).unwrap_or(chunk.len() - lead);
+    let name_len = chunk[lead..]
+        .find(|c: char| !is_name_char(c))
+        .unwrap_or(chunk.len() - lead);
     if name_len == 0 || !chunk[lead..].starts_with(|c: char| c.is_ascii_alphabetic()) {
-        return Err(err(lead, 1, "expected a rule name".into(), "a rule name starts with a letter"));
+        return Err(err(
+            lead,
+            1,
+            "expected a rule name".into(),
+            "a rule name starts with a letter",
+        ));
     }
     let name = &chunk[lead..lead + name_len];
     let mut i = lead + name_len;
@@ -78,19 +89,37 @@ pub(crate) fn parse_rule(file: FileId, text: &str, range: std::ops::Range<usize>
             '"' => {
                 let line_end = chunk[i + 1..].find('\n').map_or(chunk.len(), |n| i + 1 + n);
                 let Some(close) = chunk[i + 1..line_end].find('"') else {
-                    return Err(err(i, 1, "unterminated quoted string".into(), "no closing `\"` on this line"));
+                    return Err(err(
+                        i,
+                        1,
+                        "unterminated quoted string".into(),
+                        "no closing `\"` on this line",
+                    ));
                 };
-                toks.push((T::Str(chunk[i + 1..i + 1 + close].to_string()), start, i + close + 2));
+                toks.push((
+                    T::Str(chunk[i + 1..i + 1 + close].to_string()),
+                    start,
+                    i + close + 2,
+                ));
                 i += close + 2;
             }
             '<' => {
                 let line_end = chunk[i..].find('\n').map_or(chunk.len(), |n| i + n);
                 let Some(close) = chunk[i + 1..line_end].find('>') else {
-                    return Err(err(i, 1, "unterminated `<...>`".into(), "no closing `>` on this line"));
+                    return Err(err(
+                        i,
+                        1,
+                        "unterminated `<...>`".into(),
+                        "no closing `>` on this line",
+                    ));
                 };
                 let inner = &chunk[i + 1..i + 1 + close];
                 // `<">` is RFC 822's way of writing the double quote.
-                let t = if inner == "\"" { T::Str("\"".into()) } else { T::Prose(inner.into()) };
+                let t = if inner == "\"" {
+                    T::Str("\"".into())
+                } else {
+                    T::Prose(inner.into())
+                };
                 toks.push((t, start, i + close + 2));
                 i += close + 2;
             }
@@ -124,7 +153,12 @@ pub(crate) fn parse_rule(file: FileId, text: &str, range: std::ops::Range<usize>
                 };
                 if let T::Repeat(Some(a), Some(b)) = rep {
                     if a > b {
-                        return Err(err(start, i - start, format!("repetition `{a}*{b}` has a minimum above its maximum"), "min > max"));
+                        return Err(err(
+                            start,
+                            i - start,
+                            format!("repetition `{a}*{b}` has a minimum above its maximum"),
+                            "min > max",
+                        ));
                     }
                 }
                 toks.push((rep, start, i));
@@ -138,7 +172,9 @@ pub(crate) fn parse_rule(file: FileId, text: &str, range: std::ops::Range<usize>
                 ))
             }
             c if c.is_ascii_alphabetic() => {
-                let n = chunk[i..].find(|c: char| !is_name_char(c)).unwrap_or(chunk.len() - i);
+                let n = chunk[i..]
+                    .find(|c: char| !is_name_char(c))
+                    .unwrap_or(chunk.len() - i);
                 toks.push((T::Name(chunk[i..i + n].to_string()), start, i + n));
                 i += n;
             }
@@ -148,14 +184,22 @@ pub(crate) fn parse_rule(file: FileId, text: &str, range: std::ops::Range<usize>
                 } else {
                     "not an element of this notation"
                 };
-                return Err(err(i, c.len_utf8(), format!("unexpected character `{}`", c.escape_debug()), hint));
+                return Err(err(
+                    i,
+                    c.len_utf8(),
+                    format!("unexpected character `{}`", c.escape_debug()),
+                    hint,
+                ));
             }
         }
     }
     let end = chunk.trim_end().len();
     let mut p = Parser {
         file,
-        toks: toks.into_iter().map(|(t, s, e)| (t, base + s, base + e)).collect(),
+        toks: toks
+            .into_iter()
+            .map(|(t, s, e)| (t, base + s, base + e))
+            .collect(),
         pos: 0,
         out: Vec::new(),
         rule: name,
@@ -169,8 +213,11 @@ pub(crate) fn parse_rule(file: FileId, text: &str, range: std::ops::Range<usize>
             _ => "unexpected element".into(),
         };
         return Err(Box::new(
-            Diagnostic::error(format!("syntax error in rule `{name}`: {what}"), Some(Span::new(file, *s..*e)))
-                .with_label("here"),
+            Diagnostic::error(
+                format!("syntax error in rule `{name}`: {what}"),
+                Some(Span::new(file, *s..*e)),
+            )
+            .with_label("here"),
         ));
     }
     Ok(RuleDef {
@@ -205,7 +252,11 @@ impl Parser<'_> {
             self.pos += 1;
             alts.push(self.concatenation()?);
         }
-        Ok(if alts.len() == 1 { alts.pop().expect("one") } else { Node::alternatives(&alts) })
+        Ok(if alts.len() == 1 {
+            alts.pop().expect("one")
+        } else {
+            Node::alternatives(&alts)
+        })
     }
 
     fn concatenation(&mut self) -> Result<Node, Box<Diagnostic>> {
@@ -284,7 +335,10 @@ impl Parser<'_> {
                     _ => {
                         return Err(Box::new(
                             Diagnostic::error(
-                                format!("syntax error in rule `{}`: `{open}` is never closed; expected `{close}`", self.rule),
+                                format!(
+                                    "syntax error in rule `{}`: `{open}` is never closed; expected `{close}`",
+                                    self.rule
+                                ),
                                 Some(span),
                             )
                             .with_label("this group is not closed"),

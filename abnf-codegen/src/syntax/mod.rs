@@ -77,7 +77,11 @@ impl Dialect {
     pub fn of(name: &str, text: &str) -> Dialect {
         for line in text.lines().take(50) {
             let t = line.trim_start();
-            if let Some(rest) = t.strip_prefix(';').map(str::trim_start).and_then(|r| r.strip_prefix("@dialect")) {
+            if let Some(rest) = t
+                .strip_prefix(';')
+                .map(str::trim_start)
+                .and_then(|r| r.strip_prefix("@dialect"))
+            {
                 match rest.trim() {
                     "bnf" => return Dialect::Bnf,
                     "abnf" => return Dialect::Abnf,
@@ -175,11 +179,14 @@ pub fn parse_spec_at(
         let end = lines[last].end;
         let rule = match dialect {
             Dialect::Abnf => parse_rule(file, text, start..end, diags),
-            Dialect::Bnf => bnf::parse_rule(file, text, start..end).map_err(|d| diags.push(*d)).ok(),
+            Dialect::Bnf => bnf::parse_rule(file, text, start..end)
+                .map_err(|d| diags.push(*d))
+                .ok(),
         };
         // A rule with a syntax error still defines its name (as matching
         // nothing), so that its uses do not add "undefined rule" errors.
-        spec.rules.extend(rule.or_else(|| placeholder(file, text, start..end)));
+        spec.rules
+            .extend(rule.or_else(|| placeholder(file, text, start..end)));
     }
     spec
 }
@@ -192,7 +199,9 @@ fn placeholder(file: FileId, text: &str, range: std::ops::Range<usize>) -> Optio
         .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '+')))
         .unwrap_or(chunk.len() - lead);
     let name = &chunk[lead..lead + len];
-    if !name.starts_with(|c: char| c.is_ascii_alphabetic()) || !chunk[lead + len..].trim_start().starts_with('=') {
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic())
+        || !chunk[lead + len..].trim_start().starts_with('=')
+    {
         return None;
     }
     Some(RuleDef {
@@ -245,7 +254,12 @@ const IMPORT: &str = "@import";
 const SCHEME: &str = "@scheme";
 
 /// `; @scheme NAME RULE`: URIs of scheme NAME follow RULE.
-fn parse_scheme_directives(file: FileId, text: &str, lines: &[Line], diags: &mut Vec<Diagnostic>) -> Vec<SchemeDirective> {
+fn parse_scheme_directives(
+    file: FileId,
+    text: &str,
+    lines: &[Line],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<SchemeDirective> {
     let mut out = Vec::new();
     for l in lines {
         let line = l.text(text);
@@ -269,9 +283,12 @@ fn parse_scheme_directives(file: FileId, text: &str, lines: &[Line], diags: &mut
                 rule_span: Span::new(file, args_start + off..args_start + off + rule.len()),
             }),
             _ => diags.push(
-                Diagnostic::error("`@scheme` takes a scheme name and a rule", Some(Span::new(file, l.start..l.end)))
-                    .with_label("here")
-                    .with_note("write `; @scheme mailto mailtoURI`"),
+                Diagnostic::error(
+                    "`@scheme` takes a scheme name and a rule",
+                    Some(Span::new(file, l.start..l.end)),
+                )
+                .with_label("here")
+                .with_note("write `; @scheme mailto mailtoURI`"),
             ),
         }
     }

@@ -42,10 +42,16 @@ pub struct Extracted {
 
 fn is_furniture(line: &str) -> bool {
     let t = line.trim_end();
-    let footer = t.ends_with(']') && t.rfind("[Page ").is_some_and(|i| t[i + 6..t.len() - 1].chars().all(|c| c.is_ascii_digit()));
+    let footer = t.ends_with(']')
+        && t.rfind("[Page ")
+            .is_some_and(|i| t[i + 6..t.len() - 1].chars().all(|c| c.is_ascii_digit()));
     let header = t.starts_with("RFC ")
-        && t.split_whitespace().nth(1).is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
-        && t.split_whitespace().last().is_some_and(|y| y.len() == 4 && y.chars().all(|c| c.is_ascii_digit()));
+        && t.split_whitespace()
+            .nth(1)
+            .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
+        && t.split_whitespace()
+            .last()
+            .is_some_and(|y| y.len() == 4 && y.chars().all(|c| c.is_ascii_digit()));
     footer || header
 }
 
@@ -78,7 +84,10 @@ fn abnf_elements(s: &str) -> bool {
                 None => return false,
             },
             b'%' => {
-                if !matches!(b.get(i + 1), Some(b'x' | b'X' | b'd' | b'D' | b'b' | b'B' | b's' | b'S' | b'i' | b'I')) {
+                if !matches!(
+                    b.get(i + 1),
+                    Some(b'x' | b'X' | b'd' | b'D' | b'b' | b'B' | b's' | b'S' | b'i' | b'I')
+                ) {
                     return false;
                 }
                 i += 2;

@@ -476,7 +476,10 @@ fn sequential(list: &[RegOp], scratch: u32) -> (Vec<RegOp>, bool) {
     let mut out = Vec::new();
     let mut used = false;
     while !copies.is_empty() {
-        match copies.iter().position(|&(d, _)| !copies.iter().any(|&(_, s)| s == d)) {
+        match copies
+            .iter()
+            .position(|&(d, _)| !copies.iter().any(|&(_, s)| s == d))
+        {
             Some(i) => {
                 let (dst, src) = copies.remove(i);
                 out.push(RegOp::Copy { dst, src });
@@ -495,7 +498,11 @@ fn sequential(list: &[RegOp], scratch: u32) -> (Vec<RegOp>, bool) {
             }
         }
     }
-    out.extend(list.iter().filter(|op| matches!(op, RegOp::SetPos { .. })).copied());
+    out.extend(
+        list.iter()
+            .filter(|op| matches!(op, RegOp::SetPos { .. }))
+            .copied(),
+    );
     (out, used)
 }
 

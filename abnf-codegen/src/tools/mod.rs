@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use railroad::{
-    Choice, Comment, Diagram, Empty, Node, NonTerminal, Optional, Repeat, Sequence, SimpleEnd, SimpleStart, Stylesheet, Terminal,
+    Choice, Comment, Diagram, Empty, Node, NonTerminal, Optional, Repeat, Sequence, SimpleEnd, SimpleStart,
+    Stylesheet, Terminal,
 };
 
 use crate::automata::Compact;
@@ -17,7 +18,10 @@ pub fn diagram_svg(g: &Grammar, rule: RuleId) -> String {
     let body = node(g, &g.rule(rule).expr);
     let seq: Sequence<Box<dyn Node>> = Sequence::new(vec![Box::new(SimpleStart), body, Box::new(SimpleEnd)]);
     let svg = Diagram::new_with_stylesheet(seq, &Stylesheet::Light).to_string();
-    svg.lines().filter(|l| !l.trim().is_empty()).collect::<Vec<_>>().join("\n")
+    svg.lines()
+        .filter(|l| !l.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn node(g: &Grammar, e: &Expr) -> Box<dyn Node> {
@@ -31,7 +35,10 @@ fn node(g: &Grammar, e: &Expr) -> Box<dyn Node> {
                 (0, None) => Box::new(Optional::new(Repeat::new(inner, Empty))),
                 (1, None) => Box::new(Repeat::new(inner, Empty)),
                 (n, Some(m)) if n == m => Box::new(Repeat::new(inner, Comment::new(format!("{n} times")))),
-                (0, Some(m)) => Box::new(Optional::new(Repeat::new(inner, Comment::new(format!("at most {m}"))))),
+                (0, Some(m)) => Box::new(Optional::new(Repeat::new(
+                    inner,
+                    Comment::new(format!("at most {m}")),
+                ))),
                 (n, None) => Box::new(Repeat::new(inner, Comment::new(format!("at least {n}")))),
                 (n, Some(m)) => Box::new(Repeat::new(inner, Comment::new(format!("{n} to {m} times")))),
             }
@@ -100,8 +107,15 @@ pub fn dfa_dot(name: &str, dfa: &Compact) -> String {
     let a = dfa.alphabet;
     let mut out = String::new();
     let _ = writeln!(out, "digraph \"{}\" {{", name.replace('"', "\\\""));
-    let _ = writeln!(out, "  rankdir=LR;\n  node [shape=circle, fontname=\"monospace\"];\n  edge [fontname=\"monospace\"];");
-    let _ = writeln!(out, "  start [shape=point];\n  start -> s{};", dfa.start as usize / a);
+    let _ = writeln!(
+        out,
+        "  rankdir=LR;\n  node [shape=circle, fontname=\"monospace\"];\n  edge [fontname=\"monospace\"];"
+    );
+    let _ = writeln!(
+        out,
+        "  start [shape=point];\n  start -> s{};",
+        dfa.start as usize / a
+    );
     for s in 1..dfa.states() {
         let shape = if dfa.accept[s] { "doublecircle" } else { "circle" };
         let _ = writeln!(out, "  s{s} [shape={shape}, label=\"{s}\"];");
@@ -144,7 +158,11 @@ fn show(g: &Grammar, e: &Expr, depth: usize, stack: &mut Vec<RuleId>) -> String 
         _ => s,
     };
     match e {
-        Expr::Alt(es) => es.iter().map(|e| show(g, e, depth, stack)).collect::<Vec<_>>().join(" / "),
+        Expr::Alt(es) => es
+            .iter()
+            .map(|e| show(g, e, depth, stack))
+            .collect::<Vec<_>>()
+            .join(" / "),
         Expr::Concat(es) => es
             .iter()
             .map(|e| {
