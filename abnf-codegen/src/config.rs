@@ -8,7 +8,9 @@ use std::time::Duration;
 use crate::ast::{self, AstModel, Shape};
 use crate::automata::{self, Automaton, BuildError, Limits};
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::emit::ast::{EmitField, EmitShape, EmitTdfa, EmitType, EmitTypeKind, EmitVariant, Target};
+use crate::emit::ast::{
+    EmitComponents, EmitField, EmitShape, EmitTdfa, EmitType, EmitTypeKind, EmitVariant, Target,
+};
 use crate::emit::{self, EmitGrammar, EmitKind, EmitRule, IncludeStyle};
 use crate::grammar::{self, Grammar, ModuleId, RuleId, SpecInput};
 use crate::regular::Lowerer;
@@ -144,6 +146,16 @@ struct TypedParts {
     models: Vec<(ModuleId, AstModel)>,
     tdfas: HashMap<RuleId, TaggedDfa>,
     elements: HashMap<(RuleId, String), TaggedDfa>,
+    /// Per root module, its `@components` extractions, in spec order.
+    components: Vec<(ModuleId, Vec<BuiltComponents>)>,
+}
+
+/// One `@components` extraction: its fields and its tagged DFA (field `i`
+/// is group `i + 1`).
+struct BuiltComponents {
+    rule: RuleId,
+    fields: Vec<(String, Vec<RuleId>)>,
+    tdfa: TaggedDfa,
 }
 
 /// An in-memory recognizer for one exported rule.
@@ -462,8 +474,86 @@ impl Config {
                 }
             }
             parts.models.push((*m, model));
+            let built = self.build_components(g, *m, lowerer, errors);
+            parts.components.push((*m, built));
         }
         parts
+    }
+
+    /// The tagged DFAs of module `m`'s `@components` directives.
+    fn build_components(
+        &self,
+        g: &Grammar,
+        m: ModuleId,
+        lowerer: &mut Lowerer<'_>,
+        errors: &mut Vec<Diagnostic>,
+    ) -> Vec<BuiltComponents> {
+        let mut out = Vec::new();
+        for c in &g.module(m).components {
+            let r = g.rule(c.rule);
+            let mut seen: HashMap<String, ()> = HashMap::new();
+            let mut targets = Vec::new();
+            let mut share = Vec::new();
+            let mut bad = false;
+            for (i, (name, rules)) in c.fields.iter().enumerate() {
+                if seen.insert(ast::snake(name), ()).is_some() {
+                    errors.push(Diagnostic::error(
+                        format!("`@components {}` names field `{name}` twice", r.name),
+                        Some(r.name_span),
+                    ));
+                    bad = true;
+                }
+                for &t in rules {
+                    if targets.contains(&t) {
+                        errors.push(Diagnostic::error(
+                            format!("`@components {}` puts rule `{}` in two fields", r.name, g.rule(t).name),
+                            Some(g.rule(t).name_span),
+                        ));
+                        bad = true;
+                    }
+                    targets.push(t);
+                    share.push(i);
+                }
+            }
+            if bad {
+                continue;
+            }
+            let built = lowerer
+                .lower_components(c.rule, &targets, &share)
+                .and_then(|(hir, groups)| {
+                    // Every field must occur somewhere outside repetitions.
+                    for (i, (name, _)) in c.fields.iter().enumerate() {
+                        if !groups.iter().any(|&t| share[t] == i) {
+                            return Err(Diagnostic::error(
+                                format!(
+                                    "`@components {}`: no match of `{}` holds field `{name}` (its rules do not occur in it, or only inside a repetition)",
+                                    r.name, r.name
+                                ),
+                                Some(r.name_span),
+                            ));
+                        }
+                    }
+                    automata::tagged(&hir, self.limits).map_err(|e| {
+                        let detail = match e {
+                            BuildError::NfaTooBig(m) | BuildError::DfaTooBig(m) => m,
+                        };
+                        Diagnostic::error(
+                            format!("the components automaton for rule `{}` is too large: {detail}", r.name),
+                            Some(r.name_span),
+                        )
+                        .with_note("ask for fewer fields in its `@components` directive")
+                    })
+                });
+            match built {
+                Ok(tdfa) => out.push(BuiltComponents {
+                    rule: c.rule,
+                    fields: c.fields.clone(),
+                    tdfa,
+                }),
+                Err(d) => errors.push(d),
+            }
+        }
+        out
     }
 
     fn tagged(
@@ -850,6 +940,11 @@ impl Compiled {
                 .iter()
                 .find(|(mm, _)| mm == m)
                 .map(|(_, model)| self.ast_emit(*m, model, runtime, style, &mut files));
+            let components = self.components_emit(*m, runtime, style, &mut files);
+            let ast = match (ast, components) {
+                (Some(a), Some(c)) => Some(quote::quote!(#a #c)),
+                (a, c) => a.or(c),
+            };
             files.push(GeneratedFile {
                 path: format!("{}.rs", module.name),
                 contents: emit::grammar_module(&eg, ast, runtime, style).into_bytes(),
@@ -919,6 +1014,47 @@ fn emit_tdfa(ident: String, path: String, d: &TaggedDfa, files: &mut Vec<Generat
 }
 
 impl Compiled {
+    /// The `components` module of root module `m`, if its spec asks for any.
+    fn components_emit(
+        &self,
+        m: ModuleId,
+        runtime: &str,
+        style: IncludeStyle,
+        files: &mut Vec<GeneratedFile>,
+    ) -> Option<proc_macro2::TokenStream> {
+        let g = &self.grammar;
+        let module = &g.module(m).name;
+        let built = &self.typed.components.iter().find(|(mm, _)| *mm == m)?.1;
+        if built.is_empty() {
+            return None;
+        }
+        let items: Vec<EmitComponents> = built
+            .iter()
+            .map(|c| {
+                let r = g.rule(c.rule);
+                let stem = emit::file_stem_name(&r.name);
+                EmitComponents {
+                    name: ast::camel(&r.name),
+                    rule: r.name.clone(),
+                    grammar: module.clone(),
+                    doc: rule_doc(g, c.rule, "Components of"),
+                    fields: c
+                        .fields
+                        .iter()
+                        .map(|(f, rules)| (ast::snake(f), rules.iter().map(|&t| g.rule(t).name.clone()).collect()))
+                        .collect(),
+                    tdfa: emit_tdfa(
+                        format!("__{}_COMPONENTS", emit::constant_name(&r.name)),
+                        format!("{module}/components/{stem}"),
+                        &c.tdfa,
+                        files,
+                    ),
+                }
+            })
+            .collect();
+        Some(emit::ast::components_module(&items, runtime, style))
+    }
+
     /// The typed AST module of root module `m`.
     fn ast_emit(
         &self,

@@ -106,6 +106,8 @@ pub mod rfc2396 {
 /// Source: <https://www.rfc-editor.org/rfc/rfc3986#appendix-A>
 /// Core rules (ALPHA, DIGIT, HEXDIG) are those of RFC 5234 Appendix B.
 ///
+/// One-pass component extraction (`components` in the generated module):
+///
 /// Generated from `rfc3986.abnf`.
 pub mod rfc3986 {
     include!(concat!(env!("OUT_DIR"), "/rfc3986.rs"));
@@ -119,6 +121,8 @@ pub mod rfc3986 {
 ///
 /// "The following rules are the same as those in \[RFC3986\]" (section 2.2):
 /// they are imported from rfc3986.abnf rather than copied.
+///
+/// One-pass component extraction (`components` in the generated module):
 ///
 /// Generated from `rfc3987.abnf`.
 pub mod rfc3987 {

@@ -17,7 +17,7 @@ static __URI_SPARSE: &[u8] = include_bytes!(
 static __URI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/uri.be.sparse")
 );
-/// Recognizer for the rule `URI` of `rfc3986.abnf` (line 6):
+/// Recognizer for the rule `URI` of `rfc3986.abnf` (line 10):
 ///
 /// ```text
 /// URI           = scheme ":" hier-part [ "?" query ] [ "#" fragment ]
@@ -63,7 +63,7 @@ static __HIER_PART_SPARSE: &[u8] = include_bytes!(
 static __HIER_PART_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/hier_part.be.sparse")
 );
-/// Recognizer for the rule `hier-part` of `rfc3986.abnf` (line 8):
+/// Recognizer for the rule `hier-part` of `rfc3986.abnf` (line 12):
 ///
 /// ```text
 /// hier-part     = "//" authority path-abempty
@@ -112,7 +112,7 @@ static __URI_REFERENCE_SPARSE: &[u8] = include_bytes!(
 static __URI_REFERENCE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/uri_reference.be.sparse")
 );
-/// Recognizer for the rule `URI-reference` of `rfc3986.abnf` (line 13):
+/// Recognizer for the rule `URI-reference` of `rfc3986.abnf` (line 17):
 ///
 /// ```text
 /// URI-reference = URI / relative-ref
@@ -158,7 +158,7 @@ static __ABSOLUTE_URI_SPARSE: &[u8] = include_bytes!(
 static __ABSOLUTE_URI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/absolute_uri.be.sparse")
 );
-/// Recognizer for the rule `absolute-URI` of `rfc3986.abnf` (line 15):
+/// Recognizer for the rule `absolute-URI` of `rfc3986.abnf` (line 19):
 ///
 /// ```text
 /// absolute-URI  = scheme ":" hier-part [ "?" query ]
@@ -204,7 +204,7 @@ static __RELATIVE_REF_SPARSE: &[u8] = include_bytes!(
 static __RELATIVE_REF_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/relative_ref.be.sparse")
 );
-/// Recognizer for the rule `relative-ref` of `rfc3986.abnf` (line 17):
+/// Recognizer for the rule `relative-ref` of `rfc3986.abnf` (line 21):
 ///
 /// ```text
 /// relative-ref  = relative-part [ "?" query ] [ "#" fragment ]
@@ -250,7 +250,7 @@ static __RELATIVE_PART_SPARSE: &[u8] = include_bytes!(
 static __RELATIVE_PART_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/relative_part.be.sparse")
 );
-/// Recognizer for the rule `relative-part` of `rfc3986.abnf` (line 19):
+/// Recognizer for the rule `relative-part` of `rfc3986.abnf` (line 23):
 ///
 /// ```text
 /// relative-part = "//" authority path-abempty
@@ -299,7 +299,7 @@ static __SCHEME_SPARSE: &[u8] = include_bytes!(
 static __SCHEME_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/scheme.be.sparse")
 );
-/// Recognizer for the rule `scheme` of `rfc3986.abnf` (line 24):
+/// Recognizer for the rule `scheme` of `rfc3986.abnf` (line 28):
 ///
 /// ```text
 /// scheme        = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
@@ -344,7 +344,7 @@ static __AUTHORITY_SPARSE: &[u8] = include_bytes!(
 static __AUTHORITY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/authority.be.sparse")
 );
-/// Recognizer for the rule `authority` of `rfc3986.abnf` (line 26):
+/// Recognizer for the rule `authority` of `rfc3986.abnf` (line 30):
 ///
 /// ```text
 /// authority     = [ userinfo "@" ] host [ ":" port ]
@@ -390,7 +390,7 @@ static __USERINFO_SPARSE: &[u8] = include_bytes!(
 static __USERINFO_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/userinfo.be.sparse")
 );
-/// Recognizer for the rule `userinfo` of `rfc3986.abnf` (line 27):
+/// Recognizer for the rule `userinfo` of `rfc3986.abnf` (line 31):
 ///
 /// ```text
 /// userinfo      = *( unreserved / pct-encoded / sub-delims / ":" )
@@ -435,7 +435,7 @@ static __HOST_SPARSE: &[u8] = include_bytes!(
 static __HOST_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/host.be.sparse")
 );
-/// Recognizer for the rule `host` of `rfc3986.abnf` (line 28):
+/// Recognizer for the rule `host` of `rfc3986.abnf` (line 32):
 ///
 /// ```text
 /// host          = IP-literal / IPv4address / reg-name
@@ -481,7 +481,7 @@ static __PORT_SPARSE: &[u8] = include_bytes!(
 static __PORT_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/port.be.sparse")
 );
-/// Recognizer for the rule `port` of `rfc3986.abnf` (line 29):
+/// Recognizer for the rule `port` of `rfc3986.abnf` (line 33):
 ///
 /// ```text
 /// port          = *DIGIT
@@ -526,7 +526,7 @@ static __IP_LITERAL_SPARSE: &[u8] = include_bytes!(
 static __IP_LITERAL_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/ip_literal.be.sparse")
 );
-/// Recognizer for the rule `IP-literal` of `rfc3986.abnf` (line 31):
+/// Recognizer for the rule `IP-literal` of `rfc3986.abnf` (line 35):
 ///
 /// ```text
 /// IP-literal    = "[" ( IPv6address / IPvFuture  ) "]"
@@ -572,7 +572,7 @@ static __IPV_FUTURE_SPARSE: &[u8] = include_bytes!(
 static __IPV_FUTURE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/ipv_future.be.sparse")
 );
-/// Recognizer for the rule `IPvFuture` of `rfc3986.abnf` (line 33):
+/// Recognizer for the rule `IPvFuture` of `rfc3986.abnf` (line 37):
 ///
 /// ```text
 /// IPvFuture     = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )
@@ -617,7 +617,7 @@ static __IPV6ADDRESS_SPARSE: &[u8] = include_bytes!(
 static __IPV6ADDRESS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/ipv6address.be.sparse")
 );
-/// Recognizer for the rule `IPv6address` of `rfc3986.abnf` (line 35):
+/// Recognizer for the rule `IPv6address` of `rfc3986.abnf` (line 39):
 ///
 /// ```text
 /// IPv6address   =                            6( h16 ":" ) ls32
@@ -670,7 +670,7 @@ static __H16_SPARSE: &[u8] = include_bytes!(
 static __H16_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/h16.be.sparse")
 );
-/// Recognizer for the rule `h16` of `rfc3986.abnf` (line 45):
+/// Recognizer for the rule `h16` of `rfc3986.abnf` (line 49):
 ///
 /// ```text
 /// h16           = 1*4HEXDIG
@@ -715,7 +715,7 @@ static __LS32_SPARSE: &[u8] = include_bytes!(
 static __LS32_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/ls32.be.sparse")
 );
-/// Recognizer for the rule `ls32` of `rfc3986.abnf` (line 46):
+/// Recognizer for the rule `ls32` of `rfc3986.abnf` (line 50):
 ///
 /// ```text
 /// ls32          = ( h16 ":" h16 ) / IPv4address
@@ -760,7 +760,7 @@ static __IPV4ADDRESS_SPARSE: &[u8] = include_bytes!(
 static __IPV4ADDRESS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/ipv4address.be.sparse")
 );
-/// Recognizer for the rule `IPv4address` of `rfc3986.abnf` (line 47):
+/// Recognizer for the rule `IPv4address` of `rfc3986.abnf` (line 51):
 ///
 /// ```text
 /// IPv4address   = dec-octet "." dec-octet "." dec-octet "." dec-octet
@@ -805,7 +805,7 @@ static __DEC_OCTET_SPARSE: &[u8] = include_bytes!(
 static __DEC_OCTET_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/dec_octet.be.sparse")
 );
-/// Recognizer for the rule `dec-octet` of `rfc3986.abnf` (line 49):
+/// Recognizer for the rule `dec-octet` of `rfc3986.abnf` (line 53):
 ///
 /// ```text
 /// dec-octet     = DIGIT                 ; 0-9
@@ -854,7 +854,7 @@ static __REG_NAME_SPARSE: &[u8] = include_bytes!(
 static __REG_NAME_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/reg_name.be.sparse")
 );
-/// Recognizer for the rule `reg-name` of `rfc3986.abnf` (line 55):
+/// Recognizer for the rule `reg-name` of `rfc3986.abnf` (line 59):
 ///
 /// ```text
 /// reg-name      = *( unreserved / pct-encoded / sub-delims )
@@ -899,7 +899,7 @@ static __PATH_SPARSE: &[u8] = include_bytes!(
 static __PATH_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/path.be.sparse")
 );
-/// Recognizer for the rule `path` of `rfc3986.abnf` (line 57):
+/// Recognizer for the rule `path` of `rfc3986.abnf` (line 61):
 ///
 /// ```text
 /// path          = path-abempty    ; begins with "/" or is empty
@@ -948,7 +948,7 @@ static __PATH_ABEMPTY_SPARSE: &[u8] = include_bytes!(
 static __PATH_ABEMPTY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/path_abempty.be.sparse")
 );
-/// Recognizer for the rule `path-abempty` of `rfc3986.abnf` (line 63):
+/// Recognizer for the rule `path-abempty` of `rfc3986.abnf` (line 67):
 ///
 /// ```text
 /// path-abempty  = *( "/" segment )
@@ -993,7 +993,7 @@ static __PATH_ABSOLUTE_SPARSE: &[u8] = include_bytes!(
 static __PATH_ABSOLUTE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/path_absolute.be.sparse")
 );
-/// Recognizer for the rule `path-absolute` of `rfc3986.abnf` (line 64):
+/// Recognizer for the rule `path-absolute` of `rfc3986.abnf` (line 68):
 ///
 /// ```text
 /// path-absolute = "/" [ segment-nz *( "/" segment ) ]
@@ -1038,7 +1038,7 @@ static __PATH_NOSCHEME_SPARSE: &[u8] = include_bytes!(
 static __PATH_NOSCHEME_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/path_noscheme.be.sparse")
 );
-/// Recognizer for the rule `path-noscheme` of `rfc3986.abnf` (line 65):
+/// Recognizer for the rule `path-noscheme` of `rfc3986.abnf` (line 69):
 ///
 /// ```text
 /// path-noscheme = segment-nz-nc *( "/" segment )
@@ -1083,7 +1083,7 @@ static __PATH_ROOTLESS_SPARSE: &[u8] = include_bytes!(
 static __PATH_ROOTLESS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/path_rootless.be.sparse")
 );
-/// Recognizer for the rule `path-rootless` of `rfc3986.abnf` (line 66):
+/// Recognizer for the rule `path-rootless` of `rfc3986.abnf` (line 70):
 ///
 /// ```text
 /// path-rootless = segment-nz *( "/" segment )
@@ -1128,7 +1128,7 @@ static __PATH_EMPTY_SPARSE: &[u8] = include_bytes!(
 static __PATH_EMPTY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/path_empty.be.sparse")
 );
-/// Recognizer for the rule `path-empty` of `rfc3986.abnf` (line 67):
+/// Recognizer for the rule `path-empty` of `rfc3986.abnf` (line 71):
 ///
 /// ```text
 /// path-empty    = 0<pchar>
@@ -1173,7 +1173,7 @@ static __SEGMENT_SPARSE: &[u8] = include_bytes!(
 static __SEGMENT_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/segment.be.sparse")
 );
-/// Recognizer for the rule `segment` of `rfc3986.abnf` (line 69):
+/// Recognizer for the rule `segment` of `rfc3986.abnf` (line 73):
 ///
 /// ```text
 /// segment       = *pchar
@@ -1218,7 +1218,7 @@ static __SEGMENT_NZ_SPARSE: &[u8] = include_bytes!(
 static __SEGMENT_NZ_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/segment_nz.be.sparse")
 );
-/// Recognizer for the rule `segment-nz` of `rfc3986.abnf` (line 70):
+/// Recognizer for the rule `segment-nz` of `rfc3986.abnf` (line 74):
 ///
 /// ```text
 /// segment-nz    = 1*pchar
@@ -1263,7 +1263,7 @@ static __SEGMENT_NZ_NC_SPARSE: &[u8] = include_bytes!(
 static __SEGMENT_NZ_NC_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/segment_nz_nc.be.sparse")
 );
-/// Recognizer for the rule `segment-nz-nc` of `rfc3986.abnf` (line 71):
+/// Recognizer for the rule `segment-nz-nc` of `rfc3986.abnf` (line 75):
 ///
 /// ```text
 /// segment-nz-nc = 1*( unreserved / pct-encoded / sub-delims / "@" )
@@ -1308,7 +1308,7 @@ static __PCHAR_SPARSE: &[u8] = include_bytes!(
 static __PCHAR_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/pchar.be.sparse")
 );
-/// Recognizer for the rule `pchar` of `rfc3986.abnf` (line 74):
+/// Recognizer for the rule `pchar` of `rfc3986.abnf` (line 78):
 ///
 /// ```text
 /// pchar         = unreserved / pct-encoded / sub-delims / ":" / "@"
@@ -1353,7 +1353,7 @@ static __QUERY_SPARSE: &[u8] = include_bytes!(
 static __QUERY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/query.be.sparse")
 );
-/// Recognizer for the rule `query` of `rfc3986.abnf` (line 76):
+/// Recognizer for the rule `query` of `rfc3986.abnf` (line 80):
 ///
 /// ```text
 /// query         = *( pchar / "/" / "?" )
@@ -1398,7 +1398,7 @@ static __FRAGMENT_SPARSE: &[u8] = include_bytes!(
 static __FRAGMENT_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/fragment.be.sparse")
 );
-/// Recognizer for the rule `fragment` of `rfc3986.abnf` (line 78):
+/// Recognizer for the rule `fragment` of `rfc3986.abnf` (line 82):
 ///
 /// ```text
 /// fragment      = *( pchar / "/" / "?" )
@@ -1443,7 +1443,7 @@ static __PCT_ENCODED_SPARSE: &[u8] = include_bytes!(
 static __PCT_ENCODED_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/pct_encoded.be.sparse")
 );
-/// Recognizer for the rule `pct-encoded` of `rfc3986.abnf` (line 80):
+/// Recognizer for the rule `pct-encoded` of `rfc3986.abnf` (line 84):
 ///
 /// ```text
 /// pct-encoded   = "%" HEXDIG HEXDIG
@@ -1488,7 +1488,7 @@ static __UNRESERVED_SPARSE: &[u8] = include_bytes!(
 static __UNRESERVED_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/unreserved.be.sparse")
 );
-/// Recognizer for the rule `unreserved` of `rfc3986.abnf` (line 82):
+/// Recognizer for the rule `unreserved` of `rfc3986.abnf` (line 86):
 ///
 /// ```text
 /// unreserved    = ALPHA / DIGIT / "-" / "." / "_" / "~"
@@ -1533,7 +1533,7 @@ static __RESERVED_SPARSE: &[u8] = include_bytes!(
 static __RESERVED_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/reserved.be.sparse")
 );
-/// Recognizer for the rule `reserved` of `rfc3986.abnf` (line 83):
+/// Recognizer for the rule `reserved` of `rfc3986.abnf` (line 87):
 ///
 /// ```text
 /// reserved      = gen-delims / sub-delims
@@ -1578,7 +1578,7 @@ static __GEN_DELIMS_SPARSE: &[u8] = include_bytes!(
 static __GEN_DELIMS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/gen_delims.be.sparse")
 );
-/// Recognizer for the rule `gen-delims` of `rfc3986.abnf` (line 84):
+/// Recognizer for the rule `gen-delims` of `rfc3986.abnf` (line 88):
 ///
 /// ```text
 /// gen-delims    = ":" / "/" / "?" / "#" / "[" / "]" / "@"
@@ -1623,7 +1623,7 @@ static __SUB_DELIMS_SPARSE: &[u8] = include_bytes!(
 static __SUB_DELIMS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/sub_delims.be.sparse")
 );
-/// Recognizer for the rule `sub-delims` of `rfc3986.abnf` (line 85):
+/// Recognizer for the rule `sub-delims` of `rfc3986.abnf` (line 89):
 ///
 /// ```text
 /// sub-delims    = "!" / "$" / "&" / "'" / "(" / ")"
@@ -1721,15 +1721,14 @@ pub mod ast {
         ],
         alphabet: 21u32,
         tags: 10u32,
-        start: 1u32,
+        start: 22u32,
         start_ops: 8u32,
-        op_start: 4389u32,
-        op_data: 4399u32,
-        finals: 4406u32,
+        op_start: 4598u32,
+        op_data: 4608u32,
         final_maps: 4615u32,
         words: __URI_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `URI` of `rfc3986.abnf` (line 6):
+    /// Parse tree of the rule `URI` of `rfc3986.abnf` (line 10):
     ///
     /// ```text
     /// URI           = scheme ":" hier-part [ "?" query ] [ "#" fragment ]
@@ -1840,15 +1839,14 @@ pub mod ast {
         ],
         alphabet: 17u32,
         tags: 20u32,
-        start: 1u32,
+        start: 18u32,
         start_ops: 4u32,
-        op_start: 3128u32,
-        op_data: 3134u32,
-        finals: 3137u32,
+        op_start: 3312u32,
+        op_data: 3318u32,
         final_maps: 3321u32,
         words: __HIER_PART_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `hier-part` of `rfc3986.abnf` (line 8):
+    /// Parse tree of the rule `hier-part` of `rfc3986.abnf` (line 12):
     ///
     /// ```text
     /// hier-part     = "//" authority path-abempty
@@ -1971,15 +1969,14 @@ pub mod ast {
         ],
         alphabet: 21u32,
         tags: 10u32,
-        start: 1u32,
+        start: 22u32,
         start_ops: 2u32,
-        op_start: 7539u32,
-        op_data: 7543u32,
-        finals: 7544u32,
+        op_start: 7898u32,
+        op_data: 7902u32,
         final_maps: 7903u32,
         words: __URI_REFERENCE_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `URI-reference` of `rfc3986.abnf` (line 13):
+    /// Parse tree of the rule `URI-reference` of `rfc3986.abnf` (line 17):
     ///
     /// ```text
     /// URI-reference = URI / relative-ref
@@ -2082,15 +2079,14 @@ pub mod ast {
         ],
         alphabet: 20u32,
         tags: 8u32,
-        start: 1u32,
+        start: 21u32,
         start_ops: 6u32,
-        op_start: 3700u32,
-        op_data: 3708u32,
-        finals: 3713u32,
+        op_start: 3885u32,
+        op_data: 3893u32,
         final_maps: 3898u32,
         words: __ABSOLUTE_URI_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `absolute-URI` of `rfc3986.abnf` (line 15):
+    /// Parse tree of the rule `absolute-URI` of `rfc3986.abnf` (line 19):
     ///
     /// ```text
     /// absolute-URI  = scheme ":" hier-part [ "?" query ]
@@ -2183,15 +2179,14 @@ pub mod ast {
         ],
         alphabet: 19u32,
         tags: 8u32,
-        start: 1u32,
+        start: 20u32,
         start_ops: 6u32,
-        op_start: 3990u32,
-        op_data: 3998u32,
-        finals: 4003u32,
+        op_start: 4200u32,
+        op_data: 4208u32,
         final_maps: 4213u32,
         words: __RELATIVE_REF_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `relative-ref` of `rfc3986.abnf` (line 17):
+    /// Parse tree of the rule `relative-ref` of `rfc3986.abnf` (line 21):
     ///
     /// ```text
     /// relative-ref  = relative-part [ "?" query ] [ "#" fragment ]
@@ -2303,15 +2298,14 @@ pub mod ast {
         ],
         alphabet: 17u32,
         tags: 20u32,
-        start: 1u32,
+        start: 18u32,
         start_ops: 4u32,
-        op_start: 3179u32,
-        op_data: 3185u32,
-        finals: 3188u32,
+        op_start: 3366u32,
+        op_data: 3372u32,
         final_maps: 3375u32,
         words: __RELATIVE_PART_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `relative-part` of `rfc3986.abnf` (line 19):
+    /// Parse tree of the rule `relative-part` of `rfc3986.abnf` (line 23):
     ///
     /// ```text
     /// relative-part = "//" authority path-abempty
@@ -2429,15 +2423,14 @@ pub mod ast {
         ],
         alphabet: 16u32,
         tags: 8u32,
-        start: 1u32,
+        start: 17u32,
         start_ops: 6u32,
-        op_start: 7968u32,
-        op_data: 7976u32,
-        finals: 7981u32,
+        op_start: 8466u32,
+        op_data: 8474u32,
         final_maps: 8479u32,
         words: __AUTHORITY_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `authority` of `rfc3986.abnf` (line 26):
+    /// Parse tree of the rule `authority` of `rfc3986.abnf` (line 30):
     ///
     /// ```text
     /// authority     = [ userinfo "@" ] host [ ":" port ]
@@ -2542,15 +2535,14 @@ pub mod ast {
         ],
         alphabet: 15u32,
         tags: 14u32,
-        start: 1u32,
+        start: 16u32,
         start_ops: 2u32,
-        op_start: 2760u32,
-        op_data: 2764u32,
-        finals: 2765u32,
+        op_start: 2944u32,
+        op_data: 2948u32,
         final_maps: 2949u32,
         words: __HOST_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `host` of `rfc3986.abnf` (line 28):
+    /// Parse tree of the rule `host` of `rfc3986.abnf` (line 32):
     ///
     /// ```text
     /// host          = IP-literal / IPv4address / reg-name
@@ -2653,15 +2645,14 @@ pub mod ast {
         ],
         alphabet: 14u32,
         tags: 10u32,
-        start: 1u32,
+        start: 15u32,
         start_ops: 3u32,
-        op_start: 2226u32,
-        op_data: 2231u32,
-        finals: 2233u32,
+        op_start: 2385u32,
+        op_data: 2390u32,
         final_maps: 2392u32,
         words: __IP_LITERAL_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `IP-literal` of `rfc3986.abnf` (line 31):
+    /// Parse tree of the rule `IP-literal` of `rfc3986.abnf` (line 35):
     ///
     /// ```text
     /// IP-literal    = "[" ( IPv6address / IPvFuture  ) "]"
@@ -2772,15 +2763,14 @@ pub mod ast {
         ],
         alphabet: 6u32,
         tags: 22u32,
-        start: 1u32,
+        start: 7u32,
         start_ops: 2u32,
-        op_start: 84u32,
-        op_data: 88u32,
-        finals: 89u32,
+        op_start: 98u32,
+        op_data: 102u32,
         final_maps: 103u32,
         words: __PATH_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `path` of `rfc3986.abnf` (line 57):
+    /// Parse tree of the rule `path` of `rfc3986.abnf` (line 61):
     ///
     /// ```text
     /// path          = path-abempty    ; begins with "/" or is empty
@@ -2891,11 +2881,10 @@ pub mod ast {
         ],
         alphabet: 5u32,
         tags: 4u32,
-        start: 1u32,
+        start: 6u32,
         start_ops: 2u32,
-        op_start: 25u32,
-        op_data: 29u32,
-        finals: 30u32,
+        op_start: 30u32,
+        op_data: 34u32,
         final_maps: 35u32,
         words: __PATH_ABEMPTY_TDFA_BYTES.as_u32s(),
     };
@@ -2930,11 +2919,10 @@ pub mod ast {
         ],
         alphabet: 5u32,
         tags: 4u32,
-        start: 1u32,
+        start: 6u32,
         start_ops: 2u32,
-        op_start: 30u32,
-        op_data: 34u32,
-        finals: 35u32,
+        op_start: 36u32,
+        op_data: 40u32,
         final_maps: 41u32,
         words: __PATH_ABEMPTY_SEGMENTS_ITEM_BYTES.as_u32s(),
     };
@@ -2950,7 +2938,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `path-abempty` of `rfc3986.abnf` (line 63):
+    /// Parse tree of the rule `path-abempty` of `rfc3986.abnf` (line 67):
     ///
     /// ```text
     /// path-abempty  = *( "/" segment )
@@ -3036,11 +3024,10 @@ pub mod ast {
         ],
         alphabet: 6u32,
         tags: 6u32,
-        start: 1u32,
+        start: 7u32,
         start_ops: 3u32,
-        op_start: 48u32,
-        op_data: 53u32,
-        finals: 55u32,
+        op_start: 56u32,
+        op_data: 61u32,
         final_maps: 63u32,
         words: __PATH_NOSCHEME_TDFA_BYTES.as_u32s(),
     };
@@ -3075,11 +3062,10 @@ pub mod ast {
         ],
         alphabet: 5u32,
         tags: 4u32,
-        start: 1u32,
+        start: 6u32,
         start_ops: 2u32,
-        op_start: 30u32,
-        op_data: 34u32,
-        finals: 35u32,
+        op_start: 36u32,
+        op_data: 40u32,
         final_maps: 41u32,
         words: __PATH_NOSCHEME_SEGMENTS_ITEM_BYTES.as_u32s(),
     };
@@ -3095,7 +3081,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `path-noscheme` of `rfc3986.abnf` (line 65):
+    /// Parse tree of the rule `path-noscheme` of `rfc3986.abnf` (line 69):
     ///
     /// ```text
     /// path-noscheme = segment-nz-nc *( "/" segment )
@@ -3184,11 +3170,10 @@ pub mod ast {
         ],
         alphabet: 5u32,
         tags: 6u32,
-        start: 1u32,
+        start: 6u32,
         start_ops: 3u32,
-        op_start: 40u32,
-        op_data: 45u32,
-        finals: 47u32,
+        op_start: 48u32,
+        op_data: 53u32,
         final_maps: 55u32,
         words: __PATH_ROOTLESS_TDFA_BYTES.as_u32s(),
     };
@@ -3223,11 +3208,10 @@ pub mod ast {
         ],
         alphabet: 5u32,
         tags: 4u32,
-        start: 1u32,
+        start: 6u32,
         start_ops: 2u32,
-        op_start: 30u32,
-        op_data: 34u32,
-        finals: 35u32,
+        op_start: 36u32,
+        op_data: 40u32,
         final_maps: 41u32,
         words: __PATH_ROOTLESS_SEGMENTS_ITEM_BYTES.as_u32s(),
     };
@@ -3243,7 +3227,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `path-rootless` of `rfc3986.abnf` (line 66):
+    /// Parse tree of the rule `path-rootless` of `rfc3986.abnf` (line 70):
     ///
     /// ```text
     /// path-rootless = segment-nz *( "/" segment )
@@ -3307,6 +3291,212 @@ pub mod ast {
                     )
                 }
             }
+        }
+    }
+}
+/// Component extractions asked for by the spec's `@components`
+/// directives: one pass over the input gives the spans of the parts.
+pub mod components {
+    #[cfg(target_endian = "little")]
+    static __URI_REFERENCE_COMPONENTS_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+        *include_bytes!(
+            concat!(env!("OUT_DIR"), "/rfc3986/components/uri_reference.le.tdfa")
+        ),
+    );
+    #[cfg(target_endian = "big")]
+    static __URI_REFERENCE_COMPONENTS_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+        *include_bytes!(
+            concat!(env!("OUT_DIR"), "/rfc3986/components/uri_reference.be.tdfa")
+        ),
+    );
+    static __URI_REFERENCE_COMPONENTS: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
+        classes: [
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 4, 1, 4, 5, 6, 7, 8, 9,
+            10, 10, 11, 12, 12, 12, 12, 13, 1, 0, 1, 0, 14, 15, 16, 16, 16, 16, 16, 16,
+            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17,
+            17, 19, 0, 20, 0, 1, 0, 16, 16, 16, 16, 16, 16, 17, 17, 17, 17, 17, 17, 17,
+            17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17, 17, 0, 0, 0, 1, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        ],
+        alphabet: 21u32,
+        tags: 12u32,
+        start: 22u32,
+        start_ops: 9u32,
+        op_start: 12254u32,
+        op_data: 12265u32,
+        final_maps: 12273u32,
+        words: __URI_REFERENCE_COMPONENTS_BYTES.as_u32s(),
+    };
+    /// Components of the rule `URI-reference` of `rfc3986.abnf` (line 17):
+    ///
+    /// ```text
+    /// URI-reference = URI / relative-ref
+    /// ```
+    ///
+    /// The spans of the parts named in the spec's `@components`
+    /// directive, found in one pass (a tagged DFA), with the same
+    /// first-match-wins choices as the typed parse trees.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+    pub struct UriReference {
+        /// Where `scheme` matched, if it did.
+        pub scheme: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `authority` matched, if it did.
+        pub authority: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `path-abempty` or `path-absolute` or `path-noscheme` or `path-rootless` or `path-empty` matched, if it did.
+        pub path: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `query` matched, if it did.
+        pub query: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `fragment` matched, if it did.
+        pub fragment: ::core::option::Option<::iri_grammar::Span>,
+    }
+    impl UriReference {
+        /// Matches all of `input` against the rule and returns where its parts are.
+        pub fn parse(
+            input: &str,
+        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+            Self::parse_bytes(input.as_bytes())
+        }
+        /// Like `parse`, on bytes.
+        pub fn parse_bytes(
+            input: &[u8],
+        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+            Self::parse_span(input, 0, input.len())
+        }
+        /// Matches all of `input[start..end]`; spans (and the error's
+        /// offset) are offsets into `input`.
+        ///
+        /// # Panics
+        ///
+        /// If `start..end` is not a range of `input`.
+        pub fn parse_span(
+            input: &[u8],
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+            let mut tags = [usize::MAX; 12];
+            __URI_REFERENCE_COMPONENTS
+                .run(input, start, end, &mut tags)
+                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                    "rfc3986",
+                    "URI-reference",
+                    offset,
+                ))?;
+            Ok(Self {
+                scheme: ::iri_grammar::__private::group(&tags, 1),
+                authority: ::iri_grammar::__private::group(&tags, 2),
+                path: ::iri_grammar::__private::group(&tags, 3),
+                query: ::iri_grammar::__private::group(&tags, 4),
+                fragment: ::iri_grammar::__private::group(&tags, 5),
+            })
+        }
+    }
+    #[cfg(target_endian = "little")]
+    static __AUTHORITY_COMPONENTS_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+        *include_bytes!(
+            concat!(env!("OUT_DIR"), "/rfc3986/components/authority.le.tdfa")
+        ),
+    );
+    #[cfg(target_endian = "big")]
+    static __AUTHORITY_COMPONENTS_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+        *include_bytes!(
+            concat!(env!("OUT_DIR"), "/rfc3986/components/authority.be.tdfa")
+        ),
+    );
+    static __AUTHORITY_COMPONENTS: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
+        classes: [
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 0, 4, 5, 6, 7,
+            7, 8, 9, 9, 9, 9, 10, 1, 0, 1, 0, 0, 11, 12, 12, 12, 12, 12, 12, 1, 1, 1, 1,
+            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, 1, 1, 1, 1, 14, 0, 15, 0, 1, 0, 12, 12,
+            12, 12, 12, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, 1, 1, 1, 1,
+            0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0,
+        ],
+        alphabet: 16u32,
+        tags: 16u32,
+        start: 17u32,
+        start_ops: 17u32,
+        op_start: 10166u32,
+        op_data: 10185u32,
+        final_maps: 10224u32,
+        words: __AUTHORITY_COMPONENTS_BYTES.as_u32s(),
+    };
+    /// Components of the rule `authority` of `rfc3986.abnf` (line 30):
+    ///
+    /// ```text
+    /// authority     = [ userinfo "@" ] host [ ":" port ]
+    /// ```
+    ///
+    /// The spans of the parts named in the spec's `@components`
+    /// directive, found in one pass (a tagged DFA), with the same
+    /// first-match-wins choices as the typed parse trees.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+    pub struct Authority {
+        /// Where `userinfo` matched, if it did.
+        pub userinfo: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `host` matched, if it did.
+        pub host: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `port` matched, if it did.
+        pub port: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `IPv6address` matched, if it did.
+        pub ipv6: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `IPvFuture` matched, if it did.
+        pub ipvfuture: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `IPv4address` matched, if it did.
+        pub ipv4: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `reg-name` matched, if it did.
+        pub reg_name: ::core::option::Option<::iri_grammar::Span>,
+    }
+    impl Authority {
+        /// Matches all of `input` against the rule and returns where its parts are.
+        pub fn parse(
+            input: &str,
+        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+            Self::parse_bytes(input.as_bytes())
+        }
+        /// Like `parse`, on bytes.
+        pub fn parse_bytes(
+            input: &[u8],
+        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+            Self::parse_span(input, 0, input.len())
+        }
+        /// Matches all of `input[start..end]`; spans (and the error's
+        /// offset) are offsets into `input`.
+        ///
+        /// # Panics
+        ///
+        /// If `start..end` is not a range of `input`.
+        pub fn parse_span(
+            input: &[u8],
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+            let mut tags = [usize::MAX; 16];
+            __AUTHORITY_COMPONENTS
+                .run(input, start, end, &mut tags)
+                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                    "rfc3986",
+                    "authority",
+                    offset,
+                ))?;
+            Ok(Self {
+                userinfo: ::iri_grammar::__private::group(&tags, 1),
+                host: ::iri_grammar::__private::group(&tags, 2),
+                port: ::iri_grammar::__private::group(&tags, 3),
+                ipv6: ::iri_grammar::__private::group(&tags, 4),
+                ipvfuture: ::iri_grammar::__private::group(&tags, 5),
+                ipv4: ::iri_grammar::__private::group(&tags, 6),
+                reg_name: ::iri_grammar::__private::group(&tags, 7),
+            })
         }
     }
 }

@@ -17,7 +17,7 @@ static __IRI_SPARSE: &[u8] = include_bytes!(
 static __IRI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/iri.be.sparse")
 );
-/// Recognizer for the rule `IRI` of `rfc3987.abnf` (line 14):
+/// Recognizer for the rule `IRI` of `rfc3987.abnf` (line 18):
 ///
 /// ```text
 /// IRI            = scheme ":" ihier-part [ "?" iquery ]
@@ -66,7 +66,7 @@ static __IHIER_PART_SPARSE: &[u8] = include_bytes!(
 static __IHIER_PART_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ihier_part.be.sparse")
 );
-/// Recognizer for the rule `ihier-part` of `rfc3987.abnf` (line 17):
+/// Recognizer for the rule `ihier-part` of `rfc3987.abnf` (line 21):
 ///
 /// ```text
 /// ihier-part     = "//" iauthority ipath-abempty
@@ -116,7 +116,7 @@ static __IRI_REFERENCE_SPARSE: &[u8] = include_bytes!(
 static __IRI_REFERENCE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/iri_reference.be.sparse")
 );
-/// Recognizer for the rule `IRI-reference` of `rfc3987.abnf` (line 22):
+/// Recognizer for the rule `IRI-reference` of `rfc3987.abnf` (line 26):
 ///
 /// ```text
 /// IRI-reference  = IRI / irelative-ref
@@ -164,7 +164,7 @@ static __ABSOLUTE_IRI_SPARSE: &[u8] = include_bytes!(
 static __ABSOLUTE_IRI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/absolute_iri.be.sparse")
 );
-/// Recognizer for the rule `absolute-IRI` of `rfc3987.abnf` (line 24):
+/// Recognizer for the rule `absolute-IRI` of `rfc3987.abnf` (line 28):
 ///
 /// ```text
 /// absolute-IRI   = scheme ":" ihier-part [ "?" iquery ]
@@ -212,7 +212,7 @@ static __IRELATIVE_REF_SPARSE: &[u8] = include_bytes!(
 static __IRELATIVE_REF_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/irelative_ref.be.sparse")
 );
-/// Recognizer for the rule `irelative-ref` of `rfc3987.abnf` (line 26):
+/// Recognizer for the rule `irelative-ref` of `rfc3987.abnf` (line 30):
 ///
 /// ```text
 /// irelative-ref  = irelative-part [ "?" iquery ] [ "#" ifragment ]
@@ -259,7 +259,7 @@ static __IRELATIVE_PART_SPARSE: &[u8] = include_bytes!(
 static __IRELATIVE_PART_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/irelative_part.be.sparse")
 );
-/// Recognizer for the rule `irelative-part` of `rfc3987.abnf` (line 28):
+/// Recognizer for the rule `irelative-part` of `rfc3987.abnf` (line 32):
 ///
 /// ```text
 /// irelative-part = "//" iauthority ipath-abempty
@@ -309,7 +309,7 @@ static __IAUTHORITY_SPARSE: &[u8] = include_bytes!(
 static __IAUTHORITY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/iauthority.be.sparse")
 );
-/// Recognizer for the rule `iauthority` of `rfc3987.abnf` (line 33):
+/// Recognizer for the rule `iauthority` of `rfc3987.abnf` (line 37):
 ///
 /// ```text
 /// iauthority     = [ iuserinfo "@" ] ihost [ ":" port ]
@@ -356,7 +356,7 @@ static __IUSERINFO_SPARSE: &[u8] = include_bytes!(
 static __IUSERINFO_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/iuserinfo.be.sparse")
 );
-/// Recognizer for the rule `iuserinfo` of `rfc3987.abnf` (line 34):
+/// Recognizer for the rule `iuserinfo` of `rfc3987.abnf` (line 38):
 ///
 /// ```text
 /// iuserinfo      = *( iunreserved / pct-encoded / sub-delims / ":" )
@@ -402,7 +402,7 @@ static __IHOST_SPARSE: &[u8] = include_bytes!(
 static __IHOST_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ihost.be.sparse")
 );
-/// Recognizer for the rule `ihost` of `rfc3987.abnf` (line 35):
+/// Recognizer for the rule `ihost` of `rfc3987.abnf` (line 39):
 ///
 /// ```text
 /// ihost          = IP-literal / IPv4address / ireg-name
@@ -449,7 +449,7 @@ static __IREG_NAME_SPARSE: &[u8] = include_bytes!(
 static __IREG_NAME_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ireg_name.be.sparse")
 );
-/// Recognizer for the rule `ireg-name` of `rfc3987.abnf` (line 37):
+/// Recognizer for the rule `ireg-name` of `rfc3987.abnf` (line 41):
 ///
 /// ```text
 /// ireg-name      = *( iunreserved / pct-encoded / sub-delims )
@@ -495,7 +495,7 @@ static __IPATH_SPARSE: &[u8] = include_bytes!(
 static __IPATH_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ipath.be.sparse")
 );
-/// Recognizer for the rule `ipath` of `rfc3987.abnf` (line 39):
+/// Recognizer for the rule `ipath` of `rfc3987.abnf` (line 43):
 ///
 /// ```text
 /// ipath          = ipath-abempty   ; begins with "/" or is empty
@@ -545,7 +545,7 @@ static __IPATH_ABEMPTY_SPARSE: &[u8] = include_bytes!(
 static __IPATH_ABEMPTY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ipath_abempty.be.sparse")
 );
-/// Recognizer for the rule `ipath-abempty` of `rfc3987.abnf` (line 45):
+/// Recognizer for the rule `ipath-abempty` of `rfc3987.abnf` (line 49):
 ///
 /// ```text
 /// ipath-abempty  = *( "/" isegment )
@@ -591,7 +591,7 @@ static __IPATH_ABSOLUTE_SPARSE: &[u8] = include_bytes!(
 static __IPATH_ABSOLUTE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ipath_absolute.be.sparse")
 );
-/// Recognizer for the rule `ipath-absolute` of `rfc3987.abnf` (line 46):
+/// Recognizer for the rule `ipath-absolute` of `rfc3987.abnf` (line 50):
 ///
 /// ```text
 /// ipath-absolute = "/" [ isegment-nz *( "/" isegment ) ]
@@ -637,7 +637,7 @@ static __IPATH_NOSCHEME_SPARSE: &[u8] = include_bytes!(
 static __IPATH_NOSCHEME_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ipath_noscheme.be.sparse")
 );
-/// Recognizer for the rule `ipath-noscheme` of `rfc3987.abnf` (line 47):
+/// Recognizer for the rule `ipath-noscheme` of `rfc3987.abnf` (line 51):
 ///
 /// ```text
 /// ipath-noscheme = isegment-nz-nc *( "/" isegment )
@@ -683,7 +683,7 @@ static __IPATH_ROOTLESS_SPARSE: &[u8] = include_bytes!(
 static __IPATH_ROOTLESS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ipath_rootless.be.sparse")
 );
-/// Recognizer for the rule `ipath-rootless` of `rfc3987.abnf` (line 48):
+/// Recognizer for the rule `ipath-rootless` of `rfc3987.abnf` (line 52):
 ///
 /// ```text
 /// ipath-rootless = isegment-nz *( "/" isegment )
@@ -729,7 +729,7 @@ static __IPATH_EMPTY_SPARSE: &[u8] = include_bytes!(
 static __IPATH_EMPTY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ipath_empty.be.sparse")
 );
-/// Recognizer for the rule `ipath-empty` of `rfc3987.abnf` (line 49):
+/// Recognizer for the rule `ipath-empty` of `rfc3987.abnf` (line 53):
 ///
 /// ```text
 /// ipath-empty    = 0<ipchar>
@@ -774,7 +774,7 @@ static __ISEGMENT_SPARSE: &[u8] = include_bytes!(
 static __ISEGMENT_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/isegment.be.sparse")
 );
-/// Recognizer for the rule `isegment` of `rfc3987.abnf` (line 51):
+/// Recognizer for the rule `isegment` of `rfc3987.abnf` (line 55):
 ///
 /// ```text
 /// isegment       = *ipchar
@@ -820,7 +820,7 @@ static __ISEGMENT_NZ_SPARSE: &[u8] = include_bytes!(
 static __ISEGMENT_NZ_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/isegment_nz.be.sparse")
 );
-/// Recognizer for the rule `isegment-nz` of `rfc3987.abnf` (line 52):
+/// Recognizer for the rule `isegment-nz` of `rfc3987.abnf` (line 56):
 ///
 /// ```text
 /// isegment-nz    = 1*ipchar
@@ -866,7 +866,7 @@ static __ISEGMENT_NZ_NC_SPARSE: &[u8] = include_bytes!(
 static __ISEGMENT_NZ_NC_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/isegment_nz_nc.be.sparse")
 );
-/// Recognizer for the rule `isegment-nz-nc` of `rfc3987.abnf` (line 53):
+/// Recognizer for the rule `isegment-nz-nc` of `rfc3987.abnf` (line 57):
 ///
 /// ```text
 /// isegment-nz-nc = 1*( iunreserved / pct-encoded / sub-delims
@@ -913,7 +913,7 @@ static __IPCHAR_SPARSE: &[u8] = include_bytes!(
 static __IPCHAR_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ipchar.be.sparse")
 );
-/// Recognizer for the rule `ipchar` of `rfc3987.abnf` (line 57):
+/// Recognizer for the rule `ipchar` of `rfc3987.abnf` (line 61):
 ///
 /// ```text
 /// ipchar         = iunreserved / pct-encoded / sub-delims / ":"
@@ -960,7 +960,7 @@ static __IQUERY_SPARSE: &[u8] = include_bytes!(
 static __IQUERY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/iquery.be.sparse")
 );
-/// Recognizer for the rule `iquery` of `rfc3987.abnf` (line 60):
+/// Recognizer for the rule `iquery` of `rfc3987.abnf` (line 64):
 ///
 /// ```text
 /// iquery         = *( ipchar / iprivate / "/" / "?" )
@@ -1006,7 +1006,7 @@ static __IFRAGMENT_SPARSE: &[u8] = include_bytes!(
 static __IFRAGMENT_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ifragment.be.sparse")
 );
-/// Recognizer for the rule `ifragment` of `rfc3987.abnf` (line 62):
+/// Recognizer for the rule `ifragment` of `rfc3987.abnf` (line 66):
 ///
 /// ```text
 /// ifragment      = *( ipchar / "/" / "?" )
@@ -1052,7 +1052,7 @@ static __IUNRESERVED_SPARSE: &[u8] = include_bytes!(
 static __IUNRESERVED_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/iunreserved.be.sparse")
 );
-/// Recognizer for the rule `iunreserved` of `rfc3987.abnf` (line 64):
+/// Recognizer for the rule `iunreserved` of `rfc3987.abnf` (line 68):
 ///
 /// ```text
 /// iunreserved    = ALPHA / DIGIT / "-" / "." / "_" / "~" / ucschar
@@ -1098,7 +1098,7 @@ static __UCSCHAR_SPARSE: &[u8] = include_bytes!(
 static __UCSCHAR_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ucschar.be.sparse")
 );
-/// Recognizer for the rule `ucschar` of `rfc3987.abnf` (line 66):
+/// Recognizer for the rule `ucschar` of `rfc3987.abnf` (line 70):
 ///
 /// ```text
 /// ucschar        = %xA0-D7FF / %xF900-FDCF / %xFDF0-FFEF
@@ -1149,7 +1149,7 @@ static __IPRIVATE_SPARSE: &[u8] = include_bytes!(
 static __IPRIVATE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/iprivate.be.sparse")
 );
-/// Recognizer for the rule `iprivate` of `rfc3987.abnf` (line 73):
+/// Recognizer for the rule `iprivate` of `rfc3987.abnf` (line 77):
 ///
 /// ```text
 /// iprivate       = %xE000-F8FF / %xF0000-FFFFD / %x100000-10FFFD
@@ -1280,15 +1280,14 @@ pub mod ast {
         ],
         alphabet: 44u32,
         tags: 10u32,
-        start: 1u32,
+        start: 45u32,
         start_ops: 8u32,
-        op_start: 16148u32,
-        op_data: 16158u32,
-        finals: 16165u32,
+        op_start: 16515u32,
+        op_data: 16525u32,
         final_maps: 16532u32,
         words: __IRI_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `IRI` of `rfc3987.abnf` (line 14):
+    /// Parse tree of the rule `IRI` of `rfc3987.abnf` (line 18):
     ///
     /// ```text
     /// IRI            = scheme ":" ihier-part [ "?" iquery ]
@@ -1401,15 +1400,14 @@ pub mod ast {
         ],
         alphabet: 38u32,
         tags: 20u32,
-        start: 1u32,
+        start: 39u32,
         start_ops: 4u32,
-        op_start: 10450u32,
-        op_data: 10456u32,
-        finals: 10459u32,
+        op_start: 10725u32,
+        op_data: 10731u32,
         final_maps: 10734u32,
         words: __IHIER_PART_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `ihier-part` of `rfc3987.abnf` (line 17):
+    /// Parse tree of the rule `ihier-part` of `rfc3987.abnf` (line 21):
     ///
     /// ```text
     /// ihier-part     = "//" iauthority ipath-abempty
@@ -1538,15 +1536,14 @@ pub mod ast {
         ],
         alphabet: 44u32,
         tags: 10u32,
-        start: 1u32,
+        start: 45u32,
         start_ops: 2u32,
-        op_start: 23584u32,
-        op_data: 23588u32,
-        finals: 23589u32,
+        op_start: 24120u32,
+        op_data: 24124u32,
         final_maps: 24125u32,
         words: __IRI_REFERENCE_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `IRI-reference` of `rfc3987.abnf` (line 22):
+    /// Parse tree of the rule `IRI-reference` of `rfc3987.abnf` (line 26):
     ///
     /// ```text
     /// IRI-reference  = IRI / irelative-ref
@@ -1651,15 +1648,14 @@ pub mod ast {
         ],
         alphabet: 43u32,
         tags: 8u32,
-        start: 1u32,
+        start: 44u32,
         start_ops: 6u32,
-        op_start: 11395u32,
-        op_data: 11403u32,
-        finals: 11408u32,
+        op_start: 11660u32,
+        op_data: 11668u32,
         final_maps: 11673u32,
         words: __ABSOLUTE_IRI_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `absolute-IRI` of `rfc3987.abnf` (line 24):
+    /// Parse tree of the rule `absolute-IRI` of `rfc3987.abnf` (line 28):
     ///
     /// ```text
     /// absolute-IRI   = scheme ":" ihier-part [ "?" iquery ]
@@ -1753,15 +1749,14 @@ pub mod ast {
         ],
         alphabet: 42u32,
         tags: 8u32,
-        start: 1u32,
+        start: 43u32,
         start_ops: 6u32,
-        op_start: 16002u32,
-        op_data: 16010u32,
-        finals: 16015u32,
+        op_start: 16383u32,
+        op_data: 16391u32,
         final_maps: 16396u32,
         words: __IRELATIVE_REF_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `irelative-ref` of `rfc3987.abnf` (line 26):
+    /// Parse tree of the rule `irelative-ref` of `rfc3987.abnf` (line 30):
     ///
     /// ```text
     /// irelative-ref  = irelative-part [ "?" iquery ] [ "#" ifragment ]
@@ -1874,15 +1869,14 @@ pub mod ast {
         ],
         alphabet: 38u32,
         tags: 20u32,
-        start: 1u32,
+        start: 39u32,
         start_ops: 4u32,
-        op_start: 11058u32,
-        op_data: 11064u32,
-        finals: 11067u32,
+        op_start: 11349u32,
+        op_data: 11355u32,
         final_maps: 11358u32,
         words: __IRELATIVE_PART_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `irelative-part` of `rfc3987.abnf` (line 28):
+    /// Parse tree of the rule `irelative-part` of `rfc3987.abnf` (line 32):
     ///
     /// ```text
     /// irelative-part = "//" iauthority ipath-abempty
@@ -2001,15 +1995,14 @@ pub mod ast {
         ],
         alphabet: 37u32,
         tags: 8u32,
-        start: 1u32,
+        start: 38u32,
         start_ops: 6u32,
-        op_start: 20350u32,
-        op_data: 20358u32,
-        finals: 20363u32,
+        op_start: 20900u32,
+        op_data: 20908u32,
         final_maps: 20913u32,
         words: __IAUTHORITY_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `iauthority` of `rfc3987.abnf` (line 33):
+    /// Parse tree of the rule `iauthority` of `rfc3987.abnf` (line 37):
     ///
     /// ```text
     /// iauthority     = [ iuserinfo "@" ] ihost [ ":" port ]
@@ -2115,15 +2108,14 @@ pub mod ast {
         ],
         alphabet: 36u32,
         tags: 14u32,
-        start: 1u32,
+        start: 37u32,
         start_ops: 2u32,
-        op_start: 7092u32,
-        op_data: 7096u32,
-        finals: 7097u32,
+        op_start: 7289u32,
+        op_data: 7293u32,
         final_maps: 7294u32,
         words: __IHOST_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `ihost` of `rfc3987.abnf` (line 35):
+    /// Parse tree of the rule `ihost` of `rfc3987.abnf` (line 39):
     ///
     /// ```text
     /// ihost          = IP-literal / IPv4address / ireg-name
@@ -2236,15 +2228,14 @@ pub mod ast {
         ],
         alphabet: 27u32,
         tags: 22u32,
-        start: 1u32,
+        start: 28u32,
         start_ops: 2u32,
-        op_start: 1782u32,
-        op_data: 1786u32,
-        finals: 1787u32,
+        op_start: 1848u32,
+        op_data: 1852u32,
         final_maps: 1853u32,
         words: __IPATH_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `ipath` of `rfc3987.abnf` (line 39):
+    /// Parse tree of the rule `ipath` of `rfc3987.abnf` (line 43):
     ///
     /// ```text
     /// ipath          = ipath-abempty   ; begins with "/" or is empty
@@ -2362,11 +2353,10 @@ pub mod ast {
         ],
         alphabet: 26u32,
         tags: 4u32,
-        start: 1u32,
+        start: 27u32,
         start_ops: 2u32,
-        op_start: 468u32,
-        op_data: 472u32,
-        finals: 473u32,
+        op_start: 486u32,
+        op_data: 490u32,
         final_maps: 491u32,
         words: __IPATH_ABEMPTY_TDFA_BYTES.as_u32s(),
     };
@@ -2402,11 +2392,10 @@ pub mod ast {
         ],
         alphabet: 26u32,
         tags: 4u32,
-        start: 1u32,
+        start: 27u32,
         start_ops: 2u32,
-        op_start: 494u32,
-        op_data: 498u32,
-        finals: 499u32,
+        op_start: 513u32,
+        op_data: 517u32,
         final_maps: 518u32,
         words: __IPATH_ABEMPTY_ISEGMENTS_ITEM_BYTES.as_u32s(),
     };
@@ -2422,7 +2411,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `ipath-abempty` of `rfc3987.abnf` (line 45):
+    /// Parse tree of the rule `ipath-abempty` of `rfc3987.abnf` (line 49):
     ///
     /// ```text
     /// ipath-abempty  = *( "/" isegment )
@@ -2509,11 +2498,10 @@ pub mod ast {
         ],
         alphabet: 27u32,
         tags: 6u32,
-        start: 1u32,
+        start: 28u32,
         start_ops: 3u32,
-        op_start: 918u32,
-        op_data: 923u32,
-        finals: 925u32,
+        op_start: 952u32,
+        op_data: 957u32,
         final_maps: 959u32,
         words: __IPATH_NOSCHEME_TDFA_BYTES.as_u32s(),
     };
@@ -2549,11 +2537,10 @@ pub mod ast {
         ],
         alphabet: 26u32,
         tags: 4u32,
-        start: 1u32,
+        start: 27u32,
         start_ops: 2u32,
-        op_start: 494u32,
-        op_data: 498u32,
-        finals: 499u32,
+        op_start: 513u32,
+        op_data: 517u32,
         final_maps: 518u32,
         words: __IPATH_NOSCHEME_ISEGMENTS_ITEM_BYTES.as_u32s(),
     };
@@ -2569,7 +2556,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `ipath-noscheme` of `rfc3987.abnf` (line 47):
+    /// Parse tree of the rule `ipath-noscheme` of `rfc3987.abnf` (line 51):
     ///
     /// ```text
     /// ipath-noscheme = isegment-nz-nc *( "/" isegment )
@@ -2659,11 +2646,10 @@ pub mod ast {
         ],
         alphabet: 26u32,
         tags: 6u32,
-        start: 1u32,
+        start: 27u32,
         start_ops: 3u32,
-        op_start: 884u32,
-        op_data: 889u32,
-        finals: 891u32,
+        op_start: 918u32,
+        op_data: 923u32,
         final_maps: 925u32,
         words: __IPATH_ROOTLESS_TDFA_BYTES.as_u32s(),
     };
@@ -2699,11 +2685,10 @@ pub mod ast {
         ],
         alphabet: 26u32,
         tags: 4u32,
-        start: 1u32,
+        start: 27u32,
         start_ops: 2u32,
-        op_start: 494u32,
-        op_data: 498u32,
-        finals: 499u32,
+        op_start: 513u32,
+        op_data: 517u32,
         final_maps: 518u32,
         words: __IPATH_ROOTLESS_ISEGMENTS_ITEM_BYTES.as_u32s(),
     };
@@ -2719,7 +2704,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `ipath-rootless` of `rfc3987.abnf` (line 48):
+    /// Parse tree of the rule `ipath-rootless` of `rfc3987.abnf` (line 52):
     ///
     /// ```text
     /// ipath-rootless = isegment-nz *( "/" isegment )
@@ -2783,6 +2768,215 @@ pub mod ast {
                     )
                 }
             }
+        }
+    }
+}
+/// Component extractions asked for by the spec's `@components`
+/// directives: one pass over the input gives the spans of the parts.
+pub mod components {
+    #[cfg(target_endian = "little")]
+    static __IRI_REFERENCE_COMPONENTS_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+        *include_bytes!(
+            concat!(env!("OUT_DIR"), "/rfc3987/components/iri_reference.le.tdfa")
+        ),
+    );
+    #[cfg(target_endian = "big")]
+    static __IRI_REFERENCE_COMPONENTS_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+        *include_bytes!(
+            concat!(env!("OUT_DIR"), "/rfc3987/components/iri_reference.be.tdfa")
+        ),
+    );
+    static __IRI_REFERENCE_COMPONENTS: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
+        classes: [
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 4, 1, 4, 5, 6, 7, 8, 9,
+            10, 10, 11, 12, 12, 12, 12, 13, 1, 0, 1, 0, 14, 15, 16, 16, 16, 16, 16, 16,
+            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17,
+            17, 19, 0, 20, 0, 1, 0, 16, 16, 16, 16, 16, 16, 17, 17, 17, 17, 17, 17, 17,
+            17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17, 17, 0, 0, 0, 1, 0, 21, 21,
+            21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 22, 23, 23, 23, 23, 23,
+            23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 25, 26, 26, 26, 27, 27, 27, 27,
+            27, 27, 27, 27, 27, 27, 27, 28, 29, 29, 29, 29, 29, 29, 29, 30, 29, 29, 29,
+            29, 29, 29, 31, 32, 0, 0, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34,
+            34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 35, 36,
+            36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 37, 38, 39, 40, 41, 41, 42, 43,
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        ],
+        alphabet: 44u32,
+        tags: 12u32,
+        start: 45u32,
+        start_ops: 9u32,
+        op_start: 61290u32,
+        op_data: 61301u32,
+        final_maps: 61309u32,
+        words: __IRI_REFERENCE_COMPONENTS_BYTES.as_u32s(),
+    };
+    /// Components of the rule `IRI-reference` of `rfc3987.abnf` (line 26):
+    ///
+    /// ```text
+    /// IRI-reference  = IRI / irelative-ref
+    /// ```
+    ///
+    /// The spans of the parts named in the spec's `@components`
+    /// directive, found in one pass (a tagged DFA), with the same
+    /// first-match-wins choices as the typed parse trees.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+    pub struct IriReference {
+        /// Where `scheme` matched, if it did.
+        pub scheme: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `iauthority` matched, if it did.
+        pub authority: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `ipath-abempty` or `ipath-absolute` or `ipath-noscheme` or `ipath-rootless` or `ipath-empty` matched, if it did.
+        pub path: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `iquery` matched, if it did.
+        pub query: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `ifragment` matched, if it did.
+        pub fragment: ::core::option::Option<::iri_grammar::Span>,
+    }
+    impl IriReference {
+        /// Matches all of `input` against the rule and returns where its parts are.
+        pub fn parse(
+            input: &str,
+        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+            Self::parse_bytes(input.as_bytes())
+        }
+        /// Like `parse`, on bytes.
+        pub fn parse_bytes(
+            input: &[u8],
+        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+            Self::parse_span(input, 0, input.len())
+        }
+        /// Matches all of `input[start..end]`; spans (and the error's
+        /// offset) are offsets into `input`.
+        ///
+        /// # Panics
+        ///
+        /// If `start..end` is not a range of `input`.
+        pub fn parse_span(
+            input: &[u8],
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+            let mut tags = [usize::MAX; 12];
+            __IRI_REFERENCE_COMPONENTS
+                .run(input, start, end, &mut tags)
+                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                    "rfc3987",
+                    "IRI-reference",
+                    offset,
+                ))?;
+            Ok(Self {
+                scheme: ::iri_grammar::__private::group(&tags, 1),
+                authority: ::iri_grammar::__private::group(&tags, 2),
+                path: ::iri_grammar::__private::group(&tags, 3),
+                query: ::iri_grammar::__private::group(&tags, 4),
+                fragment: ::iri_grammar::__private::group(&tags, 5),
+            })
+        }
+    }
+    #[cfg(target_endian = "little")]
+    static __IAUTHORITY_COMPONENTS_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+        *include_bytes!(
+            concat!(env!("OUT_DIR"), "/rfc3987/components/iauthority.le.tdfa")
+        ),
+    );
+    #[cfg(target_endian = "big")]
+    static __IAUTHORITY_COMPONENTS_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+        *include_bytes!(
+            concat!(env!("OUT_DIR"), "/rfc3987/components/iauthority.be.tdfa")
+        ),
+    );
+    static __IAUTHORITY_COMPONENTS: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
+        classes: [
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 0, 4, 5, 6, 7,
+            7, 8, 9, 9, 9, 9, 10, 1, 0, 1, 0, 0, 11, 12, 12, 12, 12, 12, 12, 1, 1, 1, 1,
+            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, 1, 1, 1, 1, 14, 0, 15, 0, 1, 0, 12, 12,
+            12, 12, 12, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, 1, 1, 1, 1,
+            0, 0, 0, 1, 0, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+            17, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 19, 20, 21,
+            21, 21, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 23, 24, 24, 24, 24, 24,
+            24, 24, 25, 24, 24, 24, 24, 24, 24, 26, 27, 0, 0, 28, 29, 29, 29, 29, 29, 29,
+            29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29,
+            29, 29, 29, 29, 30, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 32, 0,
+            33, 34, 35, 35, 36, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        ],
+        alphabet: 37u32,
+        tags: 16u32,
+        start: 38u32,
+        start_ops: 17u32,
+        op_start: 24700u32,
+        op_data: 24719u32,
+        final_maps: 24758u32,
+        words: __IAUTHORITY_COMPONENTS_BYTES.as_u32s(),
+    };
+    /// Components of the rule `iauthority` of `rfc3987.abnf` (line 37):
+    ///
+    /// ```text
+    /// iauthority     = [ iuserinfo "@" ] ihost [ ":" port ]
+    /// ```
+    ///
+    /// The spans of the parts named in the spec's `@components`
+    /// directive, found in one pass (a tagged DFA), with the same
+    /// first-match-wins choices as the typed parse trees.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+    pub struct Iauthority {
+        /// Where `iuserinfo` matched, if it did.
+        pub userinfo: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `ihost` matched, if it did.
+        pub host: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `port` matched, if it did.
+        pub port: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `IPv6address` matched, if it did.
+        pub ipv6: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `IPvFuture` matched, if it did.
+        pub ipvfuture: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `IPv4address` matched, if it did.
+        pub ipv4: ::core::option::Option<::iri_grammar::Span>,
+        /// Where `ireg-name` matched, if it did.
+        pub reg_name: ::core::option::Option<::iri_grammar::Span>,
+    }
+    impl Iauthority {
+        /// Matches all of `input` against the rule and returns where its parts are.
+        pub fn parse(
+            input: &str,
+        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+            Self::parse_bytes(input.as_bytes())
+        }
+        /// Like `parse`, on bytes.
+        pub fn parse_bytes(
+            input: &[u8],
+        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+            Self::parse_span(input, 0, input.len())
+        }
+        /// Matches all of `input[start..end]`; spans (and the error's
+        /// offset) are offsets into `input`.
+        ///
+        /// # Panics
+        ///
+        /// If `start..end` is not a range of `input`.
+        pub fn parse_span(
+            input: &[u8],
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+            let mut tags = [usize::MAX; 16];
+            __IAUTHORITY_COMPONENTS
+                .run(input, start, end, &mut tags)
+                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                    "rfc3987",
+                    "iauthority",
+                    offset,
+                ))?;
+            Ok(Self {
+                userinfo: ::iri_grammar::__private::group(&tags, 1),
+                host: ::iri_grammar::__private::group(&tags, 2),
+                port: ::iri_grammar::__private::group(&tags, 3),
+                ipv6: ::iri_grammar::__private::group(&tags, 4),
+                ipvfuture: ::iri_grammar::__private::group(&tags, 5),
+                ipv4: ::iri_grammar::__private::group(&tags, 6),
+                reg_name: ::iri_grammar::__private::group(&tags, 7),
+            })
         }
     }
 }

@@ -43,17 +43,22 @@ pub struct TaggedDfa {
     pub classes: [u8; 256],
     pub alphabet: u32,
     pub tags: u32,
+    /// The start state's row (states are premultiplied by the row length,
+    /// `alphabet + 1`).
     pub start: u32,
     pub start_ops: u32,
     /// Offsets (in `u32` words) of the tables inside `bytes`.
     pub op_start: u32,
     pub op_data: u32,
-    pub finals: u32,
     pub final_maps: u32,
     pub words: &'static [u32],
 }
 
 const SET_POS: u32 = 1 << 31;
+/// The bits of a transition that hold the target row (as
+/// `abnf_codegen::tagged::NEXT_BITS`); the operation list is above them.
+const NEXT_BITS: u32 = 20;
+const NEXT_MASK: u32 = (1 << NEXT_BITS) - 1;
 /// In a final map: the tag never matched.
 const UNSET: u32 = u32::MAX;
 /// In a final map: the tag was set where the parse ends.
@@ -77,69 +82,87 @@ impl TaggedDfa {
     /// offsets (or `usize::MAX` for parts that did not occur). On failure,
     /// the absolute offset where matching failed.
     pub fn run(&self, input: &[u8], start: usize, end: usize, tags: &mut [usize]) -> Result<(), usize> {
-        self.walk(input, start, end, tags, false).map(|_| ())
+        let words = self.words;
+        let op_start = self.op_start as usize;
+        // The generator orders each transition's operations so that they run
+        // in place on one bank of registers; registers start out unset.
+        let mut regs = [NONE; MAX_REGISTERS];
+        Self::apply(words, op_start, self.start_ops, &mut regs, start);
+        let classes = &self.classes;
+        let bytes = &input[..end];
+        let mut s = self.start as usize;
+        let mut i = start;
+        while i < bytes.len() {
+            // One lookup per byte: the target row (premultiplied, so no
+            // multiplication) and the operations to run, usually none. One
+            // test covers both unusual cases: the dead state (0) and a
+            // transition with operations (bits above `NEXT_BITS`).
+            let t = words[s + usize::from(classes[usize::from(bytes[i])])];
+            if t.wrapping_sub(1) >= NEXT_MASK {
+                if t == 0 {
+                    return Err(i);
+                }
+                // Operations store tags that were pending at the position of
+                // this byte (one symbol of lookahead).
+                Self::apply(words, op_start, t >> NEXT_BITS, &mut regs, i);
+            }
+            s = (t & NEXT_MASK) as usize;
+            i += 1;
+        }
+        if self.read_tags(s, &regs, end, tags) {
+            Ok(())
+        } else {
+            Err(end)
+        }
     }
 
     /// The longest prefix of `input[start..end]` that matches: its end, with
     /// `tags` filled for it.
     pub fn longest(&self, input: &[u8], start: usize, end: usize, tags: &mut [usize]) -> Option<usize> {
-        self.walk(input, start, end, tags, true).ok()
-    }
-
-    fn walk(
-        &self,
-        input: &[u8],
-        start: usize,
-        end: usize,
-        tags: &mut [usize],
-        prefix: bool,
-    ) -> Result<usize, usize> {
         let words = self.words;
-        let alphabet = self.alphabet as usize;
         let op_start = self.op_start as usize;
-        let finals = self.finals as usize;
-        // The generator orders each transition's operations so that they run
-        // in place on one bank of registers.
-        let mut regs = [0usize; MAX_REGISTERS];
+        let mut regs = [NONE; MAX_REGISTERS];
         Self::apply(words, op_start, self.start_ops, &mut regs, start);
         let mut s = self.start as usize;
         let mut best = None;
-        let bytes = &input[start..end];
-        for (i, &b) in bytes.iter().enumerate() {
-            if prefix && words[finals + s] != u32::MAX {
+        for (i, &b) in input[start..end].iter().enumerate() {
+            if self.read_tags(s, &regs, start + i, tags) {
                 best = Some(start + i);
-                self.read_tags(words, s, &regs, start + i, tags);
             }
-            let t = words[s * alphabet + self.classes[b as usize] as usize];
-            s = (t & 0xFFFF) as usize;
+            let t = words[s + usize::from(self.classes[usize::from(b)])];
+            s = (t & NEXT_MASK) as usize;
             if s == 0 {
-                return best.ok_or(start + i);
+                return best;
             }
-            let op = t >> 16;
+            let op = t >> NEXT_BITS;
             if op != 0 {
-                // Operations store tags that were pending at the position of
-                // this byte (one symbol of lookahead).
                 Self::apply(words, op_start, op, &mut regs, start + i);
             }
         }
-        if words[finals + s] != u32::MAX {
-            self.read_tags(words, s, &regs, end, tags);
-            return Ok(end);
+        if self.read_tags(s, &regs, end, tags) {
+            best = Some(end);
         }
-        best.ok_or(end)
+        best
     }
 
-    /// The tags of the parse that ends in `state` at position `pos`.
-    fn read_tags(&self, words: &[u32], state: usize, regs: &[usize], pos: usize, tags: &mut [usize]) {
-        let map = (self.final_maps + words[self.finals as usize + state]) as usize;
-        for (t, slot) in tags.iter_mut().enumerate().take(self.tags as usize) {
-            *slot = match words[map + t] {
+    /// If a parse can end in `state` at position `pos`: its tags, and true.
+    #[inline]
+    fn read_tags(&self, state: usize, regs: &[usize], pos: usize, tags: &mut [usize]) -> bool {
+        let f = self.words[state + self.alphabet as usize];
+        if f == u32::MAX {
+            return false;
+        }
+        let map = (self.final_maps + f) as usize;
+        let maps = &self.words[map..map + self.tags as usize];
+        for (slot, &r) in tags.iter_mut().zip(maps) {
+            *slot = match r {
                 UNSET => NONE,
                 // Set where the parse ends, not stored yet.
                 PENDING => pos,
                 r => regs[r as usize],
             };
         }
+        true
     }
 }
 

@@ -81,133 +81,63 @@ enum HostTag {
     RegName,
 }
 
-/// The offset of `part` (a slice of `input`) in `input`.
-fn span_of(input: &str, part: &str) -> Span {
-    let start = part.as_ptr() as usize - input.as_ptr() as usize;
-    Span {
-        start,
-        end: start + part.len(),
-    }
-}
-
-/// Reads [`Parts`] from a generated parse tree. The RFC 3986 and RFC 3987
-/// trees have the same shape with different names (`ihier-part` for
-/// `hier-part`, ...), so one macro serves both.
+/// Reads [`Parts`] from the generated one-pass component extractions (the
+/// `@components` directives of `specs/rfc3986.abnf` and `rfc3987.abnf`):
+/// one pass over the whole input for scheme, authority, path, query and
+/// fragment, and one over the authority, if any, for its parts. The RFC 3986
+/// and RFC 3987 extractions have the same fields, so one macro serves both.
 macro_rules! parts_from {
-    ($local:ident, $m:ident, $Abs:ident, $Rel:ident,
-     $hier:ident, $HierKind:ident, $rel_part:ident, $RelKind:ident,
-     $Auth:ident, $auth:ident, $userinfo:ident, $host:ident, $HostKind:ident, $RegName:ident,
-     $query:ident, $fragment:ident,
-     $path_abempty:ident, $PathAbsolute:ident, $PathRootless:ident, $PathNoscheme:ident, $PathEmpty:ident) => {
-        mod $local {
-            use super::{span_of, HostTag, Parts};
-            use crate::$m::ast::*;
-
-            fn authority(input: &str, p: &mut Parts, a: &$Auth<'_>) {
-                p.authority = Some(a.span);
-                p.userinfo = a.$userinfo.map(|u| span_of(input, u));
-                let tag = match a.$host.kind {
-                    $HostKind::IpLiteral(lit) => match lit.kind {
-                        IpLiteralKind::Ipv6address(_) => HostTag::Ipv6,
-                        IpLiteralKind::IpvFuture(_) => HostTag::IpvFuture,
-                    },
-                    $HostKind::Ipv4address(_) => HostTag::Ipv4,
-                    $HostKind::$RegName(_) => HostTag::RegName,
-                };
-                p.host = Some((a.$host.span, tag));
-                p.port = a.port.map(|s| span_of(input, s));
+    ($name:ident, $m:ident, $Reference:ident, $Authority:ident) => {
+        fn $name(input: &str) -> Result<Parts, MatchError> {
+            use crate::$m::components::{$Authority, $Reference};
+            let c = $Reference::parse(input)?;
+            let mut p = Parts {
+                scheme: c.scheme,
+                authority: c.authority,
+                path: c.path.unwrap_or_default(),
+                query: c.query,
+                fragment: c.fragment,
+                ..Parts::default()
+            };
+            if let Some(span) = c.authority {
+                // The first pass matched this span as an authority.
+                let a = $Authority::parse_span(input.as_bytes(), span.start, span.end)?;
+                p.userinfo = a.userinfo;
+                p.port = a.port;
+                p.host = a.host.map(|h| {
+                    let tag = if a.ipv6.is_some() {
+                        HostTag::Ipv6
+                    } else if a.ipvfuture.is_some() {
+                        HostTag::IpvFuture
+                    } else if a.ipv4.is_some() {
+                        HostTag::Ipv4
+                    } else {
+                        HostTag::RegName
+                    };
+                    (h, tag)
+                });
             }
-
-            pub(super) fn absolute(input: &str, i: &$Abs<'_>) -> Parts {
-                let mut p = Parts {
-                    scheme: Some(span_of(input, i.scheme)),
-                    query: i.$query.map(|s| span_of(input, s)),
-                    fragment: i.$fragment.map(|s| span_of(input, s)),
-                    ..Parts::default()
-                };
-                p.path = match i.$hier.kind {
-                    $HierKind::$Auth {
-                        $auth,
-                        $path_abempty,
-                    } => {
-                        authority(input, &mut p, &$auth);
-                        $path_abempty.span
-                    }
-                    $HierKind::$PathAbsolute(t) | $HierKind::$PathEmpty(t) => span_of(input, t),
-                    $HierKind::$PathRootless(r) => r.span,
-                };
-                p
-            }
-
-            pub(super) fn relative(input: &str, r: &$Rel<'_>) -> Parts {
-                let mut p = Parts {
-                    query: r.$query.map(|s| span_of(input, s)),
-                    fragment: r.$fragment.map(|s| span_of(input, s)),
-                    ..Parts::default()
-                };
-                p.path = match r.$rel_part.kind {
-                    $RelKind::$Auth {
-                        $auth,
-                        $path_abempty,
-                    } => {
-                        authority(input, &mut p, &$auth);
-                        $path_abempty.span
-                    }
-                    $RelKind::$PathAbsolute(t) | $RelKind::$PathEmpty(t) => span_of(input, t),
-                    $RelKind::$PathNoscheme(n) => n.span,
-                };
-                p
-            }
+            Ok(p)
         }
     };
 }
 
-parts_from!(
-    parts3987,
-    rfc3987,
-    Iri,
-    IrelativeRef,
-    ihier_part,
-    IhierPartKind,
-    irelative_part,
-    IrelativePartKind,
-    Iauthority,
-    iauthority,
-    iuserinfo,
-    ihost,
-    IhostKind,
-    IregName,
-    iquery,
-    ifragment,
-    ipath_abempty,
-    IpathAbsolute,
-    IpathRootless,
-    IpathNoscheme,
-    IpathEmpty
-);
-parts_from!(
-    parts3986,
-    rfc3986,
-    Uri,
-    RelativeRef,
-    hier_part,
-    HierPartKind,
-    relative_part,
-    RelativePartKind,
-    Authority,
-    authority,
-    userinfo,
-    host,
-    HostKind,
-    RegName,
-    query,
-    fragment,
-    path_abempty,
-    PathAbsolute,
-    PathRootless,
-    PathNoscheme,
-    PathEmpty
-);
+parts_from!(parts3987, rfc3987, IriReference, Iauthority);
+parts_from!(parts3986, rfc3986, UriReference, Authority);
+
+/// The parts of an absolute IRI or URI: those of the reference, which has a
+/// scheme exactly when the input matches the absolute rule (`IRI` is the
+/// first alternative of `IRI-reference`, and first-match-wins picks it
+/// whenever it matches); otherwise the absolute rule's own error.
+fn absolute(parts: Result<Parts, MatchError>, rule: &Recognizer, input: &str) -> Result<Parts, MatchError> {
+    match parts {
+        Ok(p) if p.scheme.is_some() => Ok(p),
+        _ => Err(rule
+            .validate(input)
+            .err()
+            .unwrap_or_else(|| MatchError::__new(rule.grammar(), rule.rule(), 0))),
+    }
+}
 
 /// Why a string is not a valid IRI or URI (reference): where it stopped
 /// matching, which rule, and what would have been accepted there.
@@ -422,24 +352,6 @@ impl fmt::Display for ByteSet {
         }
         Ok(())
     }
-}
-
-/// `IRI-reference = IRI / irelative-ref` (and its URI twin) read as the
-/// grammar's first-match-wins says: the first alternative that matches the
-/// whole input. Trying the two alternatives' own parsers directly saves the
-/// pass that would only decide between them; when neither matches, the
-/// reference rule's recognizer says where the input stopped matching.
-fn reference(
-    input: &str,
-    absolute: impl FnOnce() -> Result<Parts, MatchError>,
-    relative: impl FnOnce() -> Result<Parts, MatchError>,
-    rule: &Recognizer,
-) -> Result<Parts, MatchError> {
-    absolute().or_else(|_| relative()).map_err(|_| {
-        rule.validate(input)
-            .err()
-            .unwrap_or_else(|| MatchError::__new(rule.grammar(), rule.rule(), 0))
-    })
 }
 
 /// The strict IRI types' check beyond the grammar: no bidi formatting
@@ -764,12 +676,7 @@ validated!(
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
     IriRef, IriRefBuf, "IRI reference", rfc3987::IRI_REFERENCE, strict_iri,
-    |input| reference(
-        input,
-        || rfc3987::ast::Iri::parse(input).map(|t| parts3987::absolute(input, &t)),
-        || rfc3987::ast::IrelativeRef::parse(input).map(|t| parts3987::relative(input, &t)),
-        &rfc3987::IRI_REFERENCE,
-    )
+    |input| parts3987(input)
 );
 
 validated!(
@@ -784,7 +691,7 @@ validated!(
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
     Iri, IriBuf, "IRI", rfc3987::IRI, strict_iri,
-    |input| rfc3987::ast::Iri::parse(input).map(|t| parts3987::absolute(input, &t))
+    |input| absolute(parts3987(input), &rfc3987::IRI, input)
 );
 
 validated!(
@@ -797,12 +704,7 @@ validated!(
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
     UriRef, UriRefBuf, "URI reference", rfc3986::URI_REFERENCE, grammar_only,
-    |input| reference(
-        input,
-        || rfc3986::ast::Uri::parse(input).map(|t| parts3986::absolute(input, &t)),
-        || rfc3986::ast::RelativeRef::parse(input).map(|t| parts3986::relative(input, &t)),
-        &rfc3986::URI_REFERENCE,
-    )
+    |input| parts3986(input)
 );
 
 validated!(
@@ -816,7 +718,7 @@ validated!(
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
     Uri, UriBuf, "URI", rfc3986::URI, grammar_only,
-    |input| rfc3986::ast::Uri::parse(input).map(|t| parts3986::absolute(input, &t))
+    |input| absolute(parts3986(input), &rfc3986::URI, input)
 );
 
 // Every URI is an IRI and every URI reference an IRI reference (RFC 3987

@@ -409,6 +409,38 @@ fn cases() -> Vec<Case> {
         ),
         // ---- imports ------------------------------------------------------------
         case(
+            "@components without fields",
+            "; @components a\na = \"a\"\n",
+            "`@components` takes a rule and the fields to extract from it",
+            at("t.abnf:1:1"),
+        ),
+        case(
+            "@components naming an undefined rule",
+            "; @components a b=c|zz\na = b\nb = c / zz\nc = \"c\"\nzz = \"z\"\n; @components a q=nope\n",
+            "`@components` names no rule `nope`",
+            at("t.abnf:6:19"),
+        ),
+        case(
+            "@components with an empty rule in a field",
+            "; @components a b=\na = \"a\"\n",
+            "`b=` is not a field of `@components`",
+            at("t.abnf:1:17"),
+        ),
+        case(
+            "@components field only inside a repetition",
+            "; @components a b\na = 1*b\nb = \"b\"\n",
+            "no match of `a` holds field `b`",
+            at("t.abnf:2:1"),
+        )
+        .build(),
+        case(
+            "@components rule in two fields",
+            "; @components a x=b y=b\na = b\nb = \"b\"\n",
+            "puts rule `b` in two fields",
+            at("t.abnf:3:1"),
+        )
+        .build(),
+        case(
             "import of a missing file",
             "; @import nope.abnf x\na = \"a\"\n",
             "cannot import `nope.abnf`",

@@ -166,6 +166,13 @@ pub fn tagged(hir: &Hir, limits: Limits) -> Result<crate::tagged::TaggedDfa, Bui
             crate::tagged::MAX_REGISTERS
         )));
     }
+    if dfa.to_words().is_none() {
+        return Err(BuildError::DfaTooBig(format!(
+            "{} states or {} register operation lists do not fit the runtime's 32-bit transitions",
+            dfa.states(),
+            dfa.op_lists.len()
+        )));
+    }
     Ok(dfa)
 }
 

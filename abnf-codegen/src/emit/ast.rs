@@ -173,9 +173,10 @@ fn tdfa_items(t: &EmitTdfa, rt: &TokenStream, style: IncludeStyle) -> TokenStrea
         op_start,
         op_data,
         start_ops,
-        finals,
         final_maps,
     } = t.layout;
+    // The walk starts at the start state's row.
+    let start = start * (alphabet + 1);
     quote! {
         #[cfg(target_endian = "little")]
         static #bytes: &#rt::__private::Aligned<[u8]> = &#rt::__private::Aligned::new(*include_bytes!(#le));
@@ -189,7 +190,6 @@ fn tdfa_items(t: &EmitTdfa, rt: &TokenStream, style: IncludeStyle) -> TokenStrea
             start_ops: #start_ops,
             op_start: #op_start,
             op_data: #op_data,
-            finals: #finals,
             final_maps: #final_maps,
             words: #bytes.as_u32s(),
         };
@@ -398,6 +398,89 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
         #[doc = #doc]
         pub mod ast {
             #(#items)*
+        }
+    }
+}
+
+/// One `@components` extraction to emit.
+#[derive(Clone, Debug)]
+pub struct EmitComponents {
+    /// Rust type name.
+    pub name: String,
+    /// ABNF rule name.
+    pub rule: String,
+    /// Grammar (module) the directive is in.
+    pub grammar: String,
+    /// Docs: the rule's ABNF and where it came from.
+    pub doc: Vec<String>,
+    /// Fields: Rust name and the ABNF rules that fill it; field `i` is group
+    /// `i + 1`.
+    pub fields: Vec<(String, Vec<String>)>,
+    /// Its tagged DFA.
+    pub tdfa: EmitTdfa,
+}
+
+/// The `pub mod components { ... }` of one grammar module.
+pub fn components_module(items: &[EmitComponents], runtime: &str, style: IncludeStyle) -> TokenStream {
+    let rt: TokenStream = runtime.parse().expect("runtime path is a Rust path");
+    let p = quote!(#rt::__private);
+    let types = items.iter().map(|c| {
+        let name = ident(&c.name);
+        let tables = tdfa_items(&c.tdfa, &rt, style);
+        let tdfa = ident(&c.tdfa.ident);
+        let ntags = Literal::usize_unsuffixed(c.tdfa.tags as usize);
+        let (rule, gname) = (&c.rule, &c.grammar);
+        let doc = &c.doc;
+        let names: Vec<Ident> = c.fields.iter().map(|(f, _)| ident(f)).collect();
+        let field_docs = c.fields.iter().map(|(_, rules)| {
+            let list: Vec<String> = rules.iter().map(|r| format!("`{r}`")).collect();
+            format!(" Where {} matched, if it did.", list.join(" or "))
+        });
+        let groups = (1..=c.fields.len()).map(Literal::usize_unsuffixed);
+        quote! {
+            #tables
+            #(#[doc = #doc])*
+            ///
+            /// The spans of the parts named in the spec's `@components`
+            /// directive, found in one pass (a tagged DFA), with the same
+            /// first-match-wins choices as the typed parse trees.
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+            pub struct #name {
+                #(
+                    #[doc = #field_docs]
+                    pub #names: ::core::option::Option<#rt::Span>,
+                )*
+            }
+            impl #name {
+                /// Matches all of `input` against the rule and returns where its parts are.
+                pub fn parse(input: &str) -> ::core::result::Result<Self, #rt::MatchError> {
+                    Self::parse_bytes(input.as_bytes())
+                }
+                /// Like `parse`, on bytes.
+                pub fn parse_bytes(input: &[u8]) -> ::core::result::Result<Self, #rt::MatchError> {
+                    Self::parse_span(input, 0, input.len())
+                }
+                /// Matches all of `input[start..end]`; spans (and the error's
+                /// offset) are offsets into `input`.
+                ///
+                /// # Panics
+                ///
+                /// If `start..end` is not a range of `input`.
+                pub fn parse_span(input: &[u8], start: usize, end: usize) -> ::core::result::Result<Self, #rt::MatchError> {
+                    let mut tags = [usize::MAX; #ntags];
+                    #tdfa
+                        .run(input, start, end, &mut tags)
+                        .map_err(|offset| #rt::MatchError::__new(#gname, #rule, offset))?;
+                    Ok(Self { #( #names: #p::group(&tags, #groups), )* })
+                }
+            }
+        }
+    });
+    quote! {
+        /// Component extractions asked for by the spec's `@components`
+        /// directives: one pass over the input gives the spans of the parts.
+        pub mod components {
+            #(#types)*
         }
     }
 }

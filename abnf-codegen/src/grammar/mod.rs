@@ -108,7 +108,18 @@ pub struct Module {
     pub root: bool,
     /// URI schemes whose syntax a rule of this file gives (`@scheme`).
     pub schemes: Vec<(String, RuleId)>,
+    /// Component extractions asked for with `@components`.
+    pub components: Vec<Components>,
     scope: HashMap<String, RuleId>,
+}
+
+/// A resolved `@components` directive.
+#[derive(Clone, Debug)]
+pub struct Components {
+    /// The rule whose matches are split.
+    pub rule: RuleId,
+    /// Each field: its name and the rules that fill it.
+    pub fields: Vec<(String, Vec<RuleId>)>,
 }
 
 impl Module {
@@ -263,6 +274,7 @@ impl Loader {
             imported: Vec::new(),
             root,
             schemes: Vec::new(),
+            components: Vec::new(),
             scope: HashMap::new(),
         });
         self.specs.push(spec);
@@ -485,6 +497,30 @@ impl Loader {
                     }
                     self.modules[m].scope.insert(key, id);
                     self.modules[m].imported.push(id);
+                }
+            }
+        }
+        // Components directives too.
+        for m in 1..self.modules.len() {
+            for d in self.specs[m].components.clone() {
+                let mut resolve = |name: &str, span| {
+                    let found = self.modules[m].get(name);
+                    if found.is_none() {
+                        self.diags.push(
+                            Diagnostic::error(format!("`@components` names no rule `{name}`"), Some(span))
+                                .with_label("not defined in this file"),
+                        );
+                    }
+                    found
+                };
+                let rule = resolve(&d.rule, d.rule_span);
+                let mut fields = Vec::new();
+                for (name, rules) in &d.fields {
+                    let ids: Option<Vec<RuleId>> = rules.iter().map(|(r, span)| resolve(r, *span)).collect();
+                    fields.extend(ids.map(|ids| (name.clone(), ids)));
+                }
+                if let (Some(rule), true) = (rule, fields.len() == d.fields.len()) {
+                    self.modules[m].components.push(Components { rule, fields });
                 }
             }
         }

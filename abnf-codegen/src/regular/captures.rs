@@ -154,3 +154,79 @@ fn capture(index: u32, sub: Hir) -> Hir {
         sub: Box::new(sub),
     })
 }
+
+impl Lowerer<'_> {
+    /// The HIR of `rule` with a capture group around each occurrence of a
+    /// `targets` rule, found at any depth through the rules `rule` references
+    /// but not inside a repetition that may repeat (its parts would be the
+    /// last of many) nor inside a recursive rule. `targets[i]` is captured
+    /// as group `field[i] + 1`: rules that fill one field share a group.
+    /// Returns the HIR and, per occurrence in order, its index in `targets`.
+    pub fn lower_components(
+        &mut self,
+        rule: RuleId,
+        targets: &[RuleId],
+        field: &[usize],
+    ) -> Result<(Hir, Vec<usize>), Diagnostic> {
+        let mut found = Vec::new();
+        let body = self.grammar.rule(rule).expr.clone();
+        let hir = self.component_walk(&body, (targets, field), &mut found, 0)?;
+        Ok((hir, found))
+    }
+
+    /// Whether `e` reaches a target through references, outside repetitions.
+    fn reaches(&self, e: &Expr, targets: &[RuleId], depth: usize) -> bool {
+        if depth > super::MAX_REFERENCE_DEPTH {
+            return false;
+        }
+        match e {
+            Expr::Ref(id, _) => {
+                targets.contains(id)
+                    || (!self.sccs.is_recursive(*id)
+                        && self.reaches(&self.grammar.rule(*id).expr, targets, depth + 1))
+            }
+            Expr::Alt(es) | Expr::Concat(es) => es.iter().any(|e| self.reaches(e, targets, depth)),
+            Expr::Repeat { max: Some(1), expr, .. } => self.reaches(expr, targets, depth),
+            _ => false,
+        }
+    }
+
+    fn component_walk(
+        &mut self,
+        e: &Expr,
+        (targets, field): (&[RuleId], &[usize]),
+        found: &mut Vec<usize>,
+        depth: usize,
+    ) -> Result<Hir, Diagnostic> {
+        if !self.reaches(e, targets, depth) {
+            return Ok(self.expr(e, None)?.0);
+        }
+        let tf = (targets, field);
+        Ok(match e {
+            Expr::Ref(id, _) => {
+                let body = self.grammar.rule(*id).expr.clone();
+                let inner = self.component_walk(&body, tf, found, depth + 1)?;
+                match targets.iter().position(|t| t == id) {
+                    Some(i) => {
+                        found.push(i);
+                        capture(field[i] as u32 + 1, inner)
+                    }
+                    None => inner,
+                }
+            }
+            Expr::Alt(es) | Expr::Concat(es) => {
+                let mut hs = Vec::with_capacity(es.len());
+                for child in es {
+                    hs.push(self.component_walk(child, tf, found, depth)?);
+                }
+                if matches!(e, Expr::Alt(_)) {
+                    Hir::alternation(hs)
+                } else {
+                    Hir::concat(hs)
+                }
+            }
+            Expr::Repeat { min, max, expr } => repeat(*min, *max, self.component_walk(expr, tf, found, depth)?),
+            _ => self.expr(e, None)?.0,
+        })
+    }
+}

@@ -42,6 +42,19 @@ pub struct SchemeDirective {
     pub rule_span: Span,
 }
 
+/// A `; @components RULE FIELD[=RULE|RULE...]...` directive: extract the
+/// spans of some rules that RULE uses (at any depth, each at most once per
+/// match) in one pass, as a struct with one `Option<Span>` per FIELD.
+#[derive(Clone, Debug)]
+pub struct ComponentsDirective {
+    /// The rule whose matches are split.
+    pub rule: String,
+    /// Where the rule name is written.
+    pub rule_span: Span,
+    /// Each field: its name, and the rules (with spans) whose match fills it.
+    pub fields: Vec<(String, Vec<(String, Span)>)>,
+}
+
 /// One rule definition as written (`name = ...` or `name =/ ...`).
 #[derive(Clone, Debug)]
 pub struct RuleDef {
@@ -106,6 +119,8 @@ pub struct SpecFile {
     pub imports: Vec<Import>,
     /// Scheme directives, in order.
     pub schemes: Vec<SchemeDirective>,
+    /// Components directives, in order.
+    pub components: Vec<ComponentsDirective>,
     /// Rule definitions, in order.
     pub rules: Vec<RuleDef>,
 }
@@ -130,11 +145,13 @@ pub fn parse_spec_at(
         file,
         imports: Vec::new(),
         schemes: Vec::new(),
+        components: Vec::new(),
         rules: Vec::new(),
     };
     let lines = split_lines(text);
     spec.imports = parse_directives(file, text, &lines, diags);
     spec.schemes = parse_scheme_directives(file, text, &lines, diags);
+    spec.components = parse_components_directives(file, text, &lines, diags);
 
     let is_content = |l: &Line| {
         let t = l.text(text).trim_start();
@@ -252,6 +269,87 @@ fn split_lines(text: &str) -> Vec<Line> {
 
 const IMPORT: &str = "@import";
 const SCHEME: &str = "@scheme";
+const COMPONENTS: &str = "@components";
+
+/// The words after `; DIRECTIVE` on each line that has it: the line, and
+/// each word with its span.
+fn directive_lines<'t>(
+    file: FileId,
+    text: &'t str,
+    lines: &'t [Line],
+    directive: &'t str,
+) -> impl Iterator<Item = (&'t Line, Vec<(&'t str, Span)>)> + 't {
+    lines.iter().filter_map(move |l| {
+        let line = l.text(text);
+        let args = line
+            .trim_start()
+            .strip_prefix(';')
+            .map(str::trim_start)
+            .and_then(|r| r.strip_prefix(directive))
+            .filter(|r| r.is_empty() || r.starts_with(|c: char| c.is_ascii_whitespace()))?;
+        let args_start = l.start + (line.len() - args.len());
+        let words = args
+            .split_ascii_whitespace()
+            .map(|w| {
+                let off = args_start + (w.as_ptr() as usize - args.as_ptr() as usize);
+                (w, Span::new(file, off..off + w.len()))
+            })
+            .collect();
+        Some((l, words))
+    })
+}
+
+/// `; @components RULE FIELD[=RULE|RULE...]...`: a field named like a rule
+/// holds that rule; `path=path-abempty|path-absolute` holds whichever of
+/// those rules matched.
+fn parse_components_directives(
+    file: FileId,
+    text: &str,
+    lines: &[Line],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<ComponentsDirective> {
+    let mut out = Vec::new();
+    for (l, words) in directive_lines(file, text, lines, COMPONENTS) {
+        let Some(((rule, rule_span), fields)) = words.split_first().filter(|(_, f)| !f.is_empty()) else {
+            diags.push(
+                Diagnostic::error(
+                    "`@components` takes a rule and the fields to extract from it",
+                    Some(Span::new(file, l.start..l.end)),
+                )
+                .with_label("here")
+                .with_note("write `; @components URI-reference scheme authority path=path-abempty|path-absolute`"),
+            );
+            continue;
+        };
+        let mut parsed = Vec::new();
+        for &(w, span) in fields {
+            let (name, rules) = match w.split_once('=') {
+                Some((name, rules)) => (name, rules),
+                None => (w, w),
+            };
+            let mut at = span.start + (w.len() - rules.len());
+            let mut list = Vec::new();
+            for r in rules.split('|') {
+                list.push((r.to_string(), Span::new(file, at..at + r.len())));
+                at += r.len() + 1;
+            }
+            if name.is_empty() || list.iter().any(|(r, _)| r.is_empty()) {
+                diags.push(
+                    Diagnostic::error(format!("`{w}` is not a field of `@components`"), Some(span))
+                        .with_label("expected `NAME` or `NAME=RULE|RULE...`"),
+                );
+                continue;
+            }
+            parsed.push((name.to_string(), list));
+        }
+        out.push(ComponentsDirective {
+            rule: rule.to_string(),
+            rule_span: *rule_span,
+            fields: parsed,
+        });
+    }
+    out
+}
 
 /// `; @scheme NAME RULE`: URIs of scheme NAME follow RULE.
 fn parse_scheme_directives(

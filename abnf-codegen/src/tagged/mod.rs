@@ -94,11 +94,13 @@ pub struct WordLayout {
     pub op_data: u32,
     /// Index of the start operations' list.
     pub start_ops: u32,
-    /// Offset of the per-state final-map offsets.
-    pub finals: u32,
     /// Offset of the final maps.
     pub final_maps: u32,
 }
+
+/// Bits of a transition word that hold the (premultiplied) target state;
+/// the operation-list index is in the bits above.
+pub const NEXT_BITS: u32 = 20;
 
 /// Why a tagged DFA could not be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -317,21 +319,37 @@ impl TaggedDfa {
     }
 
     /// Serializes the DFA as `u32` words for the runtime (`iri_grammar`'s
-    /// `TaggedDfa`): transitions `(op << 16) | next`, then the operation list
-    /// offsets, the operations (`1 << 31 | dst` sets a register to the
-    /// position, `dst << 16 | src` copies), the final-map offsets per state
-    /// (`u32::MAX` when not final) and the final maps. Fails when a table
-    /// does not fit its 16-bit fields.
+    /// `TaggedDfa`). First one row per state of `alphabet + 1` words: a
+    /// word per class, `(op << NEXT_BITS) | next` with `next` premultiplied
+    /// (the target's row offset, so the walk needs no multiplication), then
+    /// the offset of the state's final map in the final maps (`u32::MAX`
+    /// when no parse ends there). Then the operation list offsets, the
+    /// operations (`1 << 31 | dst` sets a register to the position,
+    /// `dst << 16 | src` copies) and the final maps. Fails when a table does
+    /// not fit its fields.
     pub fn to_words(&self) -> Option<(Vec<u32>, WordLayout)> {
-        if self.states() > 0xFFFF || self.op_lists.len() > 0xFFFF || self.registers > 0xFFFF {
+        let stride = self.alphabet + 1;
+        if self.states() * stride >= 1 << NEXT_BITS
+            || self.op_lists.len() + 1 >= 1 << (32 - NEXT_BITS)
+            || self.registers > 0xFFFF
+        {
             return None;
         }
-        let mut words: Vec<u32> = self
-            .next
-            .iter()
-            .zip(&self.ops)
-            .map(|(&n, &o)| (o << 16) | n)
-            .collect();
+        let mut words = Vec::with_capacity(self.states() * stride);
+        let mut maps = Vec::new();
+        for s in 0..self.states() {
+            for c in 0..self.alphabet {
+                let t = s * self.alphabet + c;
+                words.push((self.ops[t] << NEXT_BITS) | (self.next[t] * stride as u32));
+            }
+            match &self.finals[s] {
+                Some(map) => {
+                    words.push(maps.len() as u32);
+                    maps.extend(map.iter().copied());
+                }
+                None => words.push(u32::MAX),
+            }
+        }
         // The start operations are one more list, after the others.
         let lists: Vec<&Vec<RegOp>> = self.op_lists.iter().chain([&self.start_ops]).collect();
         let start_ops = self.op_lists.len() as u32;
@@ -349,17 +367,6 @@ impl TaggedDfa {
                 RegOp::Copy { dst, src } => (dst << 16) | src,
             }));
         }
-        let finals = words.len() as u32;
-        let mut maps = Vec::new();
-        for f in &self.finals {
-            match f {
-                Some(map) => {
-                    words.push(maps.len() as u32);
-                    maps.extend(map.iter().copied());
-                }
-                None => words.push(u32::MAX),
-            }
-        }
         let final_maps = words.len() as u32;
         words.extend(maps);
         Some((
@@ -368,7 +375,6 @@ impl TaggedDfa {
                 op_start,
                 op_data,
                 start_ops,
-                finals,
                 final_maps,
             },
         ))
@@ -422,7 +428,7 @@ impl TaggedDfa {
     /// or the offset at which matching failed. A reference implementation of
     /// what the generated code does.
     pub fn run(&self, input: &[u8]) -> Result<Vec<Option<usize>>, usize> {
-        let mut regs = vec![0usize; self.registers.max(1)];
+        let mut regs = vec![usize::MAX; self.registers.max(1)];
         apply(&self.start_ops, &mut regs, 0);
         let mut s = self.start as usize;
         for (i, &byte) in input.iter().enumerate() {
@@ -442,7 +448,7 @@ impl TaggedDfa {
                 .map(|&r| match r {
                     UNSET => None,
                     PENDING => Some(input.len()),
-                    r => Some(regs[r as usize]),
+                    r => Some(regs[r as usize]).filter(|&v| v != usize::MAX),
                 })
                 .collect()),
             None => Err(input.len()),

@@ -47,6 +47,10 @@ pub fn is_bidi_formatting(c: char) -> bool {
 pub fn find_bidi_formatting(s: &str) -> Option<(usize, char)> {
     // All seven are E2 80 xx in UTF-8: look for the lead byte only.
     let b = s.as_bytes();
+    // Most inputs have no E2 byte at all: one fast scan says so.
+    if !b.contains(&0xE2) {
+        return None;
+    }
     let mut from = 0;
     while let Some(i) = b[from..].iter().position(|&x| x == 0xE2).map(|i| i + from) {
         if let [0xE2, 0x80, x, ..] = b[i..] {
