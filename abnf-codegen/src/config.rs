@@ -506,7 +506,11 @@ impl Config {
                 for &t in rules {
                     if targets.contains(&t) {
                         errors.push(Diagnostic::error(
-                            format!("`@components {}` puts rule `{}` in two fields", r.name, g.rule(t).name),
+                            format!(
+                                "`@components {}` puts rule `{}` in two fields",
+                                r.name,
+                                g.rule(t).name
+                            ),
                             Some(g.rule(t).name_span),
                         ));
                         bad = true;
@@ -1041,7 +1045,12 @@ impl Compiled {
                     fields: c
                         .fields
                         .iter()
-                        .map(|(f, rules)| (ast::snake(f), rules.iter().map(|&t| g.rule(t).name.clone()).collect()))
+                        .map(|(f, rules)| {
+                            (
+                                ast::snake(f),
+                                rules.iter().map(|&t| g.rule(t).name.clone()).collect(),
+                            )
+                        })
                         .collect(),
                     tdfa: emit_tdfa(
                         format!("__{}_COMPONENTS", emit::constant_name(&r.name)),

@@ -186,7 +186,9 @@ impl Lowerer<'_> {
                         && self.reaches(&self.grammar.rule(*id).expr, targets, depth + 1))
             }
             Expr::Alt(es) | Expr::Concat(es) => es.iter().any(|e| self.reaches(e, targets, depth)),
-            Expr::Repeat { max: Some(1), expr, .. } => self.reaches(expr, targets, depth),
+            Expr::Repeat {
+                max: Some(1), expr, ..
+            } => self.reaches(expr, targets, depth),
             _ => false,
         }
     }
@@ -225,7 +227,9 @@ impl Lowerer<'_> {
                     Hir::concat(hs)
                 }
             }
-            Expr::Repeat { min, max, expr } => repeat(*min, *max, self.component_walk(expr, tf, found, depth)?),
+            Expr::Repeat { min, max, expr } => {
+                repeat(*min, *max, self.component_walk(expr, tf, found, depth)?)
+            }
             _ => self.expr(e, None)?.0,
         })
     }

@@ -317,7 +317,9 @@ fn parse_components_directives(
                     Some(Span::new(file, l.start..l.end)),
                 )
                 .with_label("here")
-                .with_note("write `; @components URI-reference scheme authority path=path-abempty|path-absolute`"),
+                .with_note(
+                    "write `; @components URI-reference scheme authority path=path-abempty|path-absolute`",
+                ),
             );
             continue;
         };
