@@ -101,38 +101,69 @@ impl Table {
         }
     }
 
-    /// Four inputs at a time, interleaved so that the table lookups of
-    /// different inputs overlap (a single walk waits on each lookup).
-    fn run_many<T: Entry>(&self, words: &[T], inputs: &[&[u8]], out: &mut [bool]) {
+    /// Many inputs at a time: [`LANES`] walks interleaved, so that the
+    /// table lookups of different inputs overlap (a single walk waits on
+    /// each lookup before the next). All lanes step together for as many
+    /// bytes as the shortest of them has left, with no branch per byte; a
+    /// lane that reaches the end of its input takes the next one.
+    fn run_many<S: AsRef<[u8]>, T: Entry>(&self, words: &[T], inputs: &[S], out: &mut [bool]) {
         let alphabet = self.alphabet as usize;
         let states = words.len() / (alphabet + 1);
         let accept = |s: usize| words[states * alphabet + s / alphabet].index() == 1;
         let classes = &self.classes;
         let start = self.start as usize;
-        let mut lanes = inputs.chunks_exact(4);
-        let mut outs = out.chunks_exact_mut(4);
-        for (group, res) in (&mut lanes).zip(&mut outs) {
-            let [a, b, c, d] = [group[0], group[1], group[2], group[3]];
-            let common = a.len().min(b.len()).min(c.len()).min(d.len());
-            let (mut sa, mut sb, mut sc, mut sd) = (start, start, start, start);
-            for i in 0..common {
-                sa = step(words, classes, sa, a[i]);
-                sb = step(words, classes, sb, b[i]);
-                sc = step(words, classes, sc, c[i]);
-                sd = step(words, classes, sd, d[i]);
+        if inputs.len() < LANES {
+            for (input, r) in inputs.iter().zip(out.iter_mut()) {
+                *r = self.run_in(words, input.as_ref()).is_ok();
             }
-            for (r, (mut s, input)) in res.iter_mut().zip([(sa, a), (sb, b), (sc, c), (sd, d)]) {
-                for &byte in &input[common..] {
-                    s = step(words, classes, s, byte);
-                }
-                *r = accept(s);
-            }
+            return;
         }
-        for (input, r) in lanes.remainder().iter().zip(outs.into_remainder()) {
-            *r = self.run_in(words, input).is_ok();
+        // Lane `l` walks `inputs[who[l]]`, with `rest[l]` still to read.
+        let mut who: [usize; LANES] = core::array::from_fn(|l| l);
+        let mut rest: [&[u8]; LANES] = core::array::from_fn(|l| inputs[l].as_ref());
+        let mut state = [start; LANES];
+        let mut next = LANES;
+        loop {
+            let m = rest.iter().map(|r| r.len()).min().unwrap_or(0);
+            // Slices of exactly `m` bytes: no bounds checks in the loop.
+            let now: [&[u8]; LANES] = core::array::from_fn(|l| &rest[l][..m]);
+            for k in 0..m {
+                for l in 0..LANES {
+                    state[l] = step(words, classes, state[l], now[l][k]);
+                }
+            }
+            for r in rest.iter_mut() {
+                *r = &r[m..];
+            }
+            // Lanes at their end: record, and take the next input.
+            for l in 0..LANES {
+                if rest[l].is_empty() {
+                    out[who[l]] = accept(state[l]);
+                    if next == inputs.len() {
+                        // No inputs left to share out: finish the other
+                        // lanes one at a time (those that also reached
+                        // their end this round read nothing more).
+                        for o in (0..LANES).filter(|&o| o != l) {
+                            let mut s = state[o];
+                            for &b in rest[o] {
+                                s = step(words, classes, s, b);
+                            }
+                            out[who[o]] = accept(s);
+                        }
+                        return;
+                    }
+                    who[l] = next;
+                    rest[l] = inputs[next].as_ref();
+                    state[l] = start;
+                    next += 1;
+                }
+            }
         }
     }
 }
+
+/// How many inputs [`Recognizer::is_match_many`] walks at once.
+const LANES: usize = 4;
 
 /// A recognizer for one ABNF rule: answers whether a whole string matches it.
 ///
@@ -231,18 +262,9 @@ impl Recognizer {
             out.len() >= inputs.len(),
             "is_match_many: `out` is shorter than `inputs`"
         );
-        // Walk in batches of byte slices without allocating.
-        const BATCH: usize = 64;
-        let mut slices: [&[u8]; BATCH] = [&[]; BATCH];
-        for (group, res) in inputs.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
-            for (slot, s) in slices.iter_mut().zip(group) {
-                *slot = s.as_ref();
-            }
-            let n = group.len();
-            match self.table.words {
-                Words::U16(w) => self.table.run_many(w, &slices[..n], &mut res[..n]),
-                Words::U32(w) => self.table.run_many(w, &slices[..n], &mut res[..n]),
-            }
+        match self.table.words {
+            Words::U16(w) => self.table.run_many(w, inputs, out),
+            Words::U32(w) => self.table.run_many(w, inputs, out),
         }
     }
 

@@ -1,0 +1,129 @@
+//! The batch API and the one-pass component extractions against the plain
+//! recognizers, on random strings built from the characters that matter to
+//! URI and IRI syntax (so that many are valid and many fail late).
+//!
+//! - `is_match_many` gives, for every input, what `is_match` gives, for
+//!   batches of every size (fewer inputs than lanes, lanes refilled, the
+//!   last lanes finished one at a time);
+//! - `components::*::parse` accepts exactly what the rule's recognizer
+//!   accepts, fails at the same offset, and returns spans that lie inside
+//!   the input, in order, with the delimiters the grammar puts around them.
+
+use iri_grammar::{rfc3986, rfc3987, Recognizer, Span};
+use proptest::prelude::*;
+
+/// Strings of URI/IRI characters: delimiters, letters, digits, `%`, a few
+/// non-ASCII characters and a space (never valid).
+fn reference_like() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z]{1,6}:(//([a-z0-9.:@\\[\\]]{0,12}))?(/[a-zé0-9%.]{0,6}){0,4}(\\?[a-z=&/?]{0,8})?(#[a-z/?#]{0,6})?",
+        "(//[a-z0-9.:@]{0,10})?(/?[a-z0-9%.:]{0,5}){0,4}(\\?[a-z=]{0,6})?(#[a-z]{0,4})?",
+        "[ -~é\u{202E}\u{FFFF}]{0,40}",
+    ]
+}
+
+fn check_batch(r: &Recognizer, inputs: &[String]) {
+    let mut out = vec![false; inputs.len()];
+    r.is_match_many(inputs, &mut out);
+    for (input, got) in inputs.iter().zip(&out) {
+        assert_eq!(*got, r.is_match(input), "{r:?} on {input:?}");
+    }
+}
+
+/// A span of `input` that starts at or after `after`.
+fn inside(input: &str, span: Option<Span>, after: usize) -> usize {
+    match span {
+        Some(s) => {
+            assert!(
+                after <= s.start && s.start <= s.end && s.end <= input.len(),
+                "{s:?} in {input:?}"
+            );
+            s.end
+        }
+        None => after,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn batch_agrees_with_is_match(inputs in prop::collection::vec(reference_like(), 0..40)) {
+        check_batch(&rfc3987::IRI_REFERENCE, &inputs);
+        check_batch(&rfc3986::URI_REFERENCE, &inputs);
+        check_batch(&rfc3987::IHOST, &inputs);
+    }
+
+    #[test]
+    fn iri_components_agree_with_the_recognizer(input in reference_like()) {
+        let c = rfc3987::components::IriReference::parse(&input);
+        match rfc3987::IRI_REFERENCE.validate(&input) {
+            Ok(()) => {
+                let c = c.expect("the recognizer accepts it");
+                let mut at = inside(&input, c.scheme, 0);
+                if c.scheme.is_some() {
+                    prop_assert_eq!(&input[at..at + 1], ":");
+                }
+                if let Some(a) = c.authority {
+                    prop_assert_eq!(&input[a.start - 2..a.start], "//");
+                    at = inside(&input, c.authority, at);
+                }
+                at = inside(&input, c.path, at);
+                if let Some(q) = c.query {
+                    prop_assert_eq!(&input[q.start - 1..q.start], "?");
+                    at = inside(&input, c.query, at);
+                }
+                if let Some(f) = c.fragment {
+                    prop_assert_eq!(&input[f.start - 1..f.start], "#");
+                    at = inside(&input, c.fragment, at);
+                }
+                prop_assert_eq!(at, input.len());
+            }
+            Err(e) => prop_assert_eq!(c.map(|_| ()).unwrap_err().offset(), e.offset()),
+        }
+    }
+
+    #[test]
+    fn uri_components_agree_with_the_recognizer(input in reference_like()) {
+        let c = rfc3986::components::UriReference::parse(&input);
+        match rfc3986::URI_REFERENCE.validate(&input) {
+            Ok(()) => {
+                let c = c.expect("the recognizer accepts it");
+                let end = [c.scheme, c.authority, c.path, c.query, c.fragment]
+                    .into_iter()
+                    .fold(0, |at, s| inside(&input, s, at));
+                prop_assert_eq!(end, input.len());
+                if let Some(a) = c.authority {
+                    let parts = rfc3986::components::Authority::parse_span(input.as_bytes(), a.start, a.end)
+                        .expect("the first pass matched it as an authority");
+                    let end = [parts.userinfo, parts.host, parts.port]
+                        .into_iter()
+                        .fold(a.start, |at, s| inside(&input, s, at));
+                    prop_assert_eq!(end, a.end);
+                    prop_assert!(parts.host.is_some());
+                }
+            }
+            Err(e) => prop_assert_eq!(c.map(|_| ()).unwrap_err().offset(), e.offset()),
+        }
+    }
+}
+
+#[test]
+fn batch_sizes_around_the_lane_count() {
+    let pool = [
+        "http://a/",
+        "",
+        "a b",
+        "//x",
+        "s:\u{FFFF}",
+        "../b?c#d",
+        "mailto:x@y",
+        "%zz",
+    ];
+    for n in 0..=3 * pool.len() {
+        let inputs: Vec<String> = (0..n)
+            .map(|i| pool[(i * 5 + n) % pool.len()].repeat(1 + i % 3))
+            .collect();
+        check_batch(&rfc3987::IRI_REFERENCE, &inputs);
+    }
+}
