@@ -127,6 +127,7 @@ impl Table {
             let m = rest.iter().map(|r| r.len()).min().unwrap_or(0);
             // Slices of exactly `m` bytes: no bounds checks in the loop.
             let now: [&[u8]; LANES] = core::array::from_fn(|l| &rest[l][..m]);
+            #[expect(clippy::needless_range_loop, reason = "`k` indexes every lane's slice")]
             for k in 0..m {
                 for l in 0..LANES {
                     state[l] = step(words, classes, state[l], now[l][k]);
