@@ -18,7 +18,7 @@
 //! reached the NFA's match state gives the highest-priority complete parse;
 //! its registers are the tag values.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use regex_automata::nfa::thompson::{State, NFA};
 use regex_automata::util::primitives::StateID;
@@ -145,9 +145,9 @@ impl TaggedDfa {
         let mut b = Builder {
             nfa,
             tags,
-            map: HashMap::new(),
+            map: HashMap::default(),
             states: Vec::new(),
-            op_lists: HashMap::from([(Vec::new(), 0)]),
+            op_lists: HashMap::from_iter([(Vec::new(), 0)]),
             op_vec: vec![Vec::new()],
             registers: 0,
         };
@@ -157,7 +157,7 @@ impl TaggedDfa {
             regs: Vec::new(),
         })?;
         let mut configs = Vec::new();
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         b.closure(
             nfa.start_anchored(),
             vec![Val::Unset; tags],
@@ -182,7 +182,7 @@ impl TaggedDfa {
             let key = b.states[s].clone();
             for &byte in &reps {
                 let mut configs = Vec::new();
-                let mut seen = HashSet::new();
+                let mut seen = HashSet::default();
                 for (i, &sid) in key.sids.iter().enumerate() {
                     let Some(to) = step(nfa.state(sid), byte) else {
                         continue;
@@ -258,7 +258,7 @@ impl TaggedDfa {
         }
         let a = self.alphabet;
         let mut block: Vec<u32> = {
-            let mut ids: HashMap<&Option<Vec<u32>>, u32> = HashMap::new();
+            let mut ids: HashMap<&Option<Vec<u32>>, u32> = HashMap::default();
             // The dead state gets a block of its own (it has no final map,
             // like many live states).
             let mut v: Vec<u32> = self
@@ -274,7 +274,7 @@ impl TaggedDfa {
         };
         let mut count = 0;
         loop {
-            let mut ids: HashMap<Vec<u32>, u32> = HashMap::new();
+            let mut ids: HashMap<Vec<u32>, u32> = HashMap::default();
             let mut next_block = vec![0u32; n];
             for s in 0..n {
                 let mut sig = Vec::with_capacity(2 * a + 1);
@@ -296,7 +296,7 @@ impl TaggedDfa {
         }
         // Renumber: the dead state's block first, then in order of first
         // appearance.
-        let mut order: HashMap<u32, u32> = HashMap::from([(block[0], 0)]);
+        let mut order: HashMap<u32, u32> = HashMap::from_iter([(block[0], 0)]);
         let mut reps = vec![0usize];
         for (s, &b) in block.iter().enumerate() {
             if let std::collections::hash_map::Entry::Vacant(e) = order.entry(b) {
@@ -594,7 +594,7 @@ impl Builder<'_> {
     /// Numbers registers by first appearance; returns the state key and the
     /// operations that fill the new registers.
     fn canonical(&mut self, configs: &[(StateID, Vec<Val>)]) -> (Key, Vec<RegOp>) {
-        let mut number: HashMap<Val, u32> = HashMap::new();
+        let mut number: HashMap<Val, u32> = HashMap::default();
         let mut ops = Vec::new();
         let mut sids = Vec::with_capacity(configs.len());
         let mut regs = Vec::with_capacity(configs.len() * self.tags);
