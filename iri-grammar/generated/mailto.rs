@@ -931,8 +931,8 @@ pub mod ast {
         start: 28u32,
         start_ops: 3u32,
         op_start: 2100u32,
-        op_data: 2105u32,
-        final_maps: 2107u32,
+        direct: 2107u32,
+        final_maps: 2111u32,
         words: __MAILTO_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `mailtoURI` of `mailto.abnf` (line 13):
@@ -1025,8 +1025,8 @@ pub mod ast {
         start: 14u32,
         start_ops: 3u32,
         op_start: 406u32,
-        op_data: 411u32,
-        final_maps: 413u32,
+        direct: 413u32,
+        final_maps: 417u32,
         words: __TO_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -1055,8 +1055,8 @@ pub mod ast {
         start: 14u32,
         start_ops: 2u32,
         op_start: 224u32,
-        op_data: 228u32,
-        final_maps: 229u32,
+        direct: 229u32,
+        final_maps: 232u32,
         words: __TO_ADDR_SPECS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `addr-spec` of `To` starting at `pos`.
@@ -1161,8 +1161,8 @@ pub mod ast {
         start: 8u32,
         start_ops: 3u32,
         op_start: 120u32,
-        op_data: 125u32,
-        final_maps: 127u32,
+        direct: 127u32,
+        final_maps: 131u32,
         words: __HFIELDS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -1191,8 +1191,8 @@ pub mod ast {
         start: 7u32,
         start_ops: 2u32,
         op_start: 63u32,
-        op_data: 67u32,
-        final_maps: 68u32,
+        direct: 68u32,
+        final_maps: 71u32,
         words: __HFIELDS_HFIELDS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `hfield` of `Hfields` starting at `pos`.
@@ -1302,8 +1302,8 @@ pub mod ast {
         start: 6u32,
         start_ops: 4u32,
         op_start: 78u32,
-        op_data: 84u32,
-        final_maps: 87u32,
+        direct: 87u32,
+        final_maps: 92u32,
         words: __HFIELD_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `hfield` of `mailto.abnf` (line 16):
@@ -1394,8 +1394,8 @@ pub mod ast {
         start: 13u32,
         start_ops: 4u32,
         op_start: 195u32,
-        op_data: 201u32,
-        final_maps: 204u32,
+        direct: 204u32,
+        final_maps: 209u32,
         words: __ADDR_SPEC_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `addr-spec` of `mailto.abnf` (line 19):
@@ -1501,8 +1501,8 @@ pub mod ast {
         start: 10u32,
         start_ops: 2u32,
         op_start: 100u32,
-        op_data: 104u32,
-        final_maps: 105u32,
+        direct: 105u32,
+        final_maps: 108u32,
         words: __LOCAL_PART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `local-part` of `mailto.abnf` (line 20):
@@ -1612,8 +1612,8 @@ pub mod ast {
         start: 7u32,
         start_ops: 4u32,
         op_start: 56u32,
-        op_data: 62u32,
-        final_maps: 65u32,
+        direct: 65u32,
+        final_maps: 70u32,
         words: __DOMAIN_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -1646,8 +1646,8 @@ pub mod ast {
         start: 3u32,
         start_ops: 2u32,
         op_start: 9u32,
-        op_data: 13u32,
-        final_maps: 14u32,
+        direct: 14u32,
+        final_maps: 17u32,
         words: __DOMAIN_DTEXT_NO_OBSS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `dtext-no-obs` of `Domain` starting at `pos`.
@@ -1762,8 +1762,8 @@ pub mod ast {
         start: 8u32,
         start_ops: 4u32,
         op_start: 136u32,
-        op_data: 142u32,
-        final_maps: 145u32,
+        direct: 145u32,
+        final_maps: 150u32,
         words: __QUOTED_STRING_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -1796,8 +1796,8 @@ pub mod ast {
         start: 8u32,
         start_ops: 3u32,
         op_start: 80u32,
-        op_data: 85u32,
-        final_maps: 87u32,
+        direct: 87u32,
+        final_maps: 91u32,
         words: __QUOTED_STRING_FWSS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `FWS` of `QuotedString` starting at `pos`.

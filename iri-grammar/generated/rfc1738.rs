@@ -3141,8 +3141,8 @@ pub mod ast {
         start: 7u32,
         start_ops: 4u32,
         op_start: 77u32,
-        op_data: 83u32,
-        final_maps: 86u32,
+        direct: 86u32,
+        final_maps: 91u32,
         words: __GENERICURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `genericurl` of `rfc1738.bnf` (line 13):
@@ -3264,8 +3264,8 @@ pub mod ast {
         start: 36u32,
         start_ops: 2u32,
         op_start: 10800u32,
-        op_data: 10804u32,
-        final_maps: 10805u32,
+        direct: 10805u32,
+        final_maps: 10808u32,
         words: __URL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `url` of `rfc1738.bnf` (line 16):
@@ -3424,8 +3424,8 @@ pub mod ast {
         start: 5u32,
         start_ops: 2u32,
         op_start: 25u32,
-        op_data: 29u32,
-        final_maps: 30u32,
+        direct: 30u32,
+        final_maps: 33u32,
         words: __SCHEMEPART_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3458,8 +3458,8 @@ pub mod ast {
         start: 5u32,
         start_ops: 2u32,
         op_start: 25u32,
-        op_data: 29u32,
-        final_maps: 30u32,
+        direct: 30u32,
+        final_maps: 33u32,
         words: __SCHEMEPART_XCHARS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `xchar` of `Schemepart` starting at `pos`.
@@ -3582,8 +3582,8 @@ pub mod ast {
         start: 12u32,
         start_ops: 4u32,
         op_start: 516u32,
-        op_data: 522u32,
-        final_maps: 525u32,
+        direct: 525u32,
+        final_maps: 530u32,
         words: __IP_SCHEMEPART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `ip-schemepart` of `rfc1738.bnf` (line 29):
@@ -3678,8 +3678,8 @@ pub mod ast {
         start: 11u32,
         start_ops: 6u32,
         op_start: 1287u32,
-        op_data: 1295u32,
-        final_maps: 1300u32,
+        direct: 1300u32,
+        final_maps: 1307u32,
         words: __LOGIN_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `login` of `rfc1738.bnf` (line 30):
@@ -3778,8 +3778,8 @@ pub mod ast {
         start: 7u32,
         start_ops: 4u32,
         op_start: 112u32,
-        op_data: 118u32,
-        final_maps: 121u32,
+        direct: 121u32,
+        final_maps: 126u32,
         words: __HOSTPORT_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `hostport` of `rfc1738.bnf` (line 31):
@@ -3883,8 +3883,8 @@ pub mod ast {
         start: 6u32,
         start_ops: 2u32,
         op_start: 84u32,
-        op_data: 88u32,
-        final_maps: 89u32,
+        direct: 89u32,
+        final_maps: 92u32,
         words: __HOST_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `host` of `rfc1738.bnf` (line 32):
@@ -3984,8 +3984,8 @@ pub mod ast {
         start: 6u32,
         start_ops: 3u32,
         op_start: 54u32,
-        op_data: 59u32,
-        final_maps: 61u32,
+        direct: 61u32,
+        final_maps: 65u32,
         words: __HOSTNAME_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -4022,8 +4022,8 @@ pub mod ast {
         start: 5u32,
         start_ops: 3u32,
         op_start: 25u32,
-        op_data: 30u32,
-        final_maps: 32u32,
+        direct: 32u32,
+        final_maps: 36u32,
         words: __HOSTNAME_DOMAINLABELS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `domainlabel` of `Hostname` starting at `pos`.
@@ -4149,8 +4149,8 @@ pub mod ast {
         start: 4u32,
         start_ops: 4u32,
         op_start: 24u32,
-        op_data: 30u32,
-        final_maps: 33u32,
+        direct: 33u32,
+        final_maps: 38u32,
         words: __DOMAINLABEL_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -4187,8 +4187,8 @@ pub mod ast {
         start: 3u32,
         start_ops: 1u32,
         op_start: 9u32,
-        op_data: 12u32,
-        final_maps: 12u32,
+        direct: 12u32,
+        final_maps: 14u32,
         words: __DOMAINLABEL_ALPHADIGITS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `alphadigit` of `Domainlabel` starting at `pos`.
@@ -4325,8 +4325,8 @@ pub mod ast {
         start: 5u32,
         start_ops: 4u32,
         op_start: 30u32,
-        op_data: 36u32,
-        final_maps: 39u32,
+        direct: 39u32,
+        final_maps: 44u32,
         words: __TOPLABEL_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -4359,8 +4359,8 @@ pub mod ast {
         start: 3u32,
         start_ops: 1u32,
         op_start: 9u32,
-        op_data: 12u32,
-        final_maps: 12u32,
+        direct: 12u32,
+        final_maps: 14u32,
         words: __TOPLABEL_ALPHADIGITS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `alphadigit` of `Toplabel` starting at `pos`.
@@ -4475,8 +4475,8 @@ pub mod ast {
         start: 4u32,
         start_ops: 8u32,
         op_start: 36u32,
-        op_data: 46u32,
-        final_maps: 53u32,
+        direct: 53u32,
+        final_maps: 62u32,
         words: __HOSTNUMBER_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `hostnumber` of `rfc1738.bnf` (line 37):
@@ -4574,8 +4574,8 @@ pub mod ast {
         start: 21u32,
         start_ops: 6u32,
         op_start: 1281u32,
-        op_data: 1289u32,
-        final_maps: 1294u32,
+        direct: 1294u32,
+        final_maps: 1301u32,
         words: __FTPURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `ftpurl` of `rfc1738.bnf` (line 45):
@@ -4674,8 +4674,8 @@ pub mod ast {
         start: 6u32,
         start_ops: 3u32,
         op_start: 66u32,
-        op_data: 71u32,
-        final_maps: 73u32,
+        direct: 73u32,
+        final_maps: 77u32,
         words: __FPATH_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -4704,8 +4704,8 @@ pub mod ast {
         start: 6u32,
         start_ops: 2u32,
         op_start: 36u32,
-        op_data: 40u32,
-        final_maps: 41u32,
+        direct: 41u32,
+        final_maps: 44u32,
         words: __FPATH_FSEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `fsegment` of `Fpath` starting at `pos`.
@@ -4813,8 +4813,8 @@ pub mod ast {
         start: 15u32,
         start_ops: 4u32,
         op_start: 435u32,
-        op_data: 441u32,
-        final_maps: 444u32,
+        direct: 444u32,
+        final_maps: 449u32,
         words: __FILEURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `fileurl` of `rfc1738.bnf` (line 51):
@@ -4910,8 +4910,8 @@ pub mod ast {
         start: 15u32,
         start_ops: 6u32,
         op_start: 525u32,
-        op_data: 533u32,
-        final_maps: 538u32,
+        direct: 538u32,
+        final_maps: 545u32,
         words: __HTTPURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `httpurl` of `rfc1738.bnf` (line 54):
@@ -5010,8 +5010,8 @@ pub mod ast {
         start: 6u32,
         start_ops: 3u32,
         op_start: 66u32,
-        op_data: 71u32,
-        final_maps: 73u32,
+        direct: 73u32,
+        final_maps: 77u32,
         words: __HPATH_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -5040,8 +5040,8 @@ pub mod ast {
         start: 6u32,
         start_ops: 2u32,
         op_start: 36u32,
-        op_data: 40u32,
-        final_maps: 41u32,
+        direct: 41u32,
+        final_maps: 44u32,
         words: __HPATH_HSEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `hsegment` of `Hpath` starting at `pos`.
@@ -5149,8 +5149,8 @@ pub mod ast {
         start: 20u32,
         start_ops: 35u32,
         op_start: 2060u32,
-        op_data: 2097u32,
-        final_maps: 2208u32,
+        direct: 2208u32,
+        final_maps: 2244u32,
         words: __GOPHERURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `gopherurl` of `rfc1738.bnf` (line 60):
@@ -5270,8 +5270,8 @@ pub mod ast {
         start: 12u32,
         start_ops: 2u32,
         op_start: 240u32,
-        op_data: 244u32,
-        final_maps: 245u32,
+        direct: 245u32,
+        final_maps: 248u32,
         words: __GROUPPART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `grouppart` of `rfc1738.bnf` (line 72):
@@ -5372,8 +5372,8 @@ pub mod ast {
         start: 10u32,
         start_ops: 4u32,
         op_start: 310u32,
-        op_data: 316u32,
-        final_maps: 319u32,
+        direct: 319u32,
+        final_maps: 324u32,
         words: __ARTICLE_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -5402,8 +5402,8 @@ pub mod ast {
         start: 5u32,
         start_ops: 1u32,
         op_start: 25u32,
-        op_data: 28u32,
-        final_maps: 28u32,
+        direct: 28u32,
+        final_maps: 30u32,
         words: __ARTICLE_UCHARS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `uchar` of `Article` starting at `pos`.
@@ -5512,8 +5512,8 @@ pub mod ast {
         start: 12u32,
         start_ops: 6u32,
         op_start: 324u32,
-        op_data: 332u32,
-        final_maps: 337u32,
+        direct: 337u32,
+        final_maps: 344u32,
         words: __NNTPURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `nntpurl` of `rfc1738.bnf` (line 77):
@@ -5623,8 +5623,8 @@ pub mod ast {
         start: 17u32,
         start_ops: 2u32,
         op_start: 595u32,
-        op_data: 599u32,
-        final_maps: 600u32,
+        direct: 600u32,
+        final_maps: 603u32,
         words: __WAISURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `waisurl` of `rfc1738.bnf` (line 83):
@@ -5736,8 +5736,8 @@ pub mod ast {
         start: 15u32,
         start_ops: 4u32,
         op_start: 405u32,
-        op_data: 411u32,
-        final_maps: 414u32,
+        direct: 414u32,
+        final_maps: 419u32,
         words: __WAISDATABASE_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `waisdatabase` of `rfc1738.bnf` (line 84):
@@ -5832,8 +5832,8 @@ pub mod ast {
         start: 17u32,
         start_ops: 6u32,
         op_start: 595u32,
-        op_data: 603u32,
-        final_maps: 608u32,
+        direct: 608u32,
+        final_maps: 615u32,
         words: __WAISINDEX_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `waisindex` of `rfc1738.bnf` (line 85):
@@ -5931,8 +5931,8 @@ pub mod ast {
         start: 15u32,
         start_ops: 8u32,
         op_start: 765u32,
-        op_data: 775u32,
-        final_maps: 782u32,
+        direct: 782u32,
+        final_maps: 791u32,
         words: __WAISDOC_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `waisdoc` of `rfc1738.bnf` (line 86):
@@ -6033,8 +6033,8 @@ pub mod ast {
         start: 18u32,
         start_ops: 5u32,
         op_start: 774u32,
-        op_data: 781u32,
-        final_maps: 785u32,
+        direct: 785u32,
+        final_maps: 791u32,
         words: __PROSPEROURL_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -6071,8 +6071,8 @@ pub mod ast {
         start: 7u32,
         start_ops: 2u32,
         op_start: 56u32,
-        op_data: 60u32,
-        final_maps: 61u32,
+        direct: 61u32,
+        final_maps: 64u32,
         words: __PROSPEROURL_FIELDSPECS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `fieldspec` of `Prosperourl` starting at `pos`.
@@ -6188,8 +6188,8 @@ pub mod ast {
         start: 6u32,
         start_ops: 3u32,
         op_start: 66u32,
-        op_data: 71u32,
-        final_maps: 73u32,
+        direct: 73u32,
+        final_maps: 77u32,
         words: __PPATH_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -6218,8 +6218,8 @@ pub mod ast {
         start: 6u32,
         start_ops: 2u32,
         op_start: 36u32,
-        op_data: 40u32,
-        final_maps: 41u32,
+        direct: 41u32,
+        final_maps: 44u32,
         words: __PPATH_PSEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `psegment` of `Ppath` starting at `pos`.
@@ -6326,8 +6326,8 @@ pub mod ast {
         start: 7u32,
         start_ops: 4u32,
         op_start: 98u32,
-        op_data: 104u32,
-        final_maps: 107u32,
+        direct: 107u32,
+        final_maps: 112u32,
         words: __FIELDSPEC_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `fieldspec` of `rfc1738.bnf` (line 95):

@@ -1890,8 +1890,8 @@ pub mod ast {
         start: 12u32,
         start_ops: 4u32,
         op_start: 300u32,
-        op_data: 306u32,
-        final_maps: 309u32,
+        direct: 309u32,
+        final_maps: 314u32,
         words: __URI_REFERENCE_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `URI-reference` of `rfc2396.bnf` (line 7):
@@ -1988,8 +1988,8 @@ pub mod ast {
         start: 10u32,
         start_ops: 4u32,
         op_start: 100u32,
-        op_data: 106u32,
-        final_maps: 109u32,
+        direct: 109u32,
+        final_maps: 114u32,
         words: __ABSOLUTE_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `absoluteURI` of `rfc2396.bnf` (line 8):
@@ -2085,8 +2085,8 @@ pub mod ast {
         start: 8u32,
         start_ops: 4u32,
         op_start: 216u32,
-        op_data: 222u32,
-        final_maps: 225u32,
+        direct: 225u32,
+        final_maps: 230u32,
         words: __RELATIVE_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `relativeURI` of `rfc2396.bnf` (line 9):
@@ -2187,8 +2187,8 @@ pub mod ast {
         start: 7u32,
         start_ops: 4u32,
         op_start: 119u32,
-        op_data: 125u32,
-        final_maps: 128u32,
+        direct: 128u32,
+        final_maps: 133u32,
         words: __HIER_PART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `hier_part` of `rfc2396.bnf` (line 11):
@@ -2285,8 +2285,8 @@ pub mod ast {
         start: 6u32,
         start_ops: 3u32,
         op_start: 78u32,
-        op_data: 83u32,
-        final_maps: 85u32,
+        direct: 85u32,
+        final_maps: 89u32,
         words: __NET_PATH_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `net_path` of `rfc2396.bnf` (line 17):
@@ -2381,8 +2381,8 @@ pub mod ast {
         start: 7u32,
         start_ops: 3u32,
         op_start: 56u32,
-        op_data: 61u32,
-        final_maps: 63u32,
+        direct: 63u32,
+        final_maps: 67u32,
         words: __REL_PATH_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `rel_path` of `rfc2396.bnf` (line 19):
@@ -2483,8 +2483,8 @@ pub mod ast {
         start: 11u32,
         start_ops: 2u32,
         op_start: 407u32,
-        op_data: 411u32,
-        final_maps: 412u32,
+        direct: 412u32,
+        final_maps: 415u32,
         words: __AUTHORITY_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `authority` of `rfc2396.bnf` (line 26):
@@ -2582,8 +2582,8 @@ pub mod ast {
         start: 7u32,
         start_ops: 4u32,
         op_start: 119u32,
-        op_data: 125u32,
-        final_maps: 128u32,
+        direct: 128u32,
+        final_maps: 133u32,
         words: __HOSTPORT_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `hostport` of `rfc2396.bnf` (line 35):
@@ -2687,8 +2687,8 @@ pub mod ast {
         start: 6u32,
         start_ops: 2u32,
         op_start: 90u32,
-        op_data: 94u32,
-        final_maps: 95u32,
+        direct: 95u32,
+        final_maps: 98u32,
         words: __HOST_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `host` of `rfc2396.bnf` (line 36):
@@ -2788,8 +2788,8 @@ pub mod ast {
         start: 6u32,
         start_ops: 4u32,
         op_start: 66u32,
-        op_data: 72u32,
-        final_maps: 75u32,
+        direct: 75u32,
+        final_maps: 80u32,
         words: __HOSTNAME_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2826,8 +2826,8 @@ pub mod ast {
         start: 5u32,
         start_ops: 3u32,
         op_start: 25u32,
-        op_data: 30u32,
-        final_maps: 32u32,
+        direct: 32u32,
+        final_maps: 36u32,
         words: __HOSTNAME_DOMAINLABELS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `domainlabel` of `Hostname` starting at `pos`.
@@ -2953,8 +2953,8 @@ pub mod ast {
         start: 4u32,
         start_ops: 4u32,
         op_start: 24u32,
-        op_data: 30u32,
-        final_maps: 33u32,
+        direct: 33u32,
+        final_maps: 38u32,
         words: __DOMAINLABEL_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2991,8 +2991,8 @@ pub mod ast {
         start: 3u32,
         start_ops: 1u32,
         op_start: 9u32,
-        op_data: 12u32,
-        final_maps: 12u32,
+        direct: 12u32,
+        final_maps: 14u32,
         words: __DOMAINLABEL_ALPHANUMS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `alphanum` of `Domainlabel` starting at `pos`.
@@ -3129,8 +3129,8 @@ pub mod ast {
         start: 5u32,
         start_ops: 4u32,
         op_start: 30u32,
-        op_data: 36u32,
-        final_maps: 39u32,
+        direct: 39u32,
+        final_maps: 44u32,
         words: __TOPLABEL_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3163,8 +3163,8 @@ pub mod ast {
         start: 3u32,
         start_ops: 1u32,
         op_start: 9u32,
-        op_data: 12u32,
-        final_maps: 12u32,
+        direct: 12u32,
+        final_maps: 14u32,
         words: __TOPLABEL_ALPHANUMS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `alphanum` of `Toplabel` starting at `pos`.
@@ -3279,8 +3279,8 @@ pub mod ast {
         start: 4u32,
         start_ops: 8u32,
         op_start: 36u32,
-        op_data: 46u32,
-        final_maps: 53u32,
+        direct: 53u32,
+        final_maps: 62u32,
         words: __IPV4ADDRESS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3313,8 +3313,8 @@ pub mod ast {
         start: 3u32,
         start_ops: 2u32,
         op_start: 9u32,
-        op_data: 13u32,
-        final_maps: 14u32,
+        direct: 14u32,
+        final_maps: 17u32,
         words: __IPV4ADDRESS_DIGITS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
@@ -3359,8 +3359,8 @@ pub mod ast {
         start: 3u32,
         start_ops: 2u32,
         op_start: 9u32,
-        op_data: 13u32,
-        final_maps: 14u32,
+        direct: 14u32,
+        final_maps: 17u32,
         words: __IPV4ADDRESS_DIGITS_2_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
@@ -3405,8 +3405,8 @@ pub mod ast {
         start: 3u32,
         start_ops: 2u32,
         op_start: 9u32,
-        op_data: 13u32,
-        final_maps: 14u32,
+        direct: 14u32,
+        final_maps: 17u32,
         words: __IPV4ADDRESS_DIGITS_3_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
@@ -3451,8 +3451,8 @@ pub mod ast {
         start: 3u32,
         start_ops: 2u32,
         op_start: 9u32,
-        op_data: 13u32,
-        final_maps: 14u32,
+        direct: 14u32,
+        final_maps: 17u32,
         words: __IPV4ADDRESS_DIGITS_4_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
@@ -3577,8 +3577,8 @@ pub mod ast {
         start: 6u32,
         start_ops: 3u32,
         op_start: 66u32,
-        op_data: 71u32,
-        final_maps: 73u32,
+        direct: 73u32,
+        final_maps: 77u32,
         words: __PATH_SEGMENTS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3615,8 +3615,8 @@ pub mod ast {
         start: 6u32,
         start_ops: 2u32,
         op_start: 36u32,
-        op_data: 40u32,
-        final_maps: 41u32,
+        direct: 41u32,
+        final_maps: 44u32,
         words: __PATH_SEGMENTS_SEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `segment` of `PathSegments` starting at `pos`.
@@ -3726,8 +3726,8 @@ pub mod ast {
         start: 6u32,
         start_ops: 3u32,
         op_start: 66u32,
-        op_data: 71u32,
-        final_maps: 73u32,
+        direct: 73u32,
+        final_maps: 77u32,
         words: __SEGMENT_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3756,8 +3756,8 @@ pub mod ast {
         start: 5u32,
         start_ops: 2u32,
         op_start: 25u32,
-        op_data: 29u32,
-        final_maps: 30u32,
+        direct: 30u32,
+        final_maps: 33u32,
         words: __SEGMENT_PCHARS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `pchar` of `Segment` starting at `pos`.
@@ -3797,8 +3797,8 @@ pub mod ast {
         start: 6u32,
         start_ops: 2u32,
         op_start: 36u32,
-        op_data: 40u32,
-        final_maps: 41u32,
+        direct: 41u32,
+        final_maps: 44u32,
         words: __SEGMENT_PARAMS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `param` of `Segment` starting at `pos`.

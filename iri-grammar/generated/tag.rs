@@ -595,8 +595,8 @@ pub mod ast {
         start: 17u32,
         start_ops: 6u32,
         op_start: 612u32,
-        op_data: 620u32,
-        final_maps: 625u32,
+        direct: 625u32,
+        final_maps: 632u32,
         words: __TAG_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `tagURI` of `tag.abnf` (line 11):
@@ -696,8 +696,8 @@ pub mod ast {
         start: 7u32,
         start_ops: 2u32,
         op_start: 63u32,
-        op_data: 67u32,
-        final_maps: 68u32,
+        direct: 68u32,
+        final_maps: 71u32,
         words: __AUTHORITY_NAME_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `authorityName` of `tag.abnf` (line 14):
@@ -801,8 +801,8 @@ pub mod ast {
         start: 5u32,
         start_ops: 3u32,
         op_start: 35u32,
-        op_data: 40u32,
-        final_maps: 42u32,
+        direct: 42u32,
+        final_maps: 46u32,
         words: __DNSNAME_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -831,8 +831,8 @@ pub mod ast {
         start: 5u32,
         start_ops: 2u32,
         op_start: 25u32,
-        op_data: 29u32,
-        final_maps: 30u32,
+        direct: 30u32,
+        final_maps: 33u32,
         words: __DNSNAME_DNSCOMPS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `DNScomp` of `Dnsname` starting at `pos`.
@@ -935,8 +935,8 @@ pub mod ast {
         start: 7u32,
         start_ops: 4u32,
         op_start: 49u32,
-        op_data: 55u32,
-        final_maps: 58u32,
+        direct: 58u32,
+        final_maps: 63u32,
         words: __EMAIL_ADDRESS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -973,8 +973,8 @@ pub mod ast {
         start: 3u32,
         start_ops: 1u32,
         op_start: 9u32,
-        op_data: 12u32,
-        final_maps: 12u32,
+        direct: 12u32,
+        final_maps: 14u32,
         words: __EMAIL_ADDRESS_ALPHA_NUMS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `alphaNum` of `EmailAddress` starting at `pos`.

@@ -1353,8 +1353,8 @@ pub mod ast {
         start: 29u32,
         start_ops: 2u32,
         op_start: 3915u32,
-        op_data: 3919u32,
-        final_maps: 3920u32,
+        direct: 3920u32,
+        final_maps: 3923u32,
         words: __TELEPHONE_SUBSCRIBER_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `telephone-subscriber` of `tel.abnf` (line 13):
@@ -1463,8 +1463,8 @@ pub mod ast {
         start: 21u32,
         start_ops: 3u32,
         op_start: 546u32,
-        op_data: 551u32,
-        final_maps: 553u32,
+        direct: 553u32,
+        final_maps: 557u32,
         words: __GLOBAL_NUMBER_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -1494,8 +1494,8 @@ pub mod ast {
         start: 17u32,
         start_ops: 2u32,
         op_start: 374u32,
-        op_data: 378u32,
-        final_maps: 379u32,
+        direct: 379u32,
+        final_maps: 382u32,
         words: __GLOBAL_NUMBER_PARS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `par` of `GlobalNumber` starting at `pos`.
@@ -1606,8 +1606,8 @@ pub mod ast {
         start: 29u32,
         start_ops: 39u32,
         op_start: 24302u32,
-        op_data: 24343u32,
-        final_maps: 24428u32,
+        direct: 24428u32,
+        final_maps: 24468u32,
         words: __LOCAL_NUMBER_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -1637,8 +1637,8 @@ pub mod ast {
         start: 17u32,
         start_ops: 2u32,
         op_start: 374u32,
-        op_data: 378u32,
-        final_maps: 379u32,
+        direct: 379u32,
+        final_maps: 382u32,
         words: __LOCAL_NUMBER_PARS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `par` of `LocalNumber` starting at `pos`.
@@ -1680,8 +1680,8 @@ pub mod ast {
         start: 17u32,
         start_ops: 2u32,
         op_start: 374u32,
-        op_data: 378u32,
-        final_maps: 379u32,
+        direct: 379u32,
+        final_maps: 382u32,
         words: __LOCAL_NUMBER_PARS_2_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `par` of `LocalNumber` starting at `pos`.
@@ -1813,8 +1813,8 @@ pub mod ast {
         start: 17u32,
         start_ops: 2u32,
         op_start: 391u32,
-        op_data: 395u32,
-        final_maps: 396u32,
+        direct: 396u32,
+        final_maps: 399u32,
         words: __PAR_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `par` of `tel.abnf` (line 16):
@@ -1922,8 +1922,8 @@ pub mod ast {
         start: 8u32,
         start_ops: 2u32,
         op_start: 80u32,
-        op_data: 84u32,
-        final_maps: 85u32,
+        direct: 85u32,
+        final_maps: 88u32,
         words: __DESCRIPTOR_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `descriptor` of `tel.abnf` (line 20):
@@ -2031,8 +2031,8 @@ pub mod ast {
         start: 5u32,
         start_ops: 4u32,
         op_start: 40u32,
-        op_data: 46u32,
-        final_maps: 49u32,
+        direct: 49u32,
+        final_maps: 54u32,
         words: __GLOBAL_NUMBER_DIGITS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2069,8 +2069,8 @@ pub mod ast {
         start: 3u32,
         start_ops: 2u32,
         op_start: 9u32,
-        op_data: 13u32,
-        final_maps: 14u32,
+        direct: 14u32,
+        final_maps: 17u32,
         words: __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `phonedigit` of `GlobalNumberDigits` starting at `pos`.
@@ -2121,8 +2121,8 @@ pub mod ast {
         start: 3u32,
         start_ops: 2u32,
         op_start: 9u32,
-        op_data: 13u32,
-        final_maps: 14u32,
+        direct: 14u32,
+        final_maps: 17u32,
         words: __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_2_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `phonedigit` of `GlobalNumberDigits` starting at `pos`.
@@ -2233,8 +2233,8 @@ pub mod ast {
         start: 4u32,
         start_ops: 4u32,
         op_start: 28u32,
-        op_data: 34u32,
-        final_maps: 37u32,
+        direct: 37u32,
+        final_maps: 42u32,
         words: __LOCAL_NUMBER_DIGITS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2273,8 +2273,8 @@ pub mod ast {
         start: 3u32,
         start_ops: 2u32,
         op_start: 9u32,
-        op_data: 13u32,
-        final_maps: 14u32,
+        direct: 14u32,
+        final_maps: 17u32,
         words: __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `phonedigit-hex` of `LocalNumberDigits` starting at `pos`.
@@ -2325,8 +2325,8 @@ pub mod ast {
         start: 3u32,
         start_ops: 2u32,
         op_start: 9u32,
-        op_data: 13u32,
-        final_maps: 14u32,
+        direct: 14u32,
+        final_maps: 17u32,
         words: __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_2_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `phonedigit-hex` of `LocalNumberDigits` starting at `pos`.
@@ -2438,8 +2438,8 @@ pub mod ast {
         start: 6u32,
         start_ops: 4u32,
         op_start: 66u32,
-        op_data: 72u32,
-        final_maps: 75u32,
+        direct: 75u32,
+        final_maps: 80u32,
         words: __DOMAINNAME_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2476,8 +2476,8 @@ pub mod ast {
         start: 5u32,
         start_ops: 3u32,
         op_start: 25u32,
-        op_data: 30u32,
-        final_maps: 32u32,
+        direct: 32u32,
+        final_maps: 36u32,
         words: __DOMAINNAME_DOMAINLABELS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `domainlabel` of `Domainname` starting at `pos`.
@@ -2600,8 +2600,8 @@ pub mod ast {
         start: 4u32,
         start_ops: 4u32,
         op_start: 24u32,
-        op_data: 30u32,
-        final_maps: 33u32,
+        direct: 33u32,
+        final_maps: 38u32,
         words: __DOMAINLABEL_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2638,8 +2638,8 @@ pub mod ast {
         start: 3u32,
         start_ops: 1u32,
         op_start: 9u32,
-        op_data: 12u32,
-        final_maps: 12u32,
+        direct: 12u32,
+        final_maps: 14u32,
         words: __DOMAINLABEL_ALPHANUMS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `alphanum` of `Domainlabel` starting at `pos`.
@@ -2757,8 +2757,8 @@ pub mod ast {
         start: 8u32,
         start_ops: 4u32,
         op_start: 64u32,
-        op_data: 70u32,
-        final_maps: 73u32,
+        direct: 73u32,
+        final_maps: 78u32,
         words: __PARAMETER_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `parameter` of `tel.abnf` (line 31):

@@ -49,7 +49,10 @@ pub struct TaggedDfa {
     pub start_ops: u32,
     /// Offsets (in `u32` words) of the tables inside `bytes`.
     pub op_start: u32,
-    pub op_data: u32,
+    /// One word per operation list: the register it stores the position
+    /// to, `MAX_REGISTERS` (scratch) when it does nothing, `u32::MAX` when it
+    /// must run from `op_start`.
+    pub direct: u32,
     pub final_maps: u32,
     pub words: &'static [u32],
 }
@@ -86,24 +89,28 @@ impl TaggedDfa {
         let op_start = self.op_start as usize;
         // The generator orders each transition's operations so that they run
         // in place on one bank of registers; registers start out unset.
-        let mut regs = [NONE; MAX_REGISTERS];
+        let mut regs = [NONE; MAX_REGISTERS + 1];
         Self::apply(words, op_start, self.start_ops, &mut regs, start);
         let classes = &self.classes;
+        let direct = &words[self.direct as usize..];
         let bytes = &input[..end];
         let mut s = self.start as usize;
         let mut i = start;
         while i < bytes.len() {
             // One lookup per byte: the target row (premultiplied, so no
-            // multiplication) and the operations to run, usually none. One
-            // test covers both unusual cases: the dead state (0) and a
-            // transition with operations (bits above `NEXT_BITS`).
+            // multiplication) and the operations to run, usually none.
             let t = words[s + usize::from(classes[usize::from(bytes[i])])];
-            if t.wrapping_sub(1) >= NEXT_MASK {
-                if t == 0 {
-                    return Err(i);
-                }
+            if t == 0 {
+                return Err(i);
+            }
+            // Most lists store the position in one register, or do nothing
+            // (a store to the scratch register): no branch on which.
+            let d = direct[(t >> NEXT_BITS) as usize];
+            if let Some(slot) = regs.get_mut(d as usize) {
                 // Operations store tags that were pending at the position of
                 // this byte (one symbol of lookahead).
+                *slot = i;
+            } else {
                 Self::apply(words, op_start, t >> NEXT_BITS, &mut regs, i);
             }
             s = (t & NEXT_MASK) as usize;
@@ -121,7 +128,7 @@ impl TaggedDfa {
     pub fn longest(&self, input: &[u8], start: usize, end: usize, tags: &mut [usize]) -> Option<usize> {
         let words = self.words;
         let op_start = self.op_start as usize;
-        let mut regs = [NONE; MAX_REGISTERS];
+        let mut regs = [NONE; MAX_REGISTERS + 1];
         Self::apply(words, op_start, self.start_ops, &mut regs, start);
         let mut s = self.start as usize;
         let mut best = None;

@@ -171,7 +171,8 @@ fn tdfa_items(t: &EmitTdfa, rt: &TokenStream, style: IncludeStyle) -> TokenStrea
     let (alphabet, tags, start) = (t.alphabet, t.tags, t.start);
     let WordLayout {
         op_start,
-        op_data,
+        op_data: _,
+        direct,
         start_ops,
         final_maps,
     } = t.layout;
@@ -189,7 +190,7 @@ fn tdfa_items(t: &EmitTdfa, rt: &TokenStream, style: IncludeStyle) -> TokenStrea
             start: #start,
             start_ops: #start_ops,
             op_start: #op_start,
-            op_data: #op_data,
+            direct: #direct,
             final_maps: #final_maps,
             words: #bytes.as_u32s(),
         };

@@ -92,6 +92,11 @@ pub struct WordLayout {
     pub op_start: u32,
     /// Offset of the operations.
     pub op_data: u32,
+    /// Offset of one word per operation list, for the walk's branch-free
+    /// path: the register a list that only stores the position stores to,
+    /// [`MAX_REGISTERS`] (a scratch register) for the empty list, and
+    /// `u32::MAX` for other lists (run from `op_start`).
+    pub direct: u32,
     /// Index of the start operations' list.
     pub start_ops: u32,
     /// Offset of the final maps.
@@ -367,6 +372,12 @@ impl TaggedDfa {
                 RegOp::Copy { dst, src } => (dst << 16) | src,
             }));
         }
+        let direct = words.len() as u32;
+        words.extend(lists.iter().map(|list| match list.as_slice() {
+            [] => MAX_REGISTERS as u32,
+            [RegOp::SetPos { dst }] => *dst,
+            _ => u32::MAX,
+        }));
         let final_maps = words.len() as u32;
         words.extend(maps);
         Some((
@@ -374,6 +385,7 @@ impl TaggedDfa {
             WordLayout {
                 op_start,
                 op_data,
+                direct,
                 start_ops,
                 final_maps,
             },
