@@ -102,6 +102,9 @@ pub struct RuleStats {
     pub sparse_bytes: usize,
     /// Bytes of the tagged DFA for the typed AST (0 when the rule has none).
     pub extract_bytes: usize,
+    /// Bytes of the tagged DFA of the rule's `@components` directive (0
+    /// when it has none).
+    pub components_bytes: usize,
     /// Time to build and minimize.
     pub build_time: Duration,
 }
@@ -801,6 +804,14 @@ impl Compiled {
                         .tdfas
                         .get(id)
                         .and_then(|d| d.to_words())
+                        .map_or(0, |(w, _)| 4 * w.len()),
+                    components_bytes: self
+                        .typed
+                        .components
+                        .iter()
+                        .flat_map(|(_, cs)| cs)
+                        .find(|c| c.rule == *id)
+                        .and_then(|c| c.tdfa.to_words())
                         .map_or(0, |(w, _)| 4 * w.len()),
                     build_time: a.build_time,
                 });

@@ -90,7 +90,7 @@ fn main() -> ExitCode {
                 .args(&args[1..])
                 .status();
             match status {
-                Ok(s) if s.success() => ExitCode::SUCCESS,
+                Ok(s) if s.success() => bench_sizes_and_builds(),
                 Ok(_) => ExitCode::FAILURE,
                 Err(e) => {
                     eprintln!("cannot run cargo: {e}");
@@ -232,6 +232,77 @@ fn stats() -> ExitCode {
     println!(
         "total: {bytes} bytes embedded (one byte order); pipeline {:.2} s",
         total.as_secs_f64()
+    );
+    ExitCode::SUCCESS
+}
+
+/// The rest of `cargo xtask bench`: the embedded tables of the benchmarked
+/// rules, the generator's time over `specs/`, and how long `iri-grammar`
+/// takes to rebuild after a spec file changes.
+fn bench_sizes_and_builds() -> ExitCode {
+    let mut config = abnf_codegen::Config::new();
+    config.specs_dir(workspace_root().join("specs"));
+    let t0 = std::time::Instant::now();
+    let generated = match config.generate() {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let pipeline = t0.elapsed();
+    println!();
+    println!("| rule | recognizer table | sparse DFA | components DFA | parse-tree DFA |");
+    println!("|------|-----------------:|-----------:|---------------:|---------------:|");
+    let wanted = [
+        ("rfc3987", "IRI-reference"),
+        ("rfc3987", "iauthority"),
+        ("rfc3986", "URI-reference"),
+        ("rfc3986", "authority"),
+    ];
+    for s in &generated.stats {
+        if wanted.contains(&(s.grammar.as_str(), s.rule.as_str())) {
+            println!(
+                "| {}:{} | {} B | {} B | {} B | {} B |",
+                s.grammar, s.rule, s.table_bytes, s.sparse_bytes, s.components_bytes, s.extract_bytes
+            );
+        }
+    }
+    println!();
+    println!(
+        "generator over specs/ (build and generate, this dev profile): {:.2} s",
+        pipeline.as_secs_f64()
+    );
+    // Rebuild: build once, make a spec newer, build again and time it.
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let build = || {
+        std::process::Command::new(&cargo)
+            .current_dir(workspace_root())
+            .args(["build", "-q", "-p", "iri-grammar", "--features", "regenerate"])
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    let spec = workspace_root().join("specs/rfc3987.abnf");
+    let touch = || {
+        std::fs::File::options()
+            .append(true)
+            .open(&spec)
+            .and_then(|f| f.set_modified(std::time::SystemTime::now()))
+    };
+    if !build() || touch().is_err() {
+        eprintln!("cannot build iri-grammar");
+        return ExitCode::FAILURE;
+    }
+    let t0 = std::time::Instant::now();
+    if !build() {
+        return ExitCode::FAILURE;
+    }
+    println!(
+        "rebuild of iri-grammar (feature `regenerate`) after a change to specs/rfc3987.abnf: {:.2} s",
+        t0.elapsed().as_secs_f64()
+    );
+    println!(
+        "a clean debug build of the workspace: `CARGO_TARGET_DIR=$(mktemp -d) cargo build --workspace` (not run here)"
     );
     ExitCode::SUCCESS
 }
