@@ -11,7 +11,11 @@ use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::emit::ast::{
     EmitComponents, EmitField, EmitShape, EmitTdfa, EmitType, EmitTypeKind, EmitVariant, Target,
 };
-use crate::emit::{self, EmitGrammar, EmitKind, EmitRule, IncludeStyle};
+use crate::emit::{self, EmitGrammar, EmitKind, EmitReverse, EmitRule, IncludeStyle};
+
+/// The most states a `@bidirectional` rule's reverse automaton may have; a
+/// larger one is left out (the recognizer then walks forwards only).
+const MAX_REVERSE_STATES: usize = 4096;
 use crate::grammar::{self, Grammar, ModuleId, RuleId, SpecInput};
 use crate::regular::Lowerer;
 use crate::tagged::TaggedDfa;
@@ -894,6 +898,12 @@ impl Compiled {
                     let dfa_path = format!("{}/{}", module.name, emit::file_stem_name(&r.name));
                     let compact = a.compact();
                     let (sparse_le, sparse_be) = a.sparse_bytes();
+                    let reverse = g
+                        .modules
+                        .iter()
+                        .any(|m| m.bidirectional.contains(&id))
+                        .then(|| compact.reverse(MAX_REVERSE_STATES))
+                        .flatten();
                     let mut doc = rule_doc(g, id, "Recognizer for");
                     doc.push(String::new());
                     doc.push(format!(
@@ -904,12 +914,28 @@ impl Compiled {
                         compact.to_bytes(false).len(),
                         sparse_le.len()
                     ));
-                    for (suffix, contents) in [
+                    let mut tables = vec![
                         ("le.table", compact.to_bytes(false)),
                         ("be.table", compact.to_bytes(true)),
                         ("le.sparse", sparse_le),
                         ("be.sparse", sparse_be),
-                    ] {
+                    ];
+                    if let Some(rev) = &reverse {
+                        doc.push(String::new());
+                        doc.push(format!(
+                            " Matched from both ends (`@bidirectional`): a reverse automaton of {} states, \
+                             {} bytes with its sets.",
+                            rev.states(),
+                            rev.trans_bytes(false).len() + rev.sets_bytes(false).len()
+                        ));
+                        tables.extend([
+                            ("le.rev", rev.trans_bytes(false)),
+                            ("be.rev", rev.trans_bytes(true)),
+                            ("le.revsets", rev.sets_bytes(false)),
+                            ("be.revsets", rev.sets_bytes(true)),
+                        ]);
+                    }
+                    for (suffix, contents) in tables {
                         files.push(GeneratedFile {
                             path: format!("{dfa_path}.{suffix}"),
                             contents,
@@ -923,6 +949,11 @@ impl Compiled {
                         alphabet: compact.alphabet as u32,
                         start: compact.start,
                         wide: !compact.fits_u16(),
+                        reverse: reverse.map(|rev| EmitReverse {
+                            start: rev.start,
+                            wide: !rev.fits_u16(),
+                            set_words: rev.set_words as u32,
+                        }),
                     }
                 };
                 rules.push(EmitRule {

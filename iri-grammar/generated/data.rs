@@ -45,6 +45,7 @@ pub static DATAURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 18u32,
         words: ::iri_grammar::__private::Words::U16(__DATAURL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DATAURL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -90,6 +91,7 @@ pub static MEDIATYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 7u32,
         words: ::iri_grammar::__private::Words::U16(__MEDIATYPE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __MEDIATYPE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -135,6 +137,7 @@ pub static DATA: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__DATA_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DATA_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -180,6 +183,7 @@ pub static PARAMETER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__PARAMETER_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PARAMETER_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -225,6 +229,7 @@ pub static URLCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__URLCHAR_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __URLCHAR_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -270,6 +275,7 @@ pub static TYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__TYPE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __TYPE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -316,6 +322,7 @@ pub static DISCRETE_TYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__DISCRETE_TYPE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DISCRETE_TYPE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -361,6 +368,7 @@ pub static COMPOSITE_TYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__COMPOSITE_TYPE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __COMPOSITE_TYPE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -406,6 +414,7 @@ pub static EXTENSION_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognize
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__EXTENSION_TOKEN_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __EXTENSION_TOKEN_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -451,6 +460,7 @@ pub static IETF_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__IETF_TOKEN_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IETF_TOKEN_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -496,6 +506,7 @@ pub static X_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__X_TOKEN_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __X_TOKEN_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -541,6 +552,7 @@ pub static SUBTYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__SUBTYPE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __SUBTYPE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -586,6 +598,7 @@ pub static IANA_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__IANA_TOKEN_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IANA_TOKEN_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -631,6 +644,7 @@ pub static ATTRIBUTE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__ATTRIBUTE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ATTRIBUTE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -676,6 +690,7 @@ pub static VALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__VALUE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __VALUE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -721,6 +736,7 @@ pub static TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__TOKEN_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __TOKEN_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -767,6 +783,7 @@ pub static TOKEN_URLCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__TOKEN_URLCHAR_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __TOKEN_URLCHAR_SPARSE,
 );
 /// Imported: the recognizer of `uric` from [`super::rfc2396`].

@@ -45,6 +45,7 @@ pub static FILE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 22u32,
         words: ::iri_grammar::__private::Words::U16(__FILE_URI_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __FILE_URI_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -90,6 +91,7 @@ pub static FILE_SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__FILE_SCHEME_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __FILE_SCHEME_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -137,6 +139,7 @@ pub static FILE_HIER_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         start: 18u32,
         words: ::iri_grammar::__private::Words::U16(__FILE_HIER_PART_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __FILE_HIER_PART_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -183,6 +186,7 @@ pub static AUTH_PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 18u32,
         words: ::iri_grammar::__private::Words::U16(__AUTH_PATH_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __AUTH_PATH_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -228,6 +232,7 @@ pub static LOCAL_PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__LOCAL_PATH_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __LOCAL_PATH_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -275,6 +280,7 @@ pub static FILE_AUTH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__FILE_AUTH_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __FILE_AUTH_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -321,6 +327,7 @@ pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__HOST_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HOST_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -367,6 +374,7 @@ pub static IP_LITERAL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__IP_LITERAL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IP_LITERAL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -412,6 +420,7 @@ pub static ZONE_ID: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__ZONE_ID_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ZONE_ID_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -458,6 +467,7 @@ pub static IPV6ADDRZ: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__IPV6ADDRZ_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IPV6ADDRZ_SPARSE,
 );
 /// Imported: the recognizer of `path-absolute` from [`super::rfc3986`].

@@ -107,6 +107,7 @@ pub mod rfc2396 {
 /// Core rules (ALPHA, DIGIT, HEXDIG) are those of RFC 5234 Appendix B.
 ///
 /// One-pass component extraction (`components` in the generated module):
+/// Matched from both ends at once (`is_match` on long inputs):
 ///
 /// Generated from `rfc3986.abnf`.
 pub mod rfc3986 {
@@ -123,6 +124,7 @@ pub mod rfc3986 {
 /// they are imported from rfc3986.abnf rather than copied.
 ///
 /// One-pass component extraction (`components` in the generated module):
+/// Matched from both ends at once (`is_match` on long inputs):
 ///
 /// Generated from `rfc3987.abnf`.
 pub mod rfc3987 {

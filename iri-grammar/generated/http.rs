@@ -45,6 +45,7 @@ pub static HTTP_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 21u32,
         words: ::iri_grammar::__private::Words::U16(__HTTP_URI_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HTTP_URI_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -91,6 +92,7 @@ pub static HTTPS_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 22u32,
         words: ::iri_grammar::__private::Words::U16(__HTTPS_URI_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HTTPS_URI_SPARSE,
 );
 /// Imported: the recognizer of `authority` from [`super::rfc3986`].

@@ -45,6 +45,7 @@ pub static MAILTO_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 27u32,
         words: ::iri_grammar::__private::Words::U16(__MAILTO_URI_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __MAILTO_URI_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -90,6 +91,7 @@ pub static TO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 13u32,
         words: ::iri_grammar::__private::Words::U16(__TO_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __TO_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -135,6 +137,7 @@ pub static HFIELDS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 7u32,
         words: ::iri_grammar::__private::Words::U16(__HFIELDS_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HFIELDS_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -180,6 +183,7 @@ pub static HFIELD: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__HFIELD_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HFIELD_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -225,6 +229,7 @@ pub static HFNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__HFNAME_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HFNAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -270,6 +275,7 @@ pub static HFVALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__HFVALUE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HFVALUE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -315,6 +321,7 @@ pub static ADDR_SPEC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__ADDR_SPEC_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ADDR_SPEC_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -360,6 +367,7 @@ pub static LOCAL_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 9u32,
         words: ::iri_grammar::__private::Words::U16(__LOCAL_PART_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __LOCAL_PART_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -405,6 +413,7 @@ pub static DOMAIN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__DOMAIN_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DOMAIN_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -451,6 +460,7 @@ pub static DTEXT_NO_OBS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__DTEXT_NO_OBS_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DTEXT_NO_OBS_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -496,6 +506,7 @@ pub static QCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__QCHAR_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __QCHAR_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -542,6 +553,7 @@ pub static SOME_DELIMS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__SOME_DELIMS_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __SOME_DELIMS_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -597,6 +609,7 @@ pub static ATEXT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__ATEXT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ATEXT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -642,6 +655,7 @@ pub static DOT_ATOM_TEXT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__DOT_ATOM_TEXT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DOT_ATOM_TEXT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -687,6 +701,7 @@ pub static QUOTED_STRING: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 7u32,
         words: ::iri_grammar::__private::Words::U16(__QUOTED_STRING_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __QUOTED_STRING_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -732,6 +747,7 @@ pub static QCONTENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__QCONTENT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __QCONTENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -779,6 +795,7 @@ pub static QTEXT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__QTEXT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __QTEXT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -824,6 +841,7 @@ pub static QUOTED_PAIR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__QUOTED_PAIR_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __QUOTED_PAIR_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -869,6 +887,7 @@ pub static FWS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__FWS_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __FWS_SPARSE,
 );
 /// Imported: the recognizer of `unreserved` from [`super::rfc3986`].

@@ -44,6 +44,7 @@ pub static GENERICURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__GENERICURL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __GENERICURL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -92,6 +93,7 @@ pub static URL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__URL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __URL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -137,6 +139,7 @@ pub static OTHERURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__OTHERURL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __OTHERURL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -182,6 +185,7 @@ pub static SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__SCHEME_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __SCHEME_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -227,6 +231,7 @@ pub static SCHEMEPART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__SCHEMEPART_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __SCHEMEPART_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -273,6 +278,7 @@ pub static IP_SCHEMEPART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 11u32,
         words: ::iri_grammar::__private::Words::U16(__IP_SCHEMEPART_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IP_SCHEMEPART_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -318,6 +324,7 @@ pub static LOGIN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 10u32,
         words: ::iri_grammar::__private::Words::U16(__LOGIN_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __LOGIN_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -363,6 +370,7 @@ pub static HOSTPORT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__HOSTPORT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HOSTPORT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -408,6 +416,7 @@ pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__HOST_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HOST_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -453,6 +462,7 @@ pub static HOSTNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__HOSTNAME_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HOSTNAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -498,6 +508,7 @@ pub static DOMAINLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__DOMAINLABEL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DOMAINLABEL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -543,6 +554,7 @@ pub static TOPLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__TOPLABEL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __TOPLABEL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -588,6 +600,7 @@ pub static ALPHADIGIT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__ALPHADIGIT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ALPHADIGIT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -633,6 +646,7 @@ pub static HOSTNUMBER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__HOSTNUMBER_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HOSTNUMBER_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -678,6 +692,7 @@ pub static PORT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__PORT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PORT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -723,6 +738,7 @@ pub static USER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__USER_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __USER_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -768,6 +784,7 @@ pub static PASSWORD: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__PASSWORD_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PASSWORD_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -813,6 +830,7 @@ pub static URLPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__URLPATH_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __URLPATH_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -859,6 +877,7 @@ pub static FTPURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 20u32,
         words: ::iri_grammar::__private::Words::U16(__FTPURL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __FTPURL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -904,6 +923,7 @@ pub static FPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__FPATH_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __FPATH_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -949,6 +969,7 @@ pub static FSEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__FSEGMENT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __FSEGMENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -994,6 +1015,7 @@ pub static FTPTYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__FTPTYPE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __FTPTYPE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1040,6 +1062,7 @@ pub static FILEURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 14u32,
         words: ::iri_grammar::__private::Words::U16(__FILEURL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __FILEURL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1086,6 +1109,7 @@ pub static HTTPURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 14u32,
         words: ::iri_grammar::__private::Words::U16(__HTTPURL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HTTPURL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1131,6 +1155,7 @@ pub static HPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__HPATH_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HPATH_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1176,6 +1201,7 @@ pub static HSEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__HSEGMENT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HSEGMENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1221,6 +1247,7 @@ pub static SEARCH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__SEARCH_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __SEARCH_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1268,6 +1295,7 @@ pub static GOPHERURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__GOPHERURL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __GOPHERURL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1313,6 +1341,7 @@ pub static GTYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__GTYPE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __GTYPE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1358,6 +1387,7 @@ pub static SELECTOR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__SELECTOR_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __SELECTOR_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1403,6 +1433,7 @@ pub static GOPHER_STRING: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__GOPHER_STRING_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __GOPHER_STRING_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1448,6 +1479,7 @@ pub static MAILTOURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 11u32,
         words: ::iri_grammar::__private::Words::U16(__MAILTOURL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __MAILTOURL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1493,6 +1525,7 @@ pub static ENCODED822ADDR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__ENCODED822ADDR_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ENCODED822ADDR_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1539,6 +1572,7 @@ pub static NEWSURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__NEWSURL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __NEWSURL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1585,6 +1619,7 @@ pub static GROUPPART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 11u32,
         words: ::iri_grammar::__private::Words::U16(__GROUPPART_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __GROUPPART_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1630,6 +1665,7 @@ pub static GROUP: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__GROUP_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __GROUP_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1675,6 +1711,7 @@ pub static ARTICLE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 9u32,
         words: ::iri_grammar::__private::Words::U16(__ARTICLE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ARTICLE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1720,6 +1757,7 @@ pub static NNTPURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 11u32,
         words: ::iri_grammar::__private::Words::U16(__NNTPURL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __NNTPURL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1766,6 +1804,7 @@ pub static TELNETURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 15u32,
         words: ::iri_grammar::__private::Words::U16(__TELNETURL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __TELNETURL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1812,6 +1851,7 @@ pub static WAISURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__WAISURL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __WAISURL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1858,6 +1898,7 @@ pub static WAISDATABASE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
         start: 14u32,
         words: ::iri_grammar::__private::Words::U16(__WAISDATABASE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __WAISDATABASE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1904,6 +1945,7 @@ pub static WAISINDEX: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__WAISINDEX_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __WAISINDEX_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1950,6 +1992,7 @@ pub static WAISDOC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 14u32,
         words: ::iri_grammar::__private::Words::U16(__WAISDOC_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __WAISDOC_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1995,6 +2038,7 @@ pub static DATABASE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__DATABASE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DATABASE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2040,6 +2084,7 @@ pub static WTYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__WTYPE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __WTYPE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2085,6 +2130,7 @@ pub static WPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__WPATH_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __WPATH_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2131,6 +2177,7 @@ pub static PROSPEROURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 17u32,
         words: ::iri_grammar::__private::Words::U16(__PROSPEROURL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PROSPEROURL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2176,6 +2223,7 @@ pub static PPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__PPATH_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PPATH_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2221,6 +2269,7 @@ pub static PSEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__PSEGMENT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PSEGMENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2266,6 +2315,7 @@ pub static FIELDSPEC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__FIELDSPEC_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __FIELDSPEC_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2311,6 +2361,7 @@ pub static FIELDNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__FIELDNAME_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __FIELDNAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2356,6 +2407,7 @@ pub static FIELDVALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__FIELDVALUE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __FIELDVALUE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2404,6 +2456,7 @@ pub static LOWALPHA: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__LOWALPHA_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __LOWALPHA_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2451,6 +2504,7 @@ pub static HIALPHA: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__HIALPHA_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HIALPHA_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2496,6 +2550,7 @@ pub static ALPHA: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__ALPHA_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ALPHA_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2542,6 +2597,7 @@ pub static DIGIT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__DIGIT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DIGIT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2587,6 +2643,7 @@ pub static SAFE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__SAFE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __SAFE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2632,6 +2689,7 @@ pub static EXTRA: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__EXTRA_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __EXTRA_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2677,6 +2735,7 @@ pub static NATIONAL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__NATIONAL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __NATIONAL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2722,6 +2781,7 @@ pub static PUNCTUATION: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__PUNCTUATION_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PUNCTUATION_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2767,6 +2827,7 @@ pub static RESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__RESERVED_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __RESERVED_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2813,6 +2874,7 @@ pub static HEX: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__HEX_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HEX_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2858,6 +2920,7 @@ pub static ESCAPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__ESCAPE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ESCAPE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2903,6 +2966,7 @@ pub static UNRESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__UNRESERVED_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __UNRESERVED_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2948,6 +3012,7 @@ pub static UCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__UCHAR_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __UCHAR_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -2993,6 +3058,7 @@ pub static XCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__XCHAR_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __XCHAR_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -3038,6 +3104,7 @@ pub static DIGITS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__DIGITS_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DIGITS_SPARSE,
 );
 /// Every exported rule of `rfc1738.bnf`, in spec order.

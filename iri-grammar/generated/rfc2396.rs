@@ -45,6 +45,7 @@ pub static URI_REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 11u32,
         words: ::iri_grammar::__private::Words::U16(__URI_REFERENCE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __URI_REFERENCE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -90,6 +91,7 @@ pub static ABSOLUTE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
         start: 8u32,
         words: ::iri_grammar::__private::Words::U16(__ABSOLUTE_URI_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ABSOLUTE_URI_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -135,6 +137,7 @@ pub static RELATIVE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
         start: 7u32,
         words: ::iri_grammar::__private::Words::U16(__RELATIVE_URI_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __RELATIVE_URI_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -180,6 +183,7 @@ pub static HIER_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__HIER_PART_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HIER_PART_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -225,6 +229,7 @@ pub static OPAQUE_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__OPAQUE_PART_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __OPAQUE_PART_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -271,6 +276,7 @@ pub static URIC_NO_SLASH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__URIC_NO_SLASH_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __URIC_NO_SLASH_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -316,6 +322,7 @@ pub static NET_PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__NET_PATH_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __NET_PATH_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -361,6 +368,7 @@ pub static ABS_PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__ABS_PATH_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ABS_PATH_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -406,6 +414,7 @@ pub static REL_PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__REL_PATH_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __REL_PATH_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -452,6 +461,7 @@ pub static REL_SEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__REL_SEGMENT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __REL_SEGMENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -497,6 +507,7 @@ pub static SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__SCHEME_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __SCHEME_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -542,6 +553,7 @@ pub static AUTHORITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__AUTHORITY_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __AUTHORITY_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -588,6 +600,7 @@ pub static REG_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__REG_NAME_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __REG_NAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -633,6 +646,7 @@ pub static SERVER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 10u32,
         words: ::iri_grammar::__private::Words::U16(__SERVER_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __SERVER_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -679,6 +693,7 @@ pub static USERINFO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__USERINFO_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __USERINFO_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -724,6 +739,7 @@ pub static HOSTPORT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__HOSTPORT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HOSTPORT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -769,6 +785,7 @@ pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__HOST_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HOST_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -814,6 +831,7 @@ pub static HOSTNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__HOSTNAME_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HOSTNAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -859,6 +877,7 @@ pub static DOMAINLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__DOMAINLABEL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DOMAINLABEL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -904,6 +923,7 @@ pub static TOPLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__TOPLABEL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __TOPLABEL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -949,6 +969,7 @@ pub static IPV4ADDRESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__IPV4ADDRESS_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IPV4ADDRESS_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -994,6 +1015,7 @@ pub static PORT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__PORT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PORT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1039,6 +1061,7 @@ pub static PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__PATH_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PATH_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1084,6 +1107,7 @@ pub static PATH_SEGMENTS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__PATH_SEGMENTS_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PATH_SEGMENTS_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1129,6 +1153,7 @@ pub static SEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__SEGMENT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __SEGMENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1174,6 +1199,7 @@ pub static PARAM: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__PARAM_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PARAM_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1220,6 +1246,7 @@ pub static PCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__PCHAR_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PCHAR_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1265,6 +1292,7 @@ pub static QUERY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__QUERY_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __QUERY_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1310,6 +1338,7 @@ pub static FRAGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__FRAGMENT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __FRAGMENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1355,6 +1384,7 @@ pub static URIC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__URIC_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __URIC_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1401,6 +1431,7 @@ pub static RESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__RESERVED_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __RESERVED_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1446,6 +1477,7 @@ pub static UNRESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__UNRESERVED_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __UNRESERVED_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1492,6 +1524,7 @@ pub static MARK: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__MARK_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __MARK_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1537,6 +1570,7 @@ pub static ESCAPED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__ESCAPED_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ESCAPED_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1583,6 +1617,7 @@ pub static HEX: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__HEX_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HEX_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1628,6 +1663,7 @@ pub static ALPHANUM: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__ALPHANUM_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ALPHANUM_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1673,6 +1709,7 @@ pub static ALPHA: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__ALPHA_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ALPHA_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1720,6 +1757,7 @@ pub static LOWALPHA: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__LOWALPHA_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __LOWALPHA_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1767,6 +1805,7 @@ pub static UPALPHA: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__UPALPHA_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __UPALPHA_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1813,6 +1852,7 @@ pub static DIGIT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__DIGIT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DIGIT_SPARSE,
 );
 /// Every exported rule of `rfc2396.bnf`, in spec order.

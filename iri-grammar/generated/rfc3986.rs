@@ -2,6 +2,22 @@
 // Do not edit: edit the spec file and rebuild.
 
 #[cfg(target_endian = "little")]
+static __URI_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri.le.rev")),
+);
+#[cfg(target_endian = "big")]
+static __URI_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri.be.rev")),
+);
+#[cfg(target_endian = "little")]
+static __URI_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri.le.revsets")),
+);
+#[cfg(target_endian = "big")]
+static __URI_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri.be.revsets")),
+);
+#[cfg(target_endian = "little")]
 static __URI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri.le.table")),
 );
@@ -17,13 +33,15 @@ static __URI_SPARSE: &[u8] = include_bytes!(
 static __URI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/uri.be.sparse")
 );
-/// Recognizer for the rule `URI` of `rfc3986.abnf` (line 10):
+/// Recognizer for the rule `URI` of `rfc3986.abnf` (line 12):
 ///
 /// ```text
 /// URI           = scheme ":" hier-part [ "?" query ] [ "#" fragment ]
 /// ```
 ///
 /// Minimized DFA: 180 states × 21 byte classes, a 7920-byte table; 7876 bytes as a sparse `regex-automata` DFA.
+///
+/// Matched from both ends (`@bidirectional`): a reverse automaton of 185 states, 12210 bytes with its sets.
 pub static URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "URI",
@@ -45,6 +63,12 @@ pub static URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 21u32,
         words: ::iri_grammar::__private::Words::U16(__URI_TABLE.as_u16s()),
     },
+    ::core::option::Option::Some(::iri_grammar::__private::Reverse {
+        start: 21u32,
+        set_words: 6u32,
+        words: ::iri_grammar::__private::Words::U16(__URI_REV.as_u16s()),
+        sets: __URI_REVSETS.as_u32s(),
+    }),
     __URI_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -63,7 +87,7 @@ static __HIER_PART_SPARSE: &[u8] = include_bytes!(
 static __HIER_PART_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/hier_part.be.sparse")
 );
-/// Recognizer for the rule `hier-part` of `rfc3986.abnf` (line 12):
+/// Recognizer for the rule `hier-part` of `rfc3986.abnf` (line 14):
 ///
 /// ```text
 /// hier-part     = "//" authority path-abempty
@@ -94,7 +118,24 @@ pub static HIER_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 17u32,
         words: ::iri_grammar::__private::Words::U16(__HIER_PART_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HIER_PART_SPARSE,
+);
+#[cfg(target_endian = "little")]
+static __URI_REFERENCE_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri_reference.le.rev")),
+);
+#[cfg(target_endian = "big")]
+static __URI_REFERENCE_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri_reference.be.rev")),
+);
+#[cfg(target_endian = "little")]
+static __URI_REFERENCE_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri_reference.le.revsets")),
+);
+#[cfg(target_endian = "big")]
+static __URI_REFERENCE_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri_reference.be.revsets")),
 );
 #[cfg(target_endian = "little")]
 static __URI_REFERENCE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -112,13 +153,15 @@ static __URI_REFERENCE_SPARSE: &[u8] = include_bytes!(
 static __URI_REFERENCE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/uri_reference.be.sparse")
 );
-/// Recognizer for the rule `URI-reference` of `rfc3986.abnf` (line 17):
+/// Recognizer for the rule `URI-reference` of `rfc3986.abnf` (line 19):
 ///
 /// ```text
 /// URI-reference = URI / relative-ref
 /// ```
 ///
 /// Minimized DFA: 183 states × 21 byte classes, a 8052-byte table; 8179 bytes as a sparse `regex-automata` DFA.
+///
+/// Matched from both ends (`@bidirectional`): a reverse automaton of 203 states, 13398 bytes with its sets.
 pub static URI_REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "URI-reference",
@@ -140,7 +183,29 @@ pub static URI_REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 21u32,
         words: ::iri_grammar::__private::Words::U16(__URI_REFERENCE_TABLE.as_u16s()),
     },
+    ::core::option::Option::Some(::iri_grammar::__private::Reverse {
+        start: 21u32,
+        set_words: 6u32,
+        words: ::iri_grammar::__private::Words::U16(__URI_REFERENCE_REV.as_u16s()),
+        sets: __URI_REFERENCE_REVSETS.as_u32s(),
+    }),
     __URI_REFERENCE_SPARSE,
+);
+#[cfg(target_endian = "little")]
+static __ABSOLUTE_URI_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/absolute_uri.le.rev")),
+);
+#[cfg(target_endian = "big")]
+static __ABSOLUTE_URI_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/absolute_uri.be.rev")),
+);
+#[cfg(target_endian = "little")]
+static __ABSOLUTE_URI_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/absolute_uri.le.revsets")),
+);
+#[cfg(target_endian = "big")]
+static __ABSOLUTE_URI_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/absolute_uri.be.revsets")),
 );
 #[cfg(target_endian = "little")]
 static __ABSOLUTE_URI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -158,13 +223,15 @@ static __ABSOLUTE_URI_SPARSE: &[u8] = include_bytes!(
 static __ABSOLUTE_URI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/absolute_uri.be.sparse")
 );
-/// Recognizer for the rule `absolute-URI` of `rfc3986.abnf` (line 19):
+/// Recognizer for the rule `absolute-URI` of `rfc3986.abnf` (line 21):
 ///
 /// ```text
 /// absolute-URI  = scheme ":" hier-part [ "?" query ]
 /// ```
 ///
 /// Minimized DFA: 177 states × 20 byte classes, a 7434-byte table; 7699 bytes as a sparse `regex-automata` DFA.
+///
+/// Matched from both ends (`@bidirectional`): a reverse automaton of 151 states, 9664 bytes with its sets.
 pub static ABSOLUTE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "absolute-URI",
@@ -186,7 +253,29 @@ pub static ABSOLUTE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
         start: 20u32,
         words: ::iri_grammar::__private::Words::U16(__ABSOLUTE_URI_TABLE.as_u16s()),
     },
+    ::core::option::Option::Some(::iri_grammar::__private::Reverse {
+        start: 20u32,
+        set_words: 6u32,
+        words: ::iri_grammar::__private::Words::U16(__ABSOLUTE_URI_REV.as_u16s()),
+        sets: __ABSOLUTE_URI_REVSETS.as_u32s(),
+    }),
     __ABSOLUTE_URI_SPARSE,
+);
+#[cfg(target_endian = "little")]
+static __RELATIVE_REF_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/relative_ref.le.rev")),
+);
+#[cfg(target_endian = "big")]
+static __RELATIVE_REF_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/relative_ref.be.rev")),
+);
+#[cfg(target_endian = "little")]
+static __RELATIVE_REF_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/relative_ref.le.revsets")),
+);
+#[cfg(target_endian = "big")]
+static __RELATIVE_REF_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/relative_ref.be.revsets")),
 );
 #[cfg(target_endian = "little")]
 static __RELATIVE_REF_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -204,13 +293,15 @@ static __RELATIVE_REF_SPARSE: &[u8] = include_bytes!(
 static __RELATIVE_REF_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/relative_ref.be.sparse")
 );
-/// Recognizer for the rule `relative-ref` of `rfc3986.abnf` (line 21):
+/// Recognizer for the rule `relative-ref` of `rfc3986.abnf` (line 23):
 ///
 /// ```text
 /// relative-ref  = relative-part [ "?" query ] [ "#" fragment ]
 /// ```
 ///
 /// Minimized DFA: 181 states × 19 byte classes, a 7240-byte table; 7969 bytes as a sparse `regex-automata` DFA.
+///
+/// Matched from both ends (`@bidirectional`): a reverse automaton of 163 states, 10106 bytes with its sets.
 pub static RELATIVE_REF: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "relative-ref",
@@ -232,6 +323,12 @@ pub static RELATIVE_REF: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
         start: 19u32,
         words: ::iri_grammar::__private::Words::U16(__RELATIVE_REF_TABLE.as_u16s()),
     },
+    ::core::option::Option::Some(::iri_grammar::__private::Reverse {
+        start: 19u32,
+        set_words: 6u32,
+        words: ::iri_grammar::__private::Words::U16(__RELATIVE_REF_REV.as_u16s()),
+        sets: __RELATIVE_REF_REVSETS.as_u32s(),
+    }),
     __RELATIVE_REF_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -250,7 +347,7 @@ static __RELATIVE_PART_SPARSE: &[u8] = include_bytes!(
 static __RELATIVE_PART_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/relative_part.be.sparse")
 );
-/// Recognizer for the rule `relative-part` of `rfc3986.abnf` (line 23):
+/// Recognizer for the rule `relative-part` of `rfc3986.abnf` (line 25):
 ///
 /// ```text
 /// relative-part = "//" authority path-abempty
@@ -281,6 +378,7 @@ pub static RELATIVE_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 17u32,
         words: ::iri_grammar::__private::Words::U16(__RELATIVE_PART_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __RELATIVE_PART_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -299,7 +397,7 @@ static __SCHEME_SPARSE: &[u8] = include_bytes!(
 static __SCHEME_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/scheme.be.sparse")
 );
-/// Recognizer for the rule `scheme` of `rfc3986.abnf` (line 28):
+/// Recognizer for the rule `scheme` of `rfc3986.abnf` (line 30):
 ///
 /// ```text
 /// scheme        = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
@@ -326,6 +424,7 @@ pub static SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__SCHEME_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __SCHEME_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -344,7 +443,7 @@ static __AUTHORITY_SPARSE: &[u8] = include_bytes!(
 static __AUTHORITY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/authority.be.sparse")
 );
-/// Recognizer for the rule `authority` of `rfc3986.abnf` (line 30):
+/// Recognizer for the rule `authority` of `rfc3986.abnf` (line 32):
 ///
 /// ```text
 /// authority     = [ userinfo "@" ] host [ ":" port ]
@@ -372,6 +471,7 @@ pub static AUTHORITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__AUTHORITY_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __AUTHORITY_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -390,7 +490,7 @@ static __USERINFO_SPARSE: &[u8] = include_bytes!(
 static __USERINFO_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/userinfo.be.sparse")
 );
-/// Recognizer for the rule `userinfo` of `rfc3986.abnf` (line 31):
+/// Recognizer for the rule `userinfo` of `rfc3986.abnf` (line 33):
 ///
 /// ```text
 /// userinfo      = *( unreserved / pct-encoded / sub-delims / ":" )
@@ -417,6 +517,7 @@ pub static USERINFO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__USERINFO_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __USERINFO_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -435,7 +536,7 @@ static __HOST_SPARSE: &[u8] = include_bytes!(
 static __HOST_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/host.be.sparse")
 );
-/// Recognizer for the rule `host` of `rfc3986.abnf` (line 32):
+/// Recognizer for the rule `host` of `rfc3986.abnf` (line 34):
 ///
 /// ```text
 /// host          = IP-literal / IPv4address / reg-name
@@ -463,6 +564,7 @@ pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 15u32,
         words: ::iri_grammar::__private::Words::U16(__HOST_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __HOST_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -481,7 +583,7 @@ static __PORT_SPARSE: &[u8] = include_bytes!(
 static __PORT_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/port.be.sparse")
 );
-/// Recognizer for the rule `port` of `rfc3986.abnf` (line 33):
+/// Recognizer for the rule `port` of `rfc3986.abnf` (line 35):
 ///
 /// ```text
 /// port          = *DIGIT
@@ -508,6 +610,7 @@ pub static PORT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__PORT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PORT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -526,7 +629,7 @@ static __IP_LITERAL_SPARSE: &[u8] = include_bytes!(
 static __IP_LITERAL_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/ip_literal.be.sparse")
 );
-/// Recognizer for the rule `IP-literal` of `rfc3986.abnf` (line 35):
+/// Recognizer for the rule `IP-literal` of `rfc3986.abnf` (line 37):
 ///
 /// ```text
 /// IP-literal    = "[" ( IPv6address / IPvFuture  ) "]"
@@ -554,6 +657,7 @@ pub static IP_LITERAL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 14u32,
         words: ::iri_grammar::__private::Words::U16(__IP_LITERAL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IP_LITERAL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -572,7 +676,7 @@ static __IPV_FUTURE_SPARSE: &[u8] = include_bytes!(
 static __IPV_FUTURE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/ipv_future.be.sparse")
 );
-/// Recognizer for the rule `IPvFuture` of `rfc3986.abnf` (line 37):
+/// Recognizer for the rule `IPvFuture` of `rfc3986.abnf` (line 39):
 ///
 /// ```text
 /// IPvFuture     = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )
@@ -599,6 +703,7 @@ pub static IPV_FUTURE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__IPV_FUTURE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IPV_FUTURE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -617,7 +722,7 @@ static __IPV6ADDRESS_SPARSE: &[u8] = include_bytes!(
 static __IPV6ADDRESS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/ipv6address.be.sparse")
 );
-/// Recognizer for the rule `IPv6address` of `rfc3986.abnf` (line 39):
+/// Recognizer for the rule `IPv6address` of `rfc3986.abnf` (line 41):
 ///
 /// ```text
 /// IPv6address   =                            6( h16 ":" ) ls32
@@ -652,6 +757,7 @@ pub static IPV6ADDRESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 10u32,
         words: ::iri_grammar::__private::Words::U16(__IPV6ADDRESS_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IPV6ADDRESS_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -670,7 +776,7 @@ static __H16_SPARSE: &[u8] = include_bytes!(
 static __H16_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/h16.be.sparse")
 );
-/// Recognizer for the rule `h16` of `rfc3986.abnf` (line 49):
+/// Recognizer for the rule `h16` of `rfc3986.abnf` (line 51):
 ///
 /// ```text
 /// h16           = 1*4HEXDIG
@@ -697,6 +803,7 @@ pub static H16: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__H16_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __H16_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -715,7 +822,7 @@ static __LS32_SPARSE: &[u8] = include_bytes!(
 static __LS32_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/ls32.be.sparse")
 );
-/// Recognizer for the rule `ls32` of `rfc3986.abnf` (line 50):
+/// Recognizer for the rule `ls32` of `rfc3986.abnf` (line 52):
 ///
 /// ```text
 /// ls32          = ( h16 ":" h16 ) / IPv4address
@@ -742,6 +849,7 @@ pub static LS32: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 10u32,
         words: ::iri_grammar::__private::Words::U16(__LS32_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __LS32_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -760,7 +868,7 @@ static __IPV4ADDRESS_SPARSE: &[u8] = include_bytes!(
 static __IPV4ADDRESS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/ipv4address.be.sparse")
 );
-/// Recognizer for the rule `IPv4address` of `rfc3986.abnf` (line 51):
+/// Recognizer for the rule `IPv4address` of `rfc3986.abnf` (line 53):
 ///
 /// ```text
 /// IPv4address   = dec-octet "." dec-octet "." dec-octet "." dec-octet
@@ -787,6 +895,7 @@ pub static IPV4ADDRESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 8u32,
         words: ::iri_grammar::__private::Words::U16(__IPV4ADDRESS_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IPV4ADDRESS_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -805,7 +914,7 @@ static __DEC_OCTET_SPARSE: &[u8] = include_bytes!(
 static __DEC_OCTET_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/dec_octet.be.sparse")
 );
-/// Recognizer for the rule `dec-octet` of `rfc3986.abnf` (line 53):
+/// Recognizer for the rule `dec-octet` of `rfc3986.abnf` (line 55):
 ///
 /// ```text
 /// dec-octet     = DIGIT                 ; 0-9
@@ -836,6 +945,7 @@ pub static DEC_OCTET: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 7u32,
         words: ::iri_grammar::__private::Words::U16(__DEC_OCTET_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DEC_OCTET_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -854,7 +964,7 @@ static __REG_NAME_SPARSE: &[u8] = include_bytes!(
 static __REG_NAME_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/reg_name.be.sparse")
 );
-/// Recognizer for the rule `reg-name` of `rfc3986.abnf` (line 59):
+/// Recognizer for the rule `reg-name` of `rfc3986.abnf` (line 61):
 ///
 /// ```text
 /// reg-name      = *( unreserved / pct-encoded / sub-delims )
@@ -881,6 +991,7 @@ pub static REG_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__REG_NAME_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __REG_NAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -899,7 +1010,7 @@ static __PATH_SPARSE: &[u8] = include_bytes!(
 static __PATH_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/path.be.sparse")
 );
-/// Recognizer for the rule `path` of `rfc3986.abnf` (line 61):
+/// Recognizer for the rule `path` of `rfc3986.abnf` (line 63):
 ///
 /// ```text
 /// path          = path-abempty    ; begins with "/" or is empty
@@ -930,6 +1041,7 @@ pub static PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__PATH_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PATH_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -948,7 +1060,7 @@ static __PATH_ABEMPTY_SPARSE: &[u8] = include_bytes!(
 static __PATH_ABEMPTY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/path_abempty.be.sparse")
 );
-/// Recognizer for the rule `path-abempty` of `rfc3986.abnf` (line 67):
+/// Recognizer for the rule `path-abempty` of `rfc3986.abnf` (line 69):
 ///
 /// ```text
 /// path-abempty  = *( "/" segment )
@@ -975,6 +1087,7 @@ pub static PATH_ABEMPTY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__PATH_ABEMPTY_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PATH_ABEMPTY_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -993,7 +1106,7 @@ static __PATH_ABSOLUTE_SPARSE: &[u8] = include_bytes!(
 static __PATH_ABSOLUTE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/path_absolute.be.sparse")
 );
-/// Recognizer for the rule `path-absolute` of `rfc3986.abnf` (line 68):
+/// Recognizer for the rule `path-absolute` of `rfc3986.abnf` (line 70):
 ///
 /// ```text
 /// path-absolute = "/" [ segment-nz *( "/" segment ) ]
@@ -1020,6 +1133,7 @@ pub static PATH_ABSOLUTE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__PATH_ABSOLUTE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PATH_ABSOLUTE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1038,7 +1152,7 @@ static __PATH_NOSCHEME_SPARSE: &[u8] = include_bytes!(
 static __PATH_NOSCHEME_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/path_noscheme.be.sparse")
 );
-/// Recognizer for the rule `path-noscheme` of `rfc3986.abnf` (line 69):
+/// Recognizer for the rule `path-noscheme` of `rfc3986.abnf` (line 71):
 ///
 /// ```text
 /// path-noscheme = segment-nz-nc *( "/" segment )
@@ -1065,6 +1179,7 @@ pub static PATH_NOSCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__PATH_NOSCHEME_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PATH_NOSCHEME_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1083,7 +1198,7 @@ static __PATH_ROOTLESS_SPARSE: &[u8] = include_bytes!(
 static __PATH_ROOTLESS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/path_rootless.be.sparse")
 );
-/// Recognizer for the rule `path-rootless` of `rfc3986.abnf` (line 70):
+/// Recognizer for the rule `path-rootless` of `rfc3986.abnf` (line 72):
 ///
 /// ```text
 /// path-rootless = segment-nz *( "/" segment )
@@ -1110,6 +1225,7 @@ pub static PATH_ROOTLESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__PATH_ROOTLESS_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PATH_ROOTLESS_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1128,7 +1244,7 @@ static __PATH_EMPTY_SPARSE: &[u8] = include_bytes!(
 static __PATH_EMPTY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/path_empty.be.sparse")
 );
-/// Recognizer for the rule `path-empty` of `rfc3986.abnf` (line 71):
+/// Recognizer for the rule `path-empty` of `rfc3986.abnf` (line 73):
 ///
 /// ```text
 /// path-empty    = 0<pchar>
@@ -1155,6 +1271,7 @@ pub static PATH_EMPTY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 1u32,
         words: ::iri_grammar::__private::Words::U16(__PATH_EMPTY_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PATH_EMPTY_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1173,7 +1290,7 @@ static __SEGMENT_SPARSE: &[u8] = include_bytes!(
 static __SEGMENT_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/segment.be.sparse")
 );
-/// Recognizer for the rule `segment` of `rfc3986.abnf` (line 73):
+/// Recognizer for the rule `segment` of `rfc3986.abnf` (line 75):
 ///
 /// ```text
 /// segment       = *pchar
@@ -1200,6 +1317,7 @@ pub static SEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__SEGMENT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __SEGMENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1218,7 +1336,7 @@ static __SEGMENT_NZ_SPARSE: &[u8] = include_bytes!(
 static __SEGMENT_NZ_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/segment_nz.be.sparse")
 );
-/// Recognizer for the rule `segment-nz` of `rfc3986.abnf` (line 74):
+/// Recognizer for the rule `segment-nz` of `rfc3986.abnf` (line 76):
 ///
 /// ```text
 /// segment-nz    = 1*pchar
@@ -1245,6 +1363,7 @@ pub static SEGMENT_NZ: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__SEGMENT_NZ_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __SEGMENT_NZ_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1263,7 +1382,7 @@ static __SEGMENT_NZ_NC_SPARSE: &[u8] = include_bytes!(
 static __SEGMENT_NZ_NC_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/segment_nz_nc.be.sparse")
 );
-/// Recognizer for the rule `segment-nz-nc` of `rfc3986.abnf` (line 75):
+/// Recognizer for the rule `segment-nz-nc` of `rfc3986.abnf` (line 77):
 ///
 /// ```text
 /// segment-nz-nc = 1*( unreserved / pct-encoded / sub-delims / "@" )
@@ -1290,6 +1409,7 @@ pub static SEGMENT_NZ_NC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__SEGMENT_NZ_NC_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __SEGMENT_NZ_NC_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1308,7 +1428,7 @@ static __PCHAR_SPARSE: &[u8] = include_bytes!(
 static __PCHAR_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/pchar.be.sparse")
 );
-/// Recognizer for the rule `pchar` of `rfc3986.abnf` (line 78):
+/// Recognizer for the rule `pchar` of `rfc3986.abnf` (line 80):
 ///
 /// ```text
 /// pchar         = unreserved / pct-encoded / sub-delims / ":" / "@"
@@ -1335,6 +1455,7 @@ pub static PCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__PCHAR_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PCHAR_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1353,7 +1474,7 @@ static __QUERY_SPARSE: &[u8] = include_bytes!(
 static __QUERY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/query.be.sparse")
 );
-/// Recognizer for the rule `query` of `rfc3986.abnf` (line 80):
+/// Recognizer for the rule `query` of `rfc3986.abnf` (line 82):
 ///
 /// ```text
 /// query         = *( pchar / "/" / "?" )
@@ -1380,6 +1501,7 @@ pub static QUERY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__QUERY_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __QUERY_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1398,7 +1520,7 @@ static __FRAGMENT_SPARSE: &[u8] = include_bytes!(
 static __FRAGMENT_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/fragment.be.sparse")
 );
-/// Recognizer for the rule `fragment` of `rfc3986.abnf` (line 82):
+/// Recognizer for the rule `fragment` of `rfc3986.abnf` (line 84):
 ///
 /// ```text
 /// fragment      = *( pchar / "/" / "?" )
@@ -1425,6 +1547,7 @@ pub static FRAGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__FRAGMENT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __FRAGMENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1443,7 +1566,7 @@ static __PCT_ENCODED_SPARSE: &[u8] = include_bytes!(
 static __PCT_ENCODED_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/pct_encoded.be.sparse")
 );
-/// Recognizer for the rule `pct-encoded` of `rfc3986.abnf` (line 84):
+/// Recognizer for the rule `pct-encoded` of `rfc3986.abnf` (line 86):
 ///
 /// ```text
 /// pct-encoded   = "%" HEXDIG HEXDIG
@@ -1470,6 +1593,7 @@ pub static PCT_ENCODED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__PCT_ENCODED_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PCT_ENCODED_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1488,7 +1612,7 @@ static __UNRESERVED_SPARSE: &[u8] = include_bytes!(
 static __UNRESERVED_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/unreserved.be.sparse")
 );
-/// Recognizer for the rule `unreserved` of `rfc3986.abnf` (line 86):
+/// Recognizer for the rule `unreserved` of `rfc3986.abnf` (line 88):
 ///
 /// ```text
 /// unreserved    = ALPHA / DIGIT / "-" / "." / "_" / "~"
@@ -1515,6 +1639,7 @@ pub static UNRESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__UNRESERVED_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __UNRESERVED_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1533,7 +1658,7 @@ static __RESERVED_SPARSE: &[u8] = include_bytes!(
 static __RESERVED_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/reserved.be.sparse")
 );
-/// Recognizer for the rule `reserved` of `rfc3986.abnf` (line 87):
+/// Recognizer for the rule `reserved` of `rfc3986.abnf` (line 89):
 ///
 /// ```text
 /// reserved      = gen-delims / sub-delims
@@ -1560,6 +1685,7 @@ pub static RESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__RESERVED_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __RESERVED_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1578,7 +1704,7 @@ static __GEN_DELIMS_SPARSE: &[u8] = include_bytes!(
 static __GEN_DELIMS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/gen_delims.be.sparse")
 );
-/// Recognizer for the rule `gen-delims` of `rfc3986.abnf` (line 88):
+/// Recognizer for the rule `gen-delims` of `rfc3986.abnf` (line 90):
 ///
 /// ```text
 /// gen-delims    = ":" / "/" / "?" / "#" / "[" / "]" / "@"
@@ -1605,6 +1731,7 @@ pub static GEN_DELIMS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__GEN_DELIMS_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __GEN_DELIMS_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1623,7 +1750,7 @@ static __SUB_DELIMS_SPARSE: &[u8] = include_bytes!(
 static __SUB_DELIMS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/sub_delims.be.sparse")
 );
-/// Recognizer for the rule `sub-delims` of `rfc3986.abnf` (line 89):
+/// Recognizer for the rule `sub-delims` of `rfc3986.abnf` (line 91):
 ///
 /// ```text
 /// sub-delims    = "!" / "$" / "&" / "'" / "(" / ")"
@@ -1651,6 +1778,7 @@ pub static SUB_DELIMS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__SUB_DELIMS_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __SUB_DELIMS_SPARSE,
 );
 /// Every exported rule of `rfc3986.abnf`, in spec order.
@@ -1728,7 +1856,7 @@ pub mod ast {
         final_maps: 4624u32,
         words: __URI_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `URI` of `rfc3986.abnf` (line 10):
+    /// Parse tree of the rule `URI` of `rfc3986.abnf` (line 12):
     ///
     /// ```text
     /// URI           = scheme ":" hier-part [ "?" query ] [ "#" fragment ]
@@ -1846,7 +1974,7 @@ pub mod ast {
         final_maps: 3326u32,
         words: __HIER_PART_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `hier-part` of `rfc3986.abnf` (line 12):
+    /// Parse tree of the rule `hier-part` of `rfc3986.abnf` (line 14):
     ///
     /// ```text
     /// hier-part     = "//" authority path-abempty
@@ -1976,7 +2104,7 @@ pub mod ast {
         final_maps: 7906u32,
         words: __URI_REFERENCE_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `URI-reference` of `rfc3986.abnf` (line 17):
+    /// Parse tree of the rule `URI-reference` of `rfc3986.abnf` (line 19):
     ///
     /// ```text
     /// URI-reference = URI / relative-ref
@@ -2086,7 +2214,7 @@ pub mod ast {
         final_maps: 3905u32,
         words: __ABSOLUTE_URI_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `absolute-URI` of `rfc3986.abnf` (line 19):
+    /// Parse tree of the rule `absolute-URI` of `rfc3986.abnf` (line 21):
     ///
     /// ```text
     /// absolute-URI  = scheme ":" hier-part [ "?" query ]
@@ -2186,7 +2314,7 @@ pub mod ast {
         final_maps: 4220u32,
         words: __RELATIVE_REF_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `relative-ref` of `rfc3986.abnf` (line 21):
+    /// Parse tree of the rule `relative-ref` of `rfc3986.abnf` (line 23):
     ///
     /// ```text
     /// relative-ref  = relative-part [ "?" query ] [ "#" fragment ]
@@ -2305,7 +2433,7 @@ pub mod ast {
         final_maps: 3380u32,
         words: __RELATIVE_PART_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `relative-part` of `rfc3986.abnf` (line 23):
+    /// Parse tree of the rule `relative-part` of `rfc3986.abnf` (line 25):
     ///
     /// ```text
     /// relative-part = "//" authority path-abempty
@@ -2430,7 +2558,7 @@ pub mod ast {
         final_maps: 8486u32,
         words: __AUTHORITY_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `authority` of `rfc3986.abnf` (line 30):
+    /// Parse tree of the rule `authority` of `rfc3986.abnf` (line 32):
     ///
     /// ```text
     /// authority     = [ userinfo "@" ] host [ ":" port ]
@@ -2542,7 +2670,7 @@ pub mod ast {
         final_maps: 2952u32,
         words: __HOST_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `host` of `rfc3986.abnf` (line 32):
+    /// Parse tree of the rule `host` of `rfc3986.abnf` (line 34):
     ///
     /// ```text
     /// host          = IP-literal / IPv4address / reg-name
@@ -2652,7 +2780,7 @@ pub mod ast {
         final_maps: 2396u32,
         words: __IP_LITERAL_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `IP-literal` of `rfc3986.abnf` (line 35):
+    /// Parse tree of the rule `IP-literal` of `rfc3986.abnf` (line 37):
     ///
     /// ```text
     /// IP-literal    = "[" ( IPv6address / IPvFuture  ) "]"
@@ -2770,7 +2898,7 @@ pub mod ast {
         final_maps: 106u32,
         words: __PATH_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `path` of `rfc3986.abnf` (line 61):
+    /// Parse tree of the rule `path` of `rfc3986.abnf` (line 63):
     ///
     /// ```text
     /// path          = path-abempty    ; begins with "/" or is empty
@@ -2938,7 +3066,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `path-abempty` of `rfc3986.abnf` (line 67):
+    /// Parse tree of the rule `path-abempty` of `rfc3986.abnf` (line 69):
     ///
     /// ```text
     /// path-abempty  = *( "/" segment )
@@ -3081,7 +3209,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `path-noscheme` of `rfc3986.abnf` (line 69):
+    /// Parse tree of the rule `path-noscheme` of `rfc3986.abnf` (line 71):
     ///
     /// ```text
     /// path-noscheme = segment-nz-nc *( "/" segment )
@@ -3227,7 +3355,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `path-rootless` of `rfc3986.abnf` (line 70):
+    /// Parse tree of the rule `path-rootless` of `rfc3986.abnf` (line 72):
     ///
     /// ```text
     /// path-rootless = segment-nz *( "/" segment )
@@ -3332,7 +3460,7 @@ pub mod components {
         final_maps: 12283u32,
         words: __URI_REFERENCE_COMPONENTS_BYTES.as_u32s(),
     };
-    /// Components of the rule `URI-reference` of `rfc3986.abnf` (line 17):
+    /// Components of the rule `URI-reference` of `rfc3986.abnf` (line 19):
     ///
     /// ```text
     /// URI-reference = URI / relative-ref
@@ -3430,7 +3558,7 @@ pub mod components {
         final_maps: 10242u32,
         words: __AUTHORITY_COMPONENTS_BYTES.as_u32s(),
     };
-    /// Components of the rule `authority` of `rfc3986.abnf` (line 30):
+    /// Components of the rule `authority` of `rfc3986.abnf` (line 32):
     ///
     /// ```text
     /// authority     = [ userinfo "@" ] host [ ":" port ]

@@ -2,6 +2,22 @@
 // Do not edit: edit the spec file and rebuild.
 
 #[cfg(target_endian = "little")]
+static __IRI_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri.le.rev")),
+);
+#[cfg(target_endian = "big")]
+static __IRI_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri.be.rev")),
+);
+#[cfg(target_endian = "little")]
+static __IRI_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri.le.revsets")),
+);
+#[cfg(target_endian = "big")]
+static __IRI_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri.be.revsets")),
+);
+#[cfg(target_endian = "little")]
 static __IRI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri.le.table")),
 );
@@ -17,7 +33,7 @@ static __IRI_SPARSE: &[u8] = include_bytes!(
 static __IRI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/iri.be.sparse")
 );
-/// Recognizer for the rule `IRI` of `rfc3987.abnf` (line 18):
+/// Recognizer for the rule `IRI` of `rfc3987.abnf` (line 20):
 ///
 /// ```text
 /// IRI            = scheme ":" ihier-part [ "?" iquery ]
@@ -25,6 +41,8 @@ static __IRI_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 262 states × 44 byte classes, a 23580-byte table; 10618 bytes as a sparse `regex-automata` DFA.
+///
+/// Matched from both ends (`@bidirectional`): a reverse automaton of 296 states, 36704 bytes with its sets.
 pub static IRI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "IRI",
@@ -48,6 +66,12 @@ pub static IRI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 44u32,
         words: ::iri_grammar::__private::Words::U16(__IRI_TABLE.as_u16s()),
     },
+    ::core::option::Option::Some(::iri_grammar::__private::Reverse {
+        start: 44u32,
+        set_words: 9u32,
+        words: ::iri_grammar::__private::Words::U16(__IRI_REV.as_u16s()),
+        sets: __IRI_REVSETS.as_u32s(),
+    }),
     __IRI_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -66,7 +90,7 @@ static __IHIER_PART_SPARSE: &[u8] = include_bytes!(
 static __IHIER_PART_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ihier_part.be.sparse")
 );
-/// Recognizer for the rule `ihier-part` of `rfc3987.abnf` (line 21):
+/// Recognizer for the rule `ihier-part` of `rfc3987.abnf` (line 23):
 ///
 /// ```text
 /// ihier-part     = "//" iauthority ipath-abempty
@@ -98,7 +122,24 @@ pub static IHIER_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 38u32,
         words: ::iri_grammar::__private::Words::U16(__IHIER_PART_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IHIER_PART_SPARSE,
+);
+#[cfg(target_endian = "little")]
+static __IRI_REFERENCE_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri_reference.le.rev")),
+);
+#[cfg(target_endian = "big")]
+static __IRI_REFERENCE_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri_reference.be.rev")),
+);
+#[cfg(target_endian = "little")]
+static __IRI_REFERENCE_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri_reference.le.revsets")),
+);
+#[cfg(target_endian = "big")]
+static __IRI_REFERENCE_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri_reference.be.revsets")),
 );
 #[cfg(target_endian = "little")]
 static __IRI_REFERENCE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -116,13 +157,15 @@ static __IRI_REFERENCE_SPARSE: &[u8] = include_bytes!(
 static __IRI_REFERENCE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/iri_reference.be.sparse")
 );
-/// Recognizer for the rule `IRI-reference` of `rfc3987.abnf` (line 26):
+/// Recognizer for the rule `IRI-reference` of `rfc3987.abnf` (line 28):
 ///
 /// ```text
 /// IRI-reference  = IRI / irelative-ref
 /// ```
 ///
 /// Minimized DFA: 278 states × 44 byte classes, a 25020-byte table; 11410 bytes as a sparse `regex-automata` DFA.
+///
+/// Matched from both ends (`@bidirectional`): a reverse automaton of 398 states, 49352 bytes with its sets.
 pub static IRI_REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "IRI-reference",
@@ -146,7 +189,29 @@ pub static IRI_REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 44u32,
         words: ::iri_grammar::__private::Words::U16(__IRI_REFERENCE_TABLE.as_u16s()),
     },
+    ::core::option::Option::Some(::iri_grammar::__private::Reverse {
+        start: 44u32,
+        set_words: 9u32,
+        words: ::iri_grammar::__private::Words::U16(__IRI_REFERENCE_REV.as_u16s()),
+        sets: __IRI_REFERENCE_REVSETS.as_u32s(),
+    }),
     __IRI_REFERENCE_SPARSE,
+);
+#[cfg(target_endian = "little")]
+static __ABSOLUTE_IRI_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/absolute_iri.le.rev")),
+);
+#[cfg(target_endian = "big")]
+static __ABSOLUTE_IRI_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/absolute_iri.be.rev")),
+);
+#[cfg(target_endian = "little")]
+static __ABSOLUTE_IRI_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/absolute_iri.le.revsets")),
+);
+#[cfg(target_endian = "big")]
+static __ABSOLUTE_IRI_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/absolute_iri.be.revsets")),
 );
 #[cfg(target_endian = "little")]
 static __ABSOLUTE_IRI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -164,13 +229,15 @@ static __ABSOLUTE_IRI_SPARSE: &[u8] = include_bytes!(
 static __ABSOLUTE_IRI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/absolute_iri.be.sparse")
 );
-/// Recognizer for the rule `absolute-IRI` of `rfc3987.abnf` (line 28):
+/// Recognizer for the rule `absolute-IRI` of `rfc3987.abnf` (line 30):
 ///
 /// ```text
 /// absolute-IRI   = scheme ":" ihier-part [ "?" iquery ]
 /// ```
 ///
 /// Minimized DFA: 246 states × 43 byte classes, a 21648-byte table; 10054 bytes as a sparse `regex-automata` DFA.
+///
+/// Matched from both ends (`@bidirectional`): a reverse automaton of 220 states, 25960 bytes with its sets.
 pub static ABSOLUTE_IRI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "absolute-IRI",
@@ -194,7 +261,29 @@ pub static ABSOLUTE_IRI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
         start: 43u32,
         words: ::iri_grammar::__private::Words::U16(__ABSOLUTE_IRI_TABLE.as_u16s()),
     },
+    ::core::option::Option::Some(::iri_grammar::__private::Reverse {
+        start: 43u32,
+        set_words: 8u32,
+        words: ::iri_grammar::__private::Words::U16(__ABSOLUTE_IRI_REV.as_u16s()),
+        sets: __ABSOLUTE_IRI_REVSETS.as_u32s(),
+    }),
     __ABSOLUTE_IRI_SPARSE,
+);
+#[cfg(target_endian = "little")]
+static __IRELATIVE_REF_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/irelative_ref.le.rev")),
+);
+#[cfg(target_endian = "big")]
+static __IRELATIVE_REF_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/irelative_ref.be.rev")),
+);
+#[cfg(target_endian = "little")]
+static __IRELATIVE_REF_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/irelative_ref.le.revsets")),
+);
+#[cfg(target_endian = "big")]
+static __IRELATIVE_REF_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/irelative_ref.be.revsets")),
 );
 #[cfg(target_endian = "little")]
 static __IRELATIVE_REF_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -212,13 +301,15 @@ static __IRELATIVE_REF_SPARSE: &[u8] = include_bytes!(
 static __IRELATIVE_REF_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/irelative_ref.be.sparse")
 );
-/// Recognizer for the rule `irelative-ref` of `rfc3987.abnf` (line 30):
+/// Recognizer for the rule `irelative-ref` of `rfc3987.abnf` (line 32):
 ///
 /// ```text
 /// irelative-ref  = irelative-part [ "?" iquery ] [ "#" ifragment ]
 /// ```
 ///
 /// Minimized DFA: 276 states × 42 byte classes, a 23736-byte table; 11086 bytes as a sparse `regex-automata` DFA.
+///
+/// Matched from both ends (`@bidirectional`): a reverse automaton of 358 states, 42960 bytes with its sets.
 pub static IRELATIVE_REF: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "irelative-ref",
@@ -241,6 +332,12 @@ pub static IRELATIVE_REF: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 42u32,
         words: ::iri_grammar::__private::Words::U16(__IRELATIVE_REF_TABLE.as_u16s()),
     },
+    ::core::option::Option::Some(::iri_grammar::__private::Reverse {
+        start: 42u32,
+        set_words: 9u32,
+        words: ::iri_grammar::__private::Words::U16(__IRELATIVE_REF_REV.as_u16s()),
+        sets: __IRELATIVE_REF_REVSETS.as_u32s(),
+    }),
     __IRELATIVE_REF_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -259,7 +356,7 @@ static __IRELATIVE_PART_SPARSE: &[u8] = include_bytes!(
 static __IRELATIVE_PART_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/irelative_part.be.sparse")
 );
-/// Recognizer for the rule `irelative-part` of `rfc3987.abnf` (line 32):
+/// Recognizer for the rule `irelative-part` of `rfc3987.abnf` (line 34):
 ///
 /// ```text
 /// irelative-part = "//" iauthority ipath-abempty
@@ -291,6 +388,7 @@ pub static IRELATIVE_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         start: 38u32,
         words: ::iri_grammar::__private::Words::U16(__IRELATIVE_PART_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IRELATIVE_PART_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -309,7 +407,7 @@ static __IAUTHORITY_SPARSE: &[u8] = include_bytes!(
 static __IAUTHORITY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/iauthority.be.sparse")
 );
-/// Recognizer for the rule `iauthority` of `rfc3987.abnf` (line 37):
+/// Recognizer for the rule `iauthority` of `rfc3987.abnf` (line 39):
 ///
 /// ```text
 /// iauthority     = [ iuserinfo "@" ] ihost [ ":" port ]
@@ -338,6 +436,7 @@ pub static IAUTHORITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 37u32,
         words: ::iri_grammar::__private::Words::U16(__IAUTHORITY_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IAUTHORITY_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -356,7 +455,7 @@ static __IUSERINFO_SPARSE: &[u8] = include_bytes!(
 static __IUSERINFO_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/iuserinfo.be.sparse")
 );
-/// Recognizer for the rule `iuserinfo` of `rfc3987.abnf` (line 38):
+/// Recognizer for the rule `iuserinfo` of `rfc3987.abnf` (line 40):
 ///
 /// ```text
 /// iuserinfo      = *( iunreserved / pct-encoded / sub-delims / ":" )
@@ -384,6 +483,7 @@ pub static IUSERINFO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 25u32,
         words: ::iri_grammar::__private::Words::U16(__IUSERINFO_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IUSERINFO_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -402,7 +502,7 @@ static __IHOST_SPARSE: &[u8] = include_bytes!(
 static __IHOST_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ihost.be.sparse")
 );
-/// Recognizer for the rule `ihost` of `rfc3987.abnf` (line 39):
+/// Recognizer for the rule `ihost` of `rfc3987.abnf` (line 41):
 ///
 /// ```text
 /// ihost          = IP-literal / IPv4address / ireg-name
@@ -431,6 +531,7 @@ pub static IHOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 36u32,
         words: ::iri_grammar::__private::Words::U16(__IHOST_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IHOST_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -449,7 +550,7 @@ static __IREG_NAME_SPARSE: &[u8] = include_bytes!(
 static __IREG_NAME_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ireg_name.be.sparse")
 );
-/// Recognizer for the rule `ireg-name` of `rfc3987.abnf` (line 41):
+/// Recognizer for the rule `ireg-name` of `rfc3987.abnf` (line 43):
 ///
 /// ```text
 /// ireg-name      = *( iunreserved / pct-encoded / sub-delims )
@@ -477,6 +578,7 @@ pub static IREG_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 25u32,
         words: ::iri_grammar::__private::Words::U16(__IREG_NAME_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IREG_NAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -495,7 +597,7 @@ static __IPATH_SPARSE: &[u8] = include_bytes!(
 static __IPATH_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ipath.be.sparse")
 );
-/// Recognizer for the rule `ipath` of `rfc3987.abnf` (line 43):
+/// Recognizer for the rule `ipath` of `rfc3987.abnf` (line 45):
 ///
 /// ```text
 /// ipath          = ipath-abempty   ; begins with "/" or is empty
@@ -527,6 +629,7 @@ pub static IPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 25u32,
         words: ::iri_grammar::__private::Words::U16(__IPATH_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IPATH_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -545,7 +648,7 @@ static __IPATH_ABEMPTY_SPARSE: &[u8] = include_bytes!(
 static __IPATH_ABEMPTY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ipath_abempty.be.sparse")
 );
-/// Recognizer for the rule `ipath-abempty` of `rfc3987.abnf` (line 49):
+/// Recognizer for the rule `ipath-abempty` of `rfc3987.abnf` (line 51):
 ///
 /// ```text
 /// ipath-abempty  = *( "/" isegment )
@@ -573,6 +676,7 @@ pub static IPATH_ABEMPTY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 26u32,
         words: ::iri_grammar::__private::Words::U16(__IPATH_ABEMPTY_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IPATH_ABEMPTY_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -591,7 +695,7 @@ static __IPATH_ABSOLUTE_SPARSE: &[u8] = include_bytes!(
 static __IPATH_ABSOLUTE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ipath_absolute.be.sparse")
 );
-/// Recognizer for the rule `ipath-absolute` of `rfc3987.abnf` (line 50):
+/// Recognizer for the rule `ipath-absolute` of `rfc3987.abnf` (line 52):
 ///
 /// ```text
 /// ipath-absolute = "/" [ isegment-nz *( "/" isegment ) ]
@@ -619,6 +723,7 @@ pub static IPATH_ABSOLUTE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         start: 26u32,
         words: ::iri_grammar::__private::Words::U16(__IPATH_ABSOLUTE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IPATH_ABSOLUTE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -637,7 +742,7 @@ static __IPATH_NOSCHEME_SPARSE: &[u8] = include_bytes!(
 static __IPATH_NOSCHEME_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ipath_noscheme.be.sparse")
 );
-/// Recognizer for the rule `ipath-noscheme` of `rfc3987.abnf` (line 51):
+/// Recognizer for the rule `ipath-noscheme` of `rfc3987.abnf` (line 53):
 ///
 /// ```text
 /// ipath-noscheme = isegment-nz-nc *( "/" isegment )
@@ -665,6 +770,7 @@ pub static IPATH_NOSCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         start: 27u32,
         words: ::iri_grammar::__private::Words::U16(__IPATH_NOSCHEME_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IPATH_NOSCHEME_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -683,7 +789,7 @@ static __IPATH_ROOTLESS_SPARSE: &[u8] = include_bytes!(
 static __IPATH_ROOTLESS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ipath_rootless.be.sparse")
 );
-/// Recognizer for the rule `ipath-rootless` of `rfc3987.abnf` (line 52):
+/// Recognizer for the rule `ipath-rootless` of `rfc3987.abnf` (line 54):
 ///
 /// ```text
 /// ipath-rootless = isegment-nz *( "/" isegment )
@@ -711,6 +817,7 @@ pub static IPATH_ROOTLESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         start: 26u32,
         words: ::iri_grammar::__private::Words::U16(__IPATH_ROOTLESS_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IPATH_ROOTLESS_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -729,7 +836,7 @@ static __IPATH_EMPTY_SPARSE: &[u8] = include_bytes!(
 static __IPATH_EMPTY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ipath_empty.be.sparse")
 );
-/// Recognizer for the rule `ipath-empty` of `rfc3987.abnf` (line 53):
+/// Recognizer for the rule `ipath-empty` of `rfc3987.abnf` (line 55):
 ///
 /// ```text
 /// ipath-empty    = 0<ipchar>
@@ -756,6 +863,7 @@ pub static IPATH_EMPTY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 1u32,
         words: ::iri_grammar::__private::Words::U16(__IPATH_EMPTY_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IPATH_EMPTY_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -774,7 +882,7 @@ static __ISEGMENT_SPARSE: &[u8] = include_bytes!(
 static __ISEGMENT_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/isegment.be.sparse")
 );
-/// Recognizer for the rule `isegment` of `rfc3987.abnf` (line 55):
+/// Recognizer for the rule `isegment` of `rfc3987.abnf` (line 57):
 ///
 /// ```text
 /// isegment       = *ipchar
@@ -802,6 +910,7 @@ pub static ISEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 25u32,
         words: ::iri_grammar::__private::Words::U16(__ISEGMENT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ISEGMENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -820,7 +929,7 @@ static __ISEGMENT_NZ_SPARSE: &[u8] = include_bytes!(
 static __ISEGMENT_NZ_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/isegment_nz.be.sparse")
 );
-/// Recognizer for the rule `isegment-nz` of `rfc3987.abnf` (line 56):
+/// Recognizer for the rule `isegment-nz` of `rfc3987.abnf` (line 58):
 ///
 /// ```text
 /// isegment-nz    = 1*ipchar
@@ -848,6 +957,7 @@ pub static ISEGMENT_NZ: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 25u32,
         words: ::iri_grammar::__private::Words::U16(__ISEGMENT_NZ_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ISEGMENT_NZ_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -866,7 +976,7 @@ static __ISEGMENT_NZ_NC_SPARSE: &[u8] = include_bytes!(
 static __ISEGMENT_NZ_NC_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/isegment_nz_nc.be.sparse")
 );
-/// Recognizer for the rule `isegment-nz-nc` of `rfc3987.abnf` (line 57):
+/// Recognizer for the rule `isegment-nz-nc` of `rfc3987.abnf` (line 59):
 ///
 /// ```text
 /// isegment-nz-nc = 1*( iunreserved / pct-encoded / sub-delims
@@ -895,6 +1005,7 @@ pub static ISEGMENT_NZ_NC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         start: 25u32,
         words: ::iri_grammar::__private::Words::U16(__ISEGMENT_NZ_NC_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ISEGMENT_NZ_NC_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -913,7 +1024,7 @@ static __IPCHAR_SPARSE: &[u8] = include_bytes!(
 static __IPCHAR_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ipchar.be.sparse")
 );
-/// Recognizer for the rule `ipchar` of `rfc3987.abnf` (line 61):
+/// Recognizer for the rule `ipchar` of `rfc3987.abnf` (line 63):
 ///
 /// ```text
 /// ipchar         = iunreserved / pct-encoded / sub-delims / ":"
@@ -942,6 +1053,7 @@ pub static IPCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 25u32,
         words: ::iri_grammar::__private::Words::U16(__IPCHAR_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IPCHAR_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -960,7 +1072,7 @@ static __IQUERY_SPARSE: &[u8] = include_bytes!(
 static __IQUERY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/iquery.be.sparse")
 );
-/// Recognizer for the rule `iquery` of `rfc3987.abnf` (line 64):
+/// Recognizer for the rule `iquery` of `rfc3987.abnf` (line 66):
 ///
 /// ```text
 /// iquery         = *( ipchar / iprivate / "/" / "?" )
@@ -988,6 +1100,7 @@ pub static IQUERY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 25u32,
         words: ::iri_grammar::__private::Words::U16(__IQUERY_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IQUERY_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1006,7 +1119,7 @@ static __IFRAGMENT_SPARSE: &[u8] = include_bytes!(
 static __IFRAGMENT_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ifragment.be.sparse")
 );
-/// Recognizer for the rule `ifragment` of `rfc3987.abnf` (line 66):
+/// Recognizer for the rule `ifragment` of `rfc3987.abnf` (line 68):
 ///
 /// ```text
 /// ifragment      = *( ipchar / "/" / "?" )
@@ -1034,6 +1147,7 @@ pub static IFRAGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 25u32,
         words: ::iri_grammar::__private::Words::U16(__IFRAGMENT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IFRAGMENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1052,7 +1166,7 @@ static __IUNRESERVED_SPARSE: &[u8] = include_bytes!(
 static __IUNRESERVED_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/iunreserved.be.sparse")
 );
-/// Recognizer for the rule `iunreserved` of `rfc3987.abnf` (line 68):
+/// Recognizer for the rule `iunreserved` of `rfc3987.abnf` (line 70):
 ///
 /// ```text
 /// iunreserved    = ALPHA / DIGIT / "-" / "." / "_" / "~" / ucschar
@@ -1080,6 +1194,7 @@ pub static IUNRESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 23u32,
         words: ::iri_grammar::__private::Words::U16(__IUNRESERVED_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IUNRESERVED_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1098,7 +1213,7 @@ static __UCSCHAR_SPARSE: &[u8] = include_bytes!(
 static __UCSCHAR_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ucschar.be.sparse")
 );
-/// Recognizer for the rule `ucschar` of `rfc3987.abnf` (line 70):
+/// Recognizer for the rule `ucschar` of `rfc3987.abnf` (line 72):
 ///
 /// ```text
 /// ucschar        = %xA0-D7FF / %xF900-FDCF / %xFDF0-FFEF
@@ -1131,6 +1246,7 @@ pub static UCSCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 22u32,
         words: ::iri_grammar::__private::Words::U16(__UCSCHAR_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __UCSCHAR_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1149,7 +1265,7 @@ static __IPRIVATE_SPARSE: &[u8] = include_bytes!(
 static __IPRIVATE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/iprivate.be.sparse")
 );
-/// Recognizer for the rule `iprivate` of `rfc3987.abnf` (line 77):
+/// Recognizer for the rule `iprivate` of `rfc3987.abnf` (line 79):
 ///
 /// ```text
 /// iprivate       = %xE000-F8FF / %xF0000-FFFFD / %x100000-10FFFD
@@ -1176,6 +1292,7 @@ pub static IPRIVATE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__IPRIVATE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __IPRIVATE_SPARSE,
 );
 /// Imported: the recognizer of `scheme` from [`super::rfc3986`].
@@ -1287,7 +1404,7 @@ pub mod ast {
         final_maps: 16541u32,
         words: __IRI_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `IRI` of `rfc3987.abnf` (line 18):
+    /// Parse tree of the rule `IRI` of `rfc3987.abnf` (line 20):
     ///
     /// ```text
     /// IRI            = scheme ":" ihier-part [ "?" iquery ]
@@ -1407,7 +1524,7 @@ pub mod ast {
         final_maps: 10739u32,
         words: __IHIER_PART_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `ihier-part` of `rfc3987.abnf` (line 21):
+    /// Parse tree of the rule `ihier-part` of `rfc3987.abnf` (line 23):
     ///
     /// ```text
     /// ihier-part     = "//" iauthority ipath-abempty
@@ -1543,7 +1660,7 @@ pub mod ast {
         final_maps: 24128u32,
         words: __IRI_REFERENCE_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `IRI-reference` of `rfc3987.abnf` (line 26):
+    /// Parse tree of the rule `IRI-reference` of `rfc3987.abnf` (line 28):
     ///
     /// ```text
     /// IRI-reference  = IRI / irelative-ref
@@ -1655,7 +1772,7 @@ pub mod ast {
         final_maps: 11680u32,
         words: __ABSOLUTE_IRI_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `absolute-IRI` of `rfc3987.abnf` (line 28):
+    /// Parse tree of the rule `absolute-IRI` of `rfc3987.abnf` (line 30):
     ///
     /// ```text
     /// absolute-IRI   = scheme ":" ihier-part [ "?" iquery ]
@@ -1756,7 +1873,7 @@ pub mod ast {
         final_maps: 16403u32,
         words: __IRELATIVE_REF_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `irelative-ref` of `rfc3987.abnf` (line 30):
+    /// Parse tree of the rule `irelative-ref` of `rfc3987.abnf` (line 32):
     ///
     /// ```text
     /// irelative-ref  = irelative-part [ "?" iquery ] [ "#" ifragment ]
@@ -1876,7 +1993,7 @@ pub mod ast {
         final_maps: 11363u32,
         words: __IRELATIVE_PART_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `irelative-part` of `rfc3987.abnf` (line 32):
+    /// Parse tree of the rule `irelative-part` of `rfc3987.abnf` (line 34):
     ///
     /// ```text
     /// irelative-part = "//" iauthority ipath-abempty
@@ -2002,7 +2119,7 @@ pub mod ast {
         final_maps: 20920u32,
         words: __IAUTHORITY_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `iauthority` of `rfc3987.abnf` (line 37):
+    /// Parse tree of the rule `iauthority` of `rfc3987.abnf` (line 39):
     ///
     /// ```text
     /// iauthority     = [ iuserinfo "@" ] ihost [ ":" port ]
@@ -2115,7 +2232,7 @@ pub mod ast {
         final_maps: 7297u32,
         words: __IHOST_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `ihost` of `rfc3987.abnf` (line 39):
+    /// Parse tree of the rule `ihost` of `rfc3987.abnf` (line 41):
     ///
     /// ```text
     /// ihost          = IP-literal / IPv4address / ireg-name
@@ -2235,7 +2352,7 @@ pub mod ast {
         final_maps: 1856u32,
         words: __IPATH_TDFA_BYTES.as_u32s(),
     };
-    /// Parse tree of the rule `ipath` of `rfc3987.abnf` (line 43):
+    /// Parse tree of the rule `ipath` of `rfc3987.abnf` (line 45):
     ///
     /// ```text
     /// ipath          = ipath-abempty   ; begins with "/" or is empty
@@ -2411,7 +2528,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `ipath-abempty` of `rfc3987.abnf` (line 49):
+    /// Parse tree of the rule `ipath-abempty` of `rfc3987.abnf` (line 51):
     ///
     /// ```text
     /// ipath-abempty  = *( "/" isegment )
@@ -2556,7 +2673,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `ipath-noscheme` of `rfc3987.abnf` (line 51):
+    /// Parse tree of the rule `ipath-noscheme` of `rfc3987.abnf` (line 53):
     ///
     /// ```text
     /// ipath-noscheme = isegment-nz-nc *( "/" isegment )
@@ -2704,7 +2821,7 @@ pub mod ast {
         let s = ::iri_grammar::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `ipath-rootless` of `rfc3987.abnf` (line 52):
+    /// Parse tree of the rule `ipath-rootless` of `rfc3987.abnf` (line 54):
     ///
     /// ```text
     /// ipath-rootless = isegment-nz *( "/" isegment )
@@ -2811,7 +2928,7 @@ pub mod components {
         final_maps: 61319u32,
         words: __IRI_REFERENCE_COMPONENTS_BYTES.as_u32s(),
     };
-    /// Components of the rule `IRI-reference` of `rfc3987.abnf` (line 26):
+    /// Components of the rule `IRI-reference` of `rfc3987.abnf` (line 28):
     ///
     /// ```text
     /// IRI-reference  = IRI / irelative-ref
@@ -2910,7 +3027,7 @@ pub mod components {
         final_maps: 24776u32,
         words: __IAUTHORITY_COMPONENTS_BYTES.as_u32s(),
     };
-    /// Components of the rule `iauthority` of `rfc3987.abnf` (line 37):
+    /// Components of the rule `iauthority` of `rfc3987.abnf` (line 39):
     ///
     /// ```text
     /// iauthority     = [ iuserinfo "@" ] ihost [ ":" port ]

@@ -45,6 +45,7 @@ pub static TAG_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__TAG_URI_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __TAG_URI_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -90,6 +91,7 @@ pub static TAGGING_ENTITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         start: 8u32,
         words: ::iri_grammar::__private::Words::U16(__TAGGING_ENTITY_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __TAGGING_ENTITY_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -135,6 +137,7 @@ pub static AUTHORITY_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__AUTHORITY_NAME_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __AUTHORITY_NAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -180,6 +183,7 @@ pub static DATE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__DATE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DATE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -225,6 +229,7 @@ pub static YEAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__YEAR_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __YEAR_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -270,6 +275,7 @@ pub static MONTH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__MONTH_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __MONTH_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -315,6 +321,7 @@ pub static DAY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__DAY_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DAY_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -360,6 +367,7 @@ pub static DNSNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__DNSNAME_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DNSNAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -405,6 +413,7 @@ pub static DNSCOMP: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__DNSCOMP_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DNSCOMP_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -450,6 +459,7 @@ pub static EMAIL_ADDRESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__EMAIL_ADDRESS_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __EMAIL_ADDRESS_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -495,6 +505,7 @@ pub static ALPHA_NUM: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__ALPHA_NUM_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ALPHA_NUM_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -540,6 +551,7 @@ pub static SPECIFIC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__SPECIFIC_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __SPECIFIC_SPARSE,
 );
 /// Imported: the recognizer of `pchar` from [`super::rfc3986`].

@@ -45,6 +45,7 @@ pub static TELEPHONE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 30u32,
         words: ::iri_grammar::__private::Words::U16(__TELEPHONE_URI_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __TELEPHONE_URI_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -93,6 +94,7 @@ pub static TELEPHONE_SUBSCRIBER: ::iri_grammar::Recognizer = ::iri_grammar::Reco
             __TELEPHONE_SUBSCRIBER_TABLE.as_u16s(),
         ),
     },
+    ::core::option::Option::None,
     __TELEPHONE_SUBSCRIBER_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -139,6 +141,7 @@ pub static GLOBAL_NUMBER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 20u32,
         words: ::iri_grammar::__private::Words::U16(__GLOBAL_NUMBER_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __GLOBAL_NUMBER_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -185,6 +188,7 @@ pub static LOCAL_NUMBER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
         start: 28u32,
         words: ::iri_grammar::__private::Words::U16(__LOCAL_NUMBER_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __LOCAL_NUMBER_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -231,6 +235,7 @@ pub static PAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__PAR_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PAR_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -276,6 +281,7 @@ pub static ISDN_SUBADDRESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognize
         start: 10u32,
         words: ::iri_grammar::__private::Words::U16(__ISDN_SUBADDRESS_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ISDN_SUBADDRESS_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -321,6 +327,7 @@ pub static EXTENSION: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 7u32,
         words: ::iri_grammar::__private::Words::U16(__EXTENSION_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __EXTENSION_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -367,6 +374,7 @@ pub static CONTEXT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         start: 17u32,
         words: ::iri_grammar::__private::Words::U16(__CONTEXT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __CONTEXT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -412,6 +420,7 @@ pub static DESCRIPTOR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 7u32,
         words: ::iri_grammar::__private::Words::U16(__DESCRIPTOR_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DESCRIPTOR_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -459,6 +468,7 @@ pub static GLOBAL_NUMBER_DIGITS: ::iri_grammar::Recognizer = ::iri_grammar::Reco
             __GLOBAL_NUMBER_DIGITS_TABLE.as_u16s(),
         ),
     },
+    ::core::option::Option::None,
     __GLOBAL_NUMBER_DIGITS_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -507,6 +517,7 @@ pub static LOCAL_NUMBER_DIGITS: ::iri_grammar::Recognizer = ::iri_grammar::Recog
             __LOCAL_NUMBER_DIGITS_TABLE.as_u16s(),
         ),
     },
+    ::core::option::Option::None,
     __LOCAL_NUMBER_DIGITS_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -552,6 +563,7 @@ pub static DOMAINNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__DOMAINNAME_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DOMAINNAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -598,6 +610,7 @@ pub static DOMAINLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__DOMAINLABEL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __DOMAINLABEL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -643,6 +656,7 @@ pub static TOPLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__TOPLABEL_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __TOPLABEL_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -688,6 +702,7 @@ pub static PARAMETER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 7u32,
         words: ::iri_grammar::__private::Words::U16(__PARAMETER_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PARAMETER_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -733,6 +748,7 @@ pub static PNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__PNAME_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PNAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -778,6 +794,7 @@ pub static PVALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__PVALUE_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PVALUE_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -823,6 +840,7 @@ pub static PARAMCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__PARAMCHAR_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PARAMCHAR_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -868,6 +886,7 @@ pub static UNRESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__UNRESERVED_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __UNRESERVED_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -914,6 +933,7 @@ pub static MARK: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__MARK_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __MARK_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -959,6 +979,7 @@ pub static PCT_ENCODED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__PCT_ENCODED_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PCT_ENCODED_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1004,6 +1025,7 @@ pub static PARAM_UNRESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recogniz
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__PARAM_UNRESERVED_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PARAM_UNRESERVED_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1049,6 +1071,7 @@ pub static PHONEDIGIT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__PHONEDIGIT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PHONEDIGIT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1094,6 +1117,7 @@ pub static PHONEDIGIT_HEX: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__PHONEDIGIT_HEX_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __PHONEDIGIT_HEX_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1139,6 +1163,7 @@ pub static VISUAL_SEPARATOR: ::iri_grammar::Recognizer = ::iri_grammar::Recogniz
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__VISUAL_SEPARATOR_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __VISUAL_SEPARATOR_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1184,6 +1209,7 @@ pub static ALPHANUM: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__ALPHANUM_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ALPHANUM_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1230,6 +1256,7 @@ pub static RESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__RESERVED_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __RESERVED_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -1275,6 +1302,7 @@ pub static URIC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__URIC_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __URIC_SPARSE,
 );
 /// Every exported rule of `tel.abnf`, in spec order.

@@ -47,6 +47,7 @@ pub static NAMESTRING: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         start: 14u32,
         words: ::iri_grammar::__private::Words::U16(__NAMESTRING_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __NAMESTRING_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -92,6 +93,7 @@ pub static ASSIGNED_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 11u32,
         words: ::iri_grammar::__private::Words::U16(__ASSIGNED_NAME_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ASSIGNED_NAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -137,6 +139,7 @@ pub static NID: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__NID_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __NID_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -182,6 +185,7 @@ pub static LDH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__LDH_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __LDH_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -227,6 +231,7 @@ pub static NSS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__NSS_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __NSS_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -273,6 +278,7 @@ pub static RQ_COMPONENTS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         start: 7u32,
         words: ::iri_grammar::__private::Words::U16(__RQ_COMPONENTS_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __RQ_COMPONENTS_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -318,6 +324,7 @@ pub static R_COMPONENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__R_COMPONENT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __R_COMPONENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -363,6 +370,7 @@ pub static Q_COMPONENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__Q_COMPONENT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __Q_COMPONENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -408,6 +416,7 @@ pub static F_COMPONENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__F_COMPONENT_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __F_COMPONENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
@@ -453,6 +462,7 @@ pub static ALPHANUM: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__ALPHANUM_TABLE.as_u16s()),
     },
+    ::core::option::Option::None,
     __ALPHANUM_SPARSE,
 );
 /// Imported: the recognizer of `pchar` from [`super::rfc3986`].

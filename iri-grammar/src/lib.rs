@@ -69,7 +69,7 @@ pub use types::{
 /// What generated code uses; not part of the API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::recognizer::{Aligned, Table, Words};
+    pub use crate::recognizer::{Aligned, Reverse, Table, Words};
     pub use crate::tagged::{group, TaggedDfa};
 
     /// The text of a group that a successful parse always sets.

@@ -28,6 +28,22 @@ pub enum Words {
     U32(&'static [u32]),
 }
 
+/// The reverse of a [`Table`] (see `abnf_codegen::automata::Reverse`): a
+/// state is the set of table states from which the bytes read so far,
+/// backwards from the end, lead to a match; `sets` holds each as a bitset of
+/// `set_words` words. Entries are premultiplied by the table's alphabet.
+#[doc(hidden)]
+pub struct Reverse {
+    pub start: u32,
+    pub set_words: u32,
+    pub words: Words,
+    pub sets: &'static [u32],
+}
+
+/// Inputs shorter than this are walked forwards only: for them, setting up
+/// two walks costs more than it saves.
+const BIDIRECTIONAL_MIN: usize = 8;
+
 /// How many bytes the recognizer walks between checks for the dead state:
 /// checking every byte costs a branch per byte, never checking would walk a
 /// huge invalid input to its end.
@@ -99,6 +115,36 @@ impl Table {
         } else {
             Err(input.len())
         }
+    }
+
+    /// Whether `input` matches, walking its first half forwards and its
+    /// second half backwards at the same time: two independent chains of
+    /// lookups, which the CPU overlaps (one walk waits on each lookup before
+    /// the next). The input matches when the forward state is in the
+    /// reverse state's set. Both walks use `classes`, and both tables are
+    /// premultiplied by `alphabet`.
+    #[inline(always)]
+    fn run_both<T: Entry, R: Entry>(&self, words: &[T], rev: &Reverse, rwords: &[R], input: &[u8]) -> bool {
+        let classes = &self.classes;
+        let (x, y) = input.split_at(input.len() / 2);
+        let mut q = self.start as usize;
+        let mut r = rev.start as usize;
+        // `y` is as long as `x` or one byte longer: walk `y`'s extra first
+        // byte last.
+        let extra = y.len() - x.len();
+        for (&a, &b) in x.iter().zip(y[extra..].iter().rev()) {
+            q = step(words, classes, q, a);
+            r = step(rwords, classes, r, b);
+        }
+        if extra == 1 {
+            r = step(rwords, classes, r, y[0]);
+        }
+        // State numbers fit in 32 bits, and 32-bit division is quicker.
+        let (q, r) = (
+            (q as u32 / self.alphabet) as usize,
+            (r as u32 / self.alphabet) as usize,
+        );
+        rev.sets[r * rev.set_words as usize + q / 32] >> (q % 32) & 1 == 1
     }
 
     /// Many inputs at a time: [`LANES`] walks interleaved, so that the
@@ -184,6 +230,7 @@ pub struct Recognizer {
     grammar: &'static str,
     rule: &'static str,
     table: Table,
+    reverse: Option<Reverse>,
     sparse: &'static [u8],
     dfa: OnceBox<SparseDfa>,
 }
@@ -194,12 +241,14 @@ impl Recognizer {
         grammar: &'static str,
         rule: &'static str,
         table: Table,
+        reverse: Option<Reverse>,
         sparse: &'static [u8],
     ) -> Recognizer {
         Recognizer {
             grammar,
             rule,
             table,
+            reverse,
             sparse,
             dfa: OnceBox::new(),
         }
@@ -234,13 +283,39 @@ impl Recognizer {
     /// Whether all of `input` matches the rule.
     #[inline]
     pub fn is_match(&self, input: &str) -> bool {
-        self.table.run(input.as_bytes()).is_ok()
+        self.is_match_bytes(input.as_bytes())
     }
 
     /// Whether all of `input` matches the rule. Bytes that are not UTF-8 never
     /// match (the grammars are over Unicode characters).
+    ///
+    /// Rules named in a spec's `@bidirectional` directive walk a long input
+    /// from both ends at once (see [`Recognizer::is_bidirectional`]).
     #[inline]
     pub fn is_match_bytes(&self, input: &[u8]) -> bool {
+        match &self.reverse {
+            Some(rev) if input.len() >= BIDIRECTIONAL_MIN => match (&self.table.words, &rev.words) {
+                (Words::U16(w), Words::U16(r)) => self.table.run_both(w, rev, r, input),
+                (Words::U16(w), Words::U32(r)) => self.table.run_both(w, rev, r, input),
+                (Words::U32(w), Words::U16(r)) => self.table.run_both(w, rev, r, input),
+                (Words::U32(w), Words::U32(r)) => self.table.run_both(w, rev, r, input),
+            },
+            _ => self.table.run(input).is_ok(),
+        }
+    }
+
+    /// Whether the generator gave this rule a reverse automaton too
+    /// (`; @bidirectional RULE` in its spec), so that [`Recognizer::is_match`]
+    /// walks inputs of 8 bytes or more from both ends at once. The answer
+    /// is the same either way; only the speed differs.
+    pub fn is_bidirectional(&self) -> bool {
+        self.reverse.is_some()
+    }
+
+    /// Whether all of `input` matches, walking forwards only (what
+    /// [`Recognizer::is_match_bytes`] does for rules that are not
+    /// bidirectional, and for short inputs).
+    pub fn is_match_forward(&self, input: &[u8]) -> bool {
         self.table.run(input).is_ok()
     }
 
@@ -272,13 +347,15 @@ impl Recognizer {
     /// Checks `input`; the error says at which byte offset the input stopped
     /// matching (the longest prefix that could still be completed).
     pub fn validate(&self, input: &str) -> Result<(), MatchError> {
-        self.table
-            .run(input.as_bytes())
-            .map_err(|offset| self.error(offset))
+        self.validate_bytes(input.as_bytes())
     }
 
     /// Like [`Recognizer::validate`] on bytes.
     pub fn validate_bytes(&self, input: &[u8]) -> Result<(), MatchError> {
+        if self.reverse.is_some() && self.is_match_bytes(input) {
+            return Ok(());
+        }
+        // Only the forward walk finds where a mismatch starts.
         self.table.run(input).map_err(|offset| self.error(offset))
     }
 

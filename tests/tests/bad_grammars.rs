@@ -409,6 +409,12 @@ fn cases() -> Vec<Case> {
         ),
         // ---- imports ------------------------------------------------------------
         case(
+            "@bidirectional naming an undefined rule",
+            "; @bidirectional a nope\na = \"a\"\n",
+            "`@bidirectional` names no rule `nope`",
+            at("t.abnf:1:20"),
+        ),
+        case(
             "@components without fields",
             "; @components a\na = \"a\"\n",
             "`@components` takes a rule and the fields to extract from it",

@@ -2,6 +2,9 @@
 //! recognizers, on random strings built from the characters that matter to
 //! URI and IRI syntax (so that many are valid and many fail late).
 //!
+//! - the rules the specs mark `@bidirectional` match long inputs from both
+//!   ends at once: exactly what the forward walk says, for inputs of every
+//!   length (odd and even, around the length where the two walks start);
 //! - `is_match_many` gives, for every input, what `is_match` gives, for
 //!   batches of every size (fewer inputs than lanes, lanes refilled, the
 //!   last lanes finished one at a time);
@@ -44,8 +47,39 @@ fn inside(input: &str, span: Option<Span>, after: usize) -> usize {
     }
 }
 
+/// The recognizers the specs mark `@bidirectional`.
+fn bidirectional() -> [&'static Recognizer; 8] {
+    [
+        &rfc3987::IRI_REFERENCE,
+        &rfc3987::IRI,
+        &rfc3987::ABSOLUTE_IRI,
+        &rfc3987::IRELATIVE_REF,
+        &rfc3986::URI_REFERENCE,
+        &rfc3986::URI,
+        &rfc3986::ABSOLUTE_URI,
+        &rfc3986::RELATIVE_REF,
+    ]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn both_ends_agree_with_the_forward_walk(input in reference_like()) {
+        for r in bidirectional() {
+            prop_assert!(r.is_bidirectional(), "{:?}", r);
+            let bytes = input.as_bytes();
+            // Every prefix: lengths on both sides of where both walks start.
+            for end in 0..=bytes.len() {
+                prop_assert_eq!(
+                    r.is_match_bytes(&bytes[..end]),
+                    r.is_match_forward(&bytes[..end]),
+                    "{:?} on {:?}", r, String::from_utf8_lossy(&bytes[..end])
+                );
+            }
+            prop_assert_eq!(r.validate(&input).is_ok(), r.is_match_forward(bytes));
+        }
+    }
 
     #[test]
     fn batch_agrees_with_is_match(inputs in prop::collection::vec(reference_like(), 0..40)) {
@@ -104,6 +138,25 @@ proptest! {
                 }
             }
             Err(e) => prop_assert_eq!(c.map(|_| ()).unwrap_err().offset(), e.offset()),
+        }
+    }
+}
+
+#[test]
+fn only_the_marked_rules_are_bidirectional() {
+    assert!(!rfc3987::IHOST.is_bidirectional());
+    assert!(!rfc3986::SCHEME.is_bidirectional());
+    let long = "http://example.org/a/long/path/to/some/resource?with=query#and-fragment";
+    for r in bidirectional() {
+        assert_eq!(r.is_match(long), r.is_match_forward(long.as_bytes()));
+        let broken = long.replace("some", "so me");
+        assert!(!r.is_match(&broken));
+        if r.is_match(long) {
+            // Only the forward walk says where: at the space.
+            assert_eq!(
+                r.validate(&broken).unwrap_err().offset(),
+                long.find("some").unwrap() + 2
+            );
         }
     }
 }

@@ -269,29 +269,13 @@ impl Compact {
     /// word per state that is 1 where the input may end. 16-bit words when
     /// [`Compact::fits_u16`], else 32-bit; `big_endian` picks the byte order.
     pub fn to_bytes(&self, big_endian: bool) -> Vec<u8> {
-        let words = self
+        let words: Vec<u32> = self
             .trans
             .iter()
             .copied()
-            .chain(self.accept.iter().map(|&a| u32::from(a)));
-        let mut out = Vec::new();
-        for w in words {
-            if self.fits_u16() {
-                let w = w as u16;
-                out.extend(if big_endian {
-                    w.to_be_bytes()
-                } else {
-                    w.to_le_bytes()
-                });
-            } else {
-                out.extend(if big_endian {
-                    w.to_be_bytes()
-                } else {
-                    w.to_le_bytes()
-                });
-            }
-        }
-        out
+            .chain(self.accept.iter().map(|&a| u32::from(a)))
+            .collect();
+        words_bytes(&words, self.fits_u16(), big_endian)
     }
 
     /// Full match, the way the generated code runs it.
@@ -308,6 +292,142 @@ impl Compact {
         } else {
             Err(input.len())
         }
+    }
+}
+
+/// `words` as 16-bit (when `narrow`) or 32-bit words in either byte order.
+fn words_bytes(words: &[u32], narrow: bool, big_endian: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(words.len() * if narrow { 2 } else { 4 });
+    for &w in words {
+        match (narrow, big_endian) {
+            (true, false) => out.extend((w as u16).to_le_bytes()),
+            (true, true) => out.extend((w as u16).to_be_bytes()),
+            (false, false) => out.extend(w.to_le_bytes()),
+            (false, true) => out.extend(w.to_be_bytes()),
+        }
+    }
+    out
+}
+
+/// The reverse of a [`Compact`] DFA, for matching from both ends at once.
+///
+/// A state is the set of forward states from which the bytes read so far
+/// (backwards, from the end of the input) lead to a match; it starts as the
+/// accepting states. A forward walk over the first half of an input and a
+/// reverse walk over the second half are two independent chains of table
+/// lookups, which the CPU runs in parallel; the input matches exactly when
+/// the forward walk's state is in the reverse walk's set. Built by subset
+/// construction over the forward table's reversed transitions (the subsets
+/// are what the meeting needs, so there is nothing to minimize), with the
+/// forward table's byte classes.
+#[derive(Clone, Debug)]
+pub struct Reverse {
+    /// `trans[r + c]`: the (premultiplied, by the forward table's alphabet)
+    /// next state; state 0 is the empty set.
+    pub trans: Vec<u32>,
+    /// The (premultiplied) start state: the accepting forward states.
+    pub start: u32,
+    /// Per state, its set of forward states as a bitset of `set_words`
+    /// 32-bit words (bit `q` is forward state `q`, unpremultiplied).
+    pub sets: Vec<u32>,
+    /// Words per set.
+    pub set_words: usize,
+}
+
+impl Reverse {
+    /// Number of states (the empty set included).
+    pub fn states(&self) -> usize {
+        self.sets.len() / self.set_words
+    }
+
+    /// Whether the entries fit in 16 bits.
+    pub fn fits_u16(&self) -> bool {
+        self.trans.len() <= usize::from(u16::MAX)
+    }
+
+    /// The transitions as the runtime reads them: 16-bit words when
+    /// [`Reverse::fits_u16`], else 32-bit.
+    pub fn trans_bytes(&self, big_endian: bool) -> Vec<u8> {
+        words_bytes(&self.trans, self.fits_u16(), big_endian)
+    }
+
+    /// The sets, as 32-bit words.
+    pub fn sets_bytes(&self, big_endian: bool) -> Vec<u8> {
+        words_bytes(&self.sets, false, big_endian)
+    }
+
+    /// Whether `input` matches, the way the generated code runs it: the
+    /// first half forwards, the second half backwards, then the meeting.
+    pub fn bidirectional_match(&self, forward: &Compact, input: &[u8]) -> bool {
+        let (x, y) = input.split_at(input.len() / 2);
+        let mut q = forward.start as usize;
+        for &b in x {
+            q = forward.trans[q + forward.classes[b as usize] as usize] as usize;
+        }
+        let mut r = self.start as usize;
+        for &b in y.iter().rev() {
+            r = self.trans[r + forward.classes[b as usize] as usize] as usize;
+        }
+        let (q, r) = (q / forward.alphabet, r / forward.alphabet);
+        self.sets[r * self.set_words + q / 32] >> (q % 32) & 1 == 1
+    }
+}
+
+impl Compact {
+    /// The reverse automaton, or `None` when it would have more than
+    /// `max_states` states.
+    pub fn reverse(&self, max_states: usize) -> Option<Reverse> {
+        let (n, a) = (self.states(), self.alphabet);
+        let set_words = n.div_ceil(32);
+        // For each class and target state, the states that move there.
+        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); a * n];
+        for q in 1..n {
+            for c in 0..a {
+                let t = self.trans[q * a + c] as usize / a;
+                if t != 0 {
+                    preds[c * n + t].push(q as u32);
+                }
+            }
+        }
+        let mut start = vec![0u32; set_words];
+        for (q, _) in self.accept.iter().enumerate().filter(|(_, &acc)| acc) {
+            start[q / 32] |= 1 << (q % 32);
+        }
+        let mut sets: Vec<Vec<u32>> = vec![vec![0; set_words], start.clone()];
+        let mut index: std::collections::HashMap<Vec<u32>, u32> =
+            [(sets[0].clone(), 0), (start, 1)].into_iter().collect();
+        let mut trans = vec![0u32; a];
+        let mut i = 1;
+        while i < sets.len() {
+            for c in 0..a {
+                let mut next = vec![0u32; set_words];
+                for t in (0..n).filter(|&t| sets[i][t / 32] >> (t % 32) & 1 == 1) {
+                    for &q in &preds[c * n + t] {
+                        next[q as usize / 32] |= 1 << (q % 32);
+                    }
+                }
+                let id = match index.get(&next) {
+                    Some(&id) => id,
+                    None => {
+                        if sets.len() >= max_states {
+                            return None;
+                        }
+                        let id = sets.len() as u32;
+                        index.insert(next.clone(), id);
+                        sets.push(next);
+                        id
+                    }
+                };
+                trans.push(id * a as u32);
+            }
+            i += 1;
+        }
+        Some(Reverse {
+            trans,
+            start: a as u32,
+            sets: sets.concat(),
+            set_words,
+        })
     }
 }
 
@@ -356,4 +476,66 @@ pub fn reachable_states<T: AsRef<[u32]>>(dfa: &dense::DFA<T>) -> Vec<StateID> {
         }
     }
     order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compact(pattern: &str) -> Compact {
+        let hir = regex_syntax::parse(pattern).unwrap();
+        Automaton::build(&hir, Limits::default()).unwrap().compact()
+    }
+
+    /// Every string over `alphabet` up to `max` bytes long.
+    fn strings(alphabet: &[u8], max: usize) -> Vec<Vec<u8>> {
+        let mut all = vec![Vec::new()];
+        let mut last = vec![Vec::new()];
+        for _ in 0..max {
+            last = last
+                .iter()
+                .flat_map(|s: &Vec<u8>| {
+                    alphabet.iter().map(move |&b| {
+                        let mut t = s.clone();
+                        t.push(b);
+                        t
+                    })
+                })
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    #[test]
+    fn reverse_meets_forward_on_every_short_string() {
+        for pattern in [
+            "(ab|a)*c?",
+            "[a-c]*b[a-c]{2}",
+            "(a|b)*abb",
+            "a{0,3}(bc)+",
+            "[^a]*a[^a]*",
+        ] {
+            let fwd = compact(pattern);
+            let rev = fwd.reverse(10_000).expect("small");
+            for s in strings(b"abcd", 7) {
+                assert_eq!(
+                    rev.bidirectional_match(&fwd, &s),
+                    fwd.full_match(&s).is_ok(),
+                    "{pattern} on {:?}",
+                    String::from_utf8_lossy(&s)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn reverse_gives_up_past_its_state_limit() {
+        // "The 13th byte is `a`" is a small forward automaton (it counts to
+        // 13), but read from the end the count is unknown: the reverse
+        // automaton remembers which of the bytes read were `a`s.
+        let fwd = compact("[ab]{12}a[ab]*");
+        assert!(fwd.states() < 20);
+        assert!(fwd.reverse(100).is_none());
+    }
 }

@@ -66,12 +66,26 @@ pub enum EmitKind {
         start: u32,
         /// Whether the table has 32-bit entries (else 16-bit).
         wide: bool,
+        /// The reverse automaton for matching from both ends
+        /// (`@bidirectional`), in the files `.le.rev`/`.le.revsets`.
+        reverse: Option<EmitReverse>,
     },
     /// A rule imported from a sibling generated module.
     Reexport {
         /// The sibling module.
         module: String,
     },
+}
+
+/// A reverse automaton to embed with a recognizer.
+#[derive(Clone, Copy, Debug)]
+pub struct EmitReverse {
+    /// Premultiplied start state.
+    pub start: u32,
+    /// Whether its transitions are 32-bit (else 16-bit).
+    pub wide: bool,
+    /// 32-bit words per set.
+    pub set_words: u32,
 }
 
 /// Renders one grammar module; `ast` is its typed AST module, if any.
@@ -107,6 +121,7 @@ pub fn grammar_module(
                 alphabet,
                 start,
                 wide,
+                reverse,
             } => {
                 let table = format_ident!("__{}_TABLE", r.ident);
                 let sparse = format_ident!("__{}_SPARSE", r.ident);
@@ -124,6 +139,48 @@ pub fn grammar_module(
                 };
                 let classes = classes.iter().map(|&c| proc_macro2::Literal::u8_unsuffixed(c));
                 let name = &r.name;
+                let reverse = match reverse {
+                    Some(EmitReverse {
+                        start,
+                        wide,
+                        set_words,
+                    }) => {
+                        let rev = format_ident!("__{}_REV", r.ident);
+                        let sets = format_ident!("__{}_REVSETS", r.ident);
+                        let (rev_le, rev_be, sets_le, sets_be) = (
+                            path("le.rev"),
+                            path("be.rev"),
+                            path("le.revsets"),
+                            path("be.revsets"),
+                        );
+                        let words = if *wide {
+                            quote!(#rt::__private::Words::U32(#rev.as_u32s()))
+                        } else {
+                            quote!(#rt::__private::Words::U16(#rev.as_u16s()))
+                        };
+                        items.push(quote! {
+                            #[cfg(target_endian = "little")]
+                            static #rev: &#rt::__private::Aligned<[u8]> =
+                                &#rt::__private::Aligned::new(*include_bytes!(#rev_le));
+                            #[cfg(target_endian = "big")]
+                            static #rev: &#rt::__private::Aligned<[u8]> =
+                                &#rt::__private::Aligned::new(*include_bytes!(#rev_be));
+                            #[cfg(target_endian = "little")]
+                            static #sets: &#rt::__private::Aligned<[u8]> =
+                                &#rt::__private::Aligned::new(*include_bytes!(#sets_le));
+                            #[cfg(target_endian = "big")]
+                            static #sets: &#rt::__private::Aligned<[u8]> =
+                                &#rt::__private::Aligned::new(*include_bytes!(#sets_be));
+                        });
+                        quote!(::core::option::Option::Some(#rt::__private::Reverse {
+                            start: #start,
+                            set_words: #set_words,
+                            words: #words,
+                            sets: #sets.as_u32s(),
+                        }))
+                    }
+                    None => quote!(::core::option::Option::None),
+                };
                 items.push(quote! {
                     #[cfg(target_endian = "little")]
                     static #table: &#rt::__private::Aligned<[u8]> =
@@ -145,6 +202,7 @@ pub fn grammar_module(
                             start: #start,
                             words: #words,
                         },
+                        #reverse,
                         #sparse,
                     );
                 });

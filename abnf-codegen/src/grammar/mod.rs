@@ -110,6 +110,9 @@ pub struct Module {
     pub schemes: Vec<(String, RuleId)>,
     /// Component extractions asked for with `@components`.
     pub components: Vec<Components>,
+    /// Rules whose recognizers also get a reverse automaton
+    /// (`@bidirectional`).
+    pub bidirectional: Vec<RuleId>,
     scope: HashMap<String, RuleId>,
 }
 
@@ -275,6 +278,7 @@ impl Loader {
             root,
             schemes: Vec::new(),
             components: Vec::new(),
+            bidirectional: Vec::new(),
             scope: HashMap::new(),
         });
         self.specs.push(spec);
@@ -521,6 +525,17 @@ impl Loader {
                 }
                 if let (Some(rule), true) = (rule, fields.len() == d.fields.len()) {
                     self.modules[m].components.push(Components { rule, fields });
+                }
+            }
+        }
+        for m in 1..self.modules.len() {
+            for (name, span) in self.specs[m].bidirectional.clone() {
+                match self.modules[m].get(&name) {
+                    Some(id) => self.modules[m].bidirectional.push(id),
+                    None => self.diags.push(
+                        Diagnostic::error(format!("`@bidirectional` names no rule `{name}`"), Some(span))
+                            .with_label("not defined in this file"),
+                    ),
                 }
             }
         }

@@ -121,6 +121,8 @@ pub struct SpecFile {
     pub schemes: Vec<SchemeDirective>,
     /// Components directives, in order.
     pub components: Vec<ComponentsDirective>,
+    /// Rules named by `; @bidirectional RULE...` (with their spans).
+    pub bidirectional: Vec<(String, Span)>,
     /// Rule definitions, in order.
     pub rules: Vec<RuleDef>,
 }
@@ -146,12 +148,17 @@ pub fn parse_spec_at(
         imports: Vec::new(),
         schemes: Vec::new(),
         components: Vec::new(),
+        bidirectional: Vec::new(),
         rules: Vec::new(),
     };
     let lines = split_lines(text);
     spec.imports = parse_directives(file, text, &lines, diags);
     spec.schemes = parse_scheme_directives(file, text, &lines, diags);
     spec.components = parse_components_directives(file, text, &lines, diags);
+    spec.bidirectional = directive_lines(file, text, &lines, BIDIRECTIONAL)
+        .flat_map(|(_, words)| words)
+        .map(|(w, span)| (w.to_string(), span))
+        .collect();
 
     let is_content = |l: &Line| {
         let t = l.text(text).trim_start();
@@ -270,6 +277,7 @@ fn split_lines(text: &str) -> Vec<Line> {
 const IMPORT: &str = "@import";
 const SCHEME: &str = "@scheme";
 const COMPONENTS: &str = "@components";
+const BIDIRECTIONAL: &str = "@bidirectional";
 
 /// The words after `; DIRECTIVE` on each line that has it: the line, and
 /// each word with its span.
