@@ -132,12 +132,28 @@ impl Table {
         // `y` is as long as `x` or one byte longer: walk `y`'s extra first
         // byte last.
         let extra = y.len() - x.len();
-        for (&a, &b) in x.iter().zip(y[extra..].iter().rev()) {
-            q = step(words, classes, q, a);
-            r = step(rwords, classes, r, b);
+        let (first, y) = y.split_at(extra);
+        // Pair `x[k]` with `y[len - 1 - k]`.
+        if x.len() <= CHUNK {
+            for (&a, &b) in x.iter().zip(y.iter().rev()) {
+                q = step(words, classes, q, a);
+                r = step(rwords, classes, r, b);
+            }
+        } else {
+            // Both dead states loop to themselves: check them per chunk, so
+            // that a long bad input stops early.
+            for (xs, ys) in x.chunks(CHUNK).zip(y.rchunks(CHUNK)) {
+                for (&a, &b) in xs.iter().zip(ys.iter().rev()) {
+                    q = step(words, classes, q, a);
+                    r = step(rwords, classes, r, b);
+                }
+                if q == 0 || r == 0 {
+                    return false;
+                }
+            }
         }
-        if extra == 1 {
-            r = step(rwords, classes, r, y[0]);
+        if let [b] = first {
+            r = step(rwords, classes, r, *b);
         }
         // State numbers fit in 32 bits, and 32-bit division is quicker.
         let (q, r) = (

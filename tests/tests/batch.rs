@@ -162,6 +162,31 @@ fn only_the_marked_rules_are_bidirectional() {
 }
 
 #[test]
+fn long_inputs_from_both_ends() {
+    // Long enough for the chunked walk, which stops at a dead state.
+    for len in [127, 128, 129, 130, 1000, 100_001] {
+        let mut s = String::from("http://example.org/");
+        while s.len() < len {
+            s.push_str("ab/");
+        }
+        s.truncate(len);
+        for r in bidirectional() {
+            assert_eq!(
+                r.is_match(&s),
+                r.is_match_forward(s.as_bytes()),
+                "{r:?}, {len} bytes"
+            );
+            for at in [0, 7, len / 2, len - 1] {
+                let mut bad = s.clone().into_bytes();
+                bad[at] = b' ';
+                assert!(!r.is_match_bytes(&bad), "{r:?}, space at {at} of {len}");
+                assert_eq!(r.is_match_bytes(&bad), r.is_match_forward(&bad));
+            }
+        }
+    }
+}
+
+#[test]
 fn batch_sizes_around_the_lane_count() {
     let pool = [
         "http://a/",
