@@ -13,6 +13,10 @@ use crate::emit::ast::{
 };
 use crate::emit::{self, EmitGrammar, EmitKind, EmitReverse, EmitRule, IncludeStyle};
 
+/// What to do about a typed AST whose automaton is too large.
+const AST_TOO_BIG: &str =
+    "make the rule a leaf with `Config::ast_leaves`, or turn the typed AST off with `Config::typed_ast(false)`";
+
 /// The most states a `@bidirectional` rule's reverse automaton may have; a
 /// larger one is left out (the recognizer then walks forwards only).
 const MAX_REVERSE_STATES: usize = 4096;
@@ -455,7 +459,11 @@ impl Config {
                 }
                 let built = lowerer
                     .lower_captured(&model, ty.rule)
-                    .and_then(|(hir, _)| self.tagged(g, ty.rule, &hir));
+                    .and_then(|(hir, _)| self.tagged(g, ty.rule, &hir, "extraction"))
+                    .map_err(|d| {
+                        d.with_label("its typed AST cannot be generated")
+                            .with_note(AST_TOO_BIG)
+                    });
                 match built {
                     Ok(d) => {
                         parts.tdfas.insert(ty.rule, d);
@@ -471,7 +479,11 @@ impl Config {
                     let Some(element) = &f.element else { continue };
                     let built = lowerer
                         .lower_element(element, f.rule)
-                        .and_then(|hir| self.tagged(g, ty.rule, &hir));
+                        .and_then(|hir| self.tagged(g, ty.rule, &hir, "extraction"))
+                        .map_err(|d| {
+                            d.with_label("its typed AST cannot be generated")
+                                .with_note(AST_TOO_BIG)
+                        });
                     match built {
                         Ok(d) => {
                             parts.elements.insert((ty.rule, f.name.clone()), d);
@@ -544,16 +556,8 @@ impl Config {
                             ));
                         }
                     }
-                    automata::tagged(&hir, self.limits).map_err(|e| {
-                        let detail = match e {
-                            BuildError::NfaTooBig(m) | BuildError::DfaTooBig(m) => m,
-                        };
-                        Diagnostic::error(
-                            format!("the components automaton for rule `{}` is too large: {detail}", r.name),
-                            Some(r.name_span),
-                        )
-                        .with_note("ask for fewer fields in its `@components` directive")
-                    })
+                    self.tagged(g, c.rule, &hir, "components")
+                        .map_err(|d| d.with_note("ask for fewer fields in its `@components` directive"))
                 });
             match built {
                 Ok(tdfa) => out.push(BuiltComponents {
@@ -567,11 +571,14 @@ impl Config {
         out
     }
 
+    /// The tagged DFA of `hir`, or why it is too large (`what` says which
+    /// automaton of `rule` it is).
     fn tagged(
         &self,
         g: &Grammar,
         rule: RuleId,
         hir: &regex_syntax::hir::Hir,
+        what: &str,
     ) -> Result<TaggedDfa, Diagnostic> {
         automata::tagged(hir, self.limits).map_err(|e| {
             let r = g.rule(rule);
@@ -579,11 +586,12 @@ impl Config {
                 BuildError::NfaTooBig(m) | BuildError::DfaTooBig(m) => m,
             };
             Diagnostic::error(
-                format!("the extraction automaton for rule `{}` is too large: {detail}", r.name),
+                format!(
+                    "the {what} automaton for rule `{}` is too large: {detail}",
+                    r.name
+                ),
                 Some(r.name_span),
             )
-            .with_label("its typed AST cannot be generated")
-            .with_note("make the rule a leaf with `Config::ast_leaves`, or turn the typed AST off with `Config::typed_ast(false)`")
         })
     }
 

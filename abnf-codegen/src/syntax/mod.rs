@@ -369,26 +369,12 @@ fn parse_scheme_directives(
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<SchemeDirective> {
     let mut out = Vec::new();
-    for l in lines {
-        let line = l.text(text);
-        let Some(args) = line
-            .trim_start()
-            .strip_prefix(';')
-            .map(str::trim_start)
-            .and_then(|r| r.strip_prefix(SCHEME))
-        else {
-            continue;
-        };
-        let args_start = l.start + (line.len() - args.len());
-        let words: Vec<(&str, usize)> = args
-            .split_ascii_whitespace()
-            .map(|w| (w, w.as_ptr() as usize - args.as_ptr() as usize))
-            .collect();
+    for (l, words) in directive_lines(file, text, lines, SCHEME) {
         match words.as_slice() {
-            [(scheme, _), (rule, off)] => out.push(SchemeDirective {
+            [(scheme, _), (rule, rule_span)] => out.push(SchemeDirective {
                 scheme: scheme.to_ascii_lowercase(),
                 rule: rule.to_string(),
-                rule_span: Span::new(file, args_start + off..args_start + off + rule.len()),
+                rule_span: *rule_span,
             }),
             _ => diags.push(
                 Diagnostic::error(
