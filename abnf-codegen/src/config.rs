@@ -113,6 +113,9 @@ pub struct RuleStats {
     /// Bytes of the tagged DFA of the rule's `@components` directive (0
     /// when it has none).
     pub components_bytes: usize,
+    /// Bytes of the reverse automaton and its sets (`@bidirectional`; 0
+    /// when the rule has none).
+    pub reverse_bytes: usize,
     /// Time to build and minimize.
     pub build_time: Duration,
 }
@@ -817,6 +820,16 @@ impl Compiled {
                         .get(id)
                         .and_then(|d| d.to_words())
                         .map_or(0, |(w, _)| 4 * w.len()),
+                    reverse_bytes: self
+                        .grammar
+                        .modules
+                        .iter()
+                        .any(|m| m.bidirectional.contains(id))
+                        .then(|| compact.reverse(MAX_REVERSE_STATES))
+                        .flatten()
+                        .map_or(0, |rev| {
+                            rev.trans_bytes(false).len() + rev.sets_bytes(false).len()
+                        }),
                     components_bytes: self
                         .typed
                         .components

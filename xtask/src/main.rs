@@ -210,20 +210,21 @@ fn stats() -> ExitCode {
     };
     let total = t0.elapsed();
     println!(
-        "{:<10} {:<16} {:>6} {:>6} {:>7} {:>8} {:>8} {:>8} {:>8}",
-        "grammar", "rule", "nfa", "dfa", "classes", "table", "sparse", "extract", "build ms"
+        "{:<10} {:<16} {:>6} {:>6} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "grammar", "rule", "nfa", "dfa", "classes", "table", "reverse", "sparse", "extract", "build ms"
     );
     let mut bytes = 0;
     for s in compiled.stats() {
-        bytes += s.table_bytes + s.sparse_bytes + s.extract_bytes;
+        bytes += s.table_bytes + s.reverse_bytes + s.sparse_bytes + s.extract_bytes + s.components_bytes;
         println!(
-            "{:<10} {:<16} {:>6} {:>6} {:>7} {:>8} {:>8} {:>8} {:>8.1}",
+            "{:<10} {:<16} {:>6} {:>6} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8.1}",
             s.grammar,
             s.rule,
             s.nfa_states,
             s.dfa_states,
             s.classes,
             s.table_bytes,
+            s.reverse_bytes,
             s.sparse_bytes,
             s.extract_bytes,
             s.build_time.as_secs_f64() * 1e3
@@ -252,8 +253,12 @@ fn bench_sizes_and_builds() -> ExitCode {
     };
     let pipeline = t0.elapsed();
     println!();
-    println!("| rule | recognizer table | sparse DFA | components DFA | parse-tree DFA |");
-    println!("|------|-----------------:|-----------:|---------------:|---------------:|");
+    println!(
+        "| rule | recognizer table | reverse automaton | sparse DFA | components DFA | parse-tree DFA |"
+    );
+    println!(
+        "|------|-----------------:|------------------:|-----------:|---------------:|---------------:|"
+    );
     let wanted = [
         ("rfc3987", "IRI-reference"),
         ("rfc3987", "iauthority"),
@@ -263,8 +268,14 @@ fn bench_sizes_and_builds() -> ExitCode {
     for s in &generated.stats {
         if wanted.contains(&(s.grammar.as_str(), s.rule.as_str())) {
             println!(
-                "| {}:{} | {} B | {} B | {} B | {} B |",
-                s.grammar, s.rule, s.table_bytes, s.sparse_bytes, s.components_bytes, s.extract_bytes
+                "| {}:{} | {} B | {} B | {} B | {} B | {} B |",
+                s.grammar,
+                s.rule,
+                s.table_bytes,
+                s.reverse_bytes,
+                s.sparse_bytes,
+                s.components_bytes,
+                s.extract_bytes
             );
         }
     }
