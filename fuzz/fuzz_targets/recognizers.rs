@@ -49,6 +49,12 @@ fn check(r: &'static Recognizer, grammar: &str, data: &[u8], text: Option<&str>)
         );
     }
     let matched = r.is_match_bytes(data);
+    // `@bidirectional` rules walk long inputs from both ends: the same answer.
+    assert_eq!(
+        matched,
+        r.is_match_forward(data),
+        "{r:?}: the walk from both ends and the forward walk disagree on {data:?}"
+    );
     let validated = r.validate_bytes(data);
     assert_eq!(
         matched,
