@@ -155,6 +155,12 @@ impl Table {
         if let [b] = first {
             r = step(rwords, classes, r, *b);
         }
+        self.meet(rev, q, r)
+    }
+
+    /// Whether forward state `q` is in reverse state `r`'s set.
+    #[inline(always)]
+    fn meet(&self, rev: &Reverse, q: usize, r: usize) -> bool {
         // State numbers fit in 32 bits, and 32-bit division is quicker.
         let (q, r) = (
             (q as u32 / self.alphabet) as usize,
@@ -354,6 +360,8 @@ impl Recognizer {
             out.len() >= inputs.len(),
             "is_match_many: `out` is shorter than `inputs`"
         );
+        // Four inputs walked forwards in step beat two walked from both
+        // ends (measured: 40 against 62 ns per IRI).
         match self.table.words {
             Words::U16(w) => self.table.run_many(w, inputs, out),
             Words::U32(w) => self.table.run_many(w, inputs, out),
