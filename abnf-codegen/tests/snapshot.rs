@@ -3,6 +3,8 @@
 //! `INSTA_UPDATE=always cargo test -p abnf-codegen --test snapshot`).
 
 const GRAMMAR: &str = r#"; A small grammar with every shape the emitter knows.
+; @components pair key value
+; @bidirectional list
 pair      = key "=" value
 key       = 1*ALPHA
 value     = quoted / number
