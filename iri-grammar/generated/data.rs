@@ -844,8 +844,7 @@ pub mod ast {
         start: 19u32,
         start_ops: 4u32,
         op_start: 741u32,
-        direct: 750u32,
-        final_maps: 755u32,
+        final_maps: 750u32,
         words: __DATAURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `dataurl` of `data.abnf` (line 24):
@@ -933,8 +932,7 @@ pub mod ast {
         start: 8u32,
         start_ops: 5u32,
         op_start: 200u32,
-        direct: 211u32,
-        final_maps: 217u32,
+        final_maps: 211u32,
         words: __MEDIATYPE_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -967,8 +965,7 @@ pub mod ast {
         start: 7u32,
         start_ops: 2u32,
         op_start: 70u32,
-        direct: 75u32,
-        final_maps: 78u32,
+        final_maps: 75u32,
         words: __MEDIATYPE_PARAMETERS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `parameter` of `Mediatype` starting at `pos`.
@@ -1080,8 +1077,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 4u32,
         op_start: 54u32,
-        direct: 63u32,
-        final_maps: 68u32,
+        final_maps: 63u32,
         words: __PARAMETER_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `parameter` of `data.abnf` (line 27):
@@ -1181,8 +1177,7 @@ pub mod ast {
         start: 5u32,
         start_ops: 2u32,
         op_start: 25u32,
-        direct: 30u32,
-        final_maps: 33u32,
+        final_maps: 30u32,
         words: __TYPE_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `type` of `data.abnf` (line 37):
@@ -1285,8 +1280,7 @@ pub mod ast {
         start: 5u32,
         start_ops: 2u32,
         op_start: 25u32,
-        direct: 30u32,
-        final_maps: 33u32,
+        final_maps: 30u32,
         words: __EXTENSION_TOKEN_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `extension-token` of `data.abnf` (line 41):
@@ -1397,8 +1391,7 @@ pub mod ast {
         start: 5u32,
         start_ops: 2u32,
         op_start: 25u32,
-        direct: 30u32,
-        final_maps: 33u32,
+        final_maps: 30u32,
         words: __SUBTYPE_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `subtype` of `data.abnf` (line 48):

@@ -545,8 +545,7 @@ pub mod ast {
         start: 19u32,
         start_ops: 3u32,
         op_start: 3344u32,
-        direct: 3351u32,
-        final_maps: 3355u32,
+        final_maps: 3351u32,
         words: __FILE_HIER_PART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `file-hier-part` of `file.abnf` (line 22):
@@ -653,8 +652,7 @@ pub mod ast {
         start: 19u32,
         start_ops: 3u32,
         op_start: 3325u32,
-        direct: 3332u32,
-        final_maps: 3336u32,
+        final_maps: 3332u32,
         words: __AUTH_PATH_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `auth-path` of `file.abnf` (line 25):
@@ -758,8 +756,7 @@ pub mod ast {
         start: 17u32,
         start_ops: 2u32,
         op_start: 3230u32,
-        direct: 3235u32,
-        final_maps: 3238u32,
+        final_maps: 3235u32,
         words: __HOST_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `host` of `file.abnf` (line 35):
@@ -870,8 +867,7 @@ pub mod ast {
         start: 17u32,
         start_ops: 3u32,
         op_start: 2822u32,
-        direct: 2829u32,
-        final_maps: 2833u32,
+        final_maps: 2829u32,
         words: __IP_LITERAL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `IP-literal` of `file.abnf` (line 36):

@@ -135,8 +135,7 @@ pub mod ast {
         start: 22u32,
         start_ops: 5u32,
         op_start: 4378u32,
-        direct: 4389u32,
-        final_maps: 4395u32,
+        final_maps: 4389u32,
         words: __HTTP_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `http-URI` of `http.abnf` (line 17):
@@ -238,8 +237,7 @@ pub mod ast {
         start: 23u32,
         start_ops: 5u32,
         op_start: 4600u32,
-        direct: 4611u32,
-        final_maps: 4617u32,
+        final_maps: 4611u32,
         words: __HTTPS_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `https-URI` of `http.abnf` (line 19):

@@ -950,8 +950,7 @@ pub mod ast {
         start: 28u32,
         start_ops: 3u32,
         op_start: 2100u32,
-        direct: 2107u32,
-        final_maps: 2111u32,
+        final_maps: 2107u32,
         words: __MAILTO_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `mailtoURI` of `mailto.abnf` (line 13):
@@ -1044,8 +1043,7 @@ pub mod ast {
         start: 14u32,
         start_ops: 3u32,
         op_start: 406u32,
-        direct: 413u32,
-        final_maps: 417u32,
+        final_maps: 413u32,
         words: __TO_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -1074,8 +1072,7 @@ pub mod ast {
         start: 14u32,
         start_ops: 2u32,
         op_start: 224u32,
-        direct: 229u32,
-        final_maps: 232u32,
+        final_maps: 229u32,
         words: __TO_ADDR_SPECS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `addr-spec` of `To` starting at `pos`.
@@ -1180,8 +1177,7 @@ pub mod ast {
         start: 8u32,
         start_ops: 3u32,
         op_start: 120u32,
-        direct: 127u32,
-        final_maps: 131u32,
+        final_maps: 127u32,
         words: __HFIELDS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -1210,8 +1206,7 @@ pub mod ast {
         start: 7u32,
         start_ops: 2u32,
         op_start: 63u32,
-        direct: 68u32,
-        final_maps: 71u32,
+        final_maps: 68u32,
         words: __HFIELDS_HFIELDS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `hfield` of `Hfields` starting at `pos`.
@@ -1321,8 +1316,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 4u32,
         op_start: 78u32,
-        direct: 87u32,
-        final_maps: 92u32,
+        final_maps: 87u32,
         words: __HFIELD_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `hfield` of `mailto.abnf` (line 16):
@@ -1413,8 +1407,7 @@ pub mod ast {
         start: 13u32,
         start_ops: 4u32,
         op_start: 195u32,
-        direct: 204u32,
-        final_maps: 209u32,
+        final_maps: 204u32,
         words: __ADDR_SPEC_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `addr-spec` of `mailto.abnf` (line 19):
@@ -1520,8 +1513,7 @@ pub mod ast {
         start: 10u32,
         start_ops: 2u32,
         op_start: 100u32,
-        direct: 105u32,
-        final_maps: 108u32,
+        final_maps: 105u32,
         words: __LOCAL_PART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `local-part` of `mailto.abnf` (line 20):
@@ -1631,8 +1623,7 @@ pub mod ast {
         start: 7u32,
         start_ops: 4u32,
         op_start: 56u32,
-        direct: 65u32,
-        final_maps: 70u32,
+        final_maps: 65u32,
         words: __DOMAIN_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -1665,8 +1656,7 @@ pub mod ast {
         start: 3u32,
         start_ops: 2u32,
         op_start: 9u32,
-        direct: 14u32,
-        final_maps: 17u32,
+        final_maps: 14u32,
         words: __DOMAIN_DTEXT_NO_OBSS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `dtext-no-obs` of `Domain` starting at `pos`.
@@ -1781,8 +1771,7 @@ pub mod ast {
         start: 8u32,
         start_ops: 4u32,
         op_start: 136u32,
-        direct: 145u32,
-        final_maps: 150u32,
+        final_maps: 145u32,
         words: __QUOTED_STRING_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -1815,8 +1804,7 @@ pub mod ast {
         start: 8u32,
         start_ops: 3u32,
         op_start: 80u32,
-        direct: 87u32,
-        final_maps: 91u32,
+        final_maps: 87u32,
         words: __QUOTED_STRING_FWSS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `FWS` of `QuotedString` starting at `pos`.

@@ -3208,8 +3208,7 @@ pub mod ast {
         start: 7u32,
         start_ops: 4u32,
         op_start: 77u32,
-        direct: 86u32,
-        final_maps: 91u32,
+        final_maps: 86u32,
         words: __GENERICURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `genericurl` of `rfc1738.bnf` (line 13):
@@ -3331,8 +3330,7 @@ pub mod ast {
         start: 36u32,
         start_ops: 2u32,
         op_start: 10800u32,
-        direct: 10805u32,
-        final_maps: 10808u32,
+        final_maps: 10805u32,
         words: __URL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `url` of `rfc1738.bnf` (line 16):
@@ -3491,8 +3489,7 @@ pub mod ast {
         start: 5u32,
         start_ops: 2u32,
         op_start: 25u32,
-        direct: 30u32,
-        final_maps: 33u32,
+        final_maps: 30u32,
         words: __SCHEMEPART_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3525,8 +3522,7 @@ pub mod ast {
         start: 5u32,
         start_ops: 2u32,
         op_start: 25u32,
-        direct: 30u32,
-        final_maps: 33u32,
+        final_maps: 30u32,
         words: __SCHEMEPART_XCHARS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `xchar` of `Schemepart` starting at `pos`.
@@ -3649,8 +3645,7 @@ pub mod ast {
         start: 12u32,
         start_ops: 4u32,
         op_start: 516u32,
-        direct: 525u32,
-        final_maps: 530u32,
+        final_maps: 525u32,
         words: __IP_SCHEMEPART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `ip-schemepart` of `rfc1738.bnf` (line 29):
@@ -3745,8 +3740,7 @@ pub mod ast {
         start: 11u32,
         start_ops: 6u32,
         op_start: 1287u32,
-        direct: 1300u32,
-        final_maps: 1307u32,
+        final_maps: 1300u32,
         words: __LOGIN_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `login` of `rfc1738.bnf` (line 30):
@@ -3845,8 +3839,7 @@ pub mod ast {
         start: 7u32,
         start_ops: 4u32,
         op_start: 112u32,
-        direct: 121u32,
-        final_maps: 126u32,
+        final_maps: 121u32,
         words: __HOSTPORT_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `hostport` of `rfc1738.bnf` (line 31):
@@ -3950,8 +3943,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 2u32,
         op_start: 84u32,
-        direct: 89u32,
-        final_maps: 92u32,
+        final_maps: 89u32,
         words: __HOST_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `host` of `rfc1738.bnf` (line 32):
@@ -4051,8 +4043,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 3u32,
         op_start: 54u32,
-        direct: 61u32,
-        final_maps: 65u32,
+        final_maps: 61u32,
         words: __HOSTNAME_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -4089,8 +4080,7 @@ pub mod ast {
         start: 5u32,
         start_ops: 3u32,
         op_start: 25u32,
-        direct: 32u32,
-        final_maps: 36u32,
+        final_maps: 32u32,
         words: __HOSTNAME_DOMAINLABELS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `domainlabel` of `Hostname` starting at `pos`.
@@ -4216,8 +4206,7 @@ pub mod ast {
         start: 4u32,
         start_ops: 4u32,
         op_start: 24u32,
-        direct: 33u32,
-        final_maps: 38u32,
+        final_maps: 33u32,
         words: __DOMAINLABEL_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -4254,8 +4243,7 @@ pub mod ast {
         start: 3u32,
         start_ops: 1u32,
         op_start: 9u32,
-        direct: 12u32,
-        final_maps: 14u32,
+        final_maps: 12u32,
         words: __DOMAINLABEL_ALPHADIGITS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `alphadigit` of `Domainlabel` starting at `pos`.
@@ -4392,8 +4380,7 @@ pub mod ast {
         start: 5u32,
         start_ops: 4u32,
         op_start: 30u32,
-        direct: 39u32,
-        final_maps: 44u32,
+        final_maps: 39u32,
         words: __TOPLABEL_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -4426,8 +4413,7 @@ pub mod ast {
         start: 3u32,
         start_ops: 1u32,
         op_start: 9u32,
-        direct: 12u32,
-        final_maps: 14u32,
+        final_maps: 12u32,
         words: __TOPLABEL_ALPHADIGITS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `alphadigit` of `Toplabel` starting at `pos`.
@@ -4542,8 +4528,7 @@ pub mod ast {
         start: 4u32,
         start_ops: 8u32,
         op_start: 36u32,
-        direct: 53u32,
-        final_maps: 62u32,
+        final_maps: 53u32,
         words: __HOSTNUMBER_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `hostnumber` of `rfc1738.bnf` (line 37):
@@ -4641,8 +4626,7 @@ pub mod ast {
         start: 21u32,
         start_ops: 6u32,
         op_start: 1281u32,
-        direct: 1294u32,
-        final_maps: 1301u32,
+        final_maps: 1294u32,
         words: __FTPURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `ftpurl` of `rfc1738.bnf` (line 45):
@@ -4741,8 +4725,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 3u32,
         op_start: 66u32,
-        direct: 73u32,
-        final_maps: 77u32,
+        final_maps: 73u32,
         words: __FPATH_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -4771,8 +4754,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 2u32,
         op_start: 36u32,
-        direct: 41u32,
-        final_maps: 44u32,
+        final_maps: 41u32,
         words: __FPATH_FSEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `fsegment` of `Fpath` starting at `pos`.
@@ -4880,8 +4862,7 @@ pub mod ast {
         start: 15u32,
         start_ops: 4u32,
         op_start: 435u32,
-        direct: 444u32,
-        final_maps: 449u32,
+        final_maps: 444u32,
         words: __FILEURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `fileurl` of `rfc1738.bnf` (line 51):
@@ -4977,8 +4958,7 @@ pub mod ast {
         start: 15u32,
         start_ops: 6u32,
         op_start: 525u32,
-        direct: 538u32,
-        final_maps: 545u32,
+        final_maps: 538u32,
         words: __HTTPURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `httpurl` of `rfc1738.bnf` (line 54):
@@ -5077,8 +5057,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 3u32,
         op_start: 66u32,
-        direct: 73u32,
-        final_maps: 77u32,
+        final_maps: 73u32,
         words: __HPATH_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -5107,8 +5086,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 2u32,
         op_start: 36u32,
-        direct: 41u32,
-        final_maps: 44u32,
+        final_maps: 41u32,
         words: __HPATH_HSEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `hsegment` of `Hpath` starting at `pos`.
@@ -5216,8 +5194,7 @@ pub mod ast {
         start: 20u32,
         start_ops: 35u32,
         op_start: 2060u32,
-        direct: 2208u32,
-        final_maps: 2244u32,
+        final_maps: 2208u32,
         words: __GOPHERURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `gopherurl` of `rfc1738.bnf` (line 60):
@@ -5337,8 +5314,7 @@ pub mod ast {
         start: 12u32,
         start_ops: 2u32,
         op_start: 240u32,
-        direct: 245u32,
-        final_maps: 248u32,
+        final_maps: 245u32,
         words: __GROUPPART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `grouppart` of `rfc1738.bnf` (line 72):
@@ -5439,8 +5415,7 @@ pub mod ast {
         start: 10u32,
         start_ops: 4u32,
         op_start: 310u32,
-        direct: 319u32,
-        final_maps: 324u32,
+        final_maps: 319u32,
         words: __ARTICLE_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -5469,8 +5444,7 @@ pub mod ast {
         start: 5u32,
         start_ops: 1u32,
         op_start: 25u32,
-        direct: 28u32,
-        final_maps: 30u32,
+        final_maps: 28u32,
         words: __ARTICLE_UCHARS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `uchar` of `Article` starting at `pos`.
@@ -5579,8 +5553,7 @@ pub mod ast {
         start: 12u32,
         start_ops: 6u32,
         op_start: 324u32,
-        direct: 337u32,
-        final_maps: 344u32,
+        final_maps: 337u32,
         words: __NNTPURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `nntpurl` of `rfc1738.bnf` (line 77):
@@ -5690,8 +5663,7 @@ pub mod ast {
         start: 17u32,
         start_ops: 2u32,
         op_start: 595u32,
-        direct: 600u32,
-        final_maps: 603u32,
+        final_maps: 600u32,
         words: __WAISURL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `waisurl` of `rfc1738.bnf` (line 83):
@@ -5803,8 +5775,7 @@ pub mod ast {
         start: 15u32,
         start_ops: 4u32,
         op_start: 405u32,
-        direct: 414u32,
-        final_maps: 419u32,
+        final_maps: 414u32,
         words: __WAISDATABASE_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `waisdatabase` of `rfc1738.bnf` (line 84):
@@ -5899,8 +5870,7 @@ pub mod ast {
         start: 17u32,
         start_ops: 6u32,
         op_start: 595u32,
-        direct: 608u32,
-        final_maps: 615u32,
+        final_maps: 608u32,
         words: __WAISINDEX_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `waisindex` of `rfc1738.bnf` (line 85):
@@ -5998,8 +5968,7 @@ pub mod ast {
         start: 15u32,
         start_ops: 8u32,
         op_start: 765u32,
-        direct: 782u32,
-        final_maps: 791u32,
+        final_maps: 782u32,
         words: __WAISDOC_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `waisdoc` of `rfc1738.bnf` (line 86):
@@ -6100,8 +6069,7 @@ pub mod ast {
         start: 18u32,
         start_ops: 5u32,
         op_start: 774u32,
-        direct: 785u32,
-        final_maps: 791u32,
+        final_maps: 785u32,
         words: __PROSPEROURL_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -6138,8 +6106,7 @@ pub mod ast {
         start: 7u32,
         start_ops: 2u32,
         op_start: 56u32,
-        direct: 61u32,
-        final_maps: 64u32,
+        final_maps: 61u32,
         words: __PROSPEROURL_FIELDSPECS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `fieldspec` of `Prosperourl` starting at `pos`.
@@ -6255,8 +6222,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 3u32,
         op_start: 66u32,
-        direct: 73u32,
-        final_maps: 77u32,
+        final_maps: 73u32,
         words: __PPATH_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -6285,8 +6251,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 2u32,
         op_start: 36u32,
-        direct: 41u32,
-        final_maps: 44u32,
+        final_maps: 41u32,
         words: __PPATH_PSEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `psegment` of `Ppath` starting at `pos`.
@@ -6393,8 +6358,7 @@ pub mod ast {
         start: 7u32,
         start_ops: 4u32,
         op_start: 98u32,
-        direct: 107u32,
-        final_maps: 112u32,
+        final_maps: 107u32,
         words: __FIELDSPEC_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `fieldspec` of `rfc1738.bnf` (line 95):

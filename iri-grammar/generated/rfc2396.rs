@@ -1930,8 +1930,7 @@ pub mod ast {
         start: 12u32,
         start_ops: 4u32,
         op_start: 300u32,
-        direct: 309u32,
-        final_maps: 314u32,
+        final_maps: 309u32,
         words: __URI_REFERENCE_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `URI-reference` of `rfc2396.bnf` (line 7):
@@ -2028,8 +2027,7 @@ pub mod ast {
         start: 10u32,
         start_ops: 4u32,
         op_start: 100u32,
-        direct: 109u32,
-        final_maps: 114u32,
+        final_maps: 109u32,
         words: __ABSOLUTE_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `absoluteURI` of `rfc2396.bnf` (line 8):
@@ -2125,8 +2123,7 @@ pub mod ast {
         start: 8u32,
         start_ops: 4u32,
         op_start: 216u32,
-        direct: 225u32,
-        final_maps: 230u32,
+        final_maps: 225u32,
         words: __RELATIVE_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `relativeURI` of `rfc2396.bnf` (line 9):
@@ -2227,8 +2224,7 @@ pub mod ast {
         start: 7u32,
         start_ops: 4u32,
         op_start: 119u32,
-        direct: 128u32,
-        final_maps: 133u32,
+        final_maps: 128u32,
         words: __HIER_PART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `hier_part` of `rfc2396.bnf` (line 11):
@@ -2325,8 +2321,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 3u32,
         op_start: 78u32,
-        direct: 85u32,
-        final_maps: 89u32,
+        final_maps: 85u32,
         words: __NET_PATH_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `net_path` of `rfc2396.bnf` (line 17):
@@ -2421,8 +2416,7 @@ pub mod ast {
         start: 7u32,
         start_ops: 3u32,
         op_start: 56u32,
-        direct: 63u32,
-        final_maps: 67u32,
+        final_maps: 63u32,
         words: __REL_PATH_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `rel_path` of `rfc2396.bnf` (line 19):
@@ -2523,8 +2517,7 @@ pub mod ast {
         start: 11u32,
         start_ops: 2u32,
         op_start: 407u32,
-        direct: 412u32,
-        final_maps: 415u32,
+        final_maps: 412u32,
         words: __AUTHORITY_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `authority` of `rfc2396.bnf` (line 26):
@@ -2622,8 +2615,7 @@ pub mod ast {
         start: 7u32,
         start_ops: 4u32,
         op_start: 119u32,
-        direct: 128u32,
-        final_maps: 133u32,
+        final_maps: 128u32,
         words: __HOSTPORT_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `hostport` of `rfc2396.bnf` (line 35):
@@ -2727,8 +2719,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 2u32,
         op_start: 90u32,
-        direct: 95u32,
-        final_maps: 98u32,
+        final_maps: 95u32,
         words: __HOST_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `host` of `rfc2396.bnf` (line 36):
@@ -2828,8 +2819,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 4u32,
         op_start: 66u32,
-        direct: 75u32,
-        final_maps: 80u32,
+        final_maps: 75u32,
         words: __HOSTNAME_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2866,8 +2856,7 @@ pub mod ast {
         start: 5u32,
         start_ops: 3u32,
         op_start: 25u32,
-        direct: 32u32,
-        final_maps: 36u32,
+        final_maps: 32u32,
         words: __HOSTNAME_DOMAINLABELS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `domainlabel` of `Hostname` starting at `pos`.
@@ -2993,8 +2982,7 @@ pub mod ast {
         start: 4u32,
         start_ops: 4u32,
         op_start: 24u32,
-        direct: 33u32,
-        final_maps: 38u32,
+        final_maps: 33u32,
         words: __DOMAINLABEL_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3031,8 +3019,7 @@ pub mod ast {
         start: 3u32,
         start_ops: 1u32,
         op_start: 9u32,
-        direct: 12u32,
-        final_maps: 14u32,
+        final_maps: 12u32,
         words: __DOMAINLABEL_ALPHANUMS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `alphanum` of `Domainlabel` starting at `pos`.
@@ -3169,8 +3156,7 @@ pub mod ast {
         start: 5u32,
         start_ops: 4u32,
         op_start: 30u32,
-        direct: 39u32,
-        final_maps: 44u32,
+        final_maps: 39u32,
         words: __TOPLABEL_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3203,8 +3189,7 @@ pub mod ast {
         start: 3u32,
         start_ops: 1u32,
         op_start: 9u32,
-        direct: 12u32,
-        final_maps: 14u32,
+        final_maps: 12u32,
         words: __TOPLABEL_ALPHANUMS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `alphanum` of `Toplabel` starting at `pos`.
@@ -3319,8 +3304,7 @@ pub mod ast {
         start: 4u32,
         start_ops: 8u32,
         op_start: 36u32,
-        direct: 53u32,
-        final_maps: 62u32,
+        final_maps: 53u32,
         words: __IPV4ADDRESS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3353,8 +3337,7 @@ pub mod ast {
         start: 3u32,
         start_ops: 2u32,
         op_start: 9u32,
-        direct: 14u32,
-        final_maps: 17u32,
+        final_maps: 14u32,
         words: __IPV4ADDRESS_DIGITS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
@@ -3399,8 +3382,7 @@ pub mod ast {
         start: 3u32,
         start_ops: 2u32,
         op_start: 9u32,
-        direct: 14u32,
-        final_maps: 17u32,
+        final_maps: 14u32,
         words: __IPV4ADDRESS_DIGITS_2_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
@@ -3445,8 +3427,7 @@ pub mod ast {
         start: 3u32,
         start_ops: 2u32,
         op_start: 9u32,
-        direct: 14u32,
-        final_maps: 17u32,
+        final_maps: 14u32,
         words: __IPV4ADDRESS_DIGITS_3_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
@@ -3491,8 +3472,7 @@ pub mod ast {
         start: 3u32,
         start_ops: 2u32,
         op_start: 9u32,
-        direct: 14u32,
-        final_maps: 17u32,
+        final_maps: 14u32,
         words: __IPV4ADDRESS_DIGITS_4_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
@@ -3617,8 +3597,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 3u32,
         op_start: 66u32,
-        direct: 73u32,
-        final_maps: 77u32,
+        final_maps: 73u32,
         words: __PATH_SEGMENTS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3655,8 +3634,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 2u32,
         op_start: 36u32,
-        direct: 41u32,
-        final_maps: 44u32,
+        final_maps: 41u32,
         words: __PATH_SEGMENTS_SEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `segment` of `PathSegments` starting at `pos`.
@@ -3766,8 +3744,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 3u32,
         op_start: 66u32,
-        direct: 73u32,
-        final_maps: 77u32,
+        final_maps: 73u32,
         words: __SEGMENT_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3796,8 +3773,7 @@ pub mod ast {
         start: 5u32,
         start_ops: 2u32,
         op_start: 25u32,
-        direct: 30u32,
-        final_maps: 33u32,
+        final_maps: 30u32,
         words: __SEGMENT_PCHARS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `pchar` of `Segment` starting at `pos`.
@@ -3837,8 +3813,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 2u32,
         op_start: 36u32,
-        direct: 41u32,
-        final_maps: 44u32,
+        final_maps: 41u32,
         words: __SEGMENT_PARAMS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `param` of `Segment` starting at `pos`.

@@ -1852,8 +1852,7 @@ pub mod ast {
         start: 22u32,
         start_ops: 8u32,
         op_start: 4598u32,
-        direct: 4615u32,
-        final_maps: 4624u32,
+        final_maps: 4615u32,
         words: __URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `URI` of `rfc3986.abnf` (line 12):
@@ -1970,8 +1969,7 @@ pub mod ast {
         start: 18u32,
         start_ops: 4u32,
         op_start: 3312u32,
-        direct: 3321u32,
-        final_maps: 3326u32,
+        final_maps: 3321u32,
         words: __HIER_PART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `hier-part` of `rfc3986.abnf` (line 14):
@@ -2100,8 +2098,7 @@ pub mod ast {
         start: 22u32,
         start_ops: 2u32,
         op_start: 7898u32,
-        direct: 7903u32,
-        final_maps: 7906u32,
+        final_maps: 7903u32,
         words: __URI_REFERENCE_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `URI-reference` of `rfc3986.abnf` (line 19):
@@ -2210,8 +2207,7 @@ pub mod ast {
         start: 21u32,
         start_ops: 6u32,
         op_start: 3885u32,
-        direct: 3898u32,
-        final_maps: 3905u32,
+        final_maps: 3898u32,
         words: __ABSOLUTE_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `absolute-URI` of `rfc3986.abnf` (line 21):
@@ -2310,8 +2306,7 @@ pub mod ast {
         start: 20u32,
         start_ops: 6u32,
         op_start: 4200u32,
-        direct: 4213u32,
-        final_maps: 4220u32,
+        final_maps: 4213u32,
         words: __RELATIVE_REF_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `relative-ref` of `rfc3986.abnf` (line 23):
@@ -2429,8 +2424,7 @@ pub mod ast {
         start: 18u32,
         start_ops: 4u32,
         op_start: 3366u32,
-        direct: 3375u32,
-        final_maps: 3380u32,
+        final_maps: 3375u32,
         words: __RELATIVE_PART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `relative-part` of `rfc3986.abnf` (line 25):
@@ -2554,8 +2548,7 @@ pub mod ast {
         start: 17u32,
         start_ops: 6u32,
         op_start: 8466u32,
-        direct: 8479u32,
-        final_maps: 8486u32,
+        final_maps: 8479u32,
         words: __AUTHORITY_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `authority` of `rfc3986.abnf` (line 32):
@@ -2666,8 +2659,7 @@ pub mod ast {
         start: 16u32,
         start_ops: 2u32,
         op_start: 2944u32,
-        direct: 2949u32,
-        final_maps: 2952u32,
+        final_maps: 2949u32,
         words: __HOST_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `host` of `rfc3986.abnf` (line 34):
@@ -2776,8 +2768,7 @@ pub mod ast {
         start: 15u32,
         start_ops: 3u32,
         op_start: 2385u32,
-        direct: 2392u32,
-        final_maps: 2396u32,
+        final_maps: 2392u32,
         words: __IP_LITERAL_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `IP-literal` of `rfc3986.abnf` (line 37):
@@ -2894,8 +2885,7 @@ pub mod ast {
         start: 7u32,
         start_ops: 2u32,
         op_start: 98u32,
-        direct: 103u32,
-        final_maps: 106u32,
+        final_maps: 103u32,
         words: __PATH_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `path` of `rfc3986.abnf` (line 63):
@@ -3012,8 +3002,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 2u32,
         op_start: 30u32,
-        direct: 35u32,
-        final_maps: 38u32,
+        final_maps: 35u32,
         words: __PATH_ABEMPTY_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3050,8 +3039,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 2u32,
         op_start: 36u32,
-        direct: 41u32,
-        final_maps: 44u32,
+        final_maps: 41u32,
         words: __PATH_ABEMPTY_SEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `segment` of `PathAbempty` starting at `pos`.
@@ -3155,8 +3143,7 @@ pub mod ast {
         start: 7u32,
         start_ops: 3u32,
         op_start: 56u32,
-        direct: 63u32,
-        final_maps: 67u32,
+        final_maps: 63u32,
         words: __PATH_NOSCHEME_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3193,8 +3180,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 2u32,
         op_start: 36u32,
-        direct: 41u32,
-        final_maps: 44u32,
+        final_maps: 41u32,
         words: __PATH_NOSCHEME_SEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `segment` of `PathNoscheme` starting at `pos`.
@@ -3301,8 +3287,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 3u32,
         op_start: 48u32,
-        direct: 55u32,
-        final_maps: 59u32,
+        final_maps: 55u32,
         words: __PATH_ROOTLESS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -3339,8 +3324,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 2u32,
         op_start: 36u32,
-        direct: 41u32,
-        final_maps: 44u32,
+        final_maps: 41u32,
         words: __PATH_ROOTLESS_SEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `segment` of `PathRootless` starting at `pos`.
@@ -3456,8 +3440,7 @@ pub mod components {
         start: 22u32,
         start_ops: 9u32,
         op_start: 12254u32,
-        direct: 12273u32,
-        final_maps: 12283u32,
+        final_maps: 12273u32,
         words: __URI_REFERENCE_COMPONENTS_BYTES.as_u32s(),
     };
     /// Components of the rule `URI-reference` of `rfc3986.abnf` (line 19):
@@ -3554,8 +3537,7 @@ pub mod components {
         start: 17u32,
         start_ops: 17u32,
         op_start: 10166u32,
-        direct: 10224u32,
-        final_maps: 10242u32,
+        final_maps: 10224u32,
         words: __AUTHORITY_COMPONENTS_BYTES.as_u32s(),
     };
     /// Components of the rule `authority` of `rfc3986.abnf` (line 32):

@@ -1400,8 +1400,7 @@ pub mod ast {
         start: 45u32,
         start_ops: 8u32,
         op_start: 16515u32,
-        direct: 16532u32,
-        final_maps: 16541u32,
+        final_maps: 16532u32,
         words: __IRI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `IRI` of `rfc3987.abnf` (line 20):
@@ -1520,8 +1519,7 @@ pub mod ast {
         start: 39u32,
         start_ops: 4u32,
         op_start: 10725u32,
-        direct: 10734u32,
-        final_maps: 10739u32,
+        final_maps: 10734u32,
         words: __IHIER_PART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `ihier-part` of `rfc3987.abnf` (line 23):
@@ -1656,8 +1654,7 @@ pub mod ast {
         start: 45u32,
         start_ops: 2u32,
         op_start: 24120u32,
-        direct: 24125u32,
-        final_maps: 24128u32,
+        final_maps: 24125u32,
         words: __IRI_REFERENCE_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `IRI-reference` of `rfc3987.abnf` (line 28):
@@ -1768,8 +1765,7 @@ pub mod ast {
         start: 44u32,
         start_ops: 6u32,
         op_start: 11660u32,
-        direct: 11673u32,
-        final_maps: 11680u32,
+        final_maps: 11673u32,
         words: __ABSOLUTE_IRI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `absolute-IRI` of `rfc3987.abnf` (line 30):
@@ -1869,8 +1865,7 @@ pub mod ast {
         start: 43u32,
         start_ops: 6u32,
         op_start: 16383u32,
-        direct: 16396u32,
-        final_maps: 16403u32,
+        final_maps: 16396u32,
         words: __IRELATIVE_REF_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `irelative-ref` of `rfc3987.abnf` (line 32):
@@ -1989,8 +1984,7 @@ pub mod ast {
         start: 39u32,
         start_ops: 4u32,
         op_start: 11349u32,
-        direct: 11358u32,
-        final_maps: 11363u32,
+        final_maps: 11358u32,
         words: __IRELATIVE_PART_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `irelative-part` of `rfc3987.abnf` (line 34):
@@ -2115,8 +2109,7 @@ pub mod ast {
         start: 38u32,
         start_ops: 6u32,
         op_start: 20900u32,
-        direct: 20913u32,
-        final_maps: 20920u32,
+        final_maps: 20913u32,
         words: __IAUTHORITY_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `iauthority` of `rfc3987.abnf` (line 39):
@@ -2228,8 +2221,7 @@ pub mod ast {
         start: 37u32,
         start_ops: 2u32,
         op_start: 7289u32,
-        direct: 7294u32,
-        final_maps: 7297u32,
+        final_maps: 7294u32,
         words: __IHOST_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `ihost` of `rfc3987.abnf` (line 41):
@@ -2348,8 +2340,7 @@ pub mod ast {
         start: 28u32,
         start_ops: 2u32,
         op_start: 1848u32,
-        direct: 1853u32,
-        final_maps: 1856u32,
+        final_maps: 1853u32,
         words: __IPATH_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `ipath` of `rfc3987.abnf` (line 45):
@@ -2473,8 +2464,7 @@ pub mod ast {
         start: 27u32,
         start_ops: 2u32,
         op_start: 486u32,
-        direct: 491u32,
-        final_maps: 494u32,
+        final_maps: 491u32,
         words: __IPATH_ABEMPTY_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2512,8 +2502,7 @@ pub mod ast {
         start: 27u32,
         start_ops: 2u32,
         op_start: 513u32,
-        direct: 518u32,
-        final_maps: 521u32,
+        final_maps: 518u32,
         words: __IPATH_ABEMPTY_ISEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `isegment` of `IpathAbempty` starting at `pos`.
@@ -2618,8 +2607,7 @@ pub mod ast {
         start: 28u32,
         start_ops: 3u32,
         op_start: 952u32,
-        direct: 959u32,
-        final_maps: 963u32,
+        final_maps: 959u32,
         words: __IPATH_NOSCHEME_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2657,8 +2645,7 @@ pub mod ast {
         start: 27u32,
         start_ops: 2u32,
         op_start: 513u32,
-        direct: 518u32,
-        final_maps: 521u32,
+        final_maps: 518u32,
         words: __IPATH_NOSCHEME_ISEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `isegment` of `IpathNoscheme` starting at `pos`.
@@ -2766,8 +2753,7 @@ pub mod ast {
         start: 27u32,
         start_ops: 3u32,
         op_start: 918u32,
-        direct: 925u32,
-        final_maps: 929u32,
+        final_maps: 925u32,
         words: __IPATH_ROOTLESS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2805,8 +2791,7 @@ pub mod ast {
         start: 27u32,
         start_ops: 2u32,
         op_start: 513u32,
-        direct: 518u32,
-        final_maps: 521u32,
+        final_maps: 518u32,
         words: __IPATH_ROOTLESS_ISEGMENTS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `isegment` of `IpathRootless` starting at `pos`.
@@ -2924,8 +2909,7 @@ pub mod components {
         start: 45u32,
         start_ops: 9u32,
         op_start: 61290u32,
-        direct: 61309u32,
-        final_maps: 61319u32,
+        final_maps: 61309u32,
         words: __IRI_REFERENCE_COMPONENTS_BYTES.as_u32s(),
     };
     /// Components of the rule `IRI-reference` of `rfc3987.abnf` (line 28):
@@ -3023,8 +3007,7 @@ pub mod components {
         start: 38u32,
         start_ops: 17u32,
         op_start: 24700u32,
-        direct: 24758u32,
-        final_maps: 24776u32,
+        final_maps: 24758u32,
         words: __IAUTHORITY_COMPONENTS_BYTES.as_u32s(),
     };
     /// Components of the rule `iauthority` of `rfc3987.abnf` (line 39):

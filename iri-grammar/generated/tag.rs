@@ -607,8 +607,7 @@ pub mod ast {
         start: 17u32,
         start_ops: 6u32,
         op_start: 612u32,
-        direct: 625u32,
-        final_maps: 632u32,
+        final_maps: 625u32,
         words: __TAG_URI_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `tagURI` of `tag.abnf` (line 11):
@@ -708,8 +707,7 @@ pub mod ast {
         start: 7u32,
         start_ops: 2u32,
         op_start: 63u32,
-        direct: 68u32,
-        final_maps: 71u32,
+        final_maps: 68u32,
         words: __AUTHORITY_NAME_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `authorityName` of `tag.abnf` (line 14):
@@ -813,8 +811,7 @@ pub mod ast {
         start: 5u32,
         start_ops: 3u32,
         op_start: 35u32,
-        direct: 42u32,
-        final_maps: 46u32,
+        final_maps: 42u32,
         words: __DNSNAME_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -843,8 +840,7 @@ pub mod ast {
         start: 5u32,
         start_ops: 2u32,
         op_start: 25u32,
-        direct: 30u32,
-        final_maps: 33u32,
+        final_maps: 30u32,
         words: __DNSNAME_DNSCOMPS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `DNScomp` of `Dnsname` starting at `pos`.
@@ -947,8 +943,7 @@ pub mod ast {
         start: 7u32,
         start_ops: 4u32,
         op_start: 49u32,
-        direct: 58u32,
-        final_maps: 63u32,
+        final_maps: 58u32,
         words: __EMAIL_ADDRESS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -985,8 +980,7 @@ pub mod ast {
         start: 3u32,
         start_ops: 1u32,
         op_start: 9u32,
-        direct: 12u32,
-        final_maps: 14u32,
+        final_maps: 12u32,
         words: __EMAIL_ADDRESS_ALPHA_NUMS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `alphaNum` of `EmailAddress` starting at `pos`.

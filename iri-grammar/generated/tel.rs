@@ -1381,8 +1381,7 @@ pub mod ast {
         start: 29u32,
         start_ops: 2u32,
         op_start: 3915u32,
-        direct: 3920u32,
-        final_maps: 3923u32,
+        final_maps: 3920u32,
         words: __TELEPHONE_SUBSCRIBER_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `telephone-subscriber` of `tel.abnf` (line 13):
@@ -1491,8 +1490,7 @@ pub mod ast {
         start: 21u32,
         start_ops: 3u32,
         op_start: 546u32,
-        direct: 553u32,
-        final_maps: 557u32,
+        final_maps: 553u32,
         words: __GLOBAL_NUMBER_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -1522,8 +1520,7 @@ pub mod ast {
         start: 17u32,
         start_ops: 2u32,
         op_start: 374u32,
-        direct: 379u32,
-        final_maps: 382u32,
+        final_maps: 379u32,
         words: __GLOBAL_NUMBER_PARS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `par` of `GlobalNumber` starting at `pos`.
@@ -1634,8 +1631,7 @@ pub mod ast {
         start: 29u32,
         start_ops: 39u32,
         op_start: 24302u32,
-        direct: 24428u32,
-        final_maps: 24468u32,
+        final_maps: 24428u32,
         words: __LOCAL_NUMBER_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -1665,8 +1661,7 @@ pub mod ast {
         start: 17u32,
         start_ops: 2u32,
         op_start: 374u32,
-        direct: 379u32,
-        final_maps: 382u32,
+        final_maps: 379u32,
         words: __LOCAL_NUMBER_PARS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `par` of `LocalNumber` starting at `pos`.
@@ -1708,8 +1703,7 @@ pub mod ast {
         start: 17u32,
         start_ops: 2u32,
         op_start: 374u32,
-        direct: 379u32,
-        final_maps: 382u32,
+        final_maps: 379u32,
         words: __LOCAL_NUMBER_PARS_2_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `par` of `LocalNumber` starting at `pos`.
@@ -1841,8 +1835,7 @@ pub mod ast {
         start: 17u32,
         start_ops: 2u32,
         op_start: 391u32,
-        direct: 396u32,
-        final_maps: 399u32,
+        final_maps: 396u32,
         words: __PAR_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `par` of `tel.abnf` (line 16):
@@ -1950,8 +1943,7 @@ pub mod ast {
         start: 8u32,
         start_ops: 2u32,
         op_start: 80u32,
-        direct: 85u32,
-        final_maps: 88u32,
+        final_maps: 85u32,
         words: __DESCRIPTOR_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `descriptor` of `tel.abnf` (line 20):
@@ -2059,8 +2051,7 @@ pub mod ast {
         start: 5u32,
         start_ops: 4u32,
         op_start: 40u32,
-        direct: 49u32,
-        final_maps: 54u32,
+        final_maps: 49u32,
         words: __GLOBAL_NUMBER_DIGITS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2097,8 +2088,7 @@ pub mod ast {
         start: 3u32,
         start_ops: 2u32,
         op_start: 9u32,
-        direct: 14u32,
-        final_maps: 17u32,
+        final_maps: 14u32,
         words: __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `phonedigit` of `GlobalNumberDigits` starting at `pos`.
@@ -2149,8 +2139,7 @@ pub mod ast {
         start: 3u32,
         start_ops: 2u32,
         op_start: 9u32,
-        direct: 14u32,
-        final_maps: 17u32,
+        final_maps: 14u32,
         words: __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_2_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `phonedigit` of `GlobalNumberDigits` starting at `pos`.
@@ -2261,8 +2250,7 @@ pub mod ast {
         start: 4u32,
         start_ops: 4u32,
         op_start: 28u32,
-        direct: 37u32,
-        final_maps: 42u32,
+        final_maps: 37u32,
         words: __LOCAL_NUMBER_DIGITS_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2301,8 +2289,7 @@ pub mod ast {
         start: 3u32,
         start_ops: 2u32,
         op_start: 9u32,
-        direct: 14u32,
-        final_maps: 17u32,
+        final_maps: 14u32,
         words: __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `phonedigit-hex` of `LocalNumberDigits` starting at `pos`.
@@ -2353,8 +2340,7 @@ pub mod ast {
         start: 3u32,
         start_ops: 2u32,
         op_start: 9u32,
-        direct: 14u32,
-        final_maps: 17u32,
+        final_maps: 14u32,
         words: __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_2_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `phonedigit-hex` of `LocalNumberDigits` starting at `pos`.
@@ -2466,8 +2452,7 @@ pub mod ast {
         start: 6u32,
         start_ops: 4u32,
         op_start: 66u32,
-        direct: 75u32,
-        final_maps: 80u32,
+        final_maps: 75u32,
         words: __DOMAINNAME_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2504,8 +2489,7 @@ pub mod ast {
         start: 5u32,
         start_ops: 3u32,
         op_start: 25u32,
-        direct: 32u32,
-        final_maps: 36u32,
+        final_maps: 32u32,
         words: __DOMAINNAME_DOMAINLABELS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `domainlabel` of `Domainname` starting at `pos`.
@@ -2628,8 +2612,7 @@ pub mod ast {
         start: 4u32,
         start_ops: 4u32,
         op_start: 24u32,
-        direct: 33u32,
-        final_maps: 38u32,
+        final_maps: 33u32,
         words: __DOMAINLABEL_TDFA_BYTES.as_u32s(),
     };
     #[cfg(target_endian = "little")]
@@ -2666,8 +2649,7 @@ pub mod ast {
         start: 3u32,
         start_ops: 1u32,
         op_start: 9u32,
-        direct: 12u32,
-        final_maps: 14u32,
+        final_maps: 12u32,
         words: __DOMAINLABEL_ALPHANUMS_ITEM_BYTES.as_u32s(),
     };
     /// Reads one `alphanum` of `Domainlabel` starting at `pos`.
@@ -2785,8 +2767,7 @@ pub mod ast {
         start: 8u32,
         start_ops: 4u32,
         op_start: 64u32,
-        direct: 73u32,
-        final_maps: 78u32,
+        final_maps: 73u32,
         words: __PARAMETER_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `parameter` of `tel.abnf` (line 31):

@@ -516,8 +516,7 @@ pub mod ast {
         start: 15u32,
         start_ops: 5u32,
         op_start: 1275u32,
-        direct: 1286u32,
-        final_maps: 1292u32,
+        final_maps: 1286u32,
         words: __NAMESTRING_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `namestring` of `urn.abnf` (line 9):
@@ -615,8 +614,7 @@ pub mod ast {
         start: 9u32,
         start_ops: 8u32,
         op_start: 162u32,
-        direct: 184u32,
-        final_maps: 193u32,
+        final_maps: 184u32,
         words: __RQ_COMPONENTS_TDFA_BYTES.as_u32s(),
     };
     /// Parse tree of the rule `rq-components` of `urn.abnf` (line 16):

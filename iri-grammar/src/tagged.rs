@@ -49,10 +49,6 @@ pub struct TaggedDfa {
     pub start_ops: u32,
     /// Offsets (in `u32` words) of the tables inside `bytes`.
     pub op_start: u32,
-    /// One word per operation list: the register it stores the position
-    /// to, `MAX_REGISTERS` (scratch) when it does nothing, `u32::MAX` when it
-    /// must run from `op_start`.
-    pub direct: u32,
     pub final_maps: u32,
     pub words: &'static [u32],
 }
@@ -62,12 +58,31 @@ const SET_POS: u32 = 1 << 31;
 /// `abnf_codegen::tagged::NEXT_BITS`); the operation list is above them.
 const NEXT_BITS: u32 = 20;
 const NEXT_MASK: u32 = (1 << NEXT_BITS) - 1;
+/// Above `NEXT_BITS`, a transition's effect `f`: below this, store the
+/// position in register `f - 1` (0: a scratch register, no effect), from it
+/// on, run operation list `f - FIRST_LIST` (as
+/// `abnf_codegen::tagged::FIRST_LIST`).
+const FIRST_LIST: usize = MAX_REGISTERS + 1;
 /// In a final map: the tag never matched.
 const UNSET: u32 = u32::MAX;
 /// In a final map: the tag was set where the parse ends.
 const PENDING: u32 = u32::MAX - 1;
 
 impl TaggedDfa {
+    /// A transition's effect on the registers (`regs[0]` is a scratch
+    /// register; register `r` is `regs[r + 1]`). Most transitions store the
+    /// position in one register, or nowhere (the scratch register): one
+    /// store, no branch on which. Operations store tags that were pending at
+    /// the position of this byte (one symbol of lookahead).
+    #[inline(always)]
+    fn effect(words: &[u32], op_start: usize, t: u32, regs: &mut [usize; MAX_REGISTERS + 1], pos: usize) {
+        let f = (t >> NEXT_BITS) as usize;
+        match regs.get_mut(f) {
+            Some(slot) => *slot = pos,
+            None => Self::apply(words, op_start, (f - FIRST_LIST) as u32, &mut regs[1..], pos),
+        }
+    }
+
     #[inline]
     fn apply(words: &[u32], op_start: usize, op: u32, regs: &mut [usize], pos: usize) {
         let from = words[op_start + op as usize] as usize;
@@ -90,33 +105,23 @@ impl TaggedDfa {
         // The generator orders each transition's operations so that they run
         // in place on one bank of registers; registers start out unset.
         let mut regs = [NONE; MAX_REGISTERS + 1];
-        Self::apply(words, op_start, self.start_ops, &mut regs, start);
+        Self::apply(words, op_start, self.start_ops, &mut regs[1..], start);
         let classes = &self.classes;
-        let direct = &words[self.direct as usize..];
         let bytes = &input[..end];
         let mut s = self.start as usize;
         let mut i = start;
         while i < bytes.len() {
             // One lookup per byte: the target row (premultiplied, so no
-            // multiplication) and the operations to run, usually none.
+            // multiplication) and what to do to the registers.
             let t = words[s + usize::from(classes[usize::from(bytes[i])])];
             if t == 0 {
                 return Err(i);
             }
-            // Most lists store the position in one register, or do nothing
-            // (a store to the scratch register): no branch on which.
-            let d = direct[(t >> NEXT_BITS) as usize];
-            if let Some(slot) = regs.get_mut(d as usize) {
-                // Operations store tags that were pending at the position of
-                // this byte (one symbol of lookahead).
-                *slot = i;
-            } else {
-                Self::apply(words, op_start, t >> NEXT_BITS, &mut regs, i);
-            }
+            Self::effect(words, op_start, t, &mut regs, i);
             s = (t & NEXT_MASK) as usize;
             i += 1;
         }
-        if self.read_tags(s, &regs, end, tags) {
+        if self.read_tags(s, &regs[1..], end, tags) {
             Ok(())
         } else {
             Err(end)
@@ -129,11 +134,11 @@ impl TaggedDfa {
         let words = self.words;
         let op_start = self.op_start as usize;
         let mut regs = [NONE; MAX_REGISTERS + 1];
-        Self::apply(words, op_start, self.start_ops, &mut regs, start);
+        Self::apply(words, op_start, self.start_ops, &mut regs[1..], start);
         let mut s = self.start as usize;
         let mut best = None;
         for (i, &b) in input[start..end].iter().enumerate() {
-            if self.read_tags(s, &regs, start + i, tags) {
+            if self.read_tags(s, &regs[1..], start + i, tags) {
                 best = Some(start + i);
             }
             let t = words[s + usize::from(self.classes[usize::from(b)])];
@@ -141,12 +146,9 @@ impl TaggedDfa {
             if s == 0 {
                 return best;
             }
-            let op = t >> NEXT_BITS;
-            if op != 0 {
-                Self::apply(words, op_start, op, &mut regs, start + i);
-            }
+            Self::effect(words, op_start, t, &mut regs, start + i);
         }
-        if self.read_tags(s, &regs, end, tags) {
+        if self.read_tags(s, &regs[1..], end, tags) {
             best = Some(end);
         }
         best

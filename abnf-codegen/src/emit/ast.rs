@@ -172,7 +172,6 @@ fn tdfa_items(t: &EmitTdfa, rt: &TokenStream, style: IncludeStyle) -> TokenStrea
     let WordLayout {
         op_start,
         op_data: _,
-        direct,
         start_ops,
         final_maps,
     } = t.layout;
@@ -190,7 +189,6 @@ fn tdfa_items(t: &EmitTdfa, rt: &TokenStream, style: IncludeStyle) -> TokenStrea
             start: #start,
             start_ops: #start_ops,
             op_start: #op_start,
-            direct: #direct,
             final_maps: #final_maps,
             words: #bytes.as_u32s(),
         };

@@ -92,11 +92,6 @@ pub struct WordLayout {
     pub op_start: u32,
     /// Offset of the operations.
     pub op_data: u32,
-    /// Offset of one word per operation list, for the walk's branch-free
-    /// path: the register a list that only stores the position stores to,
-    /// [`MAX_REGISTERS`] (a scratch register) for the empty list, and
-    /// `u32::MAX` for other lists (run from `op_start`).
-    pub direct: u32,
     /// Index of the start operations' list.
     pub start_ops: u32,
     /// Offset of the final maps.
@@ -106,6 +101,11 @@ pub struct WordLayout {
 /// Bits of a transition word that hold the (premultiplied) target state;
 /// the operation-list index is in the bits above.
 pub const NEXT_BITS: u32 = 20;
+
+/// In the bits above [`NEXT_BITS`]: the first value that names an operation
+/// list (`f - FIRST_LIST`); the values below store the position in register
+/// `f - 1`, or do nothing (0).
+pub const FIRST_LIST: u32 = MAX_REGISTERS as u32 + 1;
 
 /// Why a tagged DFA could not be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -335,17 +335,26 @@ impl TaggedDfa {
     pub fn to_words(&self) -> Option<(Vec<u32>, WordLayout)> {
         let stride = self.alphabet + 1;
         if self.states() * stride >= 1 << NEXT_BITS
-            || self.op_lists.len() + 1 >= 1 << (32 - NEXT_BITS)
-            || self.registers > 0xFFFF
+            || self.op_lists.len() + FIRST_LIST as usize >= 1 << (32 - NEXT_BITS)
+            || self.registers > MAX_REGISTERS
         {
             return None;
         }
+        // What a transition does to the registers, in the bits above the
+        // target: nothing (0), store the position in register `f - 1`
+        // (most lists: a branch-free store, 0 being a scratch register), or
+        // run list `f - FIRST_LIST`.
+        let effect = |op: u32| match self.op_lists[op as usize].as_slice() {
+            [] => 0,
+            [RegOp::SetPos { dst }] => dst + 1,
+            _ => FIRST_LIST + op,
+        };
         let mut words = Vec::with_capacity(self.states() * stride);
         let mut maps = Vec::new();
         for s in 0..self.states() {
             for c in 0..self.alphabet {
                 let t = s * self.alphabet + c;
-                words.push((self.ops[t] << NEXT_BITS) | (self.next[t] * stride as u32));
+                words.push((effect(self.ops[t]) << NEXT_BITS) | (self.next[t] * stride as u32));
             }
             match &self.finals[s] {
                 Some(map) => {
@@ -372,12 +381,6 @@ impl TaggedDfa {
                 RegOp::Copy { dst, src } => (dst << 16) | src,
             }));
         }
-        let direct = words.len() as u32;
-        words.extend(lists.iter().map(|list| match list.as_slice() {
-            [] => MAX_REGISTERS as u32,
-            [RegOp::SetPos { dst }] => *dst,
-            _ => u32::MAX,
-        }));
         let final_maps = words.len() as u32;
         words.extend(maps);
         Some((
@@ -385,7 +388,6 @@ impl TaggedDfa {
             WordLayout {
                 op_start,
                 op_data,
-                direct,
                 start_ops,
                 final_maps,
             },
