@@ -197,11 +197,16 @@ fn main() -> ExitCode {
     }
 }
 
-fn stats() -> ExitCode {
+/// The generator over the workspace's `specs/`.
+fn specs_config() -> abnf_codegen::Config {
     let mut config = abnf_codegen::Config::new();
     config.specs_dir(workspace_root().join("specs"));
+    config
+}
+
+fn stats() -> ExitCode {
     let t0 = std::time::Instant::now();
-    let compiled = match config.build() {
+    let compiled = match specs_config().build() {
         Ok(c) => c,
         Err(e) => {
             eprintln!("{e}");
@@ -241,10 +246,8 @@ fn stats() -> ExitCode {
 /// rules, the generator's time over `specs/`, and how long `iri-grammar`
 /// takes to rebuild after a spec file changes.
 fn bench_sizes_and_builds() -> ExitCode {
-    let mut config = abnf_codegen::Config::new();
-    config.specs_dir(workspace_root().join("specs"));
     let t0 = std::time::Instant::now();
-    let generated = match config.generate() {
+    let generated = match specs_config().generate() {
         Ok(g) => g,
         Err(e) => {
             eprintln!("{e}");

@@ -177,11 +177,9 @@ fn tdfa_items(t: &EmitTdfa, rt: &TokenStream, style: IncludeStyle) -> TokenStrea
     } = t.layout;
     // The walk starts at the start state's row.
     let start = start * (alphabet + 1);
+    let bytes_static = super::aligned_static(rt, &bytes, le, be);
     quote! {
-        #[cfg(target_endian = "little")]
-        static #bytes: &#rt::__private::Aligned<[u8]> = &#rt::__private::Aligned::new(*include_bytes!(#le));
-        #[cfg(target_endian = "big")]
-        static #bytes: &#rt::__private::Aligned<[u8]> = &#rt::__private::Aligned::new(*include_bytes!(#be));
+        #bytes_static
         static #name: #rt::__private::TaggedDfa = #rt::__private::TaggedDfa {
             classes: [#(#classes),*],
             alphabet: #alphabet,

@@ -77,6 +77,22 @@ pub enum EmitKind {
     },
 }
 
+/// `static NAME: &Aligned<[u8]>` holding the little- or big-endian file,
+/// whichever the target is.
+pub(crate) fn aligned_static(
+    rt: &TokenStream,
+    name: &Ident,
+    le: TokenStream,
+    be: TokenStream,
+) -> TokenStream {
+    quote! {
+        #[cfg(target_endian = "little")]
+        static #name: &#rt::__private::Aligned<[u8]> = &#rt::__private::Aligned::new(*include_bytes!(#le));
+        #[cfg(target_endian = "big")]
+        static #name: &#rt::__private::Aligned<[u8]> = &#rt::__private::Aligned::new(*include_bytes!(#be));
+    }
+}
+
 /// A reverse automaton to embed with a recognizer.
 #[derive(Clone, Copy, Debug)]
 pub struct EmitReverse {
@@ -147,31 +163,13 @@ pub fn grammar_module(
                     }) => {
                         let rev = format_ident!("__{}_REV", r.ident);
                         let sets = format_ident!("__{}_REVSETS", r.ident);
-                        let (rev_le, rev_be, sets_le, sets_be) = (
-                            path("le.rev"),
-                            path("be.rev"),
-                            path("le.revsets"),
-                            path("be.revsets"),
-                        );
                         let words = if *wide {
                             quote!(#rt::__private::Words::U32(#rev.as_u32s()))
                         } else {
                             quote!(#rt::__private::Words::U16(#rev.as_u16s()))
                         };
-                        items.push(quote! {
-                            #[cfg(target_endian = "little")]
-                            static #rev: &#rt::__private::Aligned<[u8]> =
-                                &#rt::__private::Aligned::new(*include_bytes!(#rev_le));
-                            #[cfg(target_endian = "big")]
-                            static #rev: &#rt::__private::Aligned<[u8]> =
-                                &#rt::__private::Aligned::new(*include_bytes!(#rev_be));
-                            #[cfg(target_endian = "little")]
-                            static #sets: &#rt::__private::Aligned<[u8]> =
-                                &#rt::__private::Aligned::new(*include_bytes!(#sets_le));
-                            #[cfg(target_endian = "big")]
-                            static #sets: &#rt::__private::Aligned<[u8]> =
-                                &#rt::__private::Aligned::new(*include_bytes!(#sets_be));
-                        });
+                        items.push(aligned_static(&rt, &rev, path("le.rev"), path("be.rev")));
+                        items.push(aligned_static(&rt, &sets, path("le.revsets"), path("be.revsets")));
                         quote!(::core::option::Option::Some(#rt::__private::Reverse {
                             start: #start,
                             set_words: #set_words,
@@ -181,13 +179,8 @@ pub fn grammar_module(
                     }
                     None => quote!(::core::option::Option::None),
                 };
+                items.push(aligned_static(&rt, &table, table_le, table_be));
                 items.push(quote! {
-                    #[cfg(target_endian = "little")]
-                    static #table: &#rt::__private::Aligned<[u8]> =
-                        &#rt::__private::Aligned::new(*include_bytes!(#table_le));
-                    #[cfg(target_endian = "big")]
-                    static #table: &#rt::__private::Aligned<[u8]> =
-                        &#rt::__private::Aligned::new(*include_bytes!(#table_be));
                     #[cfg(target_endian = "little")]
                     static #sparse: &[u8] = include_bytes!(#sparse_le);
                     #[cfg(target_endian = "big")]
