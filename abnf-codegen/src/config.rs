@@ -13,6 +13,10 @@ use crate::emit::ast::{
 };
 use crate::emit::{self, EmitGrammar, EmitKind, EmitReverse, EmitRule, IncludeStyle};
 
+use crate::grammar::{self, Grammar, ModuleId, RuleId, SpecInput};
+use crate::regular::Lowerer;
+use crate::tagged::TaggedDfa;
+
 /// What to do about a typed AST whose automaton is too large.
 const AST_TOO_BIG: &str =
     "make the rule a leaf with `Config::ast_leaves`, or turn the typed AST off with `Config::typed_ast(false)`";
@@ -20,9 +24,6 @@ const AST_TOO_BIG: &str =
 /// The most states a `@bidirectional` rule's reverse automaton may have; a
 /// larger one is left out (the recognizer then walks forwards only).
 const MAX_REVERSE_STATES: usize = 4096;
-use crate::grammar::{self, Grammar, ModuleId, RuleId, SpecInput};
-use crate::regular::Lowerer;
-use crate::tagged::TaggedDfa;
 
 /// Configures and runs code generation.
 ///
@@ -151,6 +152,8 @@ pub struct Compiled {
     pub warnings: Diagnostics,
     exports: Vec<(ModuleId, Vec<RuleId>)>,
     automata: HashMap<RuleId, Automaton>,
+    /// The reverse automata of `@bidirectional` rules.
+    reverses: HashMap<RuleId, automata::Reverse>,
     typed: TypedParts,
 }
 
@@ -398,6 +401,7 @@ impl Config {
                 }
             }
         }
+        let reverses = reverse_automata(&grammar, &automata, &mut warnings);
         let mut typed = TypedParts::default();
         if !self.no_ast && errors.is_empty() {
             typed = self.build_ast(&grammar, &exports, &mut lowerer, &mut errors);
@@ -411,6 +415,7 @@ impl Config {
             warnings,
             exports,
             automata,
+            reverses,
             typed,
         })
     }
@@ -820,16 +825,9 @@ impl Compiled {
                         .get(id)
                         .and_then(|d| d.to_words())
                         .map_or(0, |(w, _)| 4 * w.len()),
-                    reverse_bytes: self
-                        .grammar
-                        .modules
-                        .iter()
-                        .any(|m| m.bidirectional.contains(id))
-                        .then(|| compact.reverse(MAX_REVERSE_STATES))
-                        .flatten()
-                        .map_or(0, |rev| {
-                            rev.trans_bytes(false).len() + rev.sets_bytes(false).len()
-                        }),
+                    reverse_bytes: self.reverses.get(id).map_or(0, |rev| {
+                        rev.trans_bytes(false).len() + rev.sets_bytes(false).len()
+                    }),
                     components_bytes: self
                         .typed
                         .components
@@ -919,12 +917,7 @@ impl Compiled {
                     let dfa_path = format!("{}/{}", module.name, emit::file_stem_name(&r.name));
                     let compact = a.compact();
                     let (sparse_le, sparse_be) = a.sparse_bytes();
-                    let reverse = g
-                        .modules
-                        .iter()
-                        .any(|m| m.bidirectional.contains(&id))
-                        .then(|| compact.reverse(MAX_REVERSE_STATES))
-                        .flatten();
+                    let reverse = self.reverses.get(&id);
                     let mut doc = rule_doc(g, id, "Recognizer for");
                     doc.push(String::new());
                     doc.push(format!(
@@ -941,7 +934,7 @@ impl Compiled {
                         ("le.sparse", sparse_le),
                         ("be.sparse", sparse_be),
                     ];
-                    if let Some(rev) = &reverse {
+                    if let Some(rev) = reverse {
                         doc.push(String::new());
                         doc.push(format!(
                             " Matched from both ends (`@bidirectional`): a reverse automaton of {} states, \
@@ -1039,6 +1032,42 @@ impl Compiled {
             inputs,
         })
     }
+}
+
+/// The reverse automaton of every exported rule a spec marks
+/// `@bidirectional`; a warning for each one that would be too large.
+fn reverse_automata(
+    g: &Grammar,
+    automata: &HashMap<RuleId, Automaton>,
+    warnings: &mut Diagnostics,
+) -> HashMap<RuleId, automata::Reverse> {
+    let mut out = HashMap::new();
+    for &id in g.modules.iter().flat_map(|m| &m.bidirectional) {
+        let Some(a) = automata.get(&id) else { continue };
+        if out.contains_key(&id) {
+            continue;
+        }
+        match a.compact().reverse(MAX_REVERSE_STATES) {
+            Some(rev) => {
+                out.insert(id, rev);
+            }
+            None => {
+                let r = g.rule(id);
+                warnings.items.push(
+                    Diagnostic::warning(
+                        format!(
+                            "rule `{}` is marked `@bidirectional`, but its reverse automaton would have more \
+                             than {MAX_REVERSE_STATES} states",
+                            r.name
+                        ),
+                        Some(r.name_span),
+                    )
+                    .with_label("its recognizer walks forwards only"),
+                );
+            }
+        }
+    }
+    out
 }
 
 /// `Recognizer for the rule `X` of `file` (line N):` and the rule's ABNF.
@@ -1236,5 +1265,44 @@ impl fmt::Debug for Compiled {
             .field("modules", &self.grammar.modules.len())
             .field("automata", &self.automata.len())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The spans of `@components` extraction `rule` on `input`, per field.
+    fn components(spec: &str, rule: &str, input: &str) -> Vec<Option<(usize, usize)>> {
+        let compiled = Config::new().spec_source("t.abnf", spec).build().unwrap();
+        let id = compiled.grammar.modules[1].get(rule).unwrap();
+        let built = compiled.typed.components[0]
+            .1
+            .iter()
+            .find(|c| c.rule == id)
+            .unwrap();
+        let tags = built.tdfa.run(input.as_bytes()).unwrap();
+        (1..=built.fields.len())
+            .map(|g| Some((tags[2 * g]?, tags[2 * g + 1]?)))
+            .collect()
+    }
+
+    #[test]
+    fn components_at_any_depth_and_shared_fields() {
+        let spec = "; @components pair key value=num|word\n\
+                    pair = key \"=\" val\nkey = 1*ALPHA\nval = num / word\n\
+                    num = 1*DIGIT\nword = 1*ALPHA\n";
+        assert_eq!(components(spec, "pair", "ab=12"), [Some((0, 2)), Some((3, 5))]);
+        assert_eq!(components(spec, "pair", "ab=cd"), [Some((0, 2)), Some((3, 5))]);
+    }
+
+    #[test]
+    fn a_recursive_target_is_captured_whole() {
+        // `list` refers to itself: it is lowered once (Arden's lemma), not
+        // unrolled into nested captures.
+        let spec = "; @components doc head list\n\
+                    doc = head \":\" list\nhead = 1*ALPHA\n\
+                    list = item [ \",\" list ]\nitem = 1*DIGIT\n";
+        assert_eq!(components(spec, "doc", "ab:1,22,3"), [Some((0, 2)), Some((3, 9))]);
     }
 }

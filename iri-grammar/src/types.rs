@@ -89,19 +89,24 @@ enum HostTag {
 macro_rules! parts_from {
     ($name:ident, $m:ident, $Reference:ident, $Authority:ident) => {
         fn $name(input: &str) -> Result<Parts, MatchError> {
+            use crate::__private::inconsistent;
             use crate::$m::components::{$Authority, $Reference};
             let c = $Reference::parse(input)?;
             let mut p = Parts {
                 scheme: c.scheme,
                 authority: c.authority,
-                path: c.path.unwrap_or_default(),
+                // Every alternative has a path (perhaps empty).
+                path: c
+                    .path
+                    .unwrap_or_else(|| inconsistent(stringify!($m), "path", 0)),
                 query: c.query,
                 fragment: c.fragment,
                 ..Parts::default()
             };
             if let Some(span) = c.authority {
                 // The first pass matched this span as an authority.
-                let a = $Authority::parse_span(input.as_bytes(), span.start, span.end)?;
+                let a = $Authority::parse_span(input.as_bytes(), span.start, span.end)
+                    .unwrap_or_else(|e| inconsistent(stringify!($m), "authority", e.offset()));
                 p.userinfo = a.userinfo;
                 p.port = a.port;
                 p.host = a.host.map(|h| {

@@ -409,6 +409,17 @@ fn cases() -> Vec<Case> {
         ),
         // ---- imports ------------------------------------------------------------
         case(
+            "@bidirectional rule whose reverse automaton is too large",
+            // "The 13th character is `a`": small forwards, but read from the
+            // end the count is unknown.
+            "; @bidirectional a\na = 12( \"a\" / \"b\" ) \"a\" *( \"a\" / \"b\" )\n",
+            "rule `a` is marked `@bidirectional`, but its reverse automaton would have more than 4096 states",
+            at("t.abnf:2:1"),
+        )
+        .build()
+        .label("its recognizer walks forwards only")
+        .warning(),
+        case(
             "@bidirectional naming an undefined rule",
             "; @bidirectional a nope\na = \"a\"\n",
             "`@bidirectional` names no rule `nope`",

@@ -166,7 +166,7 @@ pub fn tagged(hir: &Hir, limits: Limits) -> Result<crate::tagged::TaggedDfa, Bui
             crate::tagged::MAX_REGISTERS
         )));
     }
-    if dfa.to_words().is_none() {
+    if !dfa.fits_words() {
         return Err(BuildError::DfaTooBig(format!(
             "{} states or {} register operation lists do not fit the runtime's 32-bit transitions",
             dfa.states(),

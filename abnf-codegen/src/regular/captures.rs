@@ -206,8 +206,14 @@ impl Lowerer<'_> {
         let tf = (targets, field);
         Ok(match e {
             Expr::Ref(id, _) => {
-                let body = self.grammar.rule(*id).expr.clone();
-                let inner = self.component_walk(&body, tf, found, depth + 1)?;
+                // A recursive rule is lowered whole (`reaches` never enters
+                // one), even when it is a target itself.
+                let inner = if self.sccs.is_recursive(*id) {
+                    self.rule(*id)?.0
+                } else {
+                    let body = self.grammar.rule(*id).expr.clone();
+                    self.component_walk(&body, tf, found, depth + 1)?
+                };
                 match targets.iter().position(|t| t == id) {
                     Some(i) => {
                         found.push(i);

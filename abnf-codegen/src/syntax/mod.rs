@@ -393,22 +393,8 @@ fn parse_scheme_directives(
 /// comment; this generator sees an import.
 fn parse_directives(file: FileId, text: &str, lines: &[Line], diags: &mut Vec<Diagnostic>) -> Vec<Import> {
     let mut imports = Vec::new();
-    for l in lines {
-        let line = l.text(text);
-        let Some(rest) = line.trim_start().strip_prefix(';') else {
-            continue;
-        };
-        let Some(args) = rest.trim_start().strip_prefix(IMPORT) else {
-            continue;
-        };
-        let args_start = l.start + (line.len() - args.len());
-        let mut words = args
-            .split_ascii_whitespace()
-            .map(|w| {
-                let off = w.as_ptr() as usize - args.as_ptr() as usize;
-                (w, Span::new(file, args_start + off..args_start + off + w.len()))
-            })
-            .peekable();
+    for (l, words) in directive_lines(file, text, lines, IMPORT) {
+        let mut words = words.into_iter();
         let Some((path, path_span)) = words.next() else {
             diags.push(
                 Diagnostic::error(

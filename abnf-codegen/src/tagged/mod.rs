@@ -323,6 +323,15 @@ impl TaggedDfa {
         self.ops = ops;
     }
 
+    /// Whether [`TaggedDfa::to_words`] can encode the DFA: premultiplied
+    /// targets in [`NEXT_BITS`] bits, the operation lists above them, and
+    /// at most [`MAX_REGISTERS`] registers.
+    pub fn fits_words(&self) -> bool {
+        self.states() * (self.alphabet + 1) < 1 << NEXT_BITS
+            && self.op_lists.len() + (FIRST_LIST as usize) < 1 << (32 - NEXT_BITS)
+            && self.registers <= MAX_REGISTERS
+    }
+
     /// Serializes the DFA as `u32` words for the runtime (`iri_grammar`'s
     /// `TaggedDfa`). First one row per state of `alphabet + 1` words: a
     /// word per class, `(op << NEXT_BITS) | next` with `next` premultiplied
@@ -333,13 +342,10 @@ impl TaggedDfa {
     /// `dst << 16 | src` copies) and the final maps. Fails when a table does
     /// not fit its fields.
     pub fn to_words(&self) -> Option<(Vec<u32>, WordLayout)> {
-        let stride = self.alphabet + 1;
-        if self.states() * stride >= 1 << NEXT_BITS
-            || self.op_lists.len() + FIRST_LIST as usize >= 1 << (32 - NEXT_BITS)
-            || self.registers > MAX_REGISTERS
-        {
+        if !self.fits_words() {
             return None;
         }
+        let stride = self.alphabet + 1;
         // What a transition does to the registers, in the bits above the
         // target: nothing (0), store the position in register `f - 1`
         // (most lists: a branch-free store, 0 being a scratch register), or
@@ -442,7 +448,7 @@ impl TaggedDfa {
     /// or the offset at which matching failed. A reference implementation of
     /// what the generated code does.
     pub fn run(&self, input: &[u8]) -> Result<Vec<Option<usize>>, usize> {
-        let mut regs = vec![usize::MAX; self.registers.max(1)];
+        let mut regs = vec![0; self.registers.max(1)];
         apply(&self.start_ops, &mut regs, 0);
         let mut s = self.start as usize;
         for (i, &byte) in input.iter().enumerate() {
@@ -462,7 +468,7 @@ impl TaggedDfa {
                 .map(|&r| match r {
                     UNSET => None,
                     PENDING => Some(input.len()),
-                    r => Some(regs[r as usize]).filter(|&v| v != usize::MAX),
+                    r => Some(regs[r as usize]),
                 })
                 .collect()),
             None => Err(input.len()),
