@@ -588,7 +588,7 @@ impl Config {
         hir: &regex_syntax::hir::Hir,
         what: &str,
     ) -> Result<TaggedDfa, Diagnostic> {
-        automata::tagged(hir, self.limits).map_err(|e| {
+        automata::tagged(hir, self.limits, what == "components").map_err(|e| {
             let r = g.rule(rule);
             let detail = match e {
                 BuildError::NfaTooBig(m) | BuildError::DfaTooBig(m) => m,
@@ -796,6 +796,15 @@ impl Compiled {
         let id = self.grammar.module(m).get(rule)?;
         let (_, model) = self.typed.models.iter().find(|(mm, _)| *mm == m)?;
         Some((model.get(id)?, self.typed.tdfas.get(&id)?))
+    }
+
+    /// The tagged DFA of an `@components` extraction, by module and rule
+    /// name.
+    pub fn components(&self, grammar: &str, rule: &str) -> Option<&TaggedDfa> {
+        let m = self.grammar.module_by_name(grammar)?;
+        let id = self.grammar.module(m).get(rule)?;
+        let (_, built) = self.typed.components.iter().find(|(mm, _)| *mm == m)?;
+        Some(&built.iter().find(|c| c.rule == id)?.tdfa)
     }
 
     /// Measurements of every automaton, in export order.
@@ -1086,7 +1095,32 @@ fn rule_doc(g: &Grammar, id: RuleId, what: &str) -> Vec<String> {
     doc
 }
 
-fn emit_tdfa(ident: String, path: String, d: &TaggedDfa, files: &mut Vec<GeneratedFile>) -> EmitTdfa {
+/// The most bytes the two-byte steps of an `@components` extraction may
+/// take (they are emitted only for small automata, such as the splitting
+/// grammar of RFC 3986 Appendix B: 10 KB).
+const MAX_PAIR_BYTES: usize = 64 * 1024;
+
+fn emit_tdfa(
+    ident: String,
+    path: String,
+    d: &TaggedDfa,
+    pairs: bool,
+    files: &mut Vec<GeneratedFile>,
+) -> EmitTdfa {
+    let pairs = pairs
+        .then(|| d.to_pair_words(MAX_PAIR_BYTES))
+        .flatten()
+        .map(|(words, lists)| {
+            files.push(GeneratedFile {
+                path: format!("{path}.le.pairs"),
+                contents: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+            });
+            files.push(GeneratedFile {
+                path: format!("{path}.be.pairs"),
+                contents: words.iter().flat_map(|w| w.to_be_bytes()).collect(),
+            });
+            lists
+        });
     let (words, layout) = d
         .to_words()
         .expect("tables fit: state and list counts were checked when building");
@@ -1106,6 +1140,8 @@ fn emit_tdfa(ident: String, path: String, d: &TaggedDfa, files: &mut Vec<Generat
         tags: d.tags as u32,
         start: d.start,
         layout,
+        utf8_only: d.utf8_only,
+        pairs,
     }
 }
 
@@ -1148,6 +1184,7 @@ impl Compiled {
                         format!("__{}_COMPONENTS", emit::constant_name(&r.name)),
                         format!("{module}/components/{stem}"),
                         &c.tdfa,
+                        true,
                         files,
                     ),
                 }
@@ -1204,6 +1241,7 @@ impl Compiled {
                             ),
                             format!("{module}/ast/{stem}.{}", f.name),
                             d,
+                            false,
                             &mut element_files.borrow_mut(),
                         )
                     });
@@ -1234,6 +1272,7 @@ impl Compiled {
                     tdfa_name,
                     format!("{module}/ast/{stem}"),
                     &self.typed.tdfas[&ty.rule],
+                    false,
                     files,
                 );
                 let diagram = format!("{module}/ast/{stem}.svg");

@@ -846,6 +846,8 @@ pub mod ast {
         op_start: 741u32,
         final_maps: 750u32,
         words: __DATAURL_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `dataurl` of `data.abnf` (line 24):
     ///
@@ -934,6 +936,8 @@ pub mod ast {
         op_start: 200u32,
         final_maps: 211u32,
         words: __MEDIATYPE_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __MEDIATYPE_PARAMETERS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -967,6 +971,8 @@ pub mod ast {
         op_start: 70u32,
         final_maps: 75u32,
         words: __MEDIATYPE_PARAMETERS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `parameter` of `Mediatype` starting at `pos`.
     fn __mediatype_parameters_item(
@@ -1079,6 +1085,8 @@ pub mod ast {
         op_start: 54u32,
         final_maps: 63u32,
         words: __PARAMETER_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `parameter` of `data.abnf` (line 27):
     ///
@@ -1179,6 +1187,8 @@ pub mod ast {
         op_start: 25u32,
         final_maps: 30u32,
         words: __TYPE_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `type` of `data.abnf` (line 37):
     ///
@@ -1282,6 +1292,8 @@ pub mod ast {
         op_start: 25u32,
         final_maps: 30u32,
         words: __EXTENSION_TOKEN_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `extension-token` of `data.abnf` (line 41):
     ///
@@ -1393,6 +1405,8 @@ pub mod ast {
         op_start: 25u32,
         final_maps: 30u32,
         words: __SUBTYPE_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `subtype` of `data.abnf` (line 48):
     ///

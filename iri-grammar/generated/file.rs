@@ -547,6 +547,8 @@ pub mod ast {
         op_start: 3344u32,
         final_maps: 3351u32,
         words: __FILE_HIER_PART_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `file-hier-part` of `file.abnf` (line 22):
     ///
@@ -654,6 +656,8 @@ pub mod ast {
         op_start: 3325u32,
         final_maps: 3332u32,
         words: __AUTH_PATH_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `auth-path` of `file.abnf` (line 25):
     ///
@@ -758,6 +762,8 @@ pub mod ast {
         op_start: 3230u32,
         final_maps: 3235u32,
         words: __HOST_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `host` of `file.abnf` (line 35):
     ///
@@ -869,6 +875,8 @@ pub mod ast {
         op_start: 2822u32,
         final_maps: 2829u32,
         words: __IP_LITERAL_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `IP-literal` of `file.abnf` (line 36):
     ///

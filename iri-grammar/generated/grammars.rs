@@ -113,6 +113,33 @@ pub mod rfc2396 {
 pub mod rfc3986 {
     include!(concat!(env!("OUT_DIR"), "/rfc3986.rs"));
 }
+/// RFC 3986 Appendix B, "Parsing a URI Reference with a Regular Expression",
+/// written as ABNF, with the authority split the same way.
+/// Source: <https://www.rfc-editor.org/rfc/rfc3986#appendix-B>
+///
+/// The appendix's regular expression
+///
+/// ^((\[^:/?#\]+):)?(//(\[^/?#\]*))?(\[^?#\]*)(\?(\[^#\]*))?(#(.*))?
+///
+/// matches every string, and "the regular expression ... can be used for
+/// parsing": on a valid URI reference its groups 2, 4, 5, 7 and 9 are the
+/// scheme, authority, path, query and fragment. RFC 3987 §2.2 keeps the same
+/// delimiters, so the same holds for IRI references. The authority is split by
+/// the delimiters of RFC 3986 §3.2: neither the user information nor the host
+/// may contain "@", an IP literal is in brackets, and the port follows the
+/// host's ":".
+///
+/// This grammar is not a validator: it finds the parts of an input that is
+/// already known to match. `IriRef::parse` and its siblings walk it in
+/// lockstep with the `IRI-reference` (or `URI-reference`) recognizer, one pass
+/// for both; the tests check that it finds the same parts as the
+/// `@components` extractions of rfc3986.abnf and rfc3987.abnf on every valid
+/// input they try.
+///
+/// Generated from `rfc3986_appendix_b.abnf`.
+pub mod rfc3986_appendix_b {
+    include!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b.rs"));
+}
 /// RFC 3987, Internationalized Resource Identifiers (IRIs)
 /// Section 2.2, "ABNF for IRI References and IRIs".
 /// Source: <https://www.rfc-editor.org/rfc/rfc3987#section-2.2>
@@ -175,6 +202,7 @@ pub static GRAMMARS: &[&::iri_grammar::Grammar] = &[
     &rfc1738::GRAMMAR,
     &rfc2396::GRAMMAR,
     &rfc3986::GRAMMAR,
+    &rfc3986_appendix_b::GRAMMAR,
     &rfc3987::GRAMMAR,
     &tag::GRAMMAR,
     &tel::GRAMMAR,

@@ -137,6 +137,8 @@ pub mod ast {
         op_start: 4378u32,
         final_maps: 4389u32,
         words: __HTTP_URI_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `http-URI` of `http.abnf` (line 17):
     ///
@@ -239,6 +241,8 @@ pub mod ast {
         op_start: 4600u32,
         final_maps: 4611u32,
         words: __HTTPS_URI_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `https-URI` of `http.abnf` (line 19):
     ///

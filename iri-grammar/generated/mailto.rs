@@ -952,6 +952,8 @@ pub mod ast {
         op_start: 2100u32,
         final_maps: 2107u32,
         words: __MAILTO_URI_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `mailtoURI` of `mailto.abnf` (line 13):
     ///
@@ -1045,6 +1047,8 @@ pub mod ast {
         op_start: 406u32,
         final_maps: 413u32,
         words: __TO_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __TO_ADDR_SPECS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -1074,6 +1078,8 @@ pub mod ast {
         op_start: 224u32,
         final_maps: 229u32,
         words: __TO_ADDR_SPECS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `addr-spec` of `To` starting at `pos`.
     fn __to_addr_specs_item(
@@ -1179,6 +1185,8 @@ pub mod ast {
         op_start: 120u32,
         final_maps: 127u32,
         words: __HFIELDS_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __HFIELDS_HFIELDS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -1208,6 +1216,8 @@ pub mod ast {
         op_start: 63u32,
         final_maps: 68u32,
         words: __HFIELDS_HFIELDS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `hfield` of `Hfields` starting at `pos`.
     fn __hfields_hfields_item(
@@ -1318,6 +1328,8 @@ pub mod ast {
         op_start: 78u32,
         final_maps: 87u32,
         words: __HFIELD_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `hfield` of `mailto.abnf` (line 16):
     ///
@@ -1409,6 +1421,8 @@ pub mod ast {
         op_start: 195u32,
         final_maps: 204u32,
         words: __ADDR_SPEC_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `addr-spec` of `mailto.abnf` (line 19):
     ///
@@ -1515,6 +1529,8 @@ pub mod ast {
         op_start: 100u32,
         final_maps: 105u32,
         words: __LOCAL_PART_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `local-part` of `mailto.abnf` (line 20):
     ///
@@ -1625,6 +1641,8 @@ pub mod ast {
         op_start: 56u32,
         final_maps: 65u32,
         words: __DOMAIN_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __DOMAIN_DTEXT_NO_OBSS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -1658,6 +1676,8 @@ pub mod ast {
         op_start: 9u32,
         final_maps: 14u32,
         words: __DOMAIN_DTEXT_NO_OBSS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `dtext-no-obs` of `Domain` starting at `pos`.
     fn __domain_dtext_no_obss_item(
@@ -1773,6 +1793,8 @@ pub mod ast {
         op_start: 136u32,
         final_maps: 145u32,
         words: __QUOTED_STRING_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __QUOTED_STRING_FWSS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -1806,6 +1828,8 @@ pub mod ast {
         op_start: 80u32,
         final_maps: 87u32,
         words: __QUOTED_STRING_FWSS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `FWS` of `QuotedString` starting at `pos`.
     fn __quotedstring_fwss_item(

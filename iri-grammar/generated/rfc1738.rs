@@ -3210,6 +3210,8 @@ pub mod ast {
         op_start: 77u32,
         final_maps: 86u32,
         words: __GENERICURL_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `genericurl` of `rfc1738.bnf` (line 13):
     ///
@@ -3332,6 +3334,8 @@ pub mod ast {
         op_start: 10800u32,
         final_maps: 10805u32,
         words: __URL_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `url` of `rfc1738.bnf` (line 16):
     ///
@@ -3491,6 +3495,8 @@ pub mod ast {
         op_start: 25u32,
         final_maps: 30u32,
         words: __SCHEMEPART_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __SCHEMEPART_XCHARS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -3524,6 +3530,8 @@ pub mod ast {
         op_start: 25u32,
         final_maps: 30u32,
         words: __SCHEMEPART_XCHARS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `xchar` of `Schemepart` starting at `pos`.
     fn __schemepart_xchars_item(
@@ -3647,6 +3655,8 @@ pub mod ast {
         op_start: 516u32,
         final_maps: 525u32,
         words: __IP_SCHEMEPART_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `ip-schemepart` of `rfc1738.bnf` (line 29):
     ///
@@ -3742,6 +3752,8 @@ pub mod ast {
         op_start: 1287u32,
         final_maps: 1300u32,
         words: __LOGIN_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `login` of `rfc1738.bnf` (line 30):
     ///
@@ -3841,6 +3853,8 @@ pub mod ast {
         op_start: 112u32,
         final_maps: 121u32,
         words: __HOSTPORT_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `hostport` of `rfc1738.bnf` (line 31):
     ///
@@ -3945,6 +3959,8 @@ pub mod ast {
         op_start: 84u32,
         final_maps: 89u32,
         words: __HOST_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `host` of `rfc1738.bnf` (line 32):
     ///
@@ -4045,6 +4061,8 @@ pub mod ast {
         op_start: 54u32,
         final_maps: 61u32,
         words: __HOSTNAME_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __HOSTNAME_DOMAINLABELS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -4082,6 +4100,8 @@ pub mod ast {
         op_start: 25u32,
         final_maps: 32u32,
         words: __HOSTNAME_DOMAINLABELS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `domainlabel` of `Hostname` starting at `pos`.
     fn __hostname_domainlabels_item(
@@ -4208,6 +4228,8 @@ pub mod ast {
         op_start: 24u32,
         final_maps: 33u32,
         words: __DOMAINLABEL_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __DOMAINLABEL_ALPHADIGITS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -4245,6 +4267,8 @@ pub mod ast {
         op_start: 9u32,
         final_maps: 12u32,
         words: __DOMAINLABEL_ALPHADIGITS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `alphadigit` of `Domainlabel` starting at `pos`.
     fn __domainlabel_alphadigits_item(
@@ -4382,6 +4406,8 @@ pub mod ast {
         op_start: 30u32,
         final_maps: 39u32,
         words: __TOPLABEL_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __TOPLABEL_ALPHADIGITS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -4415,6 +4441,8 @@ pub mod ast {
         op_start: 9u32,
         final_maps: 12u32,
         words: __TOPLABEL_ALPHADIGITS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `alphadigit` of `Toplabel` starting at `pos`.
     fn __toplabel_alphadigits_item(
@@ -4530,6 +4558,8 @@ pub mod ast {
         op_start: 36u32,
         final_maps: 53u32,
         words: __HOSTNUMBER_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `hostnumber` of `rfc1738.bnf` (line 37):
     ///
@@ -4628,6 +4658,8 @@ pub mod ast {
         op_start: 1281u32,
         final_maps: 1294u32,
         words: __FTPURL_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `ftpurl` of `rfc1738.bnf` (line 45):
     ///
@@ -4727,6 +4759,8 @@ pub mod ast {
         op_start: 66u32,
         final_maps: 73u32,
         words: __FPATH_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __FPATH_FSEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -4756,6 +4790,8 @@ pub mod ast {
         op_start: 36u32,
         final_maps: 41u32,
         words: __FPATH_FSEGMENTS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `fsegment` of `Fpath` starting at `pos`.
     fn __fpath_fsegments_item(
@@ -4864,6 +4900,8 @@ pub mod ast {
         op_start: 435u32,
         final_maps: 444u32,
         words: __FILEURL_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `fileurl` of `rfc1738.bnf` (line 51):
     ///
@@ -4960,6 +4998,8 @@ pub mod ast {
         op_start: 525u32,
         final_maps: 538u32,
         words: __HTTPURL_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `httpurl` of `rfc1738.bnf` (line 54):
     ///
@@ -5059,6 +5099,8 @@ pub mod ast {
         op_start: 66u32,
         final_maps: 73u32,
         words: __HPATH_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __HPATH_HSEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -5088,6 +5130,8 @@ pub mod ast {
         op_start: 36u32,
         final_maps: 41u32,
         words: __HPATH_HSEGMENTS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `hsegment` of `Hpath` starting at `pos`.
     fn __hpath_hsegments_item(
@@ -5196,6 +5240,8 @@ pub mod ast {
         op_start: 2060u32,
         final_maps: 2208u32,
         words: __GOPHERURL_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `gopherurl` of `rfc1738.bnf` (line 60):
     ///
@@ -5316,6 +5362,8 @@ pub mod ast {
         op_start: 240u32,
         final_maps: 245u32,
         words: __GROUPPART_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `grouppart` of `rfc1738.bnf` (line 72):
     ///
@@ -5417,6 +5465,8 @@ pub mod ast {
         op_start: 310u32,
         final_maps: 319u32,
         words: __ARTICLE_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __ARTICLE_UCHARS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -5446,6 +5496,8 @@ pub mod ast {
         op_start: 25u32,
         final_maps: 28u32,
         words: __ARTICLE_UCHARS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `uchar` of `Article` starting at `pos`.
     fn __article_uchars_item(
@@ -5555,6 +5607,8 @@ pub mod ast {
         op_start: 324u32,
         final_maps: 337u32,
         words: __NNTPURL_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `nntpurl` of `rfc1738.bnf` (line 77):
     ///
@@ -5665,6 +5719,8 @@ pub mod ast {
         op_start: 595u32,
         final_maps: 600u32,
         words: __WAISURL_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `waisurl` of `rfc1738.bnf` (line 83):
     ///
@@ -5777,6 +5833,8 @@ pub mod ast {
         op_start: 405u32,
         final_maps: 414u32,
         words: __WAISDATABASE_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `waisdatabase` of `rfc1738.bnf` (line 84):
     ///
@@ -5872,6 +5930,8 @@ pub mod ast {
         op_start: 595u32,
         final_maps: 608u32,
         words: __WAISINDEX_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `waisindex` of `rfc1738.bnf` (line 85):
     ///
@@ -5970,6 +6030,8 @@ pub mod ast {
         op_start: 765u32,
         final_maps: 782u32,
         words: __WAISDOC_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `waisdoc` of `rfc1738.bnf` (line 86):
     ///
@@ -6071,6 +6133,8 @@ pub mod ast {
         op_start: 774u32,
         final_maps: 785u32,
         words: __PROSPEROURL_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __PROSPEROURL_FIELDSPECS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -6108,6 +6172,8 @@ pub mod ast {
         op_start: 56u32,
         final_maps: 61u32,
         words: __PROSPEROURL_FIELDSPECS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `fieldspec` of `Prosperourl` starting at `pos`.
     fn __prosperourl_fieldspecs_item(
@@ -6224,6 +6290,8 @@ pub mod ast {
         op_start: 66u32,
         final_maps: 73u32,
         words: __PPATH_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __PPATH_PSEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -6253,6 +6321,8 @@ pub mod ast {
         op_start: 36u32,
         final_maps: 41u32,
         words: __PPATH_PSEGMENTS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `psegment` of `Ppath` starting at `pos`.
     fn __ppath_psegments_item(
@@ -6360,6 +6430,8 @@ pub mod ast {
         op_start: 98u32,
         final_maps: 107u32,
         words: __FIELDSPEC_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `fieldspec` of `rfc1738.bnf` (line 95):
     ///

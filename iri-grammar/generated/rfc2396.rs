@@ -1932,6 +1932,8 @@ pub mod ast {
         op_start: 300u32,
         final_maps: 309u32,
         words: __URI_REFERENCE_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `URI-reference` of `rfc2396.bnf` (line 7):
     ///
@@ -2029,6 +2031,8 @@ pub mod ast {
         op_start: 100u32,
         final_maps: 109u32,
         words: __ABSOLUTE_URI_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `absoluteURI` of `rfc2396.bnf` (line 8):
     ///
@@ -2125,6 +2129,8 @@ pub mod ast {
         op_start: 216u32,
         final_maps: 225u32,
         words: __RELATIVE_URI_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `relativeURI` of `rfc2396.bnf` (line 9):
     ///
@@ -2226,6 +2232,8 @@ pub mod ast {
         op_start: 119u32,
         final_maps: 128u32,
         words: __HIER_PART_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `hier_part` of `rfc2396.bnf` (line 11):
     ///
@@ -2323,6 +2331,8 @@ pub mod ast {
         op_start: 78u32,
         final_maps: 85u32,
         words: __NET_PATH_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `net_path` of `rfc2396.bnf` (line 17):
     ///
@@ -2418,6 +2428,8 @@ pub mod ast {
         op_start: 56u32,
         final_maps: 63u32,
         words: __REL_PATH_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `rel_path` of `rfc2396.bnf` (line 19):
     ///
@@ -2519,6 +2531,8 @@ pub mod ast {
         op_start: 407u32,
         final_maps: 412u32,
         words: __AUTHORITY_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `authority` of `rfc2396.bnf` (line 26):
     ///
@@ -2617,6 +2631,8 @@ pub mod ast {
         op_start: 119u32,
         final_maps: 128u32,
         words: __HOSTPORT_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `hostport` of `rfc2396.bnf` (line 35):
     ///
@@ -2721,6 +2737,8 @@ pub mod ast {
         op_start: 90u32,
         final_maps: 95u32,
         words: __HOST_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `host` of `rfc2396.bnf` (line 36):
     ///
@@ -2821,6 +2839,8 @@ pub mod ast {
         op_start: 66u32,
         final_maps: 75u32,
         words: __HOSTNAME_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __HOSTNAME_DOMAINLABELS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -2858,6 +2878,8 @@ pub mod ast {
         op_start: 25u32,
         final_maps: 32u32,
         words: __HOSTNAME_DOMAINLABELS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `domainlabel` of `Hostname` starting at `pos`.
     fn __hostname_domainlabels_item(
@@ -2984,6 +3006,8 @@ pub mod ast {
         op_start: 24u32,
         final_maps: 33u32,
         words: __DOMAINLABEL_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __DOMAINLABEL_ALPHANUMS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -3021,6 +3045,8 @@ pub mod ast {
         op_start: 9u32,
         final_maps: 12u32,
         words: __DOMAINLABEL_ALPHANUMS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `alphanum` of `Domainlabel` starting at `pos`.
     fn __domainlabel_alphanums_item(
@@ -3158,6 +3184,8 @@ pub mod ast {
         op_start: 30u32,
         final_maps: 39u32,
         words: __TOPLABEL_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __TOPLABEL_ALPHANUMS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -3191,6 +3219,8 @@ pub mod ast {
         op_start: 9u32,
         final_maps: 12u32,
         words: __TOPLABEL_ALPHANUMS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `alphanum` of `Toplabel` starting at `pos`.
     fn __toplabel_alphanums_item(
@@ -3306,6 +3336,8 @@ pub mod ast {
         op_start: 36u32,
         final_maps: 53u32,
         words: __IPV4ADDRESS_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __IPV4ADDRESS_DIGITS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -3339,6 +3371,8 @@ pub mod ast {
         op_start: 9u32,
         final_maps: 14u32,
         words: __IPV4ADDRESS_DIGITS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
     fn __ipv4address_digits_item(
@@ -3384,6 +3418,8 @@ pub mod ast {
         op_start: 9u32,
         final_maps: 14u32,
         words: __IPV4ADDRESS_DIGITS_2_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
     fn __ipv4address_digits_2_item(
@@ -3429,6 +3465,8 @@ pub mod ast {
         op_start: 9u32,
         final_maps: 14u32,
         words: __IPV4ADDRESS_DIGITS_3_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
     fn __ipv4address_digits_3_item(
@@ -3474,6 +3512,8 @@ pub mod ast {
         op_start: 9u32,
         final_maps: 14u32,
         words: __IPV4ADDRESS_DIGITS_4_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
     fn __ipv4address_digits_4_item(
@@ -3599,6 +3639,8 @@ pub mod ast {
         op_start: 66u32,
         final_maps: 73u32,
         words: __PATH_SEGMENTS_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __PATH_SEGMENTS_SEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -3636,6 +3678,8 @@ pub mod ast {
         op_start: 36u32,
         final_maps: 41u32,
         words: __PATH_SEGMENTS_SEGMENTS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `segment` of `PathSegments` starting at `pos`.
     fn __pathsegments_segments_item(
@@ -3746,6 +3790,8 @@ pub mod ast {
         op_start: 66u32,
         final_maps: 73u32,
         words: __SEGMENT_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __SEGMENT_PCHARS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -3775,6 +3821,8 @@ pub mod ast {
         op_start: 25u32,
         final_maps: 30u32,
         words: __SEGMENT_PCHARS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `pchar` of `Segment` starting at `pos`.
     fn __segment_pchars_item(
@@ -3815,6 +3863,8 @@ pub mod ast {
         op_start: 36u32,
         final_maps: 41u32,
         words: __SEGMENT_PARAMS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `param` of `Segment` starting at `pos`.
     fn __segment_params_item(

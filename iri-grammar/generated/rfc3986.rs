@@ -1854,6 +1854,8 @@ pub mod ast {
         op_start: 4598u32,
         final_maps: 4615u32,
         words: __URI_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `URI` of `rfc3986.abnf` (line 12):
     ///
@@ -1971,6 +1973,8 @@ pub mod ast {
         op_start: 3312u32,
         final_maps: 3321u32,
         words: __HIER_PART_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `hier-part` of `rfc3986.abnf` (line 14):
     ///
@@ -2100,6 +2104,8 @@ pub mod ast {
         op_start: 7898u32,
         final_maps: 7903u32,
         words: __URI_REFERENCE_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `URI-reference` of `rfc3986.abnf` (line 19):
     ///
@@ -2209,6 +2215,8 @@ pub mod ast {
         op_start: 3885u32,
         final_maps: 3898u32,
         words: __ABSOLUTE_URI_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `absolute-URI` of `rfc3986.abnf` (line 21):
     ///
@@ -2308,6 +2316,8 @@ pub mod ast {
         op_start: 4200u32,
         final_maps: 4213u32,
         words: __RELATIVE_REF_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `relative-ref` of `rfc3986.abnf` (line 23):
     ///
@@ -2426,6 +2436,8 @@ pub mod ast {
         op_start: 3366u32,
         final_maps: 3375u32,
         words: __RELATIVE_PART_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `relative-part` of `rfc3986.abnf` (line 25):
     ///
@@ -2550,6 +2562,8 @@ pub mod ast {
         op_start: 8466u32,
         final_maps: 8479u32,
         words: __AUTHORITY_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `authority` of `rfc3986.abnf` (line 32):
     ///
@@ -2661,6 +2675,8 @@ pub mod ast {
         op_start: 2944u32,
         final_maps: 2949u32,
         words: __HOST_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `host` of `rfc3986.abnf` (line 34):
     ///
@@ -2770,6 +2786,8 @@ pub mod ast {
         op_start: 2385u32,
         final_maps: 2392u32,
         words: __IP_LITERAL_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `IP-literal` of `rfc3986.abnf` (line 37):
     ///
@@ -2887,6 +2905,8 @@ pub mod ast {
         op_start: 98u32,
         final_maps: 103u32,
         words: __PATH_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `path` of `rfc3986.abnf` (line 63):
     ///
@@ -3004,6 +3024,8 @@ pub mod ast {
         op_start: 30u32,
         final_maps: 35u32,
         words: __PATH_ABEMPTY_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __PATH_ABEMPTY_SEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -3041,6 +3063,8 @@ pub mod ast {
         op_start: 36u32,
         final_maps: 41u32,
         words: __PATH_ABEMPTY_SEGMENTS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `segment` of `PathAbempty` starting at `pos`.
     fn __pathabempty_segments_item(
@@ -3145,6 +3169,8 @@ pub mod ast {
         op_start: 56u32,
         final_maps: 63u32,
         words: __PATH_NOSCHEME_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __PATH_NOSCHEME_SEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -3182,6 +3208,8 @@ pub mod ast {
         op_start: 36u32,
         final_maps: 41u32,
         words: __PATH_NOSCHEME_SEGMENTS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `segment` of `PathNoscheme` starting at `pos`.
     fn __pathnoscheme_segments_item(
@@ -3289,6 +3317,8 @@ pub mod ast {
         op_start: 48u32,
         final_maps: 55u32,
         words: __PATH_ROOTLESS_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __PATH_ROOTLESS_SEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -3326,6 +3356,8 @@ pub mod ast {
         op_start: 36u32,
         final_maps: 41u32,
         words: __PATH_ROOTLESS_SEGMENTS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `segment` of `PathRootless` starting at `pos`.
     fn __pathrootless_segments_item(
@@ -3442,6 +3474,8 @@ pub mod components {
         op_start: 12254u32,
         final_maps: 12273u32,
         words: __URI_REFERENCE_COMPONENTS_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Components of the rule `URI-reference` of `rfc3986.abnf` (line 19):
     ///
@@ -3470,7 +3504,9 @@ pub mod components {
         pub fn parse(
             input: &str,
         ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
-            Self::parse_bytes(input.as_bytes())
+            let mut tags = [usize::MAX; 12];
+            __URI_REFERENCE_COMPONENTS.run_utf8(input, &mut tags).map_err(Self::error)?;
+            Ok(Self::from_tags(&tags))
         }
         /// Like `parse`, on bytes.
         pub fn parse_bytes(
@@ -3492,18 +3528,52 @@ pub mod components {
             let mut tags = [usize::MAX; 12];
             __URI_REFERENCE_COMPONENTS
                 .run(input, start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "rfc3986",
-                    "URI-reference",
-                    offset,
-                ))?;
-            Ok(Self {
-                scheme: ::iri_grammar::__private::group(&tags, 1),
-                authority: ::iri_grammar::__private::group(&tags, 2),
-                path: ::iri_grammar::__private::group(&tags, 3),
-                query: ::iri_grammar::__private::group(&tags, 4),
-                fragment: ::iri_grammar::__private::group(&tags, 5),
-            })
+                .map_err(Self::error)?;
+            Ok(Self::from_tags(&tags))
+        }
+        /// Matches all of `input` against the rule of `recognizer`
+        /// and finds the parts with this extraction, in one pass:
+        /// both automata walk `input` in step (see
+        /// `Recognizer::extract`). Meant for an extraction that
+        /// splits rather than validates (it matches whatever the
+        /// recognizer does), such as RFC 3986 Appendix B's.
+        ///
+        /// The error is the recognizer's if the input does not match
+        /// its rule, else this rule's.
+        pub fn parse_checked(
+            recognizer: &::iri_grammar::Recognizer,
+            input: &str,
+        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+            let mut tags = [usize::MAX; 12];
+            match recognizer.extract(&__URI_REFERENCE_COMPONENTS, input, &mut tags) {
+                Ok(()) => Ok(Self::from_tags(&tags)),
+                Err(::iri_grammar::__private::Stop::Rule) => {
+                    Err(recognizer.__error(input))
+                }
+                Err(::iri_grammar::__private::Stop::Parts) => {
+                    Err(
+                        Self::parse(input)
+                            .err()
+                            .unwrap_or_else(|| ::iri_grammar::__private::inconsistent(
+                                "rfc3986",
+                                "URI-reference",
+                                input.len(),
+                            )),
+                    )
+                }
+            }
+        }
+        fn from_tags(tags: &[usize]) -> Self {
+            Self {
+                scheme: ::iri_grammar::__private::group(tags, 1),
+                authority: ::iri_grammar::__private::group(tags, 2),
+                path: ::iri_grammar::__private::group(tags, 3),
+                query: ::iri_grammar::__private::group(tags, 4),
+                fragment: ::iri_grammar::__private::group(tags, 5),
+            }
+        }
+        fn error(offset: usize) -> ::iri_grammar::MatchError {
+            ::iri_grammar::MatchError::__new("rfc3986", "URI-reference", offset)
         }
     }
     #[cfg(target_endian = "little")]
@@ -3539,6 +3609,8 @@ pub mod components {
         op_start: 10166u32,
         final_maps: 10224u32,
         words: __AUTHORITY_COMPONENTS_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Components of the rule `authority` of `rfc3986.abnf` (line 32):
     ///
@@ -3571,7 +3643,9 @@ pub mod components {
         pub fn parse(
             input: &str,
         ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
-            Self::parse_bytes(input.as_bytes())
+            let mut tags = [usize::MAX; 16];
+            __AUTHORITY_COMPONENTS.run_utf8(input, &mut tags).map_err(Self::error)?;
+            Ok(Self::from_tags(&tags))
         }
         /// Like `parse`, on bytes.
         pub fn parse_bytes(
@@ -3593,20 +3667,54 @@ pub mod components {
             let mut tags = [usize::MAX; 16];
             __AUTHORITY_COMPONENTS
                 .run(input, start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "rfc3986",
-                    "authority",
-                    offset,
-                ))?;
-            Ok(Self {
-                userinfo: ::iri_grammar::__private::group(&tags, 1),
-                host: ::iri_grammar::__private::group(&tags, 2),
-                port: ::iri_grammar::__private::group(&tags, 3),
-                ipv6: ::iri_grammar::__private::group(&tags, 4),
-                ipvfuture: ::iri_grammar::__private::group(&tags, 5),
-                ipv4: ::iri_grammar::__private::group(&tags, 6),
-                reg_name: ::iri_grammar::__private::group(&tags, 7),
-            })
+                .map_err(Self::error)?;
+            Ok(Self::from_tags(&tags))
+        }
+        /// Matches all of `input` against the rule of `recognizer`
+        /// and finds the parts with this extraction, in one pass:
+        /// both automata walk `input` in step (see
+        /// `Recognizer::extract`). Meant for an extraction that
+        /// splits rather than validates (it matches whatever the
+        /// recognizer does), such as RFC 3986 Appendix B's.
+        ///
+        /// The error is the recognizer's if the input does not match
+        /// its rule, else this rule's.
+        pub fn parse_checked(
+            recognizer: &::iri_grammar::Recognizer,
+            input: &str,
+        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+            let mut tags = [usize::MAX; 16];
+            match recognizer.extract(&__AUTHORITY_COMPONENTS, input, &mut tags) {
+                Ok(()) => Ok(Self::from_tags(&tags)),
+                Err(::iri_grammar::__private::Stop::Rule) => {
+                    Err(recognizer.__error(input))
+                }
+                Err(::iri_grammar::__private::Stop::Parts) => {
+                    Err(
+                        Self::parse(input)
+                            .err()
+                            .unwrap_or_else(|| ::iri_grammar::__private::inconsistent(
+                                "rfc3986",
+                                "authority",
+                                input.len(),
+                            )),
+                    )
+                }
+            }
+        }
+        fn from_tags(tags: &[usize]) -> Self {
+            Self {
+                userinfo: ::iri_grammar::__private::group(tags, 1),
+                host: ::iri_grammar::__private::group(tags, 2),
+                port: ::iri_grammar::__private::group(tags, 3),
+                ipv6: ::iri_grammar::__private::group(tags, 4),
+                ipvfuture: ::iri_grammar::__private::group(tags, 5),
+                ipv4: ::iri_grammar::__private::group(tags, 6),
+                reg_name: ::iri_grammar::__private::group(tags, 7),
+            }
+        }
+        fn error(offset: usize) -> ::iri_grammar::MatchError {
+            ::iri_grammar::MatchError::__new("rfc3986", "authority", offset)
         }
     }
 }

@@ -1402,6 +1402,8 @@ pub mod ast {
         op_start: 16515u32,
         final_maps: 16532u32,
         words: __IRI_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `IRI` of `rfc3987.abnf` (line 20):
     ///
@@ -1521,6 +1523,8 @@ pub mod ast {
         op_start: 10725u32,
         final_maps: 10734u32,
         words: __IHIER_PART_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `ihier-part` of `rfc3987.abnf` (line 23):
     ///
@@ -1656,6 +1660,8 @@ pub mod ast {
         op_start: 24120u32,
         final_maps: 24125u32,
         words: __IRI_REFERENCE_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `IRI-reference` of `rfc3987.abnf` (line 28):
     ///
@@ -1767,6 +1773,8 @@ pub mod ast {
         op_start: 11660u32,
         final_maps: 11673u32,
         words: __ABSOLUTE_IRI_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `absolute-IRI` of `rfc3987.abnf` (line 30):
     ///
@@ -1867,6 +1875,8 @@ pub mod ast {
         op_start: 16383u32,
         final_maps: 16396u32,
         words: __IRELATIVE_REF_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `irelative-ref` of `rfc3987.abnf` (line 32):
     ///
@@ -1986,6 +1996,8 @@ pub mod ast {
         op_start: 11349u32,
         final_maps: 11358u32,
         words: __IRELATIVE_PART_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `irelative-part` of `rfc3987.abnf` (line 34):
     ///
@@ -2111,6 +2123,8 @@ pub mod ast {
         op_start: 20900u32,
         final_maps: 20913u32,
         words: __IAUTHORITY_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `iauthority` of `rfc3987.abnf` (line 39):
     ///
@@ -2223,6 +2237,8 @@ pub mod ast {
         op_start: 7289u32,
         final_maps: 7294u32,
         words: __IHOST_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `ihost` of `rfc3987.abnf` (line 41):
     ///
@@ -2342,6 +2358,8 @@ pub mod ast {
         op_start: 1848u32,
         final_maps: 1853u32,
         words: __IPATH_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `ipath` of `rfc3987.abnf` (line 45):
     ///
@@ -2466,6 +2484,8 @@ pub mod ast {
         op_start: 486u32,
         final_maps: 491u32,
         words: __IPATH_ABEMPTY_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __IPATH_ABEMPTY_ISEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -2504,6 +2524,8 @@ pub mod ast {
         op_start: 513u32,
         final_maps: 518u32,
         words: __IPATH_ABEMPTY_ISEGMENTS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `isegment` of `IpathAbempty` starting at `pos`.
     fn __ipathabempty_isegments_item(
@@ -2609,6 +2631,8 @@ pub mod ast {
         op_start: 952u32,
         final_maps: 959u32,
         words: __IPATH_NOSCHEME_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __IPATH_NOSCHEME_ISEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -2647,6 +2671,8 @@ pub mod ast {
         op_start: 513u32,
         final_maps: 518u32,
         words: __IPATH_NOSCHEME_ISEGMENTS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `isegment` of `IpathNoscheme` starting at `pos`.
     fn __ipathnoscheme_isegments_item(
@@ -2755,6 +2781,8 @@ pub mod ast {
         op_start: 918u32,
         final_maps: 925u32,
         words: __IPATH_ROOTLESS_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __IPATH_ROOTLESS_ISEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -2793,6 +2821,8 @@ pub mod ast {
         op_start: 513u32,
         final_maps: 518u32,
         words: __IPATH_ROOTLESS_ISEGMENTS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `isegment` of `IpathRootless` starting at `pos`.
     fn __ipathrootless_isegments_item(
@@ -2911,6 +2941,8 @@ pub mod components {
         op_start: 61290u32,
         final_maps: 61309u32,
         words: __IRI_REFERENCE_COMPONENTS_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Components of the rule `IRI-reference` of `rfc3987.abnf` (line 28):
     ///
@@ -2939,7 +2971,9 @@ pub mod components {
         pub fn parse(
             input: &str,
         ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
-            Self::parse_bytes(input.as_bytes())
+            let mut tags = [usize::MAX; 12];
+            __IRI_REFERENCE_COMPONENTS.run_utf8(input, &mut tags).map_err(Self::error)?;
+            Ok(Self::from_tags(&tags))
         }
         /// Like `parse`, on bytes.
         pub fn parse_bytes(
@@ -2961,18 +2995,52 @@ pub mod components {
             let mut tags = [usize::MAX; 12];
             __IRI_REFERENCE_COMPONENTS
                 .run(input, start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "rfc3987",
-                    "IRI-reference",
-                    offset,
-                ))?;
-            Ok(Self {
-                scheme: ::iri_grammar::__private::group(&tags, 1),
-                authority: ::iri_grammar::__private::group(&tags, 2),
-                path: ::iri_grammar::__private::group(&tags, 3),
-                query: ::iri_grammar::__private::group(&tags, 4),
-                fragment: ::iri_grammar::__private::group(&tags, 5),
-            })
+                .map_err(Self::error)?;
+            Ok(Self::from_tags(&tags))
+        }
+        /// Matches all of `input` against the rule of `recognizer`
+        /// and finds the parts with this extraction, in one pass:
+        /// both automata walk `input` in step (see
+        /// `Recognizer::extract`). Meant for an extraction that
+        /// splits rather than validates (it matches whatever the
+        /// recognizer does), such as RFC 3986 Appendix B's.
+        ///
+        /// The error is the recognizer's if the input does not match
+        /// its rule, else this rule's.
+        pub fn parse_checked(
+            recognizer: &::iri_grammar::Recognizer,
+            input: &str,
+        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+            let mut tags = [usize::MAX; 12];
+            match recognizer.extract(&__IRI_REFERENCE_COMPONENTS, input, &mut tags) {
+                Ok(()) => Ok(Self::from_tags(&tags)),
+                Err(::iri_grammar::__private::Stop::Rule) => {
+                    Err(recognizer.__error(input))
+                }
+                Err(::iri_grammar::__private::Stop::Parts) => {
+                    Err(
+                        Self::parse(input)
+                            .err()
+                            .unwrap_or_else(|| ::iri_grammar::__private::inconsistent(
+                                "rfc3987",
+                                "IRI-reference",
+                                input.len(),
+                            )),
+                    )
+                }
+            }
+        }
+        fn from_tags(tags: &[usize]) -> Self {
+            Self {
+                scheme: ::iri_grammar::__private::group(tags, 1),
+                authority: ::iri_grammar::__private::group(tags, 2),
+                path: ::iri_grammar::__private::group(tags, 3),
+                query: ::iri_grammar::__private::group(tags, 4),
+                fragment: ::iri_grammar::__private::group(tags, 5),
+            }
+        }
+        fn error(offset: usize) -> ::iri_grammar::MatchError {
+            ::iri_grammar::MatchError::__new("rfc3987", "IRI-reference", offset)
         }
     }
     #[cfg(target_endian = "little")]
@@ -3009,6 +3077,8 @@ pub mod components {
         op_start: 24700u32,
         final_maps: 24758u32,
         words: __IAUTHORITY_COMPONENTS_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Components of the rule `iauthority` of `rfc3987.abnf` (line 39):
     ///
@@ -3041,7 +3111,9 @@ pub mod components {
         pub fn parse(
             input: &str,
         ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
-            Self::parse_bytes(input.as_bytes())
+            let mut tags = [usize::MAX; 16];
+            __IAUTHORITY_COMPONENTS.run_utf8(input, &mut tags).map_err(Self::error)?;
+            Ok(Self::from_tags(&tags))
         }
         /// Like `parse`, on bytes.
         pub fn parse_bytes(
@@ -3063,20 +3135,54 @@ pub mod components {
             let mut tags = [usize::MAX; 16];
             __IAUTHORITY_COMPONENTS
                 .run(input, start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "rfc3987",
-                    "iauthority",
-                    offset,
-                ))?;
-            Ok(Self {
-                userinfo: ::iri_grammar::__private::group(&tags, 1),
-                host: ::iri_grammar::__private::group(&tags, 2),
-                port: ::iri_grammar::__private::group(&tags, 3),
-                ipv6: ::iri_grammar::__private::group(&tags, 4),
-                ipvfuture: ::iri_grammar::__private::group(&tags, 5),
-                ipv4: ::iri_grammar::__private::group(&tags, 6),
-                reg_name: ::iri_grammar::__private::group(&tags, 7),
-            })
+                .map_err(Self::error)?;
+            Ok(Self::from_tags(&tags))
+        }
+        /// Matches all of `input` against the rule of `recognizer`
+        /// and finds the parts with this extraction, in one pass:
+        /// both automata walk `input` in step (see
+        /// `Recognizer::extract`). Meant for an extraction that
+        /// splits rather than validates (it matches whatever the
+        /// recognizer does), such as RFC 3986 Appendix B's.
+        ///
+        /// The error is the recognizer's if the input does not match
+        /// its rule, else this rule's.
+        pub fn parse_checked(
+            recognizer: &::iri_grammar::Recognizer,
+            input: &str,
+        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+            let mut tags = [usize::MAX; 16];
+            match recognizer.extract(&__IAUTHORITY_COMPONENTS, input, &mut tags) {
+                Ok(()) => Ok(Self::from_tags(&tags)),
+                Err(::iri_grammar::__private::Stop::Rule) => {
+                    Err(recognizer.__error(input))
+                }
+                Err(::iri_grammar::__private::Stop::Parts) => {
+                    Err(
+                        Self::parse(input)
+                            .err()
+                            .unwrap_or_else(|| ::iri_grammar::__private::inconsistent(
+                                "rfc3987",
+                                "iauthority",
+                                input.len(),
+                            )),
+                    )
+                }
+            }
+        }
+        fn from_tags(tags: &[usize]) -> Self {
+            Self {
+                userinfo: ::iri_grammar::__private::group(tags, 1),
+                host: ::iri_grammar::__private::group(tags, 2),
+                port: ::iri_grammar::__private::group(tags, 3),
+                ipv6: ::iri_grammar::__private::group(tags, 4),
+                ipvfuture: ::iri_grammar::__private::group(tags, 5),
+                ipv4: ::iri_grammar::__private::group(tags, 6),
+                reg_name: ::iri_grammar::__private::group(tags, 7),
+            }
+        }
+        fn error(offset: usize) -> ::iri_grammar::MatchError {
+            ::iri_grammar::MatchError::__new("rfc3987", "iauthority", offset)
         }
     }
 }

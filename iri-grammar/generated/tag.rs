@@ -609,6 +609,8 @@ pub mod ast {
         op_start: 612u32,
         final_maps: 625u32,
         words: __TAG_URI_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `tagURI` of `tag.abnf` (line 11):
     ///
@@ -709,6 +711,8 @@ pub mod ast {
         op_start: 63u32,
         final_maps: 68u32,
         words: __AUTHORITY_NAME_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `authorityName` of `tag.abnf` (line 14):
     ///
@@ -813,6 +817,8 @@ pub mod ast {
         op_start: 35u32,
         final_maps: 42u32,
         words: __DNSNAME_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __DNSNAME_DNSCOMPS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -842,6 +848,8 @@ pub mod ast {
         op_start: 25u32,
         final_maps: 30u32,
         words: __DNSNAME_DNSCOMPS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `DNScomp` of `Dnsname` starting at `pos`.
     fn __dnsname_dnscomps_item(
@@ -945,6 +953,8 @@ pub mod ast {
         op_start: 49u32,
         final_maps: 58u32,
         words: __EMAIL_ADDRESS_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __EMAIL_ADDRESS_ALPHA_NUMS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -982,6 +992,8 @@ pub mod ast {
         op_start: 9u32,
         final_maps: 12u32,
         words: __EMAIL_ADDRESS_ALPHA_NUMS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `alphaNum` of `EmailAddress` starting at `pos`.
     fn __emailaddress_alpha_nums_item(

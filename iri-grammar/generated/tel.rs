@@ -1383,6 +1383,8 @@ pub mod ast {
         op_start: 3915u32,
         final_maps: 3920u32,
         words: __TELEPHONE_SUBSCRIBER_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `telephone-subscriber` of `tel.abnf` (line 13):
     ///
@@ -1492,6 +1494,8 @@ pub mod ast {
         op_start: 546u32,
         final_maps: 553u32,
         words: __GLOBAL_NUMBER_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __GLOBAL_NUMBER_PARS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -1522,6 +1526,8 @@ pub mod ast {
         op_start: 374u32,
         final_maps: 379u32,
         words: __GLOBAL_NUMBER_PARS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `par` of `GlobalNumber` starting at `pos`.
     fn __globalnumber_pars_item(
@@ -1633,6 +1639,8 @@ pub mod ast {
         op_start: 24302u32,
         final_maps: 24428u32,
         words: __LOCAL_NUMBER_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __LOCAL_NUMBER_PARS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -1663,6 +1671,8 @@ pub mod ast {
         op_start: 374u32,
         final_maps: 379u32,
         words: __LOCAL_NUMBER_PARS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `par` of `LocalNumber` starting at `pos`.
     fn __localnumber_pars_item(
@@ -1705,6 +1715,8 @@ pub mod ast {
         op_start: 374u32,
         final_maps: 379u32,
         words: __LOCAL_NUMBER_PARS_2_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `par` of `LocalNumber` starting at `pos`.
     fn __localnumber_pars_2_item(
@@ -1837,6 +1849,8 @@ pub mod ast {
         op_start: 391u32,
         final_maps: 396u32,
         words: __PAR_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `par` of `tel.abnf` (line 16):
     ///
@@ -1945,6 +1959,8 @@ pub mod ast {
         op_start: 80u32,
         final_maps: 85u32,
         words: __DESCRIPTOR_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `descriptor` of `tel.abnf` (line 20):
     ///
@@ -2053,6 +2069,8 @@ pub mod ast {
         op_start: 40u32,
         final_maps: 49u32,
         words: __GLOBAL_NUMBER_DIGITS_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -2090,6 +2108,8 @@ pub mod ast {
         op_start: 9u32,
         final_maps: 14u32,
         words: __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `phonedigit` of `GlobalNumberDigits` starting at `pos`.
     fn __globalnumberdigits_phonedigits_item(
@@ -2141,6 +2161,8 @@ pub mod ast {
         op_start: 9u32,
         final_maps: 14u32,
         words: __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_2_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `phonedigit` of `GlobalNumberDigits` starting at `pos`.
     fn __globalnumberdigits_phonedigits_2_item(
@@ -2252,6 +2274,8 @@ pub mod ast {
         op_start: 28u32,
         final_maps: 37u32,
         words: __LOCAL_NUMBER_DIGITS_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -2291,6 +2315,8 @@ pub mod ast {
         op_start: 9u32,
         final_maps: 14u32,
         words: __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `phonedigit-hex` of `LocalNumberDigits` starting at `pos`.
     fn __localnumberdigits_phonedigit_hexs_item(
@@ -2342,6 +2368,8 @@ pub mod ast {
         op_start: 9u32,
         final_maps: 14u32,
         words: __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_2_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `phonedigit-hex` of `LocalNumberDigits` starting at `pos`.
     fn __localnumberdigits_phonedigit_hexs_2_item(
@@ -2454,6 +2482,8 @@ pub mod ast {
         op_start: 66u32,
         final_maps: 75u32,
         words: __DOMAINNAME_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __DOMAINNAME_DOMAINLABELS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -2491,6 +2521,8 @@ pub mod ast {
         op_start: 25u32,
         final_maps: 32u32,
         words: __DOMAINNAME_DOMAINLABELS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `domainlabel` of `Domainname` starting at `pos`.
     fn __domainname_domainlabels_item(
@@ -2614,6 +2646,8 @@ pub mod ast {
         op_start: 24u32,
         final_maps: 33u32,
         words: __DOMAINLABEL_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     #[cfg(target_endian = "little")]
     static __DOMAINLABEL_ALPHANUMS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -2651,6 +2685,8 @@ pub mod ast {
         op_start: 9u32,
         final_maps: 12u32,
         words: __DOMAINLABEL_ALPHANUMS_ITEM_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Reads one `alphanum` of `Domainlabel` starting at `pos`.
     fn __domainlabel_alphanums_item(
@@ -2769,6 +2805,8 @@ pub mod ast {
         op_start: 64u32,
         final_maps: 73u32,
         words: __PARAMETER_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `parameter` of `tel.abnf` (line 31):
     ///

@@ -518,6 +518,8 @@ pub mod ast {
         op_start: 1275u32,
         final_maps: 1286u32,
         words: __NAMESTRING_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `namestring` of `urn.abnf` (line 9):
     ///
@@ -616,6 +618,8 @@ pub mod ast {
         op_start: 162u32,
         final_maps: 184u32,
         words: __RQ_COMPONENTS_TDFA_BYTES.as_u32s(),
+        utf8_only: false,
+        pairs: ::core::option::Option::None,
     };
     /// Parse tree of the rule `rq-components` of `urn.abnf` (line 16):
     ///

@@ -8,6 +8,8 @@ use core::fmt;
 use once_cell::race::OnceBox;
 use regex_automata::dfa::sparse;
 
+use crate::tagged::{Pairs, TaggedDfa, MAX_REGISTERS, NEXT_MASK, NONE};
+
 type SparseDfa = sparse::DFA<&'static [u8]>;
 
 /// A DFA as a flat table (see `abnf_codegen::automata::Compact`): row 0 is
@@ -114,6 +116,151 @@ impl Table {
             Ok(())
         } else {
             Err(input.len())
+        }
+    }
+
+    /// [`Recognizer::extract`] one byte at a time, forwards only.
+    #[inline(always)]
+    fn run_tagged<T: Entry>(
+        &self,
+        words: &[T],
+        x: &TaggedDfa,
+        input: &[u8],
+        tags: &mut [usize],
+    ) -> Result<(), Stop> {
+        let classes = &self.classes;
+        let (xw, xc) = (x.words, &x.classes);
+        let op_start = x.op_start as usize;
+        let mut regs = [NONE; MAX_REGISTERS + 1];
+        TaggedDfa::apply(xw, op_start, x.start_ops, &mut regs[1..], 0);
+        let mut q = self.start as usize;
+        let mut s = x.start as usize;
+        let mut done = 0;
+        for chunk in input.chunks(CHUNK) {
+            for (i, &b) in chunk.iter().enumerate() {
+                q = step(words, classes, q, b);
+                let t = xw[s + usize::from(xc[usize::from(b)])];
+                TaggedDfa::effect(xw, op_start, t, &mut regs, done + i);
+                s = (t & NEXT_MASK) as usize;
+            }
+            if q == 0 {
+                return Err(Stop::Rule);
+            }
+            done += chunk.len();
+        }
+        if !self.accepts(words, q) {
+            return Err(Stop::Rule);
+        }
+        Self::finish(x, s, &regs, input.len(), tags)
+    }
+
+    /// [`Recognizer::extract`] with the recognizer walked from both ends and
+    /// the extraction two bytes at a time: round `k` reads byte `k` forwards,
+    /// byte `len - 1 - k` backwards and bytes `2k` and `2k + 1` for the
+    /// extraction. An odd last byte takes one single step of the extraction.
+    #[inline(always)]
+    #[expect(clippy::too_many_arguments, reason = "two automata, each with its tables")]
+    fn run_pairs<T: Entry, R: Entry>(
+        &self,
+        words: &[T],
+        rev: &Reverse,
+        rwords: &[R],
+        x: &TaggedDfa,
+        pairs: &Pairs,
+        input: &[u8],
+        tags: &mut [usize],
+    ) -> Result<(), Stop> {
+        let classes = &self.classes;
+        let (xc, xa) = (&x.classes, x.alphabet as usize);
+        let (row1, row2) = (xa + 1, xa * xa);
+        let cells = x.states() * row2;
+        let (pn, pe) = (&pairs.words[..cells], &pairs.words[cells..2 * cells]);
+        let mut regs = [NONE; MAX_REGISTERS + 1];
+        TaggedDfa::apply(x.words, x.op_start as usize, x.start_ops, &mut regs[1..], 0);
+        let half = input.len() / 2;
+        let (front, back) = input.split_at(half);
+        // `back` is as long as `front` or one byte longer: its extra first
+        // byte is read last.
+        let (extra, back) = back.split_at(back.len() - half);
+        let both = &input[..2 * half];
+        let mut q = self.start as usize;
+        let mut r = rev.start as usize;
+        // The extraction's start state, as a row of the two-byte table.
+        let mut s = x.start as usize / row1 * row2;
+        // The steps that change registers, as `k << 12 | effect` for the
+        // `k`-th step of the chunk: logged without a branch, run after the
+        // chunk (registers never decide a transition, and a branch per step
+        // on whether there is an effect would be mispredicted at every
+        // delimiter).
+        let mut log = [0u32; CHUNK + 1];
+        let mut base = 0;
+        for ((fs, bs), ps) in front
+            .chunks(CHUNK)
+            .zip(back.rchunks(CHUNK))
+            .zip(both.chunks(2 * CHUNK))
+        {
+            let mut logged = 0;
+            for (k, ((&a, &b), p)) in fs.iter().zip(bs.iter().rev()).zip(ps.chunks_exact(2)).enumerate() {
+                q = step(words, classes, q, a);
+                r = step(rwords, classes, r, b);
+                let c = usize::from(xc[usize::from(p[0])]) * xa + usize::from(xc[usize::from(p[1])]);
+                let f = pe[s + c];
+                log[logged] = (k as u32) << 12 | f;
+                logged = (logged + usize::from(f != 0)).min(CHUNK);
+                s = pn[s + c] as usize;
+            }
+            for &e in &log[..logged] {
+                TaggedDfa::pair_effect(
+                    pairs,
+                    (e & 0xFFF) as usize,
+                    &mut regs,
+                    base + 2 * (e >> 12) as usize,
+                );
+            }
+            base += ps.len();
+            // Both dead states loop to themselves: a long bad input stops
+            // at the end of the chunk.
+            if q == 0 || r == 0 {
+                return Err(Stop::Rule);
+            }
+        }
+        if let [b] = extra {
+            r = step(rwords, classes, r, *b);
+        }
+        if !self.meet(rev, q, r) {
+            return Err(Stop::Rule);
+        }
+        let mut s = s / row2 * row1;
+        if input.len() % 2 == 1 {
+            let last = input.len() - 1;
+            let t = x.words[s + usize::from(xc[usize::from(input[last])])];
+            TaggedDfa::effect(x.words, x.op_start as usize, t, &mut regs, last);
+            s = (t & NEXT_MASK) as usize;
+        }
+        Self::finish(x, s, &regs, input.len(), tags)
+    }
+
+    /// Whether forward state `q` accepts.
+    #[inline(always)]
+    fn accepts<T: Entry>(&self, words: &[T], q: usize) -> bool {
+        let alphabet = self.alphabet as usize;
+        let states = words.len() / (alphabet + 1);
+        words[states * alphabet + q / alphabet].index() == 1
+    }
+
+    /// The tags of an extraction that ended in state `s`.
+    #[inline(always)]
+    fn finish(
+        x: &TaggedDfa,
+        s: usize,
+        regs: &[usize; MAX_REGISTERS + 1],
+        end: usize,
+        tags: &mut [usize],
+    ) -> Result<(), Stop> {
+        if x.read_tags(s, &regs[1..], end, tags) {
+            Ok(())
+        } else {
+            Err(Stop::Parts)
         }
     }
 
@@ -229,6 +376,16 @@ impl Table {
             }
         }
     }
+}
+
+/// Why [`Recognizer::extract`] failed.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The input does not match the recognizer's rule.
+    Rule,
+    /// The input matches the rule, but the tagged DFA does not match it.
+    Parts,
 }
 
 /// How many inputs [`Recognizer::is_match_many`] walks at once.
@@ -365,6 +522,44 @@ impl Recognizer {
         match self.table.words {
             Words::U16(w) => self.table.run_many(w, inputs, out),
             Words::U32(w) => self.table.run_many(w, inputs, out),
+        }
+    }
+
+    /// Matches `input` against the rule and, in the same pass, walks the
+    /// tagged DFA `parts` over it (which finds where the parts are, not
+    /// whether the input is valid: a splitting grammar such as RFC 3986
+    /// Appendix B). `tags` is filled as [`TaggedDfa::run`] fills it.
+    ///
+    /// For a bidirectional rule and an extraction with two-byte steps, one
+    /// loop advances three independent walks per round: the recognizer from
+    /// the front and from the back, one byte each, and the extraction by
+    /// two bytes, so that the extraction costs little more than
+    /// [`Recognizer::is_match`].
+    #[doc(hidden)]
+    pub fn extract(&self, parts: &TaggedDfa, input: &str, tags: &mut [usize]) -> Result<(), Stop> {
+        let bytes = input.as_bytes();
+        match (&self.reverse, &parts.pairs) {
+            (Some(rev), Some(pairs)) => match (&self.table.words, &rev.words) {
+                (Words::U16(w), Words::U16(r)) => self.table.run_pairs(w, rev, r, parts, pairs, bytes, tags),
+                (Words::U16(w), Words::U32(r)) => self.table.run_pairs(w, rev, r, parts, pairs, bytes, tags),
+                (Words::U32(w), Words::U16(r)) => self.table.run_pairs(w, rev, r, parts, pairs, bytes, tags),
+                (Words::U32(w), Words::U32(r)) => self.table.run_pairs(w, rev, r, parts, pairs, bytes, tags),
+            },
+            _ => match self.table.words {
+                Words::U16(w) => self.table.run_tagged(w, parts, bytes, tags),
+                Words::U32(w) => self.table.run_tagged(w, parts, bytes, tags),
+            },
+        }
+    }
+
+    /// The error for an input known not to match (the forward walk alone
+    /// finds where the mismatch starts).
+    #[doc(hidden)]
+    #[cold]
+    pub fn __error(&self, input: &str) -> MatchError {
+        match self.table.run(input.as_bytes()) {
+            Err(offset) => self.error(offset),
+            Ok(()) => crate::__private::inconsistent(self.grammar, self.rule, input.len()),
         }
     }
 

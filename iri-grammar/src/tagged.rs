@@ -51,13 +51,35 @@ pub struct TaggedDfa {
     pub op_start: u32,
     pub final_maps: u32,
     pub words: &'static [u32],
+    /// Whether it reads non-ASCII characters whole, trusting that the
+    /// input is UTF-8 (`abnf_codegen::tagged::TaggedDfa::trust_utf8`):
+    /// [`TaggedDfa::run`] then checks that bytes are UTF-8 first.
+    pub utf8_only: bool,
+    /// Its two-byte steps, if the generator emitted them.
+    pub pairs: Option<Pairs>,
 }
+
+/// The two-byte steps of a [`TaggedDfa`] (see
+/// `abnf_codegen::tagged::TaggedDfa::to_pair_words`): a table of targets
+/// with rows of `alphabet²` words, a table of effects the same shape, then
+/// the operation lists from `lists` on.
+#[doc(hidden)]
+pub struct Pairs {
+    pub lists: u32,
+    pub words: &'static [u32],
+}
+
+/// In a two-byte step's effect: the first value that names an operation
+/// list (as `abnf_codegen::tagged::FIRST_PAIR_LIST`); below it, 0 (none),
+/// then register stores of the first byte's position, then of the second's.
+const FIRST_PAIR_LIST: usize = 2 * MAX_REGISTERS + 1;
+const DELTA: u32 = 1 << 30;
 
 const SET_POS: u32 = 1 << 31;
 /// The bits of a transition that hold the target row (as
 /// `abnf_codegen::tagged::NEXT_BITS`); the operation list is above them.
 const NEXT_BITS: u32 = 20;
-const NEXT_MASK: u32 = (1 << NEXT_BITS) - 1;
+pub(crate) const NEXT_MASK: u32 = (1 << NEXT_BITS) - 1;
 /// Above `NEXT_BITS`, a transition's effect `f`: below this, store the
 /// position in register `f - 1` (0: a scratch register, no effect), from it
 /// on, run operation list `f - FIRST_LIST` (as
@@ -75,7 +97,13 @@ impl TaggedDfa {
     /// store, no branch on which. Operations store tags that were pending at
     /// the position of this byte (one symbol of lookahead).
     #[inline(always)]
-    fn effect(words: &[u32], op_start: usize, t: u32, regs: &mut [usize; MAX_REGISTERS + 1], pos: usize) {
+    pub(crate) fn effect(
+        words: &[u32],
+        op_start: usize,
+        t: u32,
+        regs: &mut [usize; MAX_REGISTERS + 1],
+        pos: usize,
+    ) {
         let f = (t >> NEXT_BITS) as usize;
         match regs.get_mut(f) {
             Some(slot) => *slot = pos,
@@ -84,7 +112,7 @@ impl TaggedDfa {
     }
 
     #[inline]
-    fn apply(words: &[u32], op_start: usize, op: u32, regs: &mut [usize], pos: usize) {
+    pub(crate) fn apply(words: &[u32], op_start: usize, op: u32, regs: &mut [usize], pos: usize) {
         let from = words[op_start + op as usize] as usize;
         let to = words[op_start + op as usize + 1] as usize;
         for &w in &words[from..to] {
@@ -96,10 +124,60 @@ impl TaggedDfa {
         }
     }
 
+    /// Number of states.
+    #[inline]
+    pub(crate) fn states(&self) -> usize {
+        self.op_start as usize / (self.alphabet as usize + 1)
+    }
+
+    /// A two-byte step's effect `f` on the registers, at the position `pos`
+    /// of its first byte: a store of `pos` or `pos + 1` in one register (no
+    /// branch on which), or an operation list.
+    #[inline(always)]
+    pub(crate) fn pair_effect(pairs: &Pairs, f: usize, regs: &mut [usize; MAX_REGISTERS + 1], pos: usize) {
+        if f < FIRST_PAIR_LIST {
+            let second = usize::from(f > MAX_REGISTERS);
+            regs[f - MAX_REGISTERS * second] = pos + second;
+        } else {
+            let words = pairs.words;
+            let list = pairs.lists as usize + f - FIRST_PAIR_LIST;
+            let (from, to) = (words[list] as usize, words[list + 1] as usize);
+            for &w in &words[from..to] {
+                if w & SET_POS != 0 {
+                    let delta = usize::from(w & DELTA != 0);
+                    regs[1 + (w & !(SET_POS | DELTA)) as usize] = pos + delta;
+                } else {
+                    regs[1 + (w >> 16) as usize] = regs[1 + (w & 0xFFFF) as usize];
+                }
+            }
+        }
+    }
+
+    /// Matches all of `input`, a `&str`'s bytes (so UTF-8 need not be
+    /// checked); as [`TaggedDfa::run`].
+    pub fn run_utf8(&self, input: &str, tags: &mut [usize]) -> Result<(), usize> {
+        self.walk(input.as_bytes(), 0, input.len(), tags)
+    }
+
     /// Matches all of `input[start..end]`; on success `tags` holds absolute
     /// offsets (or `usize::MAX` for parts that did not occur). On failure,
-    /// the absolute offset where matching failed.
+    /// the absolute offset where matching failed (for a DFA that trusts
+    /// UTF-8, on bytes that are not: where they stop being UTF-8, unless
+    /// the grammar fails before).
     pub fn run(&self, input: &[u8], start: usize, end: usize, tags: &mut [usize]) -> Result<(), usize> {
+        if self.utf8_only {
+            if let Err(e) = core::str::from_utf8(&input[start..end]) {
+                let valid = start + e.valid_up_to();
+                return match self.walk(input, start, valid, tags) {
+                    Err(at) if at < valid => Err(at),
+                    _ => Err(valid),
+                };
+            }
+        }
+        self.walk(input, start, end, tags)
+    }
+
+    fn walk(&self, input: &[u8], start: usize, end: usize, tags: &mut [usize]) -> Result<(), usize> {
         let words = self.words;
         let op_start = self.op_start as usize;
         // The generator orders each transition's operations so that they run
@@ -156,7 +234,7 @@ impl TaggedDfa {
 
     /// If a parse can end in `state` at position `pos`: its tags, and true.
     #[inline]
-    fn read_tags(&self, state: usize, regs: &[usize], pos: usize, tags: &mut [usize]) -> bool {
+    pub(crate) fn read_tags(&self, state: usize, regs: &[usize], pos: usize, tags: &mut [usize]) -> bool {
         let f = self.words[state + self.alphabet as usize];
         if f == u32::MAX {
             return false;

@@ -81,67 +81,41 @@ enum HostTag {
     RegName,
 }
 
-/// Reads [`Parts`] from the generated one-pass component extractions (the
-/// `@components` directives of `specs/rfc3986.abnf` and `rfc3987.abnf`):
-/// one pass over the whole input for scheme, authority, path, query and
-/// fragment, and one over the authority, if any, for its parts. The RFC 3986
-/// and RFC 3987 extractions have the same fields, so one macro serves both.
-macro_rules! parts_from {
-    ($name:ident, $m:ident, $Reference:ident, $Authority:ident) => {
-        fn $name(input: &str) -> Result<Parts, MatchError> {
-            use crate::__private::inconsistent;
-            use crate::$m::components::{$Authority, $Reference};
-            let c = $Reference::parse(input)?;
-            let mut p = Parts {
-                scheme: c.scheme,
-                authority: c.authority,
-                // Every alternative has a path (perhaps empty).
-                path: c
-                    .path
-                    .unwrap_or_else(|| inconsistent(stringify!($m), "path", 0)),
-                query: c.query,
-                fragment: c.fragment,
-                ..Parts::default()
-            };
-            if let Some(span) = c.authority {
-                // The first pass matched this span as an authority.
-                let a = $Authority::parse_span(input.as_bytes(), span.start, span.end)
-                    .unwrap_or_else(|e| inconsistent(stringify!($m), "authority", e.offset()));
-                p.userinfo = a.userinfo;
-                p.port = a.port;
-                p.host = a.host.map(|h| {
-                    let tag = if a.ipv6.is_some() {
-                        HostTag::Ipv6
-                    } else if a.ipvfuture.is_some() {
-                        HostTag::IpvFuture
-                    } else if a.ipv4.is_some() {
-                        HostTag::Ipv4
-                    } else {
-                        HostTag::RegName
-                    };
-                    (h, tag)
-                });
-            }
-            Ok(p)
-        }
-    };
-}
-
-parts_from!(parts3987, rfc3987, IriReference, Iauthority);
-parts_from!(parts3986, rfc3986, UriReference, Authority);
-
-/// The parts of an absolute IRI or URI: those of the reference, which has a
-/// scheme exactly when the input matches the absolute rule (`IRI` is the
-/// first alternative of `IRI-reference`, and first-match-wins picks it
-/// whenever it matches); otherwise the absolute rule's own error.
-fn absolute(parts: Result<Parts, MatchError>, rule: &Recognizer, input: &str) -> Result<Parts, MatchError> {
-    match parts {
-        Ok(p) if p.scheme.is_some() => Ok(p),
-        _ => Err(rule
-            .validate(input)
-            .err()
-            .unwrap_or_else(|| MatchError::__new(rule.grammar(), rule.rule(), 0))),
-    }
+/// Validates `input` with `recognizer` and finds its [`Parts`], in one pass:
+/// the recognizer walks in step with the splitting grammar of
+/// `specs/rfc3986_appendix_b.abnf` (RFC 3986 Appendix B, which finds the
+/// components of any valid URI or IRI reference by their delimiters; the
+/// tests check it against the `@components` extractions of the full
+/// grammars). The kind of host follows from its text: an IP literal is in
+/// brackets (`[v` for IPvFuture), and an IPv4 address is what RFC 3986's
+/// `IPv4address` matches (in IRIs too: RFC 3987 takes the rule from RFC
+/// 3986); anything else is a registered name.
+fn parts(recognizer: &'static Recognizer, input: &str) -> Result<Parts, MatchError> {
+    use crate::__private::inconsistent;
+    let c = crate::rfc3986_appendix_b::components::Reference::parse_checked(recognizer, input)?;
+    let host = c.host.map(|h| {
+        let text = &input.as_bytes()[h.range()];
+        let tag = match text {
+            [b'[', b'v' | b'V', ..] => HostTag::IpvFuture,
+            [b'[', ..] => HostTag::Ipv6,
+            [b'0'..=b'9', ..] if rfc3986::IPV4ADDRESS.is_match_bytes(text) => HostTag::Ipv4,
+            _ => HostTag::RegName,
+        };
+        (h, tag)
+    });
+    Ok(Parts {
+        scheme: c.scheme,
+        authority: c.authority,
+        userinfo: c.userinfo,
+        host,
+        port: c.port,
+        // The splitting grammar always has a path (perhaps empty).
+        path: c
+            .path
+            .unwrap_or_else(|| inconsistent("rfc3986_appendix_b", "path", 0)),
+        query: c.query,
+        fragment: c.fragment,
+    })
 }
 
 /// Why a string is not a valid IRI or URI (reference): where it stopped
@@ -681,7 +655,7 @@ validated!(
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
     IriRef, IriRefBuf, "IRI reference", rfc3987::IRI_REFERENCE, strict_iri,
-    |input| parts3987(input)
+    |input| parts(&rfc3987::IRI_REFERENCE, input)
 );
 
 validated!(
@@ -696,7 +670,7 @@ validated!(
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
     Iri, IriBuf, "IRI", rfc3987::IRI, strict_iri,
-    |input| absolute(parts3987(input), &rfc3987::IRI, input)
+    |input| parts(&rfc3987::IRI, input)
 );
 
 validated!(
@@ -709,7 +683,7 @@ validated!(
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
     UriRef, UriRefBuf, "URI reference", rfc3986::URI_REFERENCE, grammar_only,
-    |input| parts3986(input)
+    |input| parts(&rfc3986::URI_REFERENCE, input)
 );
 
 validated!(
@@ -723,7 +697,7 @@ validated!(
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
     Uri, UriBuf, "URI", rfc3986::URI, grammar_only,
-    |input| absolute(parts3986(input), &rfc3986::URI, input)
+    |input| parts(&rfc3986::URI, input)
 );
 
 // Every URI is an IRI and every URI reference an IRI reference (RFC 3987

@@ -145,7 +145,20 @@ impl Automaton {
 }
 
 /// Builds the minimized tagged DFA of a HIR with capture groups.
-pub fn tagged(hir: &Hir, limits: Limits) -> Result<crate::tagged::TaggedDfa, BuildError> {
+///
+/// With `small`, for `@components` extractions: also tries registers per
+/// tag with losing threads pruned ([`Registers::PerTag`]), and takes that
+/// form when it has at most an eighth of the states. It costs register
+/// copies where threads fork, so it pays only when it shrinks the automaton
+/// by that much: for a grammar that splits rather than validates (RFC 3986
+/// Appendix B: 31 states instead of 738), whose one-register-per-value form
+/// has a state for each combination of optional parts present or absent.
+/// Parse-tree extractions keep the shared form (building both would cost
+/// generator time on every rule).
+///
+/// [`Registers::PerTag`]: crate::tagged::Registers::PerTag
+pub fn tagged(hir: &Hir, limits: Limits, small: bool) -> Result<crate::tagged::TaggedDfa, BuildError> {
+    use crate::tagged::{Registers, TaggedDfa, MAX_REGISTERS};
     let nfa = thompson::Compiler::new()
         .configure(
             thompson::Config::new()
@@ -155,15 +168,30 @@ pub fn tagged(hir: &Hir, limits: Limits) -> Result<crate::tagged::TaggedDfa, Bui
         )
         .build_from_hir(hir)
         .map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
-    let mut dfa =
-        crate::tagged::TaggedDfa::build(&nfa).map_err(|e| BuildError::DfaTooBig(format!("{e:?}")))?;
-    dfa.minimize();
-    dfa.merge_classes();
-    if dfa.registers > crate::tagged::MAX_REGISTERS {
+    let build = |mode| -> Result<TaggedDfa, BuildError> {
+        let mut dfa =
+            TaggedDfa::build_with(&nfa, mode).map_err(|e| BuildError::DfaTooBig(format!("{e:?}")))?;
+        dfa.minimize();
+        // Components are read from `&str`s (their byte entry points check
+        // UTF-8 first), parse trees also from spans of one.
+        if small && dfa.trust_utf8() {
+            dfa.minimize();
+        }
+        dfa.merge_classes();
+        Ok(dfa)
+    };
+    let mut dfa = build(Registers::Shared)?;
+    if small && dfa.states() > 128 {
+        if let Ok(p) = build(Registers::PerTag) {
+            if p.states() * 8 <= dfa.states() && p.registers <= MAX_REGISTERS && p.fits_words() {
+                dfa = p;
+            }
+        }
+    }
+    if dfa.registers > MAX_REGISTERS {
         return Err(BuildError::DfaTooBig(format!(
             "the tagged DFA needs {} registers, more than the runtime's {}",
-            dfa.registers,
-            crate::tagged::MAX_REGISTERS
+            dfa.registers, MAX_REGISTERS
         )));
     }
     if !dfa.fits_words() {

@@ -24,6 +24,11 @@ pub struct EmitTdfa {
     pub start: u32,
     /// Where its tables are.
     pub layout: WordLayout,
+    /// Whether it may only see valid UTF-8 (`TaggedDfa::utf8_only`).
+    pub utf8_only: bool,
+    /// Its two-byte steps, if emitted (files `.le.pairs` / `.be.pairs`):
+    /// where their operation lists start.
+    pub pairs: Option<u32>,
 }
 
 /// What a field holds.
@@ -178,8 +183,25 @@ fn tdfa_items(t: &EmitTdfa, rt: &TokenStream, style: IncludeStyle) -> TokenStrea
     // The walk starts at the start state's row.
     let start = start * (alphabet + 1);
     let bytes_static = super::aligned_static(rt, &bytes, le, be);
+    let utf8_only = t.utf8_only;
+    let (pairs_static, pairs) = match t.pairs {
+        Some(lists) => {
+            let pair_bytes = format_ident!("{}_PAIRS", t.ident);
+            let le = super::include_path(&format!("{}.le.pairs", t.path), style);
+            let be = super::include_path(&format!("{}.be.pairs", t.path), style);
+            (
+                super::aligned_static(rt, &pair_bytes, le, be),
+                quote!(::core::option::Option::Some(#rt::__private::Pairs {
+                    lists: #lists,
+                    words: #pair_bytes.as_u32s(),
+                })),
+            )
+        }
+        None => (TokenStream::new(), quote!(::core::option::Option::None)),
+    };
     quote! {
         #bytes_static
+        #pairs_static
         static #name: #rt::__private::TaggedDfa = #rt::__private::TaggedDfa {
             classes: [#(#classes),*],
             alphabet: #alphabet,
@@ -189,6 +211,8 @@ fn tdfa_items(t: &EmitTdfa, rt: &TokenStream, style: IncludeStyle) -> TokenStrea
             op_start: #op_start,
             final_maps: #final_maps,
             words: #bytes.as_u32s(),
+            utf8_only: #utf8_only,
+            pairs: #pairs,
         };
     }
 }
@@ -433,7 +457,7 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
             let list: Vec<String> = rules.iter().map(|r| format!("`{r}`")).collect();
             format!(" Where {} matched, if it did.", list.join(" or "))
         });
-        let groups = (1..=c.fields.len()).map(Literal::usize_unsuffixed);
+        let groups: Vec<Literal> = (1..=c.fields.len()).map(Literal::usize_unsuffixed).collect();
         quote! {
             #tables
             #(#[doc = #doc])*
@@ -451,7 +475,9 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
             impl #name {
                 /// Matches all of `input` against the rule and returns where its parts are.
                 pub fn parse(input: &str) -> ::core::result::Result<Self, #rt::MatchError> {
-                    Self::parse_bytes(input.as_bytes())
+                    let mut tags = [usize::MAX; #ntags];
+                    #tdfa.run_utf8(input, &mut tags).map_err(Self::error)?;
+                    Ok(Self::from_tags(&tags))
                 }
                 /// Like `parse`, on bytes.
                 pub fn parse_bytes(input: &[u8]) -> ::core::result::Result<Self, #rt::MatchError> {
@@ -465,10 +491,33 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
                 /// If `start..end` is not a range of `input`.
                 pub fn parse_span(input: &[u8], start: usize, end: usize) -> ::core::result::Result<Self, #rt::MatchError> {
                     let mut tags = [usize::MAX; #ntags];
-                    #tdfa
-                        .run(input, start, end, &mut tags)
-                        .map_err(|offset| #rt::MatchError::__new(#gname, #rule, offset))?;
-                    Ok(Self { #( #names: #p::group(&tags, #groups), )* })
+                    #tdfa.run(input, start, end, &mut tags).map_err(Self::error)?;
+                    Ok(Self::from_tags(&tags))
+                }
+                /// Matches all of `input` against the rule of `recognizer`
+                /// and finds the parts with this extraction, in one pass:
+                /// both automata walk `input` in step (see
+                /// `Recognizer::extract`). Meant for an extraction that
+                /// splits rather than validates (it matches whatever the
+                /// recognizer does), such as RFC 3986 Appendix B's.
+                ///
+                /// The error is the recognizer's if the input does not match
+                /// its rule, else this rule's.
+                pub fn parse_checked(recognizer: &#rt::Recognizer, input: &str) -> ::core::result::Result<Self, #rt::MatchError> {
+                    let mut tags = [usize::MAX; #ntags];
+                    match recognizer.extract(&#tdfa, input, &mut tags) {
+                        Ok(()) => Ok(Self::from_tags(&tags)),
+                        Err(#p::Stop::Rule) => Err(recognizer.__error(input)),
+                        Err(#p::Stop::Parts) => Err(Self::parse(input)
+                            .err()
+                            .unwrap_or_else(|| #p::inconsistent(#gname, #rule, input.len()))),
+                    }
+                }
+                fn from_tags(tags: &[usize]) -> Self {
+                    Self { #( #names: #p::group(tags, #groups), )* }
+                }
+                fn error(offset: usize) -> #rt::MatchError {
+                    #rt::MatchError::__new(#gname, #rule, offset)
                 }
             }
         }

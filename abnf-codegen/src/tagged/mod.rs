@@ -83,6 +83,9 @@ pub struct TaggedDfa {
     pub registers: usize,
     /// Number of tags (capture slots, two per group, group 0 included).
     pub tags: usize,
+    /// Whether [`TaggedDfa::trust_utf8`] changed the DFA: it may then only
+    /// be run on valid UTF-8.
+    pub utf8_only: bool,
 }
 
 /// Where the tables are inside [`TaggedDfa::to_words`]'s output.
@@ -106,6 +109,11 @@ pub const NEXT_BITS: u32 = 20;
 /// list (`f - FIRST_LIST`); the values below store the position in register
 /// `f - 1`, or do nothing (0).
 pub const FIRST_LIST: u32 = MAX_REGISTERS as u32 + 1;
+
+/// In a two-byte step's effect ([`TaggedDfa::to_pair_words`]): the first
+/// value that names an operation list; below it, 0 (nothing) and single
+/// position stores.
+pub const FIRST_PAIR_LIST: u32 = 2 * MAX_REGISTERS as u32 + 1;
 
 /// Why a tagged DFA could not be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,29 +140,64 @@ struct Key {
     regs: Vec<u32>,
 }
 
+/// How [`TaggedDfa::build_with`] gives tag values registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Registers {
+    /// One register per distinct value, tags never set marked in the state
+    /// itself: fewest registers and copies, but a state also records which
+    /// tags hold equal values and which are unset, so a grammar with many
+    /// optional parts gets a state for each combination.
+    Shared,
+    /// Registers per tag (two tags never share one, threads with the same
+    /// value of a tag do), and tags never set held in registers (as
+    /// "unset"): a state records how threads share values tag by tag, which
+    /// follows the NFA's structure, not which parts happened to be present
+    /// or empty. More registers, and copies where threads fork. Threads
+    /// that can never give the parse are dropped as the DFA is built (see
+    /// `Builder::prune`), which the splitting grammars need; it costs
+    /// generator time, so the shared form skips it.
+    PerTag,
+}
+
 struct Builder<'a> {
     nfa: &'a NFA,
+    mode: Registers,
+    /// In [`Registers::PerTag`] mode, while building: a placeholder for the
+    /// register no operation writes, which holds "unset" (copied to clear a
+    /// register).
+    none_reg: u32,
     tags: usize,
     map: HashMap<Key, u32>,
     states: Vec<Key>,
     op_lists: HashMap<Vec<RegOp>, u32>,
     op_vec: Vec<Vec<RegOp>>,
     registers: usize,
+    /// Memo of [`Builder::covers`], by sorted sets of states.
+    covered: HashMap<(Vec<StateID>, Vec<StateID>), bool>,
 }
 
 impl TaggedDfa {
     /// Determinizes `nfa` (built with all captures, anchored start, no
     /// look-around).
     pub fn build(nfa: &NFA) -> Result<TaggedDfa, TaggedError> {
+        Self::build_with(nfa, Registers::Shared)
+    }
+
+    /// Determinizes `nfa` with registers given out as `mode` says.
+    pub fn build_with(nfa: &NFA, mode: Registers) -> Result<TaggedDfa, TaggedError> {
         let tags = nfa.group_info().slot_len();
         let mut b = Builder {
             nfa,
+            mode,
+            // Renumbered after the scratch register once the count is known.
+            none_reg: u32::MAX,
             tags,
             map: HashMap::default(),
             states: Vec::new(),
             op_lists: HashMap::from_iter([(Vec::new(), 0)]),
             op_vec: vec![Vec::new()],
             registers: 0,
+            covered: HashMap::default(),
         };
         // State 0: dead (no threads).
         b.intern(Key {
@@ -169,6 +212,7 @@ impl TaggedDfa {
             &mut configs,
             &mut seen,
         )?;
+        b.prune(&mut configs);
         let (key, start_ops) = b.canonical(&configs);
         let start = b.intern(key)?;
 
@@ -203,6 +247,7 @@ impl TaggedDfa {
                         .collect();
                     b.closure(to, vals, &mut configs, &mut seen)?;
                 }
+                b.prune(&mut configs);
                 let (target, list) = b.canonical(&configs);
                 let identity = list
                     .iter()
@@ -229,13 +274,31 @@ impl TaggedDfa {
         // store), with one scratch register for cycles of copies.
         let scratch = b.registers as u32;
         let mut uses_scratch = false;
+        // The register that holds "unset" comes after the scratch register.
+        let none_reg = scratch + 1;
+        let mut uses_none = false;
         let mut seq = |list: &[RegOp]| {
-            let (out, used) = sequential(list, scratch);
+            let list: Vec<RegOp> = list
+                .iter()
+                .map(|&op| match op {
+                    RegOp::Copy { dst, src: u32::MAX } => {
+                        uses_none = true;
+                        RegOp::Copy { dst, src: none_reg }
+                    }
+                    op => op,
+                })
+                .collect();
+            let (out, used) = sequential(&list, scratch);
             uses_scratch |= used;
             out
         };
         let op_lists: Vec<Vec<RegOp>> = b.op_vec.iter().map(|l| seq(l)).collect();
-        let start_ops = seq(&start_ops);
+        // Registers start out unset (the runtime's and `run`'s), so the
+        // start needs no copies of "unset".
+        let start_ops: Vec<RegOp> = seq(&start_ops)
+            .into_iter()
+            .filter(|op| !matches!(op, RegOp::Copy { src, .. } if *src == none_reg))
+            .collect();
         Ok(TaggedDfa {
             classes: class_of,
             alphabet,
@@ -245,7 +308,12 @@ impl TaggedDfa {
             finals,
             start,
             start_ops,
-            registers: b.registers + usize::from(uses_scratch),
+            utf8_only: false,
+            registers: if uses_none {
+                b.registers + 2
+            } else {
+                b.registers + usize::from(uses_scratch)
+            },
             tags,
         })
     }
@@ -400,6 +468,231 @@ impl TaggedDfa {
         ))
     }
 
+    /// Reads non-ASCII characters a character at a time, for inputs known to
+    /// be UTF-8 (a `&str`): where every non-ASCII character takes a state to
+    /// the same place (with the same register operations, all on the
+    /// character's first byte), every byte from 0x80 up goes there directly,
+    /// in place of the chain of states that checks the character's encoding.
+    /// The place is the dead state, or a state that every non-ASCII
+    /// character leads back to (which then loops on those bytes). Unreachable
+    /// states are dropped. Returns whether anything changed; if so, the DFA
+    /// must only ever see valid UTF-8 (on other bytes it may accept what the
+    /// grammar does not).
+    ///
+    /// This is what makes a splitting grammar such as RFC 3986 Appendix B
+    /// small: `[^?#]*` over Unicode characters is one state, not one per
+    /// UTF-8 byte position, and all bytes from 0x80 up are one class.
+    pub fn trust_utf8(&mut self) -> bool {
+        let (n, a) = (self.states(), self.alphabet);
+        let sequences: Vec<_> = regex_syntax::utf8::Utf8Sequences::new('\u{80}', '\u{10FFFF}').collect();
+        // Where a non-ASCII character takes state `s`, if everywhere the same:
+        // (target, operations on the first byte).
+        // The classes of the bytes of a range, each once.
+        let classes_in = |start: u8, end: u8| -> Vec<usize> {
+            let mut v: Vec<usize> = (start..=end).map(|b| self.classes[b as usize] as usize).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let outcome = |s: usize| -> Option<(u32, u32)> {
+            // A state inside a character reads continuation bytes; at a
+            // character boundary they never come (and lead nowhere).
+            if (0x80..0xC0).any(|b| self.next[s * a + self.classes[b] as usize] != 0) {
+                return None;
+            }
+            let mut seen: Option<(u32, u32)> = None;
+            for seq in &sequences {
+                let ranges = seq.as_slice();
+                for lead in classes_in(ranges[0].start, ranges[0].end) {
+                    let t = s * a + lead;
+                    let here = if self.next[t] == 0 {
+                        (0, 0)
+                    } else {
+                        let mut frontier = vec![self.next[t]];
+                        for range in &ranges[1..] {
+                            let mut next = Vec::new();
+                            for &f in &frontier {
+                                for class in classes_in(range.start, range.end) {
+                                    let u = f as usize * a + class;
+                                    if self.next[u] == 0 || self.ops[u] != 0 {
+                                        return None;
+                                    }
+                                    if !next.contains(&self.next[u]) {
+                                        next.push(self.next[u]);
+                                    }
+                                }
+                            }
+                            frontier = next;
+                        }
+                        match frontier[..] {
+                            [to] => (to, self.ops[t]),
+                            _ => return None,
+                        }
+                    };
+                    match seen {
+                        None => seen = Some(here),
+                        Some(o) if o == here => {}
+                        Some(_) => return None,
+                    }
+                }
+            }
+            seen
+        };
+        let outcomes: Vec<Option<(u32, u32)>> = (0..n).map(outcome).collect();
+        let loops = |t: u32| t == 0 || outcomes[t as usize] == Some((t, 0));
+        // Only where it changes something: a state that already takes every
+        // byte from 0x80 up to one place keeps its transitions.
+        let redirect: Vec<Option<(u32, u32)>> = outcomes
+            .iter()
+            .enumerate()
+            .map(|(s, o)| {
+                o.filter(|&(t, op)| {
+                    s != 0
+                        && loops(t)
+                        && (0x80..256).any(|b| {
+                            let u = s * a + self.classes[b] as usize;
+                            (self.next[u], self.ops[u]) != (t, op)
+                        })
+                })
+            })
+            .collect();
+        if redirect.iter().all(Option::is_none) {
+            return false;
+        }
+        // One column per byte, so that bytes from 0x80 up can be told apart
+        // from ASCII bytes that shared their class.
+        let mut next = vec![0u32; n * 256];
+        let mut ops = vec![0u32; n * 256];
+        for s in 0..n {
+            for byte in 0..256 {
+                let t = s * a + self.classes[byte] as usize;
+                let (to, op) = match redirect[s] {
+                    Some(r) if byte >= 0x80 => r,
+                    _ => (self.next[t], self.ops[t]),
+                };
+                next[s * 256 + byte] = to;
+                ops[s * 256 + byte] = op;
+            }
+        }
+        // Keep the states still reachable from the start (and the dead
+        // state), in their order.
+        let mut keep = vec![false; n];
+        keep[0] = true;
+        keep[self.start as usize] = true;
+        let mut stack = vec![self.start as usize];
+        while let Some(s) = stack.pop() {
+            for &t in &next[s * 256..(s + 1) * 256] {
+                if !keep[t as usize] {
+                    keep[t as usize] = true;
+                    stack.push(t as usize);
+                }
+            }
+        }
+        let mut id = vec![0u32; n];
+        let kept: Vec<usize> = (0..n).filter(|&s| keep[s]).collect();
+        for (i, &s) in kept.iter().enumerate() {
+            id[s] = i as u32;
+        }
+        self.next = kept
+            .iter()
+            .flat_map(|&s| next[s * 256..(s + 1) * 256].iter().map(|&t| id[t as usize]))
+            .collect();
+        self.ops = kept
+            .iter()
+            .flat_map(|&s| ops[s * 256..(s + 1) * 256].to_vec())
+            .collect();
+        self.finals = kept.iter().map(|&s| self.finals[s].clone()).collect();
+        self.start = id[self.start as usize];
+        self.alphabet = 256;
+        for (byte, class) in self.classes.iter_mut().enumerate() {
+            *class = byte as u8;
+        }
+        self.utf8_only = true;
+        true
+    }
+
+    /// Serializes the DFA's two-byte steps for the runtime (`iri_grammar`'s
+    /// `Pairs`), if they fit in `max_bytes`: one row per state with a word
+    /// per pair of classes `(c1, c2)` at `c1 * alphabet + c2`, the target
+    /// premultiplied by the row length `alphabet²`; then, at the same
+    /// places in a second table, the effect of both bytes: 0 none, `1 + r`
+    /// (up to [`MAX_REGISTERS`]) the position of the first byte into
+    /// register `r`, `1 + MAX_REGISTERS + r` the position of the second
+    /// byte, from [`FIRST_PAIR_LIST`] on an operation list: `1 << 31 |
+    /// delta << 30 | dst` sets register `dst` to the position plus `delta`,
+    /// `dst << 16 | src` copies. After the tables, the list offsets and then
+    /// the lists (the second number returned is where they start). Rows are
+    /// numbered as [`TaggedDfa::to_words`] numbers states; the final maps
+    /// are that table's. Targets and effects are apart so that the walk's
+    /// chain of lookups is one load and one add per step.
+    ///
+    /// Half as many steps as bytes: a walk that also has another automaton
+    /// to walk (a recognizer checking the same input) no longer waits on
+    /// this one.
+    pub fn to_pair_words(&self, max_bytes: usize) -> Option<(Vec<u32>, u32)> {
+        let (n, a) = (self.states(), self.alphabet);
+        let stride = a * a;
+        if n * stride * 8 > max_bytes || self.registers > MAX_REGISTERS {
+            return None;
+        }
+        let mut lists: Vec<Vec<u32>> = Vec::new();
+        let mut index: HashMap<Vec<u32>, u32> = HashMap::default();
+        let encode = |op: &RegOp, delta: u32| match *op {
+            RegOp::SetPos { dst } => (1 << 31) | (delta << 30) | dst,
+            RegOp::Copy { dst, src } => (dst << 16) | src,
+        };
+        let mut words = Vec::with_capacity(2 * n * stride);
+        let mut effects = Vec::with_capacity(n * stride);
+        for s in 0..n {
+            for c1 in 0..a {
+                for c2 in 0..a {
+                    let t1 = s * a + c1;
+                    let mid = self.next[t1] as usize;
+                    let t2 = mid * a + c2;
+                    let (to, first, second) = if mid == 0 {
+                        (0, &[][..], &[][..])
+                    } else {
+                        (
+                            self.next[t2],
+                            &self.op_lists[self.ops[t1] as usize][..],
+                            &self.op_lists[self.ops[t2] as usize][..],
+                        )
+                    };
+                    let effect = match (first, second) {
+                        ([], []) => 0,
+                        ([RegOp::SetPos { dst }], []) => 1 + dst,
+                        ([], [RegOp::SetPos { dst }]) => 1 + MAX_REGISTERS as u32 + dst,
+                        _ => {
+                            let list: Vec<u32> = first
+                                .iter()
+                                .map(|op| encode(op, 0))
+                                .chain(second.iter().map(|op| encode(op, 1)))
+                                .collect();
+                            let next = lists.len() as u32;
+                            let i = *index.entry(list.clone()).or_insert_with(|| {
+                                lists.push(list);
+                                next
+                            });
+                            FIRST_PAIR_LIST + i
+                        }
+                    };
+                    words.push(to * stride as u32);
+                    effects.push(effect);
+                }
+            }
+        }
+        words.extend(effects);
+        let list_start = words.len() as u32;
+        let mut at = list_start + lists.len() as u32 + 1;
+        for list in &lists {
+            words.push(at);
+            at += list.len() as u32;
+        }
+        words.push(at);
+        words.extend(lists.into_iter().flatten());
+        Some((words, list_start))
+    }
+
     /// Merges byte classes that no state tells apart (same target and same
     /// operations everywhere). The NFA's classes distinguish bytes that the
     /// minimized automaton no longer does.
@@ -448,7 +741,7 @@ impl TaggedDfa {
     /// or the offset at which matching failed. A reference implementation of
     /// what the generated code does.
     pub fn run(&self, input: &[u8]) -> Result<Vec<Option<usize>>, usize> {
-        let mut regs = vec![0; self.registers.max(1)];
+        let mut regs = vec![usize::MAX; self.registers.max(1)];
         apply(&self.start_ops, &mut regs, 0);
         let mut s = self.start as usize;
         for (i, &byte) in input.iter().enumerate() {
@@ -468,7 +761,8 @@ impl TaggedDfa {
                 .map(|&r| match r {
                     UNSET => None,
                     PENDING => Some(input.len()),
-                    r => Some(regs[r as usize]),
+                    // A register that holds "unset" (per-slot registers).
+                    r => Some(regs[r as usize]).filter(|&v| v != usize::MAX),
                 })
                 .collect()),
             None => Err(input.len()),
@@ -566,6 +860,126 @@ impl Builder<'_> {
         i
     }
 
+    /// Drops the threads that can never give the parse: those after the
+    /// shortest run of first threads that accept every nonempty rest of the
+    /// input that any thread accepts. The threads that run spawns keep their
+    /// priority over those of the threads after it, so whatever follows,
+    /// one of them wins. A thread at the match state is kept: it decides the
+    /// parse if the input ends here. Grammars that split rather than
+    /// validate (RFC 3986 Appendix B) otherwise carry losing threads through
+    /// whole parts, and a state for each way they line up.
+    fn prune(&mut self, configs: &mut Vec<(StateID, Vec<Val>)>) {
+        if self.mode == Registers::Shared {
+            return;
+        }
+        let sids: Vec<StateID> = configs.iter().map(|(sid, _)| *sid).collect();
+        let nfa = self.nfa;
+        // Covering is monotone in the number of first threads taken: if all
+        // but the last do not cover, no fewer do.
+        if sids.len() < 2 || !self.covers(&sids[..sids.len() - 1], &sids) {
+            return;
+        }
+        let (mut lo, mut hi) = (1, sids.len() - 1);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if self.covers(&sids[..mid], &sids) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        let mut k = 0;
+        configs.retain(|(sid, _)| {
+            k += 1;
+            k <= lo || matches!(nfa.state(*sid), State::Match { .. })
+        });
+    }
+
+    /// Whether threads at NFA states `first` accept every nonempty string
+    /// that threads at `all` accept: a walk over pairs of state sets, one
+    /// byte class at a time, up to a small limit (beyond it, the answer is
+    /// no, and nothing is pruned).
+    fn covers(&mut self, first: &[StateID], all: &[StateID]) -> bool {
+        let norm = |s: &[StateID]| {
+            let mut v = s.to_vec();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let key = (norm(first), norm(all));
+        if key.0 == key.1 {
+            return true;
+        }
+        if let Some(&u) = self.covered.get(&key) {
+            return u;
+        }
+        const LIMIT: usize = 256;
+        let nfa = self.nfa;
+        let close = |from: Vec<StateID>| -> Option<Vec<StateID>> {
+            let mut out = Vec::new();
+            let mut stack = from;
+            while let Some(s) = stack.pop() {
+                if out.contains(&s) {
+                    continue;
+                }
+                out.push(s);
+                match nfa.state(s) {
+                    State::Union { alternates } => stack.extend(alternates.iter().copied()),
+                    State::BinaryUnion { alt1, alt2 } => stack.extend([*alt1, *alt2]),
+                    State::Capture { next, .. } => stack.push(*next),
+                    State::Look { .. } => return None,
+                    _ => {}
+                }
+            }
+            out.sort();
+            Some(out)
+        };
+        let accepts = |set: &[StateID]| set.iter().any(|&s| matches!(nfa.state(s), State::Match { .. }));
+        let reps: Vec<u8> = nfa
+            .byte_classes()
+            .representatives(..)
+            .filter_map(|u| u.as_u8())
+            .collect();
+        let mut seen = vec![key.clone()];
+        let mut todo = vec![key.clone()];
+        let mut covers = true;
+        'pairs: while let Some((p, a)) = todo.pop() {
+            for &byte in &reps {
+                let Some(a2) = close(a.iter().filter_map(|&s| step(nfa.state(s), byte)).collect()) else {
+                    covers = false;
+                    break 'pairs;
+                };
+                if a2.is_empty() {
+                    continue;
+                }
+                let Some(p2) = close(p.iter().filter_map(|&s| step(nfa.state(s), byte)).collect()) else {
+                    covers = false;
+                    break 'pairs;
+                };
+                if p2.is_empty() || (accepts(&a2) && !accepts(&p2)) {
+                    covers = false;
+                    break 'pairs;
+                }
+                // The first threads may have spawned threads at every
+                // state the others reach: then they accept all the others do.
+                if a2.iter().all(|s| p2.contains(s)) {
+                    continue;
+                }
+                let pair = (p2, a2);
+                if !seen.contains(&pair) {
+                    if seen.len() >= LIMIT {
+                        covers = false;
+                        break 'pairs;
+                    }
+                    seen.push(pair.clone());
+                    todo.push(pair);
+                }
+            }
+        }
+        self.covered.insert(key, covers);
+        covers
+    }
+
     /// Adds the epsilon closure of `sid` to `out` in priority order (a
     /// depth-first walk that takes alternatives in order). `seen` holds every
     /// NFA state reached in this step, as in a PikeVM: the first thread to
@@ -618,6 +1032,9 @@ impl Builder<'_> {
         let mut ops = Vec::new();
         let mut sids = Vec::with_capacity(configs.len());
         let mut regs = Vec::with_capacity(configs.len() * self.tags);
+        if self.mode == Registers::PerTag {
+            return self.canonical_per_slot(configs);
+        }
         for (sid, vals) in configs {
             sids.push(*sid);
             for &v in vals {
@@ -645,6 +1062,58 @@ impl Builder<'_> {
             }
         }
         self.registers = self.registers.max(number.len());
+        (Key { sids, regs }, ops)
+    }
+
+    /// [`Registers::PerTag`]: a register per tag and distinct value,
+    /// numbered by first appearance, unset tags included (a copy of the
+    /// register that holds "unset"). Group 0 is never tracked.
+    fn canonical_per_slot(&mut self, configs: &[(StateID, Vec<Val>)]) -> (Key, Vec<RegOp>) {
+        let mut ops = Vec::new();
+        let mut sids = Vec::with_capacity(configs.len());
+        let mut regs = Vec::with_capacity(configs.len() * self.tags);
+        let mut number: HashMap<(usize, Val), u32> = HashMap::default();
+        // The first value of tag `t` (in priority order) lives in register
+        // `t - 2` in every state, so that a loop that keeps its threads in
+        // order needs no copies; other values take the registers after those.
+        let tracked = self.tags.saturating_sub(2) as u32;
+        let mut first = vec![false; self.tags];
+        let mut extra = 0u32;
+        for (sid, vals) in configs {
+            sids.push(*sid);
+            for (t, &v) in vals.iter().enumerate() {
+                if t < 2 {
+                    regs.push(UNSET);
+                    continue;
+                }
+                if v == Val::Pending {
+                    regs.push(PENDING);
+                    continue;
+                }
+                let none_reg = self.none_reg;
+                let r = *number.entry((t, v)).or_insert_with(|| {
+                    let next = if !first[t] {
+                        first[t] = true;
+                        t as u32 - 2
+                    } else {
+                        extra += 1;
+                        tracked + extra - 1
+                    };
+                    ops.push(match v {
+                        Val::Unset => RegOp::Copy {
+                            dst: next,
+                            src: none_reg,
+                        },
+                        Val::Prev => RegOp::SetPos { dst: next },
+                        Val::Old(src) => RegOp::Copy { dst: next, src },
+                        Val::Pending => unreachable!("not stored in registers"),
+                    });
+                    next
+                });
+                regs.push(r);
+            }
+        }
+        self.registers = self.registers.max((tracked + extra) as usize);
         (Key { sids, regs }, ops)
     }
 }
