@@ -1170,3 +1170,214 @@ mod tests {
         assert_eq!(group(&t, 1), Some((6, 6)));
     }
 }
+
+/// The forms of the tagged DFA that the generator may choose (per-tag
+/// registers with pruning, UTF-8 trusting, two-byte steps) against the
+/// plain one, on every string up to a length over a small alphabet, and on
+/// strings with multi-byte characters.
+#[cfg(test)]
+mod forms {
+    use super::*;
+    use regex_automata::nfa::thompson::{self, WhichCaptures};
+
+    /// Appendix B of RFC 3986, with its authority split (as in
+    /// `specs/rfc3986_appendix_b.abnf`), and patterns with the ambiguities
+    /// that need copies between registers.
+    const PATTERNS: &[&str] = &[
+        r"(?s)(?:([^:/?#]+):)?(?://(?:([^/?#@]*)@)?(\[[^/?#\]]*\]|[^:/?#@]*)(?::([0-9]*))?)?([^?#]*)(?:\?([^#]*))?(?:#(.*))?",
+        r"(a|ab)(b?)",
+        r"(?:(x)@)?(y+)",
+        r"(?:/([a-z]*))*",
+        r"([^:]*):(é*)|(.*)",
+        r"(?:([a-zé]+):)?((?:[a-z/é]|:)*)",
+    ];
+
+    fn build(pattern: &str, mode: Registers) -> TaggedDfa {
+        let nfa = thompson::Compiler::new()
+            .configure(thompson::Config::new().which_captures(WhichCaptures::All))
+            .build(pattern)
+            .unwrap();
+        let mut d = TaggedDfa::build_with(&nfa, mode).unwrap();
+        d.minimize();
+        d.merge_classes();
+        d
+    }
+
+    /// Every string over `alphabet` of at most `n` characters.
+    fn strings(alphabet: &[&str], n: usize) -> Vec<String> {
+        let mut all = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..n {
+            last = last
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    fn inputs() -> Vec<String> {
+        let mut v = strings(&["a", ":", "/", "?", "#", "@", "[", "]", "1"], 4);
+        v.extend(strings(&["é", "a", ":", "/", "😀"], 4));
+        v.extend(
+            [
+                "http://user:pw@[::1]:80/a/b?q=1#f",
+                "//é@例え.jp:8080/引き/x?é#é",
+                "mailto:a@b",
+                "a:b:c/d",
+                "///",
+                "[v1.x]",
+            ]
+            .map(String::from),
+        );
+        v
+    }
+
+    #[test]
+    fn per_tag_registers_give_the_same_tags() {
+        for p in PATTERNS {
+            let shared = build(p, Registers::Shared);
+            let per_tag = build(p, Registers::PerTag);
+            for input in inputs() {
+                assert_eq!(
+                    per_tag.run(input.as_bytes()),
+                    shared.run(input.as_bytes()),
+                    "{p} on {input:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn pruning_keeps_the_splitter_small() {
+        let shared = build(PATTERNS[0], Registers::Shared);
+        let per_tag = build(PATTERNS[0], Registers::PerTag);
+        // Losing threads and presence combinations make hundreds of states.
+        assert!(shared.states() > 300, "{}", shared.states());
+        assert!(
+            per_tag.states() * 4 < shared.states(),
+            "{} {}",
+            per_tag.states(),
+            shared.states()
+        );
+    }
+
+    #[test]
+    fn trusting_utf8_changes_nothing_on_utf8() {
+        for p in PATTERNS {
+            for mode in [Registers::Shared, Registers::PerTag] {
+                let plain = build(p, mode);
+                let mut trusting = plain.clone();
+                trusting.trust_utf8();
+                trusting.minimize();
+                trusting.merge_classes();
+                for input in inputs() {
+                    assert_eq!(
+                        trusting.run(input.as_bytes()),
+                        plain.run(input.as_bytes()),
+                        "{p} ({mode:?}) on {input:?}"
+                    );
+                }
+            }
+        }
+        // The splitter's loops take non-ASCII characters whole: all bytes
+        // from 0x80 up end in one class, and the chains of states that
+        // check encodings are gone.
+        let mut d = build(PATTERNS[0], Registers::PerTag);
+        let before = d.states();
+        assert!(d.trust_utf8());
+        d.minimize();
+        d.merge_classes();
+        assert!(d.utf8_only);
+        assert!(d.states() * 2 < before, "{} {before}", d.states());
+        assert!((0x80..=0xFF).all(|b| d.classes[b] == d.classes[0x80]));
+    }
+
+    #[test]
+    fn a_state_inside_a_character_keeps_its_transitions() {
+        // After `é`'s first byte the DFA is inside a character: bytes from
+        // 0xC0 up lead nowhere there, which must not make it send every
+        // byte from 0x80 up nowhere.
+        let plain = build("(é)(a)", Registers::Shared);
+        let mut trusting = plain.clone();
+        trusting.trust_utf8();
+        assert_eq!(trusting.run("éa".as_bytes()), plain.run("éa".as_bytes()));
+        assert!(trusting.run("éa".as_bytes()).is_ok());
+    }
+
+    /// A walk over [`TaggedDfa::to_pair_words`]'s tables, as the runtime
+    /// does it: two bytes a step, an odd last byte one step.
+    fn run_pairs(
+        d: &TaggedDfa,
+        (words, lists): &(Vec<u32>, u32),
+        input: &[u8],
+    ) -> Result<Vec<Option<usize>>, ()> {
+        let lists = *lists;
+        let (a, cells) = (d.alphabet, d.states() * d.alphabet * d.alphabet);
+        let mut regs = vec![usize::MAX; MAX_REGISTERS];
+        apply(&d.start_ops, &mut regs, 0);
+        let mut s = d.start as usize * a * a;
+        for (k, p) in input.chunks_exact(2).enumerate() {
+            let c = d.classes[p[0] as usize] as usize * a + d.classes[p[1] as usize] as usize;
+            let f = words[cells + s + c] as usize;
+            let pos = 2 * k;
+            match f {
+                0 => {}
+                f if f <= MAX_REGISTERS => regs[f - 1] = pos,
+                f if f < FIRST_PAIR_LIST as usize => regs[f - 1 - MAX_REGISTERS] = pos + 1,
+                f => {
+                    let l = lists as usize + f - FIRST_PAIR_LIST as usize;
+                    for &w in &words[words[l] as usize..words[l + 1] as usize] {
+                        if w & 1 << 31 != 0 {
+                            regs[(w & !(3 << 30)) as usize] = pos + (w >> 30 & 1) as usize;
+                        } else {
+                            regs[(w >> 16) as usize] = regs[(w & 0xFFFF) as usize];
+                        }
+                    }
+                }
+            }
+            s = words[s + c] as usize;
+        }
+        let mut s = s / (a * a);
+        if input.len() % 2 == 1 {
+            let t = s * a + d.classes[input[input.len() - 1] as usize] as usize;
+            apply(&d.op_lists[d.ops[t] as usize], &mut regs, input.len() - 1);
+            s = d.next[t] as usize;
+        }
+        let map = d.finals[s].as_ref().ok_or(())?;
+        Ok(map
+            .iter()
+            .map(|&r| match r {
+                UNSET => None,
+                PENDING => Some(input.len()),
+                r => Some(regs[r as usize]).filter(|&v| v != usize::MAX),
+            })
+            .collect())
+    }
+
+    #[test]
+    fn two_byte_steps_give_the_same_tags() {
+        for p in PATTERNS {
+            for mode in [Registers::Shared, Registers::PerTag] {
+                let d = build(p, mode);
+                let pairs = d.to_pair_words(usize::MAX).unwrap();
+                for input in inputs() {
+                    assert_eq!(
+                        run_pairs(&d, &pairs, input.as_bytes()),
+                        d.run(input.as_bytes()).map_err(|_| ()),
+                        "{p} ({mode:?}) on {input:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn two_byte_steps_stay_within_their_budget() {
+        let d = build(PATTERNS[0], Registers::Shared);
+        let cells = d.states() * d.alphabet * d.alphabet;
+        assert!(d.to_pair_words(8 * cells - 1).is_none());
+        assert!(d.to_pair_words(8 * cells).is_some());
+    }
+}
