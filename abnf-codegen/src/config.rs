@@ -112,7 +112,7 @@ pub struct RuleStats {
     /// Bytes of the tagged DFA for the typed AST (0 when the rule has none).
     pub extract_bytes: usize,
     /// Bytes of the tagged DFA of the rule's `@components` directive (0
-    /// when it has none).
+    /// when it has none), its two-byte steps included.
     pub components_bytes: usize,
     /// Bytes of the reverse automaton and its sets (`@bidirectional`; 0
     /// when the rule has none).
@@ -843,8 +843,11 @@ impl Compiled {
                         .iter()
                         .flat_map(|(_, cs)| cs)
                         .find(|c| c.rule == *id)
-                        .and_then(|c| c.tdfa.to_words())
-                        .map_or(0, |(w, _)| 4 * w.len()),
+                        .map_or(0, |c| {
+                            let single = c.tdfa.to_words().map_or(0, |(w, _)| w.len());
+                            let pairs = c.tdfa.to_pair_words(MAX_PAIR_BYTES).map_or(0, |(w, _)| w.len());
+                            4 * (single + pairs)
+                        }),
                     build_time: a.build_time,
                 });
             }

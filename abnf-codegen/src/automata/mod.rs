@@ -146,17 +146,23 @@ impl Automaton {
 
 /// Builds the minimized tagged DFA of a HIR with capture groups.
 ///
-/// With `small`, for `@components` extractions: also tries registers per
-/// tag with losing threads pruned ([`Registers::PerTag`]), and takes that
-/// form when it has at most an eighth of the states. It costs register
-/// copies where threads fork, so it pays only when it shrinks the automaton
-/// by that much: for a grammar that splits rather than validates (RFC 3986
-/// Appendix B: 31 states instead of 738), whose one-register-per-value form
-/// has a state for each combination of optional parts present or absent.
-/// Parse-tree extractions keep the shared form (building both would cost
-/// generator time on every rule).
+/// A large automaton (over 128 states for `@components` extractions, the
+/// ones `small` marks, over 512 for parse trees) is also built with
+/// registers per tag and losing threads pruned ([`Registers::PerTag`]), and
+/// that form is taken when it has at most a sixth of the states. It costs
+/// register copies where threads fork, so it pays only when it shrinks the
+/// automaton by that much: for a grammar that splits rather than validates
+/// (RFC 3986 Appendix B: 31 states instead of 900), whose
+/// one-register-per-value form has a state for each combination of
+/// optional parts present or absent. (Building both forms of every
+/// automaton would cost generator time on every rule.)
+///
+/// `@components` extractions also read non-ASCII characters whole where
+/// they can ([`TaggedDfa::trust_utf8`]): they are run on `&str`s, or check
+/// UTF-8 first. Parse trees keep their byte-level automata.
 ///
 /// [`Registers::PerTag`]: crate::tagged::Registers::PerTag
+/// [`TaggedDfa::trust_utf8`]: crate::tagged::TaggedDfa::trust_utf8
 pub fn tagged(hir: &Hir, limits: Limits, small: bool) -> Result<crate::tagged::TaggedDfa, BuildError> {
     use crate::tagged::{Registers, TaggedDfa, MAX_REGISTERS};
     let nfa = thompson::Compiler::new()
@@ -181,9 +187,9 @@ pub fn tagged(hir: &Hir, limits: Limits, small: bool) -> Result<crate::tagged::T
         Ok(dfa)
     };
     let mut dfa = build(Registers::Shared)?;
-    if small && dfa.states() > 128 {
+    if dfa.states() > if small { 128 } else { 512 } {
         if let Ok(p) = build(Registers::PerTag) {
-            if p.states() * 8 <= dfa.states() && p.registers <= MAX_REGISTERS && p.fits_words() {
+            if p.states() * 6 <= dfa.states() && p.registers <= MAX_REGISTERS && p.fits_words() {
                 dfa = p;
             }
         }
