@@ -267,3 +267,14 @@ fn bytes_that_are_not_utf8_stop_where_utf8_stops() {
     }
     assert!(Reference::parse_bytes("//é@例え/x?é#€".as_bytes()).is_ok());
 }
+
+#[test]
+fn the_guides_example() {
+    // docs/adding-a-grammar.md, "Validate with one grammar, split with another".
+    use iri_grammar::rfc3987::IRI_REFERENCE;
+    let input = "http://例え.jp/引き出し?q#f";
+    let parts = Reference::parse_checked(&IRI_REFERENCE, input).unwrap();
+    assert_eq!(parts.host.map(|h| &input[h.range()]), Some("例え.jp"));
+    let e = Reference::parse_checked(&IRI_REFERENCE, "a b").unwrap_err();
+    assert_eq!((e.rule(), e.offset()), ("IRI-reference", 1));
+}
