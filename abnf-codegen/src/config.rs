@@ -1100,8 +1100,20 @@ fn rule_doc(g: &Grammar, id: RuleId, what: &str) -> Vec<String> {
 
 /// The most bytes the two-byte steps of an `@components` extraction may
 /// take (they are emitted only for small automata, such as the splitting
-/// grammar of RFC 3986 Appendix B: 10 KB).
+/// grammar of RFC 3986 Appendix B: 20 KB).
 const MAX_PAIR_BYTES: usize = 64 * 1024;
+
+/// `{path}.le.{ext}` and `{path}.be.{ext}`: `words` in both byte orders.
+fn push_words(files: &mut Vec<GeneratedFile>, path: &str, ext: &str, words: &[u32]) {
+    files.push(GeneratedFile {
+        path: format!("{path}.le.{ext}"),
+        contents: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+    });
+    files.push(GeneratedFile {
+        path: format!("{path}.be.{ext}"),
+        contents: words.iter().flat_map(|w| w.to_be_bytes()).collect(),
+    });
+}
 
 fn emit_tdfa(
     ident: String,
@@ -1114,27 +1126,13 @@ fn emit_tdfa(
         .then(|| d.to_pair_words(MAX_PAIR_BYTES))
         .flatten()
         .map(|(words, lists)| {
-            files.push(GeneratedFile {
-                path: format!("{path}.le.pairs"),
-                contents: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
-            });
-            files.push(GeneratedFile {
-                path: format!("{path}.be.pairs"),
-                contents: words.iter().flat_map(|w| w.to_be_bytes()).collect(),
-            });
+            push_words(files, &path, "pairs", &words);
             lists
         });
     let (words, layout) = d
         .to_words()
         .expect("tables fit: state and list counts were checked when building");
-    files.push(GeneratedFile {
-        path: format!("{path}.le.tdfa"),
-        contents: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
-    });
-    files.push(GeneratedFile {
-        path: format!("{path}.be.tdfa"),
-        contents: words.iter().flat_map(|w| w.to_be_bytes()).collect(),
-    });
+    push_words(files, &path, "tdfa", &words);
     EmitTdfa {
         ident,
         path,

@@ -8,7 +8,7 @@ use core::fmt;
 use once_cell::race::OnceBox;
 use regex_automata::dfa::sparse;
 
-use crate::tagged::{Pairs, TaggedDfa, MAX_REGISTERS, NEXT_MASK, NONE};
+use crate::tagged::{Pairs, TaggedDfa, MAX_REGISTERS, NEXT_MASK, NONE, PAIR_EFFECT_BITS};
 
 type SparseDfa = sparse::DFA<&'static [u8]>;
 
@@ -187,7 +187,8 @@ impl Table {
         let mut r = rev.start as usize;
         // The extraction's start state, as a row of the two-byte table.
         let mut s = x.start as usize / row1 * row2;
-        // The steps that change registers, as `k << 12 | effect` for the
+        // The steps that change registers, as `k << PAIR_EFFECT_BITS |
+        // effect` for the
         // `k`-th step of the chunk: logged without a branch, run after the
         // chunk (registers never decide a transition, and a branch per step
         // on whether there is an effect would be mispredicted at every
@@ -205,16 +206,16 @@ impl Table {
                 r = step(rwords, classes, r, b);
                 let c = usize::from(xc[usize::from(p[0])]) * xa + usize::from(xc[usize::from(p[1])]);
                 let f = pe[s + c];
-                log[logged] = (k as u32) << 12 | f;
+                log[logged] = (k as u32) << PAIR_EFFECT_BITS | f;
                 logged = (logged + usize::from(f != 0)).min(CHUNK);
                 s = pn[s + c] as usize;
             }
             for &e in &log[..logged] {
                 TaggedDfa::pair_effect(
                     pairs,
-                    (e & 0xFFF) as usize,
+                    (e & ((1 << PAIR_EFFECT_BITS) - 1)) as usize,
                     &mut regs,
-                    base + 2 * (e >> 12) as usize,
+                    base + 2 * (e >> PAIR_EFFECT_BITS) as usize,
                 );
             }
             base += ps.len();

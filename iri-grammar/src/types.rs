@@ -363,8 +363,7 @@ fn grammar_only(
 }
 
 macro_rules! validated {
-    ($(#[$doc:meta])* $Borrowed:ident, $Owned:ident, $what:literal, $recognizer:path, $check:ident,
-     |$input:ident| $parts:expr) => {
+    ($(#[$doc:meta])* $Borrowed:ident, $Owned:ident, $what:literal, $recognizer:path, $check:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy)]
         pub struct $Borrowed<'a> {
@@ -374,9 +373,9 @@ macro_rules! validated {
 
         impl<'a> $Borrowed<'a> {
             /// Validates and parses `input`.
-            pub fn parse($input: &'a str) -> Result<Self, ParseError> {
-                let parts = $check($what, &$recognizer, $input, $parts)?;
-                Ok($Borrowed { text: $input, parts })
+            pub fn parse(input: &'a str) -> Result<Self, ParseError> {
+                let parts = $check($what, &$recognizer, input, parts(&$recognizer, input))?;
+                Ok($Borrowed { text: input, parts })
             }
 
             /// The whole text.
@@ -654,8 +653,7 @@ validated!(
     /// assert_eq!((r.query(), r.fragment()), (Some("q"), Some("f")));
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
-    IriRef, IriRefBuf, "IRI reference", rfc3987::IRI_REFERENCE, strict_iri,
-    |input| parts(&rfc3987::IRI_REFERENCE, input)
+    IriRef, IriRefBuf, "IRI reference", rfc3987::IRI_REFERENCE, strict_iri
 );
 
 validated!(
@@ -669,8 +667,7 @@ validated!(
     /// assert!(iri_grammar::Iri::parse("//no-scheme").is_err());
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
-    Iri, IriBuf, "IRI", rfc3987::IRI, strict_iri,
-    |input| parts(&rfc3987::IRI, input)
+    Iri, IriBuf, "IRI", rfc3987::IRI, strict_iri
 );
 
 validated!(
@@ -682,8 +679,7 @@ validated!(
     /// assert!(iri_grammar::UriRef::parse("/résumé").is_err());
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
-    UriRef, UriRefBuf, "URI reference", rfc3986::URI_REFERENCE, grammar_only,
-    |input| parts(&rfc3986::URI_REFERENCE, input)
+    UriRef, UriRefBuf, "URI reference", rfc3986::URI_REFERENCE, grammar_only
 );
 
 validated!(
@@ -696,8 +692,7 @@ validated!(
     /// assert_eq!(iri.scheme(), Some("mailto"));
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
-    Uri, UriBuf, "URI", rfc3986::URI, grammar_only,
-    |input| parts(&rfc3986::URI, input)
+    Uri, UriBuf, "URI", rfc3986::URI, grammar_only
 );
 
 // Every URI is an IRI and every URI reference an IRI reference (RFC 3987

@@ -86,39 +86,32 @@ fn kind(a: Option<Span>, b: Option<Span>, c: Option<Span>) -> &'static str {
     }
 }
 
-fn full_3987(input: &str) -> Parts {
-    let c = rfc3987::components::IriReference::parse(input).expect("valid");
-    let a = c.authority.map(|s| {
-        rfc3987::components::Iauthority::parse_span(input.as_bytes(), s.start, s.end).expect("its authority")
-    });
-    Parts {
-        scheme: c.scheme,
-        authority: c.authority,
-        userinfo: a.and_then(|a| a.userinfo),
-        host: a.and_then(|a| Some((a.host?, kind(a.ipv6, a.ipvfuture, a.ipv4)))),
-        port: a.and_then(|a| a.port),
-        path: c.path,
-        query: c.query,
-        fragment: c.fragment,
-    }
+/// What the full grammar's two `@components` extractions find: the
+/// reference's parts, then the authority's.
+macro_rules! full {
+    ($name:ident, $m:ident, $Reference:ident, $Authority:ident) => {
+        fn $name(input: &str) -> Parts {
+            let c = $m::components::$Reference::parse(input).expect("valid");
+            let a = c.authority.map(|s| {
+                $m::components::$Authority::parse_span(input.as_bytes(), s.start, s.end)
+                    .expect("its authority")
+            });
+            Parts {
+                scheme: c.scheme,
+                authority: c.authority,
+                userinfo: a.and_then(|a| a.userinfo),
+                host: a.and_then(|a| Some((a.host?, kind(a.ipv6, a.ipvfuture, a.ipv4)))),
+                port: a.and_then(|a| a.port),
+                path: c.path,
+                query: c.query,
+                fragment: c.fragment,
+            }
+        }
+    };
 }
 
-fn full_3986(input: &str) -> Parts {
-    let c = rfc3986::components::UriReference::parse(input).expect("valid");
-    let a = c.authority.map(|s| {
-        rfc3986::components::Authority::parse_span(input.as_bytes(), s.start, s.end).expect("its authority")
-    });
-    Parts {
-        scheme: c.scheme,
-        authority: c.authority,
-        userinfo: a.and_then(|a| a.userinfo),
-        host: a.and_then(|a| Some((a.host?, kind(a.ipv6, a.ipvfuture, a.ipv4)))),
-        port: a.and_then(|a| a.port),
-        path: c.path,
-        query: c.query,
-        fragment: c.fragment,
-    }
-}
+full!(full_3987, rfc3987, IriReference, Iauthority);
+full!(full_3986, rfc3986, UriReference, Authority);
 
 fn span_of(input: &str, part: &str) -> Span {
     let start = part.as_ptr() as usize - input.as_ptr() as usize;

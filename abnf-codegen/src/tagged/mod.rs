@@ -115,6 +115,10 @@ pub const FIRST_LIST: u32 = MAX_REGISTERS as u32 + 1;
 /// position stores.
 pub const FIRST_PAIR_LIST: u32 = 2 * MAX_REGISTERS as u32 + 1;
 
+/// The bits a two-byte step's effect may take (the runtime logs a chunk's
+/// effects as `step << PAIR_EFFECT_BITS | effect`).
+pub const PAIR_EFFECT_BITS: u32 = 12;
+
 /// Why a tagged DFA could not be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TaggedError {
@@ -485,8 +489,6 @@ impl TaggedDfa {
     pub fn trust_utf8(&mut self) -> bool {
         let (n, a) = (self.states(), self.alphabet);
         let sequences: Vec<_> = regex_syntax::utf8::Utf8Sequences::new('\u{80}', '\u{10FFFF}').collect();
-        // Where a non-ASCII character takes state `s`, if everywhere the same:
-        // (target, operations on the first byte).
         // The classes of the bytes of a range, each once.
         let classes_in = |start: u8, end: u8| -> Vec<usize> {
             let mut v: Vec<usize> = (start..=end).map(|b| self.classes[b as usize] as usize).collect();
@@ -494,6 +496,8 @@ impl TaggedDfa {
             v.dedup();
             v
         };
+        // Where a non-ASCII character takes state `s`, if everywhere the
+        // same: (target, operations on the first byte).
         let outcome = |s: usize| -> Option<(u32, u32)> {
             // A state inside a character reads continuation bytes; at a
             // character boundary they never come (and lead nowhere).
@@ -624,7 +628,8 @@ impl TaggedDfa {
     /// the lists (the second number returned is where they start). Rows are
     /// numbered as [`TaggedDfa::to_words`] numbers states; the final maps
     /// are that table's. Targets and effects are apart so that the walk's
-    /// chain of lookups is one load and one add per step.
+    /// chain of lookups is one load and one add per step. Fails when the
+    /// tables exceed `max_bytes` or an effect [`PAIR_EFFECT_BITS`].
     ///
     /// Half as many steps as bytes: a walk that also has another automaton
     /// to walk (a recognizer checking the same input) no longer waits on
@@ -676,6 +681,9 @@ impl TaggedDfa {
                             FIRST_PAIR_LIST + i
                         }
                     };
+                    if effect >= 1 << PAIR_EFFECT_BITS {
+                        return None;
+                    }
                     words.push(to * stride as u32);
                     effects.push(effect);
                 }
