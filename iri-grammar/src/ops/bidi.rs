@@ -47,8 +47,9 @@ pub fn is_bidi_formatting(c: char) -> bool {
 pub fn find_bidi_formatting(s: &str) -> Option<(usize, char)> {
     // All seven are E2 80 xx in UTF-8: look for the lead byte only.
     let b = s.as_bytes();
-    // Most inputs have no E2 byte at all: one fast scan says so.
-    if !b.contains(&0xE2) {
+    // Most inputs are ASCII (one fast scan, a word at a time, says so), and
+    // of the others most have no E2 byte at all.
+    if s.is_ascii() || !b.contains(&0xE2) {
         return None;
     }
     let mut from = 0;
