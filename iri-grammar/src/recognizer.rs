@@ -8,7 +8,7 @@ use core::fmt;
 use once_cell::race::OnceBox;
 use regex_automata::dfa::sparse;
 
-use crate::tagged::{Pairs, TaggedDfa, MAX_REGISTERS, NEXT_MASK, NONE, PAIR_EFFECT_BITS};
+use crate::tagged::{Pairs, TaggedDfa, MAX_REGISTERS, NEXT_MASK, NONE};
 
 type SparseDfa = sparse::DFA<&'static [u8]>;
 
@@ -187,36 +187,35 @@ impl Table {
         let mut r = rev.start as usize;
         // The extraction's start state, as a row of the two-byte table.
         let mut s = x.start as usize / row1 * row2;
-        // The steps that change registers, as `k << PAIR_EFFECT_BITS |
-        // effect` for the
-        // `k`-th step of the chunk: logged without a branch, run after the
-        // chunk (registers never decide a transition, and a branch per step
-        // on whether there is an effect would be mispredicted at every
+        // Each step's effect on the registers is stored without a branch (the
+        // generator checks that effects fit in 16 bits), with a bit per step
+        // that has one; they run after the chunk
+        // (registers never decide a transition, and a branch per step on
+        // whether there is an effect would be mispredicted at every
         // delimiter).
-        let mut log = [0u32; CHUNK + 1];
+        let mut effects = [0u16; CHUNK];
         let mut base = 0;
         for ((fs, bs), ps) in front
             .chunks(CHUNK)
             .zip(back.rchunks(CHUNK))
             .zip(both.chunks(2 * CHUNK))
         {
-            let mut logged = 0;
-            for (k, ((&a, &b), p)) in fs.iter().zip(bs.iter().rev()).zip(ps.chunks_exact(2)).enumerate() {
-                q = step(words, classes, q, a);
-                r = step(rwords, classes, r, b);
-                let c = usize::from(xc[usize::from(p[0])]) * xa + usize::from(xc[usize::from(p[1])]);
+            let mut some = 0u64;
+            let last = bs.len() - 1;
+            for k in 0..fs.len() {
+                q = step(words, classes, q, fs[k]);
+                r = step(rwords, classes, r, bs[last - k]);
+                let c = usize::from(xc[usize::from(ps[2 * k])]) * xa
+                    + usize::from(xc[usize::from(ps[2 * k + 1])]);
                 let f = pe[s + c];
-                log[logged] = (k as u32) << PAIR_EFFECT_BITS | f;
-                logged = (logged + usize::from(f != 0)).min(CHUNK);
+                effects[k] = f as u16;
+                some |= u64::from(f != 0) << k;
                 s = pn[s + c] as usize;
             }
-            for &e in &log[..logged] {
-                TaggedDfa::pair_effect(
-                    pairs,
-                    (e & ((1 << PAIR_EFFECT_BITS) - 1)) as usize,
-                    &mut regs,
-                    base + 2 * (e >> PAIR_EFFECT_BITS) as usize,
-                );
+            while some != 0 {
+                let k = some.trailing_zeros() as usize;
+                TaggedDfa::pair_effect(pairs, usize::from(effects[k]), &mut regs, base + 2 * k);
+                some &= some - 1;
             }
             base += ps.len();
             // Both dead states loop to themselves: a long bad input stops

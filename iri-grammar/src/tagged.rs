@@ -73,9 +73,6 @@ pub struct Pairs {
 /// list (as `abnf_codegen::tagged::FIRST_PAIR_LIST`); below it, 0 (none),
 /// then register stores of the first byte's position, then of the second's.
 const FIRST_PAIR_LIST: usize = 2 * MAX_REGISTERS + 1;
-/// The bits of a two-byte step's effect (as
-/// `abnf_codegen::tagged::PAIR_EFFECT_BITS`).
-pub(crate) const PAIR_EFFECT_BITS: u32 = 12;
 const DELTA: u32 = 1 << 30;
 
 const SET_POS: u32 = 1 << 31;

@@ -115,9 +115,9 @@ pub const FIRST_LIST: u32 = MAX_REGISTERS as u32 + 1;
 /// position stores.
 pub const FIRST_PAIR_LIST: u32 = 2 * MAX_REGISTERS as u32 + 1;
 
-/// The bits a two-byte step's effect may take (the runtime logs a chunk's
-/// effects as `step << PAIR_EFFECT_BITS | effect`).
-pub const PAIR_EFFECT_BITS: u32 = 12;
+/// The bits a two-byte step's effect may take (the runtime keeps a chunk's
+/// effects as `u16`s).
+pub const PAIR_EFFECT_BITS: u32 = 16;
 
 /// Why a tagged DFA could not be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
