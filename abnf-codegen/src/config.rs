@@ -1100,7 +1100,7 @@ fn rule_doc(g: &Grammar, id: RuleId, what: &str) -> Vec<String> {
 
 /// The most bytes the two-byte steps of an `@components` extraction may
 /// take (they are emitted only for small automata, such as the splitting
-/// grammar of RFC 3986 Appendix B: 20 KB).
+/// grammar of RFC 3986 Appendix B: 20 KB of its 31 KB).
 const MAX_PAIR_BYTES: usize = 64 * 1024;
 
 /// `{path}.le.{ext}` and `{path}.be.{ext}`: `words` in both byte orders.
