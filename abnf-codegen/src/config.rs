@@ -467,7 +467,7 @@ impl Config {
                 }
                 let built = lowerer
                     .lower_captured(&model, ty.rule)
-                    .and_then(|(hir, _)| self.tagged(g, ty.rule, &hir, "extraction"))
+                    .and_then(|(hir, _)| self.tagged(g, ty.rule, &hir, false))
                     .map_err(|d| {
                         d.with_label("its typed AST cannot be generated")
                             .with_note(AST_TOO_BIG)
@@ -487,7 +487,7 @@ impl Config {
                     let Some(element) = &f.element else { continue };
                     let built = lowerer
                         .lower_element(element, f.rule)
-                        .and_then(|hir| self.tagged(g, ty.rule, &hir, "extraction"))
+                        .and_then(|hir| self.tagged(g, ty.rule, &hir, false))
                         .map_err(|d| {
                             d.with_label("its typed AST cannot be generated")
                                 .with_note(AST_TOO_BIG)
@@ -564,7 +564,7 @@ impl Config {
                             ));
                         }
                     }
-                    self.tagged(g, c.rule, &hir, "components")
+                    self.tagged(g, c.rule, &hir, true)
                         .map_err(|d| d.with_note("ask for fewer fields in its `@components` directive"))
                 });
             match built {
@@ -579,16 +579,17 @@ impl Config {
         out
     }
 
-    /// The tagged DFA of `hir`, or why it is too large (`what` says which
-    /// automaton of `rule` it is).
+    /// The tagged DFA of `hir`, or why it is too large: `rule`'s `@components`
+    /// extraction when `components`, else a parse-tree extraction.
     fn tagged(
         &self,
         g: &Grammar,
         rule: RuleId,
         hir: &regex_syntax::hir::Hir,
-        what: &str,
+        components: bool,
     ) -> Result<TaggedDfa, Diagnostic> {
-        automata::tagged(hir, self.limits, what == "components").map_err(|e| {
+        let what = if components { "components" } else { "extraction" };
+        automata::tagged(hir, self.limits, components).map_err(|e| {
             let r = g.rule(rule);
             let detail = match e {
                 BuildError::NfaTooBig(m) | BuildError::DfaTooBig(m) => m,

@@ -8,7 +8,7 @@ use core::fmt;
 use once_cell::race::OnceBox;
 use regex_automata::dfa::sparse;
 
-use crate::tagged::{Pairs, TaggedDfa, MAX_REGISTERS, NEXT_MASK, NONE};
+use crate::tagged::{Pairs, TaggedDfa, MAX_REGISTERS, NEXT_MASK};
 
 type SparseDfa = sparse::DFA<&'static [u8]>;
 
@@ -88,7 +88,6 @@ impl Table {
 
     #[inline(always)]
     fn run_in<T: Entry>(&self, words: &[T], input: &[u8]) -> Result<(), usize> {
-        let alphabet = self.alphabet as usize;
         let classes = &self.classes;
         let mut s = self.start as usize;
         let mut done = 0;
@@ -111,8 +110,7 @@ impl Table {
             s = t;
             done += chunk.len();
         }
-        let states = words.len() / (alphabet + 1);
-        if words[states * alphabet + s / alphabet].index() == 1 {
+        if self.accepts(words, s) {
             Ok(())
         } else {
             Err(input.len())
@@ -131,8 +129,7 @@ impl Table {
         let classes = &self.classes;
         let (xw, xc) = (x.words, &x.classes);
         let op_start = x.op_start as usize;
-        let mut regs = [NONE; MAX_REGISTERS + 1];
-        TaggedDfa::apply(xw, op_start, x.start_ops, &mut regs[1..], 0);
+        let mut regs = x.start_regs(0);
         let mut q = self.start as usize;
         let mut s = x.start as usize;
         let mut done = 0;
@@ -175,8 +172,7 @@ impl Table {
         let (row1, row2) = (xa + 1, xa * xa);
         let cells = x.states() * row2;
         let (pn, pe) = (&pairs.words[..cells], &pairs.words[cells..2 * cells]);
-        let mut regs = [NONE; MAX_REGISTERS + 1];
-        TaggedDfa::apply(x.words, x.op_start as usize, x.start_ops, &mut regs[1..], 0);
+        let mut regs = x.start_regs(0);
         let half = input.len() / 2;
         let (front, back) = input.split_at(half);
         // `back` is as long as `front` or one byte longer: its extra first
@@ -240,7 +236,7 @@ impl Table {
         Self::finish(x, s, &regs, input.len(), tags)
     }
 
-    /// Whether forward state `q` accepts.
+    /// Whether state `q` accepts (the word after the transitions holds 1).
     #[inline(always)]
     fn accepts<T: Entry>(&self, words: &[T], q: usize) -> bool {
         let alphabet = self.alphabet as usize;
@@ -322,9 +318,7 @@ impl Table {
     /// bytes as the shortest of them has left, with no branch per byte; a
     /// lane that reaches the end of its input takes the next one.
     fn run_many<S: AsRef<[u8]>, T: Entry>(&self, words: &[T], inputs: &[S], out: &mut [bool]) {
-        let alphabet = self.alphabet as usize;
-        let states = words.len() / (alphabet + 1);
-        let accept = |s: usize| words[states * alphabet + s / alphabet].index() == 1;
+        let accept = |s: usize| self.accepts(words, s);
         let classes = &self.classes;
         let start = self.start as usize;
         if inputs.len() < LANES {

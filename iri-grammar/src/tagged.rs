@@ -112,7 +112,7 @@ impl TaggedDfa {
     }
 
     #[inline]
-    pub(crate) fn apply(words: &[u32], op_start: usize, op: u32, regs: &mut [usize], pos: usize) {
+    fn apply(words: &[u32], op_start: usize, op: u32, regs: &mut [usize], pos: usize) {
         let from = words[op_start + op as usize] as usize;
         let to = words[op_start + op as usize + 1] as usize;
         for &w in &words[from..to] {
@@ -122,6 +122,22 @@ impl TaggedDfa {
                 regs[(w >> 16) as usize] = regs[(w & 0xFFFF) as usize];
             }
         }
+    }
+
+    /// The registers at the start of a walk from position `pos`: unset,
+    /// then the start operations run (`regs[0]` is a scratch register,
+    /// register `r` is `regs[r + 1]`).
+    #[inline]
+    pub(crate) fn start_regs(&self, pos: usize) -> [usize; MAX_REGISTERS + 1] {
+        let mut regs = [NONE; MAX_REGISTERS + 1];
+        Self::apply(
+            self.words,
+            self.op_start as usize,
+            self.start_ops,
+            &mut regs[1..],
+            pos,
+        );
+        regs
     }
 
     /// Number of states.
@@ -182,8 +198,7 @@ impl TaggedDfa {
         let op_start = self.op_start as usize;
         // The generator orders each transition's operations so that they run
         // in place on one bank of registers; registers start out unset.
-        let mut regs = [NONE; MAX_REGISTERS + 1];
-        Self::apply(words, op_start, self.start_ops, &mut regs[1..], start);
+        let mut regs = self.start_regs(start);
         let classes = &self.classes;
         let bytes = &input[..end];
         let mut s = self.start as usize;
@@ -211,8 +226,7 @@ impl TaggedDfa {
     pub fn longest(&self, input: &[u8], start: usize, end: usize, tags: &mut [usize]) -> Option<usize> {
         let words = self.words;
         let op_start = self.op_start as usize;
-        let mut regs = [NONE; MAX_REGISTERS + 1];
-        Self::apply(words, op_start, self.start_ops, &mut regs[1..], start);
+        let mut regs = self.start_regs(start);
         let mut s = self.start as usize;
         let mut best = None;
         for (i, &b) in input[start..end].iter().enumerate() {

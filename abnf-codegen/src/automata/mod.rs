@@ -146,8 +146,8 @@ impl Automaton {
 
 /// Builds the minimized tagged DFA of a HIR with capture groups.
 ///
-/// A large automaton (over 128 states for `@components` extractions, the
-/// ones `small` marks, over 512 for parse trees) is also built with
+/// A large automaton (over 128 states for `@components` extractions, which
+/// `components` marks, over 512 for parse trees) is also built with
 /// registers per tag and losing threads pruned ([`Registers::PerTag`]), and
 /// that form is taken when it has at most a sixth of the states. It costs
 /// register copies where threads fork, so it pays only when it shrinks the
@@ -163,7 +163,7 @@ impl Automaton {
 ///
 /// [`Registers::PerTag`]: crate::tagged::Registers::PerTag
 /// [`TaggedDfa::trust_utf8`]: crate::tagged::TaggedDfa::trust_utf8
-pub fn tagged(hir: &Hir, limits: Limits, small: bool) -> Result<crate::tagged::TaggedDfa, BuildError> {
+pub fn tagged(hir: &Hir, limits: Limits, components: bool) -> Result<crate::tagged::TaggedDfa, BuildError> {
     use crate::tagged::{Registers, TaggedDfa, MAX_REGISTERS};
     let nfa = thompson::Compiler::new()
         .configure(
@@ -180,14 +180,14 @@ pub fn tagged(hir: &Hir, limits: Limits, small: bool) -> Result<crate::tagged::T
         dfa.minimize();
         // Components are read from `&str`s (their byte entry points check
         // UTF-8 first), parse trees also from spans of one.
-        if small && dfa.trust_utf8() {
+        if components && dfa.trust_utf8() {
             dfa.minimize();
         }
         dfa.merge_classes();
         Ok(dfa)
     };
     let mut dfa = build(Registers::Shared)?;
-    if dfa.states() > if small { 128 } else { 512 } {
+    if dfa.states() > if components { 128 } else { 512 } {
         if let Ok(p) = build(Registers::PerTag) {
             if p.states() * 6 <= dfa.states() && p.registers <= MAX_REGISTERS && p.fits_words() {
                 dfa = p;

@@ -163,13 +163,14 @@ pub enum Registers {
     PerTag,
 }
 
+/// While a [`Registers::PerTag`] DFA is built: the source of a copy that
+/// clears a register, which becomes the register after the scratch one
+/// (no operation writes it, so it holds "unset").
+const NONE_PLACEHOLDER: u32 = u32::MAX;
+
 struct Builder<'a> {
     nfa: &'a NFA,
     mode: Registers,
-    /// In [`Registers::PerTag`] mode, while building: a placeholder for the
-    /// register no operation writes, which holds "unset" (copied to clear a
-    /// register).
-    none_reg: u32,
     tags: usize,
     map: HashMap<Key, u32>,
     states: Vec<Key>,
@@ -193,8 +194,6 @@ impl TaggedDfa {
         let mut b = Builder {
             nfa,
             mode,
-            // Renumbered after the scratch register once the count is known.
-            none_reg: u32::MAX,
             tags,
             map: HashMap::default(),
             states: Vec::new(),
@@ -285,7 +284,10 @@ impl TaggedDfa {
             let list: Vec<RegOp> = list
                 .iter()
                 .map(|&op| match op {
-                    RegOp::Copy { dst, src: u32::MAX } => {
+                    RegOp::Copy {
+                        dst,
+                        src: NONE_PLACEHOLDER,
+                    } => {
                         uses_none = true;
                         RegOp::Copy { dst, src: none_reg }
                     }
@@ -1036,13 +1038,13 @@ impl Builder<'_> {
     /// Numbers registers by first appearance; returns the state key and the
     /// operations that fill the new registers.
     fn canonical(&mut self, configs: &[(StateID, Vec<Val>)]) -> (Key, Vec<RegOp>) {
+        if self.mode == Registers::PerTag {
+            return self.canonical_per_tag(configs);
+        }
         let mut number: HashMap<Val, u32> = HashMap::default();
         let mut ops = Vec::new();
         let mut sids = Vec::with_capacity(configs.len());
         let mut regs = Vec::with_capacity(configs.len() * self.tags);
-        if self.mode == Registers::PerTag {
-            return self.canonical_per_slot(configs);
-        }
         for (sid, vals) in configs {
             sids.push(*sid);
             for &v in vals {
@@ -1073,10 +1075,11 @@ impl Builder<'_> {
         (Key { sids, regs }, ops)
     }
 
-    /// [`Registers::PerTag`]: a register per tag and distinct value,
-    /// numbered by first appearance, unset tags included (a copy of the
-    /// register that holds "unset"). Group 0 is never tracked.
-    fn canonical_per_slot(&mut self, configs: &[(StateID, Vec<Val>)]) -> (Key, Vec<RegOp>) {
+    /// [`Registers::PerTag`]: a register per tag and distinct value, unset
+    /// tags included (a copy of the register that holds "unset"); tag `t`'s
+    /// first value in priority order takes register `t - 2`, further values
+    /// the registers after the last tag's. Group 0 is never tracked.
+    fn canonical_per_tag(&mut self, configs: &[(StateID, Vec<Val>)]) -> (Key, Vec<RegOp>) {
         let mut ops = Vec::new();
         let mut sids = Vec::with_capacity(configs.len());
         let mut regs = Vec::with_capacity(configs.len() * self.tags);
@@ -1098,7 +1101,6 @@ impl Builder<'_> {
                     regs.push(PENDING);
                     continue;
                 }
-                let none_reg = self.none_reg;
                 let r = *number.entry((t, v)).or_insert_with(|| {
                     let next = if !first[t] {
                         first[t] = true;
@@ -1110,7 +1112,7 @@ impl Builder<'_> {
                     ops.push(match v {
                         Val::Unset => RegOp::Copy {
                             dst: next,
-                            src: none_reg,
+                            src: NONE_PLACEHOLDER,
                         },
                         Val::Prev => RegOp::SetPos { dst: next },
                         Val::Old(src) => RegOp::Copy { dst: next, src },
