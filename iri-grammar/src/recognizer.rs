@@ -129,7 +129,8 @@ impl Table {
         let classes = &self.classes;
         let (xw, xc) = (x.words, &x.classes);
         let op_start = x.op_start as usize;
-        let mut regs = x.start_regs(0);
+        let mut regs = [crate::tagged::NONE; MAX_REGISTERS + 1];
+        x.start_regs(&mut regs, 0);
         let mut q = self.start as usize;
         let mut s = x.start as usize;
         let mut done = 0;
@@ -172,7 +173,8 @@ impl Table {
         let (row1, row2) = (xa + 1, xa * xa);
         let cells = x.states() * row2;
         let (pn, pe) = (&pairs.words[..cells], &pairs.words[cells..2 * cells]);
-        let mut regs = x.start_regs(0);
+        let mut regs = [crate::tagged::NONE; MAX_REGISTERS + 1];
+        x.start_regs(&mut regs, 0);
         let half = input.len() / 2;
         let (front, back) = input.split_at(half);
         // `back` is as long as `front` or one byte longer: its extra first

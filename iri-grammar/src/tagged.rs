@@ -124,12 +124,13 @@ impl TaggedDfa {
         }
     }
 
-    /// The registers at the start of a walk from position `pos`: unset,
-    /// then the start operations run (`regs[0]` is a scratch register,
-    /// register `r` is `regs[r + 1]`).
-    #[inline]
-    pub(crate) fn start_regs(&self, pos: usize) -> [usize; MAX_REGISTERS + 1] {
-        let mut regs = [NONE; MAX_REGISTERS + 1];
+    /// Sets `regs` as they are at the start of a walk from position `pos`:
+    /// unset, then the start operations run (`regs[0]` is a scratch
+    /// register, register `r` is `regs[r + 1]`). In place: returning the
+    /// registers would copy them.
+    #[inline(always)]
+    pub(crate) fn start_regs(&self, regs: &mut [usize; MAX_REGISTERS + 1], pos: usize) {
+        regs.fill(NONE);
         Self::apply(
             self.words,
             self.op_start as usize,
@@ -137,7 +138,6 @@ impl TaggedDfa {
             &mut regs[1..],
             pos,
         );
-        regs
     }
 
     /// Number of states.
@@ -198,7 +198,8 @@ impl TaggedDfa {
         let op_start = self.op_start as usize;
         // The generator orders each transition's operations so that they run
         // in place on one bank of registers; registers start out unset.
-        let mut regs = self.start_regs(start);
+        let mut regs = [NONE; MAX_REGISTERS + 1];
+        self.start_regs(&mut regs, start);
         let classes = &self.classes;
         let bytes = &input[..end];
         let mut s = self.start as usize;
@@ -226,7 +227,8 @@ impl TaggedDfa {
     pub fn longest(&self, input: &[u8], start: usize, end: usize, tags: &mut [usize]) -> Option<usize> {
         let words = self.words;
         let op_start = self.op_start as usize;
-        let mut regs = self.start_regs(start);
+        let mut regs = [NONE; MAX_REGISTERS + 1];
+        self.start_regs(&mut regs, start);
         let mut s = self.start as usize;
         let mut best = None;
         for (i, &b) in input[start..end].iter().enumerate() {
