@@ -3547,8 +3547,8 @@ pub mod components {
             let mut tags = [usize::MAX; 12];
             match recognizer.extract(&__URI_REFERENCE_COMPONENTS, input, &mut tags) {
                 Ok(()) => Ok(Self::from_tags(&tags)),
-                Err(::iri_grammar::__private::Stop::Rule) => {
-                    Err(recognizer.__error(input))
+                Err(::iri_grammar::__private::Stop::Rule(at)) => {
+                    Err(recognizer.__error(input, at))
                 }
                 Err(::iri_grammar::__private::Stop::Parts) => {
                     Err(
@@ -3686,8 +3686,8 @@ pub mod components {
             let mut tags = [usize::MAX; 16];
             match recognizer.extract(&__AUTHORITY_COMPONENTS, input, &mut tags) {
                 Ok(()) => Ok(Self::from_tags(&tags)),
-                Err(::iri_grammar::__private::Stop::Rule) => {
-                    Err(recognizer.__error(input))
+                Err(::iri_grammar::__private::Stop::Rule(at)) => {
+                    Err(recognizer.__error(input, at))
                 }
                 Err(::iri_grammar::__private::Stop::Parts) => {
                     Err(

@@ -990,8 +990,8 @@ pub mod components {
             let mut tags = [usize::MAX; 18];
             match recognizer.extract(&__REFERENCE_COMPONENTS, input, &mut tags) {
                 Ok(()) => Ok(Self::from_tags(&tags)),
-                Err(::iri_grammar::__private::Stop::Rule) => {
-                    Err(recognizer.__error(input))
+                Err(::iri_grammar::__private::Stop::Rule(at)) => {
+                    Err(recognizer.__error(input, at))
                 }
                 Err(::iri_grammar::__private::Stop::Parts) => {
                     Err(

@@ -88,10 +88,14 @@ impl Table {
 
     #[inline(always)]
     fn run_in<T: Entry>(&self, words: &[T], input: &[u8]) -> Result<(), usize> {
+        self.run_from(words, input, self.start as usize, 0)
+    }
+
+    /// [`Table::run_in`] from state `s` after the first `done` bytes.
+    #[inline(always)]
+    fn run_from<T: Entry>(&self, words: &[T], input: &[u8], mut s: usize, mut done: usize) -> Result<(), usize> {
         let classes = &self.classes;
-        let mut s = self.start as usize;
-        let mut done = 0;
-        for chunk in input.chunks(CHUNK) {
+        for chunk in input[done..].chunks(CHUNK) {
             // The hot loop: one class lookup and one table lookup per byte.
             // The dead state loops to itself, so it is checked per chunk.
             let mut t = s;
@@ -117,6 +121,14 @@ impl Table {
         }
     }
 
+    /// [`Table::run_from`] on either kind of table.
+    fn resume(&self, input: &[u8], at: Resume) -> Result<(), usize> {
+        match self.words {
+            Words::U16(w) => self.run_from(w, input, at.state, at.done),
+            Words::U32(w) => self.run_from(w, input, at.state, at.done),
+        }
+    }
+
     /// [`Recognizer::extract`] one byte at a time, forwards only.
     #[inline(always)]
     fn run_tagged<T: Entry>(
@@ -135,6 +147,7 @@ impl Table {
         let mut s = x.start as usize;
         let mut done = 0;
         for chunk in input.chunks(CHUNK) {
+            let before = Resume { state: q, done };
             for (i, &b) in chunk.iter().enumerate() {
                 q = step(words, classes, q, b);
                 let t = xw[s + usize::from(xc[usize::from(b)])];
@@ -142,12 +155,12 @@ impl Table {
                 s = (t & NEXT_MASK) as usize;
             }
             if q == 0 {
-                return Err(Stop::Rule);
+                return Err(Stop::Rule(before));
             }
             done += chunk.len();
         }
         if !self.accepts(words, q) {
-            return Err(Stop::Rule);
+            return Err(Stop::Rule(Resume { state: q, done }));
         }
         Self::finish(x, s, &regs, input.len(), tags)
     }
@@ -198,6 +211,7 @@ impl Table {
             .zip(back.rchunks(CHUNK))
             .zip(both.chunks(2 * CHUNK))
         {
+            let before = Resume { state: q, done: base / 2 };
             let mut some = 0u64;
             let last = bs.len() - 1;
             for k in 0..fs.len() {
@@ -217,16 +231,20 @@ impl Table {
             }
             base += ps.len();
             // Both dead states loop to themselves: a long bad input stops
-            // at the end of the chunk.
-            if q == 0 || r == 0 {
-                return Err(Stop::Rule);
+            // at the end of the chunk. The error is found by the forward
+            // walk alone, from where it is known to be alive.
+            if q == 0 {
+                return Err(Stop::Rule(before));
+            }
+            if r == 0 {
+                return Err(Stop::Rule(Resume { state: q, done: base / 2 }));
             }
         }
         if let [b] = extra {
             r = step(rwords, classes, r, *b);
         }
         if !self.meet(rev, q, r) {
-            return Err(Stop::Rule);
+            return Err(Stop::Rule(Resume { state: q, done: half }));
         }
         let mut s = s / row2 * row1;
         if input.len() % 2 == 1 {
@@ -378,10 +396,20 @@ impl Table {
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
-    /// The input does not match the recognizer's rule.
-    Rule,
+    /// The input does not match the recognizer's rule; where the forward
+    /// walk can resume to find the error ([`Recognizer::__error`]).
+    Rule(Resume),
     /// The input matches the rule, but the tagged DFA does not match it.
     Parts,
+}
+
+/// A state of a recognizer's forward walk: `state` after the first `done`
+/// bytes, with no error before them.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resume {
+    state: usize,
+    done: usize,
 }
 
 /// How many inputs [`Recognizer::is_match_many`] walks at once.
@@ -549,11 +577,12 @@ impl Recognizer {
     }
 
     /// The error for an input known not to match (the forward walk alone
-    /// finds where the mismatch starts).
+    /// finds where the mismatch starts; it resumes from `at`, as
+    /// [`Recognizer::extract`] left it).
     #[doc(hidden)]
     #[cold]
-    pub fn __error(&self, input: &str) -> MatchError {
-        match self.table.run(input.as_bytes()) {
+    pub fn __error(&self, input: &str, at: Resume) -> MatchError {
+        match self.table.resume(input.as_bytes(), at) {
             Err(offset) => self.error(offset),
             Ok(()) => crate::__private::inconsistent(self.grammar, self.rule, input.len()),
         }

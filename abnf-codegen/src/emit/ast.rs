@@ -507,7 +507,7 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
                     let mut tags = [usize::MAX; #ntags];
                     match recognizer.extract(&#tdfa, input, &mut tags) {
                         Ok(()) => Ok(Self::from_tags(&tags)),
-                        Err(#p::Stop::Rule) => Err(recognizer.__error(input)),
+                        Err(#p::Stop::Rule(at)) => Err(recognizer.__error(input, at)),
                         Err(#p::Stop::Parts) => Err(Self::parse(input)
                             .err()
                             .unwrap_or_else(|| #p::inconsistent(#gname, #rule, input.len()))),
