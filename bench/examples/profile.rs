@@ -1,0 +1,63 @@
+//! One contender of one operation in a loop, for profilers (`perf record`)
+//! and for A/B timing of two builds, which the interleaved bench table is
+//! too noisy for when the difference is a few nanoseconds:
+//!
+//! ```sh
+//! cargo build --release -p iri-bench --example profile
+//! perf record -e cpu-clock target/release/examples/profile extract ours
+//! target/release/examples/profile validate-uri fluent
+//! ```
+//!
+//! Operations: `validate-iri`, `validate-uri`, `batch`, `extract`.
+//! Contenders: `ours`, or the operation's first peer (`oxiri` for IRIs,
+//! `fluent` for URIs); for `batch`, `ours` (`is_match_many`) or `loop`.
+//! Prints the checksum and the mean time per input.
+
+use std::hint::black_box;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use iri_bench::contenders::{batch, extract, iri, uri};
+use iri_bench::{iri_corpus, uri_corpus, DEFAULT_N, DEFAULT_SEED};
+
+type Run = fn(&[String], &mut [bool]) -> u64;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (op, who) = match args.as_slice() {
+        [op, who] => (op.as_str(), who.as_str()),
+        _ => {
+            eprintln!("usage: profile OPERATION CONTENDER (see the source's header)");
+            return ExitCode::from(2);
+        }
+    };
+    let run: Run = match (op, who) {
+        ("validate-iri", "ours") => iri::ours,
+        ("validate-iri", "oxiri") => iri::oxiri,
+        ("validate-uri", "ours") => uri::ours,
+        ("validate-uri", "fluent") => uri::fluent,
+        ("batch", "ours") => batch::ours_many,
+        ("batch", "loop") => batch::ours_loop,
+        ("extract", "ours") => extract::ours,
+        ("extract", "oxiri") => extract::oxiri,
+        _ => {
+            eprintln!("unknown operation or contender: {op} {who}");
+            return ExitCode::from(2);
+        }
+    };
+    let corpus = if op == "validate-uri" {
+        uri_corpus(DEFAULT_N, DEFAULT_SEED)
+    } else {
+        iri_corpus(DEFAULT_N, DEFAULT_SEED)
+    };
+    let mut out = vec![false; corpus.len()];
+    let rounds = 2000;
+    let mut sum = 0;
+    let t = Instant::now();
+    for _ in 0..rounds {
+        sum += run(black_box(&corpus), &mut out);
+    }
+    let ns = t.elapsed().as_nanos() as f64 / (rounds * corpus.len()) as f64;
+    println!("{sum} {ns:.1} ns");
+    ExitCode::SUCCESS
+}
