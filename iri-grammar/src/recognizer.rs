@@ -102,7 +102,13 @@ impl Table {
 
     /// [`Table::run_in`] from state `s` after the first `done` bytes.
     #[inline(always)]
-    fn run_from<T: Entry>(&self, words: &[T], input: &[u8], mut s: usize, mut done: usize) -> Result<(), usize> {
+    fn run_from<T: Entry>(
+        &self,
+        words: &[T],
+        input: &[u8],
+        mut s: usize,
+        mut done: usize,
+    ) -> Result<(), usize> {
         let classes = &self.classes;
         for chunk in input[done..].chunks(CHUNK) {
             // The hot loop: one class lookup and one table lookup per byte.
@@ -220,7 +226,10 @@ impl Table {
             .zip(back.rchunks(CHUNK))
             .zip(both.chunks(2 * CHUNK))
         {
-            let before = Resume { state: q, done: base / 2 };
+            let before = Resume {
+                state: q,
+                done: base / 2,
+            };
             let mut some = 0u64;
             let last = bs.len() - 1;
             for k in 0..fs.len() {
@@ -246,7 +255,10 @@ impl Table {
                 return Err(Stop::Rule(before));
             }
             if r == 0 {
-                return Err(Stop::Rule(Resume { state: q, done: base / 2 }));
+                return Err(Stop::Rule(Resume {
+                    state: q,
+                    done: base / 2,
+                }));
             }
         }
         if let [b] = extra {
