@@ -111,26 +111,36 @@ impl TaggedDfa {
         }
     }
 
+    /// Runs operation list `op` (its bounds are at `words[op_start + op..]`).
     #[inline]
     fn apply(words: &[u32], op_start: usize, op: u32, regs: &mut [usize], pos: usize) {
         let from = words[op_start + op as usize] as usize;
         let to = words[op_start + op as usize + 1] as usize;
-        for &w in &words[from..to] {
+        Self::run_ops(&words[from..to], regs, pos);
+    }
+
+    /// Runs operations in order: `SET_POS | dst` stores `pos` in register
+    /// `dst` (plus 1 with `DELTA`, which only two-byte steps use), and
+    /// `dst << 16 | src` copies register `src` to `dst`.
+    #[inline(always)]
+    fn run_ops(ops: &[u32], regs: &mut [usize], pos: usize) {
+        for &w in ops {
             if w & SET_POS != 0 {
-                regs[(w & !SET_POS) as usize] = pos;
+                let delta = usize::from(w & DELTA != 0);
+                regs[(w & !(SET_POS | DELTA)) as usize] = pos + delta;
             } else {
                 regs[(w >> 16) as usize] = regs[(w & 0xFFFF) as usize];
             }
         }
     }
 
-    /// Sets `regs` as they are at the start of a walk from position `pos`:
-    /// unset, then the start operations run (`regs[0]` is a scratch
-    /// register, register `r` is `regs[r + 1]`). In place: returning the
-    /// registers would copy them.
+    /// The registers at the start of a walk from position `pos`: `regs`,
+    /// all unset ([`NONE`]), after the start operations (`regs[0]` is a
+    /// scratch register, register `r` is `regs[r + 1]`). In place:
+    /// returning the registers would copy them.
     #[inline(always)]
     pub(crate) fn start_regs(&self, regs: &mut [usize; MAX_REGISTERS + 1], pos: usize) {
-        regs.fill(NONE);
+        debug_assert!(regs.iter().all(|&r| r == NONE));
         Self::apply(
             self.words,
             self.op_start as usize,
@@ -158,14 +168,7 @@ impl TaggedDfa {
             let words = pairs.words;
             let list = pairs.lists as usize + f - FIRST_PAIR_LIST;
             let (from, to) = (words[list] as usize, words[list + 1] as usize);
-            for &w in &words[from..to] {
-                if w & SET_POS != 0 {
-                    let delta = usize::from(w & DELTA != 0);
-                    regs[1 + (w & !(SET_POS | DELTA)) as usize] = pos + delta;
-                } else {
-                    regs[1 + (w >> 16) as usize] = regs[1 + (w & 0xFFFF) as usize];
-                }
-            }
+            Self::run_ops(&words[from..to], &mut regs[1..], pos);
         }
     }
 
