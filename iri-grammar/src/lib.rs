@@ -45,49 +45,21 @@
 #![warn(missing_docs)]
 
 extern crate alloc;
-// Generated code names the runtime by its absolute path, as a dependant crate
-// would; this makes that path resolve inside this crate too.
-extern crate self as iri_grammar;
-
 pub mod ops;
-mod recognizer;
 mod scheme;
-mod tagged;
 mod types;
 
+/// The runtime that the generated recognizers and parse trees run on.
+pub use abnf_runtime;
+pub use abnf_runtime::{ByteSet, Grammar, List, MatchError, Recognizer, Span};
 pub use ops::{
     equivalent, iri_to_uri, normalize, relativize, remove_dot_segments, resolve, uri_to_iri, IriBuilder,
     Normalizer, Rung,
 };
-pub use recognizer::{Grammar, MatchError, Recognizer};
 pub use scheme::{check_scheme, scheme_grammar, SchemeCheck};
-pub use tagged::{List, Span};
 pub use types::{
     Host, Iri, IriBuf, IriRef, IriRefBuf, ParseError, ParseErrorKind, Port, Uri, UriBuf, UriRef, UriRefBuf,
 };
-
-/// What generated code uses; not part of the API.
-#[doc(hidden)]
-pub mod __private {
-    pub use crate::recognizer::{Aligned, Resume, Reverse, Stop, Table, Words};
-    pub use crate::tagged::{group, Pairs, TaggedDfa};
-
-    /// The text of a group that a successful parse always sets.
-    #[inline]
-    pub fn leaf<'a>(input: &'a str, tags: &[usize], g: usize) -> &'a str {
-        group(tags, g).map_or("", |s| &input[s.range()])
-    }
-
-    /// A part that the enclosing rule matched does not match its own rule:
-    /// the generated automata disagree, which is a generator bug.
-    #[cold]
-    pub fn inconsistent(grammar: &str, rule: &str, offset: usize) -> ! {
-        panic!(
-            "abnf-codegen bug: {grammar}:{rule} does not match a part its parent matched (offset {offset}); \
-             please report it with the input"
-        )
-    }
-}
 
 // One module per spec file (`rfc3986`, `rfc3987`, `rfc2396`, `rfc1738`, ...),
 // documented with the spec's opening comment, and the `GRAMMARS` index: all

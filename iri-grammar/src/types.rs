@@ -6,7 +6,7 @@ use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::str::FromStr;
 
-use crate::tagged::Span;
+use crate::Span;
 use crate::{rfc3986, rfc3987, MatchError, Recognizer};
 
 /// What kind of host an authority names (RFC 3986 §3.2.2).
@@ -97,7 +97,7 @@ enum HostTag {
 /// bench`'s extraction, about a tenth).
 #[inline(always)]
 fn parts(recognizer: &'static Recognizer, input: &str) -> Result<Parts, MatchError> {
-    use crate::__private::inconsistent;
+    use abnf_runtime::__private::inconsistent;
     let c = crate::rfc3986_appendix_b::components::Reference::parse_checked(recognizer, input)?;
     let host = c.host.map(|h| {
         let text = &input.as_bytes()[h.range()];
