@@ -5,7 +5,7 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 
 use super::pct::{push_pct, recode, triplet_at, KeptAscii};
-use super::{char_matches, find_bidi_formatting, is_bidi_formatting, offset_in};
+use super::{char_matches, is_bidi_formatting, offset_in};
 use crate::{rfc3986, rfc3987, Iri, IriBuf, IriRef, IriRefBuf, Uri, UriBuf, UriRef, UriRefBuf};
 
 /// Whether §3.1 step 2 encodes `c`: it is a `ucschar` or an `iprivate`,
@@ -618,7 +618,7 @@ pub fn idna_labels_to_unicode(iri: IriRef<'_>) -> IriRefBuf {
                     && !u.contains('.')
                     && rfc3987::IREG_NAME.is_match(u)
                     && find_display_unsafe(u).is_none()
-                    && find_bidi_formatting(u).is_none()
+                    && super::find_bidi_formatting(u).is_none()
             });
         match unicode {
             Some(u) => {

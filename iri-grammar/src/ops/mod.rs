@@ -47,6 +47,7 @@
 mod bidi;
 mod builder;
 mod convert;
+mod lint;
 mod normalize;
 mod pct;
 mod resolve;
@@ -61,6 +62,7 @@ pub use convert::{
 };
 #[cfg(feature = "idna")]
 pub use convert::{idna_labels_to_unicode, iri_to_uri_idna, IdnaError};
+pub use lint::{lint, Lint, LintKind};
 pub use normalize::{equivalent, normalize, normalize_uri, Normalizer, Rung};
 pub use pct::{percent_decode, percent_encode};
 pub use resolve::{relativize, relativize_uri, remove_dot_segments, resolve, resolve_uri};
