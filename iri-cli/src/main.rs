@@ -223,14 +223,12 @@ fn main() -> ExitCode {
             let r = IriRef::parse(r).map_err(|e| format!("REF: {e}"))?;
             Ok(base.resolve(r).into_string())
         }),
-        Command::Relativize {
-            json,
-            base,
-            targets,
-        } => with_base(&base, json, &targets, "TARGET", |base, t| {
-            let t = Iri::parse(t).map_err(|e| format!("TARGET: {e}"))?;
-            Ok(t.relative_to(base).into_string())
-        }),
+        Command::Relativize { json, base, targets } => {
+            with_base(&base, json, &targets, "TARGET", |base, t| {
+                let t = Iri::parse(t).map_err(|e| format!("TARGET: {e}"))?;
+                Ok(t.relative_to(base).into_string())
+            })
+        }
         Command::ToUri { idna, json, inputs } => map(&inputs, json, "IRI", |s| {
             let r = IriRef::parse(s).map_err(|e| e.to_string())?;
             if idna {
@@ -361,9 +359,18 @@ impl Out {
         }
     }
 
-    fn json(&mut self, v: &Value) -> io::Result<()> {
-        serde_json::to_writer(&mut self.w, v)?;
-        self.w.write_all(b"\n")
+    /// Writes one JSON object, its keys in the order given, and a newline.
+    fn json(&mut self, fields: &[(&str, Value)]) -> io::Result<()> {
+        self.w.write_all(b"{")?;
+        for (i, (k, v)) in fields.iter().enumerate() {
+            if i > 0 {
+                self.w.write_all(b",")?;
+            }
+            serde_json::to_writer(&mut self.w, k)?;
+            self.w.write_all(b":")?;
+            serde_json::to_writer(&mut self.w, v)?;
+        }
+        self.w.write_all(b"}\n")
     }
 
     /// Flushes and gives the exit code: 2 if any input could not be read,
@@ -382,12 +389,7 @@ impl Out {
 
 /// An input as UTF-8, or the message saying it is not.
 fn utf8<'a>(name: &str, input: &'a [u8]) -> Result<&'a str, String> {
-    std::str::from_utf8(input).map_err(|e| {
-        format!(
-            "{name} is not valid UTF-8 (at byte {})",
-            e.valid_up_to()
-        )
-    })
+    std::str::from_utf8(input).map_err(|e| format!("{name} is not valid UTF-8 (at byte {})", e.valid_up_to()))
 }
 
 /// The input as JSON text (lossy if it is not UTF-8).
@@ -411,7 +413,7 @@ fn map(
                 out.w.write_all(s.as_bytes())?;
                 out.w.write_all(b"\n")?;
             }
-            (Ok(s), true) => out.json(&json!({ "input": text(input), "output": s }))?,
+            (Ok(s), true) => out.json(&[("input", json!(text(input))), ("output", json!(s))])?,
             (Err(e), false) => {
                 out.failed = true;
                 // Keep the order of results and messages when both go to
@@ -421,7 +423,7 @@ fn map(
             }
             (Err(e), true) => {
                 out.failed = true;
-                out.json(&json!({ "input": text(input), "error": e }))?;
+                out.json(&[("input", json!(text(input))), ("error", json!(e))])?;
             }
         }
         Ok(())
@@ -449,28 +451,29 @@ fn with_base(
     map(inputs, json, name, |s| f(base, s))
 }
 
-/// The components of any of the four validated types, as JSON.
+/// The components of any of the four validated types, as JSON fields in
+/// the order they appear in an IRI.
 macro_rules! components_json {
     ($v:expr) => {{
         let v = $v;
         let host = v.host();
         let scheme: Option<&str> = v.scheme().into();
-        json!({
-            "scheme": scheme,
-            "userinfo": v.userinfo(),
-            "host": v.host_str(),
-            "host_kind": host.map(|h| h.kind()),
-            "port": v.port().map(|p| p.as_str()),
-            "path": v.path(),
-            "query": v.query(),
-            "fragment": v.fragment(),
-        })
+        vec![
+            ("scheme", json!(scheme)),
+            ("userinfo", json!(v.userinfo())),
+            ("host", json!(v.host_str())),
+            ("host_kind", json!(host.map(|h| h.kind()))),
+            ("port", json!(v.port().map(|p| p.as_str()))),
+            ("path", json!(v.path())),
+            ("query", json!(v.query())),
+            ("fragment", json!(v.fragment())),
+        ]
     }};
 }
 
 fn parse(rule: &str, inputs: &[OsString]) -> io::Result<ExitCode> {
     use iri_grammar::{Uri, UriRef};
-    let parse_one = |s: &str| -> Result<Value, ParseError> {
+    let parse_one = |s: &str| -> Result<Vec<(&str, Value)>, ParseError> {
         Ok(match rule {
             "rfc3987:IRI" => components_json!(Iri::parse(s)?),
             "rfc3986:URI-reference" => components_json!(UriRef::parse(s)?),
@@ -524,7 +527,10 @@ enum Verdict {
     Valid,
     /// With `--scheme`: a valid IRI whose scheme has no grammar.
     UnknownScheme,
-    Invalid { offset: usize, reason: String },
+    Invalid {
+        offset: usize,
+        reason: String,
+    },
 }
 
 /// Is `input` an IRI reference per RFC 3987: the grammar, and no bidi
@@ -621,21 +627,22 @@ fn check(rule: Option<&str>, scheme: bool, json: bool, inputs: &[OsString]) -> i
             out.failed = true;
         }
         if json {
-            let mut v = json!({ "input": text(input) });
+            let mut v = vec![("input", text(input))];
             match &verdict {
-                Verdict::Valid => v["valid"] = true.into(),
+                Verdict::Valid => v.push(("valid", json!(true))),
                 Verdict::UnknownScheme => {
-                    v["valid"] = true.into();
-                    v["unknown_scheme"] = true.into();
+                    v.push(("valid", json!(true)));
+                    v.push(("unknown_scheme", json!(true)));
                 }
                 Verdict::Invalid { offset, reason } => {
-                    v["valid"] = false.into();
-                    v["offset"] = (*offset).into();
-                    v["reason"] = reason.as_str().into();
+                    v.push(("valid", json!(false)));
+                    v.push(("offset", json!(offset)));
+                    v.push(("reason", json!(reason)));
                 }
             }
             if scheme {
-                v["scheme_rule"] = grammar.map(|r| format!("{}:{}", r.grammar(), r.rule())).into();
+                let rule = grammar.map(|r| format!("{}:{}", r.grammar(), r.rule()));
+                v.push(("scheme_rule", json!(rule)));
             }
             return out.json(&v);
         }
@@ -688,16 +695,20 @@ fn compare(rung: CompareRung, nfc: bool, json: bool, pair: &[OsString]) -> io::R
         }
         match (result, json) {
             (Ok((equal, ..)), false) => out.w.write_all(if equal { b"equal\n" } else { b"different\n" }),
-            (Ok((equal, na, nb)), true) => out.json(&json!({
-                "a": text(a), "b": text(b), "rung": rung_name, "equal": equal,
-                "a_normalized": na, "b_normalized": nb,
-            })),
+            (Ok((equal, na, nb)), true) => out.json(&[
+                ("a", json!(text(a))),
+                ("b", json!(text(b))),
+                ("rung", json!(rung_name)),
+                ("equal", json!(equal)),
+                ("a_normalized", json!(na)),
+                ("b_normalized", json!(nb)),
+            ]),
             (Err(e), false) => {
                 out.w.flush()?;
                 eprintln!("iri: {at}{e}");
                 Ok(())
             }
-            (Err(e), true) => out.json(&json!({ "a": text(a), "b": text(b), "error": e })),
+            (Err(e), true) => out.json(&[("a", json!(text(a))), ("b", json!(text(b))), ("error", json!(e))]),
         }
     };
     match pair {
@@ -746,7 +757,11 @@ fn lint(json: bool, inputs: &[OsString]) -> io::Result<ExitCode> {
                             })
                         })
                         .collect();
-                    return out.json(&json!({ "input": s, "valid": true, "findings": findings }));
+                    return out.json(&[
+                        ("input", json!(s)),
+                        ("valid", json!(true)),
+                        ("findings", json!(findings)),
+                    ]);
                 }
                 if found.is_empty() {
                     out.w.write_all(b"ok\t")?;
@@ -761,9 +776,13 @@ fn lint(json: bool, inputs: &[OsString]) -> io::Result<ExitCode> {
             Err((offset, e)) => {
                 out.failed = true;
                 if json {
-                    return out.json(&json!({
-                        "input": text(input), "valid": false, "offset": offset, "reason": e, "findings": [],
-                    }));
+                    return out.json(&[
+                        ("input", json!(text(input))),
+                        ("valid", json!(false)),
+                        ("offset", json!(offset)),
+                        ("reason", json!(e)),
+                        ("findings", json!([])),
+                    ]);
                 }
                 out.w.write_all(b"invalid\t")?;
                 out.w.write_all(input)?;

@@ -86,8 +86,8 @@ fn resolve_errors() {
     fails(&["resolve", "/relative", "g"], "BASE: invalid IRI");
     fails(&["resolve", "http://a/", "a b"], "REF: invalid IRI reference");
     fails(&["resolve", "http://a/", "/\u{202E}"], "U+202E");
-    let o = iri(&["resolve", "http://a/"]);
-    assert_eq!(o.status.code(), Some(2), "missing REF is a usage error");
+    let o = iri(&["resolve"]);
+    assert_eq!(o.status.code(), Some(2), "missing BASE is a usage error");
 }
 
 // ---------------------------------------------------------------------------
@@ -168,8 +168,14 @@ fn normalize() {
         &["normalize", "//[0:0:0:0:0:ffff:192.0.2.1]"],
         "//[::ffff:192.0.2.1]",
     );
-    // Syntax-based only: the default port stays; relative paths keep their dots.
-    ok(&["normalize", "http://example.com:80"], "http://example.com:80");
+    // Scheme-based by default (RFC 3987 §5.3.3): the default port goes and
+    // the empty path becomes "/"; syntax-based only on request.
+    ok(&["normalize", "http://example.com:80"], "http://example.com/");
+    ok(
+        &["normalize", "--rung", "syntax", "http://example.com:80"],
+        "http://example.com:80",
+    );
+    // Relative paths keep their dots.
     ok(&["normalize", "--", "-a/../b"], "-a/../b");
     // Percent-encoded bidi formatting characters stay encoded.
     ok(&["normalize", "/%e2%80%8e"], "/%E2%80%8E");
@@ -212,16 +218,24 @@ fn options_end_at_double_dash() {
 }
 
 #[test]
-fn exactly_one_input() {
-    for sub in ["to-uri", "to-iri", "normalize"] {
-        assert_eq!(iri(&[sub]).status.code(), Some(2), "{sub} without input");
-        assert_eq!(
-            iri(&[sub, "a", "b"]).status.code(),
-            Some(2),
-            "{sub} with two inputs"
-        );
+fn several_inputs_give_one_line_each() {
+    for (sub, a, b, want) in [
+        ("to-uri", "/é", "/ü", "/%C3%A9\n/%C3%BC\n"),
+        ("to-iri", "/%C3%A9", "/%C3%BC", "/é\n/ü\n"),
+        ("normalize", "/%7e", "HTTP://A", "/~\nhttp://a/\n"),
+    ] {
+        let o = iri(&[sub, a, b]);
+        assert_eq!(o.status.code(), Some(0), "{sub}: {}", stderr(&o));
+        assert_eq!(stdout(&o), want, "{sub}");
     }
-    assert_eq!(iri(&["resolve", "s:", "a", "b"]).status.code(), Some(2));
+    let o = iri(&["resolve", "s://h/a/b", "c", "../d"]);
+    assert_eq!(stdout(&o), "s://h/a/c\ns://h/d\n");
+    // Without inputs (and with an empty standard input): nothing to do.
+    for sub in ["to-uri", "to-iri", "normalize"] {
+        let o = iri(&[sub]);
+        assert_eq!(o.status.code(), Some(0), "{sub} without input");
+        assert!(o.stdout.is_empty(), "{sub} without input");
+    }
 }
 
 #[test]
