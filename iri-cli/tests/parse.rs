@@ -256,7 +256,11 @@ fn one_json_line_per_input() {
     assert_eq!(lines.len(), 2);
     assert!(lines[0].starts_with(r#"{"scheme":"http","#), "{}", lines[0]);
     assert!(lines[1].starts_with(r#"{"scheme":null,"#), "{}", lines[1]);
-    assert!(lines[1].ends_with(r#""query":"c","fragment":null}"#), "{}", lines[1]);
+    assert!(
+        lines[1].ends_with(r#""query":"c","fragment":null}"#),
+        "{}",
+        lines[1]
+    );
     // No inputs and an empty standard input: no output.
     let o = parse(&[]);
     assert_eq!(o.status.code(), Some(0));
@@ -266,5 +270,9 @@ fn one_json_line_per_input() {
     let o = parse(&["http://a/", "a b"]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o).lines().count(), 1);
-    assert!(stderr(&o).starts_with("iri: argument 2: invalid IRI reference"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("iri: argument 2: invalid IRI reference"),
+        "{}",
+        stderr(&o)
+    );
 }
