@@ -744,6 +744,10 @@ fn lint(json: bool, inputs: &[OsString]) -> io::Result<ExitCode> {
                 if !found.is_empty() {
                     out.failed = true;
                 }
+                // With a bidi formatting character it is not an IRI (§4.1).
+                let valid = !found
+                    .iter()
+                    .any(|l| matches!(l.kind, ops::LintKind::BidiFormatting(_)));
                 if json {
                     let findings: Vec<Value> = found
                         .iter()
@@ -759,7 +763,7 @@ fn lint(json: bool, inputs: &[OsString]) -> io::Result<ExitCode> {
                         .collect();
                     return out.json(&[
                         ("input", json!(s)),
-                        ("valid", json!(true)),
+                        ("valid", json!(valid)),
                         ("findings", json!(findings)),
                     ]);
                 }
