@@ -69,8 +69,8 @@ pub use recognizer::{Grammar, MatchError, Recognizer};
 pub use scheme::{check_scheme, scheme_grammar, SchemeCheck};
 pub use tagged::{List, Span};
 pub use types::{
-    AbsoluteIri, AbsoluteIriBuf, AbsoluteUri, AbsoluteUriBuf, Host, Iri, IriBuf, IriRef, IriRefBuf, ParseError,
-    ParseErrorKind, Port, Uri, UriBuf, UriRef, UriRefBuf,
+    AbsoluteIri, AbsoluteIriBuf, AbsoluteUri, AbsoluteUriBuf, Host, Iri, IriBuf, IriRef, IriRefBuf,
+    ParseError, ParseErrorKind, Port, Uri, UriBuf, UriRef, UriRefBuf,
 };
 
 /// What generated code uses; not part of the API.

@@ -862,9 +862,17 @@ macro_rules! fragment_ops {
                 text.push_str(base.text);
                 let mut parts = base.parts;
                 if let Some(f) = fragment {
-                    $check("fragment", &$frag, f, $frag.validate(f).map(|()| Parts::default()))?;
+                    $check(
+                        "fragment",
+                        &$frag,
+                        f,
+                        $frag.validate(f).map(|()| Parts::default()),
+                    )?;
                     text.push('#');
-                    parts.fragment = Some(Span { start: text.len(), end: text.len() + f.len() });
+                    parts.fragment = Some(Span {
+                        start: text.len(),
+                        end: text.len() + f.len(),
+                    });
                     text.push_str(f);
                 }
                 Ok($Owned { text, parts })

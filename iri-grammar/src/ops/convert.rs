@@ -69,8 +69,7 @@ impl core::error::Error for ToUriError {}
 /// Whether `c` may appear in a URI as itself (RFC 3986 §2: `unreserved`,
 /// `reserved` or the `%` of a percent-encoding).
 fn uri_char(c: char) -> bool {
-    c.is_ascii()
-        && (c == '%' || char_matches(&rfc3986::UNRESERVED, c) || char_matches(&rfc3986::RESERVED, c))
+    c.is_ascii() && (c == '%' || char_matches(&rfc3986::UNRESERVED, c) || char_matches(&rfc3986::RESERVED, c))
 }
 
 /// RFC 3987 §3.1 step 2 on any text (an IRI, a reference or a component,
@@ -521,7 +520,10 @@ pub fn find_display_unsafe(s: &str) -> Option<(usize, char)> {
 /// # Ok::<(), iri_grammar::ParseError>(())
 /// ```
 pub fn uri_to_display_iri(uri: UriRef<'_>) -> IriRefBuf {
-    super::iri_ref_buf("uri_to_display_iri", decode_for_display(uri.as_str(), uri.query()))
+    super::iri_ref_buf(
+        "uri_to_display_iri",
+        decode_for_display(uri.as_str(), uri.query()),
+    )
 }
 
 fn decode_for_display(text: &str, query: Option<&str>) -> String {
@@ -567,7 +569,10 @@ impl Uri<'_> {
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
     pub fn to_display_iri(&self) -> IriBuf {
-        super::iri_buf("Uri::to_display_iri", decode_for_display(self.as_str(), self.query()))
+        super::iri_buf(
+            "Uri::to_display_iri",
+            decode_for_display(self.as_str(), self.query()),
+        )
     }
 }
 

@@ -203,7 +203,10 @@ pub fn lint(text: &str) -> Result<Vec<Lint>, ParseError> {
                 let start = super::offset_in(text, h) + i;
                 out.push(Lint {
                     kind: LintKind::HostNotUtf8,
-                    span: Span { start, end: start + 3 },
+                    span: Span {
+                        start,
+                        end: start + 3,
+                    },
                 });
             }
         }
@@ -227,7 +230,13 @@ pub fn lint(text: &str) -> Result<Vec<Lint>, ParseError> {
 fn not_nfc(r: IriRef<'_>, out: &mut Vec<Lint>) {
     use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
     let text = r.as_str();
-    let parts = [r.userinfo(), r.host_str(), Some(r.path()), r.query(), r.fragment()];
+    let parts = [
+        r.userinfo(),
+        r.host_str(),
+        Some(r.path()),
+        r.query(),
+        r.fragment(),
+    ];
     for part in parts.into_iter().flatten() {
         if part.is_ascii() {
             continue;
