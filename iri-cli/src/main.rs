@@ -71,6 +71,9 @@ enum Command {
         /// `rfc3986:URI-reference` or `rfc3986:URI`.
         #[arg(long, default_value = "rfc3987:IRI-reference")]
         rule: String,
+        /// Accepted as every verb accepts it: the output is JSON anyway.
+        #[arg(long)]
+        json: bool,
         /// Inputs; without any, standard input is read one input per line.
         inputs: Vec<OsString>,
     },
@@ -214,7 +217,11 @@ fn main() -> ExitCode {
             json,
             inputs,
         } => check(rule.as_deref(), scheme, json, &inputs),
-        Command::Parse { rule, inputs } => parse(&rule, &inputs),
+        Command::Parse {
+            rule,
+            json: _,
+            inputs,
+        } => parse(&rule, &inputs),
         Command::Resolve {
             json,
             base,

@@ -2342,3 +2342,26 @@ fn lint_reports_each_kind() {
         }
     }
 }
+
+#[test]
+fn lint_with_bidi_formatting_characters_checks_the_rest() {
+    use iri_grammar::ops::{lint, LintKind};
+    // The text is not an IRI (§4.1), but the other checks still run, with
+    // the offsets of the original text.
+    let text = "http://a%FFb/abגד\u{202E}/x\u{3000}";
+    let found = lint(text).unwrap();
+    let kinds: Vec<_> = found.iter().map(|l| (l.kind.name(), l.span.start)).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("host-not-utf8", 8),
+            ("bidi-mixed", 13),
+            ("bidi-edges", 13),
+            ("bidi-formatting", text.find('\u{202E}').unwrap()),
+            ("look-alike", text.find('\u{3000}').unwrap())
+        ]
+    );
+    assert_eq!(text.find('\u{202E}'), Some(19));
+    assert_eq!(found[1].text(text), "abגד\u{202E}");
+    assert_eq!(found[3].text(text), "\u{202E}");
+}

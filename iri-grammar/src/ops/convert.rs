@@ -34,6 +34,11 @@ pub struct ToUriError {
 
 impl ToUriError {
     /// The byte offset of the character in the text.
+    ///
+    /// ```
+    /// let e = iri_grammar::ops::iri_to_uri_str("/é<").unwrap_err();
+    /// assert_eq!((e.offset(), e.found()), (3, '<'));
+    /// ```
     pub fn offset(&self) -> usize {
         self.offset
     }

@@ -63,6 +63,13 @@ impl LintKind {
     /// Whether an RFC says MUST (NOT) here (only
     /// [`LintKind::BidiFormatting`] and [`LintKind::HostNotUtf8`]); the
     /// others are SHOULDs and advice.
+    ///
+    /// ```
+    /// use iri_grammar::ops::LintKind;
+    ///
+    /// assert!(LintKind::BidiFormatting('\u{202E}').is_error());
+    /// assert!(!LintKind::LookAlike('\u{3000}').is_error());
+    /// ```
     pub fn is_error(&self) -> bool {
         matches!(self, LintKind::BidiFormatting(_) | LintKind::HostNotUtf8)
     }
@@ -79,6 +86,14 @@ pub struct Lint {
 
 impl Lint {
     /// The text the finding is about, given the linted text.
+    ///
+    /// ```
+    /// use iri_grammar::ops::lint;
+    ///
+    /// let text = "http://example.org/a\u{FF0F}b";
+    /// assert_eq!(lint(text)?[0].text(text), "\u{FF0F}");
+    /// # Ok::<(), iri_grammar::ParseError>(())
+    /// ```
     pub fn text<'a>(&self, linted: &'a str) -> &'a str {
         &linted[self.span.range()]
     }
@@ -145,8 +160,8 @@ impl fmt::Display for Lint {
 /// when bidi formatting characters are allowed.
 ///
 /// Checked: the bidi formatting characters of §4.1 (each one is a
-/// finding; the text is then not a valid IRI, and the checks by component
-/// — host encoding, §4.2, NFC — are not run), the §4.2 component rules
+/// finding; the text is then not a valid IRI, and for the checks by
+/// component each counts as a neutral character), the §4.2 component rules
 /// (feature `bidi`), look-alike and invisible characters written as
 /// themselves (§6.1, §8), percent-encoded host octets that are not UTF-8
 /// (RFC 3986 §3.2.2), and components that are not in NFC (§5.3.2.2,
@@ -178,14 +193,24 @@ pub fn lint(text: &str) -> Result<Vec<Lint>, ParseError> {
         Err(e) if e.kind() == ParseErrorKind::BidiFormatting && rfc3987::IRI_REFERENCE.is_match(text) => None,
         Err(e) => return Err(e),
     };
-    if parsed.is_none() {
-        for (at, c) in text.char_indices().filter(|&(_, c)| is_bidi_formatting(c)) {
-            out.push(Lint {
-                kind: LintKind::BidiFormatting(c),
-                span: one(at, c),
-            });
+    // With bidi formatting characters, the checks by component run on a
+    // copy where each is U+2010 HYPHEN: also three bytes in UTF-8 (so every
+    // offset stays), a `ucschar` (so the copy parses wherever the original
+    // matched the grammar), of a neutral bidi class, and NFC-inert.
+    let masked;
+    let parsed = match parsed {
+        Some(r) => Some(r),
+        None => {
+            for (at, c) in text.char_indices().filter(|&(_, c)| is_bidi_formatting(c)) {
+                out.push(Lint {
+                    kind: LintKind::BidiFormatting(c),
+                    span: one(at, c),
+                });
+            }
+            masked = text.replace(is_bidi_formatting, "\u{2010}");
+            IriRef::parse(&masked).ok()
         }
-    }
+    };
     if find_display_unsafe(text).is_some() {
         for (at, c) in text
             .char_indices()
@@ -200,7 +225,7 @@ pub fn lint(text: &str) -> Result<Vec<Lint>, ParseError> {
     if let Some(r) = parsed {
         if let Some(crate::Host::RegName(h)) = r.host() {
             if let Some(i) = super::builder::non_utf8_triplet(h) {
-                let start = super::offset_in(text, h) + i;
+                let start = super::offset_in(r.as_str(), h) + i;
                 out.push(Lint {
                     kind: LintKind::HostNotUtf8,
                     span: Span {
