@@ -2345,7 +2345,7 @@ fn lint_reports_each_kind() {
 
 #[test]
 fn lint_with_bidi_formatting_characters_checks_the_rest() {
-    use iri_grammar::ops::{lint, LintKind};
+    use iri_grammar::ops::lint;
     // The text is not an IRI (§4.1), but the other checks still run, with
     // the offsets of the original text.
     let text = "http://a%FFb/abגד\u{202E}/x\u{3000}";
