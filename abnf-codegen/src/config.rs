@@ -38,6 +38,7 @@ pub struct Config {
     exports: BTreeMap<String, Vec<String>>,
     out_dir: Option<PathBuf>,
     runtime: Option<String>,
+    regenerate_command: Option<String>,
     include_style: IncludeStyle,
     limits: Limits,
     ast_rules: BTreeMap<String, Vec<String>>,
@@ -245,6 +246,24 @@ impl Config {
     /// name sets it.
     pub fn runtime_crate(&mut self, path: impl Into<String>) -> &mut Config {
         self.runtime = Some(path.into());
+        self
+    }
+
+    /// The command that regenerates checked-in output, named in each
+    /// generated file's header (by default the header says that the build
+    /// script regenerates it).
+    ///
+    /// ```
+    /// let files = abnf_codegen::Config::new()
+    ///     .spec_source("digits.abnf", "digits = 1*DIGIT\n")
+    ///     .regenerate_command("cargo xtask codegen")
+    ///     .generate()?;
+    /// let module = files.files.iter().find(|f| f.path == "digits.rs").unwrap();
+    /// assert!(String::from_utf8_lossy(&module.contents).contains("then run `cargo xtask codegen`"));
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
+    pub fn regenerate_command(&mut self, command: impl Into<String>) -> &mut Config {
+        self.regenerate_command = Some(command.into());
         self
     }
 
@@ -650,7 +669,12 @@ impl Config {
     pub fn generate(&self) -> Result<Generated, Error> {
         let compiled = self.build()?;
         let runtime = self.runtime.as_deref().unwrap_or("::abnf_runtime");
-        compiled.emit(runtime, self.include_style)
+        let regenerate = match (&self.regenerate_command, self.include_style) {
+            (Some(command), _) => format!("then run `{command}`"),
+            (None, IncludeStyle::OutDir) => "the build script regenerates this file".to_string(),
+            (None, IncludeStyle::Relative) => "then regenerate this file with `abnf-codegen generate`".to_string(),
+        };
+        compiled.emit(runtime, self.include_style, &regenerate)
     }
 
     /// For build scripts: generates, writes the files that changed to the
@@ -852,7 +876,7 @@ impl Compiled {
         out
     }
 
-    fn emit(&self, runtime: &str, style: IncludeStyle) -> Result<Generated, Error> {
+    fn emit(&self, runtime: &str, style: IncludeStyle, regenerate: &str) -> Result<Generated, Error> {
         let g = &self.grammar;
         let mut files = Vec::new();
         let mut errors = Vec::new();
@@ -1004,7 +1028,7 @@ impl Compiled {
             };
             files.push(GeneratedFile {
                 path: format!("{}.rs", module.name),
-                contents: emit::grammar_module(&eg, ast, runtime, style).into_bytes(),
+                contents: emit::grammar_module(&eg, ast, runtime, style, &regenerate).into_bytes(),
             });
             module_names.push((
                 module.name.as_str(),
@@ -1019,7 +1043,7 @@ impl Compiled {
         }
         files.push(GeneratedFile {
             path: "grammars.rs".into(),
-            contents: emit::index_module(&module_names, &schemes, runtime, style).into_bytes(),
+            contents: emit::index_module(&module_names, &schemes, runtime, style, &regenerate).into_bytes(),
         });
         let inputs = g.modules.iter().filter_map(|m| m.path.clone()).collect();
         Ok(Generated {
