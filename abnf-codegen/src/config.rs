@@ -480,7 +480,8 @@ impl Config {
             let name = &g.module(*m).name;
             let forced = self.rule_set(g, *m, self.ast_rules.get(name), errors);
             let leaves = self.rule_set(g, *m, self.ast_leaves.get(name), errors);
-            let model = ast::model(g, ids, &forced, &leaves);
+            let explicit = self.exports.contains_key(name);
+            let model = ast::model(g, ids, explicit, &forced, &leaves);
             for ty in &model.types {
                 if parts.tdfas.contains_key(&ty.rule) {
                     continue;
@@ -672,7 +673,9 @@ impl Config {
         let regenerate = match (&self.regenerate_command, self.include_style) {
             (Some(command), _) => format!("then run `{command}`"),
             (None, IncludeStyle::OutDir) => "the build script regenerates this file".to_string(),
-            (None, IncludeStyle::Relative) => "then regenerate this file with `abnf-codegen generate`".to_string(),
+            (None, IncludeStyle::Relative) => {
+                "then regenerate this file with `abnf-codegen generate`".to_string()
+            }
         };
         compiled.emit(runtime, self.include_style, &regenerate)
     }
