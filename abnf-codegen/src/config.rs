@@ -381,6 +381,7 @@ impl Config {
         let exports = self.resolve_exports(&grammar, &mut errors);
         let all: Vec<RuleId> = exports.iter().flat_map(|(_, rs)| rs.iter().copied()).collect();
         warnings.items.extend(grammar::unused_rules(&grammar, &all));
+        warnings.items.extend(grammar::lints(&grammar));
 
         let mut lowerer = Lowerer::new(&grammar);
         let mut automata = HashMap::new();
@@ -834,6 +835,11 @@ impl Compiled {
         let id = self.grammar.module(m).get(rule)?;
         let (_, built) = self.typed.components.iter().find(|(mm, _)| *mm == m)?;
         Some(&built.iter().find(|c| c.rule == id)?.tdfa)
+    }
+
+    /// How many rules got a recognizer.
+    pub fn rule_count(&self) -> usize {
+        self.automata.len()
     }
 
     /// Measurements of every automaton, in export order.

@@ -191,6 +191,14 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             match config.build() {
                 Ok(compiled) => {
                     eprint!("{}", compiled.warnings.render(io::stderr().is_terminal()));
+                    let rules = compiled.rule_count();
+                    let warnings = compiled.warnings.items.len();
+                    println!(
+                        "ok: {} checked, {rules} rule{} compiled, {warnings} warning{}",
+                        plural(specs.len(), "spec file"),
+                        if rules == 1 { "" } else { "s" },
+                        if warnings == 1 { "" } else { "s" },
+                    );
                     Ok(ExitCode::SUCCESS)
                 }
                 Err(e @ Error::Grammar(_)) => {
@@ -371,27 +379,41 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                 error,
             })?;
             let mut out = BufWriter::new(io::stdout().lock());
-            write_results(&mut out, &input, |line| recognizer.full_match(line)).map_err(|error| {
-                Error::Io {
-                    path: "<stdout>".into(),
-                    error,
-                }
-            })?;
-            Ok(ExitCode::SUCCESS)
+            let all_valid =
+                write_results(&mut out, &input, |line| recognizer.full_match(line)).map_err(|error| {
+                    Error::Io {
+                        path: "<stdout>".into(),
+                        error,
+                    }
+                })?;
+            // As `iri check`: 1 when an input is invalid.
+            Ok(if all_valid {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
     }
 }
 
-/// One line per input: `valid\tINPUT` or `invalid\tINPUT\tOFFSET`.
+/// `n thing` or `n things`.
+fn plural(n: usize, thing: &str) -> String {
+    format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
+}
+
+/// One line per input: `valid\tINPUT` or `invalid\tINPUT\tOFFSET`;
+/// whether every input was valid.
 fn write_results(
     out: &mut impl Write,
     input: &[u8],
     matcher: impl Fn(&[u8]) -> Result<(), usize>,
-) -> io::Result<()> {
+) -> io::Result<bool> {
     let body = input.strip_suffix(b"\n").unwrap_or(input);
     if input.is_empty() {
-        return out.flush();
+        out.flush()?;
+        return Ok(true);
     }
+    let mut all_valid = true;
     for line in body.split(|&b| b == b'\n') {
         match matcher(line) {
             Ok(()) => {
@@ -399,6 +421,7 @@ fn write_results(
                 out.write_all(line)?;
             }
             Err(offset) => {
+                all_valid = false;
                 out.write_all(b"invalid\t")?;
                 out.write_all(line)?;
                 write!(out, "\t{offset}")?;
@@ -406,5 +429,6 @@ fn write_results(
         }
         out.write_all(b"\n")?;
     }
-    out.flush()
+    out.flush()?;
+    Ok(all_valid)
 }

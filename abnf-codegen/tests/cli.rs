@@ -71,7 +71,13 @@ fn check_accepts_every_spec_in_the_repository() {
     let o = run(&argv, b"");
     assert_eq!(o.status.code(), Some(0), "stderr:\n{}", stderr(&o));
     assert!(!stderr(&o).contains("error"), "stderr:\n{}", stderr(&o));
-    assert!(o.stdout.is_empty());
+    // One line says what was checked.
+    let summary = stdout(&o);
+    assert!(
+        summary.starts_with(&format!("ok: {} spec files checked, ", specs.len()))
+            && summary.lines().count() == 1,
+        "{summary}"
+    );
     // Each spec alone too (rfc3987.abnf imports rfc3986.abnf by relative path).
     for s in &specs {
         let o = run(&args(&[&"check", s]), b"");
@@ -170,7 +176,8 @@ fn match_prints_one_result_per_line_exactly() {
         &args(&[&"match", &"--rule", &"IRI-reference", &spec("rfc3987.abnf")]),
         input,
     );
-    assert_eq!(o.status.code(), Some(0), "stderr:\n{}", stderr(&o));
+    // Some inputs are invalid: exit code 1, as `iri check`.
+    assert_eq!(o.status.code(), Some(1), "stderr:\n{}", stderr(&o));
     let expected: &[u8] = b"valid\thttp://a/b\n\
         valid\t\n\
         invalid\tfoo\tbar\t3\n\
@@ -191,7 +198,13 @@ fn match_edge_inputs() {
     let iri = spec("rfc3987.abnf");
     let m = |stdin: &[u8]| {
         let o = run(&args(&[&"match", &"--rule", &"IRI-reference", &iri]), stdin);
-        assert_eq!(o.status.code(), Some(0), "stderr:\n{}", stderr(&o));
+        let invalid = o.stdout.starts_with(b"invalid") || o.stdout.windows(8).any(|w| w == b"\ninvalid");
+        assert_eq!(
+            o.status.code(),
+            Some(i32::from(invalid)),
+            "stderr:\n{}",
+            stderr(&o)
+        );
         o.stdout
     };
     assert_eq!(m(b""), b"", "no input, no output");
@@ -247,7 +260,7 @@ fn match_with_grammar_colon_rule() {
         ]),
         "http://a/~x\nhttp://例/\n/relative\nHTTP://A/%7e\n".as_bytes(),
     );
-    assert_eq!(o.status.code(), Some(0), "stderr:\n{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "stderr:\n{}", stderr(&o));
     assert_eq!(
         stdout(&o),
         "valid\thttp://a/~x\ninvalid\thttp://例/\t7\ninvalid\t/relative\t0\nvalid\tHTTP://A/%7e\n"
@@ -299,4 +312,46 @@ fn check_with_an_unknown_rule_exits_2() {
     );
     assert_eq!(o.status.code(), Some(2), "stderr:\n{}", stderr(&o));
     assert!(stderr(&o).contains("no-such-rule"), "{}", stderr(&o));
+}
+
+#[test]
+fn match_exits_0_only_when_every_input_is_valid() {
+    let iri = spec("rfc3987.abnf");
+    let m = |stdin: &[u8]| {
+        run(&args(&[&"match", &"--rule", &"IRI-reference", &iri]), stdin)
+            .status
+            .code()
+    };
+    assert_eq!(m(b"http://a/\n../b\n"), Some(0));
+    assert_eq!(m(b"http://a/\na b\n"), Some(1));
+    assert_eq!(m(b""), Some(0));
+}
+
+#[test]
+fn check_warns_about_core_rule_redefinitions_and_bounds_without_effect() {
+    let path = temp_spec(
+        "lints.abnf",
+        b"a = 1*[ \"x\" ] b c\nb = 0*0\"y\" DIGIT\nDIGIT = \"d\"\nc = 0\"z\"\n",
+    );
+    let o = run(&args(&[&"check", &path]), b"");
+    // Warnings only: the file compiles.
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    for (warning, at) in [
+        ("rule `a` repeats an optional element at least 1 time", ":1:1"),
+        ("rule `b` repeats an element at most 0 times", ":2:1"),
+        ("rule `DIGIT` redefines the core rule `DIGIT`", ":3:1"),
+    ] {
+        assert!(err.contains(&format!("warning: {warning}")), "{warning}:\n{err}");
+        assert!(err.contains(&format!("{}{at}", path.display())), "{at}:\n{err}");
+    }
+    // `c = 0"z"` names the empty string on purpose (RFC 3986's `path-empty`).
+    assert!(!err.contains("rule `c`"), "{err}");
+    assert!(stdout(&o).contains("3 warnings"), "{}", stdout(&o));
+    // The `.bnf` dialect's `1*[ x ]` too; its grammars define `digit` themselves.
+    let bnf = temp_spec("lints.bnf", b"a = 1*[ \"x\" | digit ]\ndigit = \"0\" | \"1\"\n");
+    let o = run(&args(&[&"check", &bnf]), b"");
+    let err = stderr(&o);
+    assert!(err.contains("rule `a` repeats an optional element"), "{err}");
+    assert!(!err.contains("core rule"), "{err}");
 }

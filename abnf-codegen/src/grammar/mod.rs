@@ -11,6 +11,9 @@
 //! Every problem is collected, none stops the others from being found.
 
 pub mod core;
+mod lints;
+
+pub use lints::lints;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
