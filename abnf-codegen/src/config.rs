@@ -1037,7 +1037,7 @@ impl Compiled {
             };
             files.push(GeneratedFile {
                 path: format!("{}.rs", module.name),
-                contents: emit::grammar_module(&eg, ast, runtime, style, &regenerate).into_bytes(),
+                contents: emit::grammar_module(&eg, ast, runtime, style, regenerate).into_bytes(),
             });
             module_names.push((
                 module.name.as_str(),
@@ -1052,7 +1052,7 @@ impl Compiled {
         }
         files.push(GeneratedFile {
             path: "grammars.rs".into(),
-            contents: emit::index_module(&module_names, &schemes, runtime, style, &regenerate).into_bytes(),
+            contents: emit::index_module(&module_names, &schemes, runtime, style, regenerate).into_bytes(),
         });
         let inputs = g.modules.iter().filter_map(|m| m.path.clone()).collect();
         Ok(Generated {
