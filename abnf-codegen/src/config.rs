@@ -206,13 +206,31 @@ impl Config {
         Config::default()
     }
 
-    /// Adds a spec file.
+    /// Adds a spec file. Its stem names the generated module; a `.bnf` file
+    /// is read in the older notation of RFC 2396 and RFC 1738, a `.txt`
+    /// file as an RFC's text (its ABNF is extracted).
+    ///
+    /// ```no_run
+    /// // build.rs
+    /// abnf_codegen::Config::new().spec("grammars/rfc3339.abnf").compile()?;
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn spec(&mut self, path: impl AsRef<Path>) -> &mut Config {
         self.spec_paths.push(path.as_ref().to_path_buf());
         self
     }
 
-    /// Adds every `*.abnf` and `*.bnf` file of a folder (sorted by name).
+    /// Adds every `*.abnf` and `*.bnf` file of a folder (sorted by name);
+    /// [`Config::compile`] also asks cargo to rerun when a file is added.
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join("abnf-codegen-doc-specs-dir");
+    /// std::fs::create_dir_all(&dir)?;
+    /// std::fs::write(dir.join("num.abnf"), "num = 1*DIGIT\n")?;
+    /// let compiled = abnf_codegen::Config::new().specs_dir(&dir).build()?;
+    /// assert!(compiled.recognizer("num", "num").unwrap().is_match(b"42"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn specs_dir(&mut self, dir: impl AsRef<Path>) -> &mut Config {
         self.spec_dirs.push(dir.as_ref().to_path_buf());
         self
@@ -220,13 +238,35 @@ impl Config {
 
     /// Adds a spec given as text; `name` is its file name (imports find it
     /// by that name).
+    ///
+    /// ```
+    /// let compiled = abnf_codegen::Config::new()
+    ///     .spec_source("hex.abnf", "hex = 1*HEXDIG\n")
+    ///     .build()?;
+    /// let hex = compiled.recognizer("hex", "hex").unwrap();
+    /// assert!(hex.is_match(b"c0FFee"));
+    /// assert_eq!(hex.full_match(b"c0g"), Err(2));
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn spec_source(&mut self, name: impl Into<String>, text: impl Into<String>) -> &mut Config {
         self.spec_sources.push((name.into(), text.into()));
         self
     }
 
     /// Exports only these rules of `grammar` (a spec file stem). Without
-    /// this, every rule the file defines or imports is exported.
+    /// this, every rule the file defines or imports is exported. Below the
+    /// rules named here, every rule with parts gets a typed node (see
+    /// [`crate::ast`]).
+    ///
+    /// ```
+    /// let compiled = abnf_codegen::Config::new()
+    ///     .spec_source("t.abnf", "time = hour \":\" minute\nhour = 2DIGIT\nminute = 2DIGIT\n")
+    ///     .export("t", &["time"])
+    ///     .build()?;
+    /// assert!(compiled.recognizer("t", "time").is_some());
+    /// assert!(compiled.recognizer("t", "hour").is_none());
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn export<S: AsRef<str>>(&mut self, grammar: &str, rules: &[S]) -> &mut Config {
         self.exports
             .entry(grammar.to_string())
@@ -236,6 +276,16 @@ impl Config {
     }
 
     /// Where [`Config::compile`] writes (default: `$OUT_DIR`).
+    ///
+    /// ```
+    /// let out = std::env::temp_dir().join("abnf-codegen-doc-out-dir");
+    /// abnf_codegen::Config::new()
+    ///     .spec_source("num.abnf", "num = 1*DIGIT\n")
+    ///     .out_dir(&out)
+    ///     .compile()?;
+    /// assert!(out.join("grammars.rs").is_file() && out.join("num.rs").is_file());
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn out_dir(&mut self, dir: impl AsRef<Path>) -> &mut Config {
         self.out_dir = Some(dir.as_ref().to_path_buf());
         self
@@ -244,6 +294,16 @@ impl Config {
     /// The path of the runtime crate in generated code (default
     /// `::abnf_runtime`): a crate that re-exports `abnf-runtime` under another
     /// name sets it.
+    ///
+    /// ```
+    /// let files = abnf_codegen::Config::new()
+    ///     .spec_source("num.abnf", "num = 1*DIGIT\n")
+    ///     .runtime_crate("crate::rt")
+    ///     .generate()?;
+    /// let module = files.file("num.rs").unwrap();
+    /// assert!(module.contains("pub static NUM: crate::rt::Recognizer"));
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn runtime_crate(&mut self, path: impl Into<String>) -> &mut Config {
         self.runtime = Some(path.into());
         self
@@ -258,8 +318,7 @@ impl Config {
     ///     .spec_source("digits.abnf", "digits = 1*DIGIT\n")
     ///     .regenerate_command("cargo xtask codegen")
     ///     .generate()?;
-    /// let module = files.files.iter().find(|f| f.path == "digits.rs").unwrap();
-    /// assert!(String::from_utf8_lossy(&module.contents).contains("then run `cargo xtask codegen`"));
+    /// assert!(files.file("digits.rs").unwrap().contains("then run `cargo xtask codegen`"));
     /// # Ok::<(), abnf_codegen::Error>(())
     /// ```
     pub fn regenerate_command(&mut self, command: impl Into<String>) -> &mut Config {
@@ -267,7 +326,20 @@ impl Config {
         self
     }
 
-    /// How generated code finds the serialized DFAs.
+    /// How generated code finds the serialized DFAs: `concat!(env!("OUT_DIR"),
+    /// ...)` for build scripts (the default), or paths relative to the
+    /// generated file for output that is checked in.
+    ///
+    /// ```
+    /// use abnf_codegen::emit::IncludeStyle;
+    ///
+    /// let files = abnf_codegen::Config::new()
+    ///     .spec_source("num.abnf", "num = 1*DIGIT\n")
+    ///     .include_style(IncludeStyle::Relative)
+    ///     .generate()?;
+    /// assert!(files.file("num.rs").unwrap().contains(r#"include_bytes!("num/num.le.table")"#));
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn include_style(&mut self, style: IncludeStyle) -> &mut Config {
         self.include_style = style;
         self
@@ -275,6 +347,15 @@ impl Config {
 
     /// Gives these rules of `grammar` a typed AST node even where the default
     /// choice (see [`crate::ast`]) would make them leaves.
+    ///
+    /// ```
+    /// let files = abnf_codegen::Config::new()
+    ///     .spec_source("v.abnf", "v = major \".\" minor\nmajor = 1*DIGIT\nminor = 1*DIGIT\nip = v \"/\" v\n")
+    ///     .ast_rules("v", &["v"])
+    ///     .generate()?;
+    /// assert!(files.file("v.rs").unwrap().contains("pub struct V<'a>"));
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn ast_rules<S: AsRef<str>>(&mut self, grammar: &str, rules: &[S]) -> &mut Config {
         self.ast_rules
             .entry(grammar.to_string())
@@ -284,6 +365,15 @@ impl Config {
     }
 
     /// Makes these rules of `grammar` leaves (their text) in the typed AST.
+    ///
+    /// ```
+    /// let files = abnf_codegen::Config::new()
+    ///     .spec_source("kv.abnf", "pair = key \"=\" value\nkey = 1*ALPHA\nvalue = 1*ALPHA\n")
+    ///     .ast_leaves("kv", &["pair"])
+    ///     .generate()?;
+    /// assert!(!files.file("kv.rs").unwrap().contains("pub struct Pair"));
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn ast_leaves<S: AsRef<str>>(&mut self, grammar: &str, rules: &[S]) -> &mut Config {
         self.ast_leaves
             .entry(grammar.to_string())
@@ -293,12 +383,34 @@ impl Config {
     }
 
     /// Whether to generate the typed AST and its tagged DFAs (default: yes).
+    /// Recognizers alone build faster and embed less.
+    ///
+    /// ```
+    /// let files = abnf_codegen::Config::new()
+    ///     .spec_source("kv.abnf", "pair = key \"=\" value\nkey = 1*ALPHA\nvalue = 1*ALPHA\n")
+    ///     .typed_ast(false)
+    ///     .generate()?;
+    /// assert!(!files.file("kv.rs").unwrap().contains("pub mod ast"));
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn typed_ast(&mut self, enabled: bool) -> &mut Config {
         self.no_ast = !enabled;
         self
     }
 
-    /// Size limits for the automata.
+    /// Size limits for the automata; a rule over a limit is an error that
+    /// names it.
+    ///
+    /// ```
+    /// use abnf_codegen::automata::Limits;
+    ///
+    /// let result = abnf_codegen::Config::new()
+    ///     .spec_source("big.abnf", "big = *(\"a\" / \"b\") \"a\" 12(\"a\" / \"b\")\n")
+    ///     .limits(Limits { dfa_bytes: 4096, determinize_bytes: 1 << 20, ..Limits::default() })
+    ///     .build();
+    /// assert!(result.is_err());
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn limits(&mut self, limits: Limits) -> &mut Config {
         self.limits = limits;
         self
