@@ -242,10 +242,10 @@ pub(crate) fn lex_rule(file: FileId, text: &str, base: usize) -> LexResult<Lexed
                 }
             }
             '<' => {
-                let end = lx.line_end();
-                match lx.text[lx.pos..end].find('>') {
+                match super::find_on_line(&lx.text[lx.pos..], '>') {
                     Some(i) => lx.pos += i + 1,
                     None => {
+                        let end = lx.line_end();
                         return Err(lx.err(
                             start,
                             end,
@@ -354,8 +354,8 @@ pub(crate) fn lex_rule(file: FileId, text: &str, base: usize) -> LexResult<Lexed
 /// A quoted string whose opening `"` is just before `content_start`.
 fn lex_quoted(lx: &mut Lexer<'_>, content_start: usize) -> LexResult<()> {
     let open = content_start - 1;
-    let end = lx.line_end();
-    let Some(close) = lx.text[content_start..end].find('"') else {
+    let Some(close) = super::find_on_line(&lx.text[content_start..], '"') else {
+        let end = lx.line_end();
         return Err(Box::new(
             Diagnostic::error(
                 "unterminated quoted string",

@@ -215,6 +215,15 @@ pub fn parse_spec_at(
     spec
 }
 
+/// The offset of the first `close` in `text` before its first line feed.
+/// Scanning stops at whichever comes first, so lexing a long line of short
+/// strings stays linear (looking for the line's end first rescanned the rest
+/// of the line once per string).
+pub(crate) fn find_on_line(text: &str, close: char) -> Option<usize> {
+    text.find([close, '\n'])
+        .filter(|&i| text[i..].starts_with(close))
+}
+
 /// The rule a broken chunk was meant to define, as a rule matching nothing.
 fn placeholder(file: FileId, text: &str, range: std::ops::Range<usize>) -> Option<RuleDef> {
     let chunk = &text[range.clone()];
