@@ -14,6 +14,7 @@ use crate::emit::ast::{
 use crate::emit::{self, EmitGrammar, EmitKind, EmitReverse, EmitRule, IncludeStyle};
 
 use crate::grammar::{self, Grammar, ModuleId, RuleId, SpecInput};
+use crate::limits;
 use crate::regular::Lowerer;
 use crate::tagged::TaggedDfa;
 
@@ -43,6 +44,7 @@ pub struct Config {
     ast_rules: BTreeMap<String, Vec<String>>,
     ast_leaves: BTreeMap<String, Vec<String>>,
     no_ast: bool,
+    import_dirs: Vec<PathBuf>,
 }
 
 /// Why generation failed.
@@ -284,6 +286,35 @@ impl Config {
         self
     }
 
+    /// Lets `@import` read spec files anywhere under `dir` too. By default an
+    /// import must stay inside the folder of a spec given with
+    /// [`Config::spec`] or a folder given with [`Config::specs_dir`] (see
+    /// [`crate::limits`] and the README's "Limits" section).
+    pub fn import_dir(&mut self, dir: impl AsRef<Path>) -> &mut Config {
+        self.import_dirs.push(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// The folder trees `@import` may read from: each root spec's folder,
+    /// each spec folder, each [`Config::import_dir`]; the current folder when
+    /// every spec is in memory.
+    fn import_roots(&self) -> Vec<PathBuf> {
+        let mut roots: Vec<PathBuf> = self
+            .spec_paths
+            .iter()
+            .map(|p| match p.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+                _ => PathBuf::from("."),
+            })
+            .chain(self.spec_dirs.iter().cloned())
+            .chain(self.import_dirs.iter().cloned())
+            .collect();
+        if roots.is_empty() {
+            roots.push(PathBuf::from("."));
+        }
+        roots.iter().filter_map(|r| r.canonicalize().ok()).collect()
+    }
+
     fn inputs(&self) -> Result<Vec<SpecInput>, Error> {
         let mut paths = self.spec_paths.clone();
         for dir in &self.spec_dirs {
@@ -300,7 +331,7 @@ impl Config {
         }
         let mut inputs = Vec::new();
         for path in paths {
-            let bytes = std::fs::read(&path).map_err(|error| Error::Io {
+            let bytes = read_capped(&path).map_err(|error| Error::Io {
                 path: path.clone(),
                 error,
             })?;
@@ -327,6 +358,7 @@ impl Config {
     pub fn load(&self) -> Result<(Grammar, Diagnostics), Error> {
         let inputs = self.inputs()?;
         let in_memory = self.spec_sources.clone();
+        let import_roots = self.import_roots();
         let mut resolve = |from: &SpecInput, name: &str| -> Result<SpecInput, String> {
             if let Some((n, t)) = in_memory.iter().find(|(n, _)| n == name) {
                 return Ok(SpecInput {
@@ -340,7 +372,7 @@ impl Config {
                 Some(dir) => dir.join(name),
                 None => PathBuf::from(name),
             };
-            let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let bytes = read_import(&path, &import_roots)?;
             Ok(SpecInput {
                 name: path.display().to_string(),
                 path: Some(path),
@@ -671,6 +703,45 @@ impl Config {
         write_if_changed(&out, &generated.files)?;
         Ok(generated)
     }
+}
+
+/// Reads at most one byte more than [`limits::MAX_SPEC_BYTES`] (enough for
+/// the loader to say the file is too large), so that a device such as
+/// `/dev/zero` cannot exhaust memory.
+fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(limits::MAX_SPEC_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Reads the file an `@import` names, if it may be read: a regular file
+/// (not a device, FIFO or folder, which could block or never end) with a
+/// spec extension (`.abnf`, `.bnf`, `.txt`), inside one of `roots` once
+/// symbolic links and `..` are resolved. The reason for a refusal never
+/// quotes the file's contents.
+fn read_import(path: &Path, roots: &[PathBuf]) -> Result<Vec<u8>, String> {
+    let shown = path.display();
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if !matches!(ext, "abnf" | "bnf" | "txt") {
+        return Err(format!(
+            "{shown}: only `.abnf`, `.bnf` and `.txt` spec files can be imported"
+        ));
+    }
+    let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{shown}: not a regular file"));
+    }
+    let real = path.canonicalize().map_err(|e| format!("{shown}: {e}"))?;
+    if !roots.iter().any(|r| real.starts_with(r)) {
+        return Err(format!(
+            "{shown} is outside the folders of the specs being compiled; add its folder with \
+             `Config::import_dir` to allow it"
+        ));
+    }
+    read_capped(&real).map_err(|e| format!("{shown}: {e}"))
 }
 
 /// A grammar module's docs: the comment lines that open its spec file

@@ -12,20 +12,20 @@
 
 pub mod core;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use abnf::types::{Node, Repeat, TerminalValues};
 
 use crate::diagnostic::{Diagnostic, Diagnostics, FileId, SourceMap, Span};
+use crate::limits;
 use crate::syntax::{self, SpecFile, Tok, TokKind};
 
 /// The name of the module that holds the core rules; not a possible file
 /// stem, so a user's `core.abnf` is a module like any other.
 pub const CORE_MODULE: &str = "<core>";
 
-/// The largest spec file read, in bytes.
-pub const MAX_SPEC_BYTES: usize = 4 << 20;
+pub use crate::limits::MAX_SPEC_BYTES;
 
 /// Index of a rule in [`Grammar::rules`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -396,7 +396,24 @@ impl Loader {
         };
         match resolve(&from, &import.file) {
             Ok(input) => {
-                if let Some(target) = self.add_file(input, false) {
+                let before = self.diags.len();
+                let known = self.modules.len();
+                let files = self.sources.len();
+                let added = self.add_file(input, false);
+                if let Some(target) = added.filter(|&t| t >= known) {
+                    self.hide_if_not_a_spec(target, before, import);
+                }
+                if added.is_none() {
+                    // Refused whole (too large, not UTF-8, a name clash):
+                    // say so at the import, not in an excerpt of the file.
+                    for d in &mut self.diags[before..] {
+                        if d.span.is_some_and(|s| s.file.0 >= files) {
+                            d.span = Some(import.file_span);
+                            d.label = "imported here".into();
+                        }
+                    }
+                }
+                if let Some(target) = added {
                     if target == importer {
                         self.diags.push(
                             Diagnostic::error("a spec file cannot import itself", Some(import.file_span))
@@ -413,6 +430,36 @@ impl Loader {
                 .with_label("imported here"),
             ),
         }
+    }
+
+    /// An imported file that does not read as ABNF (more syntax errors than
+    /// rules that parsed) may be anything, secrets included: its errors,
+    /// whose excerpts would quote it line by line, become one error at the
+    /// import that quotes nothing of it.
+    fn hide_if_not_a_spec(&mut self, module: usize, before: usize, import: &syntax::Import) {
+        let file = self.modules[module].file;
+        let errors = self.diags[before..]
+            .iter()
+            .filter(|d| d.is_error() && d.span.is_some_and(|s| s.file == file))
+            .count();
+        let parsed = self.specs[module].rules.iter().filter(|r| !r.tokens.is_empty()).count();
+        if errors == 0 || errors <= parsed {
+            return;
+        }
+        let later = self.diags.split_off(before);
+        self.diags
+            .extend(later.into_iter().filter(|d| d.span.is_none_or(|s| s.file != file)));
+        self.diags.push(
+            Diagnostic::error(
+                format!(
+                    "`{}` does not read as an ABNF spec: {errors} syntax errors, {parsed} rules",
+                    import.file
+                ),
+                Some(import.file_span),
+            )
+            .with_label("imported here")
+            .with_note("its lines are not shown; check that the import names the right file"),
+        );
     }
 
     fn build(&mut self) -> Grammar {
@@ -555,6 +602,7 @@ impl Loader {
             }
         }
         // Pass 3: bodies → IR, resolving references.
+        let mut suggestions = limits::MAX_SUGGESTIONS;
         for (id, defs) in bodies.iter().enumerate() {
             let mut alts = Vec::new();
             for &(m, d) in defs {
@@ -565,6 +613,7 @@ impl Loader {
                     tokens: def.tokens.iter(),
                     sources: &self.sources,
                     diags: &mut self.diags,
+                    suggestions: &mut suggestions,
                 };
                 let expr = cx.node(&def.body);
                 // `=/` alternatives are appended in order (RFC 5234 §3.3).
@@ -597,6 +646,8 @@ struct Lower<'a, 'd> {
     tokens: std::slice::Iter<'a, Tok>,
     sources: &'a SourceMap,
     diags: &'d mut Vec<Diagnostic>,
+    /// How many more "did you mean" lookups this load may make.
+    suggestions: &'d mut usize,
 }
 
 impl Lower<'_, '_> {
@@ -698,38 +749,66 @@ impl Lower<'_, '_> {
     }
 
     /// A defined name within edit distance 2, for "did you mean".
-    fn closest(&self, name: &str) -> Option<String> {
-        let names: BTreeMap<&str, ()> = self.modules[self.module]
-            .scope
-            .keys()
-            .chain(self.modules[0].scope.keys())
-            .map(|k| (k.as_str(), ()))
-            .collect();
-        let lname = name.to_ascii_lowercase();
-        // One edit for short names, two for longer ones: `zz` is not a typo
-        // of `a`.
-        let max = if lname.chars().count() <= 4 { 1 } else { 2 };
-        names
-            .keys()
-            .map(|k| (edit_distance(&lname, k), *k))
-            .filter(|(d, _)| *d <= max)
-            .min()
-            .map(|(_, k)| k.to_string())
+    ///
+    /// Bounded: names longer than [`limits::MAX_SUGGEST_NAME_LEN`] get no
+    /// suggestion, only candidates whose length is within the distance are
+    /// compared, the distance is computed in a band of width `2 * max + 1`
+    /// and given up as soon as it exceeds `max`, and after
+    /// [`limits::MAX_SUGGESTIONS`] lookups in one load the rest go without.
+    fn closest(&mut self, name: &str) -> Option<String> {
+        let (modules, module) = (self.modules, self.module);
+        {
+            if name.len() > limits::MAX_SUGGEST_NAME_LEN || *self.suggestions == 0 {
+                return None;
+            }
+            *self.suggestions -= 1;
+            let lname = name.to_ascii_lowercase();
+            // One edit for short names, two for longer ones: `zz` is not a
+            // typo of `a`.
+            let max = if lname.len() <= 4 { 1 } else { 2 };
+            modules[module]
+                .scope
+                .keys()
+                .chain(modules[0].scope.keys())
+                .filter(|k| k.len().abs_diff(lname.len()) <= max && k.len() <= limits::MAX_SUGGEST_NAME_LEN)
+                .filter_map(|k| bounded_edit_distance(lname.as_bytes(), k.as_bytes(), max).map(|d| (d, k)))
+                .min()
+                .map(|(_, k)| k.to_string())
+        }
     }
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
+/// The edit distance of `a` and `b` if it is at most `max`: only the cells
+/// within `max` of the diagonal are computed (O(len · max)), and the walk
+/// stops once a whole row is above `max`. Rule names are ASCII.
+fn bounded_edit_distance(a: &[u8], b: &[u8], max: usize) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > max {
+        return None;
     }
-    prev[b.len()]
+    const FAR: usize = usize::MAX / 2;
+    let mut prev: Vec<usize> = (0..=b.len()).map(|j| if j <= max { j } else { FAR }).collect();
+    let mut cur = vec![FAR; b.len() + 1];
+    for (i, &ca) in a.iter().enumerate() {
+        let row = i + 1;
+        let lo = row.saturating_sub(max);
+        let hi = (row + max).min(b.len());
+        cur.fill(FAR);
+        if lo == 0 {
+            cur[0] = row;
+        }
+        let mut best = cur[0];
+        for j in lo.max(1)..=hi {
+            let sub = prev[j - 1] + usize::from(ca != b[j - 1]);
+            let v = sub.min(prev[j] + 1).min(cur[j - 1] + 1);
+            cur[j] = v;
+            best = best.min(v);
+        }
+        if best > max {
+            return None;
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    Some(prev[b.len()]).filter(|&d| d <= max)
 }
 
 /// The rules reachable from `roots` through references.

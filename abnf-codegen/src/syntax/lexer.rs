@@ -30,7 +30,7 @@ type LexResult<T> = Result<T, Box<Diagnostic>>;
 
 /// How deep `(` and `[` may nest. The `abnf` crate parses recursively, and
 /// no grammar needs more.
-pub(crate) const MAX_NESTING: usize = 64;
+pub(crate) use crate::limits::MAX_NESTING;
 
 struct Lexer<'a> {
     file: FileId,
