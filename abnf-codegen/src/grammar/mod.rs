@@ -374,6 +374,33 @@ impl Loader {
                 );
                 return None;
             }
+            if !extracted.stray.is_empty() {
+                // The extracted text blanks the lines it skipped: point into
+                // the RFC as given.
+                let original = self.sources.add(&input.name, text.clone());
+                let file = self.sources.get(original);
+                let line_starts: Vec<usize> = std::iter::once(0)
+                    .chain(file.text.match_indices('\n').map(|(i, _)| i + 1))
+                    .collect();
+                for &(line, at, c) in &extracted.stray {
+                    let start = line_starts[line] + at;
+                    let end = (start + c.len_utf8()).min(file.text.len());
+                    self.diags.push(
+                        Diagnostic::warning(
+                            format!(
+                                "`{}` is not ABNF: this line is skipped as prose",
+                                c.escape_debug()
+                            ),
+                            Some(Span::new(original, start..end)),
+                        )
+                        .with_label("not an ABNF element")
+                        .with_note(
+                            "a line of a `.txt` spec that is not all ABNF is read as the RFC's prose; \
+                             if it is meant as a rule (or part of one), fix the character",
+                        ),
+                    );
+                }
+            }
             starts = Some(extracted.starts);
             extracted.text
         } else {
@@ -587,8 +614,20 @@ impl Loader {
             }
         }
         // Scheme directives name rules of their own file (or imported ones).
+        // A scheme has one syntax: a second `@scheme` for it is an error.
+        let mut scheme_at: HashMap<String, Span> = HashMap::new();
         for m in 1..self.modules.len() {
             for d in self.specs[m].schemes.clone() {
+                if let Some(&first) = scheme_at.get(&d.scheme) {
+                    self.diags.push(
+                        Diagnostic::error(format!("`@scheme {}` is given twice", d.scheme), Some(d.scheme_span))
+                            .with_label("second `@scheme` for this scheme")
+                            .with_secondary(first, "first given here")
+                            .with_note("a scheme has one syntax; keep one of the directives"),
+                    );
+                    continue;
+                }
+                scheme_at.insert(d.scheme.clone(), d.scheme_span);
                 match self.modules[m].get(&d.rule) {
                     Some(id) => self.modules[m].schemes.push((d.scheme, id)),
                     None => self.diags.push(
