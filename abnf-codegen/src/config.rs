@@ -1233,13 +1233,16 @@ impl Compiled {
         if built.is_empty() {
             return None;
         }
+        let mut names = ast::Names::default();
+        let mut hidden = emit::Namer::default();
+        let mut paths = emit::Namer::default();
         let items: Vec<EmitComponents> = built
             .iter()
             .map(|c| {
                 let r = g.rule(c.rule);
-                let stem = emit::file_stem_name(&r.name);
+                let stem = paths.unique(emit::file_stem_name(&r.name));
                 EmitComponents {
-                    name: ast::camel(&r.name),
+                    name: names.unique(ast::camel(&r.name)),
                     rule: r.name.clone(),
                     grammar: module.clone(),
                     doc: rule_doc(g, c.rule, "Components of"),
@@ -1254,7 +1257,7 @@ impl Compiled {
                         })
                         .collect(),
                     tdfa: emit_tdfa(
-                        format!("__{}_COMPONENTS", emit::constant_name(&r.name)),
+                        hidden.unique(format!("__{}_COMPONENTS", emit::constant_name(&r.name))),
                         format!("{module}/components/{stem}"),
                         &c.tdfa,
                         true,
@@ -1282,6 +1285,11 @@ impl Compiled {
             None => Target::Leaf,
         };
         let mut types = Vec::new();
+        // Hidden items and table files get unique names in order of
+        // appearance (`__A_B_CS_ITEM` of rule `a-b` field `cs` and of rule
+        // `a` field `b-cs`; the same field in two variants).
+        let hidden = std::cell::RefCell::new(emit::Namer::default());
+        let paths = std::cell::RefCell::new(emit::Namer::default());
         for ty in &model.types {
             let r = g.rule(ty.rule);
             let home = r.module;
@@ -1297,8 +1305,10 @@ impl Compiled {
                     is_enum: matches!(ty.shape, Shape::Enum(_)),
                 }
             } else {
-                let stem = emit::file_stem_name(&r.name);
-                let tdfa_name = format!("__{}_TDFA", emit::constant_name(&r.name));
+                let stem = paths.borrow_mut().unique(emit::file_stem_name(&r.name));
+                let tdfa_name = hidden
+                    .borrow_mut()
+                    .unique(format!("__{}_TDFA", emit::constant_name(&r.name)));
                 // Groups in the order `regular::captures` numbers them.
                 let next_group = std::cell::Cell::new(1);
                 let take_group = || next_group.replace(next_group.get() + 1);
@@ -1307,12 +1317,12 @@ impl Compiled {
                     let group = take_group();
                     let element = self.typed.elements.get(&(ty.rule, f.name.clone())).map(|d| {
                         emit_tdfa(
-                            format!(
+                            hidden.borrow_mut().unique(format!(
                                 "__{}_{}_ITEM",
                                 emit::constant_name(&r.name),
                                 emit::constant_name(&f.name)
-                            ),
-                            format!("{module}/ast/{stem}.{}", f.name),
+                            )),
+                            paths.borrow_mut().unique(format!("{module}/ast/{stem}.{}", f.name)),
                             d,
                             false,
                             &mut element_files.borrow_mut(),

@@ -8,7 +8,7 @@ pub mod ast;
 mod names;
 
 pub(crate) use names::words;
-pub use names::{constant_name, file_stem_name};
+pub use names::{constant_name, file_stem_name, Namer};
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};

@@ -580,6 +580,7 @@ impl Loader {
         }
         // Components directives too.
         for m in 1..self.modules.len() {
+            let mut components_at: Vec<(RuleId, Span)> = Vec::new();
             for d in self.specs[m].components.clone() {
                 let mut resolve = |name: &str, span| {
                     let found = self.modules[m].get(name);
@@ -598,6 +599,21 @@ impl Loader {
                     fields.extend(ids.map(|ids| (name.clone(), ids)));
                 }
                 if let (Some(rule), true) = (rule, fields.len() == d.fields.len()) {
+                    if let Some(&(_, first)) = components_at.iter().find(|(r, _)| *r == rule) {
+                        // One extraction type per rule: two would be two
+                        // structs of one name.
+                        self.diags.push(
+                            Diagnostic::error(
+                                format!("`@components` is given twice for rule `{}`", d.rule),
+                                Some(d.rule_span),
+                            )
+                            .with_label("second `@components` for this rule")
+                            .with_secondary(first, "first given here")
+                            .with_note("list every field in one directive"),
+                        );
+                        continue;
+                    }
+                    components_at.push((rule, d.rule_span));
                     self.modules[m].components.push(Components { rule, fields });
                 }
             }
