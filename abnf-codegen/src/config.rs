@@ -22,6 +22,10 @@ use crate::tagged::TaggedDfa;
 const AST_TOO_BIG: &str =
     "make the rule a leaf with `Config::ast_leaves`, or turn the typed AST off with `Config::typed_ast(false)`";
 
+/// The stem of the generated index file (`grammars.rs`); no spec may be
+/// named so, or its module would overwrite the index.
+const INDEX_MODULE: &str = "grammars";
+
 /// The most states a `@bidirectional` rule's reverse automaton may have; a
 /// larger one is left out (the recognizer then walks forwards only).
 const MAX_REVERSE_STATES: usize = 4096;
@@ -679,8 +683,9 @@ impl Config {
     /// Runs the whole pipeline and returns the generated files without
     /// writing anything.
     pub fn generate(&self) -> Result<Generated, Error> {
-        let compiled = self.build()?;
         let runtime = self.runtime.as_deref().unwrap_or("::iri_grammar");
+        check_runtime_path(runtime)?;
+        let compiled = self.build()?;
         compiled.emit(runtime, self.include_style)
     }
 
@@ -780,6 +785,26 @@ fn doc_text(line: &str) -> String {
         .join(" ")
 }
 
+/// The runtime crate's path is pasted into every generated file: it must be
+/// a plain Rust path (`::iri_grammar`, `crate::rt`), not empty, not tokens
+/// that fail to parse, and without generic arguments.
+fn check_runtime_path(runtime: &str) -> Result<(), Error> {
+    let why = match syn::parse_str::<syn::Path>(runtime) {
+        Err(e) => Some(e.to_string()),
+        Ok(p) if p.segments.iter().any(|s| !s.arguments.is_none()) => {
+            Some("generic arguments are not allowed".to_string())
+        }
+        Ok(_) => None,
+    };
+    match why {
+        None => Ok(()),
+        Some(why) => Err(Error::Config(format!(
+            "the runtime crate path {:?} is not a Rust path ({why}); write it like `::iri_grammar`",
+            crate::diagnostic::escape_text(runtime, false)
+        ))),
+    }
+}
+
 /// Why `name` cannot be a Rust module name, if it cannot.
 fn not_a_module_name(name: &str) -> Option<&'static str> {
     let mut chars = name.chars();
@@ -792,6 +817,9 @@ fn not_a_module_name(name: &str) -> Option<&'static str> {
     }
     if syn::parse_str::<syn::Ident>(name).is_err() {
         return Some("it is a Rust keyword");
+    }
+    if name == INDEX_MODULE {
+        return Some("`grammars.rs` is the generated index of all modules");
     }
     None
 }
@@ -952,7 +980,10 @@ impl Compiled {
                     )
                     .with_note(format!(
                         "each spec becomes a module named after its file; rename the file, for example to `{}.abnf`",
-                        emit::file_stem_name(&module.name).trim_start_matches("r_")
+                        match emit::file_stem_name(&module.name).trim_start_matches("r_") {
+                            INDEX_MODULE => format!("{INDEX_MODULE}_spec"),
+                            other => other.to_string(),
+                        }
                     )),
                 );
             }
@@ -1105,7 +1136,7 @@ impl Compiled {
             }));
         }
         files.push(GeneratedFile {
-            path: "grammars.rs".into(),
+            path: format!("{INDEX_MODULE}.rs"),
             contents: emit::index_module(&module_names, &schemes, runtime, style).into_bytes(),
         });
         let inputs = g.modules.iter().filter_map(|m| m.path.clone()).collect();
