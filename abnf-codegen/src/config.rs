@@ -416,6 +416,26 @@ impl Config {
             };
             match Automaton::build(&hir, self.limits) {
                 Ok(a) => {
+                    let bytes = recognizer_bytes(&a);
+                    if bytes > self.limits.rule_output_bytes {
+                        errors.push(
+                            Diagnostic::error(
+                                format!(
+                                    "the generated tables for rule `{}` would take {bytes} bytes, above the \
+                                     limit of {} bytes",
+                                    rule.name, self.limits.rule_output_bytes
+                                ),
+                                Some(rule.name_span),
+                            )
+                            .with_label("this rule's recognizer is too large to write")
+                            .with_note(
+                                "raise the limit with `Config::limits` (`Limits::rule_output_bytes`), or simplify \
+                                 the rule (a pattern such as `*(a / b) \"a\" 19(a / b)` must remember the last \
+                                 20 characters: 2^20 states)",
+                            ),
+                        );
+                        continue;
+                    }
                     automata.insert(id, a);
                 }
                 Err(e) => {
@@ -686,7 +706,7 @@ impl Config {
         let runtime = self.runtime.as_deref().unwrap_or("::iri_grammar");
         check_runtime_path(runtime)?;
         let compiled = self.build()?;
-        compiled.emit(runtime, self.include_style)
+        compiled.emit(runtime, self.include_style, self.limits)
     }
 
     /// For build scripts: generates, writes the files that changed to the
@@ -708,6 +728,14 @@ impl Config {
         write_if_changed(&out, &generated.files)?;
         Ok(generated)
     }
+}
+
+/// Bytes of the tables written for one recognizer, estimated from above
+/// without building them (converting a DFA of a million states takes
+/// longer than building it): its compact table and sparse DFA, each in both
+/// byte orders, are each at most the size of the dense DFA.
+fn recognizer_bytes(a: &Automaton) -> usize {
+    4 * a.dfa.memory_usage()
 }
 
 /// Reads at most one byte more than [`limits::MAX_SPEC_BYTES`] (enough for
@@ -955,7 +983,7 @@ impl Compiled {
         out
     }
 
-    fn emit(&self, runtime: &str, style: IncludeStyle) -> Result<Generated, Error> {
+    fn emit(&self, runtime: &str, style: IncludeStyle, limits: Limits) -> Result<Generated, Error> {
         let g = &self.grammar;
         let mut files = Vec::new();
         let mut errors = Vec::new();
@@ -1133,6 +1161,34 @@ impl Compiled {
             return Err(Error::Grammar(Diagnostics {
                 sources: g.sources.clone(),
                 items: errors,
+            }));
+        }
+        let total: usize = files.iter().map(|f| f.contents.len()).sum();
+        if total > limits.output_bytes {
+            // Name the rule with the largest recognizer: the likely cause.
+            let largest = self
+                .automata
+                .iter()
+                .map(|(id, a)| (recognizer_bytes(a), *id))
+                .max_by_key(|&(bytes, id)| (bytes, std::cmp::Reverse(id)));
+            let (span, what) = match largest {
+                Some((bytes, id)) => (
+                    Some(g.rule(id).name_span),
+                    format!("the largest recognizer, `{}`, takes {bytes} bytes", g.rule(id).name),
+                ),
+                None => (None, String::new()),
+            };
+            return Err(Error::Grammar(Diagnostics {
+                sources: g.sources.clone(),
+                items: vec![Diagnostic::error(
+                    format!(
+                        "the generated files would take {total} bytes, above the limit of {} bytes",
+                        limits.output_bytes
+                    ),
+                    span,
+                )
+                .with_label(what)
+                .with_note("raise the limit with `Config::limits` (`Limits::output_bytes`), or export fewer rules")],
             }));
         }
         files.push(GeneratedFile {
