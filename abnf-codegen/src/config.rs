@@ -1174,7 +1174,7 @@ impl Compiled {
             let (span, what) = match largest {
                 Some((bytes, id)) => (
                     Some(g.rule(id).name_span),
-                    format!("the largest recognizer, `{}`, takes {bytes} bytes", g.rule(id).name),
+                    format!("the largest recognizer, `{}`, takes up to {bytes} bytes", g.rule(id).name),
                 ),
                 None => (None, String::new()),
             };

@@ -213,6 +213,7 @@ pub fn load(
     resolve_import: &mut ImportResolver<'_>,
 ) -> (Option<Grammar>, Diagnostics) {
     let mut loader = Loader {
+        hidden: Vec::new(),
         sources: SourceMap::default(),
         diags: Vec::new(),
         modules: Vec::new(),
@@ -235,6 +236,10 @@ pub fn load(
         i += 1;
     }
     let grammar = loader.build();
+    let hidden = std::mem::take(&mut loader.hidden);
+    loader
+        .diags
+        .retain(|d| d.span.is_none_or(|s| !hidden.contains(&s.file)));
     let diags = Diagnostics {
         sources: grammar.sources.clone(),
         items: loader.diags,
@@ -247,6 +252,9 @@ pub fn load(
 }
 
 struct Loader {
+    /// Imported files that did not read as ABNF: nothing found in them later
+    /// (an undefined name, say) is reported with an excerpt of them.
+    hidden: Vec<FileId>,
     sources: SourceMap,
     diags: Vec<Diagnostic>,
     modules: Vec<Module>,
@@ -473,14 +481,16 @@ impl Loader {
         if errors == 0 || errors <= parsed {
             return;
         }
+        self.hidden.push(file);
         let later = self.diags.split_off(before);
         self.diags
             .extend(later.into_iter().filter(|d| d.span.is_none_or(|s| s.file != file)));
         self.diags.push(
             Diagnostic::error(
                 format!(
-                    "`{}` does not read as an ABNF spec: {errors} syntax errors, {parsed} rules",
-                    import.file
+                    "`{}` does not read as an ABNF spec: {errors} of its {} definitions do not parse",
+                    import.file,
+                    errors + parsed
                 ),
                 Some(import.file_span),
             )
