@@ -1174,7 +1174,10 @@ impl Compiled {
             let (span, what) = match largest {
                 Some((bytes, id)) => (
                     Some(g.rule(id).name_span),
-                    format!("the largest recognizer, `{}`, takes up to {bytes} bytes", g.rule(id).name),
+                    format!(
+                        "the largest recognizer, `{}`, takes up to {bytes} bytes",
+                        g.rule(id).name
+                    ),
                 ),
                 None => (None, String::new()),
             };
@@ -1188,7 +1191,9 @@ impl Compiled {
                     span,
                 )
                 .with_label(what)
-                .with_note("raise the limit with `Config::limits` (`Limits::output_bytes`), or export fewer rules")],
+                .with_note(
+                    "raise the limit with `Config::limits` (`Limits::output_bytes`), or export fewer rules",
+                )],
             }));
         }
         files.push(GeneratedFile {
@@ -1409,7 +1414,9 @@ impl Compiled {
                                 emit::constant_name(&r.name),
                                 emit::constant_name(&f.name)
                             )),
-                            paths.borrow_mut().unique(format!("{module}/ast/{stem}.{}", f.name)),
+                            paths
+                                .borrow_mut()
+                                .unique(format!("{module}/ast/{stem}.{}", f.name)),
                             d,
                             false,
                             &mut element_files.borrow_mut(),

@@ -252,11 +252,15 @@ impl Diagnostics {
                 let mut labels = Vec::new();
                 if let Some(span) = d.span {
                     labels.push(
-                        cs::Label::primary(span.file.0, excerpts.range(span)).with_message(escape_text(&d.label, false)),
+                        cs::Label::primary(span.file.0, excerpts.range(span))
+                            .with_message(escape_text(&d.label, false)),
                     );
                 }
                 for (span, msg) in &d.secondary {
-                    labels.push(cs::Label::secondary(span.file.0, excerpts.range(*span)).with_message(escape_text(msg, false)));
+                    labels.push(
+                        cs::Label::secondary(span.file.0, excerpts.range(*span))
+                            .with_message(escape_text(msg, false)),
+                    );
                 }
                 let notes = d.notes.iter().map(|n| escape_text(n, true)).collect();
                 cd = cd.with_labels(labels).with_notes(notes);
@@ -346,7 +350,12 @@ struct Excerpts<'s> {
 
 impl<'s> Excerpts<'s> {
     fn new(sources: &'s SourceMap, d: &Diagnostic) -> Excerpts<'s> {
-        let spans: Vec<Span> = d.span.iter().copied().chain(d.secondary.iter().map(|(s, _)| *s)).collect();
+        let spans: Vec<Span> = d
+            .span
+            .iter()
+            .copied()
+            .chain(d.secondary.iter().map(|(s, _)| *s))
+            .collect();
         let mut files: Vec<(String, Vec<Option<ShownLine>>, Vec<usize>)> = (0..sources.files.len())
             .map(|_| (String::new(), Vec::new(), Vec::new()))
             .collect();
@@ -452,7 +461,11 @@ impl<'s> Excerpts<'s> {
         };
         let offset = offset.clamp(line.orig.start, line.orig.end);
         if offset <= line.window.start {
-            return if offset < line.window.start { line.at } else { line.marks[0].1 };
+            return if offset < line.window.start {
+                line.at
+            } else {
+                line.marks[0].1
+            };
         }
         if offset >= line.window.end {
             return line.end;
@@ -480,8 +493,13 @@ fn window(line: &str, focus: Option<usize>) -> Range<usize> {
         return 0..line.len();
     }
     let focus_char = focus.map_or(0, |f| line[..f].chars().count());
-    let first = focus_char.saturating_sub(MAX_EXCERPT_CHARS / 3).min(chars - MAX_EXCERPT_CHARS);
-    let mut idx = line.char_indices().map(|(i, _)| i).chain(std::iter::once(line.len()));
+    let first = focus_char
+        .saturating_sub(MAX_EXCERPT_CHARS / 3)
+        .min(chars - MAX_EXCERPT_CHARS);
+    let mut idx = line
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(line.len()));
     let start = idx.nth(first).unwrap_or(line.len());
     let end = idx.nth(MAX_EXCERPT_CHARS - 1).unwrap_or(line.len());
     start..end
@@ -517,7 +535,12 @@ impl<'a> Files<'a> for Excerpts<'_> {
         })
     }
 
-    fn column_number(&'a self, id: usize, line_index: usize, byte_index: usize) -> Result<usize, files::Error> {
+    fn column_number(
+        &'a self,
+        id: usize,
+        line_index: usize,
+        byte_index: usize,
+    ) -> Result<usize, files::Error> {
         if let Some(&col) = self.columns.get(&(id, byte_index)) {
             return Ok(col);
         }

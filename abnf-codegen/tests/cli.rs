@@ -372,7 +372,11 @@ fn a_four_megabyte_line_is_linear_and_its_excerpt_is_short() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(err.contains("unexpected character `|`"), "{err}");
-    assert!(err.len() < 2000, "{} bytes of diagnostics for one error", err.len());
+    assert!(
+        err.len() < 2000,
+        "{} bytes of diagnostics for one error",
+        err.len()
+    );
 }
 
 /// 8,000 undefined names (each was compared with every defined one for
@@ -405,7 +409,10 @@ fn many_undefined_names_and_long_names_are_bounded() {
 /// and size, not written out (98 MB).
 #[test]
 fn generate_refuses_output_beyond_the_limit() {
-    let path = temp_spec("big_output.abnf", b"r = *(a / b) \"a\" 19(a / b)\na = \"a\"\nb = \"b\"\n");
+    let path = temp_spec(
+        "big_output.abnf",
+        b"r = *(a / b) \"a\" 19(a / b)\na = \"a\"\nb = \"b\"\n",
+    );
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("big-output");
     let _ = std::fs::remove_dir_all(&out);
     let o = run_bounded(&args(&[&"generate", &"--out", &out, &path]), 4 * GIB, 120);
@@ -460,7 +467,11 @@ fn sample_refuses_what_check_refuses() {
             a.push(path.as_os_str());
             let o = run_bounded(&a, GIB, 60);
             assert_eq!(o.status.code(), Some(1), "{name}: {}", stderr(&o));
-            assert_eq!(stderr(&o), stderr(&check), "{name}: sample and check --rule disagree");
+            assert_eq!(
+                stderr(&o),
+                stderr(&check),
+                "{name}: sample and check --rule disagree"
+            );
             assert!(o.stdout.is_empty());
         }
     }
@@ -481,10 +492,27 @@ fn commands_end_quietly_on_a_closed_pipe() {
     let (rfc, iri) = (rfc.as_os_str(), iri.as_os_str());
     let commands: Vec<Vec<&std::ffi::OsStr>> = [
         &["extract".as_ref(), rfc][..],
-        &["diagram".as_ref(), "--rule".as_ref(), "IRI-reference".as_ref(), iri],
-        &["explain".as_ref(), "--rule".as_ref(), "IRI-reference".as_ref(), iri],
+        &[
+            "diagram".as_ref(),
+            "--rule".as_ref(),
+            "IRI-reference".as_ref(),
+            iri,
+        ],
+        &[
+            "explain".as_ref(),
+            "--rule".as_ref(),
+            "IRI-reference".as_ref(),
+            iri,
+        ],
         &["dot".as_ref(), "--rule".as_ref(), "IRI-reference".as_ref(), iri],
-        &["sample".as_ref(), "--rule".as_ref(), "IRI-reference".as_ref(), "-n".as_ref(), "100000".as_ref(), iri],
+        &[
+            "sample".as_ref(),
+            "--rule".as_ref(),
+            "IRI-reference".as_ref(),
+            "-n".as_ref(),
+            "100000".as_ref(),
+            iri,
+        ],
     ]
     .iter()
     .map(|a| a.to_vec())

@@ -1275,7 +1275,9 @@ fn fixture_output(case: &std::path::Path) -> String {
         let text = String::from_utf8_lossy(&std::fs::read(&root).unwrap()).into_owned();
         let stem = root.file_stem().unwrap().to_string_lossy().into_owned();
         for line in text.lines() {
-            let Some(opts) = line.strip_prefix("; test:") else { continue };
+            let Some(opts) = line.strip_prefix("; test:") else {
+                continue;
+            };
             for opt in opts.split_whitespace() {
                 let (k, v) = opt.split_once('=').unwrap_or((opt, ""));
                 match k {

@@ -140,7 +140,11 @@ fn field_type(f: &EmitField, rt: &TokenStream) -> TokenStream {
 }
 
 fn item_fn_ident(owner: &str, field: &str) -> String {
-    format!("__{}_{}_item", owner.to_ascii_lowercase(), field.trim_end_matches('_'))
+    format!(
+        "__{}_{}_item",
+        owner.to_ascii_lowercase(),
+        field.trim_end_matches('_')
+    )
 }
 
 /// The name of each list field's item function, unique in the module: the
@@ -153,7 +157,9 @@ fn item_fn_names(types: &[EmitType]) -> ItemFns {
     let mut namer = super::Namer::default();
     let mut out = HashMap::new();
     for ty in types {
-        let EmitTypeKind::Local { shape, .. } = &ty.kind else { continue };
+        let EmitTypeKind::Local { shape, .. } = &ty.kind else {
+            continue;
+        };
         let fields: Vec<&EmitField> = match shape {
             EmitShape::Struct(fs) => fs.iter().collect(),
             EmitShape::Enum(vs) => vs.iter().flat_map(|v| &v.fields).collect(),

@@ -477,14 +477,21 @@ impl Loader {
             .iter()
             .filter(|d| d.is_error() && d.span.is_some_and(|s| s.file == file))
             .count();
-        let parsed = self.specs[module].rules.iter().filter(|r| !r.tokens.is_empty()).count();
+        let parsed = self.specs[module]
+            .rules
+            .iter()
+            .filter(|r| !r.tokens.is_empty())
+            .count();
         if errors == 0 || errors <= parsed {
             return;
         }
         self.hidden.push(file);
         let later = self.diags.split_off(before);
-        self.diags
-            .extend(later.into_iter().filter(|d| d.span.is_none_or(|s| s.file != file)));
+        self.diags.extend(
+            later
+                .into_iter()
+                .filter(|d| d.span.is_none_or(|s| s.file != file)),
+        );
         self.diags.push(
             Diagnostic::error(
                 format!(
@@ -646,10 +653,13 @@ impl Loader {
             for d in self.specs[m].schemes.clone() {
                 if let Some(&first) = scheme_at.get(&d.scheme) {
                     self.diags.push(
-                        Diagnostic::error(format!("`@scheme {}` is given twice", d.scheme), Some(d.scheme_span))
-                            .with_label("second `@scheme` for this scheme")
-                            .with_secondary(first, "first given here")
-                            .with_note("a scheme has one syntax; keep one of the directives"),
+                        Diagnostic::error(
+                            format!("`@scheme {}` is given twice", d.scheme),
+                            Some(d.scheme_span),
+                        )
+                        .with_label("second `@scheme` for this scheme")
+                        .with_secondary(first, "first given here")
+                        .with_note("a scheme has one syntax; keep one of the directives"),
                     );
                     continue;
                 }

@@ -233,7 +233,12 @@ impl<'g> Sampler<'g> {
     /// A near miss that `accepts` rejects (for example the rule's compiled
     /// recognizer, which is exact and linear where the oracle may
     /// backtrack), if one turns up within `tries`.
-    pub fn invalid_by(&mut self, rule: RuleId, accepts: impl Fn(&str) -> bool, tries: usize) -> Option<String> {
+    pub fn invalid_by(
+        &mut self,
+        rule: RuleId,
+        accepts: impl Fn(&str) -> bool,
+        tries: usize,
+    ) -> Option<String> {
         let boundary = self.boundary_chars(rule);
         (0..tries)
             .map(|_| self.near_miss(rule, &boundary))

@@ -251,7 +251,7 @@ pub(crate) fn lex_rule(file: FileId, text: &str, base: usize) -> LexResult<Lexed
                             end,
                             "unterminated prose value: `<` without `>` on the same line",
                             "this prose value is not closed",
-                        ))
+                        ));
                     }
                 }
                 tokens.push(Tok {

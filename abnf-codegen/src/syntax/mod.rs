@@ -238,8 +238,7 @@ pub fn parse_spec_at(
 /// strings stays linear (looking for the line's end first rescanned the rest
 /// of the line once per string).
 pub(crate) fn find_on_line(text: &str, close: char) -> Option<usize> {
-    text.find([close, '\n'])
-        .filter(|&i| text[i..].starts_with(close))
+    text.find([close, '\n']).filter(|&i| text[i..].starts_with(close))
 }
 
 /// The rule a broken chunk was meant to define, as a rule matching nothing.

@@ -156,7 +156,10 @@ fn brackets_open(s: &str) -> i32 {
 /// alternation, quotes, braces or separators), as opposed to the punctuation
 /// of prose (`n = 5.`, `note: a = b`).
 fn is_stray(c: char) -> bool {
-    matches!(c, '|' | '\'' | '{' | '}' | '+' | '?' | '#' | '!' | '&' | '\\' | '^' | '~' | '`' | '$' | '@' | '\0') || c.is_control()
+    matches!(
+        c,
+        '|' | '\'' | '{' | '}' | '+' | '?' | '#' | '!' | '&' | '\\' | '^' | '~' | '`' | '$' | '@' | '\0'
+    ) || c.is_control()
 }
 
 /// A line that starts like a rule (`name = ` at an RFC's indentation) or
