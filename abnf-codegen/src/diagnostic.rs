@@ -88,7 +88,12 @@ impl SourceFile {
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let line = self.line_of(offset);
         let start = self.line_starts[line];
-        let col = self.text[start..offset.min(self.text.len())].chars().count();
+        // Characters that start before the offset (an offset inside a
+        // character counts that character).
+        let col = self.text[start..]
+            .char_indices()
+            .take_while(|&(i, _)| start + i < offset)
+            .count();
         (line + 1, col + 1)
     }
 }
@@ -446,7 +451,9 @@ impl<'s> Excerpts<'s> {
         for s in &spans {
             let file = &sources.files[s.file.0];
             let at = ex.map(s.file.0, s.start);
-            columns.insert((s.file.0, at), file.line_col(s.start).1);
+            // The primary span (first) keeps its column if a secondary one
+            // lands on the same place of the excerpt.
+            columns.entry((s.file.0, at)).or_insert(file.line_col(s.start).1);
         }
         ex.columns = columns;
         ex
@@ -492,7 +499,7 @@ fn window(line: &str, focus: Option<usize>) -> Range<usize> {
     if chars <= MAX_EXCERPT_CHARS {
         return 0..line.len();
     }
-    let focus_char = focus.map_or(0, |f| line[..f].chars().count());
+    let focus_char = focus.map_or(0, |f| line.char_indices().take_while(|&(i, _)| i < f).count());
     let first = focus_char
         .saturating_sub(MAX_EXCERPT_CHARS / 3)
         .min(chars - MAX_EXCERPT_CHARS);
