@@ -55,6 +55,7 @@ fuzz_target!(|data: &[u8]| {
         determinize_bytes: 4 << 20,
         rule_output_bytes: 1 << 20,
         output_bytes: 4 << 20,
+        ..Limits::default()
     });
     match config.build() {
         Ok(compiled) => check_render(&compiled.warnings),
