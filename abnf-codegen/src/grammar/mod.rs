@@ -919,3 +919,49 @@ pub fn unused_rules(grammar: &Grammar, exported: &[RuleId]) -> Vec<Diagnostic> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::bounded_edit_distance;
+
+    fn levenshtein(a: &[u8], b: &[u8]) -> usize {
+        let mut prev: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.iter().enumerate() {
+            let mut cur = vec![i + 1];
+            for (j, cb) in b.iter().enumerate() {
+                cur.push((prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1));
+            }
+            prev = cur;
+        }
+        prev[b.len()]
+    }
+
+    /// The banded distance agrees with the full one wherever that is at
+    /// most the bound, and is `None` elsewhere: every pair of strings of up
+    /// to 5 letters over a 3-letter alphabet.
+    #[test]
+    fn bounded_edit_distance_agrees_with_levenshtein() {
+        let mut words = vec![Vec::new()];
+        for len in 1..=5 {
+            for k in 0..3usize.pow(len) {
+                let mut w = Vec::new();
+                let mut k = k;
+                for _ in 0..len {
+                    w.push(b"abc"[k % 3]);
+                    k /= 3;
+                }
+                words.push(w);
+            }
+        }
+        let sample: Vec<&Vec<u8>> = words.iter().step_by(7).collect();
+        for a in &sample {
+            for b in &sample {
+                let full = levenshtein(a, b);
+                for max in 0..=3 {
+                    let want = (full <= max).then_some(full);
+                    assert_eq!(bounded_edit_distance(a, b, max), want, "{a:?} {b:?} max {max}");
+                }
+            }
+        }
+    }
+}
