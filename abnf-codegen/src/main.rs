@@ -4,6 +4,7 @@ use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use abnf_codegen::limits::MAX_SPEC_BYTES;
 use abnf_codegen::{Config, Error};
 use clap::{Parser, Subcommand};
 
@@ -398,10 +399,20 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Extract { rfc } => {
-            let bytes = std::fs::read(&rfc).map_err(|error| Error::Io {
-                path: rfc.clone(),
-                error,
-            })?;
+            // Through the spec size cap: `extract /dev/zero` must end.
+            let mut bytes = Vec::new();
+            std::fs::File::open(&rfc)
+                .and_then(|f| f.take(MAX_SPEC_BYTES as u64 + 1).read_to_end(&mut bytes))
+                .map_err(|error| Error::Io {
+                    path: rfc.clone(),
+                    error,
+                })?;
+            if bytes.len() > MAX_SPEC_BYTES {
+                return Err(Error::Config(format!(
+                    "{} is larger than {MAX_SPEC_BYTES} bytes, the largest spec read",
+                    rfc.display()
+                )));
+            }
             let text = String::from_utf8_lossy(&bytes);
             let extracted = abnf_codegen::syntax::rfc_text::extract(&text);
             if extracted.rules == 0 {
