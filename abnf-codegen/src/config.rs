@@ -1385,16 +1385,20 @@ impl Compiled {
         for ty in &model.types {
             let r = g.rule(ty.rule);
             let home = r.module;
-            let home_has_it = home != m
-                && self
-                    .typed
-                    .models
-                    .iter()
-                    .any(|(hm, hmodel)| *hm == home && hmodel.is_typed(ty.rule));
-            let kind = if home_has_it {
+            let home_type = (home != m)
+                .then(|| {
+                    self.typed
+                        .models
+                        .iter()
+                        .find(|(hm, _)| *hm == home)
+                        .and_then(|(_, hmodel)| hmodel.get(ty.rule))
+                })
+                .flatten();
+            let kind = if let Some(home_type) = home_type {
                 EmitTypeKind::Reexport {
                     module: g.module(home).name.clone(),
                     is_enum: matches!(ty.shape, Shape::Enum(_)),
+                    home_name: (home_type.name != ty.name).then(|| home_type.name.clone()),
                 }
             } else {
                 let stem = paths.borrow_mut().unique(emit::file_stem_name(&r.name));

@@ -113,6 +113,9 @@ pub enum EmitTypeKind {
         module: String,
         /// Whether it is an enum (so its `Kind` is re-exported too).
         is_enum: bool,
+        /// The type's name in the sibling module, when it differs (each
+        /// module names its types on its own: `A1` there may be `A12` here).
+        home_name: Option<String>,
     },
 }
 
@@ -288,13 +291,24 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
     for ty in types {
         let name = ident(&ty.name);
         let (doc, shape, tdfa, diagram) = match &ty.kind {
-            EmitTypeKind::Reexport { module, is_enum } => {
+            EmitTypeKind::Reexport {
+                module,
+                is_enum,
+                home_name,
+            } => {
                 let m = ident(module);
                 let kind = format_ident!("{}Kind", ty.name);
-                items.push(if *is_enum {
-                    quote!(pub use super::super::#m::ast::{#name, #kind};)
-                } else {
-                    quote!(pub use super::super::#m::ast::#name;)
+                items.push(match home_name {
+                    None if *is_enum => quote!(pub use super::super::#m::ast::{#name, #kind};),
+                    None => quote!(pub use super::super::#m::ast::#name;),
+                    Some(home) => {
+                        let (home, home_kind) = (ident(home), format_ident!("{}Kind", home));
+                        if *is_enum {
+                            quote!(pub use super::super::#m::ast::{#home as #name, #home_kind as #kind};)
+                        } else {
+                            quote!(pub use super::super::#m::ast::#home as #name;)
+                        }
+                    }
                 });
                 continue;
             }
