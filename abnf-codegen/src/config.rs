@@ -14,12 +14,17 @@ use crate::emit::ast::{
 use crate::emit::{self, EmitGrammar, EmitKind, EmitRule, IncludeStyle};
 
 use crate::grammar::{self, Grammar, ModuleId, RuleId, SpecInput};
+use crate::limits;
 use crate::regular::Lowerer;
 use crate::tagged::TaggedDfa;
 
 /// What to do about a typed AST whose automaton is too large.
 const AST_TOO_BIG: &str =
     "make the rule a leaf with `Config::ast_leaves`, or turn the typed AST off with `Config::typed_ast(false)`";
+
+/// The stem of the generated index file (`grammars.rs`); no spec may be
+/// named so, or its module would overwrite the index.
+const INDEX_MODULE: &str = "grammars";
 
 /// The most states a `@bidirectional` rule's reverse automaton may have; a
 /// larger one is left out (the recognizer then walks forwards only).
@@ -44,6 +49,7 @@ pub struct Config {
     ast_rules: BTreeMap<String, Vec<String>>,
     ast_leaves: BTreeMap<String, Vec<String>>,
     no_ast: bool,
+    import_dirs: Vec<PathBuf>,
 }
 
 /// Why generation failed.
@@ -416,6 +422,35 @@ impl Config {
         self
     }
 
+    /// Lets `@import` read spec files anywhere under `dir` too. By default an
+    /// import must stay inside the folder of a spec given with
+    /// [`Config::spec`] or a folder given with [`Config::specs_dir`] (see
+    /// [`crate::limits`] and the README's "Limits" section).
+    pub fn import_dir(&mut self, dir: impl AsRef<Path>) -> &mut Config {
+        self.import_dirs.push(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// The folder trees `@import` may read from: each root spec's folder,
+    /// each spec folder, each [`Config::import_dir`]; the current folder when
+    /// every spec is in memory.
+    fn import_roots(&self) -> Vec<PathBuf> {
+        let mut roots: Vec<PathBuf> = self
+            .spec_paths
+            .iter()
+            .map(|p| match p.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+                _ => PathBuf::from("."),
+            })
+            .chain(self.spec_dirs.iter().cloned())
+            .chain(self.import_dirs.iter().cloned())
+            .collect();
+        if roots.is_empty() {
+            roots.push(PathBuf::from("."));
+        }
+        roots.iter().filter_map(|r| r.canonicalize().ok()).collect()
+    }
+
     fn inputs(&self) -> Result<Vec<SpecInput>, Error> {
         let mut paths = self.spec_paths.clone();
         for dir in &self.spec_dirs {
@@ -432,7 +467,7 @@ impl Config {
         }
         let mut inputs = Vec::new();
         for path in paths {
-            let bytes = std::fs::read(&path).map_err(|error| Error::Io {
+            let bytes = read_capped(&path).map_err(|error| Error::Io {
                 path: path.clone(),
                 error,
             })?;
@@ -459,6 +494,7 @@ impl Config {
     pub fn load(&self) -> Result<(Grammar, Diagnostics), Error> {
         let inputs = self.inputs()?;
         let in_memory = self.spec_sources.clone();
+        let import_roots = self.import_roots();
         let mut resolve = |from: &SpecInput, name: &str| -> Result<SpecInput, String> {
             if let Some((n, t)) = in_memory.iter().find(|(n, _)| n == name) {
                 return Ok(SpecInput {
@@ -472,7 +508,7 @@ impl Config {
                 Some(dir) => dir.join(name),
                 None => PathBuf::from(name),
             };
-            let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let bytes = read_import(&path, &import_roots)?;
             Ok(SpecInput {
                 name: path.display().to_string(),
                 path: Some(path),
@@ -513,6 +549,26 @@ impl Config {
             };
             match Automaton::build(&hir, self.limits) {
                 Ok(a) => {
+                    let bytes = recognizer_bytes(&a);
+                    if bytes > self.limits.rule_output_bytes {
+                        errors.push(
+                            Diagnostic::error(
+                                format!(
+                                    "the generated tables for rule `{}` would take {bytes} bytes, above the \
+                                     limit of {} bytes",
+                                    rule.name, self.limits.rule_output_bytes
+                                ),
+                                Some(rule.name_span),
+                            )
+                            .with_label("this rule's recognizer is too large to write")
+                            .with_note(
+                                "raise the limit with `Config::limits` (`Limits::rule_output_bytes`), or simplify \
+                                 the rule (a pattern such as `*(a / b) \"a\" 19(a / b)` must remember the last \
+                                 20 characters: 2^20 states)",
+                            ),
+                        );
+                        continue;
+                    }
                     automata.insert(id, a);
                 }
                 Err(e) => {
@@ -781,8 +837,9 @@ impl Config {
     /// Runs the whole pipeline and returns the generated files without
     /// writing anything.
     pub fn generate(&self) -> Result<Generated, Error> {
-        let compiled = self.build()?;
         let runtime = self.runtime.as_deref().unwrap_or("::abnf_runtime");
+        check_runtime_path(runtime)?;
+        let compiled = self.build()?;
         let regenerate = match (&self.regenerate_command, self.include_style) {
             (Some(command), _) => format!("then run `{command}`"),
             (None, IncludeStyle::OutDir) => "the build script regenerates this file".to_string(),
@@ -790,7 +847,7 @@ impl Config {
                 "then regenerate this file with `abnf-codegen generate`".to_string()
             }
         };
-        compiled.emit(runtime, self.include_style, &regenerate)
+        compiled.emit(runtime, self.include_style, &regenerate, self.limits)
     }
 
     /// For build scripts: generates, writes the files that changed to the
@@ -812,6 +869,53 @@ impl Config {
         write_if_changed(&out, &generated.files)?;
         Ok(generated)
     }
+}
+
+/// Bytes of the tables written for one recognizer, estimated from above
+/// without building them (converting a DFA of a million states takes
+/// longer than building it): its compact table and sparse DFA, each in both
+/// byte orders, are each at most the size of the dense DFA.
+fn recognizer_bytes(a: &Automaton) -> usize {
+    4 * a.dfa.memory_usage()
+}
+
+/// Reads at most one byte more than [`limits::MAX_SPEC_BYTES`] (enough for
+/// the loader to say the file is too large), so that a device such as
+/// `/dev/zero` cannot exhaust memory.
+fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(limits::MAX_SPEC_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Reads the file an `@import` names, if it may be read: a regular file
+/// (not a device, FIFO or folder, which could block or never end) with a
+/// spec extension (`.abnf`, `.bnf`, `.txt`), inside one of `roots` once
+/// symbolic links and `..` are resolved. The reason for a refusal never
+/// quotes the file's contents.
+fn read_import(path: &Path, roots: &[PathBuf]) -> Result<Vec<u8>, String> {
+    let shown = path.display();
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if !matches!(ext, "abnf" | "bnf" | "txt") {
+        return Err(format!(
+            "{shown}: only `.abnf`, `.bnf` and `.txt` spec files can be imported"
+        ));
+    }
+    let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{shown}: not a regular file"));
+    }
+    let real = path.canonicalize().map_err(|e| format!("{shown}: {e}"))?;
+    if !roots.iter().any(|r| real.starts_with(r)) {
+        return Err(format!(
+            "{shown} is outside the folders of the specs being compiled; add its folder with \
+             `Config::import_dir` to allow it"
+        ));
+    }
+    read_capped(&real).map_err(|e| format!("{shown}: {e}"))
 }
 
 /// A grammar module's docs: the comment lines that open its spec file
@@ -850,6 +954,26 @@ fn doc_text(line: &str) -> String {
         .join(" ")
 }
 
+/// The runtime crate's path is pasted into every generated file: it must be
+/// a plain Rust path (`::iri_grammar`, `crate::rt`), not empty, not tokens
+/// that fail to parse, and without generic arguments.
+fn check_runtime_path(runtime: &str) -> Result<(), Error> {
+    let why = match syn::parse_str::<syn::Path>(runtime) {
+        Err(e) => Some(e.to_string()),
+        Ok(p) if p.segments.iter().any(|s| !s.arguments.is_none()) => {
+            Some("generic arguments are not allowed".to_string())
+        }
+        Ok(_) => None,
+    };
+    match why {
+        None => Ok(()),
+        Some(why) => Err(Error::Config(format!(
+            "the runtime crate path {:?} is not a Rust path ({why}); write it like `::iri_grammar`",
+            crate::diagnostic::escape_text(runtime, false)
+        ))),
+    }
+}
+
 /// Why `name` cannot be a Rust module name, if it cannot.
 fn not_a_module_name(name: &str) -> Option<&'static str> {
     let mut chars = name.chars();
@@ -862,6 +986,9 @@ fn not_a_module_name(name: &str) -> Option<&'static str> {
     }
     if syn::parse_str::<syn::Ident>(name).is_err() {
         return Some("it is a Rust keyword");
+    }
+    if name == INDEX_MODULE {
+        return Some("`grammars.rs` is the generated index of all modules");
     }
     None
 }
@@ -997,7 +1124,13 @@ impl Compiled {
         out
     }
 
-    fn emit(&self, runtime: &str, style: IncludeStyle, regenerate: &str) -> Result<Generated, Error> {
+    fn emit(
+        &self,
+        runtime: &str,
+        style: IncludeStyle,
+        regenerate: &str,
+        limits: Limits,
+    ) -> Result<Generated, Error> {
         let g = &self.grammar;
         let mut files = Vec::new();
         let mut errors = Vec::new();
@@ -1022,7 +1155,10 @@ impl Compiled {
                     )
                     .with_note(format!(
                         "each spec becomes a module named after its file; rename the file, for example to `{}.abnf`",
-                        emit::file_stem_name(&module.name).trim_start_matches("r_")
+                        match emit::file_stem_name(&module.name).trim_start_matches("r_") {
+                            INDEX_MODULE => format!("{INDEX_MODULE}_spec"),
+                            other => other.to_string(),
+                        }
                     )),
                 );
             }
@@ -1162,8 +1298,41 @@ impl Compiled {
                 items: errors,
             }));
         }
+        let total: usize = files.iter().map(|f| f.contents.len()).sum();
+        if total > limits.output_bytes {
+            // Name the rule with the largest recognizer: the likely cause.
+            let largest = self
+                .automata
+                .iter()
+                .map(|(id, a)| (recognizer_bytes(a), *id))
+                .max_by_key(|&(bytes, id)| (bytes, std::cmp::Reverse(id)));
+            let (span, what) = match largest {
+                Some((bytes, id)) => (
+                    Some(g.rule(id).name_span),
+                    format!(
+                        "the largest recognizer, `{}`, takes up to {bytes} bytes",
+                        g.rule(id).name
+                    ),
+                ),
+                None => (None, String::new()),
+            };
+            return Err(Error::Grammar(Diagnostics {
+                sources: g.sources.clone(),
+                items: vec![Diagnostic::error(
+                    format!(
+                        "the generated files would take {total} bytes, above the limit of {} bytes",
+                        limits.output_bytes
+                    ),
+                    span,
+                )
+                .with_label(what)
+                .with_note(
+                    "raise the limit with `Config::limits` (`Limits::output_bytes`), or export fewer rules",
+                )],
+            }));
+        }
         files.push(GeneratedFile {
-            path: "grammars.rs".into(),
+            path: format!("{INDEX_MODULE}.rs"),
             contents: emit::index_module(&module_names, &schemes, runtime, style, regenerate).into_bytes(),
         });
         let inputs = g.modules.iter().filter_map(|m| m.path.clone()).collect();
@@ -1271,13 +1440,16 @@ impl Compiled {
         if built.is_empty() {
             return None;
         }
+        let mut names = ast::Names::default();
+        let mut hidden = emit::Namer::default();
+        let mut paths = emit::Namer::default();
         let items: Vec<EmitComponents> = built
             .iter()
             .map(|c| {
                 let r = g.rule(c.rule);
-                let stem = emit::file_stem_name(&r.name);
+                let stem = paths.unique(emit::file_stem_name(&r.name));
                 EmitComponents {
-                    name: ast::camel(&r.name),
+                    name: names.unique(ast::camel(&r.name)),
                     rule: r.name.clone(),
                     grammar: module.clone(),
                     doc: rule_doc(g, c.rule, "Components of"),
@@ -1292,7 +1464,7 @@ impl Compiled {
                         })
                         .collect(),
                     tdfa: emit_tdfa(
-                        format!("__{}_COMPONENTS", emit::constant_name(&r.name)),
+                        hidden.unique(format!("__{}_COMPONENTS", emit::constant_name(&r.name))),
                         format!("{module}/components/{stem}"),
                         &c.tdfa,
                         true,
@@ -1320,23 +1492,34 @@ impl Compiled {
             None => Target::Leaf,
         };
         let mut types = Vec::new();
+        // Hidden items and table files get unique names in order of
+        // appearance (`__A_B_CS_ITEM` of rule `a-b` field `cs` and of rule
+        // `a` field `b-cs`; the same field in two variants).
+        let hidden = std::cell::RefCell::new(emit::Namer::default());
+        let paths = std::cell::RefCell::new(emit::Namer::default());
         for ty in &model.types {
             let r = g.rule(ty.rule);
             let home = r.module;
-            let home_has_it = home != m
-                && self
-                    .typed
-                    .models
-                    .iter()
-                    .any(|(hm, hmodel)| *hm == home && hmodel.is_typed(ty.rule));
-            let kind = if home_has_it {
+            let home_type = (home != m)
+                .then(|| {
+                    self.typed
+                        .models
+                        .iter()
+                        .find(|(hm, _)| *hm == home)
+                        .and_then(|(_, hmodel)| hmodel.get(ty.rule))
+                })
+                .flatten();
+            let kind = if let Some(home_type) = home_type {
                 EmitTypeKind::Reexport {
                     module: g.module(home).name.clone(),
                     is_enum: matches!(ty.shape, Shape::Enum(_)),
+                    home_name: (home_type.name != ty.name).then(|| home_type.name.clone()),
                 }
             } else {
-                let stem = emit::file_stem_name(&r.name);
-                let tdfa_name = format!("__{}_TDFA", emit::constant_name(&r.name));
+                let stem = paths.borrow_mut().unique(emit::file_stem_name(&r.name));
+                let tdfa_name = hidden
+                    .borrow_mut()
+                    .unique(format!("__{}_TDFA", emit::constant_name(&r.name)));
                 // Groups in the order `regular::captures` numbers them.
                 let next_group = std::cell::Cell::new(1);
                 let take_group = || next_group.replace(next_group.get() + 1);
@@ -1345,12 +1528,14 @@ impl Compiled {
                     let group = take_group();
                     let element = self.typed.elements.get(&(ty.rule, f.name.clone())).map(|d| {
                         emit_tdfa(
-                            format!(
+                            hidden.borrow_mut().unique(format!(
                                 "__{}_{}_ITEM",
                                 emit::constant_name(&r.name),
                                 emit::constant_name(&f.name)
-                            ),
-                            format!("{module}/ast/{stem}.{}", f.name),
+                            )),
+                            paths
+                                .borrow_mut()
+                                .unique(format!("{module}/ast/{stem}.{}", f.name)),
                             d,
                             false,
                             &mut element_files.borrow_mut(),

@@ -257,17 +257,17 @@ pub fn model(
         }
     }
     let mut out = AstModel::default();
-    let mut type_names: HashMap<String, usize> = HashMap::new();
+    // Type names, and the `{Name}Kind` enum each enum type brings.
+    let mut type_names = Names::default();
     for id in typed {
         let Some(shape) = shape(g, &g.rule(id).expr) else {
             continue;
         };
-        let mut name = camel(&g.rule(id).name);
-        let n = type_names.entry(name.clone()).or_insert(0);
-        *n += 1;
-        if *n > 1 {
-            name = format!("{name}{n}");
-        }
+        let name = if matches!(shape, Shape::Enum(_)) {
+            type_names.unique_with(camel(&g.rule(id).name), &["Kind"])
+        } else {
+            type_names.unique(camel(&g.rule(id).name))
+        };
         out.index.insert(id, out.types.len());
         out.types.push(AstType {
             rule: id,
@@ -563,20 +563,40 @@ fn fields_of(
     }
 }
 
-/// Unique names within one scope: the second `h16` field is `h16_2`, the
-/// second `Alpha` variant `Alpha2`.
+/// Unique names within one scope, in order of appearance: a name already
+/// taken gets the first free numeric suffix, so the second `h16` field is
+/// `h16_2`, the second `Alpha` variant `Alpha2`, and a later field `h16-2`
+/// (also `h16_2`) becomes `h16_2_2` instead of colliding.
 #[derive(Default)]
-struct Names(HashMap<String, usize>);
+pub struct Names(std::collections::HashSet<String>);
 
 impl Names {
-    fn unique(&mut self, base: String) -> String {
-        let n = self.0.entry(base.clone()).or_insert(0);
-        *n += 1;
-        match *n {
-            1 => base,
-            n if base.starts_with(|c: char| c.is_ascii_uppercase()) => format!("{base}{n}"),
-            n => format!("{base}_{n}"),
+    /// Takes `base`, or `base` with the first free numeric suffix.
+    pub fn unique(&mut self, base: String) -> String {
+        self.unique_with(base, &[])
+    }
+
+    /// A unique name such that the name followed by each of `suffixes` is
+    /// free too (an enum `Host` brings `HostKind`); all of them are taken.
+    pub fn unique_with(&mut self, base: String, suffixes: &[&str]) -> String {
+        let free = |set: &std::collections::HashSet<String>, n: &str| {
+            !set.contains(n) && suffixes.iter().all(|s| !set.contains(&format!("{n}{s}")))
+        };
+        let mut name = base.clone();
+        let mut n = 1;
+        while !free(&self.0, &name) {
+            n += 1;
+            name = if base.starts_with(|c: char| c.is_ascii_uppercase()) {
+                format!("{base}{n}")
+            } else {
+                format!("{base}_{n}")
+            };
         }
+        for s in suffixes {
+            self.0.insert(format!("{name}{s}"));
+        }
+        self.0.insert(name.clone());
+        name
     }
 }
 
