@@ -1,5 +1,6 @@
 //! HIR → minimized anchored dense DFA, and its serialized form.
 
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use regex_automata::dfa::{dense, Automaton as _, StartKind};
@@ -69,6 +70,8 @@ pub struct Automaton {
     pub nfa_states: usize,
     /// Time to compile the NFA, determinize and minimize.
     pub build_time: Duration,
+    /// The compact table in the runtime's format, made on first use.
+    wire: OnceLock<WireBytes>,
 }
 
 impl Automaton {
@@ -123,6 +126,7 @@ impl Automaton {
             nfa_states: nfa.states().len(),
             dfa,
             build_time: t0.elapsed(),
+            wire: OnceLock::new(),
         })
     }
 
@@ -151,8 +155,10 @@ impl Automaton {
 
     /// Full match of `input`: `Ok(())`, or `Err(offset)` where offset is the
     /// length of the longest prefix that can still be extended to a match.
+    /// Walks the compact table with the runtime's own walk, as generated
+    /// code does.
     pub fn full_match(&self, input: &[u8]) -> Result<(), usize> {
-        full_match(&self.dfa, input)
+        self.wire.get_or_init(|| self.compact().wire()).table().full_match(input)
     }
 }
 
@@ -458,26 +464,6 @@ impl Compact {
             sets: sets.concat(),
             set_words,
         })
-    }
-}
-
-/// The recognizer loop shared with the runtime: walk, stop at the dead state,
-/// take the end-of-input transition.
-pub fn full_match<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, input: &[u8]) -> Result<(), usize> {
-    let start: StateID = dfa
-        .start_state(&start::Config::new().anchored(Anchored::Yes))
-        .expect("anchored start states are built");
-    let mut s = start;
-    for (i, &b) in input.iter().enumerate() {
-        s = dfa.next_state(s, b);
-        if dfa.is_dead_state(s) {
-            return Err(i);
-        }
-    }
-    if dfa.is_match_state(dfa.next_eoi_state(s)) {
-        Ok(())
-    } else {
-        Err(input.len())
     }
 }
 
