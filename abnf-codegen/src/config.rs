@@ -14,6 +14,7 @@ use crate::emit::ast::{
 use crate::emit::{self, EmitGrammar, EmitKind, EmitReverse, EmitRule, IncludeStyle};
 
 use crate::grammar::{self, Grammar, ModuleId, RuleId, SpecInput};
+use crate::partial::{self, LeftOut};
 use crate::regular::Lowerer;
 use crate::tagged::TaggedDfa;
 
@@ -43,6 +44,7 @@ pub struct Config {
     ast_rules: BTreeMap<String, Vec<String>>,
     ast_leaves: BTreeMap<String, Vec<String>>,
     no_ast: bool,
+    no_unused_warnings: bool,
 }
 
 /// Why generation failed.
@@ -155,6 +157,7 @@ pub struct Compiled {
     /// The reverse automata of `@bidirectional` rules.
     reverses: HashMap<RuleId, automata::Reverse>,
     typed: TypedParts,
+    left_out: Vec<LeftOut>,
 }
 
 /// The typed AST of each root module with its automata.
@@ -278,6 +281,13 @@ impl Config {
         self
     }
 
+    /// Whether to warn about rules that no exported rule uses (default:
+    /// yes). `check --rule` turns it off: the user asked about one rule.
+    pub fn unused_warnings(&mut self, enabled: bool) -> &mut Config {
+        self.no_unused_warnings = !enabled;
+        self
+    }
+
     /// Size limits for the automata.
     pub fn limits(&mut self, limits: Limits) -> &mut Config {
         self.limits = limits;
@@ -358,48 +368,38 @@ impl Config {
     pub fn build(&self) -> Result<Compiled, Error> {
         let (grammar, mut warnings) = self.load()?;
         let mut errors = Vec::new();
-        let exports = self.resolve_exports(&grammar, &mut errors);
+        let mut exports = self.resolve_exports(&grammar, &mut errors);
         let all: Vec<RuleId> = exports.iter().flat_map(|(_, rs)| rs.iter().copied()).collect();
-        warnings.items.extend(grammar::unused_rules(&grammar, &all));
+        if !self.no_unused_warnings {
+            warnings.items.extend(grammar::unused_rules(&grammar, &all));
+        }
+        let explicit = partial::explicit_rules(&grammar, &exports, &self.exports);
 
         let mut lowerer = Lowerer::new(&grammar);
-        let mut automata = HashMap::new();
-        for &id in &all {
-            if automata.contains_key(&id) {
-                continue;
-            }
-            let rule = grammar.rule(id);
-            let hir = match lowerer.lower(id) {
-                Ok(h) => h,
-                Err(d) => {
-                    if !errors.iter().any(|e: &Diagnostic| e.message == d.message) {
-                        errors.push(d);
-                    }
-                    continue;
-                }
-            };
-            match Automaton::build(&hir, self.limits) {
-                Ok(a) => {
-                    automata.insert(id, a);
-                }
-                Err(e) => {
-                    let (what, detail, knob) = match e {
-                        BuildError::NfaTooBig(m) => ("NFA", m, "nfa_bytes"),
-                        BuildError::DfaTooBig(m) => ("DFA", m, "dfa_bytes or determinize_bytes"),
-                    };
-                    errors.push(
-                        Diagnostic::error(
-                            format!("the {what} for rule `{}` exceeds its size limit: {detail}", rule.name),
-                            Some(rule.name_span),
-                        )
-                        .with_label("this rule's automaton is too large")
-                        .with_note(format!(
-                            "raise the limit with `Config::limits` (`Limits::{knob}`), or simplify the rule \
-                             (large counted repetitions and patterns that must remember many characters grow the automaton)"
-                        )),
-                    );
-                }
-            }
+        let mut failed = Vec::new();
+        let mut left_out = Vec::new();
+        let automata = partial::build_automata(
+            &grammar,
+            &mut lowerer,
+            &all,
+            &explicit,
+            self.limits,
+            &mut failed,
+            &mut errors,
+            &mut warnings.items,
+            &mut left_out,
+        );
+        partial::lowering_failures(
+            &grammar,
+            &lowerer,
+            failed,
+            &explicit,
+            &mut errors,
+            &mut warnings.items,
+            &mut left_out,
+        );
+        for (_, ids) in &mut exports {
+            ids.retain(|id| !left_out.iter().any(|(l, _)| l == id));
         }
         let reverses = reverse_automata(&grammar, &automata, &mut warnings);
         let mut typed = TypedParts::default();
@@ -417,6 +417,7 @@ impl Config {
             automata,
             reverses,
             typed,
+            left_out: left_out.into_iter().map(|(_, l)| l).collect(),
         })
     }
 
@@ -776,6 +777,12 @@ pub fn write_if_changed(out: &Path, files: &[GeneratedFile]) -> Result<(), Error
 }
 
 impl Compiled {
+    /// The rules of a whole-file export that partial compilation left out
+    /// (see [`crate::partial`]), in the order they were met.
+    pub fn left_out(&self) -> &[LeftOut] {
+        &self.left_out
+    }
+
     /// The recognizer of an exported rule, by module name and rule name
     /// (case-insensitive, as in ABNF).
     pub fn recognizer(&self, grammar: &str, rule: &str) -> Option<Recognizer<'_>> {

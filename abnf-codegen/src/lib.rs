@@ -52,6 +52,7 @@ pub mod diagnostic;
 pub mod emit;
 pub mod grammar;
 pub mod oracle;
+pub mod partial;
 pub mod regular;
 pub mod sample;
 pub mod syntax;

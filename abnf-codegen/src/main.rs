@@ -19,10 +19,16 @@ struct Cli {
 enum Command {
     /// Check spec files: print every diagnostic, exit 1 on errors.
     Check {
-        /// Treat only these rules as exported (`RULE` or `GRAMMAR:RULE`);
-        /// rules they do not reach are reported as unused.
+        /// Check only these rules (`RULE` or `GRAMMAR:RULE`) and what they
+        /// use; each must compile. Without it every rule is checked, and
+        /// rules that cannot become a DFA are left out with a warning.
         #[arg(long = "rule", value_name = "RULE")]
         rules: Vec<String>,
+        /// Exit 1 on warnings too (rules left out included).
+        #[arg(long)]
+        deny_warnings: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
         /// Spec files.
         #[arg(required = true)]
         specs: Vec<PathBuf>,
@@ -108,10 +114,54 @@ enum Command {
         /// The rule (`RULE` or `GRAMMAR:RULE`).
         #[arg(long)]
         rule: String,
+        #[command(flatten)]
+        limits: LimitArgs,
         /// Spec files.
         #[arg(required = true)]
         specs: Vec<PathBuf>,
     },
+}
+
+/// Size limits of the automata (`Config::limits`).
+#[derive(clap::Args, Clone, Copy)]
+struct LimitArgs {
+    /// Bytes of heap a rule's Thompson NFA may use.
+    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    nfa_bytes: Option<usize>,
+    /// Bytes a rule's DFA may use.
+    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    dfa_bytes: Option<usize>,
+    /// Bytes determinizing a rule may use.
+    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    determinize_bytes: Option<usize>,
+    /// States a typed-tree (tagged) automaton may have.
+    #[arg(long, value_name = "N")]
+    tagged_states: Option<usize>,
+}
+
+impl LimitArgs {
+    fn apply(self, config: &mut Config) {
+        let mut l = abnf_codegen::automata::Limits::default();
+        l.nfa_bytes = self.nfa_bytes.unwrap_or(l.nfa_bytes);
+        l.dfa_bytes = self.dfa_bytes.unwrap_or(l.dfa_bytes);
+        l.determinize_bytes = self.determinize_bytes.unwrap_or(l.determinize_bytes);
+        l.tagged_states = self.tagged_states.unwrap_or(l.tagged_states);
+        config.limits(l);
+    }
+}
+
+/// `1000`, `64K`, `16M`, `1G` (powers of 1024).
+fn parse_size(s: &str) -> Result<usize, String> {
+    let (digits, shift) = match s.as_bytes().last() {
+        Some(b'k' | b'K') => (&s[..s.len() - 1], 10),
+        Some(b'm' | b'M') => (&s[..s.len() - 1], 20),
+        Some(b'g' | b'G') => (&s[..s.len() - 1], 30),
+        _ => (s, 0),
+    };
+    let n: usize = digits
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size (write 4096, 64K, 16M or 1G)"))?;
+    n.checked_mul(1 << shift).ok_or_else(|| format!("`{s}` is too large"))
 }
 
 fn main() -> ExitCode {
@@ -182,15 +232,38 @@ fn find_rule(
 
 fn run(command: Command) -> Result<ExitCode, Error> {
     match command {
-        Command::Check { rules, specs } => {
+        Command::Check {
+            rules,
+            deny_warnings,
+            limits,
+            specs,
+        } => {
             let mut config = config_for(&specs);
+            limits.apply(&mut config);
             for r in &rules {
                 export_rule(&mut config, &specs, r)?;
             }
-            // The full pipeline: recursion and automaton size are checks too.
+            // The user asked about these rules: the others being unused is
+            // no news.
+            config.unused_warnings(rules.is_empty());
+            // The recognizers' pipeline: recursion and automaton size are
+            // checks too. Typed trees are for `generate`.
+            config.typed_ast(false);
             match config.build() {
                 Ok(compiled) => {
                     eprint!("{}", compiled.warnings.render(io::stderr().is_terminal()));
+                    let left_out = compiled.left_out();
+                    if !left_out.is_empty() {
+                        eprintln!(
+                            "left out ({} of {} rules): {}",
+                            left_out.len(),
+                            left_out.len() + compiled.stats().len(),
+                            left_out.iter().map(|l| l.rule.as_str()).collect::<Vec<_>>().join(", ")
+                        );
+                    }
+                    if deny_warnings && !compiled.warnings.items.is_empty() {
+                        return Ok(ExitCode::from(1));
+                    }
                     Ok(ExitCode::SUCCESS)
                 }
                 Err(e @ Error::Grammar(_)) => {
@@ -358,8 +431,10 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             print!("{}", extracted.abnf);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Match { rule, specs } => {
+        Command::Match { rule, limits, specs } => {
             let mut config = config_for(&specs);
+            limits.apply(&mut config);
+            config.typed_ast(false);
             let (grammar, rule) = export_rule(&mut config, &specs, &rule)?;
             let compiled = config.build()?;
             let recognizer = compiled

@@ -159,6 +159,7 @@ fn small_limits() -> Limits {
         nfa_bytes: 16 << 10,
         dfa_bytes: 1 << 20,
         determinize_bytes: 1 << 20,
+        ..Limits::default()
     }
 }
 

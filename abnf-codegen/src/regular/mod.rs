@@ -13,6 +13,7 @@ mod captures;
 mod recursion;
 
 pub use captures::group_count;
+pub use recursion::Chain;
 
 use std::collections::HashMap;
 
@@ -40,6 +41,8 @@ pub struct Lowerer<'g> {
     sccs: recursion::Sccs,
     cache: HashMap<RuleId, Result<(Hir, usize), Diagnostic>>,
     depth: usize,
+    /// Members of the cycles found not to be regular so far.
+    non_regular: std::collections::HashSet<RuleId>,
 }
 
 impl<'g> Lowerer<'g> {
@@ -50,6 +53,7 @@ impl<'g> Lowerer<'g> {
             sccs: recursion::Sccs::new(grammar),
             cache: HashMap::new(),
             depth: 0,
+            non_regular: Default::default(),
         }
     }
 

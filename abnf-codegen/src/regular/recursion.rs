@@ -157,6 +157,7 @@ impl Lowerer<'_> {
             }
         }
         let Some((side, eqs)) = system else {
+            self.non_regular.extend(members.iter().copied());
             return Err(self.not_regular(rule, &members));
         };
         let n = members.len();
@@ -305,6 +306,96 @@ impl Lowerer<'_> {
             "only right-linear (`list = item [\",\" list]`) or left-linear recursion describes a regular \
              language; nesting such as `a = \"(\" a \")\"` needs a stack",
         )
+    }
+}
+
+/// How a rule reaches a recursion that is not regular: the rules from it to
+/// the first such rule, and that rule's cycle.
+#[derive(Clone, Debug)]
+pub struct Chain {
+    /// From the rule asked about to the first non-regular rule it reaches
+    /// (both included; one element when the rule is itself in the cycle).
+    pub path: Vec<RuleId>,
+    /// The reference taken at each step of `path`.
+    pub path_spans: Vec<Span>,
+    /// The cycle, starting and (implicitly) ending at `path`'s last rule.
+    pub cycle: Vec<RuleId>,
+    /// The reference taken at each step of `cycle`.
+    pub cycle_spans: Vec<Span>,
+}
+
+impl Chain {
+    /// The rule whose recursion is not regular.
+    pub fn target(&self) -> RuleId {
+        *self.path.last().expect("a chain has at least its own rule")
+    }
+
+    /// `a → b → c → d → c`: the path, then the cycle back to its start.
+    pub fn render(&self, g: &Grammar) -> String {
+        let names: Vec<&str> = self
+            .path
+            .iter()
+            .chain(self.cycle.iter().skip(1))
+            .chain(std::iter::once(&self.target()))
+            .map(|id| g.rule(*id).name.as_str())
+            .collect();
+        names.join(" → ")
+    }
+}
+
+impl Lowerer<'_> {
+    /// Whether lowering found `rule` in a recursion no DFA can recognize.
+    pub fn is_non_regular(&self, rule: RuleId) -> bool {
+        self.non_regular.contains(&rule)
+    }
+
+    /// The shortest way from `rule` to a rule already found non-regular
+    /// (breadth-first over references), with that rule's cycle; `None` if
+    /// `rule` reaches none.
+    pub fn non_regular_chain(&self, rule: RuleId) -> Option<Chain> {
+        let g = self.grammar;
+        let mut prev: HashMap<RuleId, (RuleId, Span)> = HashMap::new();
+        let mut queue = VecDeque::from([rule]);
+        let mut found = None;
+        let mut seen = std::collections::HashSet::from([rule]);
+        while let Some(v) = queue.pop_front() {
+            if self.non_regular.contains(&v) {
+                found = Some(v);
+                break;
+            }
+            let mut next = Vec::new();
+            g.rule(v).expr.for_each_ref(&mut |w, span| next.push((w, span)));
+            for (w, span) in next {
+                if seen.insert(w) {
+                    prev.insert(w, (v, span));
+                    queue.push_back(w);
+                }
+            }
+        }
+        let target = found?;
+        let mut path = vec![target];
+        let mut path_spans = Vec::new();
+        let mut cur = target;
+        while cur != rule {
+            let (p, s) = prev[&cur];
+            path.push(p);
+            path_spans.push(s);
+            cur = p;
+        }
+        path.reverse();
+        path_spans.reverse();
+        let (cycle, cycle_spans) = find_cycle(g, target, self.sccs.members(target));
+        Some(Chain {
+            path,
+            path_spans,
+            cycle,
+            cycle_spans,
+        })
+    }
+
+    /// The strongly connected component `rule` belongs to (its index).
+    pub fn cycle_of(&self, rule: RuleId) -> usize {
+        self.sccs.comp[rule.0 as usize]
     }
 }
 
