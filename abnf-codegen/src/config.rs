@@ -19,8 +19,8 @@ use crate::regular::Lowerer;
 use crate::tagged::TaggedDfa;
 
 /// What to do about a typed AST whose automaton is too large.
-const AST_TOO_BIG: &str =
-    "make the rule a leaf with `Config::ast_leaves`, or turn the typed AST off with `Config::typed_ast(false)`";
+const AST_TOO_BIG: &str = "make the rule a leaf with `Config::ast_leaves` to silence this, raise \
+     `Limits::tagged_states`, or turn the typed AST off with `Config::typed_ast(false)`";
 
 /// The most states a `@bidirectional` rule's reverse automaton may have; a
 /// larger one is left out (the recognizer then walks forwards only).
@@ -45,6 +45,7 @@ pub struct Config {
     ast_leaves: BTreeMap<String, Vec<String>>,
     no_ast: bool,
     no_unused_warnings: bool,
+    depths: Vec<(String, String, u32)>,
 }
 
 /// Why generation failed.
@@ -288,6 +289,14 @@ impl Config {
         self
     }
 
+    /// Bounds the recursive rule `rule` of `grammar` to `depth` levels of
+    /// nesting, as a `; @depth RULE N` line does: the rule is unrolled and
+    /// compiled as a regular language; deeper nesting is rejected.
+    pub fn depth(&mut self, grammar: &str, rule: &str, depth: u32) -> &mut Config {
+        self.depths.push((grammar.to_string(), rule.to_string(), depth));
+        self
+    }
+
     /// Size limits for the automata.
     pub fn limits(&mut self, limits: Limits) -> &mut Config {
         self.limits = limits;
@@ -357,11 +366,36 @@ impl Config {
                 bytes,
             })
         };
-        let (grammar, diags) = grammar::load(inputs, &mut resolve);
-        match grammar {
-            Some(g) => Ok((g, diags)),
-            None => Err(Error::Grammar(diags)),
+        let (grammar, mut diags) = grammar::load(inputs, &mut resolve);
+        let Some(mut g) = grammar else {
+            return Err(Error::Grammar(diags));
+        };
+        // Bounded recursion rewrites the rules before anything reads them.
+        let mut found = Vec::new();
+        let mut bounds = crate::depth::directives(&g, &mut found);
+        for (module, rule, depth) in &self.depths {
+            match g.module_by_name(module).and_then(|m| g.module(m).get(rule)) {
+                Some(id) if (1..=crate::depth::MAX_DEPTH).contains(depth) => bounds.push((id, *depth, None)),
+                Some(_) => found.push(Diagnostic::error(
+                    format!(
+                        "`Config::depth` bounds `{rule}` to {depth}; a depth is from 1 to {}",
+                        crate::depth::MAX_DEPTH
+                    ),
+                    None,
+                )),
+                None => found.push(Diagnostic::error(
+                    format!("`Config::depth` names `{rule}`, which `{module}` neither defines nor imports"),
+                    None,
+                )),
+            }
         }
+        crate::depth::apply(&mut g, &bounds, &mut found);
+        let failed = found.iter().any(|d| d.severity == crate::diagnostic::Severity::Error);
+        diags.items.extend(found);
+        if failed {
+            return Err(Error::Grammar(diags));
+        }
+        Ok((g, diags))
     }
 
     /// Front end, checks, and an automaton per exported rule.
@@ -404,7 +438,7 @@ impl Config {
         let reverses = reverse_automata(&grammar, &automata, &mut warnings);
         let mut typed = TypedParts::default();
         if !self.no_ast && errors.is_empty() {
-            typed = self.build_ast(&grammar, &exports, &mut lowerer, &mut errors);
+            typed = self.build_ast(&grammar, &exports, &mut lowerer, &mut errors, &mut warnings.items);
         }
         if !errors.is_empty() {
             warnings.items.extend(errors);
@@ -449,61 +483,87 @@ impl Config {
 
     /// The AST model of each root module, and a tagged DFA for every typed
     /// rule and every repeated field's element.
+    ///
+    /// A typed rule whose tagged DFA would be too large falls back to a leaf
+    /// (its text, `&str`) with a warning, and the model is made again
+    /// without it: the recognizers and the other types are unaffected.
     fn build_ast(
         &self,
         g: &Grammar,
         exports: &[(ModuleId, Vec<RuleId>)],
         lowerer: &mut Lowerer<'_>,
         errors: &mut Vec<Diagnostic>,
+        warnings: &mut Vec<Diagnostic>,
     ) -> TypedParts {
         let mut parts = TypedParts::default();
+        // Rules whose typed tree could not be built, with why.
+        let mut too_big: HashMap<RuleId, Diagnostic> = HashMap::new();
         for (m, ids) in exports {
             let name = &g.module(*m).name;
             let forced = self.rule_set(g, *m, self.ast_rules.get(name), errors);
-            let leaves = self.rule_set(g, *m, self.ast_leaves.get(name), errors);
-            let model = ast::model(g, ids, &forced, &leaves);
-            for ty in &model.types {
-                if parts.tdfas.contains_key(&ty.rule) {
-                    continue;
-                }
-                let built = lowerer
-                    .lower_captured(&model, ty.rule)
-                    .and_then(|(hir, _)| self.tagged(g, ty.rule, &hir, false))
-                    .map_err(|d| {
-                        d.with_label("its typed AST cannot be generated")
-                            .with_note(AST_TOO_BIG)
-                    });
-                match built {
-                    Ok(d) => {
-                        parts.tdfas.insert(ty.rule, d);
+            let mut leaves = self.rule_set(g, *m, self.ast_leaves.get(name), errors);
+            leaves.extend(too_big.keys().copied());
+            let model = loop {
+                let model = ast::model(g, ids, &forced, &leaves);
+                let mut demoted = Vec::new();
+                for ty in &model.types {
+                    if parts.tdfas.contains_key(&ty.rule) {
+                        continue;
                     }
-                    Err(d) => errors.push(d),
-                }
-                let fields: Vec<&ast::Field> = match &ty.shape {
-                    Shape::Struct(fs) => fs.iter().collect(),
-                    Shape::Enum(vs) => vs.iter().flat_map(|v| &v.fields).collect(),
-                    Shape::List(f) => vec![f],
-                };
-                for f in fields {
-                    let Some(element) = &f.element else { continue };
                     let built = lowerer
-                        .lower_element(element, f.rule)
-                        .and_then(|hir| self.tagged(g, ty.rule, &hir, false))
-                        .map_err(|d| {
-                            d.with_label("its typed AST cannot be generated")
-                                .with_note(AST_TOO_BIG)
-                        });
+                        .lower_captured(&model, ty.rule)
+                        .and_then(|(hir, _)| self.tagged(g, ty.rule, &hir, false));
                     match built {
                         Ok(d) => {
-                            parts.elements.insert((ty.rule, f.name.clone()), d);
+                            parts.tdfas.insert(ty.rule, d);
                         }
-                        Err(d) => errors.push(d),
+                        Err(d) => {
+                            demoted.push((ty.rule, d));
+                            continue;
+                        }
+                    }
+                    let fields: Vec<&ast::Field> = match &ty.shape {
+                        Shape::Struct(fs) => fs.iter().collect(),
+                        Shape::Enum(vs) => vs.iter().flat_map(|v| &v.fields).collect(),
+                        Shape::List(f) => vec![f],
+                    };
+                    for f in fields {
+                        let Some(element) = &f.element else { continue };
+                        let built = lowerer
+                            .lower_element(element, f.rule)
+                            .and_then(|hir| self.tagged(g, ty.rule, &hir, false));
+                        match built {
+                            Ok(d) => {
+                                parts.elements.insert((ty.rule, f.name.clone()), d);
+                            }
+                            Err(d) => {
+                                parts.tdfas.remove(&ty.rule);
+                                demoted.push((ty.rule, d));
+                                break;
+                            }
+                        }
                     }
                 }
-            }
+                if demoted.is_empty() {
+                    break model;
+                }
+                for (rule, d) in demoted {
+                    leaves.insert(rule);
+                    too_big.entry(rule).or_insert(d);
+                }
+            };
             parts.models.push((*m, model));
             let built = self.build_components(g, *m, lowerer, errors);
             parts.components.push((*m, built));
+        }
+        let mut demoted: Vec<(RuleId, Diagnostic)> = too_big.into_iter().collect();
+        demoted.sort_by_key(|(r, _)| *r);
+        for (_, d) in demoted {
+            let mut d = d
+                .with_label("its typed tree falls back to its text")
+                .with_note(format!("the rule's recognizer is unaffected; {AST_TOO_BIG}"));
+            d.severity = crate::diagnostic::Severity::Warning;
+            warnings.push(d);
         }
         parts
     }
@@ -939,6 +999,15 @@ impl Compiled {
                     let (sparse_le, sparse_be) = a.sparse_bytes();
                     let reverse = self.reverses.get(&id);
                     let mut doc = rule_doc(g, id, "Recognizer for");
+                    for (b, depth) in crate::depth::bounds_reached(g, id) {
+                        doc.push(String::new());
+                        doc.push(format!(
+                            " Bounded recursion (`@depth {} {depth}`): `{}` nests at most {depth} levels deep \
+                             here; input that nests it deeper is rejected.",
+                            g.rule(b).name,
+                            g.rule(b).name
+                        ));
+                    }
                     doc.push(String::new());
                     doc.push(format!(
                         " Minimized DFA: {} states × {} byte classes, a {}-byte table; {} bytes as a sparse \

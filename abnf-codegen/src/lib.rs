@@ -48,6 +48,7 @@
 pub mod ast;
 pub mod automata;
 mod config;
+pub mod depth;
 pub mod diagnostic;
 pub mod emit;
 pub mod grammar;

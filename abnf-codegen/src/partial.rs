@@ -229,6 +229,9 @@ pub(crate) fn lowering_failures(
     // Per cycle (strongly connected component), in the order first met:
     // the chain that met it and every rule it takes out.
     let mut groups: Vec<(usize, Chain, Vec<RuleId>)> = Vec::new();
+    let mut failed = failed;
+    // Definition order: a cycle is reported from its first rule.
+    failed.sort_by_key(|(id, _)| *id);
     for (id, d) in failed {
         let Some(chain) = lowerer.non_regular_chain(id) else {
             if !errors.iter().any(|e| e.message == d.message) {

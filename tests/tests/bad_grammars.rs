@@ -510,6 +510,7 @@ fn cases() -> Vec<Case> {
             at("t.abnf:1:1"),
         )
         .build()
+        .export("t", &["a"])
         .secondary("t.abnf:1:9")
         .note("needs a stack"),
         case(
@@ -519,6 +520,7 @@ fn cases() -> Vec<Case> {
             at("t.abnf:1:1"),
         )
         .build()
+        .export("t", &["comment"])
         .secondary("t.abnf:1:25"),
         case(
             "mutual nested recursion (first rule)",
@@ -527,6 +529,7 @@ fn cases() -> Vec<Case> {
             at("t.abnf:1:1"),
         )
         .build()
+        .export("t", &["a"])
         .secondary("t.abnf:1:9")
         .secondary("t.abnf:2:5"),
         case(
@@ -535,7 +538,8 @@ fn cases() -> Vec<Case> {
             "rule `b` is recursive in a way no DFA can recognize: b → a → b",
             at("t.abnf:2:1"),
         )
-        .build(),
+        .build()
+        .export("t", &["b"]),
         case(
             "nested recursion through prose",
             "a = \"x\" <a> \"y\" / \"z\"\n",
@@ -543,7 +547,71 @@ fn cases() -> Vec<Case> {
             at("t.abnf:1:1"),
         )
         .build()
+        .export("t", &["a"])
         .secondary("t.abnf:1:9"),
+        case(
+            "nested recursion in a whole-file export is left out",
+            "a = \"(\" a \")\" / \"x\"\nb = \"[\" a \"]\"\nc = \"y\"\n",
+            "rule `a` is recursive in a way no DFA can recognize: a → a",
+            at("t.abnf:1:1"),
+        )
+        .build()
+        .warning()
+        .secondary("t.abnf:1:9")
+        .note("`a` is left out of the output")
+        .note("left out with it, because they use it: `b` (1 rule)")
+        .note("@depth a 8"),
+        case(
+            "a rule asked for that uses a nested recursion",
+            "a = \"(\" a \")\" / \"x\"\nb = \"[\" a \"]\"\nc = \"y\"\n",
+            "rule `b` uses `a`, which is recursive in a way no DFA can recognize: b → a → a",
+            at("t.abnf:2:1"),
+        )
+        .build()
+        .export("t", &["b"])
+        .secondary("t.abnf:2:9")
+        .secondary("t.abnf:1:9"),
+        files(
+            "a cycle in an imported file is reported from the local rule",
+            &[
+                (FILE, "; @import c.abnf comment\nh = \"<\" comment \">\"\nok = \"z\"\n"),
+                ("c.abnf", "comment = \"(\" *(ctext / comment) \")\"\nctext = %x61-7A\n"),
+            ],
+            "rule `h` uses `comment`, which is recursive in a way no DFA can recognize: h → comment → comment",
+            at("t.abnf:2:1"),
+        )
+        .build()
+        .warning(),
+        case(
+            "exponential DFA in a whole-file export is left out",
+            "x = *(\"a\" / \"b\") \"a\" 20(\"a\" / \"b\")\ny = \"<\" x \">\"\nz = \"z\"\n",
+            "the DFA for rule `x` exceeds its size limit",
+            at("t.abnf:1:1"),
+        )
+        .build()
+        .limits(small_limits())
+        .warning()
+        .note("`x` is left out of the output")
+        .note("left out with it, not tried, because they use it: `y` (1 rule)"),
+        case(
+            "@depth with a bad depth",
+            "; @depth a 0\na = \"(\" a \")\" / \"x\"\n",
+            "`@depth` needs a depth from 1 to 64, not `0`",
+            at("t.abnf:1:12"),
+        ),
+        case(
+            "@depth of an unknown rule",
+            "; @depth b 3\na = \"(\" a \")\" / \"x\"\n",
+            "`@depth` names `b`, which `t` neither defines nor imports",
+            at("t.abnf:1:10"),
+        ),
+        case(
+            "@depth of a rule that is not recursive",
+            "; @depth a 3\na = \"x\"\n",
+            "`@depth` bounds rule `a`, which is not recursive",
+            at("t.abnf:1:10"),
+        )
+        .warning(),
         case(
             "recursion without a base case",
             "a = \"x\" a\n",
@@ -596,6 +664,7 @@ fn cases() -> Vec<Case> {
             at("t.abnf:1:1"),
         )
         .build()
+        .export("t", &["x"])
         .limits(small_limits())
         .note("raise the limit with `Config::limits`")
         .note("Limits::nfa_bytes"),
@@ -606,6 +675,7 @@ fn cases() -> Vec<Case> {
             at("t.abnf:1:1"),
         )
         .build()
+        .export("t", &["x"])
         .note("Limits::nfa_bytes"),
         case(
             "exponential DFA",
@@ -614,6 +684,7 @@ fn cases() -> Vec<Case> {
             at("t.abnf:1:1"),
         )
         .build()
+        .export("t", &["x"])
         .limits(small_limits())
         .label("automaton is too large")
         .note("raise the limit with `Config::limits`")

@@ -142,6 +142,9 @@ pub struct Grammar {
     pub modules: Vec<Module>,
     /// Rules of every module.
     pub rules: Vec<Rule>,
+    /// Recursive rules bounded to a nesting depth (`@depth`, see
+    /// [`crate::depth`]), already unrolled in `rules`.
+    pub depths: Vec<(RuleId, u32)>,
 }
 
 impl Grammar {
@@ -585,6 +588,7 @@ impl Loader {
             sources,
             modules: std::mem::take(&mut self.modules),
             rules,
+            depths: Vec::new(),
         }
     }
 }

@@ -145,7 +145,7 @@ impl Lowerer<'_> {
         for side in [Side::Right, Side::Left] {
             let mut eqs = Vec::new();
             for &m in &members {
-                let expr = self.grammar.rule(m).expr.clone();
+                let expr = simplify(&self.grammar.rule(m).expr, &members);
                 match self.linear(&expr, &members, side)? {
                     Some(l) => eqs.push(l),
                     None => break,
@@ -306,6 +306,84 @@ impl Lowerer<'_> {
             "only right-linear (`list = item [\",\" list]`) or left-linear recursion describes a regular \
              language; nesting such as `a = \"(\" a \")\"` needs a stack",
         )
+    }
+}
+
+/// Rewrites a cycle member's body into a form [`Lowerer::linear`] can
+/// solve, where the language stays the same:
+///
+/// - `0*0 e` (and `0e`) matches only the empty string: `a = 0a "x"` is
+///   `a = "x"`.
+/// - In a rule that is its own cycle, a repetition `*(γ X)` of itself at
+///   the right end of the body (`a = "x" *a`, `set = item *("," set)`) is
+///   regular although not linear: with `B` the body where that
+///   repetition matches only the empty string, the repetition is
+///   `*(γ B)` (`a = "x" *"x"`, `set = item *("," item)`). (`L = αM ∪ β`
+///   with `M = (γL)*` gives `M = (γ(α ∪ β))*`.)
+fn simplify(e: &Expr, members: &[RuleId]) -> Expr {
+    let e = drop_empty_repeats(e);
+    let [x] = members else { return e };
+    let eps = replace_star_tail(&e, *x, &|_| Expr::Concat(Vec::new()));
+    if mentions(&eps, members) || eps == e {
+        return e;
+    }
+    replace_star_tail(&e, *x, &|prefix| Expr::Repeat {
+        min: 0,
+        max: None,
+        expr: Box::new(Expr::Concat(prefix.iter().cloned().chain([eps.clone()]).collect())),
+    })
+}
+
+fn drop_empty_repeats(e: &Expr) -> Expr {
+    match e {
+        Expr::Repeat { max: Some(0), .. } => Expr::Concat(Vec::new()),
+        Expr::Repeat { min, max, expr } => Expr::Repeat {
+            min: *min,
+            max: *max,
+            expr: Box::new(drop_empty_repeats(expr)),
+        },
+        Expr::Alt(es) => Expr::Alt(es.iter().map(drop_empty_repeats).collect()),
+        Expr::Concat(es) => Expr::Concat(es.iter().map(drop_empty_repeats).collect()),
+        _ => e.clone(),
+    }
+}
+
+/// `e` with each repetition `*(γ x)` (γ not mentioning `x`) that stands at
+/// its right end replaced by `with(γ)`.
+fn replace_star_tail(e: &Expr, x: RuleId, with: &dyn Fn(&[Expr]) -> Expr) -> Expr {
+    match e {
+        Expr::Alt(es) => Expr::Alt(es.iter().map(|e| replace_star_tail(e, x, with)).collect()),
+        Expr::Concat(es) => match es.split_last() {
+            Some((last, init)) => Expr::Concat(
+                init.iter()
+                    .cloned()
+                    .chain([replace_star_tail(last, x, with)])
+                    .collect(),
+            ),
+            None => e.clone(),
+        },
+        Expr::Repeat { min: 0, max: None, expr } => {
+            let prefix: Option<&[Expr]> = match &**expr {
+                Expr::Ref(id, _) if *id == x => Some(&[]),
+                Expr::Concat(es) => match es.split_last() {
+                    Some((Expr::Ref(id, _), init)) if *id == x && !init.iter().any(|i| mentions(i, &[x])) => {
+                        Some(init)
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
+            match prefix {
+                Some(p) => with(p),
+                None => e.clone(),
+            }
+        }
+        Expr::Repeat { min, max, expr } if *max == Some(1) && *min <= 1 => Expr::Repeat {
+            min: *min,
+            max: *max,
+            expr: Box::new(replace_star_tail(expr, x, with)),
+        },
+        _ => e.clone(),
     }
 }
 

@@ -121,7 +121,10 @@ impl<'g> Sampler<'g> {
                     let live: Vec<usize> = (0..es.len())
                         .filter(|&i| self.min_len(&es[i]) != u64::MAX)
                         .collect();
-                    live[self.rng.below(live.len().max(1) as u64) as usize % live.len().max(1)]
+                    if live.is_empty() {
+                        return;
+                    }
+                    live[self.rng.below(live.len() as u64) as usize]
                 };
                 if let Some(e) = es.get(i) {
                     self.gen(e, depth, out);
@@ -134,6 +137,9 @@ impl<'g> Sampler<'g> {
                 } else {
                     self.rng.below(u64::from(self.max_extra) + 1) as u32
                 };
+                // A repetition of something that matches nothing (the
+                // innermost level of a bounded recursion) repeats 0 times.
+                let extra = if self.min_len(expr) == u64::MAX { 0 } else { extra };
                 let n = min.saturating_add(extra);
                 let n = max.map_or(n, |m| n.min(m));
                 for _ in 0..n {
