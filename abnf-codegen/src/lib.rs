@@ -54,6 +54,7 @@ pub mod emit;
 pub mod grammar;
 pub mod oracle;
 pub mod partial;
+pub mod records;
 pub mod regular;
 pub mod sample;
 pub mod syntax;

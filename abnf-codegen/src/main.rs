@@ -84,7 +84,7 @@ enum Command {
     },
     /// Generate strings from RULE: matching ones, or with `--invalid` near
     /// misses (one boundary-crossing mutation) that the reference matcher
-    /// rejects. One per line.
+    /// rejects. One per line (`-0`: NUL-terminated; `--json`: JSON strings).
     Sample {
         /// The rule (`RULE` or `GRAMMAR:RULE`).
         #[arg(long)]
@@ -98,6 +98,8 @@ enum Command {
         /// Near misses instead of matching strings.
         #[arg(long)]
         invalid: bool,
+        #[command(flatten)]
+        framing: FramingArgs,
         /// Spec files.
         #[arg(required = true)]
         specs: Vec<PathBuf>,
@@ -109,17 +111,44 @@ enum Command {
         rfc: PathBuf,
     },
     /// Build RULE's recognizer in memory and match each line of standard
-    /// input against it (lines split on `\n` only).
+    /// input against it (lines split on `\n` only; `-0` or `--json` for
+    /// inputs that hold line feeds or any byte).
     Match {
         /// The rule (`RULE` or `GRAMMAR:RULE`).
         #[arg(long)]
         rule: String,
         #[command(flatten)]
         limits: LimitArgs,
+        #[command(flatten)]
+        framing: FramingArgs,
         /// Spec files.
         #[arg(required = true)]
         specs: Vec<PathBuf>,
     },
+}
+
+/// How `match` reads its inputs and `sample` writes its strings.
+#[derive(clap::Args, Clone, Copy)]
+struct FramingArgs {
+    /// NUL-terminated records instead of lines: any other byte (CR, LF)
+    /// is data. `match` writes its results NUL-terminated too.
+    #[arg(short = '0', long = "null", conflicts_with = "json")]
+    null: bool,
+    /// JSON lines: one JSON string per line (`"GET / HTTP/1.1\r\n"`);
+    /// `match` writes one JSON object per line.
+    #[arg(long)]
+    json: bool,
+}
+
+impl FramingArgs {
+    fn framing(self) -> abnf_codegen::records::Framing {
+        use abnf_codegen::records::Framing;
+        match (self.null, self.json) {
+            (true, _) => Framing::Nul,
+            (_, true) => Framing::Json,
+            _ => Framing::Lines,
+        }
+    }
 }
 
 /// Size limits of the automata (`Config::limits`).
@@ -384,6 +413,7 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             n,
             seed,
             invalid,
+            framing,
             specs,
         } => {
             let mut config = config_for(&specs);
@@ -413,7 +443,14 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                 } else {
                     sampler.sample(id)
                 };
-                writeln!(out, "{s}").map_err(io_err)?;
+                match framing.framing() {
+                    abnf_codegen::records::Framing::Lines => writeln!(out, "{s}"),
+                    abnf_codegen::records::Framing::Nul => write!(out, "{s}\0"),
+                    abnf_codegen::records::Framing::Json => {
+                        writeln!(out, "{}", abnf_codegen::records::json_string(s.as_bytes()))
+                    }
+                }
+                .map_err(io_err)?;
             }
             out.flush().map_err(io_err)?;
             Ok(ExitCode::SUCCESS)
@@ -431,7 +468,12 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             print!("{}", extracted.abnf);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Match { rule, limits, specs } => {
+        Command::Match {
+            rule,
+            limits,
+            framing,
+            specs,
+        } => {
             let mut config = config_for(&specs);
             limits.apply(&mut config);
             config.typed_ast(false);
@@ -446,40 +488,54 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                 error,
             })?;
             let mut out = BufWriter::new(io::stdout().lock());
-            write_results(&mut out, &input, |line| recognizer.full_match(line)).map_err(|error| {
-                Error::Io {
+            let records = abnf_codegen::records::split(&input, framing.framing())
+                .map_err(|b| Error::Config(format!("<stdin>:{}: {}", b.line, b.message)))?;
+            write_results(&mut out, &records, framing.framing(), |line| recognizer.full_match(line)).map_err(
+                |error| Error::Io {
                     path: "<stdout>".into(),
                     error,
-                }
-            })?;
+                },
+            )?;
             Ok(ExitCode::SUCCESS)
         }
     }
 }
 
-/// One line per input: `valid\tINPUT` or `invalid\tINPUT\tOFFSET`.
+/// One result per input: `valid\tINPUT` or `invalid\tINPUT\tOFFSET`, each
+/// ended by a line feed (by a NUL with `-0`); with `--json`, one object per
+/// line: `{"input":"...","valid":false,"offset":3}`.
 fn write_results(
     out: &mut impl Write,
-    input: &[u8],
+    records: &[Vec<u8>],
+    framing: abnf_codegen::records::Framing,
     matcher: impl Fn(&[u8]) -> Result<(), usize>,
 ) -> io::Result<()> {
-    let body = input.strip_suffix(b"\n").unwrap_or(input);
-    if input.is_empty() {
-        return out.flush();
-    }
-    for line in body.split(|&b| b == b'\n') {
-        match matcher(line) {
+    use abnf_codegen::records::{json_string, Framing};
+    for record in records {
+        let result = matcher(record);
+        if framing == Framing::Json {
+            match result {
+                Ok(()) => writeln!(out, "{{\"input\":{},\"valid\":true}}", json_string(record))?,
+                Err(offset) => writeln!(
+                    out,
+                    "{{\"input\":{},\"valid\":false,\"offset\":{offset}}}",
+                    json_string(record)
+                )?,
+            }
+            continue;
+        }
+        match result {
             Ok(()) => {
                 out.write_all(b"valid\t")?;
-                out.write_all(line)?;
+                out.write_all(record)?;
             }
             Err(offset) => {
                 out.write_all(b"invalid\t")?;
-                out.write_all(line)?;
+                out.write_all(record)?;
                 write!(out, "\t{offset}")?;
             }
         }
-        out.write_all(b"\n")?;
+        out.write_all(if framing == Framing::Nul { b"\0" } else { b"\n" })?;
     }
     out.flush()
 }

@@ -231,7 +231,10 @@ pub(crate) fn lowering_failures(
     let mut groups: Vec<(usize, Chain, Vec<RuleId>)> = Vec::new();
     let mut failed = failed;
     // Definition order: a cycle is reported from its first rule.
-    failed.sort_by_key(|(id, _)| *id);
+    failed.sort_by_key(|(id, _)| {
+        let span = g.rule(*id).name_span;
+        (span.file, span.start)
+    });
     for (id, d) in failed {
         let Some(chain) = lowerer.non_regular_chain(id) else {
             if !errors.iter().any(|e| e.message == d.message) {
