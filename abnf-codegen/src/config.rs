@@ -11,7 +11,7 @@ use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::emit::ast::{
     EmitComponents, EmitField, EmitShape, EmitTdfa, EmitType, EmitTypeKind, EmitVariant, Target,
 };
-use crate::emit::{self, EmitGrammar, EmitKind, EmitReverse, EmitRule, IncludeStyle};
+use crate::emit::{self, EmitGrammar, EmitKind, EmitRule, IncludeStyle};
 
 use crate::grammar::{self, Grammar, ModuleId, RuleId, SpecInput};
 use crate::partial::{self, LeftOut};
@@ -39,6 +39,7 @@ pub struct Config {
     exports: BTreeMap<String, Vec<String>>,
     out_dir: Option<PathBuf>,
     runtime: Option<String>,
+    regenerate_command: Option<String>,
     include_style: IncludeStyle,
     limits: Limits,
     ast_rules: BTreeMap<String, Vec<String>>,
@@ -245,9 +246,28 @@ impl Config {
     }
 
     /// The path of the runtime crate in generated code (default
-    /// `::iri_grammar`).
+    /// `::abnf_runtime`): a crate that re-exports `abnf-runtime` under another
+    /// name sets it.
     pub fn runtime_crate(&mut self, path: impl Into<String>) -> &mut Config {
         self.runtime = Some(path.into());
+        self
+    }
+
+    /// The command that regenerates checked-in output, named in each
+    /// generated file's header (by default the header says that the build
+    /// script regenerates it).
+    ///
+    /// ```
+    /// let files = abnf_codegen::Config::new()
+    ///     .spec_source("digits.abnf", "digits = 1*DIGIT\n")
+    ///     .regenerate_command("cargo xtask codegen")
+    ///     .generate()?;
+    /// let module = files.files.iter().find(|f| f.path == "digits.rs").unwrap();
+    /// assert!(String::from_utf8_lossy(&module.contents).contains("then run `cargo xtask codegen`"));
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
+    pub fn regenerate_command(&mut self, command: impl Into<String>) -> &mut Config {
+        self.regenerate_command = Some(command.into());
         self
     }
 
@@ -709,8 +729,13 @@ impl Config {
     /// writing anything.
     pub fn generate(&self) -> Result<Generated, Error> {
         let compiled = self.build()?;
-        let runtime = self.runtime.as_deref().unwrap_or("::iri_grammar");
-        compiled.emit(runtime, self.include_style)
+        let runtime = self.runtime.as_deref().unwrap_or("::abnf_runtime");
+        let regenerate = match (&self.regenerate_command, self.include_style) {
+            (Some(command), _) => format!("then run `{command}`"),
+            (None, IncludeStyle::OutDir) => "the build script regenerates this file".to_string(),
+            (None, IncludeStyle::Relative) => "then regenerate this file with `abnf-codegen generate`".to_string(),
+        };
+        compiled.emit(runtime, self.include_style, &regenerate)
     }
 
     /// For build scripts: generates, writes the files that changed to the
@@ -900,22 +925,17 @@ impl Compiled {
                         .typed
                         .tdfas
                         .get(id)
-                        .and_then(|d| d.to_words())
-                        .map_or(0, |(w, _)| 4 * w.len()),
-                    reverse_bytes: self.reverses.get(id).map_or(0, |rev| {
-                        rev.trans_bytes(false).len() + rev.sets_bytes(false).len()
-                    }),
+                        .and_then(|d| d.to_bytes(None, false))
+                        .map_or(0, |b| b.len()),
+                    reverse_bytes: self.reverses.get(id).map_or(0, |rev| rev.to_bytes(false).len()),
                     components_bytes: self
                         .typed
                         .components
                         .iter()
                         .flat_map(|(_, cs)| cs)
                         .find(|c| c.rule == *id)
-                        .map_or(0, |c| {
-                            let single = c.tdfa.to_words().map_or(0, |(w, _)| w.len());
-                            let pairs = c.tdfa.to_pair_words(MAX_PAIR_BYTES).map_or(0, |(w, _)| w.len());
-                            4 * (single + pairs)
-                        }),
+                        .and_then(|c| c.tdfa.to_bytes(Some(MAX_PAIR_BYTES), false))
+                        .map_or(0, |b| b.len()),
                     build_time: a.build_time,
                 });
             }
@@ -923,7 +943,7 @@ impl Compiled {
         out
     }
 
-    fn emit(&self, runtime: &str, style: IncludeStyle) -> Result<Generated, Error> {
+    fn emit(&self, runtime: &str, style: IncludeStyle, regenerate: &str) -> Result<Generated, Error> {
         let g = &self.grammar;
         let mut files = Vec::new();
         let mut errors = Vec::new();
@@ -1024,19 +1044,15 @@ impl Compiled {
                         ("be.sparse", sparse_be),
                     ];
                     if let Some(rev) = reverse {
+                        let bytes = rev.to_bytes(false);
                         doc.push(String::new());
                         doc.push(format!(
                             " Matched from both ends (`@bidirectional`): a reverse automaton of {} states, \
                              {} bytes with its sets.",
                             rev.states(),
-                            rev.trans_bytes(false).len() + rev.sets_bytes(false).len()
+                            bytes.len()
                         ));
-                        tables.extend([
-                            ("le.rev", rev.trans_bytes(false)),
-                            ("be.rev", rev.trans_bytes(true)),
-                            ("le.revsets", rev.sets_bytes(false)),
-                            ("be.revsets", rev.sets_bytes(true)),
-                        ]);
+                        tables.extend([("le.rev", bytes), ("be.rev", rev.to_bytes(true))]);
                     }
                     for (suffix, contents) in tables {
                         files.push(GeneratedFile {
@@ -1048,15 +1064,7 @@ impl Compiled {
                         grammar: home_name.clone(),
                         dfa_path,
                         doc,
-                        classes: compact.classes.to_vec(),
-                        alphabet: compact.alphabet as u32,
-                        start: compact.start,
-                        wide: !compact.fits_u16(),
-                        reverse: reverse.map(|rev| EmitReverse {
-                            start: rev.start,
-                            wide: !rev.fits_u16(),
-                            set_words: rev.set_words as u32,
-                        }),
+                        bidirectional: reverse.is_some(),
                     }
                 };
                 rules.push(EmitRule {
@@ -1096,7 +1104,7 @@ impl Compiled {
             };
             files.push(GeneratedFile {
                 path: format!("{}.rs", module.name),
-                contents: emit::grammar_module(&eg, ast, runtime, style).into_bytes(),
+                contents: emit::grammar_module(&eg, ast, runtime, style, &regenerate).into_bytes(),
             });
             module_names.push((
                 module.name.as_str(),
@@ -1111,7 +1119,7 @@ impl Compiled {
         }
         files.push(GeneratedFile {
             path: "grammars.rs".into(),
-            contents: emit::index_module(&module_names, &schemes, runtime, style).into_bytes(),
+            contents: emit::index_module(&module_names, &schemes, runtime, style, &regenerate).into_bytes(),
         });
         let inputs = g.modules.iter().filter_map(|m| m.path.clone()).collect();
         Ok(Generated {
@@ -1180,18 +1188,6 @@ fn rule_doc(g: &Grammar, id: RuleId, what: &str) -> Vec<String> {
 /// grammar of RFC 3986 Appendix B: 20 KB of its 31 KB).
 const MAX_PAIR_BYTES: usize = 64 * 1024;
 
-/// `{path}.le.{ext}` and `{path}.be.{ext}`: `words` in both byte orders.
-fn push_words(files: &mut Vec<GeneratedFile>, path: &str, ext: &str, words: &[u32]) {
-    files.push(GeneratedFile {
-        path: format!("{path}.le.{ext}"),
-        contents: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
-    });
-    files.push(GeneratedFile {
-        path: format!("{path}.be.{ext}"),
-        contents: words.iter().flat_map(|w| w.to_be_bytes()).collect(),
-    });
-}
-
 fn emit_tdfa(
     ident: String,
     path: String,
@@ -1199,27 +1195,19 @@ fn emit_tdfa(
     pairs: bool,
     files: &mut Vec<GeneratedFile>,
 ) -> EmitTdfa {
-    let pairs = pairs
-        .then(|| d.to_pair_words(MAX_PAIR_BYTES))
-        .flatten()
-        .map(|(words, lists)| {
-            push_words(files, &path, "pairs", &words);
-            lists
+    let pair_bytes = pairs.then_some(MAX_PAIR_BYTES);
+    for (ext, big_endian) in [("le.tdfa", false), ("be.tdfa", true)] {
+        files.push(GeneratedFile {
+            path: format!("{path}.{ext}"),
+            contents: d
+                .to_bytes(pair_bytes, big_endian)
+                .expect("tables fit: state and list counts were checked when building"),
         });
-    let (words, layout) = d
-        .to_words()
-        .expect("tables fit: state and list counts were checked when building");
-    push_words(files, &path, "tdfa", &words);
+    }
     EmitTdfa {
         ident,
         path,
-        classes: d.classes.to_vec(),
-        alphabet: d.alphabet as u32,
         tags: d.tags as u32,
-        start: d.start,
-        layout,
-        utf8_only: d.utf8_only,
-        pairs,
     }
 }
 

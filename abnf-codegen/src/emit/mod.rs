@@ -58,17 +58,9 @@ pub enum EmitKind {
         dfa_path: String,
         /// Doc lines: the ABNF text, where it came from, the DFA's size.
         doc: Vec<String>,
-        /// Byte → class of the compact table.
-        classes: Vec<u8>,
-        /// Number of classes.
-        alphabet: u32,
-        /// Premultiplied start state.
-        start: u32,
-        /// Whether the table has 32-bit entries (else 16-bit).
-        wide: bool,
-        /// The reverse automaton for matching from both ends
-        /// (`@bidirectional`), in the files `.le.rev`/`.le.revsets`.
-        reverse: Option<EmitReverse>,
+        /// Whether it has a reverse automaton for matching from both ends
+        /// (`@bidirectional`), in the files `.le.rev`/`.be.rev`.
+        bidirectional: bool,
     },
     /// A rule imported from a sibling generated module.
     Reexport {
@@ -93,23 +85,13 @@ pub(crate) fn aligned_static(
     }
 }
 
-/// A reverse automaton to embed with a recognizer.
-#[derive(Clone, Copy, Debug)]
-pub struct EmitReverse {
-    /// Premultiplied start state.
-    pub start: u32,
-    /// Whether its transitions are 32-bit (else 16-bit).
-    pub wide: bool,
-    /// 32-bit words per set.
-    pub set_words: u32,
-}
-
 /// Renders one grammar module; `ast` is its typed AST module, if any.
 pub fn grammar_module(
     g: &EmitGrammar,
     ast: Option<TokenStream>,
     runtime: &str,
     style: IncludeStyle,
+    regenerate: &str,
 ) -> String {
     let rt: TokenStream = runtime.parse().expect("runtime path is a Rust path");
     let mut items = Vec::new();
@@ -133,71 +115,28 @@ pub fn grammar_module(
                 grammar,
                 dfa_path,
                 doc,
-                classes,
-                alphabet,
-                start,
-                wide,
-                reverse,
+                bidirectional,
             } => {
                 let table = format_ident!("__{}_TABLE", r.ident);
                 let sparse = format_ident!("__{}_SPARSE", r.ident);
                 let path = |s: &str| include_path(&format!("{dfa_path}.{s}"), style);
-                let (table_le, table_be, sparse_le, sparse_be) = (
-                    path("le.table"),
-                    path("be.table"),
-                    path("le.sparse"),
-                    path("be.sparse"),
-                );
-                let words = if *wide {
-                    quote!(#rt::__private::Words::U32(#table.as_u32s()))
-                } else {
-                    quote!(#rt::__private::Words::U16(#table.as_u16s()))
-                };
-                let classes = classes.iter().map(|&c| proc_macro2::Literal::u8_unsuffixed(c));
+                let (sparse_le, sparse_be) = (path("le.sparse"), path("be.sparse"));
                 let name = &r.name;
-                let reverse = match reverse {
-                    Some(EmitReverse {
-                        start,
-                        wide,
-                        set_words,
-                    }) => {
-                        let rev = format_ident!("__{}_REV", r.ident);
-                        let sets = format_ident!("__{}_REVSETS", r.ident);
-                        let words = if *wide {
-                            quote!(#rt::__private::Words::U32(#rev.as_u32s()))
-                        } else {
-                            quote!(#rt::__private::Words::U16(#rev.as_u16s()))
-                        };
-                        items.push(aligned_static(&rt, &rev, path("le.rev"), path("be.rev")));
-                        items.push(aligned_static(&rt, &sets, path("le.revsets"), path("be.revsets")));
-                        quote!(::core::option::Option::Some(#rt::__private::Reverse {
-                            start: #start,
-                            set_words: #set_words,
-                            words: #words,
-                            sets: #sets.as_u32s(),
-                        }))
-                    }
-                    None => quote!(::core::option::Option::None),
+                items.push(aligned_static(&rt, &table, path("le.table"), path("be.table")));
+                let reverse = if *bidirectional {
+                    let rev = format_ident!("__{}_REV", r.ident);
+                    items.push(aligned_static(&rt, &rev, path("le.rev"), path("be.rev")));
+                    quote!(::core::option::Option::Some(#rev))
+                } else {
+                    quote!(::core::option::Option::None)
                 };
-                items.push(aligned_static(&rt, &table, table_le, table_be));
                 items.push(quote! {
                     #[cfg(target_endian = "little")]
                     static #sparse: &[u8] = include_bytes!(#sparse_le);
                     #[cfg(target_endian = "big")]
                     static #sparse: &[u8] = include_bytes!(#sparse_be);
                     #(#[doc = #doc])*
-                    pub static #ident: #rt::Recognizer = #rt::Recognizer::__new(
-                        #grammar,
-                        #name,
-                        #rt::__private::Table {
-                            classes: [#(#classes),*],
-                            alphabet: #alphabet,
-                            start: #start,
-                            words: #words,
-                        },
-                        #reverse,
-                        #sparse,
-                    );
+                    pub static #ident: #rt::Recognizer = #rt::Recognizer::__new(#grammar, #name, #table, #reverse, #sparse);
                 });
             }
         }
@@ -211,7 +150,7 @@ pub fn grammar_module(
         #ast
     };
     let header = format!(
-        "// @generated by abnf-codegen {} from `{}`.\n// Do not edit: edit the spec file and rebuild.\n\n",
+        "// @generated by abnf-codegen {} from `{}`.\n// Do not edit: edit the spec file; {regenerate}.\n\n",
         env!("CARGO_PKG_VERSION"),
         g.source
     );
@@ -230,6 +169,7 @@ pub fn index_module(
     schemes: &[(String, String, String)],
     runtime: &str,
     style: IncludeStyle,
+    regenerate: &str,
 ) -> String {
     let rt: TokenStream = runtime.parse().expect("runtime path is a Rust path");
     let decls = grammars.iter().map(|(g, doc)| {
@@ -257,16 +197,22 @@ pub fn index_module(
         let (m, ident) = (format_ident!("{}", m), format_ident!("{}", ident));
         quote!((#scheme, &#m::#ident))
     });
+    // Only specs that name URI schemes (`@scheme`) get the table.
+    let schemes = (!schemes.is_empty()).then(|| {
+        quote! {
+            /// URI schemes with a grammar of their own (`; @scheme` in the specs):
+            /// the scheme, lower-case, and the rule its URIs follow.
+            pub static SCHEMES: &[(&str, &#rt::Recognizer)] = &[#(#scheme_entries),*];
+        }
+    });
     let tokens = quote! {
         #(#decls)*
         /// Every generated grammar, for lookups by name.
         pub static GRAMMARS: &[&#rt::Grammar] = &[#(&#mods::GRAMMAR),*];
-        /// URI schemes with a grammar of their own (`; @scheme` in the specs):
-        /// the scheme, lower-case, and the rule its URIs follow.
-        pub static SCHEMES: &[(&str, &#rt::Recognizer)] = &[#(#scheme_entries),*];
+        #schemes
     };
     format!(
-        "// @generated by abnf-codegen {}.\n// Do not edit: edit the spec files and rebuild.\n\n{}",
+        "// @generated by abnf-codegen {}.\n// Do not edit: edit the spec files; {regenerate}.\n\n{}",
         env!("CARGO_PKG_VERSION"),
         format_tokens(tokens)
     )
