@@ -47,6 +47,7 @@ pub struct Config {
     no_ast: bool,
     no_unused_warnings: bool,
     depths: Vec<(String, String, u32)>,
+    octets: Vec<String>,
 }
 
 /// Why generation failed.
@@ -317,6 +318,13 @@ impl Config {
         self
     }
 
+    /// Reads the terminal values of `grammar` (a spec file stem) as octets,
+    /// as a `; @terminals octets` line does (see [`crate::terminals`]).
+    pub fn octets(&mut self, grammar: &str) -> &mut Config {
+        self.octets.push(grammar.to_string());
+        self
+    }
+
     /// Size limits for the automata.
     pub fn limits(&mut self, limits: Limits) -> &mut Config {
         self.limits = limits;
@@ -410,6 +418,17 @@ impl Config {
             }
         }
         crate::depth::apply(&mut g, &bounds, &mut found);
+        let mut octets = crate::terminals::directives(&g, &mut found);
+        for name in &self.octets {
+            match g.module_by_name(name) {
+                Some(m) => octets.push(m),
+                None => found.push(Diagnostic::error(
+                    format!("`Config::octets` names `{name}`, which is not one of the spec files"),
+                    None,
+                )),
+            }
+        }
+        crate::terminals::apply(&mut g, &octets, &mut found);
         let failed = found.iter().any(|d| d.severity == crate::diagnostic::Severity::Error);
         diags.items.extend(found);
         if failed {

@@ -59,6 +59,7 @@ pub mod regular;
 pub mod sample;
 pub mod syntax;
 pub mod tagged;
+pub mod terminals;
 pub mod tools;
 pub mod wire;
 

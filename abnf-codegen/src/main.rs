@@ -440,17 +440,16 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                             )))
                         }
                     }
+                } else if grammar.octets.contains(&grammar.rule(id).module) {
+                    // Terminals are bytes: the string's characters are
+                    // U+0000-U+00FF, one per byte.
+                    let bytes = sampler.sample_bytes(id);
+                    write_record(&mut out, &bytes, framing.framing()).map_err(io_err)?;
+                    continue;
                 } else {
                     sampler.sample(id)
                 };
-                match framing.framing() {
-                    abnf_codegen::records::Framing::Lines => writeln!(out, "{s}"),
-                    abnf_codegen::records::Framing::Nul => write!(out, "{s}\0"),
-                    abnf_codegen::records::Framing::Json => {
-                        writeln!(out, "{}", abnf_codegen::records::json_string(s.as_bytes()))
-                    }
-                }
-                .map_err(io_err)?;
+                write_record(&mut out, s.as_bytes(), framing.framing()).map_err(io_err)?;
             }
             out.flush().map_err(io_err)?;
             Ok(ExitCode::SUCCESS)
@@ -498,6 +497,22 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             )?;
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// One sampled string, framed as asked.
+fn write_record(out: &mut impl Write, bytes: &[u8], framing: abnf_codegen::records::Framing) -> io::Result<()> {
+    use abnf_codegen::records::{json_string, Framing};
+    match framing {
+        Framing::Lines => {
+            out.write_all(bytes)?;
+            out.write_all(b"\n")
+        }
+        Framing::Nul => {
+            out.write_all(bytes)?;
+            out.write_all(b"\0")
+        }
+        Framing::Json => writeln!(out, "{}", json_string(bytes)),
     }
 }
 

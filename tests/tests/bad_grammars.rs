@@ -630,6 +630,24 @@ fn cases() -> Vec<Case> {
         )
         .warning(),
         case(
+            "@terminals with an unknown encoding",
+            "; @terminals bytes\na = %x41\n",
+            "`@terminals` is `octets` or `code-points`, not `bytes`",
+            at("t.abnf:1:14"),
+        ),
+        case(
+            "a value above %xFF in an octet grammar",
+            "; @terminals octets\na = %x41 / %x100\n",
+            "%x100 is not an octet",
+            at("t.abnf:2:12"),
+        ),
+        case(
+            "upper-case numeric values are accepted",
+            "a = %X41 / %D66 / %B1000011\nb = %x4G\n",
+            "bad numeric value `%x4G`",
+            at("t.abnf:2:7"),
+        ),
+        case(
             "recursion without a base case",
             "a = \"x\" a\n",
             "rule `a` matches no string: its recursion never ends",

@@ -559,3 +559,75 @@ fn smaller_rfc_grammars_compile_whole() {
         rfc_examples(&c, file.trim_end_matches(".abnf"), rule, valid, invalid);
     }
 }
+
+/// The rule `rule` of module `grammar` in `c`.
+fn rule_id(c: &Compiled, grammar: &str, rule: &str) -> abnf_codegen::grammar::RuleId {
+    let m = c.grammar.module_by_name(grammar).unwrap();
+    c.grammar.module(m).get(rule).unwrap()
+}
+
+#[test]
+fn octet_terminals_make_rfc3629_accept_utf8() {
+    // Read as code points (the default), `UTF8-octets` matches the UTF-8
+    // encoding of code points U+0080-U+00FF: not UTF-8 text.
+    let c = rfc_build("rfc3629.abnf", |_| {}, &[], &["UTF8-octets"]);
+    assert!(!c.recognizer("rfc3629", "UTF8-octets").unwrap().is_match("héllo".as_bytes()));
+    // Read as octets, it is RFC 3629's language: UTF-8, not Latin-1.
+    let c = rfc_build(
+        "rfc3629.abnf",
+        |c| {
+            c.octets("rfc3629");
+        },
+        &[],
+        &["UTF8-octets"],
+    );
+    let r = c.recognizer("rfc3629", "UTF8-octets").unwrap();
+    for ok in ["héllo", "日本語", "𝄞", ""] {
+        assert!(r.is_match(ok.as_bytes()), "{ok:?}");
+    }
+    for bad in [&b"h\xe9llo"[..], b"\xc3", b"\xed\xa0\x80", b"\xc0\xaf", b"\xf4\x90\x80\x80"] {
+        assert!(!r.is_match(bad), "{bad:?}");
+    }
+    // The sampler and the oracle follow the encoding.
+    let id = rule_id(&c, "rfc3629", "UTF8-octets");
+    let oracle = abnf_codegen::oracle::Oracle::new(&c.grammar);
+    let mut sampler = abnf_codegen::sample::Sampler::new(&c.grammar, 7);
+    let mut non_ascii = 0;
+    for _ in 0..300 {
+        let s = sampler.sample_bytes(id);
+        non_ascii += usize::from(!s.is_ascii());
+        assert!(std::str::from_utf8(&s).is_ok(), "sampled {s:?}");
+        assert!(r.is_match(&s), "recognizer rejects sampled {s:?}");
+        assert!(oracle.matches_bytes(id, &s), "oracle rejects sampled {s:?}");
+    }
+    assert!(non_ascii > 0);
+    assert!(!oracle.matches_bytes(id, b"h\xe9llo"));
+}
+
+#[test]
+fn bounded_recursion_agrees_with_the_sampler_and_the_oracle() {
+    let c = rfc_build(
+        "rfc8259.abnf",
+        |c| {
+            c.depth("rfc8259", "value", 3);
+        },
+        &[],
+        &["JSON-text"],
+    );
+    let r = c.recognizer("rfc8259", "JSON-text").unwrap();
+    let id = rule_id(&c, "rfc8259", "JSON-text");
+    let oracle = abnf_codegen::oracle::Oracle::new(&c.grammar);
+    let mut sampler = abnf_codegen::sample::Sampler::new(&c.grammar, 11);
+    let mut nested = 0;
+    for _ in 0..200 {
+        let s = sampler.sample(id);
+        nested += usize::from(s.contains('[') || s.contains('{'));
+        assert!(r.is_match(s.as_bytes()), "recognizer rejects sampled {s:?}");
+        assert!(oracle.matches(id, &s), "oracle rejects sampled {s:?}");
+    }
+    assert!(nested > 0, "the sampler reaches nested values");
+    for (s, ok) in [("[[1]]", true), ("[[[1]]]", false), ("{\"a\":[2]}", true), ("{\"a\":{\"b\":[]}}", false)] {
+        assert_eq!(r.is_match(s.as_bytes()), ok, "recognizer on {s:?}");
+        assert_eq!(oracle.matches(id, s), ok, "oracle on {s:?}");
+    }
+}

@@ -145,6 +145,9 @@ pub struct Grammar {
     /// Recursive rules bounded to a nesting depth (`@depth`, see
     /// [`crate::depth`]), already unrolled in `rules`.
     pub depths: Vec<(RuleId, u32)>,
+    /// Modules whose terminal values are octets (`@terminals octets`, see
+    /// [`crate::terminals`]) rather than code points.
+    pub octets: Vec<ModuleId>,
 }
 
 impl Grammar {
@@ -589,6 +592,7 @@ impl Loader {
             modules: std::mem::take(&mut self.modules),
             rules,
             depths: Vec::new(),
+            octets: Vec::new(),
         }
     }
 }

@@ -102,6 +102,12 @@ impl<'g> Sampler<'g> {
         }
     }
 
+    /// Bytes that match `rule` of a grammar whose terminals are octets
+    /// (`@terminals octets`): each terminal value is one byte.
+    pub fn sample_bytes(&mut self, rule: RuleId) -> Vec<u8> {
+        self.sample(rule).chars().map(|c| c as u32 as u8).collect()
+    }
+
     /// A string that matches `rule`.
     pub fn sample(&mut self, rule: RuleId) -> String {
         let mut out = String::new();
