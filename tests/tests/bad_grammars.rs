@@ -741,11 +741,18 @@ fn cases() -> Vec<Case> {
             ..case(
                 "exponential inlining chain (every rule exported)",
                 "",
-                "rule `r1` expands to more than 1048576 regular-expression nodes",
-                at("t.abnf:2:1"),
+                // Exported whole, the first rule of the chain too large to
+                // compile is left out, and the rules that use it without
+                // being tried (`r1` would expand to more than 1048576
+                // regular-expression nodes: the row above, which exports
+                // `r0`, checks that error).
+                "the DFA for rule `r2` exceeds its size limit",
+                at("t.abnf:3:1"),
             )
         }
         .build()
+        .warning()
+        .note("left out with it, not tried, because they use it: `r1`, `r0` (2 rules)")
         // 2.7 s of CPU, as before partial compilation; the margin is for a
         // shared machine.
         .within(30),

@@ -626,7 +626,7 @@ fn bounded_recursion_agrees_with_the_sampler_and_the_oracle() {
         assert!(oracle.matches(id, &s), "oracle rejects sampled {s:?}");
     }
     assert!(nested > 0, "the sampler reaches nested values");
-    for (s, ok) in [("[[1]]", true), ("[[[1]]]", false), ("{\"a\":[2]}", true), ("{\"a\":{\"b\":[]}}", false)] {
+    for (s, ok) in [("[[1]]", true), ("[[[1]]]", false), ("{\"a\":[2]}", true), ("{\"a\":{\"b\":[]}}", true), ("{\"a\":{\"b\":[1]}}", false)] {
         assert_eq!(r.is_match(s.as_bytes()), ok, "recognizer on {s:?}");
         assert_eq!(oracle.matches(id, s), ok, "oracle on {s:?}");
     }
