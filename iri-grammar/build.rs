@@ -88,7 +88,10 @@ fn generate(specs: &Path, out: &Path, prebuilt: &Path) -> Result<(), String> {
     if status.success() {
         Ok(())
     } else {
-        Err(format!("error: `cargo xtask codegen --out {}` failed ({status})", out.display()))
+        Err(format!(
+            "error: `cargo xtask codegen --out {}` failed ({status})",
+            out.display()
+        ))
     }
 }
 

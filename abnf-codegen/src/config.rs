@@ -429,7 +429,9 @@ impl Config {
             }
         }
         crate::terminals::apply(&mut g, &octets, &mut found);
-        let failed = found.iter().any(|d| d.severity == crate::diagnostic::Severity::Error);
+        let failed = found
+            .iter()
+            .any(|d| d.severity == crate::diagnostic::Severity::Error);
         diags.items.extend(found);
         if failed {
             return Err(Error::Grammar(diags));
@@ -752,7 +754,9 @@ impl Config {
         let regenerate = match (&self.regenerate_command, self.include_style) {
             (Some(command), _) => format!("then run `{command}`"),
             (None, IncludeStyle::OutDir) => "the build script regenerates this file".to_string(),
-            (None, IncludeStyle::Relative) => "then regenerate this file with `abnf-codegen generate`".to_string(),
+            (None, IncludeStyle::Relative) => {
+                "then regenerate this file with `abnf-codegen generate`".to_string()
+            }
         };
         compiled.emit(runtime, self.include_style, &regenerate)
     }
@@ -1123,7 +1127,7 @@ impl Compiled {
             };
             files.push(GeneratedFile {
                 path: format!("{}.rs", module.name),
-                contents: emit::grammar_module(&eg, ast, runtime, style, &regenerate).into_bytes(),
+                contents: emit::grammar_module(&eg, ast, runtime, style, regenerate).into_bytes(),
             });
             module_names.push((
                 module.name.as_str(),
@@ -1138,7 +1142,7 @@ impl Compiled {
         }
         files.push(GeneratedFile {
             path: "grammars.rs".into(),
-            contents: emit::index_module(&module_names, &schemes, runtime, style, &regenerate).into_bytes(),
+            contents: emit::index_module(&module_names, &schemes, runtime, style, regenerate).into_bytes(),
         });
         let inputs = g.modules.iter().filter_map(|m| m.path.clone()).collect();
         Ok(Generated {

@@ -79,7 +79,10 @@ pub(crate) fn directives(g: &Grammar, diags: &mut Vec<Diagnostic>) -> Vec<Bound>
                 Some(id) => out.push((id, depth, Some(name_span))),
                 None => diags.push(
                     Diagnostic::error(
-                        format!("`@depth` names `{name}`, which `{}` neither defines nor imports", m.name),
+                        format!(
+                            "`@depth` names `{name}`, which `{}` neither defines nor imports",
+                            m.name
+                        ),
                         Some(name_span),
                     )
                     .with_label("no such rule"),

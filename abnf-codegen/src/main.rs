@@ -190,7 +190,8 @@ fn parse_size(s: &str) -> Result<usize, String> {
     let n: usize = digits
         .parse()
         .map_err(|_| format!("`{s}` is not a size (write 4096, 64K, 16M or 1G)"))?;
-    n.checked_mul(1 << shift).ok_or_else(|| format!("`{s}` is too large"))
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("`{s}` is too large"))
 }
 
 fn main() -> ExitCode {
@@ -287,7 +288,11 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                             "left out ({} of {} rules): {}",
                             left_out.len(),
                             left_out.len() + compiled.stats().len(),
-                            left_out.iter().map(|l| l.rule.as_str()).collect::<Vec<_>>().join(", ")
+                            left_out
+                                .iter()
+                                .map(|l| l.rule.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         );
                     }
                     if deny_warnings && !compiled.warnings.items.is_empty() {
@@ -489,19 +494,24 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             let mut out = BufWriter::new(io::stdout().lock());
             let records = abnf_codegen::records::split(&input, framing.framing())
                 .map_err(|b| Error::Config(format!("<stdin>:{}: {}", b.line, b.message)))?;
-            write_results(&mut out, &records, framing.framing(), |line| recognizer.full_match(line)).map_err(
-                |error| Error::Io {
-                    path: "<stdout>".into(),
-                    error,
-                },
-            )?;
+            write_results(&mut out, &records, framing.framing(), |line| {
+                recognizer.full_match(line)
+            })
+            .map_err(|error| Error::Io {
+                path: "<stdout>".into(),
+                error,
+            })?;
             Ok(ExitCode::SUCCESS)
         }
     }
 }
 
 /// One sampled string, framed as asked.
-fn write_record(out: &mut impl Write, bytes: &[u8], framing: abnf_codegen::records::Framing) -> io::Result<()> {
+fn write_record(
+    out: &mut impl Write,
+    bytes: &[u8],
+    framing: abnf_codegen::records::Framing,
+) -> io::Result<()> {
     use abnf_codegen::records::{json_string, Framing};
     match framing {
         Framing::Lines => {

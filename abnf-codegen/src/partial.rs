@@ -158,7 +158,10 @@ pub(crate) fn build_automata(
                 "`--dfa-bytes` or `--determinize-bytes`",
             ),
         };
-        let message = format!("the {what} for rule `{}` exceeds its size limit: {detail}", rule.name);
+        let message = format!(
+            "the {what} for rule `{}` exceeds its size limit: {detail}",
+            rule.name
+        );
         let note = format!(
             "raise the limit with `Config::limits` (`Limits::{knob}`; {flag} on the command line), or simplify \
              the rule (large counted repetitions and patterns that must remember many characters grow the automaton)"
@@ -211,7 +214,11 @@ fn name_list(g: &Grammar, rules: &[RuleId]) -> String {
     if rules.len() > MAX_LISTED {
         list.push_str(&format!(" and {} more", rules.len() - MAX_LISTED));
     }
-    format!("{list} ({} rule{})", rules.len(), if rules.len() == 1 { "" } else { "s" })
+    format!(
+        "{list} ({} rule{})",
+        rules.len(),
+        if rules.len() == 1 { "" } else { "s" }
+    )
 }
 
 /// Sorts the rules whose lowering failed: rules that reach a non-regular

@@ -51,7 +51,9 @@ pub fn split(input: &[u8], framing: Framing) -> Result<Vec<Vec<u8>>, BadRecord> 
                     line: i + 1,
                     message: "not UTF-8".into(),
                 })?;
-                out.push(parse_json_string(text.trim()).map_err(|message| BadRecord { line: i + 1, message })?);
+                out.push(
+                    parse_json_string(text.trim()).map_err(|message| BadRecord { line: i + 1, message })?,
+                );
             }
             Ok(out)
         }
@@ -102,7 +104,9 @@ pub fn parse_json_string(s: &str) -> Result<Vec<u8>, String> {
                 let mut buf = [0; 4];
                 out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
             }
-            c if (c as u32) < 0x20 => return Err(format!("control character U+{:04X} must be escaped", c as u32)),
+            c if (c as u32) < 0x20 => {
+                return Err(format!("control character U+{:04X} must be escaped", c as u32))
+            }
             c => {
                 let mut buf = [0; 4];
                 out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
@@ -152,7 +156,10 @@ mod tests {
 
     #[test]
     fn framings() {
-        assert_eq!(split(b"a\nb\n", Framing::Lines).unwrap(), [b"a".to_vec(), b"b".to_vec()]);
+        assert_eq!(
+            split(b"a\nb\n", Framing::Lines).unwrap(),
+            [b"a".to_vec(), b"b".to_vec()]
+        );
         assert_eq!(
             split(b"GET / HTTP/1.1\r\n\0x\ny\0", Framing::Nul).unwrap(),
             [b"GET / HTTP/1.1\r\n".to_vec(), b"x\ny".to_vec()]
@@ -170,7 +177,10 @@ mod tests {
     #[test]
     fn json_round_trip() {
         for s in ["", "a\"b\\c", "line\r\n", "\u{1}\u{7f}é𝄞"] {
-            assert_eq!(parse_json_string(&json_string(s.as_bytes())).unwrap(), s.as_bytes());
+            assert_eq!(
+                parse_json_string(&json_string(s.as_bytes())).unwrap(),
+                s.as_bytes()
+            );
         }
         assert_eq!(json_string(b"\xff"), "\"\\u00ff\"");
     }

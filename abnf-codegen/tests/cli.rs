@@ -152,21 +152,33 @@ fn check_of_a_whole_file_leaves_out_what_cannot_compile() {
 
 #[test]
 fn check_with_rule_warns_only_about_that_rule() {
-    let path = temp_spec("unused.abnf", b"x = y\ny = \"1\"\nlonely = \"2\"\nn = \"(\" n \")\"\n");
+    let path = temp_spec(
+        "unused.abnf",
+        b"x = y\ny = \"1\"\nlonely = \"2\"\nn = \"(\" n \")\"\n",
+    );
     let o = run(&args(&[&"check", &"--rule", &"x", &path]), b"");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(!err.contains("never used"), "the user asked about `x` only: {err}");
+    assert!(
+        !err.contains("never used"),
+        "the user asked about `x` only: {err}"
+    );
     assert!(!err.contains("`n`"), "`x` does not reach `n`: {err}");
 }
 
 #[test]
 fn check_accepts_the_limits() {
     let path = temp_spec("big.abnf", b"x = *(\"a\" / \"b\") \"a\" 12(\"a\" / \"b\")\n");
-    let o = run(&args(&[&"check", &"--rule", &"x", &"--dfa-bytes", &"64K", &path]), b"");
+    let o = run(
+        &args(&[&"check", &"--rule", &"x", &"--dfa-bytes", &"64K", &path]),
+        b"",
+    );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(err.contains("the DFA for rule `x` exceeds its size limit"), "{err}");
+    assert!(
+        err.contains("the DFA for rule `x` exceeds its size limit"),
+        "{err}"
+    );
     assert!(err.contains("--dfa-bytes"), "{err}");
     let o = run(&args(&[&"check", &"--dfa-bytes", &"lots", &path]), b"");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));

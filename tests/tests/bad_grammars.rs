@@ -165,7 +165,11 @@ fn importing_spec() -> PathBuf {
     )
     .unwrap();
     let path = dir.join("t-import.abnf");
-    std::fs::write(&path, "; @import c.abnf comment\nh = \"<\" comment \">\"\nok = \"z\"\n").unwrap();
+    std::fs::write(
+        &path,
+        "; @import c.abnf comment\nh = \"<\" comment \">\"\nok = \"z\"\n",
+    )
+    .unwrap();
     path
 }
 

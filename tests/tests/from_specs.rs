@@ -297,7 +297,12 @@ fn rfc_path(file: &str) -> PathBuf {
 /// Builds `file` whole with `setup` applied; checks the time limit and that
 /// every rule named in `left_out` is left out (and no other rule of
 /// `must_compile`).
-fn rfc_build(file: &str, setup: impl FnOnce(&mut Config), left_out: &[&str], must_compile: &[&str]) -> Compiled {
+fn rfc_build(
+    file: &str,
+    setup: impl FnOnce(&mut Config),
+    left_out: &[&str],
+    must_compile: &[&str],
+) -> Compiled {
     let mut config = Config::new();
     config.spec(rfc_path(file)).typed_ast(false);
     setup(&mut config);
@@ -309,7 +314,10 @@ fn rfc_build(file: &str, setup: impl FnOnce(&mut Config), left_out: &[&str], mus
     assert!(took < RFC_TIME_LIMIT, "{file} took {took:?}");
     let out: Vec<&str> = c.left_out().iter().map(|l| l.rule.as_str()).collect();
     for name in left_out {
-        assert!(out.contains(name), "{file}: `{name}` should be left out; left out: {out:?}");
+        assert!(
+            out.contains(name),
+            "{file}: `{name}` should be left out; left out: {out:?}"
+        );
     }
     let grammar = file.trim_end_matches(".abnf");
     for name in must_compile {
@@ -321,7 +329,10 @@ fn rfc_build(file: &str, setup: impl FnOnce(&mut Config), left_out: &[&str], mus
     }
     // Every rule left out has a warning that says so.
     if !out.is_empty() {
-        assert!(!c.warnings.items.is_empty(), "{file}: rules left out without a warning");
+        assert!(
+            !c.warnings.items.is_empty(),
+            "{file}: rules left out without a warning"
+        );
     }
     c
 }
@@ -347,12 +358,22 @@ fn rfc9110_http_fields_compile_around_the_nested_comment() {
         &["Host", "Date", "Content-Type", "Accept", "ETag", "Range"],
     );
     // RFC 9110 §7.2, §6.6.1, §8.3.1, §12.5.1, §8.8.3, §14.2.
-    rfc_examples(&c, "rfc9110", "Host", &["www.example.org", "example.com:8080", "[::1]:80"], &["a b"]);
+    rfc_examples(
+        &c,
+        "rfc9110",
+        "Host",
+        &["www.example.org", "example.com:8080", "[::1]:80"],
+        &["a b"],
+    );
     rfc_examples(
         &c,
         "rfc9110",
         "Date",
-        &["Tue, 15 Nov 1994 08:12:31 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"],
+        &[
+            "Tue, 15 Nov 1994 08:12:31 GMT",
+            "Sunday, 06-Nov-94 08:49:37 GMT",
+            "Sun Nov  6 08:49:37 1994",
+        ],
         &["Tue, 15 Nov 1994 08:12:31 UTC"],
     );
     rfc_examples(
@@ -362,9 +383,27 @@ fn rfc9110_http_fields_compile_around_the_nested_comment() {
         &["text/html; charset=ISO-8859-4", "text/html;charset=\"utf-8\""],
         &["text"],
     );
-    rfc_examples(&c, "rfc9110", "Accept", &["text/*, text/plain, text/plain;format=flowed, */*"], &[]);
-    rfc_examples(&c, "rfc9110", "ETag", &["\"xyzzy\"", "W/\"xyzzy\"", "\"\""], &["xyzzy"]);
-    rfc_examples(&c, "rfc9110", "Range", &["bytes=0-499", "bytes=500-600,601-999"], &["bytes"]);
+    rfc_examples(
+        &c,
+        "rfc9110",
+        "Accept",
+        &["text/*, text/plain, text/plain;format=flowed, */*"],
+        &[],
+    );
+    rfc_examples(
+        &c,
+        "rfc9110",
+        "ETag",
+        &["\"xyzzy\"", "W/\"xyzzy\"", "\"\""],
+        &["xyzzy"],
+    );
+    rfc_examples(
+        &c,
+        "rfc9110",
+        "Range",
+        &["bytes=0-499", "bytes=500-600,601-999"],
+        &["bytes"],
+    );
 }
 
 #[test]
@@ -375,7 +414,13 @@ fn rfc5322_leaves_out_comment_users_unless_bounded() {
         &["comment", "ccontent", "CFWS", "date-time", "addr-spec", "mailbox"],
         &["dot-atom-text", "day-name", "month", "unstructured"],
     );
-    rfc_examples(&c, "rfc5322", "dot-atom-text", &["jdoe", "john.q.public"], &["john..doe"]);
+    rfc_examples(
+        &c,
+        "rfc5322",
+        "dot-atom-text",
+        &["jdoe", "john.q.public"],
+        &["john..doe"],
+    );
     // Bounded, the nested comment compiles, and with it every rule.
     let c = rfc_build(
         "rfc5322.abnf",
@@ -406,7 +451,10 @@ fn rfc5322_leaves_out_comment_users_unless_bounded() {
         &c,
         "rfc5322",
         "mailbox",
-        &["John Doe <jdoe@machine.example>", "Pete(A nice \\) chap) <pete(his account)@silly.test(his host)>"],
+        &[
+            "John Doe <jdoe@machine.example>",
+            "Pete(A nice \\) chap) <pete(his account)@silly.test(his host)>",
+        ],
         &["<jdoe@machine.example"],
     );
     rfc_examples(&c, "rfc5322", "comment", &["(a (b (c)))"], &["(a (b (c (d))))"]);
@@ -421,7 +469,9 @@ fn rfc8259_json_numbers_strings_and_bounded_values() {
         &["number", "string", "ws"],
     );
     let l = c.left_out().iter().find(|l| l.rule == "JSON-text").unwrap();
-    assert!(matches!(&l.reason, abnf_codegen::partial::LeftOutReason::NonRegular(chain) if chain.contains("value")));
+    assert!(
+        matches!(&l.reason, abnf_codegen::partial::LeftOutReason::NonRegular(chain) if chain.contains("value"))
+    );
     rfc_examples(
         &c,
         "rfc8259",
@@ -466,7 +516,15 @@ fn rfc6570_uri_templates() {
         &c,
         "rfc6570",
         "URI-Template",
-        &["http://example.com/~{username}/", "{/list*}", "{?x,y}", "{+path:6}/here", "map?{x,y}", "{var}", "X{.list*}"],
+        &[
+            "http://example.com/~{username}/",
+            "{/list*}",
+            "{?x,y}",
+            "{+path:6}/here",
+            "map?{x,y}",
+            "{var}",
+            "X{.list*}",
+        ],
         &["{var", "{}", "{x:0}", "{x:10000}", "a b"],
     );
 }
@@ -477,7 +535,16 @@ fn rfc3261_sip_compiles_in_seconds_and_names_what_it_leaves_out() {
         "rfc3261.abnf",
         |_| {},
         &["comment", "Server", "User-Agent", "Contact"],
-        &["Request-URI", "Via", "SIP-URI", "From", "CSeq", "Call-ID", "Request-Line", "Status-Line"],
+        &[
+            "Request-URI",
+            "Via",
+            "SIP-URI",
+            "From",
+            "CSeq",
+            "Call-ID",
+            "Request-Line",
+            "Status-Line",
+        ],
     );
     assert!(
         c.left_out().len() < 20,
@@ -485,7 +552,9 @@ fn rfc3261_sip_compiles_in_seconds_and_names_what_it_leaves_out() {
         c.left_out()
     );
     let contact = c.left_out().iter().find(|l| l.rule == "Contact").unwrap();
-    assert!(matches!(&contact.reason, abnf_codegen::partial::LeftOutReason::TooLarge(m) if m.contains("size limit")));
+    assert!(
+        matches!(&contact.reason, abnf_codegen::partial::LeftOutReason::TooLarge(m) if m.contains("size limit"))
+    );
     // RFC 3261 §19.1.3 and §7.1, §20.42, §20.16.
     rfc_examples(
         &c,
@@ -530,8 +599,20 @@ fn rfc9051_imap_compiles_what_is_regular() {
     );
     // `uid-set = (uniqueid / uid-range) *("," uid-set)` is recursive but
     // regular: it compiles.
-    rfc_examples(&c, "rfc9051", "uid-set", &["1", "1:4,7", "2,4:7,9,12:15"], &["1,", ",1", "1:*"]);
-    rfc_examples(&c, "rfc9051", "sequence-set", &["1:4,7", "*", "2,4:7,9,12:*"], &["1:"]);
+    rfc_examples(
+        &c,
+        "rfc9051",
+        "uid-set",
+        &["1", "1:4,7", "2,4:7,9,12:15"],
+        &["1,", ",1", "1:*"],
+    );
+    rfc_examples(
+        &c,
+        "rfc9051",
+        "sequence-set",
+        &["1:4,7", "*", "2,4:7,9,12:*"],
+        &["1:"],
+    );
     rfc_examples(
         &c,
         "rfc9051",
@@ -539,21 +620,72 @@ fn rfc9051_imap_compiles_what_is_regular() {
         &["\"17-Jul-1996 02:44:25 -0700\"", "\" 1-Feb-1994 21:52:25 -0800\""],
         &["\"17-Jul-96 02:44:25 -0700\""],
     );
-    rfc_examples(&c, "rfc9051", "mailbox", &["INBOX", "\"blurdybloop\"", "{11}\r\nblurdybloop"], &[]);
+    rfc_examples(
+        &c,
+        "rfc9051",
+        "mailbox",
+        &["INBOX", "\"blurdybloop\"", "{11}\r\nblurdybloop"],
+        &[],
+    );
 }
 
 #[test]
 fn smaller_rfc_grammars_compile_whole() {
     for (file, rule, valid, invalid) in [
-        ("rfc3339.abnf", "date-time", &["1985-04-12T23:20:50.52Z", "1996-12-19T16:39:57-08:00"][..], &["1985-04-12"][..]),
-        ("rfc5646.abnf", "Language-Tag", &["de", "zh-Hant-CN", "sr-Latn-RS", "en-US-x-twain", "i-klingon"], &["a-DE", "de-"]),
-        ("rfc3986.abnf", "URI-reference", &["http://example.com/a?b#c", "../g", "//h"], &["http://a b"]),
-        ("rfc4647.abnf", "extended-language-range", &["de-*-DE", "*"], &["de--DE"]),
+        (
+            "rfc3339.abnf",
+            "date-time",
+            &["1985-04-12T23:20:50.52Z", "1996-12-19T16:39:57-08:00"][..],
+            &["1985-04-12"][..],
+        ),
+        (
+            "rfc5646.abnf",
+            "Language-Tag",
+            &["de", "zh-Hant-CN", "sr-Latn-RS", "en-US-x-twain", "i-klingon"],
+            &["a-DE", "de-"],
+        ),
+        (
+            "rfc3986.abnf",
+            "URI-reference",
+            &["http://example.com/a?b#c", "../g", "//h"],
+            &["http://a b"],
+        ),
+        (
+            "rfc4647.abnf",
+            "extended-language-range",
+            &["de-*-DE", "*"],
+            &["de--DE"],
+        ),
         ("rfc3629.abnf", "UTF8-octets", &["abc"], &[]),
-        ("rfc9111.abnf", "Cache-Control", &["max-age=3600, must-revalidate", "no-cache=\"Set-Cookie\""], &[]),
-        ("rfc9651.abnf", "sf-list", &["sugar, tea, rum", "(\"foo\" \"bar\"), (\"baz\")", "abc;a=1;b=2"], &["sugar,"]),
-        ("rfc7230.abnf", "request-target", &["/where?q=now", "http://www.example.org/pub/WWW/TheProject.html", "www.example.com:80", "*"], &[]),
-        ("rfc9116.abnf", "expires-field", &["Expires: 2021-12-31T18:37:07z"], &[]),
+        (
+            "rfc9111.abnf",
+            "Cache-Control",
+            &["max-age=3600, must-revalidate", "no-cache=\"Set-Cookie\""],
+            &[],
+        ),
+        (
+            "rfc9651.abnf",
+            "sf-list",
+            &["sugar, tea, rum", "(\"foo\" \"bar\"), (\"baz\")", "abc;a=1;b=2"],
+            &["sugar,"],
+        ),
+        (
+            "rfc7230.abnf",
+            "request-target",
+            &[
+                "/where?q=now",
+                "http://www.example.org/pub/WWW/TheProject.html",
+                "www.example.com:80",
+                "*",
+            ],
+            &[],
+        ),
+        (
+            "rfc9116.abnf",
+            "expires-field",
+            &["Expires: 2021-12-31T18:37:07z"],
+            &[],
+        ),
     ] {
         let c = rfc_build(file, |_| {}, &[], &[rule]);
         rfc_examples(&c, file.trim_end_matches(".abnf"), rule, valid, invalid);
@@ -571,7 +703,10 @@ fn octet_terminals_make_rfc3629_accept_utf8() {
     // Read as code points (the default), `UTF8-octets` matches the UTF-8
     // encoding of code points U+0080-U+00FF: not UTF-8 text.
     let c = rfc_build("rfc3629.abnf", |_| {}, &[], &["UTF8-octets"]);
-    assert!(!c.recognizer("rfc3629", "UTF8-octets").unwrap().is_match("héllo".as_bytes()));
+    assert!(!c
+        .recognizer("rfc3629", "UTF8-octets")
+        .unwrap()
+        .is_match("héllo".as_bytes()));
     // Read as octets, it is RFC 3629's language: UTF-8, not Latin-1.
     let c = rfc_build(
         "rfc3629.abnf",
@@ -585,7 +720,13 @@ fn octet_terminals_make_rfc3629_accept_utf8() {
     for ok in ["héllo", "日本語", "𝄞", ""] {
         assert!(r.is_match(ok.as_bytes()), "{ok:?}");
     }
-    for bad in [&b"h\xe9llo"[..], b"\xc3", b"\xed\xa0\x80", b"\xc0\xaf", b"\xf4\x90\x80\x80"] {
+    for bad in [
+        &b"h\xe9llo"[..],
+        b"\xc3",
+        b"\xed\xa0\x80",
+        b"\xc0\xaf",
+        b"\xf4\x90\x80\x80",
+    ] {
         assert!(!r.is_match(bad), "{bad:?}");
     }
     // The sampler and the oracle follow the encoding.
@@ -626,7 +767,13 @@ fn bounded_recursion_agrees_with_the_sampler_and_the_oracle() {
         assert!(oracle.matches(id, &s), "oracle rejects sampled {s:?}");
     }
     assert!(nested > 0, "the sampler reaches nested values");
-    for (s, ok) in [("[[1]]", true), ("[[[1]]]", false), ("{\"a\":[2]}", true), ("{\"a\":{\"b\":[]}}", true), ("{\"a\":{\"b\":[1]}}", false)] {
+    for (s, ok) in [
+        ("[[1]]", true),
+        ("[[[1]]]", false),
+        ("{\"a\":[2]}", true),
+        ("{\"a\":{\"b\":[]}}", true),
+        ("{\"a\":{\"b\":[1]}}", false),
+    ] {
         assert_eq!(r.is_match(s.as_bytes()), ok, "recognizer on {s:?}");
         assert_eq!(oracle.matches(id, s), ok, "oracle on {s:?}");
     }

@@ -195,14 +195,13 @@ pub fn tagged(hir: &Hir, limits: Limits, components: bool) -> Result<crate::tagg
         .build_from_hir(hir)
         .map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
     let build = |mode| -> Result<TaggedDfa, BuildError> {
-        let mut dfa =
-            TaggedDfa::build_capped(&nfa, mode, limits.tagged_states).map_err(|e| match e {
-                crate::tagged::TaggedError::TooManyStates => BuildError::DfaTooBig(format!(
-                    "the tagged DFA has more than {} states (`Limits::tagged_states`)",
-                    limits.tagged_states.min(crate::tagged::MAX_STATES)
-                )),
-                e => BuildError::DfaTooBig(format!("{e:?}")),
-            })?;
+        let mut dfa = TaggedDfa::build_capped(&nfa, mode, limits.tagged_states).map_err(|e| match e {
+            crate::tagged::TaggedError::TooManyStates => BuildError::DfaTooBig(format!(
+                "the tagged DFA has more than {} states (`Limits::tagged_states`)",
+                limits.tagged_states.min(crate::tagged::MAX_STATES)
+            )),
+            e => BuildError::DfaTooBig(format!("{e:?}")),
+        })?;
         dfa.minimize();
         // Components are read from `&str`s (their byte entry points check
         // UTF-8 first), parse trees also from spans of one.

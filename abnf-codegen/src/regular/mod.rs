@@ -17,7 +17,9 @@ pub use recursion::Chain;
 
 use std::collections::HashMap;
 
-use regex_syntax::hir::{Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, Look, Repetition};
+use regex_syntax::hir::{
+    Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, Look, Repetition,
+};
 
 use crate::diagnostic::Diagnostic;
 use crate::grammar::{Expr, Grammar, RuleId};

@@ -330,7 +330,9 @@ fn simplify(e: &Expr, members: &[RuleId]) -> Expr {
     replace_star_tail(&e, *x, &|prefix| Expr::Repeat {
         min: 0,
         max: None,
-        expr: Box::new(Expr::Concat(prefix.iter().cloned().chain([eps.clone()]).collect())),
+        expr: Box::new(Expr::Concat(
+            prefix.iter().cloned().chain([eps.clone()]).collect(),
+        )),
     })
 }
 
@@ -362,7 +364,11 @@ fn replace_star_tail(e: &Expr, x: RuleId, with: &dyn Fn(&[Expr]) -> Expr) -> Exp
             ),
             None => e.clone(),
         },
-        Expr::Repeat { min: 0, max: None, expr } => {
+        Expr::Repeat {
+            min: 0,
+            max: None,
+            expr,
+        } => {
             let prefix: Option<&[Expr]> = match &**expr {
                 Expr::Ref(id, _) if *id == x => Some(&[]),
                 Expr::Concat(es) => match es.split_last() {
