@@ -615,6 +615,20 @@ fn cases() -> Vec<Case> {
         .note("`x` is left out of the output")
         .note("left out with it, not tried, because they use it: `y` (1 rule)"),
         case(
+            "a typed tree too large falls back to text",
+            "x = a \"=\" b\na = 1*ALPHA\nb = 1*DIGIT\n",
+            "the extraction automaton for rule `x` is too large: the tagged DFA has more than 2 states",
+            at("t.abnf:1:1"),
+        )
+        .generate()
+        .limits(Limits {
+            tagged_states: 2,
+            ..Limits::default()
+        })
+        .warning()
+        .label("its typed tree falls back to its text")
+        .note("the rule's recognizer is unaffected"),
+        case(
             "@depth with a bad depth",
             "; @depth a 0\na = \"(\" a \")\" / \"x\"\n",
             "`@depth` needs a depth from 1 to 64, not `0`",
