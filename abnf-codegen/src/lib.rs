@@ -52,6 +52,7 @@ pub mod depth;
 pub mod diagnostic;
 pub mod emit;
 pub mod grammar;
+pub mod limits;
 pub mod oracle;
 pub mod partial;
 pub mod records;

@@ -144,7 +144,30 @@ pub(crate) fn build_automata(
         };
         let e = match Automaton::build(&hir, limits) {
             Ok(a) => {
-                automata.insert(id, a);
+                // What the recognizer's tables would take once written.
+                let bytes = 4 * a.dfa.memory_usage();
+                if bytes <= limits.rule_output_bytes {
+                    automata.insert(id, a);
+                    continue;
+                }
+                let message = format!(
+                    "the generated tables for rule `{}` would take {bytes} bytes, above the limit of {} bytes",
+                    rule.name, limits.rule_output_bytes
+                );
+                let note =
+                    "raise the limit with `Config::limits` (`Limits::rule_output_bytes`), or simplify \
+                            the rule (a pattern such as `*(a / b) \"a\" 19(a / b)` must remember the last \
+                            20 characters: 2^20 states)";
+                too_large_rule(
+                    g,
+                    id,
+                    message,
+                    note.into(),
+                    explicit,
+                    errors,
+                    left_out,
+                    &mut too_large,
+                );
                 continue;
             }
             Err(e) => e,
@@ -166,30 +189,7 @@ pub(crate) fn build_automata(
             "raise the limit with `Config::limits` (`Limits::{knob}`; {flag} on the command line), or simplify \
              the rule (large counted repetitions and patterns that must remember many characters grow the automaton)"
         );
-        if explicit.contains(&id) {
-            errors.push(
-                Diagnostic::error(message, Some(rule.name_span))
-                    .with_label("this rule's automaton is too large")
-                    .with_note(note),
-            );
-            continue;
-        }
-        let d = Diagnostic::warning(message, Some(rule.name_span))
-            .with_label("this rule's automaton is too large")
-            .with_note(format!(
-                "`{}` is left out of the output; the other rules compile (export it by name to make this an error)",
-                rule.name
-            ))
-            .with_note(note);
-        left_out.push((
-            id,
-            LeftOut {
-                grammar: g.module(rule.module).name.clone(),
-                rule: rule.name.clone(),
-                reason: LeftOutReason::TooLarge(detail),
-            },
-        ));
-        too_large.push((id, d, Vec::new()));
+        too_large_rule(g, id, message, note, explicit, errors, left_out, &mut too_large);
     }
     for (_, mut d, skipped) in too_large {
         if !skipped.is_empty() {
@@ -201,6 +201,46 @@ pub(crate) fn build_automata(
         warnings.push(d);
     }
     automata
+}
+
+/// A rule whose automaton or tables are too large: an error when it was
+/// asked for, else a warning, and the rule left out.
+#[allow(clippy::too_many_arguments)]
+fn too_large_rule(
+    g: &Grammar,
+    id: RuleId,
+    message: String,
+    note: String,
+    explicit: &HashSet<RuleId>,
+    errors: &mut Vec<Diagnostic>,
+    left_out: &mut Vec<(RuleId, LeftOut)>,
+    too_large: &mut Vec<(RuleId, Diagnostic, Vec<RuleId>)>,
+) {
+    let rule = g.rule(id);
+    if explicit.contains(&id) {
+        errors.push(
+            Diagnostic::error(message, Some(rule.name_span))
+                .with_label("this rule's automaton is too large")
+                .with_note(note),
+        );
+        return;
+    }
+    let d = Diagnostic::warning(message.clone(), Some(rule.name_span))
+        .with_label("this rule's automaton is too large")
+        .with_note(format!(
+            "`{}` is left out of the output; the other rules compile (export it by name to make this an error)",
+            rule.name
+        ))
+        .with_note(note);
+    left_out.push((
+        id,
+        LeftOut {
+            grammar: g.module(rule.module).name.clone(),
+            rule: rule.name.clone(),
+            reason: LeftOutReason::TooLarge(message),
+        },
+    ));
+    too_large.push((id, d, Vec::new()));
 }
 
 /// `` `a`, `b`, `c` and 4 more (7 rules) ``.

@@ -342,6 +342,77 @@ pub static GRAMMAR: ::abnf_runtime::Grammar = ::abnf_runtime::Grammar::__new(
 );
 /// Typed, borrowed parse trees for the rules of `file`.
 pub mod ast {
+    #[cfg(target_endian = "little")]
+    static __FILE_URI_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+        *include_bytes!(concat!(env!("OUT_DIR"), "/file/ast/file_uri.le.tdfa")),
+    );
+    #[cfg(target_endian = "big")]
+    static __FILE_URI_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+        *include_bytes!(concat!(env!("OUT_DIR"), "/file/ast/file_uri.be.tdfa")),
+    );
+    static __FILE_URI_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __FILE_URI_TDFA_BYTES,
+    );
+    /// Parse tree of the rule `file-URI` of `file.abnf` (line 18):
+    ///
+    /// ```text
+    /// file-URI       = file-scheme ":" file-hier-part
+    /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/file/ast/file_uri.svg"))]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct FileUri<'a> {
+        /// Where this node is in the input.
+        pub span: ::abnf_runtime::Span,
+        /// The text this node matched.
+        pub text: &'a str,
+        /// `file-scheme`
+        pub file_scheme: &'a str,
+        /// `file-hier-part`
+        pub file_hier_part: FileHierPart<'a>,
+    }
+    impl<'a> FileUri<'a> {
+        /// Parses all of `input` as `file-URI`; the error says where it stopped matching.
+        pub fn parse(
+            input: &'a str,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            Self::parse_span(input, 0, input.len())
+        }
+        /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
+        #[doc(hidden)]
+        pub fn parse_span(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            let mut tags = [usize::MAX; 6];
+            __FILE_URI_TDFA
+                .parse("file", "file-URI", input.as_bytes(), start, end, &mut tags)?;
+            Ok(Self {
+                span: ::abnf_runtime::Span { start, end },
+                text: &input[start..end],
+                file_scheme: ::abnf_runtime::__private::leaf(input, &tags, 1),
+                file_hier_part: FileHierPart::__sub(
+                    input,
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
+                ),
+            })
+        }
+        /// A part that an enclosing parse has already matched as this rule.
+        #[doc(hidden)]
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
+            match Self::parse_span(input, span.start, span.end) {
+                Ok(node) => node,
+                Err(e) => {
+                    ::abnf_runtime::__private::inconsistent(
+                        "file",
+                        "file-URI",
+                        e.offset(),
+                    )
+                }
+            }
+        }
+    }
     /// Which alternative of `file-hier-part` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     #[allow(clippy::large_enum_variant)]

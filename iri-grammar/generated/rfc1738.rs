@@ -3738,8 +3738,8 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     #[allow(clippy::large_enum_variant)]
     pub enum GrouppartKind<'a> {
-        /// The alternative `Alt1`.
-        Alt1,
+        /// The alternative `Star`.
+        Star,
         /// The alternative with `group`.
         Group(&'a str),
         /// The alternative with `article`.
@@ -3793,7 +3793,7 @@ pub mod ast {
                 span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
                 kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
-                    GrouppartKind::Alt1
+                    GrouppartKind::Star
                 } else if ::abnf_runtime::__private::group(&tags, 2).is_some() {
                     GrouppartKind::Group(
                         ::abnf_runtime::__private::leaf(input, &tags, 3),
@@ -4609,6 +4609,217 @@ pub mod ast {
                     ::abnf_runtime::__private::inconsistent(
                         "rfc1738",
                         "fieldspec",
+                        e.offset(),
+                    )
+                }
+            }
+        }
+    }
+    /// Which alternative of `national` matched.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum NationalKind {
+        /// The alternative `LBrace`.
+        LBrace,
+        /// The alternative `RBrace`.
+        RBrace,
+        /// The alternative `Bar`.
+        Bar,
+        /// The alternative `Backslash`.
+        Backslash,
+        /// The alternative `Caret`.
+        Caret,
+        /// The alternative `Tilde`.
+        Tilde,
+        /// The alternative `LBracket`.
+        LBracket,
+        /// The alternative `RBracket`.
+        RBracket,
+        /// The alternative `Backtick`.
+        Backtick,
+    }
+    #[cfg(target_endian = "little")]
+    static __NATIONAL_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+        *include_bytes!(concat!(env!("OUT_DIR"), "/rfc1738/ast/national.le.tdfa")),
+    );
+    #[cfg(target_endian = "big")]
+    static __NATIONAL_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+        *include_bytes!(concat!(env!("OUT_DIR"), "/rfc1738/ast/national.be.tdfa")),
+    );
+    static __NATIONAL_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __NATIONAL_TDFA_BYTES,
+    );
+    /// Parse tree of the rule `national` of `rfc1738.bnf` (line 113):
+    ///
+    /// ```text
+    /// national       = "{" | "}" | "|" | "\" | "^" | "~" | "[" | "]" | "`"
+    /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/national.svg"))]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct National<'a> {
+        /// Where this node is in the input.
+        pub span: ::abnf_runtime::Span,
+        /// The text this node matched.
+        pub text: &'a str,
+        /// Which alternative matched, with its parts.
+        pub kind: NationalKind,
+    }
+    impl<'a> National<'a> {
+        /// Parses all of `input` as `national`; the error says where it stopped matching.
+        pub fn parse(
+            input: &'a str,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            Self::parse_span(input, 0, input.len())
+        }
+        /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
+        #[doc(hidden)]
+        pub fn parse_span(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            let mut tags = [usize::MAX; 20];
+            __NATIONAL_TDFA
+                .parse("rfc1738", "national", input.as_bytes(), start, end, &mut tags)?;
+            Ok(Self {
+                span: ::abnf_runtime::Span { start, end },
+                text: &input[start..end],
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
+                    NationalKind::LBrace
+                } else if ::abnf_runtime::__private::group(&tags, 2).is_some() {
+                    NationalKind::RBrace
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
+                    NationalKind::Bar
+                } else if ::abnf_runtime::__private::group(&tags, 4).is_some() {
+                    NationalKind::Backslash
+                } else if ::abnf_runtime::__private::group(&tags, 5).is_some() {
+                    NationalKind::Caret
+                } else if ::abnf_runtime::__private::group(&tags, 6).is_some() {
+                    NationalKind::Tilde
+                } else if ::abnf_runtime::__private::group(&tags, 7).is_some() {
+                    NationalKind::LBracket
+                } else if ::abnf_runtime::__private::group(&tags, 8).is_some() {
+                    NationalKind::RBracket
+                } else if ::abnf_runtime::__private::group(&tags, 9).is_some() {
+                    NationalKind::Backtick
+                } else {
+                    ::abnf_runtime::__private::inconsistent("rfc1738", "national", start)
+                },
+            })
+        }
+        /// A part that an enclosing parse has already matched as this rule.
+        #[doc(hidden)]
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
+            match Self::parse_span(input, span.start, span.end) {
+                Ok(node) => node,
+                Err(e) => {
+                    ::abnf_runtime::__private::inconsistent(
+                        "rfc1738",
+                        "national",
+                        e.offset(),
+                    )
+                }
+            }
+        }
+    }
+    /// Which alternative of `punctuation` matched.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum PunctuationKind {
+        /// The alternative `Lt`.
+        Lt,
+        /// The alternative `Gt`.
+        Gt,
+        /// The alternative `Hash`.
+        Hash,
+        /// The alternative `Percent`.
+        Percent,
+        /// The alternative `DQuote`.
+        DQuote,
+    }
+    #[cfg(target_endian = "little")]
+    static __PUNCTUATION_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+        *include_bytes!(concat!(env!("OUT_DIR"), "/rfc1738/ast/punctuation.le.tdfa")),
+    );
+    #[cfg(target_endian = "big")]
+    static __PUNCTUATION_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+        *include_bytes!(concat!(env!("OUT_DIR"), "/rfc1738/ast/punctuation.be.tdfa")),
+    );
+    static __PUNCTUATION_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __PUNCTUATION_TDFA_BYTES,
+    );
+    /// Parse tree of the rule `punctuation` of `rfc1738.bnf` (line 114):
+    ///
+    /// ```text
+    /// punctuation    = "<" | ">" | "#" | "%" | <">
+    /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc1738/ast/punctuation.svg"))]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Punctuation<'a> {
+        /// Where this node is in the input.
+        pub span: ::abnf_runtime::Span,
+        /// The text this node matched.
+        pub text: &'a str,
+        /// Which alternative matched, with its parts.
+        pub kind: PunctuationKind,
+    }
+    impl<'a> Punctuation<'a> {
+        /// Parses all of `input` as `punctuation`; the error says where it stopped matching.
+        pub fn parse(
+            input: &'a str,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            Self::parse_span(input, 0, input.len())
+        }
+        /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
+        #[doc(hidden)]
+        pub fn parse_span(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            let mut tags = [usize::MAX; 12];
+            __PUNCTUATION_TDFA
+                .parse(
+                    "rfc1738",
+                    "punctuation",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self {
+                span: ::abnf_runtime::Span { start, end },
+                text: &input[start..end],
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
+                    PunctuationKind::Lt
+                } else if ::abnf_runtime::__private::group(&tags, 2).is_some() {
+                    PunctuationKind::Gt
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
+                    PunctuationKind::Hash
+                } else if ::abnf_runtime::__private::group(&tags, 4).is_some() {
+                    PunctuationKind::Percent
+                } else if ::abnf_runtime::__private::group(&tags, 5).is_some() {
+                    PunctuationKind::DQuote
+                } else {
+                    ::abnf_runtime::__private::inconsistent(
+                        "rfc1738",
+                        "punctuation",
+                        start,
+                    )
+                },
+            })
+        }
+        /// A part that an enclosing parse has already matched as this rule.
+        #[doc(hidden)]
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
+            match Self::parse_span(input, span.start, span.end) {
+                Ok(node) => node,
+                Err(e) => {
+                    ::abnf_runtime::__private::inconsistent(
+                        "rfc1738",
+                        "punctuation",
                         e.offset(),
                     )
                 }

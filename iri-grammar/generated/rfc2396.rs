@@ -2562,6 +2562,76 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
+    static __PATH_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+        *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/ast/path.le.tdfa")),
+    );
+    #[cfg(target_endian = "big")]
+    static __PATH_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+        *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/ast/path.be.tdfa")),
+    );
+    static __PATH_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __PATH_TDFA_BYTES,
+    );
+    /// Parse tree of the rule `path` of `rfc2396.bnf` (line 43):
+    ///
+    /// ```text
+    ///       path          = [ abs_path | opaque_part ]
+    /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc2396/ast/path.svg"))]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Path<'a> {
+        /// Where this node is in the input.
+        pub span: ::abnf_runtime::Span,
+        /// The text this node matched.
+        pub text: &'a str,
+        /// `abs_path`
+        pub abs_path: ::core::option::Option<&'a str>,
+        /// `opaque_part`
+        pub opaque_part: ::core::option::Option<&'a str>,
+    }
+    impl<'a> Path<'a> {
+        /// Parses all of `input` as `path`; the error says where it stopped matching.
+        pub fn parse(
+            input: &'a str,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            Self::parse_span(input, 0, input.len())
+        }
+        /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
+        #[doc(hidden)]
+        pub fn parse_span(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            let mut tags = [usize::MAX; 6];
+            __PATH_TDFA
+                .parse("rfc2396", "path", input.as_bytes(), start, end, &mut tags)?;
+            Ok(Self {
+                span: ::abnf_runtime::Span { start, end },
+                text: &input[start..end],
+                abs_path: ::abnf_runtime::__private::group(&tags, 1)
+                    .map(|s| &input[s.range()]),
+                opaque_part: ::abnf_runtime::__private::group(&tags, 2)
+                    .map(|s| &input[s.range()]),
+            })
+        }
+        /// A part that an enclosing parse has already matched as this rule.
+        #[doc(hidden)]
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
+            match Self::parse_span(input, span.start, span.end) {
+                Ok(node) => node,
+                Err(e) => {
+                    ::abnf_runtime::__private::inconsistent(
+                        "rfc2396",
+                        "path",
+                        e.offset(),
+                    )
+                }
+            }
+        }
+    }
+    #[cfg(target_endian = "little")]
     static __PATH_SEGMENTS_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/ast/path_segments.le.tdfa")),
     );

@@ -2487,6 +2487,90 @@ pub mod ast {
             }
         }
     }
+    /// Which alternative of `reserved` matched.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum ReservedKind<'a> {
+        /// The alternative with `gen-delims`.
+        GenDelims(&'a str),
+        /// The alternative with `sub-delims`.
+        SubDelims(&'a str),
+    }
+    #[cfg(target_endian = "little")]
+    static __RESERVED_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+        *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/reserved.le.tdfa")),
+    );
+    #[cfg(target_endian = "big")]
+    static __RESERVED_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+        *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/reserved.be.tdfa")),
+    );
+    static __RESERVED_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __RESERVED_TDFA_BYTES,
+    );
+    /// Parse tree of the rule `reserved` of `rfc3986.abnf` (line 89):
+    ///
+    /// ```text
+    /// reserved      = gen-delims / sub-delims
+    /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/rfc3986/ast/reserved.svg"))]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Reserved<'a> {
+        /// Where this node is in the input.
+        pub span: ::abnf_runtime::Span,
+        /// The text this node matched.
+        pub text: &'a str,
+        /// Which alternative matched, with its parts.
+        pub kind: ReservedKind<'a>,
+    }
+    impl<'a> Reserved<'a> {
+        /// Parses all of `input` as `reserved`; the error says where it stopped matching.
+        pub fn parse(
+            input: &'a str,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            Self::parse_span(input, 0, input.len())
+        }
+        /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
+        #[doc(hidden)]
+        pub fn parse_span(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            let mut tags = [usize::MAX; 10];
+            __RESERVED_TDFA
+                .parse("rfc3986", "reserved", input.as_bytes(), start, end, &mut tags)?;
+            Ok(Self {
+                span: ::abnf_runtime::Span { start, end },
+                text: &input[start..end],
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
+                    ReservedKind::GenDelims(
+                        ::abnf_runtime::__private::leaf(input, &tags, 2),
+                    )
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
+                    ReservedKind::SubDelims(
+                        ::abnf_runtime::__private::leaf(input, &tags, 4),
+                    )
+                } else {
+                    ::abnf_runtime::__private::inconsistent("rfc3986", "reserved", start)
+                },
+            })
+        }
+        /// A part that an enclosing parse has already matched as this rule.
+        #[doc(hidden)]
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
+            match Self::parse_span(input, span.start, span.end) {
+                Ok(node) => node,
+                Err(e) => {
+                    ::abnf_runtime::__private::inconsistent(
+                        "rfc3986",
+                        "reserved",
+                        e.offset(),
+                    )
+                }
+            }
+        }
+    }
 }
 /// Component extractions asked for by the spec's `@components`
 /// directives: one pass over the input gives the spans of the parts.

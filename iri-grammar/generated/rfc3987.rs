@@ -885,6 +885,7 @@ pub static GRAMMAR: ::abnf_runtime::Grammar = ::abnf_runtime::Grammar::__new(
 /// Typed, borrowed parse trees for the rules of `rfc3987`.
 pub mod ast {
     pub use super::super::rfc3986::ast::{IpLiteral, IpLiteralKind};
+    pub use super::super::rfc3986::ast::{Reserved, ReservedKind};
     #[cfg(target_endian = "little")]
     static __IRI_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/iri.le.tdfa")),

@@ -881,6 +881,74 @@ pub static GRAMMAR: ::abnf_runtime::Grammar = ::abnf_runtime::Grammar::__new(
 );
 /// Typed, borrowed parse trees for the rules of `tel`.
 pub mod ast {
+    #[cfg(target_endian = "little")]
+    static __TELEPHONE_URI_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+        *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/telephone_uri.le.tdfa")),
+    );
+    #[cfg(target_endian = "big")]
+    static __TELEPHONE_URI_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+        *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/telephone_uri.be.tdfa")),
+    );
+    static __TELEPHONE_URI_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __TELEPHONE_URI_TDFA_BYTES,
+    );
+    /// Parse tree of the rule `telephone-uri` of `tel.abnf` (line 12):
+    ///
+    /// ```text
+    /// telephone-uri        = "tel:" telephone-subscriber
+    /// ```
+    ///
+    #[doc = include_str!(concat!(env!("OUT_DIR"), "/tel/ast/telephone_uri.svg"))]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct TelephoneUri<'a> {
+        /// Where this node is in the input.
+        pub span: ::abnf_runtime::Span,
+        /// The text this node matched.
+        pub text: &'a str,
+        /// `telephone-subscriber`
+        pub telephone_subscriber: TelephoneSubscriber<'a>,
+    }
+    impl<'a> TelephoneUri<'a> {
+        /// Parses all of `input` as `telephone-uri`; the error says where it stopped matching.
+        pub fn parse(
+            input: &'a str,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            Self::parse_span(input, 0, input.len())
+        }
+        /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
+        #[doc(hidden)]
+        pub fn parse_span(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            let mut tags = [usize::MAX; 4];
+            __TELEPHONE_URI_TDFA
+                .parse("tel", "telephone-uri", input.as_bytes(), start, end, &mut tags)?;
+            Ok(Self {
+                span: ::abnf_runtime::Span { start, end },
+                text: &input[start..end],
+                telephone_subscriber: TelephoneSubscriber::__sub(
+                    input,
+                    ::abnf_runtime::__private::group(&tags, 1).unwrap_or_default(),
+                ),
+            })
+        }
+        /// A part that an enclosing parse has already matched as this rule.
+        #[doc(hidden)]
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
+            match Self::parse_span(input, span.start, span.end) {
+                Ok(node) => node,
+                Err(e) => {
+                    ::abnf_runtime::__private::inconsistent(
+                        "tel",
+                        "telephone-uri",
+                        e.offset(),
+                    )
+                }
+            }
+        }
+    }
     /// Which alternative of `telephone-subscriber` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     #[allow(clippy::large_enum_variant)]

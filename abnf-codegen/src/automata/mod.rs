@@ -31,6 +31,11 @@ pub struct Limits {
     /// States a tagged (typed-tree or `@components`) DFA may have; past
     /// it the builder stops at once. At most [`crate::tagged::MAX_STATES`].
     pub tagged_states: usize,
+    /// Bytes of generated tables one rule's recognizer may take (its
+    /// transition table and sparse DFA, in both byte orders).
+    pub rule_output_bytes: usize,
+    /// Bytes all generated files of one run may take together.
+    pub output_bytes: usize,
 }
 
 impl Default for Limits {
@@ -48,6 +53,10 @@ impl Default for Limits {
             dfa_bytes: 8 << 20,
             determinize_bytes: 64 << 20,
             tagged_states: 16 * 1024,
+            // RFC 3987's largest recognizer takes about 700 KB in all; the
+            // whole of iri-grammar's output is about 8 MB.
+            rule_output_bytes: 16 << 20,
+            output_bytes: 64 << 20,
         }
     }
 }
