@@ -161,7 +161,7 @@ pub(crate) fn build_automata(
                 too_large_rule(
                     g,
                     id,
-                    message,
+                    (message, "this rule's recognizer is too large to write"),
                     note.into(),
                     explicit,
                     errors,
@@ -189,7 +189,16 @@ pub(crate) fn build_automata(
             "raise the limit with `Config::limits` (`Limits::{knob}`; {flag} on the command line), or simplify \
              the rule (large counted repetitions and patterns that must remember many characters grow the automaton)"
         );
-        too_large_rule(g, id, message, note, explicit, errors, left_out, &mut too_large);
+        too_large_rule(
+            g,
+            id,
+            (message, "this rule's automaton is too large"),
+            note,
+            explicit,
+            errors,
+            left_out,
+            &mut too_large,
+        );
     }
     for (_, mut d, skipped) in too_large {
         if !skipped.is_empty() {
@@ -209,7 +218,7 @@ pub(crate) fn build_automata(
 fn too_large_rule(
     g: &Grammar,
     id: RuleId,
-    message: String,
+    (message, label): (String, &str),
     note: String,
     explicit: &HashSet<RuleId>,
     errors: &mut Vec<Diagnostic>,
@@ -220,13 +229,13 @@ fn too_large_rule(
     if explicit.contains(&id) {
         errors.push(
             Diagnostic::error(message, Some(rule.name_span))
-                .with_label("this rule's automaton is too large")
+                .with_label(label)
                 .with_note(note),
         );
         return;
     }
     let d = Diagnostic::warning(message.clone(), Some(rule.name_span))
-        .with_label("this rule's automaton is too large")
+        .with_label(label)
         .with_note(format!(
             "`{}` is left out of the output; the other rules compile (export it by name to make this an error)",
             rule.name
