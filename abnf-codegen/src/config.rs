@@ -411,6 +411,16 @@ impl Config {
 
     /// Whether to warn about rules that no exported rule uses (default:
     /// yes). `check --rule` turns it off: the user asked about one rule.
+    ///
+    /// ```
+    /// let compiled = abnf_codegen::Config::new()
+    ///     .spec_source("t.abnf", "x = \"1\"\nunused = \"2\"\n")
+    ///     .export("t", &["x"])
+    ///     .unused_warnings(false)
+    ///     .build()?;
+    /// assert!(compiled.warnings.items.is_empty());
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn unused_warnings(&mut self, enabled: bool) -> &mut Config {
         self.no_unused_warnings = !enabled;
         self
@@ -419,6 +429,17 @@ impl Config {
     /// Bounds the recursive rule `rule` of `grammar` to `depth` levels of
     /// nesting, as a `; @depth RULE N` line does: the rule is unrolled and
     /// compiled as a regular language; deeper nesting is rejected.
+    ///
+    /// ```
+    /// let compiled = abnf_codegen::Config::new()
+    ///     .spec_source("c.abnf", "comment = \"(\" *(%x61-7A / comment) \")\"\n")
+    ///     .depth("c", "comment", 2)
+    ///     .build()?;
+    /// let comment = compiled.recognizer("c", "comment").unwrap();
+    /// assert!(comment.is_match(b"(a(b))"));
+    /// assert!(!comment.is_match(b"(a(b(c)))"));
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn depth(&mut self, grammar: &str, rule: &str, depth: u32) -> &mut Config {
         self.depths.push((grammar.to_string(), rule.to_string(), depth));
         self
@@ -426,19 +447,34 @@ impl Config {
 
     /// Reads the terminal values of `grammar` (a spec file stem) as octets,
     /// as a `; @terminals octets` line does (see [`crate::terminals`]).
+    ///
+    /// ```
+    /// let compiled = abnf_codegen::Config::new()
+    ///     .spec_source("o.abnf", "obs-text = 1*%x80-FF\n")
+    ///     .octets("o")
+    ///     .build()?;
+    /// let r = compiled.recognizer("o", "obs-text").unwrap();
+    /// assert!(r.is_match(b"\xe9\xff"));
+    /// assert!(r.is_match("é".as_bytes()), "é is two bytes, both in %x80-FF");
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn octets(&mut self, grammar: &str) -> &mut Config {
         self.octets.push(grammar.to_string());
         self
     }
 
     /// Size limits for the automata; a rule over a limit is an error that
-    /// names it.
+    /// names it when it was asked for by name, else it is left out with a
+    /// warning (see [`crate::partial`]).
     ///
     /// ```
     /// use abnf_codegen::automata::Limits;
     ///
     /// let result = abnf_codegen::Config::new()
     ///     .spec_source("big.abnf", "big = *(\"a\" / \"b\") \"a\" 12(\"a\" / \"b\")\n")
+    ///     // Asked for by name: an error (exported with its whole file, it
+    ///     // would be left out with a warning).
+    ///     .export("big", &["big"])
     ///     .limits(Limits { dfa_bytes: 4096, determinize_bytes: 1 << 20, ..Limits::default() })
     ///     .build();
     /// assert!(result.is_err());
