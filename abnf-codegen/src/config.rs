@@ -15,12 +15,13 @@ use crate::emit::{self, EmitGrammar, EmitKind, EmitRule, IncludeStyle};
 
 use crate::grammar::{self, Grammar, ModuleId, RuleId, SpecInput};
 use crate::limits;
+use crate::partial::{self, LeftOut};
 use crate::regular::Lowerer;
 use crate::tagged::TaggedDfa;
 
 /// What to do about a typed AST whose automaton is too large.
-const AST_TOO_BIG: &str =
-    "make the rule a leaf with `Config::ast_leaves`, or turn the typed AST off with `Config::typed_ast(false)`";
+const AST_TOO_BIG: &str = "make the rule a leaf with `Config::ast_leaves` to silence this, raise \
+     `Limits::tagged_states`, or turn the typed AST off with `Config::typed_ast(false)`";
 
 /// The stem of the generated index file (`grammars.rs`); no spec may be
 /// named so, or its module would overwrite the index.
@@ -49,6 +50,9 @@ pub struct Config {
     ast_rules: BTreeMap<String, Vec<String>>,
     ast_leaves: BTreeMap<String, Vec<String>>,
     no_ast: bool,
+    no_unused_warnings: bool,
+    depths: Vec<(String, String, u32)>,
+    octets: Vec<String>,
     import_dirs: Vec<PathBuf>,
 }
 
@@ -162,6 +166,7 @@ pub struct Compiled {
     /// The reverse automata of `@bidirectional` rules.
     reverses: HashMap<RuleId, automata::Reverse>,
     typed: TypedParts,
+    left_out: Vec<LeftOut>,
 }
 
 /// The typed AST of each root module with its automata.
@@ -404,14 +409,72 @@ impl Config {
         self
     }
 
+    /// Whether to warn about rules that no exported rule uses (default:
+    /// yes). `check --rule` turns it off: the user asked about one rule.
+    ///
+    /// ```
+    /// let compiled = abnf_codegen::Config::new()
+    ///     .spec_source("t.abnf", "x = \"1\"\nunused = \"2\"\n")
+    ///     .export("t", &["x"])
+    ///     .unused_warnings(false)
+    ///     .build()?;
+    /// assert!(compiled.warnings.items.is_empty());
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
+    pub fn unused_warnings(&mut self, enabled: bool) -> &mut Config {
+        self.no_unused_warnings = !enabled;
+        self
+    }
+
+    /// Bounds the recursive rule `rule` of `grammar` to `depth` levels of
+    /// nesting, as a `; @depth RULE N` line does: the rule is unrolled and
+    /// compiled as a regular language; deeper nesting is rejected.
+    ///
+    /// ```
+    /// let compiled = abnf_codegen::Config::new()
+    ///     .spec_source("c.abnf", "comment = \"(\" *(%x61-7A / comment) \")\"\n")
+    ///     .depth("c", "comment", 2)
+    ///     .build()?;
+    /// let comment = compiled.recognizer("c", "comment").unwrap();
+    /// assert!(comment.is_match(b"(a(b))"));
+    /// assert!(!comment.is_match(b"(a(b(c)))"));
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
+    pub fn depth(&mut self, grammar: &str, rule: &str, depth: u32) -> &mut Config {
+        self.depths.push((grammar.to_string(), rule.to_string(), depth));
+        self
+    }
+
+    /// Reads the terminal values of `grammar` (a spec file stem) as octets,
+    /// as a `; @terminals octets` line does (see [`crate::terminals`]).
+    ///
+    /// ```
+    /// let compiled = abnf_codegen::Config::new()
+    ///     .spec_source("o.abnf", "obs-text = 1*%x80-FF\n")
+    ///     .octets("o")
+    ///     .build()?;
+    /// let r = compiled.recognizer("o", "obs-text").unwrap();
+    /// assert!(r.is_match(b"\xe9\xff"));
+    /// assert!(r.is_match("é".as_bytes()), "é is two bytes, both in %x80-FF");
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
+    pub fn octets(&mut self, grammar: &str) -> &mut Config {
+        self.octets.push(grammar.to_string());
+        self
+    }
+
     /// Size limits for the automata; a rule over a limit is an error that
-    /// names it.
+    /// names it when it was asked for by name, else it is left out with a
+    /// warning (see [`crate::partial`]).
     ///
     /// ```
     /// use abnf_codegen::automata::Limits;
     ///
     /// let result = abnf_codegen::Config::new()
     ///     .spec_source("big.abnf", "big = *(\"a\" / \"b\") \"a\" 12(\"a\" / \"b\")\n")
+    ///     // Asked for by name: an error (exported with its whole file, it
+    ///     // would be left out with a warning).
+    ///     .export("big", &["big"])
     ///     .limits(Limits { dfa_bytes: 4096, determinize_bytes: 1 << 20, ..Limits::default() })
     ///     .build();
     /// assert!(result.is_err());
@@ -515,85 +578,93 @@ impl Config {
                 bytes,
             })
         };
-        let (grammar, diags) = grammar::load(inputs, &mut resolve);
-        match grammar {
-            Some(g) => Ok((g, diags)),
-            None => Err(Error::Grammar(diags)),
+        let (grammar, mut diags) = grammar::load(inputs, &mut resolve);
+        let Some(mut g) = grammar else {
+            return Err(Error::Grammar(diags));
+        };
+        // Bounded recursion rewrites the rules before anything reads them.
+        let mut found = Vec::new();
+        let mut bounds = crate::depth::directives(&g, &mut found);
+        for (module, rule, depth) in &self.depths {
+            match g.module_by_name(module).and_then(|m| g.module(m).get(rule)) {
+                Some(id) if (1..=crate::depth::MAX_DEPTH).contains(depth) => bounds.push((id, *depth, None)),
+                Some(_) => found.push(Diagnostic::error(
+                    format!(
+                        "`Config::depth` bounds `{rule}` to {depth}; a depth is from 1 to {}",
+                        crate::depth::MAX_DEPTH
+                    ),
+                    None,
+                )),
+                None => found.push(Diagnostic::error(
+                    format!("`Config::depth` names `{rule}`, which `{module}` neither defines nor imports"),
+                    None,
+                )),
+            }
         }
+        crate::depth::apply(&mut g, &bounds, &mut found);
+        let mut octets = crate::terminals::directives(&g, &mut found);
+        for name in &self.octets {
+            match g.module_by_name(name) {
+                Some(m) => octets.push(m),
+                None => found.push(Diagnostic::error(
+                    format!("`Config::octets` names `{name}`, which is not one of the spec files"),
+                    None,
+                )),
+            }
+        }
+        crate::terminals::apply(&mut g, &octets, &mut found);
+        let failed = found
+            .iter()
+            .any(|d| d.severity == crate::diagnostic::Severity::Error);
+        diags.items.extend(found);
+        if failed {
+            return Err(Error::Grammar(diags));
+        }
+        Ok((g, diags))
     }
 
     /// Front end, checks, and an automaton per exported rule.
     pub fn build(&self) -> Result<Compiled, Error> {
         let (grammar, mut warnings) = self.load()?;
         let mut errors = Vec::new();
-        let exports = self.resolve_exports(&grammar, &mut errors);
+        let mut exports = self.resolve_exports(&grammar, &mut errors);
         let all: Vec<RuleId> = exports.iter().flat_map(|(_, rs)| rs.iter().copied()).collect();
-        warnings.items.extend(grammar::unused_rules(&grammar, &all));
+        if !self.no_unused_warnings {
+            warnings.items.extend(grammar::unused_rules(&grammar, &all));
+        }
         warnings.items.extend(grammar::lints(&grammar));
+        let explicit = partial::explicit_rules(&grammar, &exports, &self.exports);
 
         let mut lowerer = Lowerer::new(&grammar);
-        let mut automata = HashMap::new();
-        for &id in &all {
-            if automata.contains_key(&id) {
-                continue;
-            }
-            let rule = grammar.rule(id);
-            let hir = match lowerer.lower(id) {
-                Ok(h) => h,
-                Err(d) => {
-                    if !errors.iter().any(|e: &Diagnostic| e.message == d.message) {
-                        errors.push(d);
-                    }
-                    continue;
-                }
-            };
-            match Automaton::build(&hir, self.limits) {
-                Ok(a) => {
-                    let bytes = recognizer_bytes(&a);
-                    if bytes > self.limits.rule_output_bytes {
-                        errors.push(
-                            Diagnostic::error(
-                                format!(
-                                    "the generated tables for rule `{}` would take {bytes} bytes, above the \
-                                     limit of {} bytes",
-                                    rule.name, self.limits.rule_output_bytes
-                                ),
-                                Some(rule.name_span),
-                            )
-                            .with_label("this rule's recognizer is too large to write")
-                            .with_note(
-                                "raise the limit with `Config::limits` (`Limits::rule_output_bytes`), or simplify \
-                                 the rule (a pattern such as `*(a / b) \"a\" 19(a / b)` must remember the last \
-                                 20 characters: 2^20 states)",
-                            ),
-                        );
-                        continue;
-                    }
-                    automata.insert(id, a);
-                }
-                Err(e) => {
-                    let (what, detail, knob) = match e {
-                        BuildError::NfaTooBig(m) => ("NFA", m, "nfa_bytes"),
-                        BuildError::DfaTooBig(m) => ("DFA", m, "dfa_bytes or determinize_bytes"),
-                    };
-                    errors.push(
-                        Diagnostic::error(
-                            format!("the {what} for rule `{}` exceeds its size limit: {detail}", rule.name),
-                            Some(rule.name_span),
-                        )
-                        .with_label("this rule's automaton is too large")
-                        .with_note(format!(
-                            "raise the limit with `Config::limits` (`Limits::{knob}`), or simplify the rule \
-                             (large counted repetitions and patterns that must remember many characters grow the automaton)"
-                        )),
-                    );
-                }
-            }
+        let mut failed = Vec::new();
+        let mut left_out = Vec::new();
+        let automata = partial::build_automata(
+            &grammar,
+            &mut lowerer,
+            &all,
+            &explicit,
+            self.limits,
+            &mut failed,
+            &mut errors,
+            &mut warnings.items,
+            &mut left_out,
+        );
+        partial::lowering_failures(
+            &grammar,
+            &lowerer,
+            failed,
+            &explicit,
+            &mut errors,
+            &mut warnings.items,
+            &mut left_out,
+        );
+        for (_, ids) in &mut exports {
+            ids.retain(|id| !left_out.iter().any(|(l, _)| l == id));
         }
         let reverses = reverse_automata(&grammar, &automata, &mut warnings);
         let mut typed = TypedParts::default();
         if !self.no_ast && errors.is_empty() {
-            typed = self.build_ast(&grammar, &exports, &mut lowerer, &mut errors);
+            typed = self.build_ast(&grammar, &exports, &mut lowerer, &mut errors, &mut warnings.items);
         }
         if !errors.is_empty() {
             warnings.items.extend(errors);
@@ -606,6 +677,7 @@ impl Config {
             automata,
             reverses,
             typed,
+            left_out: left_out.into_iter().map(|(_, l)| l).collect(),
         })
     }
 
@@ -637,62 +709,88 @@ impl Config {
 
     /// The AST model of each root module, and a tagged DFA for every typed
     /// rule and every repeated field's element.
+    ///
+    /// A typed rule whose tagged DFA would be too large falls back to a leaf
+    /// (its text, `&str`) with a warning, and the model is made again
+    /// without it: the recognizers and the other types are unaffected.
     fn build_ast(
         &self,
         g: &Grammar,
         exports: &[(ModuleId, Vec<RuleId>)],
         lowerer: &mut Lowerer<'_>,
         errors: &mut Vec<Diagnostic>,
+        warnings: &mut Vec<Diagnostic>,
     ) -> TypedParts {
         let mut parts = TypedParts::default();
+        // Rules whose typed tree could not be built, with why.
+        let mut too_big: HashMap<RuleId, Diagnostic> = HashMap::new();
         for (m, ids) in exports {
             let name = &g.module(*m).name;
             let forced = self.rule_set(g, *m, self.ast_rules.get(name), errors);
-            let leaves = self.rule_set(g, *m, self.ast_leaves.get(name), errors);
+            let mut leaves = self.rule_set(g, *m, self.ast_leaves.get(name), errors);
+            leaves.extend(too_big.keys().copied());
             let explicit = self.exports.contains_key(name);
-            let model = ast::model(g, ids, explicit, &forced, &leaves);
-            for ty in &model.types {
-                if parts.tdfas.contains_key(&ty.rule) {
-                    continue;
-                }
-                let built = lowerer
-                    .lower_captured(&model, ty.rule)
-                    .and_then(|(hir, _)| self.tagged(g, ty.rule, &hir, false))
-                    .map_err(|d| {
-                        d.with_label("its typed AST cannot be generated")
-                            .with_note(AST_TOO_BIG)
-                    });
-                match built {
-                    Ok(d) => {
-                        parts.tdfas.insert(ty.rule, d);
+            let model = loop {
+                let model = ast::model(g, ids, explicit, &forced, &leaves);
+                let mut demoted = Vec::new();
+                for ty in &model.types {
+                    if parts.tdfas.contains_key(&ty.rule) {
+                        continue;
                     }
-                    Err(d) => errors.push(d),
-                }
-                let fields: Vec<&ast::Field> = match &ty.shape {
-                    Shape::Struct(fs) => fs.iter().collect(),
-                    Shape::Enum(vs) => vs.iter().flat_map(|v| &v.fields).collect(),
-                    Shape::List(f) => vec![f],
-                };
-                for f in fields {
-                    let Some(element) = &f.element else { continue };
                     let built = lowerer
-                        .lower_element(element, f.rule)
-                        .and_then(|hir| self.tagged(g, ty.rule, &hir, false))
-                        .map_err(|d| {
-                            d.with_label("its typed AST cannot be generated")
-                                .with_note(AST_TOO_BIG)
-                        });
+                        .lower_captured(&model, ty.rule)
+                        .and_then(|(hir, _)| self.tagged(g, ty.rule, &hir, false));
                     match built {
                         Ok(d) => {
-                            parts.elements.insert((ty.rule, f.name.clone()), d);
+                            parts.tdfas.insert(ty.rule, d);
                         }
-                        Err(d) => errors.push(d),
+                        Err(d) => {
+                            demoted.push((ty.rule, d));
+                            continue;
+                        }
+                    }
+                    let fields: Vec<&ast::Field> = match &ty.shape {
+                        Shape::Struct(fs) => fs.iter().collect(),
+                        Shape::Enum(vs) => vs.iter().flat_map(|v| &v.fields).collect(),
+                        Shape::List(f) => vec![f],
+                    };
+                    for f in fields {
+                        let Some(element) = &f.element else { continue };
+                        let built = lowerer
+                            .lower_element(element, f.rule)
+                            .and_then(|hir| self.tagged(g, ty.rule, &hir, false));
+                        match built {
+                            Ok(d) => {
+                                parts.elements.insert((ty.rule, f.name.clone()), d);
+                            }
+                            Err(d) => {
+                                parts.tdfas.remove(&ty.rule);
+                                demoted.push((ty.rule, d));
+                                break;
+                            }
+                        }
                     }
                 }
-            }
+                if demoted.is_empty() {
+                    break model;
+                }
+                for (rule, d) in demoted {
+                    leaves.insert(rule);
+                    too_big.entry(rule).or_insert(d);
+                }
+            };
             parts.models.push((*m, model));
             let built = self.build_components(g, *m, lowerer, errors);
             parts.components.push((*m, built));
+        }
+        let mut demoted: Vec<(RuleId, Diagnostic)> = too_big.into_iter().collect();
+        demoted.sort_by_key(|(r, _)| *r);
+        for (_, d) in demoted {
+            let mut d = d
+                .with_label("its typed tree falls back to its text")
+                .with_note(format!("the rule's recognizer is unaffected; {AST_TOO_BIG}"));
+            d.severity = crate::diagnostic::Severity::Warning;
+            warnings.push(d);
         }
         parts
     }
@@ -1044,6 +1142,12 @@ pub fn write_if_changed(out: &Path, files: &[GeneratedFile]) -> Result<(), Error
 }
 
 impl Compiled {
+    /// The rules of a whole-file export that partial compilation left out
+    /// (see [`crate::partial`]), in the order they were met.
+    pub fn left_out(&self) -> &[LeftOut] {
+        &self.left_out
+    }
+
     /// The recognizer of an exported rule, by module name and rule name
     /// (case-insensitive, as in ABNF).
     pub fn recognizer(&self, grammar: &str, rule: &str) -> Option<Recognizer<'_>> {
@@ -1209,6 +1313,15 @@ impl Compiled {
                     let (sparse_le, sparse_be) = a.sparse_bytes();
                     let reverse = self.reverses.get(&id);
                     let mut doc = rule_doc(g, id, "Recognizer for");
+                    for (b, depth) in crate::depth::bounds_reached(g, id) {
+                        doc.push(String::new());
+                        doc.push(format!(
+                            " Bounded recursion (`@depth {} {depth}`): `{}` nests at most {depth} levels deep \
+                             here; input that nests it deeper is rejected.",
+                            g.rule(b).name,
+                            g.rule(b).name
+                        ));
+                    }
                     doc.push(String::new());
                     doc.push(format!(
                         " Minimized DFA: {} states × {} byte classes, a {}-byte table; {} bytes as a sparse \

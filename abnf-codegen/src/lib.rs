@@ -48,15 +48,19 @@
 pub mod ast;
 pub mod automata;
 mod config;
+pub mod depth;
 pub mod diagnostic;
 pub mod emit;
 pub mod grammar;
 pub mod limits;
 pub mod oracle;
+pub mod partial;
+pub mod records;
 pub mod regular;
 pub mod sample;
 pub mod syntax;
 pub mod tagged;
+pub mod terminals;
 pub mod tools;
 pub mod wire;
 

@@ -20,10 +20,16 @@ struct Cli {
 enum Command {
     /// Check spec files: print every diagnostic, exit 1 on errors.
     Check {
-        /// Treat only these rules as exported (`RULE` or `GRAMMAR:RULE`);
-        /// rules they do not reach are reported as unused.
+        /// Check only these rules (`RULE` or `GRAMMAR:RULE`) and what they
+        /// use; each must compile. Without it every rule is checked, and
+        /// rules that cannot become a DFA are left out with a warning.
         #[arg(long = "rule", value_name = "RULE")]
         rules: Vec<String>,
+        /// Exit 1 on warnings too (rules left out included).
+        #[arg(long)]
+        deny_warnings: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
         /// Spec files.
         #[arg(required = true)]
         specs: Vec<PathBuf>,
@@ -79,7 +85,7 @@ enum Command {
     },
     /// Generate strings from RULE: matching ones, or with `--invalid` near
     /// misses (one boundary-crossing mutation) that the reference matcher
-    /// rejects. One per line.
+    /// rejects. One per line (`-0`: NUL-terminated; `--json`: JSON strings).
     Sample {
         /// The rule (`RULE` or `GRAMMAR:RULE`).
         #[arg(long)]
@@ -93,6 +99,8 @@ enum Command {
         /// Near misses instead of matching strings.
         #[arg(long)]
         invalid: bool,
+        #[command(flatten)]
+        framing: FramingArgs,
         /// Spec files.
         #[arg(required = true)]
         specs: Vec<PathBuf>,
@@ -104,15 +112,87 @@ enum Command {
         rfc: PathBuf,
     },
     /// Build RULE's recognizer in memory and match each line of standard
-    /// input against it (lines split on `\n` only).
+    /// input against it (lines split on `\n` only; `-0` or `--json` for
+    /// inputs that hold line feeds or any byte).
     Match {
         /// The rule (`RULE` or `GRAMMAR:RULE`).
         #[arg(long)]
         rule: String,
+        #[command(flatten)]
+        limits: LimitArgs,
+        #[command(flatten)]
+        framing: FramingArgs,
         /// Spec files.
         #[arg(required = true)]
         specs: Vec<PathBuf>,
     },
+}
+
+/// How `match` reads its inputs and `sample` writes its strings.
+#[derive(clap::Args, Clone, Copy)]
+struct FramingArgs {
+    /// NUL-terminated records instead of lines: any other byte (CR, LF)
+    /// is data. `match` writes its results NUL-terminated too.
+    #[arg(short = '0', long = "null", conflicts_with = "json")]
+    null: bool,
+    /// JSON lines: one JSON string per line (`"GET / HTTP/1.1\r\n"`);
+    /// `match` writes one JSON object per line.
+    #[arg(long)]
+    json: bool,
+}
+
+impl FramingArgs {
+    fn framing(self) -> abnf_codegen::records::Framing {
+        use abnf_codegen::records::Framing;
+        match (self.null, self.json) {
+            (true, _) => Framing::Nul,
+            (_, true) => Framing::Json,
+            _ => Framing::Lines,
+        }
+    }
+}
+
+/// Size limits of the automata (`Config::limits`).
+#[derive(clap::Args, Clone, Copy)]
+struct LimitArgs {
+    /// Bytes of heap a rule's Thompson NFA may use.
+    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    nfa_bytes: Option<usize>,
+    /// Bytes a rule's DFA may use.
+    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    dfa_bytes: Option<usize>,
+    /// Bytes determinizing a rule may use.
+    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    determinize_bytes: Option<usize>,
+    /// States a typed-tree (tagged) automaton may have.
+    #[arg(long, value_name = "N")]
+    tagged_states: Option<usize>,
+}
+
+impl LimitArgs {
+    fn apply(self, config: &mut Config) {
+        let mut l = abnf_codegen::automata::Limits::default();
+        l.nfa_bytes = self.nfa_bytes.unwrap_or(l.nfa_bytes);
+        l.dfa_bytes = self.dfa_bytes.unwrap_or(l.dfa_bytes);
+        l.determinize_bytes = self.determinize_bytes.unwrap_or(l.determinize_bytes);
+        l.tagged_states = self.tagged_states.unwrap_or(l.tagged_states);
+        config.limits(l);
+    }
+}
+
+/// `1000`, `64K`, `16M`, `1G` (powers of 1024).
+fn parse_size(s: &str) -> Result<usize, String> {
+    let (digits, shift) = match s.as_bytes().last() {
+        Some(b'k' | b'K') => (&s[..s.len() - 1], 10),
+        Some(b'm' | b'M') => (&s[..s.len() - 1], 20),
+        Some(b'g' | b'G') => (&s[..s.len() - 1], 30),
+        _ => (s, 0),
+    };
+    let n: usize = digits
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size (write 4096, 64K, 16M or 1G)"))?;
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("`{s}` is too large"))
 }
 
 fn main() -> ExitCode {
@@ -201,15 +281,39 @@ fn find_rule(
 
 fn run(command: Command) -> Result<ExitCode, Error> {
     match command {
-        Command::Check { rules, specs } => {
+        Command::Check {
+            rules,
+            deny_warnings,
+            limits,
+            specs,
+        } => {
             let mut config = config_for(&specs);
+            limits.apply(&mut config);
             for r in &rules {
                 export_rule(&mut config, &specs, r)?;
             }
-            // The full pipeline: recursion and automaton size are checks too.
+            // The user asked about these rules: the others being unused is
+            // no news.
+            config.unused_warnings(rules.is_empty());
+            // The recognizers' pipeline: recursion and automaton size are
+            // checks too. Typed trees are for `generate`.
+            config.typed_ast(false);
             match config.build() {
                 Ok(compiled) => {
                     eprint!("{}", compiled.warnings.render(io::stderr().is_terminal()));
+                    let left_out = compiled.left_out();
+                    if !left_out.is_empty() {
+                        eprintln!(
+                            "left out ({} of {} rules): {}",
+                            left_out.len(),
+                            left_out.len() + compiled.rule_count(),
+                            left_out
+                                .iter()
+                                .map(|l| l.rule.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        );
+                    }
                     let rules = compiled.rule_count();
                     let warnings = compiled.warnings.items.len();
                     println!(
@@ -218,6 +322,9 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                         if rules == 1 { "" } else { "s" },
                         if warnings == 1 { "" } else { "s" },
                     );
+                    if deny_warnings && !compiled.warnings.items.is_empty() {
+                        return Ok(ExitCode::from(1));
+                    }
                     Ok(ExitCode::SUCCESS)
                 }
                 Err(e @ Error::Grammar(_)) => {
@@ -346,6 +453,7 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             n,
             seed,
             invalid,
+            framing,
             specs,
         } => {
             let mut config = config_for(&specs);
@@ -398,10 +506,16 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                             )))
                         }
                     }
+                } else if grammar.octets.contains(&grammar.rule(id).module) {
+                    // Terminals are bytes: the string's characters are
+                    // U+0000-U+00FF, one per byte.
+                    let bytes = sampler.sample_bytes(id);
+                    write_record(&mut out, &bytes, framing.framing()).map_err(io_err)?;
+                    continue;
                 } else {
                     sampler.sample(id)
                 };
-                writeln!(out, "{s}").map_err(io_err)?;
+                write_record(&mut out, s.as_bytes(), framing.framing()).map_err(io_err)?;
             }
             out.flush().map_err(io_err)?;
             Ok(ExitCode::SUCCESS)
@@ -429,8 +543,15 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             emit(&extracted.abnf)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Match { rule, specs } => {
+        Command::Match {
+            rule,
+            limits,
+            framing,
+            specs,
+        } => {
             let mut config = config_for(&specs);
+            limits.apply(&mut config);
+            config.typed_ast(false);
             let (grammar, rule) = export_rule(&mut config, &specs, &rule)?;
             let compiled = config.build()?;
             let recognizer = compiled
@@ -442,13 +563,15 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                 error,
             })?;
             let mut out = BufWriter::new(io::stdout().lock());
-            let all_valid =
-                write_results(&mut out, &input, |line| recognizer.full_match(line)).map_err(|error| {
-                    Error::Io {
-                        path: "<stdout>".into(),
-                        error,
-                    }
-                })?;
+            let records = abnf_codegen::records::split(&input, framing.framing())
+                .map_err(|b| Error::Config(format!("<stdin>:{}: {}", b.line, b.message)))?;
+            let all_valid = write_results(&mut out, &records, framing.framing(), |line| {
+                recognizer.full_match(line)
+            })
+            .map_err(|error| Error::Io {
+                path: "<stdout>".into(),
+                error,
+            })?;
             // As `iri check`: 1 when an input is invalid.
             Ok(if all_valid {
                 ExitCode::SUCCESS
@@ -459,38 +582,69 @@ fn run(command: Command) -> Result<ExitCode, Error> {
     }
 }
 
+/// One sampled string, framed as asked.
+fn write_record(
+    out: &mut impl Write,
+    bytes: &[u8],
+    framing: abnf_codegen::records::Framing,
+) -> io::Result<()> {
+    use abnf_codegen::records::{json_string, Framing};
+    match framing {
+        Framing::Lines => {
+            out.write_all(bytes)?;
+            out.write_all(b"\n")
+        }
+        Framing::Nul => {
+            out.write_all(bytes)?;
+            out.write_all(b"\0")
+        }
+        Framing::Json => writeln!(out, "{}", json_string(bytes)),
+    }
+}
+
 /// `n thing` or `n things`.
 fn plural(n: usize, thing: &str) -> String {
     format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
 }
 
-/// One line per input: `valid\tINPUT` or `invalid\tINPUT\tOFFSET`;
-/// whether every input was valid.
+/// One result per input: `valid\tINPUT` or `invalid\tINPUT\tOFFSET`, each
+/// ended by a line feed (by a NUL with `-0`); with `--json`, one object per
+/// line: `{"input":"...","valid":false,"offset":3}`. Whether every input
+/// was valid.
 fn write_results(
     out: &mut impl Write,
-    input: &[u8],
+    records: &[Vec<u8>],
+    framing: abnf_codegen::records::Framing,
     matcher: impl Fn(&[u8]) -> Result<(), usize>,
 ) -> io::Result<bool> {
-    let body = input.strip_suffix(b"\n").unwrap_or(input);
-    if input.is_empty() {
-        out.flush()?;
-        return Ok(true);
-    }
+    use abnf_codegen::records::{json_string, Framing};
     let mut all_valid = true;
-    for line in body.split(|&b| b == b'\n') {
-        match matcher(line) {
+    for record in records {
+        let result = matcher(record);
+        all_valid &= result.is_ok();
+        if framing == Framing::Json {
+            match result {
+                Ok(()) => writeln!(out, "{{\"input\":{},\"valid\":true}}", json_string(record))?,
+                Err(offset) => writeln!(
+                    out,
+                    "{{\"input\":{},\"valid\":false,\"offset\":{offset}}}",
+                    json_string(record)
+                )?,
+            }
+            continue;
+        }
+        match result {
             Ok(()) => {
                 out.write_all(b"valid\t")?;
-                out.write_all(line)?;
+                out.write_all(record)?;
             }
             Err(offset) => {
-                all_valid = false;
                 out.write_all(b"invalid\t")?;
-                out.write_all(line)?;
+                out.write_all(record)?;
                 write!(out, "\t{offset}")?;
             }
         }
-        out.write_all(b"\n")?;
+        out.write_all(if framing == Framing::Nul { b"\0" } else { b"\n" })?;
     }
     out.flush()?;
     Ok(all_valid)

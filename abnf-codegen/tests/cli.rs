@@ -125,29 +125,69 @@ fn check_reports_every_error_of_a_file() {
 
 #[test]
 fn check_runs_the_whole_pipeline() {
-    // Recursion that is not regular is found only when lowering.
-    let path = temp_spec("nested.abnf", b"a = \"(\" a \")\" / \"x\"\n");
-    let o = run(&args(&[&"check", &path]), b"");
+    // Recursion that is not regular is found only when lowering. Asked for
+    // by name, it is an error.
+    let path = temp_spec("nested.abnf", b"a = \"(\" a \")\" / \"x\"\nb = \"y\"\n");
+    let o = run(&args(&[&"check", &"--rule", &"a", &path]), b"");
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(err.contains(&format!("{}:1:1", path.display())), "{err}");
+    assert!(err.contains("error: rule `a` is recursive"), "{err}");
     assert!(err.contains("a → a"), "{err}");
     assert!(err.contains("\n1 │ a = \"(\" a \")\" / \"x\"\n"), "{err}");
 }
 
 #[test]
-fn check_with_rule_warns_about_unused_rules() {
-    let path = temp_spec("unused.abnf", b"x = y\ny = \"1\"\nlonely = \"2\"\n");
-    let o = run(&args(&[&"check", &"--rule", &"x", &path]), b"");
-    assert_eq!(o.status.code(), Some(0), "warnings do not fail: {}", stderr(&o));
-    let err = stderr(&o);
-    assert!(err.contains("warning: rule `lonely` is never used"), "{err}");
-    assert!(err.contains(&format!("{}:3:1", path.display())), "{err}");
-    assert!(!err.contains("`y` is never used"), "{err}");
-    // Without --rule every rule is exported: no warning.
+fn check_of_a_whole_file_leaves_out_what_cannot_compile() {
+    let path = temp_spec(
+        "partial.abnf",
+        b"a = \"(\" a \")\" / \"x\"\nb = \"[\" a \"]\"\nc = \"y\"\n",
+    );
     let o = run(&args(&[&"check", &path]), b"");
-    assert_eq!(o.status.code(), Some(0));
-    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("warning: rule `a` is recursive"), "{err}");
+    assert_eq!(err.matches("warning:").count(), 1, "one warning per cycle: {err}");
+    assert!(err.contains("left out (2 of 3 rules): a, b"), "{err}");
+    let o = run(&args(&[&"check", &"--deny-warnings", &path]), b"");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // The rules that compile can be matched.
+    let o = run(&args(&[&"match", &"--rule", &"c", &path]), b"y\n");
+    assert_eq!(stdout(&o), "valid\ty\n");
+}
+
+#[test]
+fn check_with_rule_warns_only_about_that_rule() {
+    let path = temp_spec(
+        "unused.abnf",
+        b"x = y\ny = \"1\"\nlonely = \"2\"\nn = \"(\" n \")\"\n",
+    );
+    let o = run(&args(&[&"check", &"--rule", &"x", &path]), b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        !err.contains("never used"),
+        "the user asked about `x` only: {err}"
+    );
+    assert!(!err.contains("`n`"), "`x` does not reach `n`: {err}");
+}
+
+#[test]
+fn check_accepts_the_limits() {
+    let path = temp_spec("big.abnf", b"x = *(\"a\" / \"b\") \"a\" 12(\"a\" / \"b\")\n");
+    let o = run(
+        &args(&[&"check", &"--rule", &"x", &"--dfa-bytes", &"64K", &path]),
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("the DFA for rule `x` exceeds its size limit"),
+        "{err}"
+    );
+    assert!(err.contains("--dfa-bytes"), "{err}");
+    let o = run(&args(&[&"check", &"--dfa-bytes", &"lots", &path]), b"");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
 
 #[test]
@@ -471,13 +511,27 @@ fn generate_refuses_output_beyond_the_limit() {
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("big-output");
     let _ = std::fs::remove_dir_all(&out);
     let o = run_bounded(&args(&[&"generate", &"--out", &out, &path]), 4 * GIB, 120);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // The whole file is exported: `r` is left out with a warning that names
+    // it and its size, and only the other rules are written.
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("the generated tables for rule `r` would take"),
+        stderr(&o).contains("warning: the DFA for rule `r` exceeds its size limit"),
         "{}",
         stderr(&o)
     );
-    assert!(!out.exists(), "files were written");
+    assert!(
+        stderr(&o).contains("`r` is left out of the output"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        !out.join("big_output/r.le.table").exists(),
+        "r's tables were written"
+    );
+    assert!(
+        out.join("big_output/a.le.table").exists(),
+        "the other rules are written"
+    );
 }
 
 /// `; @import` of a FIFO blocked forever, of a device (here a link to

@@ -273,3 +273,508 @@ fn numeric_values_match_code_points_as_utf8() {
         "no surrogates"
     );
 }
+
+// ---- real RFC grammars (tests/data/rfc-grammars) ---------------------------
+//
+// Each file is a real RFC's ABNF with a provenance header. Built whole (the
+// recognizers only, as `abnf-codegen check` does), each must compile every
+// rule it can, name the rules it leaves out (the non-regular ones and those
+// that use them, and rules whose automaton exceeds the size limit), and
+// finish within `RFC_TIME_LIMIT`; the RFCs' own examples must pass.
+
+/// Generous: the slowest file (RFC 9051) takes about 20 s of CPU in a
+/// debug build (abnf-codegen and regex-automata are optimized even there);
+/// this is wall time, and the tests of this file run side by side on a
+/// machine that may be shared.
+const RFC_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(300);
+
+fn rfc_path(file: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("data/rfc-grammars")
+        .join(file)
+}
+
+/// Builds `file` whole with `setup` applied; checks the time limit and that
+/// every rule named in `left_out` is left out (and no other rule of
+/// `must_compile`).
+fn rfc_build(
+    file: &str,
+    setup: impl FnOnce(&mut Config),
+    left_out: &[&str],
+    must_compile: &[&str],
+) -> Compiled {
+    let mut config = Config::new();
+    config.spec(rfc_path(file)).typed_ast(false);
+    setup(&mut config);
+    let t0 = std::time::Instant::now();
+    let c = config
+        .build()
+        .unwrap_or_else(|e| panic!("{file} does not build:\n{e}"));
+    let took = t0.elapsed();
+    assert!(took < RFC_TIME_LIMIT, "{file} took {took:?}");
+    let out: Vec<&str> = c.left_out().iter().map(|l| l.rule.as_str()).collect();
+    for name in left_out {
+        assert!(
+            out.contains(name),
+            "{file}: `{name}` should be left out; left out: {out:?}"
+        );
+    }
+    let grammar = file.trim_end_matches(".abnf");
+    for name in must_compile {
+        assert!(
+            c.recognizer(grammar, name).is_some(),
+            "{file}: `{name}` does not compile; left out: {:?}",
+            c.left_out()
+        );
+    }
+    // Every rule left out has a warning that says so.
+    if !out.is_empty() {
+        assert!(
+            !c.warnings.items.is_empty(),
+            "{file}: rules left out without a warning"
+        );
+    }
+    c
+}
+
+fn rfc_examples(c: &Compiled, grammar: &str, rule: &str, valid: &[&str], invalid: &[&str]) {
+    let r = c
+        .recognizer(grammar, rule)
+        .unwrap_or_else(|| panic!("{grammar}: no recognizer for `{rule}`"));
+    for s in valid {
+        assert!(r.is_match(s.as_bytes()), "{grammar} `{rule}` rejects {s:?}");
+    }
+    for s in invalid {
+        assert!(!r.is_match(s.as_bytes()), "{grammar} `{rule}` accepts {s:?}");
+    }
+}
+
+#[test]
+fn rfc9110_http_fields_compile_around_the_nested_comment() {
+    let c = rfc_build(
+        "rfc9110.abnf",
+        |_| {},
+        &["comment", "User-Agent", "Server", "Via"],
+        &["Host", "Date", "Content-Type", "Accept", "ETag", "Range"],
+    );
+    // RFC 9110 §7.2, §6.6.1, §8.3.1, §12.5.1, §8.8.3, §14.2.
+    rfc_examples(
+        &c,
+        "rfc9110",
+        "Host",
+        &["www.example.org", "example.com:8080", "[::1]:80"],
+        &["a b"],
+    );
+    rfc_examples(
+        &c,
+        "rfc9110",
+        "Date",
+        &[
+            "Tue, 15 Nov 1994 08:12:31 GMT",
+            "Sunday, 06-Nov-94 08:49:37 GMT",
+            "Sun Nov  6 08:49:37 1994",
+        ],
+        &["Tue, 15 Nov 1994 08:12:31 UTC"],
+    );
+    rfc_examples(
+        &c,
+        "rfc9110",
+        "Content-Type",
+        &["text/html; charset=ISO-8859-4", "text/html;charset=\"utf-8\""],
+        &["text"],
+    );
+    rfc_examples(
+        &c,
+        "rfc9110",
+        "Accept",
+        &["text/*, text/plain, text/plain;format=flowed, */*"],
+        &[],
+    );
+    rfc_examples(
+        &c,
+        "rfc9110",
+        "ETag",
+        &["\"xyzzy\"", "W/\"xyzzy\"", "\"\""],
+        &["xyzzy"],
+    );
+    rfc_examples(
+        &c,
+        "rfc9110",
+        "Range",
+        &["bytes=0-499", "bytes=500-600,601-999"],
+        &["bytes"],
+    );
+}
+
+#[test]
+fn rfc5322_leaves_out_comment_users_unless_bounded() {
+    let c = rfc_build(
+        "rfc5322.abnf",
+        |_| {},
+        &["comment", "ccontent", "CFWS", "date-time", "addr-spec", "mailbox"],
+        &["dot-atom-text", "day-name", "month", "unstructured"],
+    );
+    rfc_examples(
+        &c,
+        "rfc5322",
+        "dot-atom-text",
+        &["jdoe", "john.q.public"],
+        &["john..doe"],
+    );
+    // Bounded, the nested comment compiles, and with it every rule.
+    let c = rfc_build(
+        "rfc5322.abnf",
+        |c| {
+            c.depth("rfc5322", "comment", 3);
+        },
+        &[],
+        &["comment", "date-time", "addr-spec", "mailbox", "mailbox-list"],
+    );
+    // What is still left out is too large (the obsolete address lists),
+    // not recursive.
+    assert!(
+        c.left_out()
+            .iter()
+            .all(|l| matches!(l.reason, abnf_codegen::partial::LeftOutReason::TooLarge(_))),
+        "{:?}",
+        c.left_out()
+    );
+    // RFC 5322 Appendix A.1.1, A.5 (comments nest two deep there).
+    rfc_examples(
+        &c,
+        "rfc5322",
+        "date-time",
+        &["Fri, 21 Nov 1997 09:55:06 -0600", "Thu,\r\n      13\r\n        Feb\r\n          1969\r\n      23:32\r\n               -0330 (Newfoundland Time)"],
+        &["Fri, 21 Nov 97"],
+    );
+    rfc_examples(
+        &c,
+        "rfc5322",
+        "mailbox",
+        &[
+            "John Doe <jdoe@machine.example>",
+            "Pete(A nice \\) chap) <pete(his account)@silly.test(his host)>",
+        ],
+        &["<jdoe@machine.example"],
+    );
+    rfc_examples(&c, "rfc5322", "comment", &["(a (b (c)))"], &["(a (b (c (d))))"]);
+}
+
+#[test]
+fn rfc8259_json_numbers_strings_and_bounded_values() {
+    let c = rfc_build(
+        "rfc8259.abnf",
+        |_| {},
+        &["value", "object", "array", "member", "JSON-text"],
+        &["number", "string", "ws"],
+    );
+    let l = c.left_out().iter().find(|l| l.rule == "JSON-text").unwrap();
+    assert!(
+        matches!(&l.reason, abnf_codegen::partial::LeftOutReason::NonRegular(chain) if chain.contains("value"))
+    );
+    rfc_examples(
+        &c,
+        "rfc8259",
+        "number",
+        &["0", "-0", "3.141592653589793", "1E400", "-1.5e-10", "100"],
+        &["01", "1.", ".5", "+1", "0x10", "1e"],
+    );
+    rfc_examples(
+        &c,
+        "rfc8259",
+        "string",
+        &["\"\"", "\"Hello, \\\"world\\\"\"", "\"\\ud834\\udd1e\"", "\"é\""],
+        &["\"a", "\"\\x\"", "\"tab\there\""],
+    );
+    let c = rfc_build(
+        "rfc8259.abnf",
+        |c| {
+            c.depth("rfc8259", "value", 4);
+        },
+        &[],
+        &["JSON-text", "value"],
+    );
+    // RFC 8259 §13 (one of its examples), then nesting up to the bound.
+    rfc_examples(
+        &c,
+        "rfc8259",
+        "JSON-text",
+        &[
+            "[ 100, 500, 300, 200, 400 ]",
+            "{\"Image\": {\"Width\": 800, \"IDs\": [116, 943, 234, 38793]}}",
+            "[[[1]]]",
+        ],
+        &["[[[[1]]]]", "[1,]", "{\"a\"}"],
+    );
+}
+
+#[test]
+fn rfc6570_uri_templates() {
+    let c = rfc_build("rfc6570.abnf", |_| {}, &[], &["URI-Template", "expression"]);
+    // RFC 6570 §1.2 and §3.2.
+    rfc_examples(
+        &c,
+        "rfc6570",
+        "URI-Template",
+        &[
+            "http://example.com/~{username}/",
+            "{/list*}",
+            "{?x,y}",
+            "{+path:6}/here",
+            "map?{x,y}",
+            "{var}",
+            "X{.list*}",
+        ],
+        &["{var", "{}", "{x:0}", "{x:10000}", "a b"],
+    );
+}
+
+#[test]
+fn rfc3261_sip_compiles_in_seconds_and_names_what_it_leaves_out() {
+    let c = rfc_build(
+        "rfc3261.abnf",
+        |_| {},
+        &["comment", "Server", "User-Agent", "Contact"],
+        &[
+            "Request-URI",
+            "Via",
+            "SIP-URI",
+            "From",
+            "CSeq",
+            "Call-ID",
+            "Request-Line",
+            "Status-Line",
+        ],
+    );
+    assert!(
+        c.left_out().len() < 20,
+        "RFC 3261 compiles all but a few rules: {:?}",
+        c.left_out()
+    );
+    let contact = c.left_out().iter().find(|l| l.rule == "Contact").unwrap();
+    assert!(
+        matches!(&contact.reason, abnf_codegen::partial::LeftOutReason::TooLarge(m) if m.contains("size limit"))
+    );
+    // RFC 3261 §19.1.3 and §7.1, §20.42, §20.16.
+    rfc_examples(
+        &c,
+        "rfc3261",
+        "Request-URI",
+        &[
+            "sip:alice@atlanta.com",
+            "sip:alice:secretword@atlanta.com;transport=tcp",
+            "sips:alice@atlanta.com?subject=project%20x&priority=urgent",
+            "sip:+1-212-555-1212:1234@gateway.com;user=phone",
+            "sips:1212@gateway.com",
+            "sip:alice@192.0.2.4",
+            "sip:atlanta.com;method=REGISTER?to=alice%40atlanta.com",
+            "sip:alice;day=tuesday@atlanta.com",
+        ],
+        &["sip:", "sip alice", "sip:alice@atlanta com"],
+    );
+    rfc_examples(
+        &c,
+        "rfc3261",
+        "Request-Line",
+        &["INVITE sip:bob@biloxi.com SIP/2.0\r\n"],
+        &["INVITE sip:bob@biloxi.com SIP/2.0"],
+    );
+    rfc_examples(
+        &c,
+        "rfc3261",
+        "Via",
+        &["Via: SIP/2.0/UDP pc33.atlanta.com;branch=z9hG4bK776asdhds"],
+        &["Via: SIP/2.0"],
+    );
+    rfc_examples(&c, "rfc3261", "CSeq", &["CSeq: 4711 INVITE"], &["CSeq: INVITE"]);
+}
+
+#[test]
+fn rfc9051_imap_compiles_what_is_regular() {
+    let c = rfc_build(
+        "rfc9051.abnf",
+        |_| {},
+        &["body", "body-extension", "search-key"],
+        &["tag", "sequence-set", "date-time", "mailbox", "flag", "uid-set"],
+    );
+    // `uid-set = (uniqueid / uid-range) *("," uid-set)` is recursive but
+    // regular: it compiles.
+    rfc_examples(
+        &c,
+        "rfc9051",
+        "uid-set",
+        &["1", "1:4,7", "2,4:7,9,12:15"],
+        &["1,", ",1", "1:*"],
+    );
+    rfc_examples(
+        &c,
+        "rfc9051",
+        "sequence-set",
+        &["1:4,7", "*", "2,4:7,9,12:*"],
+        &["1:"],
+    );
+    rfc_examples(
+        &c,
+        "rfc9051",
+        "date-time",
+        &["\"17-Jul-1996 02:44:25 -0700\"", "\" 1-Feb-1994 21:52:25 -0800\""],
+        &["\"17-Jul-96 02:44:25 -0700\""],
+    );
+    rfc_examples(
+        &c,
+        "rfc9051",
+        "mailbox",
+        &["INBOX", "\"blurdybloop\"", "{11}\r\nblurdybloop"],
+        &[],
+    );
+}
+
+#[test]
+fn smaller_rfc_grammars_compile_whole() {
+    for (file, rule, valid, invalid) in [
+        (
+            "rfc3339.abnf",
+            "date-time",
+            &["1985-04-12T23:20:50.52Z", "1996-12-19T16:39:57-08:00"][..],
+            &["1985-04-12"][..],
+        ),
+        (
+            "rfc5646.abnf",
+            "Language-Tag",
+            &["de", "zh-Hant-CN", "sr-Latn-RS", "en-US-x-twain", "i-klingon"],
+            &["a-DE", "de-"],
+        ),
+        (
+            "rfc3986.abnf",
+            "URI-reference",
+            &["http://example.com/a?b#c", "../g", "//h"],
+            &["http://a b"],
+        ),
+        (
+            "rfc4647.abnf",
+            "extended-language-range",
+            &["de-*-DE", "*"],
+            &["de--DE"],
+        ),
+        ("rfc3629.abnf", "UTF8-octets", &["abc"], &[]),
+        (
+            "rfc9111.abnf",
+            "Cache-Control",
+            &["max-age=3600, must-revalidate", "no-cache=\"Set-Cookie\""],
+            &[],
+        ),
+        (
+            "rfc9651.abnf",
+            "sf-list",
+            &["sugar, tea, rum", "(\"foo\" \"bar\"), (\"baz\")", "abc;a=1;b=2"],
+            &["sugar,"],
+        ),
+        (
+            "rfc7230.abnf",
+            "request-target",
+            &[
+                "/where?q=now",
+                "http://www.example.org/pub/WWW/TheProject.html",
+                "www.example.com:80",
+                "*",
+            ],
+            &[],
+        ),
+        (
+            "rfc9116.abnf",
+            "expires-field",
+            &["Expires: 2021-12-31T18:37:07z"],
+            &[],
+        ),
+    ] {
+        let c = rfc_build(file, |_| {}, &[], &[rule]);
+        rfc_examples(&c, file.trim_end_matches(".abnf"), rule, valid, invalid);
+    }
+}
+
+/// The rule `rule` of module `grammar` in `c`.
+fn rule_id(c: &Compiled, grammar: &str, rule: &str) -> abnf_codegen::grammar::RuleId {
+    let m = c.grammar.module_by_name(grammar).unwrap();
+    c.grammar.module(m).get(rule).unwrap()
+}
+
+#[test]
+fn octet_terminals_make_rfc3629_accept_utf8() {
+    // Read as code points (the default), `UTF8-octets` matches the UTF-8
+    // encoding of code points U+0080-U+00FF: not UTF-8 text.
+    let c = rfc_build("rfc3629.abnf", |_| {}, &[], &["UTF8-octets"]);
+    assert!(!c
+        .recognizer("rfc3629", "UTF8-octets")
+        .unwrap()
+        .is_match("héllo".as_bytes()));
+    // Read as octets, it is RFC 3629's language: UTF-8, not Latin-1.
+    let c = rfc_build(
+        "rfc3629.abnf",
+        |c| {
+            c.octets("rfc3629");
+        },
+        &[],
+        &["UTF8-octets"],
+    );
+    let r = c.recognizer("rfc3629", "UTF8-octets").unwrap();
+    for ok in ["héllo", "日本語", "𝄞", ""] {
+        assert!(r.is_match(ok.as_bytes()), "{ok:?}");
+    }
+    for bad in [
+        &b"h\xe9llo"[..],
+        b"\xc3",
+        b"\xed\xa0\x80",
+        b"\xc0\xaf",
+        b"\xf4\x90\x80\x80",
+    ] {
+        assert!(!r.is_match(bad), "{bad:?}");
+    }
+    // The sampler and the oracle follow the encoding.
+    let id = rule_id(&c, "rfc3629", "UTF8-octets");
+    let oracle = abnf_codegen::oracle::Oracle::new(&c.grammar);
+    let mut sampler = abnf_codegen::sample::Sampler::new(&c.grammar, 7);
+    let mut non_ascii = 0;
+    for _ in 0..300 {
+        let s = sampler.sample_bytes(id);
+        non_ascii += usize::from(!s.is_ascii());
+        assert!(std::str::from_utf8(&s).is_ok(), "sampled {s:?}");
+        assert!(r.is_match(&s), "recognizer rejects sampled {s:?}");
+        assert!(oracle.matches_bytes(id, &s), "oracle rejects sampled {s:?}");
+    }
+    assert!(non_ascii > 0);
+    assert!(!oracle.matches_bytes(id, b"h\xe9llo"));
+}
+
+#[test]
+fn bounded_recursion_agrees_with_the_sampler_and_the_oracle() {
+    let c = rfc_build(
+        "rfc8259.abnf",
+        |c| {
+            c.depth("rfc8259", "value", 3);
+        },
+        &[],
+        &["JSON-text"],
+    );
+    let r = c.recognizer("rfc8259", "JSON-text").unwrap();
+    let id = rule_id(&c, "rfc8259", "JSON-text");
+    let oracle = abnf_codegen::oracle::Oracle::new(&c.grammar);
+    let mut sampler = abnf_codegen::sample::Sampler::new(&c.grammar, 11);
+    let mut nested = 0;
+    for _ in 0..200 {
+        let s = sampler.sample(id);
+        nested += usize::from(s.contains('[') || s.contains('{'));
+        assert!(r.is_match(s.as_bytes()), "recognizer rejects sampled {s:?}");
+        assert!(oracle.matches(id, &s), "oracle rejects sampled {s:?}");
+    }
+    assert!(nested > 0, "the sampler reaches nested values");
+    for (s, ok) in [
+        ("[[1]]", true),
+        ("[[[1]]]", false),
+        ("{\"a\":[2]}", true),
+        ("{\"a\":{\"b\":[]}}", true),
+        ("{\"a\":{\"b\":[1]}}", false),
+    ] {
+        assert_eq!(r.is_match(s.as_bytes()), ok, "recognizer on {s:?}");
+        assert_eq!(oracle.matches(id, s), ok, "oracle on {s:?}");
+    }
+}

@@ -29,6 +29,9 @@ pub struct Limits {
     pub dfa_bytes: usize,
     /// Bytes the subset construction may use while determinizing.
     pub determinize_bytes: usize,
+    /// States a tagged (typed-tree or `@components`) DFA may have; past
+    /// it the builder stops at once. At most [`crate::tagged::MAX_STATES`].
+    pub tagged_states: usize,
     /// Bytes of generated tables one rule's recognizer may take (its
     /// transition table and sparse DFA, in both byte orders).
     pub rule_output_bytes: usize,
@@ -43,8 +46,14 @@ impl Default for Limits {
         // pathological grammar well inside this machine's memory.
         Limits {
             nfa_bytes: 64 << 20,
-            dfa_bytes: 64 << 20,
-            determinize_bytes: 256 << 20,
+            // 8 MiB is about 16,000 states of 128 byte classes before
+            // minimizing (RFC 3261's `challenge` needs 5 MiB for 10,000,
+            // 326 once minimized): a recognizer table no one embeds, and
+            // reached in seconds (RFC 3261's `Contact` took 11 s to reach
+            // the earlier 64 MiB).
+            dfa_bytes: 8 << 20,
+            determinize_bytes: 64 << 20,
+            tagged_states: 16 * 1024,
             // RFC 3987's largest recognizer takes about 700 KB in all; the
             // whole of iri-grammar's output is about 8 MB.
             rule_output_bytes: 16 << 20,
@@ -88,7 +97,7 @@ impl Automaton {
             )
             .build_from_hir(&anchored_full(hir.clone()))
             .map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
-        let config = |minimize: bool| {
+        let config = |minimize: bool, dfa_bytes: usize| {
             dense::Config::new()
                 // Leftmost-first plus the `\z` anchor gives one match
                 // state, reached only after a full match (MatchKind::All
@@ -106,22 +115,30 @@ impl Automaton {
                 .accelerate(false)
                 // No `\b` in any grammar, so no quit bytes are needed.
                 .unicode_word_boundary(false)
-                .dfa_size_limit(Some(limits.dfa_bytes))
+                .dfa_size_limit(Some(dfa_bytes))
                 .determinize_size_limit(Some(limits.determinize_bytes))
         };
-        let build = |minimize| {
+        let build = |minimize, dfa_bytes| {
             dense::Builder::new()
-                .configure(config(minimize))
+                .configure(config(minimize, dfa_bytes))
                 .build_from_nfa(&nfa)
                 .map_err(|e| BuildError::DfaTooBig(e.to_string()))
         };
         // regex-automata's minimizer takes time quadratic in the states of
-        // long chains (`65536"x"` takes minutes): determinize first, and
-        // minimize only automata of a size real grammars have.
-        let mut dfa = build(false)?;
-        if reachable_states(&dfa).len() <= MAX_MINIMIZE_STATES {
-            dfa = build(true)?;
-        }
+        // long chains (`65536"x"` takes minutes): minimize only automata of
+        // a size real grammars have. Determinizing is the other cost (a
+        // second of the two it takes for RFC 3261's `challenge`, 10,000
+        // states before minimizing), so it is done once where it can be:
+        // first with minimizing on and the DFA capped at the size of
+        // `MAX_MINIMIZE_STATES` states, and only when that cap is hit again
+        // without minimizing, up to the real limit.
+        let stride = nfa.byte_classes().alphabet_len().next_power_of_two();
+        let cap = MAX_MINIMIZE_STATES.saturating_mul(stride * std::mem::size_of::<u32>());
+        let dfa = match build(true, cap.min(limits.dfa_bytes)) {
+            Ok(dfa) => dfa,
+            Err(_) if cap < limits.dfa_bytes => build(false, limits.dfa_bytes)?,
+            Err(e) => return Err(e),
+        };
         Ok(Automaton {
             nfa_states: nfa.states().len(),
             dfa,
@@ -193,8 +210,13 @@ pub fn tagged(hir: &Hir, limits: Limits, components: bool) -> Result<crate::tagg
         .build_from_hir(hir)
         .map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
     let build = |mode| -> Result<TaggedDfa, BuildError> {
-        let mut dfa =
-            TaggedDfa::build_with(&nfa, mode).map_err(|e| BuildError::DfaTooBig(format!("{e:?}")))?;
+        let mut dfa = TaggedDfa::build_capped(&nfa, mode, limits.tagged_states).map_err(|e| match e {
+            crate::tagged::TaggedError::TooManyStates => BuildError::DfaTooBig(format!(
+                "the tagged DFA has more than {} states (`Limits::tagged_states`)",
+                limits.tagged_states.min(crate::tagged::MAX_STATES)
+            )),
+            e => BuildError::DfaTooBig(format!("{e:?}")),
+        })?;
         dfa.minimize();
         // Components are read from `&str`s (their byte entry points check
         // UTF-8 first), parse trees also from spans of one.

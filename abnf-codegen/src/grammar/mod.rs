@@ -145,6 +145,12 @@ pub struct Grammar {
     pub modules: Vec<Module>,
     /// Rules of every module.
     pub rules: Vec<Rule>,
+    /// Recursive rules bounded to a nesting depth (`@depth`, see
+    /// [`crate::depth`]), already unrolled in `rules`.
+    pub depths: Vec<(RuleId, u32)>,
+    /// Modules whose terminal values are octets (`@terminals octets`, see
+    /// [`crate::terminals`]) rather than code points.
+    pub octets: Vec<ModuleId>,
 }
 
 impl Grammar {
@@ -712,6 +718,8 @@ impl Loader {
             sources,
             modules: std::mem::take(&mut self.modules),
             rules,
+            depths: Vec::new(),
+            octets: Vec::new(),
         }
     }
 }

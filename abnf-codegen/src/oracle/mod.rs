@@ -80,7 +80,20 @@ impl<'g> Oracle<'g> {
 
     /// Whether all of `input` matches `rule`.
     pub fn matches(&self, rule: RuleId, input: &str) -> bool {
-        let inp = Input::new(input);
+        self.matches_input(rule, Input::new(input))
+    }
+
+    /// Whether all of `input` matches `rule`, each byte one terminal value:
+    /// for grammars whose terminals are octets (`@terminals octets`).
+    pub fn matches_bytes(&self, rule: RuleId, input: &[u8]) -> bool {
+        let inp = Input {
+            chars: input.iter().map(|&b| char::from(b)).collect(),
+            offsets: (0..=input.len()).collect(),
+        };
+        self.matches_input(rule, inp)
+    }
+
+    fn matches_input(&self, rule: RuleId, inp: Input) -> bool {
         let mut memo = Memo::default();
         // Sets only grow, so repeating until nothing grows terminates; a
         // grammar without recursion needs one round.

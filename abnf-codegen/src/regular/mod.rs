@@ -13,10 +13,13 @@ mod captures;
 mod recursion;
 
 pub use captures::group_count;
+pub use recursion::Chain;
 
 use std::collections::HashMap;
 
-use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, Look, Repetition};
+use regex_syntax::hir::{
+    Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, Look, Repetition,
+};
 
 use crate::diagnostic::Diagnostic;
 use crate::grammar::{Expr, Grammar, RuleId};
@@ -40,6 +43,10 @@ pub struct Lowerer<'g> {
     sccs: recursion::Sccs,
     cache: HashMap<RuleId, Result<(Hir, usize), Diagnostic>>,
     depth: usize,
+    /// Members of the cycles found not to be regular so far.
+    non_regular: std::collections::HashSet<RuleId>,
+    /// Files whose terminal values are octets (`@terminals octets`).
+    octet_files: std::collections::HashSet<crate::diagnostic::FileId>,
 }
 
 impl<'g> Lowerer<'g> {
@@ -50,6 +57,8 @@ impl<'g> Lowerer<'g> {
             sccs: recursion::Sccs::new(grammar),
             cache: HashMap::new(),
             depth: 0,
+            non_regular: Default::default(),
+            octet_files: grammar.octets.iter().map(|m| grammar.module(*m).file).collect(),
         }
     }
 
@@ -134,6 +143,13 @@ impl<'g> Lowerer<'g> {
                 self.rule(*id)?
             }
             Expr::Str { text, case_sensitive } => (string(text, *case_sensitive), text.len() + 1),
+            Expr::Range(lo, hi, span) if self.octet_files.contains(&span.file) => {
+                let (lo, hi) = ((*lo).min(0xFF) as u8, (*hi).min(0xFF) as u8);
+                (
+                    Hir::class(Class::Bytes(ClassBytes::new([ClassBytesRange::new(lo, hi)]))),
+                    1,
+                )
+            }
             Expr::Range(lo, hi, span) => (
                 code_points(*lo, *hi).ok_or_else(|| {
                     Diagnostic::error(

@@ -145,7 +145,7 @@ impl Lowerer<'_> {
         for side in [Side::Right, Side::Left] {
             let mut eqs = Vec::new();
             for &m in &members {
-                let expr = self.grammar.rule(m).expr.clone();
+                let expr = simplify(&self.grammar.rule(m).expr, &members);
                 match self.linear(&expr, &members, side)? {
                     Some(l) => eqs.push(l),
                     None => break,
@@ -157,6 +157,7 @@ impl Lowerer<'_> {
             }
         }
         let Some((side, eqs)) = system else {
+            self.non_regular.extend(members.iter().copied());
             return Err(self.not_regular(rule, &members));
         };
         let n = members.len();
@@ -305,6 +306,180 @@ impl Lowerer<'_> {
             "only right-linear (`list = item [\",\" list]`) or left-linear recursion describes a regular \
              language; nesting such as `a = \"(\" a \")\"` needs a stack",
         )
+    }
+}
+
+/// Rewrites a cycle member's body into a form [`Lowerer::linear`] can
+/// solve, where the language stays the same:
+///
+/// - `0*0 e` (and `0e`) matches only the empty string: `a = 0a "x"` is
+///   `a = "x"`.
+/// - In a rule that is its own cycle, a repetition `*(γ X)` of itself at
+///   the right end of the body (`a = "x" *a`, `set = item *("," set)`) is
+///   regular although not linear: with `B` the body where that
+///   repetition matches only the empty string, the repetition is
+///   `*(γ B)` (`a = "x" *"x"`, `set = item *("," item)`). (`L = αM ∪ β`
+///   with `M = (γL)*` gives `M = (γ(α ∪ β))*`.)
+fn simplify(e: &Expr, members: &[RuleId]) -> Expr {
+    let e = drop_empty_repeats(e);
+    let [x] = members else { return e };
+    let eps = replace_star_tail(&e, *x, &|_| Expr::Concat(Vec::new()));
+    if mentions(&eps, members) || eps == e {
+        return e;
+    }
+    replace_star_tail(&e, *x, &|prefix| Expr::Repeat {
+        min: 0,
+        max: None,
+        expr: Box::new(Expr::Concat(
+            prefix.iter().cloned().chain([eps.clone()]).collect(),
+        )),
+    })
+}
+
+fn drop_empty_repeats(e: &Expr) -> Expr {
+    match e {
+        Expr::Repeat { max: Some(0), .. } => Expr::Concat(Vec::new()),
+        Expr::Repeat { min, max, expr } => Expr::Repeat {
+            min: *min,
+            max: *max,
+            expr: Box::new(drop_empty_repeats(expr)),
+        },
+        Expr::Alt(es) => Expr::Alt(es.iter().map(drop_empty_repeats).collect()),
+        Expr::Concat(es) => Expr::Concat(es.iter().map(drop_empty_repeats).collect()),
+        _ => e.clone(),
+    }
+}
+
+/// `e` with each repetition `*(γ x)` (γ not mentioning `x`) that stands at
+/// its right end replaced by `with(γ)`.
+fn replace_star_tail(e: &Expr, x: RuleId, with: &dyn Fn(&[Expr]) -> Expr) -> Expr {
+    match e {
+        Expr::Alt(es) => Expr::Alt(es.iter().map(|e| replace_star_tail(e, x, with)).collect()),
+        Expr::Concat(es) => match es.split_last() {
+            Some((last, init)) => Expr::Concat(
+                init.iter()
+                    .cloned()
+                    .chain([replace_star_tail(last, x, with)])
+                    .collect(),
+            ),
+            None => e.clone(),
+        },
+        Expr::Repeat {
+            min: 0,
+            max: None,
+            expr,
+        } => {
+            let prefix: Option<&[Expr]> = match &**expr {
+                Expr::Ref(id, _) if *id == x => Some(&[]),
+                Expr::Concat(es) => match es.split_last() {
+                    Some((Expr::Ref(id, _), init)) if *id == x && !init.iter().any(|i| mentions(i, &[x])) => {
+                        Some(init)
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
+            match prefix {
+                Some(p) => with(p),
+                None => e.clone(),
+            }
+        }
+        Expr::Repeat { min, max, expr } if *max == Some(1) && *min <= 1 => Expr::Repeat {
+            min: *min,
+            max: *max,
+            expr: Box::new(replace_star_tail(expr, x, with)),
+        },
+        _ => e.clone(),
+    }
+}
+
+/// How a rule reaches a recursion that is not regular: the rules from it to
+/// the first such rule, and that rule's cycle.
+#[derive(Clone, Debug)]
+pub struct Chain {
+    /// From the rule asked about to the first non-regular rule it reaches
+    /// (both included; one element when the rule is itself in the cycle).
+    pub path: Vec<RuleId>,
+    /// The reference taken at each step of `path`.
+    pub path_spans: Vec<Span>,
+    /// The cycle, starting and (implicitly) ending at `path`'s last rule.
+    pub cycle: Vec<RuleId>,
+    /// The reference taken at each step of `cycle`.
+    pub cycle_spans: Vec<Span>,
+}
+
+impl Chain {
+    /// The rule whose recursion is not regular.
+    pub fn target(&self) -> RuleId {
+        *self.path.last().expect("a chain has at least its own rule")
+    }
+
+    /// `a → b → c → d → c`: the path, then the cycle back to its start.
+    pub fn render(&self, g: &Grammar) -> String {
+        let names: Vec<&str> = self
+            .path
+            .iter()
+            .chain(self.cycle.iter().skip(1))
+            .chain(std::iter::once(&self.target()))
+            .map(|id| g.rule(*id).name.as_str())
+            .collect();
+        names.join(" → ")
+    }
+}
+
+impl Lowerer<'_> {
+    /// Whether lowering found `rule` in a recursion no DFA can recognize.
+    pub fn is_non_regular(&self, rule: RuleId) -> bool {
+        self.non_regular.contains(&rule)
+    }
+
+    /// The shortest way from `rule` to a rule already found non-regular
+    /// (breadth-first over references), with that rule's cycle; `None` if
+    /// `rule` reaches none.
+    pub fn non_regular_chain(&self, rule: RuleId) -> Option<Chain> {
+        let g = self.grammar;
+        let mut prev: HashMap<RuleId, (RuleId, Span)> = HashMap::new();
+        let mut queue = VecDeque::from([rule]);
+        let mut found = None;
+        let mut seen = std::collections::HashSet::from([rule]);
+        while let Some(v) = queue.pop_front() {
+            if self.non_regular.contains(&v) {
+                found = Some(v);
+                break;
+            }
+            let mut next = Vec::new();
+            g.rule(v).expr.for_each_ref(&mut |w, span| next.push((w, span)));
+            for (w, span) in next {
+                if seen.insert(w) {
+                    prev.insert(w, (v, span));
+                    queue.push_back(w);
+                }
+            }
+        }
+        let target = found?;
+        let mut path = vec![target];
+        let mut path_spans = Vec::new();
+        let mut cur = target;
+        while cur != rule {
+            let (p, s) = prev[&cur];
+            path.push(p);
+            path_spans.push(s);
+            cur = p;
+        }
+        path.reverse();
+        path_spans.reverse();
+        let (cycle, cycle_spans) = find_cycle(g, target, self.sccs.members(target));
+        Some(Chain {
+            path,
+            path_spans,
+            cycle,
+            cycle_spans,
+        })
+    }
+
+    /// The strongly connected component `rule` belongs to (its index).
+    pub fn cycle_of(&self, rule: RuleId) -> usize {
+        self.sccs.comp[rule.0 as usize]
     }
 }
 

@@ -105,6 +105,12 @@ impl<'g> Sampler<'g> {
         }
     }
 
+    /// Bytes that match `rule` of a grammar whose terminals are octets
+    /// (`@terminals octets`): each terminal value is one byte.
+    pub fn sample_bytes(&mut self, rule: RuleId) -> Vec<u8> {
+        self.sample(rule).chars().map(|c| c as u32 as u8).collect()
+    }
+
     /// The length (in characters) of `rule`'s shortest match; `None` when the
     /// rule matches no string at all (`%xD800`, `a = "x" a`).
     pub fn shortest(&self, rule: RuleId) -> Option<u64> {
@@ -136,7 +142,10 @@ impl<'g> Sampler<'g> {
                     let live: Vec<usize> = (0..es.len())
                         .filter(|&i| self.min_len(&es[i]) != u64::MAX)
                         .collect();
-                    live[self.rng.below(live.len().max(1) as u64) as usize % live.len().max(1)]
+                    if live.is_empty() {
+                        return;
+                    }
+                    live[self.rng.below(live.len() as u64) as usize]
                 };
                 if let Some(e) = es.get(i) {
                     self.gen(e, depth, out);
@@ -149,6 +158,9 @@ impl<'g> Sampler<'g> {
                 } else {
                     self.rng.below(u64::from(self.max_extra) + 1) as u32
                 };
+                // A repetition of something that matches nothing (the
+                // innermost level of a bounded recursion) repeats 0 times.
+                let extra = if self.min_len(expr) == u64::MAX { 0 } else { extra };
                 let n = min.saturating_add(extra);
                 let n = max.map_or(n, |m| n.min(m));
                 for _ in 0..n {

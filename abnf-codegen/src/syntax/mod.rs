@@ -472,6 +472,14 @@ fn parse_rule(
     let mut input = String::with_capacity(chunk.len() + 1);
     input.push_str(chunk);
     input.push('\n');
+    // RFC 5234 §2.3: the `b`, `d`, `x` of a numeric value are
+    // case-insensitive, but the `abnf` crate reads only lower case.
+    for t in lexed.tokens.iter().filter(|t| t.kind == lexer::TokKind::NumVal) {
+        let at = t.span.start - range.start + 1;
+        if input.as_bytes().get(at).is_some_and(u8::is_ascii_uppercase) {
+            input.replace_range(at..=at, &input[at..=at].to_ascii_lowercase());
+        }
+    }
     match abnf::rule(&input) {
         Ok(rule) => Some(RuleDef {
             name: rule.name().to_string(),

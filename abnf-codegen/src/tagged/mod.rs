@@ -148,6 +148,7 @@ const NONE_PLACEHOLDER: u32 = u32::MAX;
 struct Builder<'a> {
     nfa: &'a NFA,
     mode: Registers,
+    max_states: usize,
     tags: usize,
     map: HashMap<Key, u32>,
     states: Vec<Key>,
@@ -167,8 +168,16 @@ impl TaggedDfa {
 
     /// Determinizes `nfa` with registers given out as `mode` says.
     pub fn build_with(nfa: &NFA, mode: Registers) -> Result<TaggedDfa, TaggedError> {
+        Self::build_capped(nfa, mode, MAX_STATES)
+    }
+
+    /// Like [`TaggedDfa::build_with`], stopping with
+    /// [`TaggedError::TooManyStates`] past `max_states` states (at most
+    /// [`MAX_STATES`]).
+    pub fn build_capped(nfa: &NFA, mode: Registers, max_states: usize) -> Result<TaggedDfa, TaggedError> {
         let tags = nfa.group_info().slot_len();
         let mut b = Builder {
+            max_states: max_states.min(MAX_STATES),
             nfa,
             mode,
             tags,
@@ -856,7 +865,7 @@ impl Builder<'_> {
         if let Some(&id) = self.map.get(&key) {
             return Ok(id);
         }
-        if self.states.len() >= MAX_STATES {
+        if self.states.len() >= self.max_states {
             return Err(TaggedError::TooManyStates);
         }
         let id = self.states.len() as u32;
