@@ -51,6 +51,8 @@ extern crate self as iri_grammar;
 
 pub mod ops;
 mod recognizer;
+#[doc(hidden)]
+pub mod simd;
 mod scheme;
 mod tagged;
 mod types;
