@@ -1,5 +1,7 @@
 //! HIR → minimized anchored dense DFA, and its serialized form.
 
+pub mod bitpar;
+
 use std::time::{Duration, Instant};
 
 use regex_automata::dfa::{dense, Automaton as _, StartKind};
