@@ -49,6 +49,10 @@ pub enum Corpus {
     Iri,
     /// [`crate::uri_corpus`] (ASCII).
     Uri,
+    /// [`crate::long::long_iri_corpus`] (about 1.7 KB per IRI).
+    LongIri,
+    /// [`crate::long::long_uri_corpus`].
+    LongUri,
 }
 
 /// One operation and its contenders.
@@ -119,6 +123,41 @@ pub fn operations() -> Vec<Operation> {
         Operation {
             name: "IRI-reference extract",
             corpus: Corpus::Iri,
+            contenders: vec![
+                c("iri-grammar IriRef::parse + accessors", Ours, extract::ours),
+                c("oxiri IriRef::parse + accessors", Peer, extract::oxiri),
+                c(
+                    "iri-string IriReferenceStr + accessors",
+                    Peer,
+                    extract::iri_string,
+                ),
+                c("fluent-uri IriRef::parse + accessors", Peer, extract::fluent),
+            ],
+        },
+        Operation {
+            name: "IRI-reference validate, long",
+            corpus: Corpus::LongIri,
+            contenders: vec![
+                c("iri-grammar IRI_REFERENCE.is_match", Ours, iri::ours),
+                c("oxiri IriRef::parse", Peer, iri::oxiri),
+                c("iri-string IriReferenceStr::new", Peer, iri::iri_string),
+                c("fluent-uri IriRef::parse", Peer, iri::fluent),
+                c("url Url::parse (WHATWG)", Reference, iri::url),
+            ],
+        },
+        Operation {
+            name: "URI-reference validate, long",
+            corpus: Corpus::LongUri,
+            contenders: vec![
+                c("iri-grammar URI_REFERENCE.is_match", Ours, uri::ours),
+                c("iri-string UriReferenceStr::new", Peer, uri::iri_string),
+                c("fluent-uri UriRef::parse", Peer, uri::fluent),
+                c("oxiri IriRef::parse (IRI)", Reference, uri::oxiri),
+            ],
+        },
+        Operation {
+            name: "IRI-reference extract, long",
+            corpus: Corpus::LongIri,
             contenders: vec![
                 c("iri-grammar IriRef::parse + accessors", Ours, extract::ours),
                 c("oxiri IriRef::parse + accessors", Peer, extract::oxiri),
