@@ -929,6 +929,7 @@ impl Compiled {
                     let home_name = &g.module(r.module).name;
                     let dfa_path = format!("{}/{}", module.name, emit::file_stem_name(&r.name));
                     let compact = a.compact();
+                    let skip = a.acceleration();
                     let (sparse_le, sparse_be) = a.sparse_bytes();
                     let reverse = self.reverses.get(&id);
                     let mut doc = rule_doc(g, id, "Recognizer for");
@@ -941,6 +942,15 @@ impl Compiled {
                         compact.to_bytes(false).len(),
                         sparse_le.len()
                     ));
+                    if !skip.sets.is_empty() {
+                        doc.push(String::new());
+                        doc.push(format!(
+                            " Bit-parallel: {} states loop on 32 or more ASCII bytes; the runtime skips their \
+                             runs a block at a time ({} bytes of nibble tables).",
+                            skip.sets.len(),
+                            skip.bytes()
+                        ));
+                    }
                     let mut tables = vec![
                         ("le.table", compact.to_bytes(false)),
                         ("be.table", compact.to_bytes(true)),
@@ -976,6 +986,7 @@ impl Compiled {
                         alphabet: compact.alphabet as u32,
                         start: compact.start,
                         wide: !compact.fits_u16(),
+                        skip,
                         reverse: reverse.map(|rev| EmitReverse {
                             start: rev.start,
                             wide: !rev.fits_u16(),

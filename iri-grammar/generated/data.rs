@@ -24,6 +24,8 @@ static __DATAURL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 27 states × 18 byte classes, a 1026-byte table; 2203 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
 pub static DATAURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "dataurl",
@@ -44,6 +46,28 @@ pub static DATAURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         alphabet: 18u32,
         start: 18u32,
         words: ::iri_grammar::__private::Words::U16(__DATAURL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 414u32,
+            recip: 238609295u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __DATAURL_SPARSE,
@@ -71,6 +95,8 @@ static __MEDIATYPE_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 13 states × 7 byte classes, a 208-byte table; 1375 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (48 bytes of nibble tables).
 pub static MEDIATYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "mediatype",
@@ -90,6 +116,24 @@ pub static MEDIATYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 7u32,
         start: 7u32,
         words: ::iri_grammar::__private::Words::U16(__MEDIATYPE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 70u32,
+            recip: 613566757u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __MEDIATYPE_SPARSE,
@@ -117,6 +161,8 @@ static __DATA_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static DATA: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "data",
@@ -134,8 +180,18 @@ pub static DATA: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__DATA_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __DATA_SPARSE,
@@ -163,6 +219,8 @@ static __PARAMETER_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 9 states × 5 byte classes, a 108-byte table; 1153 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static PARAMETER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "parameter",
@@ -182,6 +240,20 @@ pub static PARAMETER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 5u32,
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__PARAMETER_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 35u32,
+            recip: 858993460u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __PARAMETER_SPARSE,
@@ -228,6 +300,11 @@ pub static URLCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__URLCHAR_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 20u32,
+            recip: 1073741824u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __URLCHAR_SPARSE,
@@ -255,6 +332,8 @@ static __TYPE_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static TYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "type",
@@ -274,6 +353,16 @@ pub static TYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__TYPE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 16u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __TYPE_SPARSE,
@@ -302,6 +391,8 @@ static __DISCRETE_TYPE_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static DISCRETE_TYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "discrete-type",
@@ -321,6 +412,16 @@ pub static DISCRETE_TYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__DISCRETE_TYPE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 16u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __DISCRETE_TYPE_SPARSE,
@@ -348,6 +449,8 @@ static __COMPOSITE_TYPE_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static COMPOSITE_TYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "composite-type",
@@ -367,6 +470,16 @@ pub static COMPOSITE_TYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__COMPOSITE_TYPE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 16u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __COMPOSITE_TYPE_SPARSE,
@@ -394,6 +507,8 @@ static __EXTENSION_TOKEN_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static EXTENSION_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "extension-token",
@@ -413,6 +528,16 @@ pub static EXTENSION_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognize
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__EXTENSION_TOKEN_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 16u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __EXTENSION_TOKEN_SPARSE,
@@ -440,6 +565,8 @@ static __IETF_TOKEN_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static IETF_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "ietf-token",
@@ -459,6 +586,16 @@ pub static IETF_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__IETF_TOKEN_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 16u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IETF_TOKEN_SPARSE,
@@ -486,6 +623,8 @@ static __X_TOKEN_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 7 states × 6 byte classes, a 98-byte table; 979 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static X_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "x-token",
@@ -505,6 +644,16 @@ pub static X_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         alphabet: 6u32,
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__X_TOKEN_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 36u32,
+            recip: 715827883u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __X_TOKEN_SPARSE,
@@ -532,6 +681,8 @@ static __SUBTYPE_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static SUBTYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "subtype",
@@ -551,6 +702,16 @@ pub static SUBTYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__SUBTYPE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 16u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __SUBTYPE_SPARSE,
@@ -578,6 +739,8 @@ static __IANA_TOKEN_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static IANA_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "iana-token",
@@ -597,6 +760,16 @@ pub static IANA_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__IANA_TOKEN_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 16u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IANA_TOKEN_SPARSE,
@@ -624,6 +797,8 @@ static __ATTRIBUTE_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static ATTRIBUTE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "attribute",
@@ -643,6 +818,16 @@ pub static ATTRIBUTE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__ATTRIBUTE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 16u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __ATTRIBUTE_SPARSE,
@@ -670,6 +855,8 @@ static __VALUE_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static VALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "value",
@@ -689,6 +876,16 @@ pub static VALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__VALUE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 16u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __VALUE_SPARSE,
@@ -716,6 +913,8 @@ static __TOKEN_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "token",
@@ -735,6 +934,16 @@ pub static TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__TOKEN_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 16u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __TOKEN_SPARSE,
@@ -782,6 +991,11 @@ pub static TOKEN_URLCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__TOKEN_URLCHAR_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __TOKEN_URLCHAR_SPARSE,

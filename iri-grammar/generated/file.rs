@@ -24,6 +24,8 @@ static __FILE_URI_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 178 states × 22 byte classes, a 8188-byte table; 7912 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
 pub static FILE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "file",
     "file-URI",
@@ -44,6 +46,28 @@ pub static FILE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         alphabet: 22u32,
         start: 22u32,
         words: ::iri_grammar::__private::Words::U16(__FILE_URI_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 3828u32,
+            recip: 195225787u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __FILE_URI_SPARSE,
@@ -90,6 +114,11 @@ pub static FILE_SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         alphabet: 5u32,
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__FILE_SCHEME_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 30u32,
+            recip: 858993460u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __FILE_SCHEME_SPARSE,
@@ -118,6 +147,8 @@ static __FILE_HIER_PART_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 173 states × 18 byte classes, a 6574-byte table; 7813 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
 pub static FILE_HIER_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "file",
     "file-hier-part",
@@ -138,6 +169,28 @@ pub static FILE_HIER_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         alphabet: 18u32,
         start: 18u32,
         words: ::iri_grammar::__private::Words::U16(__FILE_HIER_PART_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 3042u32,
+            recip: 238609295u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __FILE_HIER_PART_SPARSE,
@@ -165,6 +218,8 @@ static __AUTH_PATH_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 171 states × 18 byte classes, a 6498-byte table; 7723 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
 pub static AUTH_PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "file",
     "auth-path",
@@ -185,6 +240,28 @@ pub static AUTH_PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 18u32,
         start: 18u32,
         words: ::iri_grammar::__private::Words::U16(__AUTH_PATH_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 3006u32,
+            recip: 238609295u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __AUTH_PATH_SPARSE,
@@ -212,6 +289,8 @@ static __LOCAL_PATH_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 6 states × 5 byte classes, a 72-byte table; 940 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static LOCAL_PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "file",
     "local-path",
@@ -231,6 +310,16 @@ pub static LOCAL_PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 5u32,
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__LOCAL_PATH_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 25u32,
+            recip: 858993460u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __LOCAL_PATH_SPARSE,
@@ -259,6 +348,8 @@ static __FILE_AUTH_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 167 states × 16 byte classes, a 5678-byte table; 7519 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (48 bytes of nibble tables).
 pub static FILE_AUTH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "file",
     "file-auth",
@@ -279,6 +370,24 @@ pub static FILE_AUTH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 16u32,
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__FILE_AUTH_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 2624u32,
+            recip: 268435456u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __FILE_AUTH_SPARSE,
@@ -306,6 +415,8 @@ static __HOST_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 167 states × 16 byte classes, a 5678-byte table; 7519 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (48 bytes of nibble tables).
 pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "file",
     "host",
@@ -326,6 +437,24 @@ pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 16u32,
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__HOST_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 2624u32,
+            recip: 268435456u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __HOST_SPARSE,
@@ -353,6 +482,8 @@ static __IP_LITERAL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 164 states × 16 byte classes, a 5576-byte table; 7324 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static IP_LITERAL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "file",
     "IP-literal",
@@ -373,6 +504,20 @@ pub static IP_LITERAL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 16u32,
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__IP_LITERAL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 2592u32,
+            recip: 268435456u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IP_LITERAL_SPARSE,
@@ -400,6 +545,8 @@ static __ZONE_ID_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 895 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static ZONE_ID: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "file",
     "ZoneID",
@@ -419,6 +566,16 @@ pub static ZONE_ID: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__ZONE_ID_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 16u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __ZONE_ID_SPARSE,
@@ -446,6 +603,8 @@ static __IPV6ADDRZ_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 158 states × 12 byte classes, a 4108-byte table; 6568 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static IPV6ADDRZ: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "file",
     "IPv6addrz",
@@ -466,6 +625,16 @@ pub static IPV6ADDRZ: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 12u32,
         start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__IPV6ADDRZ_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 1884u32,
+            recip: 357913942u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IPV6ADDRZ_SPARSE,

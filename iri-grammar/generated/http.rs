@@ -24,6 +24,8 @@ static __HTTP_URI_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 180 states × 21 byte classes, a 7920-byte table; 7612 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (80 bytes of nibble tables).
 pub static HTTP_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "http",
     "http-URI",
@@ -44,6 +46,32 @@ pub static HTTP_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         alphabet: 21u32,
         start: 21u32,
         words: ::iri_grammar::__private::Words::U16(__HTTP_URI_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 3675u32,
+            recip: 204522253u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __HTTP_URI_SPARSE,
@@ -71,6 +99,8 @@ static __HTTPS_URI_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 181 states × 22 byte classes, a 8326-byte table; 7633 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (80 bytes of nibble tables).
 pub static HTTPS_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "http",
     "https-URI",
@@ -91,6 +121,32 @@ pub static HTTPS_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 22u32,
         start: 22u32,
         words: ::iri_grammar::__private::Words::U16(__HTTPS_URI_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 3872u32,
+            recip: 195225787u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __HTTPS_URI_SPARSE,

@@ -24,6 +24,8 @@ static __MAILTO_URI_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 49 states × 27 byte classes, a 2744-byte table; 4483 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 10 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (160 bytes of nibble tables).
 pub static MAILTO_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "mailtoURI",
@@ -44,6 +46,52 @@ pub static MAILTO_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 27u32,
         start: 27u32,
         words: ::iri_grammar::__private::Words::U16(__MAILTO_URI_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 1053u32,
+            recip: 159072863u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208, 220,
+                    240, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220, 252,
+                    252, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 248, 252, 248, 248, 244, 84, 80, 84,
+                    208, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84, 84,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 248, 252, 248, 248, 244, 84, 80, 84,
+                    208, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208, 220,
+                    240, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    248, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 220, 220, 220,
+                    252, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84, 84,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 248, 252, 248, 248, 244, 84, 80, 84,
+                    208, 120,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 248, 252, 248, 248, 244, 84, 80, 84,
+                    208, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __MAILTO_URI_SPARSE,
@@ -71,6 +119,8 @@ static __TO_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 15 states × 13 byte classes, a 420-byte table; 1369 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
 pub static TO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "to",
@@ -90,6 +140,28 @@ pub static TO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 13u32,
         start: 13u32,
         words: ::iri_grammar::__private::Words::U16(__TO_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 143u32,
+            recip: 330382100u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208, 220,
+                    240, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220, 252,
+                    252, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208, 220,
+                    240, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    248, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 220, 220, 220,
+                    252, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __TO_SPARSE,
@@ -117,6 +189,8 @@ static __HFIELDS_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 8 states × 7 byte classes, a 128-byte table; 1000 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static HFIELDS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "hfields",
@@ -136,6 +210,20 @@ pub static HFIELDS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         alphabet: 7u32,
         start: 7u32,
         words: ::iri_grammar::__private::Words::U16(__HFIELDS_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 42u32,
+            recip: 613566757u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84, 84,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __HFIELDS_SPARSE,
@@ -163,6 +251,8 @@ static __HFIELD_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 7 states × 5 byte classes, a 84-byte table; 979 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static HFIELD: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "hfield",
@@ -180,8 +270,22 @@ pub static HFIELD: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 5u32,
-        start: 5u32,
+        start: 25u32,
         words: ::iri_grammar::__private::Words::U16(__HFIELD_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 25u32,
+            recip: 858993460u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84, 84,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __HFIELD_SPARSE,
@@ -209,6 +313,8 @@ static __HFNAME_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static HFNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "hfname",
@@ -226,8 +332,18 @@ pub static HFNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__HFNAME_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __HFNAME_SPARSE,
@@ -255,6 +371,8 @@ static __HFVALUE_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static HFVALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "hfvalue",
@@ -272,8 +390,18 @@ pub static HFVALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__HFVALUE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84, 84,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __HFVALUE_SPARSE,
@@ -301,6 +429,8 @@ static __ADDR_SPEC_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 15 states × 12 byte classes, a 390-byte table; 1357 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
 pub static ADDR_SPEC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "addr-spec",
@@ -320,6 +450,28 @@ pub static ADDR_SPEC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 12u32,
         start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__ADDR_SPEC_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 132u32,
+            recip: 357913942u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208, 220,
+                    240, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220, 252,
+                    252, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208, 220,
+                    240, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    248, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 220, 220, 220,
+                    252, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __ADDR_SPEC_SPARSE,
@@ -347,6 +499,8 @@ static __LOCAL_PART_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 10 states × 9 byte classes, a 200-byte table; 1108 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static LOCAL_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "local-part",
@@ -366,6 +520,20 @@ pub static LOCAL_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 9u32,
         start: 9u32,
         words: ::iri_grammar::__private::Words::U16(__LOCAL_PART_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 72u32,
+            recip: 477218589u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208, 220,
+                    240, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220, 252,
+                    252, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __LOCAL_PART_SPARSE,
@@ -393,6 +561,8 @@ static __DOMAIN_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 6 states × 6 byte classes, a 84-byte table; 976 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static DOMAIN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "domain",
@@ -412,6 +582,20 @@ pub static DOMAIN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 6u32,
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__DOMAIN_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 24u32,
+            recip: 715827883u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208, 220,
+                    240, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    248, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 220, 220, 220,
+                    252, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __DOMAIN_SPARSE,
@@ -459,6 +643,11 @@ pub static DTEXT_NO_OBS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__DTEXT_NO_OBS_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __DTEXT_NO_OBS_SPARSE,
@@ -505,6 +694,11 @@ pub static QCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__QCHAR_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 20u32,
+            recip: 1073741824u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __QCHAR_SPARSE,
@@ -552,6 +746,11 @@ pub static SOME_DELIMS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__SOME_DELIMS_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __SOME_DELIMS_SPARSE,
@@ -608,6 +807,11 @@ pub static ATEXT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__ATEXT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __ATEXT_SPARSE,
@@ -635,6 +839,8 @@ static __DOT_ATOM_TEXT_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 3 states × 3 byte classes, a 24-byte table; 871 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static DOT_ATOM_TEXT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "dot-atom-text",
@@ -654,6 +860,16 @@ pub static DOT_ATOM_TEXT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         alphabet: 3u32,
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__DOT_ATOM_TEXT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 1431655766u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208, 220,
+                    240, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __DOT_ATOM_TEXT_SPARSE,
@@ -681,6 +897,8 @@ static __QUOTED_STRING_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 8 states × 7 byte classes, a 128-byte table; 922 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static QUOTED_STRING: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "quoted-string",
@@ -700,6 +918,16 @@ pub static QUOTED_STRING: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         alphabet: 7u32,
         start: 7u32,
         words: ::iri_grammar::__private::Words::U16(__QUOTED_STRING_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 49u32,
+            recip: 613566757u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220, 252,
+                    252, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __QUOTED_STRING_SPARSE,
@@ -746,6 +974,11 @@ pub static QCONTENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__QCONTENT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 16u32,
+            recip: 1073741824u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __QCONTENT_SPARSE,
@@ -794,6 +1027,11 @@ pub static QTEXT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__QTEXT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __QTEXT_SPARSE,
@@ -840,6 +1078,11 @@ pub static QUOTED_PAIR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         alphabet: 3u32,
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__QUOTED_PAIR_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1431655766u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __QUOTED_PAIR_SPARSE,
@@ -886,6 +1129,11 @@ pub static FWS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__FWS_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 24u32,
+            recip: 1073741824u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __FWS_SPARSE,

@@ -24,6 +24,8 @@ static __GENERICURL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 6 byte classes, a 70-byte table; 895 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static GENERICURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "genericurl",
@@ -41,8 +43,22 @@ pub static GENERICURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 6u32,
-        start: 6u32,
+        start: 18u32,
         words: ::iri_grammar::__private::Words::U16(__GENERICURL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 18u32,
+            recip: 715827883u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
+                    84, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __GENERICURL_SPARSE,
@@ -73,6 +89,8 @@ static __URL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 6 byte classes, a 70-byte table; 895 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static URL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "url",
@@ -90,8 +108,22 @@ pub static URL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 6u32,
-        start: 6u32,
+        start: 18u32,
         words: ::iri_grammar::__private::Words::U16(__URL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 18u32,
+            recip: 715827883u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
+                    84, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __URL_SPARSE,
@@ -119,6 +151,8 @@ static __OTHERURL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 6 byte classes, a 70-byte table; 895 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static OTHERURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "otherurl",
@@ -136,8 +170,22 @@ pub static OTHERURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 6u32,
-        start: 6u32,
+        start: 18u32,
         words: ::iri_grammar::__private::Words::U16(__OTHERURL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 18u32,
+            recip: 715827883u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
+                    84, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __OTHERURL_SPARSE,
@@ -165,6 +213,8 @@ static __SCHEME_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 2 states × 2 byte classes, a 12-byte table; 778 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "scheme",
@@ -184,6 +234,16 @@ pub static SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__SCHEME_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 2u32,
+            recip: 2147483648u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
+                    84, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __SCHEME_SPARSE,
@@ -211,6 +271,8 @@ static __SCHEMEPART_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static SCHEMEPART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "schemepart",
@@ -228,8 +290,18 @@ pub static SCHEMEPART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__SCHEMEPART_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __SCHEMEPART_SPARSE,
@@ -257,6 +329,8 @@ static __IP_SCHEMEPART_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 42 states × 11 byte classes, a 1008-byte table; 3058 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (112 bytes of nibble tables).
 pub static IP_SCHEMEPART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "ip-schemepart",
@@ -277,6 +351,40 @@ pub static IP_SCHEMEPART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         alphabet: 11u32,
         start: 11u32,
         words: ::iri_grammar::__private::Words::U16(__IP_SCHEMEPART_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 385u32,
+            recip: 390451573u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    84, 120,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    84, 120,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IP_SCHEMEPART_SPARSE,
@@ -304,6 +412,8 @@ static __LOGIN_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 37 states × 10 byte classes, a 814-byte table; 2881 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (96 bytes of nibble tables).
 pub static LOGIN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "login",
@@ -323,6 +433,36 @@ pub static LOGIN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 10u32,
         start: 10u32,
         words: ::iri_grammar::__private::Words::U16(__LOGIN_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 310u32,
+            recip: 429496730u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    84, 120,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    84, 120,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __LOGIN_SPARSE,
@@ -350,6 +490,8 @@ static __HOSTPORT_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 16 states × 6 byte classes, a 224-byte table; 1216 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static HOSTPORT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "hostport",
@@ -369,6 +511,20 @@ pub static HOSTPORT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         alphabet: 6u32,
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__HOSTPORT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 84u32,
+            recip: 715827883u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __HOSTPORT_SPARSE,
@@ -396,6 +552,8 @@ static __HOST_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 14 states × 5 byte classes, a 168-byte table; 1174 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "host",
@@ -415,6 +573,20 @@ pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 5u32,
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__HOST_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 60u32,
+            recip: 858993460u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __HOST_SPARSE,
@@ -442,6 +614,8 @@ static __HOSTNAME_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 6 states × 5 byte classes, a 72-byte table; 910 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static HOSTNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "hostname",
@@ -461,6 +635,20 @@ pub static HOSTNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         alphabet: 5u32,
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__HOSTNAME_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 20u32,
+            recip: 858993460u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __HOSTNAME_SPARSE,
@@ -488,6 +676,8 @@ static __DOMAINLABEL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 3 byte classes, a 32-byte table; 832 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static DOMAINLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "domainlabel",
@@ -507,6 +697,16 @@ pub static DOMAINLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         alphabet: 3u32,
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__DOMAINLABEL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 9u32,
+            recip: 1431655766u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __DOMAINLABEL_SPARSE,
@@ -534,6 +734,8 @@ static __TOPLABEL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 826 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static TOPLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "toplabel",
@@ -553,6 +755,16 @@ pub static TOPLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__TOPLABEL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __TOPLABEL_SPARSE,
@@ -599,6 +811,11 @@ pub static ALPHADIGIT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__ALPHADIGIT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __ALPHADIGIT_SPARSE,
@@ -645,6 +862,11 @@ pub static HOSTNUMBER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 3u32,
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__HOSTNUMBER_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 27u32,
+            recip: 1431655766u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __HOSTNUMBER_SPARSE,
@@ -691,6 +913,11 @@ pub static PORT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__PORT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __PORT_SPARSE,
@@ -718,6 +945,8 @@ static __USER_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 868 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static USER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "user",
@@ -735,8 +964,18 @@ pub static USER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__USER_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    84, 120,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __USER_SPARSE,
@@ -764,6 +1003,8 @@ static __PASSWORD_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 868 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static PASSWORD: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "password",
@@ -781,8 +1022,18 @@ pub static PASSWORD: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__PASSWORD_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    84, 120,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __PASSWORD_SPARSE,
@@ -810,6 +1061,8 @@ static __URLPATH_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static URLPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "urlpath",
@@ -827,8 +1080,18 @@ pub static URLPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__URLPATH_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __URLPATH_SPARSE,
@@ -856,6 +1119,8 @@ static __FTPURL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 53 states × 20 byte classes, a 2226-byte table; 3295 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (112 bytes of nibble tables).
 pub static FTPURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "ftpurl",
@@ -876,6 +1141,40 @@ pub static FTPURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 20u32,
         start: 20u32,
         words: ::iri_grammar::__private::Words::U16(__FTPURL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 920u32,
+            recip: 214748365u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    84, 120,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    84, 120,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
+                    84, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __FTPURL_SPARSE,
@@ -903,6 +1202,8 @@ static __FPATH_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static FPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "fpath",
@@ -920,8 +1221,18 @@ pub static FPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__FPATH_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
+                    84, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __FPATH_SPARSE,
@@ -949,6 +1260,8 @@ static __FSEGMENT_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static FSEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "fsegment",
@@ -966,8 +1279,18 @@ pub static FSEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__FSEGMENT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
+                    84, 120,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __FSEGMENT_SPARSE,
@@ -1014,6 +1337,11 @@ pub static FTPTYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__FTPTYPE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __FTPTYPE_SPARSE,
@@ -1041,6 +1369,8 @@ static __FILEURL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 24 states × 14 byte classes, a 720-byte table; 1432 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (48 bytes of nibble tables).
 pub static FILEURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "fileurl",
@@ -1061,6 +1391,24 @@ pub static FILEURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         alphabet: 14u32,
         start: 14u32,
         words: ::iri_grammar::__private::Words::U16(__FILEURL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 294u32,
+            recip: 306783379u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
+                    84, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __FILEURL_SPARSE,
@@ -1088,6 +1436,8 @@ static __HTTPURL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 29 states × 14 byte classes, a 870-byte table; 1597 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
 pub static HTTPURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "httpurl",
@@ -1108,6 +1458,28 @@ pub static HTTPURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         alphabet: 14u32,
         start: 14u32,
         words: ::iri_grammar::__private::Words::U16(__HTTPURL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 350u32,
+            recip: 306783379u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __HTTPURL_SPARSE,
@@ -1135,6 +1507,8 @@ static __HPATH_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static HPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "hpath",
@@ -1152,8 +1526,18 @@ pub static HPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__HPATH_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 116,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __HPATH_SPARSE,
@@ -1181,6 +1565,8 @@ static __HSEGMENT_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static HSEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "hsegment",
@@ -1198,8 +1584,18 @@ pub static HSEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__HSEGMENT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __HSEGMENT_SPARSE,
@@ -1227,6 +1623,8 @@ static __SEARCH_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static SEARCH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "search",
@@ -1244,8 +1642,18 @@ pub static SEARCH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__SEARCH_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __SEARCH_SPARSE,
@@ -1274,6 +1682,8 @@ static __GOPHERURL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 28 states × 16 byte classes, a 952-byte table; 1516 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (48 bytes of nibble tables).
 pub static GOPHERURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "gopherurl",
@@ -1294,6 +1704,24 @@ pub static GOPHERURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 16u32,
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__GOPHERURL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 400u32,
+            recip: 268435456u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __GOPHERURL_SPARSE,
@@ -1340,6 +1768,11 @@ pub static GTYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__GTYPE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 20u32,
+            recip: 1073741824u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __GTYPE_SPARSE,
@@ -1367,6 +1800,8 @@ static __SELECTOR_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static SELECTOR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "selector",
@@ -1384,8 +1819,18 @@ pub static SELECTOR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__SELECTOR_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __SELECTOR_SPARSE,
@@ -1413,6 +1858,8 @@ static __GOPHER_STRING_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static GOPHER_STRING: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "gopher+_string",
@@ -1430,8 +1877,18 @@ pub static GOPHER_STRING: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__GOPHER_STRING_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __GOPHER_STRING_SPARSE,
@@ -1459,6 +1916,8 @@ static __MAILTOURL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 12 states × 11 byte classes, a 288-byte table; 1048 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static MAILTOURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "mailtourl",
@@ -1478,6 +1937,16 @@ pub static MAILTOURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 11u32,
         start: 11u32,
         words: ::iri_grammar::__private::Words::U16(__MAILTOURL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 121u32,
+            recip: 390451573u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __MAILTOURL_SPARSE,
@@ -1505,6 +1974,8 @@ static __ENCODED822ADDR_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 907 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static ENCODED822ADDR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "encoded822addr",
@@ -1524,6 +1995,16 @@ pub static ENCODED822ADDR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__ENCODED822ADDR_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 16u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __ENCODED822ADDR_SPARSE,
@@ -1551,6 +2032,8 @@ static __NEWSURL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 25 states × 16 byte classes, a 850-byte table; 1651 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
 pub static NEWSURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "newsurl",
@@ -1571,6 +2054,28 @@ pub static NEWSURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         alphabet: 16u32,
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__NEWSURL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 336u32,
+            recip: 268435456u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
+                    84, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __NEWSURL_SPARSE,
@@ -1598,6 +2103,8 @@ static __GROUPPART_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 20 states × 11 byte classes, a 480-byte table; 1552 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
 pub static GROUPPART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "grouppart",
@@ -1618,6 +2125,28 @@ pub static GROUPPART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 11u32,
         start: 11u32,
         words: ::iri_grammar::__private::Words::U16(__GROUPPART_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 176u32,
+            recip: 390451573u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
+                    84, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __GROUPPART_SPARSE,
@@ -1645,6 +2174,8 @@ static __GROUP_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 3 states × 3 byte classes, a 24-byte table; 805 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static GROUP: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "group",
@@ -1664,6 +2195,16 @@ pub static GROUP: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 3u32,
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__GROUP_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 1431655766u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
+                    84, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __GROUP_SPARSE,
@@ -1691,6 +2232,8 @@ static __ARTICLE_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 17 states × 9 byte classes, a 340-byte table; 1297 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (48 bytes of nibble tables).
 pub static ARTICLE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "article",
@@ -1708,8 +2251,26 @@ pub static ARTICLE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 9u32,
-        start: 9u32,
+        start: 126u32,
         words: ::iri_grammar::__private::Words::U16(__ARTICLE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 126u32,
+            recip: 477218589u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __ARTICLE_SPARSE,
@@ -1737,6 +2298,8 @@ static __NNTPURL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 27 states × 11 byte classes, a 648-byte table; 1465 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (48 bytes of nibble tables).
 pub static NNTPURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "nntpurl",
@@ -1756,6 +2319,24 @@ pub static NNTPURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         alphabet: 11u32,
         start: 11u32,
         words: ::iri_grammar::__private::Words::U16(__NNTPURL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 264u32,
+            recip: 390451573u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
+                    84, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __NNTPURL_SPARSE,
@@ -1783,6 +2364,8 @@ static __TELNETURL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 47 states × 15 byte classes, a 1504-byte table; 3097 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (96 bytes of nibble tables).
 pub static TELNETURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "telneturl",
@@ -1803,6 +2386,36 @@ pub static TELNETURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 15u32,
         start: 15u32,
         words: ::iri_grammar::__private::Words::U16(__TELNETURL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 615u32,
+            recip: 286331154u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    84, 120,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    84, 120,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __TELNETURL_SPARSE,
@@ -1830,6 +2443,8 @@ static __WAISURL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 35 states × 16 byte classes, a 1190-byte table; 1831 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (96 bytes of nibble tables).
 pub static WAISURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "waisurl",
@@ -1850,6 +2465,36 @@ pub static WAISURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         alphabet: 16u32,
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__WAISURL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 464u32,
+            recip: 268435456u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
+                    84, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
+                    84, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
+                    84, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __WAISURL_SPARSE,
@@ -1877,6 +2522,8 @@ static __WAISDATABASE_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 26 states × 14 byte classes, a 780-byte table; 1474 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (48 bytes of nibble tables).
 pub static WAISDATABASE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "waisdatabase",
@@ -1897,6 +2544,24 @@ pub static WAISDATABASE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
         alphabet: 14u32,
         start: 14u32,
         words: ::iri_grammar::__private::Words::U16(__WAISDATABASE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 322u32,
+            recip: 306783379u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
+                    84, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __WAISDATABASE_SPARSE,
@@ -1924,6 +2589,8 @@ static __WAISINDEX_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 29 states × 16 byte classes, a 986-byte table; 1597 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
 pub static WAISINDEX: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "waisindex",
@@ -1944,6 +2611,28 @@ pub static WAISINDEX: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 16u32,
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__WAISINDEX_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 400u32,
+            recip: 268435456u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
+                    84, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    84, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __WAISINDEX_SPARSE,
@@ -1971,6 +2660,8 @@ static __WAISDOC_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 32 states × 14 byte classes, a 960-byte table; 1708 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (80 bytes of nibble tables).
 pub static WAISDOC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "waisdoc",
@@ -1991,6 +2682,32 @@ pub static WAISDOC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         alphabet: 14u32,
         start: 14u32,
         words: ::iri_grammar::__private::Words::U16(__WAISDOC_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 378u32,
+            recip: 306783379u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
+                    84, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
+                    84, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
+                    84, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __WAISDOC_SPARSE,
@@ -2018,6 +2735,8 @@ static __DATABASE_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static DATABASE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "database",
@@ -2035,8 +2754,18 @@ pub static DATABASE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__DATABASE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
+                    84, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __DATABASE_SPARSE,
@@ -2064,6 +2793,8 @@ static __WTYPE_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static WTYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "wtype",
@@ -2081,8 +2812,18 @@ pub static WTYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__WTYPE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
+                    84, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __WTYPE_SPARSE,
@@ -2110,6 +2851,8 @@ static __WPATH_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static WPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "wpath",
@@ -2127,8 +2870,18 @@ pub static WPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__WPATH_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
+                    84, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __WPATH_SPARSE,
@@ -2156,6 +2909,8 @@ static __PROSPEROURL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 36 states × 17 byte classes, a 1296-byte table; 1798 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (80 bytes of nibble tables).
 pub static PROSPEROURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "prosperourl",
@@ -2176,6 +2931,32 @@ pub static PROSPEROURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         alphabet: 17u32,
         start: 17u32,
         words: ::iri_grammar::__private::Words::U16(__PROSPEROURL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 527u32,
+            recip: 252645136u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
+                    84, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 84,
+                    84, 120,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 84,
+                    84, 120,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __PROSPEROURL_SPARSE,
@@ -2203,6 +2984,8 @@ static __PPATH_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static PPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "ppath",
@@ -2220,8 +3003,18 @@ pub static PPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__PPATH_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
+                    84, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __PPATH_SPARSE,
@@ -2249,6 +3042,8 @@ static __PSEGMENT_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static PSEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "psegment",
@@ -2266,8 +3061,18 @@ pub static PSEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__PSEGMENT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
+                    84, 120,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __PSEGMENT_SPARSE,
@@ -2295,6 +3100,8 @@ static __FIELDSPEC_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 8 states × 6 byte classes, a 112-byte table; 982 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static FIELDSPEC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "fieldspec",
@@ -2314,6 +3121,20 @@ pub static FIELDSPEC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 6u32,
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__FIELDSPEC_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 36u32,
+            recip: 715827883u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 84,
+                    84, 120,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 84,
+                    84, 120,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __FIELDSPEC_SPARSE,
@@ -2341,6 +3162,8 @@ static __FIELDNAME_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static FIELDNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "fieldname",
@@ -2358,8 +3181,18 @@ pub static FIELDNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__FIELDNAME_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 84,
+                    84, 120,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __FIELDNAME_SPARSE,
@@ -2387,6 +3220,8 @@ static __FIELDVALUE_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static FIELDVALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "fieldvalue",
@@ -2404,8 +3239,18 @@ pub static FIELDVALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__FIELDVALUE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 84,
+                    84, 120,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __FIELDVALUE_SPARSE,
@@ -2455,6 +3300,11 @@ pub static LOWALPHA: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__LOWALPHA_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __LOWALPHA_SPARSE,
@@ -2503,6 +3353,11 @@ pub static HIALPHA: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__HIALPHA_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __HIALPHA_SPARSE,
@@ -2549,6 +3404,11 @@ pub static ALPHA: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__ALPHA_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __ALPHA_SPARSE,
@@ -2596,6 +3456,11 @@ pub static DIGIT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__DIGIT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __DIGIT_SPARSE,
@@ -2642,6 +3507,11 @@ pub static SAFE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__SAFE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __SAFE_SPARSE,
@@ -2688,6 +3558,11 @@ pub static EXTRA: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__EXTRA_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __EXTRA_SPARSE,
@@ -2734,6 +3609,11 @@ pub static NATIONAL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__NATIONAL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __NATIONAL_SPARSE,
@@ -2780,6 +3660,11 @@ pub static PUNCTUATION: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__PUNCTUATION_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __PUNCTUATION_SPARSE,
@@ -2826,6 +3711,11 @@ pub static RESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__RESERVED_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __RESERVED_SPARSE,
@@ -2873,6 +3763,11 @@ pub static HEX: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__HEX_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __HEX_SPARSE,
@@ -2919,6 +3814,11 @@ pub static ESCAPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 3u32,
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__ESCAPE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 15u32,
+            recip: 1431655766u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __ESCAPE_SPARSE,
@@ -2965,6 +3865,11 @@ pub static UNRESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__UNRESERVED_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __UNRESERVED_SPARSE,
@@ -3011,6 +3916,11 @@ pub static UCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__UCHAR_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 20u32,
+            recip: 1073741824u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __UCHAR_SPARSE,
@@ -3057,6 +3967,11 @@ pub static XCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__XCHAR_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 20u32,
+            recip: 1073741824u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __XCHAR_SPARSE,
@@ -3103,6 +4018,11 @@ pub static DIGITS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__DIGITS_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __DIGITS_SPARSE,

@@ -41,6 +41,8 @@ static __URI_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 180 states × 21 byte classes, a 7920-byte table; 7876 bytes as a sparse `regex-automata` DFA.
 ///
+/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (112 bytes of nibble tables).
+///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 185 states, 12210 bytes with its sets.
 pub static URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
@@ -62,6 +64,40 @@ pub static URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 21u32,
         start: 21u32,
         words: ::iri_grammar::__private::Words::U16(__URI_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 3633u32,
+            recip: 204522253u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
+                    84, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::Some(::iri_grammar::__private::Reverse {
         start: 21u32,
@@ -97,6 +133,8 @@ static __HIER_PART_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 175 states × 17 byte classes, a 6300-byte table; 7591 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (80 bytes of nibble tables).
 pub static HIER_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "hier-part",
@@ -117,6 +155,32 @@ pub static HIER_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 17u32,
         start: 17u32,
         words: ::iri_grammar::__private::Words::U16(__HIER_PART_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 2890u32,
+            recip: 252645136u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __HIER_PART_SPARSE,
@@ -161,6 +225,8 @@ static __URI_REFERENCE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 183 states × 21 byte classes, a 8052-byte table; 8179 bytes as a sparse `regex-automata` DFA.
 ///
+/// Bit-parallel: 8 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (128 bytes of nibble tables).
+///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 203 states, 13398 bytes with its sets.
 pub static URI_REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
@@ -182,6 +248,44 @@ pub static URI_REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         alphabet: 21u32,
         start: 21u32,
         words: ::iri_grammar::__private::Words::U16(__URI_REFERENCE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 3675u32,
+            recip: 204522253u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
+                    84, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::Some(::iri_grammar::__private::Reverse {
         start: 21u32,
@@ -231,6 +335,8 @@ static __ABSOLUTE_URI_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 177 states × 20 byte classes, a 7434-byte table; 7699 bytes as a sparse `regex-automata` DFA.
 ///
+/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (96 bytes of nibble tables).
+///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 151 states, 9664 bytes with its sets.
 pub static ABSOLUTE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
@@ -252,6 +358,36 @@ pub static ABSOLUTE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
         alphabet: 20u32,
         start: 20u32,
         words: ::iri_grammar::__private::Words::U16(__ABSOLUTE_URI_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 3420u32,
+            recip: 214748365u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
+                    84, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::Some(::iri_grammar::__private::Reverse {
         start: 20u32,
@@ -301,6 +437,8 @@ static __RELATIVE_REF_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 181 states × 19 byte classes, a 7240-byte table; 7969 bytes as a sparse `regex-automata` DFA.
 ///
+/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (112 bytes of nibble tables).
+///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 163 states, 10106 bytes with its sets.
 pub static RELATIVE_REF: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
@@ -322,6 +460,40 @@ pub static RELATIVE_REF: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
         alphabet: 19u32,
         start: 19u32,
         words: ::iri_grammar::__private::Words::U16(__RELATIVE_REF_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 3306u32,
+            recip: 226050911u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::Some(::iri_grammar::__private::Reverse {
         start: 19u32,
@@ -357,6 +529,8 @@ static __RELATIVE_PART_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 178 states × 17 byte classes, a 6408-byte table; 7732 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (96 bytes of nibble tables).
 pub static RELATIVE_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "relative-part",
@@ -377,6 +551,36 @@ pub static RELATIVE_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         alphabet: 17u32,
         start: 17u32,
         words: ::iri_grammar::__private::Words::U16(__RELATIVE_PART_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 2924u32,
+            recip: 252645136u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __RELATIVE_PART_SPARSE,
@@ -404,6 +608,8 @@ static __SCHEME_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 3 states × 3 byte classes, a 24-byte table; 799 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "scheme",
@@ -423,6 +629,16 @@ pub static SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 3u32,
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__SCHEME_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 1431655766u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
+                    84, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __SCHEME_SPARSE,
@@ -450,6 +666,8 @@ static __AUTHORITY_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 170 states × 16 byte classes, a 5780-byte table; 7282 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
 pub static AUTHORITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "authority",
@@ -470,6 +688,28 @@ pub static AUTHORITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 16u32,
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__AUTHORITY_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 2656u32,
+            recip: 268435456u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __AUTHORITY_SPARSE,
@@ -497,6 +737,8 @@ static __USERINFO_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 862 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static USERINFO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "userinfo",
@@ -514,8 +756,18 @@ pub static USERINFO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__USERINFO_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __USERINFO_SPARSE,
@@ -543,6 +795,8 @@ static __HOST_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 161 states × 15 byte classes, a 5152-byte table; 6805 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "host",
@@ -563,6 +817,20 @@ pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 15u32,
         start: 15u32,
         words: ::iri_grammar::__private::Words::U16(__HOST_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 2385u32,
+            recip: 286331154u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __HOST_SPARSE,
@@ -609,6 +877,11 @@ pub static PORT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__PORT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 4u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __PORT_SPARSE,
@@ -636,6 +909,8 @@ static __IP_LITERAL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 158 states × 14 byte classes, a 4740-byte table; 6610 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static IP_LITERAL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "IP-literal",
@@ -656,6 +931,16 @@ pub static IP_LITERAL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 14u32,
         start: 14u32,
         words: ::iri_grammar::__private::Words::U16(__IP_LITERAL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 2198u32,
+            recip: 306783379u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IP_LITERAL_SPARSE,
@@ -683,6 +968,8 @@ static __IPV_FUTURE_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 6 states × 5 byte classes, a 72-byte table; 946 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static IPV_FUTURE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "IPvFuture",
@@ -702,6 +989,16 @@ pub static IPV_FUTURE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 5u32,
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__IPV_FUTURE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 25u32,
+            recip: 858993460u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IPV_FUTURE_SPARSE,
@@ -756,6 +1053,11 @@ pub static IPV6ADDRESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         alphabet: 10u32,
         start: 10u32,
         words: ::iri_grammar::__private::Words::U16(__IPV6ADDRESS_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 1520u32,
+            recip: 429496730u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __IPV6ADDRESS_SPARSE,
@@ -802,6 +1104,11 @@ pub static H16: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__H16_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __H16_SPARSE,
@@ -848,6 +1155,11 @@ pub static LS32: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 10u32,
         start: 10u32,
         words: ::iri_grammar::__private::Words::U16(__LS32_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 360u32,
+            recip: 429496730u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __LS32_SPARSE,
@@ -894,6 +1206,11 @@ pub static IPV4ADDRESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         alphabet: 8u32,
         start: 8u32,
         words: ::iri_grammar::__private::Words::U16(__IPV4ADDRESS_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 200u32,
+            recip: 536870912u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __IPV4ADDRESS_SPARSE,
@@ -944,6 +1261,11 @@ pub static DEC_OCTET: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 7u32,
         start: 7u32,
         words: ::iri_grammar::__private::Words::U16(__DEC_OCTET_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 49u32,
+            recip: 613566757u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __DEC_OCTET_SPARSE,
@@ -971,6 +1293,8 @@ static __REG_NAME_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 868 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static REG_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "reg-name",
@@ -988,8 +1312,18 @@ pub static REG_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__REG_NAME_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __REG_NAME_SPARSE,
@@ -1021,6 +1355,8 @@ static __PATH_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "path",
@@ -1038,8 +1374,18 @@ pub static PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__PATH_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __PATH_SPARSE,
@@ -1067,6 +1413,8 @@ static __PATH_ABEMPTY_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 5 byte classes, a 60-byte table; 871 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static PATH_ABEMPTY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "path-abempty",
@@ -1086,6 +1434,16 @@ pub static PATH_ABEMPTY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
         alphabet: 5u32,
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__PATH_ABEMPTY_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 20u32,
+            recip: 858993460u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __PATH_ABEMPTY_SPARSE,
@@ -1113,6 +1471,8 @@ static __PATH_ABSOLUTE_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 6 states × 5 byte classes, a 72-byte table; 940 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static PATH_ABSOLUTE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "path-absolute",
@@ -1132,6 +1492,16 @@ pub static PATH_ABSOLUTE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         alphabet: 5u32,
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__PATH_ABSOLUTE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 25u32,
+            recip: 858993460u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __PATH_ABSOLUTE_SPARSE,
@@ -1159,6 +1529,8 @@ static __PATH_NOSCHEME_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 8 states × 6 byte classes, a 112-byte table; 1066 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static PATH_NOSCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "path-noscheme",
@@ -1178,6 +1550,20 @@ pub static PATH_NOSCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         alphabet: 6u32,
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__PATH_NOSCHEME_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 36u32,
+            recip: 715827883u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __PATH_NOSCHEME_SPARSE,
@@ -1205,6 +1591,8 @@ static __PATH_ROOTLESS_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 5 byte classes, a 60-byte table; 925 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static PATH_ROOTLESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "path-rootless",
@@ -1224,6 +1612,16 @@ pub static PATH_ROOTLESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         alphabet: 5u32,
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__PATH_ROOTLESS_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 20u32,
+            recip: 858993460u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __PATH_ROOTLESS_SPARSE,
@@ -1270,6 +1668,11 @@ pub static PATH_EMPTY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 1u32,
         start: 1u32,
         words: ::iri_grammar::__private::Words::U16(__PATH_EMPTY_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 2u32,
+            recip: 4294967296u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __PATH_EMPTY_SPARSE,
@@ -1297,6 +1700,8 @@ static __SEGMENT_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 862 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static SEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "segment",
@@ -1314,8 +1719,18 @@ pub static SEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__SEGMENT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __SEGMENT_SPARSE,
@@ -1343,6 +1758,8 @@ static __SEGMENT_NZ_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 931 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static SEGMENT_NZ: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "segment-nz",
@@ -1362,6 +1779,16 @@ pub static SEGMENT_NZ: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__SEGMENT_NZ_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 16u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __SEGMENT_NZ_SPARSE,
@@ -1389,6 +1816,8 @@ static __SEGMENT_NZ_NC_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static SEGMENT_NZ_NC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "segment-nz-nc",
@@ -1408,6 +1837,16 @@ pub static SEGMENT_NZ_NC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__SEGMENT_NZ_NC_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 16u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __SEGMENT_NZ_NC_SPARSE,
@@ -1454,6 +1893,11 @@ pub static PCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__PCHAR_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 20u32,
+            recip: 1073741824u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __PCHAR_SPARSE,
@@ -1481,6 +1925,8 @@ static __QUERY_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static QUERY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "query",
@@ -1498,8 +1944,18 @@ pub static QUERY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__QUERY_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __QUERY_SPARSE,
@@ -1527,6 +1983,8 @@ static __FRAGMENT_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static FRAGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "fragment",
@@ -1544,8 +2002,18 @@ pub static FRAGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__FRAGMENT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __FRAGMENT_SPARSE,
@@ -1592,6 +2060,11 @@ pub static PCT_ENCODED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         alphabet: 3u32,
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__PCT_ENCODED_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 15u32,
+            recip: 1431655766u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __PCT_ENCODED_SPARSE,
@@ -1638,6 +2111,11 @@ pub static UNRESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__UNRESERVED_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __UNRESERVED_SPARSE,
@@ -1684,6 +2162,11 @@ pub static RESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__RESERVED_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __RESERVED_SPARSE,
@@ -1730,6 +2213,11 @@ pub static GEN_DELIMS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__GEN_DELIMS_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __GEN_DELIMS_SPARSE,
@@ -1777,6 +2265,11 @@ pub static SUB_DELIMS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__SUB_DELIMS_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __SUB_DELIMS_SPARSE,

@@ -24,6 +24,8 @@ static __REFERENCE_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 9 states × 12 byte classes, a 234-byte table; 907 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "reference",
@@ -41,8 +43,18 @@ pub static REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             7, 7, 7, 8, 7, 7, 9, 10, 10, 10, 11, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
         ],
         alphabet: 12u32,
-        start: 12u32,
+        start: 96u32,
         words: ::iri_grammar::__private::Words::U16(__REFERENCE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 96u32,
+            recip: 357913942u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                    255, 255,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __REFERENCE_SPARSE,
@@ -70,6 +82,8 @@ static __SCHEME_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 10 states × 12 byte classes, a 260-byte table; 1018 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "scheme",
@@ -89,6 +103,16 @@ pub static SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 12u32,
         start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__SCHEME_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 108u32,
+            recip: 357913942u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 255,
+                    255, 243,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __SCHEME_SPARSE,
@@ -116,6 +140,8 @@ static __AUTHORITY_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 65 states × 17 byte classes, a 2340-byte table; 2809 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (112 bytes of nibble tables).
 pub static AUTHORITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "authority",
@@ -136,6 +162,40 @@ pub static AUTHORITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 17u32,
         start: 17u32,
         words: ::iri_grammar::__private::Words::U16(__AUTHORITY_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 986u32,
+            recip: 252645136u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 255,
+                    255, 243,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 223,
+                    255, 243,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                    255, 243,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 255,
+                    255, 243,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 223,
+                    255, 243,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 223,
+                    255, 243,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 223,
+                    255, 243,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __AUTHORITY_SPARSE,
@@ -163,6 +223,8 @@ static __USERINFO_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 9 states × 12 byte classes, a 234-byte table; 925 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static USERINFO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "userinfo",
@@ -180,8 +242,18 @@ pub static USERINFO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             7, 7, 7, 8, 7, 7, 9, 10, 10, 10, 11, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
         ],
         alphabet: 12u32,
-        start: 12u32,
+        start: 96u32,
         words: ::iri_grammar::__private::Words::U16(__USERINFO_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 96u32,
+            recip: 357913942u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                    255, 243,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __USERINFO_SPARSE,
@@ -209,6 +281,8 @@ static __HOST_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 27 states × 15 byte classes, a 864-byte table; 1453 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (48 bytes of nibble tables).
 pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "host",
@@ -229,6 +303,24 @@ pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 15u32,
         start: 15u32,
         words: ::iri_grammar::__private::Words::U16(__HOST_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 360u32,
+            recip: 286331154u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 255,
+                    255, 243,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 223,
+                    255, 243,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 223,
+                    255, 243,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __HOST_SPARSE,
@@ -256,6 +348,8 @@ static __IP_LITERAL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 11 states × 14 byte classes, a 330-byte table; 961 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static IP_LITERAL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "ip-literal",
@@ -275,6 +369,16 @@ pub static IP_LITERAL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 14u32,
         start: 14u32,
         words: ::iri_grammar::__private::Words::U16(__IP_LITERAL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 140u32,
+            recip: 306783379u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 223,
+                    255, 243,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IP_LITERAL_SPARSE,
@@ -302,6 +406,8 @@ static __HOST_NAME_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 9 states × 12 byte classes, a 234-byte table; 931 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static HOST_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "host-name",
@@ -319,8 +425,18 @@ pub static HOST_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             7, 7, 7, 8, 7, 7, 9, 10, 10, 10, 11, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
         ],
         alphabet: 12u32,
-        start: 12u32,
+        start: 96u32,
         words: ::iri_grammar::__private::Words::U16(__HOST_NAME_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 96u32,
+            recip: 357913942u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 255,
+                    255, 243,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __HOST_NAME_SPARSE,
@@ -367,6 +483,11 @@ pub static PORT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__PORT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 4u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __PORT_SPARSE,
@@ -394,6 +515,8 @@ static __PATH_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 9 states × 12 byte classes, a 234-byte table; 919 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "path",
@@ -411,8 +534,18 @@ pub static PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             7, 7, 7, 8, 7, 7, 9, 10, 10, 10, 11, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
         ],
         alphabet: 12u32,
-        start: 12u32,
+        start: 96u32,
         words: ::iri_grammar::__private::Words::U16(__PATH_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 96u32,
+            recip: 357913942u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                    255, 247,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __PATH_SPARSE,
@@ -440,6 +573,8 @@ static __QUERY_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 9 states × 12 byte classes, a 234-byte table; 913 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static QUERY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "query",
@@ -457,8 +592,18 @@ pub static QUERY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             7, 7, 7, 8, 7, 7, 9, 10, 10, 10, 11, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
         ],
         alphabet: 12u32,
-        start: 12u32,
+        start: 96u32,
         words: ::iri_grammar::__private::Words::U16(__QUERY_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 96u32,
+            recip: 357913942u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                    255, 255,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __QUERY_SPARSE,
@@ -486,6 +631,8 @@ static __FRAGMENT_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 9 states × 12 byte classes, a 234-byte table; 907 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static FRAGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "fragment",
@@ -503,8 +650,18 @@ pub static FRAGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             7, 7, 7, 8, 7, 7, 9, 10, 10, 10, 11, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
         ],
         alphabet: 12u32,
-        start: 12u32,
+        start: 96u32,
         words: ::iri_grammar::__private::Words::U16(__FRAGMENT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 96u32,
+            recip: 357913942u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                    255, 255,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __FRAGMENT_SPARSE,

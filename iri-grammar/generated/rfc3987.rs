@@ -42,6 +42,8 @@ static __IRI_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 262 states × 44 byte classes, a 23580-byte table; 10618 bytes as a sparse `regex-automata` DFA.
 ///
+/// Bit-parallel: 8 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (128 bytes of nibble tables).
+///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 296 states, 36704 bytes with its sets.
 pub static IRI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
@@ -65,6 +67,44 @@ pub static IRI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 44u32,
         start: 44u32,
         words: ::iri_grammar::__private::Words::U16(__IRI_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 11176u32,
+            recip: 97612894u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
+                    84, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::Some(::iri_grammar::__private::Reverse {
         start: 44u32,
@@ -100,6 +140,8 @@ static __IHIER_PART_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 227 states × 38 byte classes, a 17706-byte table; 9385 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (80 bytes of nibble tables).
 pub static IHIER_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "ihier-part",
@@ -121,6 +163,32 @@ pub static IHIER_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 38u32,
         start: 38u32,
         words: ::iri_grammar::__private::Words::U16(__IHIER_PART_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 8436u32,
+            recip: 113025456u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IHIER_PART_SPARSE,
@@ -165,6 +233,8 @@ static __IRI_REFERENCE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 278 states × 44 byte classes, a 25020-byte table; 11410 bytes as a sparse `regex-automata` DFA.
 ///
+/// Bit-parallel: 9 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (144 bytes of nibble tables).
+///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 398 states, 49352 bytes with its sets.
 pub static IRI_REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
@@ -188,6 +258,48 @@ pub static IRI_REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         alphabet: 44u32,
         start: 44u32,
         words: ::iri_grammar::__private::Words::U16(__IRI_REFERENCE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 11836u32,
+            recip: 97612894u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
+                    84, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::Some(::iri_grammar::__private::Reverse {
         start: 44u32,
@@ -237,6 +349,8 @@ static __ABSOLUTE_IRI_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 246 states × 43 byte classes, a 21648-byte table; 10054 bytes as a sparse `regex-automata` DFA.
 ///
+/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (112 bytes of nibble tables).
+///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 220 states, 25960 bytes with its sets.
 pub static ABSOLUTE_IRI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
@@ -260,6 +374,40 @@ pub static ABSOLUTE_IRI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
         alphabet: 43u32,
         start: 43u32,
         words: ::iri_grammar::__private::Words::U16(__ABSOLUTE_IRI_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 10277u32,
+            recip: 99882961u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
+                    84, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::Some(::iri_grammar::__private::Reverse {
         start: 43u32,
@@ -309,6 +457,8 @@ static __IRELATIVE_REF_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 276 states × 42 byte classes, a 23736-byte table; 11086 bytes as a sparse `regex-automata` DFA.
 ///
+/// Bit-parallel: 8 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (128 bytes of nibble tables).
+///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 358 states, 42960 bytes with its sets.
 pub static IRELATIVE_REF: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
@@ -331,6 +481,44 @@ pub static IRELATIVE_REF: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         alphabet: 42u32,
         start: 42u32,
         words: ::iri_grammar::__private::Words::U16(__IRELATIVE_REF_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 11256u32,
+            recip: 102261127u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::Some(::iri_grammar::__private::Reverse {
         start: 42u32,
@@ -366,6 +554,8 @@ static __IRELATIVE_PART_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 243 states × 38 byte classes, a 18954-byte table; 9907 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (96 bytes of nibble tables).
 pub static IRELATIVE_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "irelative-part",
@@ -387,6 +577,36 @@ pub static IRELATIVE_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         alphabet: 38u32,
         start: 38u32,
         words: ::iri_grammar::__private::Words::U16(__IRELATIVE_PART_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 9006u32,
+            recip: 113025456u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IRELATIVE_PART_SPARSE,
@@ -414,6 +634,8 @@ static __IAUTHORITY_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 209 states × 37 byte classes, a 15884-byte table; 8587 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
 pub static IAUTHORITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "iauthority",
@@ -435,6 +657,28 @@ pub static IAUTHORITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 37u32,
         start: 37u32,
         words: ::iri_grammar::__private::Words::U16(__IAUTHORITY_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 7585u32,
+            recip: 116080198u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IAUTHORITY_SPARSE,
@@ -462,6 +706,8 @@ static __IUSERINFO_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 17 states × 25 byte classes, a 884-byte table; 1243 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static IUSERINFO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "iuserinfo",
@@ -480,8 +726,18 @@ pub static IUSERINFO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             19, 19, 20, 0, 21, 22, 23, 23, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 25u32,
-        start: 25u32,
+        start: 400u32,
         words: ::iri_grammar::__private::Words::U16(__IUSERINFO_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 400u32,
+            recip: 171798692u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IUSERINFO_SPARSE,
@@ -509,6 +765,8 @@ static __IHOST_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 174 states × 36 byte classes, a 12876-byte table; 7240 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static IHOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "ihost",
@@ -530,6 +788,20 @@ pub static IHOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 36u32,
         start: 36u32,
         words: ::iri_grammar::__private::Words::U16(__IHOST_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6192u32,
+            recip: 119304648u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IHOST_SPARSE,
@@ -557,6 +829,8 @@ static __IREG_NAME_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 17 states × 25 byte classes, a 884-byte table; 1249 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static IREG_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "ireg-name",
@@ -575,8 +849,18 @@ pub static IREG_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             19, 19, 20, 0, 21, 22, 23, 23, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 25u32,
-        start: 25u32,
+        start: 400u32,
         words: ::iri_grammar::__private::Words::U16(__IREG_NAME_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 400u32,
+            recip: 171798692u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IREG_NAME_SPARSE,
@@ -608,6 +892,8 @@ static __IPATH_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 17 states × 25 byte classes, a 884-byte table; 1237 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static IPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "ipath",
@@ -626,8 +912,18 @@ pub static IPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             19, 19, 20, 0, 21, 22, 23, 23, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 25u32,
-        start: 25u32,
+        start: 400u32,
         words: ::iri_grammar::__private::Words::U16(__IPATH_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 400u32,
+            recip: 171798692u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IPATH_SPARSE,
@@ -655,6 +951,8 @@ static __IPATH_ABEMPTY_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 18 states × 26 byte classes, a 972-byte table; 1252 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static IPATH_ABEMPTY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "ipath-abempty",
@@ -675,6 +973,16 @@ pub static IPATH_ABEMPTY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         alphabet: 26u32,
         start: 26u32,
         words: ::iri_grammar::__private::Words::U16(__IPATH_ABEMPTY_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 442u32,
+            recip: 165191050u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IPATH_ABEMPTY_SPARSE,
@@ -702,6 +1010,8 @@ static __IPATH_ABSOLUTE_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 19 states × 26 byte classes, a 1026-byte table; 1375 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static IPATH_ABSOLUTE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "ipath-absolute",
@@ -722,6 +1032,16 @@ pub static IPATH_ABSOLUTE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         alphabet: 26u32,
         start: 26u32,
         words: ::iri_grammar::__private::Words::U16(__IPATH_ABSOLUTE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 468u32,
+            recip: 165191050u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IPATH_ABSOLUTE_SPARSE,
@@ -749,6 +1069,8 @@ static __IPATH_NOSCHEME_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 34 states × 27 byte classes, a 1904-byte table; 1882 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static IPATH_NOSCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "ipath-noscheme",
@@ -769,6 +1091,20 @@ pub static IPATH_NOSCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         alphabet: 27u32,
         start: 27u32,
         words: ::iri_grammar::__private::Words::U16(__IPATH_NOSCHEME_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 864u32,
+            recip: 159072863u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IPATH_NOSCHEME_SPARSE,
@@ -796,6 +1132,8 @@ static __IPATH_ROOTLESS_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 18 states × 26 byte classes, a 972-byte table; 1360 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static IPATH_ROOTLESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "ipath-rootless",
@@ -816,6 +1154,16 @@ pub static IPATH_ROOTLESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         alphabet: 26u32,
         start: 26u32,
         words: ::iri_grammar::__private::Words::U16(__IPATH_ROOTLESS_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 442u32,
+            recip: 165191050u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IPATH_ROOTLESS_SPARSE,
@@ -862,6 +1210,11 @@ pub static IPATH_EMPTY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         alphabet: 1u32,
         start: 1u32,
         words: ::iri_grammar::__private::Words::U16(__IPATH_EMPTY_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 2u32,
+            recip: 4294967296u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __IPATH_EMPTY_SPARSE,
@@ -889,6 +1242,8 @@ static __ISEGMENT_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 17 states × 25 byte classes, a 884-byte table; 1243 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static ISEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "isegment",
@@ -907,8 +1262,18 @@ pub static ISEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             19, 19, 20, 0, 21, 22, 23, 23, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 25u32,
-        start: 25u32,
+        start: 400u32,
         words: ::iri_grammar::__private::Words::U16(__ISEGMENT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 400u32,
+            recip: 171798692u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __ISEGMENT_SPARSE,
@@ -936,6 +1301,8 @@ static __ISEGMENT_NZ_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 18 states × 25 byte classes, a 936-byte table; 1366 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static ISEGMENT_NZ: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "isegment-nz",
@@ -956,6 +1323,16 @@ pub static ISEGMENT_NZ: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         alphabet: 25u32,
         start: 25u32,
         words: ::iri_grammar::__private::Words::U16(__ISEGMENT_NZ_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 425u32,
+            recip: 171798692u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __ISEGMENT_NZ_SPARSE,
@@ -984,6 +1361,8 @@ static __ISEGMENT_NZ_NC_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 18 states × 25 byte classes, a 936-byte table; 1378 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static ISEGMENT_NZ_NC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "isegment-nz-nc",
@@ -1004,6 +1383,16 @@ pub static ISEGMENT_NZ_NC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         alphabet: 25u32,
         start: 25u32,
         words: ::iri_grammar::__private::Words::U16(__ISEGMENT_NZ_NC_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 425u32,
+            recip: 171798692u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
+                    212, 112,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __ISEGMENT_NZ_NC_SPARSE,
@@ -1052,6 +1441,11 @@ pub static IPCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 25u32,
         start: 25u32,
         words: ::iri_grammar::__private::Words::U16(__IPCHAR_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 450u32,
+            recip: 171798692u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __IPCHAR_SPARSE,
@@ -1079,6 +1473,8 @@ static __IQUERY_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 18 states × 25 byte classes, a 936-byte table; 1282 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static IQUERY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "iquery",
@@ -1097,8 +1493,18 @@ pub static IQUERY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             18, 20, 21, 22, 22, 23, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 25u32,
-        start: 25u32,
+        start: 425u32,
         words: ::iri_grammar::__private::Words::U16(__IQUERY_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 425u32,
+            recip: 171798692u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IQUERY_SPARSE,
@@ -1126,6 +1532,8 @@ static __IFRAGMENT_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 17 states × 25 byte classes, a 884-byte table; 1237 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static IFRAGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3987",
     "ifragment",
@@ -1144,8 +1552,18 @@ pub static IFRAGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             19, 19, 20, 0, 21, 22, 23, 23, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 25u32,
-        start: 25u32,
+        start: 400u32,
         words: ::iri_grammar::__private::Words::U16(__IFRAGMENT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 400u32,
+            recip: 171798692u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __IFRAGMENT_SPARSE,
@@ -1193,6 +1611,11 @@ pub static IUNRESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         alphabet: 23u32,
         start: 23u32,
         words: ::iri_grammar::__private::Words::U16(__IUNRESERVED_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 368u32,
+            recip: 186737709u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __IUNRESERVED_SPARSE,
@@ -1245,6 +1668,11 @@ pub static UCSCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         alphabet: 22u32,
         start: 22u32,
         words: ::iri_grammar::__private::Words::U16(__UCSCHAR_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 352u32,
+            recip: 195225787u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __UCSCHAR_SPARSE,
@@ -1291,6 +1719,11 @@ pub static IPRIVATE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         alphabet: 12u32,
         start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__IPRIVATE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 120u32,
+            recip: 357913942u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __IPRIVATE_SPARSE,

@@ -24,6 +24,8 @@ static __TAG_URI_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 30 states × 16 byte classes, a 1020-byte table; 1576 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (80 bytes of nibble tables).
 pub static TAG_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tag",
     "tagURI",
@@ -44,6 +46,32 @@ pub static TAG_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         alphabet: 16u32,
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__TAG_URI_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 400u32,
+            recip: 268435456u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    84, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __TAG_URI_SPARSE,
@@ -71,6 +99,8 @@ static __TAGGING_ENTITY_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 20 states × 8 byte classes, a 360-byte table; 1240 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (48 bytes of nibble tables).
 pub static TAGGING_ENTITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tag",
     "taggingEntity",
@@ -90,6 +120,24 @@ pub static TAGGING_ENTITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         alphabet: 8u32,
         start: 8u32,
         words: ::iri_grammar::__private::Words::U16(__TAGGING_ENTITY_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 136u32,
+            recip: 536870912u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    84, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __TAGGING_ENTITY_SPARSE,
@@ -117,6 +165,8 @@ static __AUTHORITY_NAME_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 9 states × 6 byte classes, a 126-byte table; 1069 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (48 bytes of nibble tables).
 pub static AUTHORITY_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tag",
     "authorityName",
@@ -136,6 +186,24 @@ pub static AUTHORITY_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         alphabet: 6u32,
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__AUTHORITY_NAME_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 36u32,
+            recip: 715827883u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    84, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __AUTHORITY_NAME_SPARSE,
@@ -182,6 +250,11 @@ pub static DATE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 3u32,
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__DATE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 36u32,
+            recip: 1431655766u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __DATE_SPARSE,
@@ -228,6 +301,11 @@ pub static YEAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__YEAR_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __YEAR_SPARSE,
@@ -274,6 +352,11 @@ pub static MONTH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__MONTH_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 8u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __MONTH_SPARSE,
@@ -320,6 +403,11 @@ pub static DAY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__DAY_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 8u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __DAY_SPARSE,
@@ -347,6 +435,8 @@ static __DNSNAME_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 838 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static DNSNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tag",
     "DNSname",
@@ -366,6 +456,16 @@ pub static DNSNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__DNSNAME_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __DNSNAME_SPARSE,
@@ -393,6 +493,8 @@ static __DNSCOMP_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 3 byte classes, a 32-byte table; 832 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static DNSCOMP: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tag",
     "DNScomp",
@@ -412,6 +514,16 @@ pub static DNSCOMP: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         alphabet: 3u32,
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__DNSCOMP_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 9u32,
+            recip: 1431655766u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __DNSCOMP_SPARSE,
@@ -439,6 +551,8 @@ static __EMAIL_ADDRESS_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 6 states × 6 byte classes, a 84-byte table; 922 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static EMAIL_ADDRESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tag",
     "emailAddress",
@@ -458,6 +572,20 @@ pub static EMAIL_ADDRESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         alphabet: 6u32,
         start: 6u32,
         words: ::iri_grammar::__private::Words::U16(__EMAIL_ADDRESS_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 24u32,
+            recip: 715827883u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    84, 112,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __EMAIL_ADDRESS_SPARSE,
@@ -504,6 +632,11 @@ pub static ALPHA_NUM: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__ALPHA_NUM_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __ALPHA_NUM_SPARSE,
@@ -531,6 +664,8 @@ static __SPECIFIC_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static SPECIFIC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tag",
     "specific",
@@ -548,8 +683,18 @@ pub static SPECIFIC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__SPECIFIC_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __SPECIFIC_SPARSE,

@@ -24,6 +24,8 @@ static __TELEPHONE_URI_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 117 states × 30 byte classes, a 7254-byte table; 9883 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 18 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (288 bytes of nibble tables).
 pub static TELEPHONE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "telephone-uri",
@@ -44,6 +46,84 @@ pub static TELEPHONE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         alphabet: 30u32,
         start: 30u32,
         words: ::iri_grammar::__private::Words::U16(__TELEPHONE_URI_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 2970u32,
+            recip: 143165577u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
+                    212, 116,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __TELEPHONE_URI_SPARSE,
@@ -71,6 +151,8 @@ static __TELEPHONE_SUBSCRIBER_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 113 states × 28 byte classes, a 6554-byte table; 9805 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 18 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (288 bytes of nibble tables).
 pub static TELEPHONE_SUBSCRIBER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "telephone-subscriber",
@@ -93,6 +175,84 @@ pub static TELEPHONE_SUBSCRIBER: ::iri_grammar::Recognizer = ::iri_grammar::Reco
         words: ::iri_grammar::__private::Words::U16(
             __TELEPHONE_SUBSCRIBER_TABLE.as_u16s(),
         ),
+        skip: ::iri_grammar::__private::Skip {
+            from: 2660u32,
+            recip: 153391690u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
+                    212, 116,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __TELEPHONE_SUBSCRIBER_SPARSE,
@@ -120,6 +280,8 @@ static __GLOBAL_NUMBER_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 26 states × 20 byte classes, a 1092-byte table; 2146 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (80 bytes of nibble tables).
 pub static GLOBAL_NUMBER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "global-number",
@@ -140,6 +302,32 @@ pub static GLOBAL_NUMBER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         alphabet: 20u32,
         start: 20u32,
         words: ::iri_grammar::__private::Words::U16(__GLOBAL_NUMBER_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 420u32,
+            recip: 214748365u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __GLOBAL_NUMBER_SPARSE,
@@ -167,6 +355,8 @@ static __LOCAL_NUMBER_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 110 states × 28 byte classes, a 6380-byte table; 9688 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 18 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (288 bytes of nibble tables).
 pub static LOCAL_NUMBER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "local-number",
@@ -187,6 +377,84 @@ pub static LOCAL_NUMBER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
         alphabet: 28u32,
         start: 28u32,
         words: ::iri_grammar::__private::Words::U16(__LOCAL_NUMBER_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 2576u32,
+            recip: 153391690u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
+                    212, 116,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __LOCAL_NUMBER_SPARSE,
@@ -214,6 +482,8 @@ static __PAR_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 22 states × 16 byte classes, a 748-byte table; 1828 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
 pub static PAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "par",
@@ -234,6 +504,28 @@ pub static PAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 16u32,
         start: 16u32,
         words: ::iri_grammar::__private::Words::U16(__PAR_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 288u32,
+            recip: 268435456u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __PAR_SPARSE,
@@ -261,6 +553,8 @@ static __ISDN_SUBADDRESS_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 11 states × 10 byte classes, a 242-byte table; 1033 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static ISDN_SUBADDRESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "isdn-subaddress",
@@ -280,6 +574,16 @@ pub static ISDN_SUBADDRESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognize
         alphabet: 10u32,
         start: 10u32,
         words: ::iri_grammar::__private::Words::U16(__ISDN_SUBADDRESS_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 100u32,
+            recip: 429496730u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __ISDN_SUBADDRESS_SPARSE,
@@ -326,6 +630,11 @@ pub static EXTENSION: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 7u32,
         start: 7u32,
         words: ::iri_grammar::__private::Words::U16(__EXTENSION_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 49u32,
+            recip: 613566757u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __EXTENSION_SPARSE,
@@ -353,6 +662,8 @@ static __CONTEXT_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 25 states × 17 byte classes, a 900-byte table; 1321 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static CONTEXT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "context",
@@ -373,6 +684,20 @@ pub static CONTEXT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
         alphabet: 17u32,
         start: 17u32,
         words: ::iri_grammar::__private::Words::U16(__CONTEXT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 391u32,
+            recip: 252645136u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __CONTEXT_SPARSE,
@@ -400,6 +725,8 @@ static __DESCRIPTOR_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 10 states × 7 byte classes, a 160-byte table; 1024 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static DESCRIPTOR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "descriptor",
@@ -419,6 +746,20 @@ pub static DESCRIPTOR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 7u32,
         start: 7u32,
         words: ::iri_grammar::__private::Words::U16(__DESCRIPTOR_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 56u32,
+            recip: 613566757u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __DESCRIPTOR_SPARSE,
@@ -467,6 +808,11 @@ pub static GLOBAL_NUMBER_DIGITS: ::iri_grammar::Recognizer = ::iri_grammar::Reco
         words: ::iri_grammar::__private::Words::U16(
             __GLOBAL_NUMBER_DIGITS_TABLE.as_u16s(),
         ),
+        skip: ::iri_grammar::__private::Skip {
+            from: 16u32,
+            recip: 1073741824u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __GLOBAL_NUMBER_DIGITS_SPARSE,
@@ -516,6 +862,11 @@ pub static LOCAL_NUMBER_DIGITS: ::iri_grammar::Recognizer = ::iri_grammar::Recog
         words: ::iri_grammar::__private::Words::U16(
             __LOCAL_NUMBER_DIGITS_TABLE.as_u16s(),
         ),
+        skip: ::iri_grammar::__private::Skip {
+            from: 9u32,
+            recip: 1431655766u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __LOCAL_NUMBER_DIGITS_SPARSE,
@@ -543,6 +894,8 @@ static __DOMAINNAME_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 7 states × 5 byte classes, a 84-byte table; 937 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static DOMAINNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "domainname",
@@ -562,6 +915,20 @@ pub static DOMAINNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 5u32,
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__DOMAINNAME_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 25u32,
+            recip: 858993460u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __DOMAINNAME_SPARSE,
@@ -590,6 +957,8 @@ static __DOMAINLABEL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 3 byte classes, a 32-byte table; 832 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static DOMAINLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "domainlabel",
@@ -609,6 +978,16 @@ pub static DOMAINLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         alphabet: 3u32,
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__DOMAINLABEL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 9u32,
+            recip: 1431655766u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __DOMAINLABEL_SPARSE,
@@ -636,6 +1015,8 @@ static __TOPLABEL_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 826 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static TOPLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "toplabel",
@@ -655,6 +1036,16 @@ pub static TOPLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__TOPLABEL_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __TOPLABEL_SPARSE,
@@ -682,6 +1073,8 @@ static __PARAMETER_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 8 states × 7 byte classes, a 128-byte table; 1018 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
 pub static PARAMETER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "parameter",
@@ -701,6 +1094,20 @@ pub static PARAMETER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 7u32,
         start: 7u32,
         words: ::iri_grammar::__private::Words::U16(__PARAMETER_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 42u32,
+            recip: 613566757u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
+                    212, 116,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __PARAMETER_SPARSE,
@@ -728,6 +1135,8 @@ static __PNAME_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 805 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static PNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "pname",
@@ -747,6 +1156,16 @@ pub static PNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__PNAME_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 4u32,
+            recip: 2147483648u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
+                    80, 80,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __PNAME_SPARSE,
@@ -774,6 +1193,8 @@ static __PVALUE_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 931 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static PVALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "pvalue",
@@ -793,6 +1214,16 @@ pub static PVALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__PVALUE_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 16u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
+                    212, 116,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __PVALUE_SPARSE,
@@ -839,6 +1270,11 @@ pub static PARAMCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__PARAMCHAR_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 20u32,
+            recip: 1073741824u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __PARAMCHAR_SPARSE,
@@ -885,6 +1321,11 @@ pub static UNRESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__UNRESERVED_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __UNRESERVED_SPARSE,
@@ -932,6 +1373,11 @@ pub static MARK: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__MARK_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __MARK_SPARSE,
@@ -978,6 +1424,11 @@ pub static PCT_ENCODED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         alphabet: 3u32,
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__PCT_ENCODED_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 15u32,
+            recip: 1431655766u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __PCT_ENCODED_SPARSE,
@@ -1024,6 +1475,11 @@ pub static PARAM_UNRESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recogniz
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__PARAM_UNRESERVED_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __PARAM_UNRESERVED_SPARSE,
@@ -1070,6 +1526,11 @@ pub static PHONEDIGIT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__PHONEDIGIT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __PHONEDIGIT_SPARSE,
@@ -1116,6 +1577,11 @@ pub static PHONEDIGIT_HEX: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__PHONEDIGIT_HEX_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __PHONEDIGIT_HEX_SPARSE,
@@ -1162,6 +1628,11 @@ pub static VISUAL_SEPARATOR: ::iri_grammar::Recognizer = ::iri_grammar::Recogniz
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__VISUAL_SEPARATOR_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __VISUAL_SEPARATOR_SPARSE,
@@ -1208,6 +1679,11 @@ pub static ALPHANUM: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__ALPHANUM_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __ALPHANUM_SPARSE,
@@ -1255,6 +1731,11 @@ pub static RESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__RESERVED_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __RESERVED_SPARSE,
@@ -1301,6 +1782,11 @@ pub static URIC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 4u32,
         start: 4u32,
         words: ::iri_grammar::__private::Words::U16(__URIC_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 20u32,
+            recip: 1073741824u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __URIC_SPARSE,

@@ -26,6 +26,8 @@ static __NAMESTRING_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 80 states × 14 byte classes, a 2400-byte table; 3568 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (48 bytes of nibble tables).
 pub static NAMESTRING: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "urn",
     "namestring",
@@ -46,6 +48,24 @@ pub static NAMESTRING: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
         alphabet: 14u32,
         start: 14u32,
         words: ::iri_grammar::__private::Words::U16(__NAMESTRING_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 1078u32,
+            recip: 306783379u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __NAMESTRING_SPARSE,
@@ -73,6 +93,8 @@ static __ASSIGNED_NAME_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 72 states × 11 byte classes, a 1728-byte table; 3226 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static ASSIGNED_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "urn",
     "assigned-name",
@@ -92,6 +114,16 @@ pub static ASSIGNED_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         alphabet: 11u32,
         start: 11u32,
         words: ::iri_grammar::__private::Words::U16(__ASSIGNED_NAME_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 781u32,
+            recip: 390451573u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __ASSIGNED_NAME_SPARSE,
@@ -138,6 +170,11 @@ pub static NID: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 3u32,
         start: 3u32,
         words: ::iri_grammar::__private::Words::U16(__NID_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 192u32,
+            recip: 1431655766u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __NID_SPARSE,
@@ -184,6 +221,11 @@ pub static LDH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__LDH_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __LDH_SPARSE,
@@ -211,6 +253,8 @@ static __NSS_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 5 byte classes, a 60-byte table; 925 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static NSS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "urn",
     "NSS",
@@ -230,6 +274,16 @@ pub static NSS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
         alphabet: 5u32,
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__NSS_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 20u32,
+            recip: 858993460u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 116,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __NSS_SPARSE,
@@ -258,6 +312,8 @@ static __RQ_COMPONENTS_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 7 states × 7 byte classes, a 112-byte table; 961 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static RQ_COMPONENTS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "urn",
     "rq-components",
@@ -277,6 +333,16 @@ pub static RQ_COMPONENTS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
         alphabet: 7u32,
         start: 7u32,
         words: ::iri_grammar::__private::Words::U16(__RQ_COMPONENTS_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 42u32,
+            recip: 613566757u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __RQ_COMPONENTS_SPARSE,
@@ -304,6 +370,8 @@ static __R_COMPONENT_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 5 byte classes, a 60-byte table; 925 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static R_COMPONENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "urn",
     "r-component",
@@ -323,6 +391,16 @@ pub static R_COMPONENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         alphabet: 5u32,
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__R_COMPONENT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 20u32,
+            recip: 858993460u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __R_COMPONENT_SPARSE,
@@ -350,6 +428,8 @@ static __Q_COMPONENT_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 5 states × 5 byte classes, a 60-byte table; 925 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static Q_COMPONENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "urn",
     "q-component",
@@ -369,6 +449,16 @@ pub static Q_COMPONENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
         alphabet: 5u32,
         start: 5u32,
         words: ::iri_grammar::__private::Words::U16(__Q_COMPONENT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 20u32,
+            recip: 858993460u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __Q_COMPONENT_SPARSE,
@@ -396,6 +486,8 @@ static __F_COMPONENT_SPARSE: &[u8] = include_bytes!(
 /// ```
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
 pub static F_COMPONENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "urn",
     "f-component",
@@ -413,8 +505,18 @@ pub static F_COMPONENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
             0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         ],
         alphabet: 4u32,
-        start: 4u32,
+        start: 12u32,
         words: ::iri_grammar::__private::Words::U16(__F_COMPONENT_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 12u32,
+            recip: 1073741824u64,
+            sets: &[
+                ::iri_grammar::__private::NibbleSet([
+                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
+                    212, 124,
+                ]),
+            ],
+        },
     },
     ::core::option::Option::None,
     __F_COMPONENT_SPARSE,
@@ -461,6 +563,11 @@ pub static ALPHANUM: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
         alphabet: 2u32,
         start: 2u32,
         words: ::iri_grammar::__private::Words::U16(__ALPHANUM_TABLE.as_u16s()),
+        skip: ::iri_grammar::__private::Skip {
+            from: 6u32,
+            recip: 2147483648u64,
+            sets: &[],
+        },
     },
     ::core::option::Option::None,
     __ALPHANUM_SPARSE,

@@ -71,7 +71,8 @@ pub use types::{
 /// What generated code uses; not part of the API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::recognizer::{Aligned, Resume, Reverse, Stop, Table, Words};
+    pub use crate::recognizer::{Aligned, Resume, Reverse, Skip, Stop, Table, Words};
+    pub use crate::simd::NibbleSet;
     pub use crate::tagged::{group, Pairs, TaggedDfa};
 
     /// The text of a group that a successful parse always sets.

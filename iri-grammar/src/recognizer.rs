@@ -8,6 +8,7 @@ use core::fmt;
 use once_cell::race::OnceBox;
 use regex_automata::dfa::sparse;
 
+use crate::simd::{self, Level, NibbleSet};
 use crate::tagged::{Pairs, TaggedDfa, MAX_REGISTERS, NEXT_MASK};
 
 type SparseDfa = sparse::DFA<&'static [u8]>;
@@ -21,6 +22,20 @@ pub struct Table {
     pub alphabet: u32,
     pub start: u32,
     pub words: Words,
+    pub skip: Skip,
+}
+
+/// The states of a [`Table`] that are walked bit-parallel (see
+/// `abnf_codegen::automata::bitpar`): every state from `from` on
+/// (premultiplied) loops to itself on the bytes of its set,
+/// `sets[(s - from) / alphabet]`, so a run of them is skipped a block at a
+/// time. `recip` is `2^32 / alphabet` rounded up, so that
+/// `(s - from) * recip >> 32` is that index without a division.
+#[doc(hidden)]
+pub struct Skip {
+    pub from: u32,
+    pub recip: u64,
+    pub sets: &'static [NibbleSet],
 }
 
 /// The table's entries, 16-bit when they fit.
@@ -45,6 +60,11 @@ pub struct Reverse {
 /// Inputs shorter than this are walked forwards only: for them, setting up
 /// two walks costs more than it saves.
 const BIDIRECTIONAL_MIN: usize = 8;
+
+/// Inputs at least this long are walked with [`Table::run_skip`]: for
+/// shorter ones the two table walks from both ends are quicker than
+/// setting up vector compares.
+const SKIP_MIN: usize = 96;
 
 /// How many bytes the recognizer walks between checks for the dead state:
 /// checking every byte costs a branch per byte, never checking would walk a
@@ -134,6 +154,51 @@ impl Table {
         } else {
             Err(input.len())
         }
+    }
+
+    /// [`Table::run`], with the runs of accelerated states skipped a block
+    /// at a time: from a state of [`Skip`], the walk jumps to the first byte
+    /// outside the state's loop set ([`simd::find_outside`]); only that
+    /// byte takes a table step. Skipped bytes loop to the same state, so
+    /// the result (verdict and error offset) is [`Table::run`]'s.
+    #[inline]
+    fn run_skip(&self, input: &[u8], level: Level) -> Result<(), usize> {
+        match self.words {
+            Words::U16(w) => self.run_skip_in(w, input, level),
+            Words::U32(w) => self.run_skip_in(w, input, level),
+        }
+    }
+
+    #[inline(always)]
+    fn run_skip_in<T: Entry>(&self, words: &[T], input: &[u8], level: Level) -> Result<(), usize> {
+        let classes = &self.classes;
+        let (from, recip, sets) = (self.skip.from as usize, self.skip.recip, self.skip.sets);
+        let mut s = self.start as usize;
+        let mut i = 0;
+        let n = input.len();
+        loop {
+            if s >= from {
+                let k = ((s - from) as u64 * recip >> 32) as usize;
+                i = simd::find_outside_with(level, &sets[k], input, i);
+            }
+            let Some(&b) = input.get(i) else { break };
+            s = step(words, classes, s, b);
+            if s == 0 {
+                return Err(i);
+            }
+            i += 1;
+        }
+        if self.accepts(words, s) {
+            Ok(())
+        } else {
+            Err(n)
+        }
+    }
+
+    /// Whether the table has states to skip through.
+    #[inline(always)]
+    fn skips(&self) -> bool {
+        !self.skip.sets.is_empty()
     }
 
     /// [`Table::run_from`] on either kind of table.
@@ -517,6 +582,9 @@ impl Recognizer {
     /// from both ends at once (see [`Recognizer::is_bidirectional`]).
     #[inline]
     pub fn is_match_bytes(&self, input: &[u8]) -> bool {
+        if input.len() >= SKIP_MIN && self.table.skips() {
+            return self.table.run_skip(input, Level::detected()).is_ok();
+        }
         match &self.reverse {
             Some(rev) if input.len() >= BIDIRECTIONAL_MIN => match (&self.table.words, &rev.words) {
                 (Words::U16(w), Words::U16(r)) => self.table.run_both(w, rev, r, input),
@@ -617,11 +685,39 @@ impl Recognizer {
 
     /// Like [`Recognizer::validate`] on bytes.
     pub fn validate_bytes(&self, input: &[u8]) -> Result<(), MatchError> {
+        if input.len() >= SKIP_MIN && self.table.skips() {
+            // The skipping walk finds the same offset as the table walk.
+            return self
+                .table
+                .run_skip(input, Level::detected())
+                .map_err(|offset| self.error(offset));
+        }
         if self.reverse.is_some() && self.is_match_bytes(input) {
             return Ok(());
         }
         // Only the forward walk finds where a mismatch starts.
         self.table.run(input).map_err(|offset| self.error(offset))
+    }
+
+    /// The forward table walk, one lookup per byte, with no skipping: the
+    /// reference the other walks are tested against. `Err` holds the
+    /// offset [`MatchError::offset`] reports.
+    #[doc(hidden)]
+    pub fn __walk_plain(&self, input: &[u8]) -> Result<(), usize> {
+        self.table.run(input)
+    }
+
+    /// The bit-parallel walk with a given vector width (whatever the input's
+    /// length; [`Level::Scalar`] is the scalar twin), for tests.
+    #[doc(hidden)]
+    pub fn __walk_skip(&self, input: &[u8], level: Level) -> Result<(), usize> {
+        self.table.run_skip(input, level)
+    }
+
+    /// How many states the bit-parallel walk skips through.
+    #[doc(hidden)]
+    pub fn __skip_states(&self) -> usize {
+        self.table.skip.sets.len()
     }
 
     /// The state of the table after `prefix` (0, the dead state, if no

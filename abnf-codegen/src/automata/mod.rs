@@ -134,9 +134,15 @@ impl Automaton {
         (sparse.to_bytes_little_endian(), sparse.to_bytes_big_endian())
     }
 
-    /// The compact table the generated recognizer walks.
+    /// The compact table the generated recognizer walks, with the states
+    /// that [`bitpar`] accelerates numbered last.
     pub fn compact(&self) -> Compact {
-        Compact::new(&self.dfa)
+        bitpar::accelerate(&Compact::new(&self.dfa)).0
+    }
+
+    /// The accelerated states of [`Automaton::compact`] and their loop sets.
+    pub fn acceleration(&self) -> bitpar::Acceleration {
+        bitpar::accelerate(&Compact::new(&self.dfa)).1
     }
 
     /// Full match of `input`: `Ok(())`, or `Err(offset)` where offset is the

@@ -69,6 +69,8 @@ pub enum EmitKind {
         /// The reverse automaton for matching from both ends
         /// (`@bidirectional`), in the files `.le.rev`/`.le.revsets`.
         reverse: Option<EmitReverse>,
+        /// The states walked bit-parallel, and their loop sets.
+        skip: crate::automata::bitpar::Acceleration,
     },
     /// A rule imported from a sibling generated module.
     Reexport {
@@ -138,6 +140,7 @@ pub fn grammar_module(
                 start,
                 wide,
                 reverse,
+                skip,
             } => {
                 let table = format_ident!("__{}_TABLE", r.ident);
                 let sparse = format_ident!("__{}_SPARSE", r.ident);
@@ -179,6 +182,21 @@ pub fn grammar_module(
                     }
                     None => quote!(::core::option::Option::None),
                 };
+                let skip = {
+                    let from = skip.first;
+                    // `(s - from) * recip >> 32` is `(s - from) / alphabet`
+                    // for every premultiplied state `s` (see `Skip`).
+                    let recip = u64::from(u32::MAX) / u64::from(*alphabet) + 1;
+                    let sets = skip.sets.iter().map(|t| {
+                        let bytes = t.0.iter().map(|&b| proc_macro2::Literal::u8_unsuffixed(b));
+                        quote!(#rt::__private::NibbleSet([#(#bytes),*]))
+                    });
+                    quote!(#rt::__private::Skip {
+                        from: #from,
+                        recip: #recip,
+                        sets: &[#(#sets),*],
+                    })
+                };
                 items.push(aligned_static(&rt, &table, table_le, table_be));
                 items.push(quote! {
                     #[cfg(target_endian = "little")]
@@ -194,6 +212,7 @@ pub fn grammar_module(
                             alphabet: #alphabet,
                             start: #start,
                             words: #words,
+                            skip: #skip,
                         },
                         #reverse,
                         #sparse,
