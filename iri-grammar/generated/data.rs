@@ -25,7 +25,7 @@ static __DATAURL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 27 states × 18 byte classes, a 1026-byte table; 2203 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (132 bytes of nibble tables).
 pub static DATAURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "dataurl",
@@ -50,22 +50,46 @@ pub static DATAURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             from: 414u32,
             recip: 238609295u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -96,7 +120,7 @@ static __MEDIATYPE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 13 states × 7 byte classes, a 208-byte table; 1375 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (48 bytes of nibble tables).
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (99 bytes of nibble tables).
 pub static MEDIATYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "mediatype",
@@ -120,18 +144,36 @@ pub static MEDIATYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 70u32,
             recip: 613566757u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -162,7 +204,7 @@ static __DATA_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static DATA: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "data",
@@ -186,10 +228,16 @@ pub static DATA: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -220,7 +268,7 @@ static __PARAMETER_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 9 states × 5 byte classes, a 108-byte table; 1153 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static PARAMETER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "parameter",
@@ -244,14 +292,26 @@ pub static PARAMETER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 35u32,
             recip: 858993460u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -333,7 +393,7 @@ static __TYPE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static TYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "type",
@@ -357,10 +417,16 @@ pub static TYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 16u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -392,7 +458,7 @@ static __DISCRETE_TYPE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static DISCRETE_TYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "discrete-type",
@@ -416,10 +482,16 @@ pub static DISCRETE_TYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
             from: 16u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -450,7 +522,7 @@ static __COMPOSITE_TYPE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static COMPOSITE_TYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "composite-type",
@@ -474,10 +546,16 @@ pub static COMPOSITE_TYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
             from: 16u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -508,7 +586,7 @@ static __EXTENSION_TOKEN_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static EXTENSION_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "extension-token",
@@ -532,10 +610,16 @@ pub static EXTENSION_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognize
             from: 16u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -566,7 +650,7 @@ static __IETF_TOKEN_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static IETF_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "ietf-token",
@@ -590,10 +674,16 @@ pub static IETF_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
             from: 16u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -624,7 +714,7 @@ static __X_TOKEN_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 7 states × 6 byte classes, a 98-byte table; 979 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static X_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "x-token",
@@ -648,10 +738,16 @@ pub static X_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             from: 36u32,
             recip: 715827883u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -682,7 +778,7 @@ static __SUBTYPE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static SUBTYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "subtype",
@@ -706,10 +802,16 @@ pub static SUBTYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             from: 16u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -740,7 +842,7 @@ static __IANA_TOKEN_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static IANA_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "iana-token",
@@ -764,10 +866,16 @@ pub static IANA_TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
             from: 16u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -798,7 +906,7 @@ static __ATTRIBUTE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static ATTRIBUTE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "attribute",
@@ -822,10 +930,16 @@ pub static ATTRIBUTE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 16u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -856,7 +970,7 @@ static __VALUE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static VALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "value",
@@ -880,10 +994,16 @@ pub static VALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 16u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -914,7 +1034,7 @@ static __TOKEN_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "data",
     "token",
@@ -938,10 +1058,16 @@ pub static TOKEN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 16u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80, 84,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 248, 248, 244, 84, 80,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },

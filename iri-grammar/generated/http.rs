@@ -25,7 +25,7 @@ static __HTTP_URI_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 180 states × 21 byte classes, a 7920-byte table; 7612 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (80 bytes of nibble tables).
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (165 bytes of nibble tables).
 pub static HTTP_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "http",
     "http-URI",
@@ -50,26 +50,56 @@ pub static HTTP_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 3675u32,
             recip: 204522253u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -100,7 +130,7 @@ static __HTTPS_URI_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 181 states × 22 byte classes, a 8326-byte table; 7633 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (80 bytes of nibble tables).
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (165 bytes of nibble tables).
 pub static HTTPS_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "http",
     "https-URI",
@@ -125,26 +155,56 @@ pub static HTTPS_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 3872u32,
             recip: 195225787u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },

@@ -25,7 +25,7 @@ static __MAILTO_URI_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 49 states × 27 byte classes, a 2744-byte table; 4483 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 10 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (160 bytes of nibble tables).
+/// Bit-parallel: 10 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (330 bytes of nibble tables).
 pub static MAILTO_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "mailtoURI",
@@ -50,46 +50,107 @@ pub static MAILTO_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
             from: 1053u32,
             recip: 159072863u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208, 220,
-                    240, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220, 252,
-                    252, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 248, 252, 248, 248, 244, 84, 80, 84,
-                    208, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84, 84,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 248, 252, 248, 248, 244, 84, 80, 84,
-                    208, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208, 220,
-                    240, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    248, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 220, 220, 220,
-                    252, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84, 84,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 248, 252, 248, 248, 244, 84, 80, 84,
-                    208, 120,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 248, 252, 248, 248, 244, 84, 80, 84,
-                    208, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
+                        220, 240, 124,
+                    ]),
+                    escape: 46,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
+                        220, 240, 124,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220,
+                        252, 252, 124,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 248, 252, 248, 248, 244, 84, 80,
+                        84, 208, 112,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 248, 252, 248, 248, 244, 84, 80,
+                        84, 208, 112,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
+                        220, 240, 116,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        248, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 220, 220,
+                        220, 252, 124,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 248, 252, 248, 248, 244, 84, 80,
+                        84, 208, 120,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 248, 252, 248, 248, 244, 84, 80,
+                        84, 208, 112,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -120,7 +181,7 @@ static __TO_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 15 states × 13 byte classes, a 420-byte table; 1369 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (132 bytes of nibble tables).
 pub static TO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "to",
@@ -144,22 +205,48 @@ pub static TO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 143u32,
             recip: 330382100u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208, 220,
-                    240, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220, 252,
-                    252, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208, 220,
-                    240, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    248, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 220, 220, 220,
-                    252, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
+                        220, 240, 124,
+                    ]),
+                    escape: 46,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
+                        220, 240, 124,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220,
+                        252, 252, 124,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
+                        220, 240, 124,
+                    ]),
+                    escape: 46,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
+                        220, 240, 124,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        248, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 220, 220,
+                        220, 252, 124,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -190,7 +277,7 @@ static __HFIELDS_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 8 states × 7 byte classes, a 128-byte table; 1000 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static HFIELDS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "hfields",
@@ -214,14 +301,26 @@ pub static HFIELDS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             from: 42u32,
             recip: 613566757u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84, 84,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84, 84,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -252,7 +351,7 @@ static __HFIELD_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 7 states × 5 byte classes, a 84-byte table; 979 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static HFIELD: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "hfield",
@@ -276,14 +375,26 @@ pub static HFIELD: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 25u32,
             recip: 858993460u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84, 84,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84, 84,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -314,7 +425,7 @@ static __HFNAME_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static HFNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "hfname",
@@ -338,10 +449,16 @@ pub static HFNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84, 84,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -372,7 +489,7 @@ static __HFVALUE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static HFVALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "hfvalue",
@@ -396,10 +513,16 @@ pub static HFVALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84, 84,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84,
+                        84, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -430,7 +553,7 @@ static __ADDR_SPEC_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 15 states × 12 byte classes, a 390-byte table; 1357 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (132 bytes of nibble tables).
 pub static ADDR_SPEC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "addr-spec",
@@ -454,22 +577,48 @@ pub static ADDR_SPEC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 132u32,
             recip: 357913942u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208, 220,
-                    240, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220, 252,
-                    252, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208, 220,
-                    240, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    248, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 220, 220, 220,
-                    252, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
+                        220, 240, 124,
+                    ]),
+                    escape: 46,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
+                        220, 240, 124,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220,
+                        252, 252, 124,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
+                        220, 240, 124,
+                    ]),
+                    escape: 46,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
+                        220, 240, 124,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        248, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 220, 220,
+                        220, 252, 124,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -500,7 +649,7 @@ static __LOCAL_PART_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 10 states × 9 byte classes, a 200-byte table; 1108 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static LOCAL_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "local-part",
@@ -524,14 +673,27 @@ pub static LOCAL_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
             from: 72u32,
             recip: 477218589u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208, 220,
-                    240, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220, 252,
-                    252, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
+                        220, 240, 124,
+                    ]),
+                    escape: 46,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
+                        220, 240, 124,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220,
+                        252, 252, 124,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -562,7 +724,7 @@ static __DOMAIN_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 6 states × 6 byte classes, a 84-byte table; 976 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static DOMAIN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "domain",
@@ -586,14 +748,27 @@ pub static DOMAIN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 24u32,
             recip: 715827883u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208, 220,
-                    240, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    248, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 220, 220, 220,
-                    252, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
+                        220, 240, 124,
+                    ]),
+                    escape: 46,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
+                        220, 240, 124,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        248, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 220, 220,
+                        220, 252, 124,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -840,7 +1015,7 @@ static __DOT_ATOM_TEXT_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 3 states × 3 byte classes, a 24-byte table; 871 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static DOT_ATOM_TEXT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "dot-atom-text",
@@ -864,10 +1039,17 @@ pub static DOT_ATOM_TEXT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
             from: 6u32,
             recip: 1431655766u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208, 220,
-                    240, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
+                        220, 240, 124,
+                    ]),
+                    escape: 46,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
+                        220, 240, 124,
+                    ]),
+                },
             ],
         },
     },
@@ -898,7 +1080,7 @@ static __QUOTED_STRING_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 8 states × 7 byte classes, a 128-byte table; 922 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static QUOTED_STRING: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "mailto",
     "quoted-string",
@@ -922,10 +1104,16 @@ pub static QUOTED_STRING: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
             from: 49u32,
             recip: 613566757u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220, 252,
-                    252, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220,
+                        252, 252, 124,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },

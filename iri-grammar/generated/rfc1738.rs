@@ -25,7 +25,7 @@ static __GENERICURL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 6 byte classes, a 70-byte table; 895 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static GENERICURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "genericurl",
@@ -49,14 +49,26 @@ pub static GENERICURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
             from: 18u32,
             recip: 715827883u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
-                    84, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
+                        84, 84, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -90,7 +102,7 @@ static __URL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 6 byte classes, a 70-byte table; 895 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static URL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "url",
@@ -114,14 +126,26 @@ pub static URL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 18u32,
             recip: 715827883u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
-                    84, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
+                        84, 84, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -152,7 +176,7 @@ static __OTHERURL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 6 byte classes, a 70-byte table; 895 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static OTHERURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "otherurl",
@@ -176,14 +200,26 @@ pub static OTHERURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 18u32,
             recip: 715827883u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
-                    84, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
+                        84, 84, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -214,7 +250,7 @@ static __SCHEME_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 2 states × 2 byte classes, a 12-byte table; 778 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "scheme",
@@ -238,10 +274,16 @@ pub static SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 2u32,
             recip: 2147483648u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
-                    84, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
+                        84, 84, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -272,7 +314,7 @@ static __SCHEMEPART_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static SCHEMEPART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "schemepart",
@@ -296,10 +338,16 @@ pub static SCHEMEPART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -330,7 +378,7 @@ static __IP_SCHEMEPART_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 42 states × 11 byte classes, a 1008-byte table; 3058 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (112 bytes of nibble tables).
+/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (231 bytes of nibble tables).
 pub static IP_SCHEMEPART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "ip-schemepart",
@@ -355,34 +403,78 @@ pub static IP_SCHEMEPART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
             from: 385u32,
             recip: 390451573u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    84, 120,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    84, 120,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 84, 120,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 84, 120,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -413,7 +505,7 @@ static __LOGIN_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 37 states × 10 byte classes, a 814-byte table; 2881 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (96 bytes of nibble tables).
+/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (198 bytes of nibble tables).
 pub static LOGIN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "login",
@@ -437,30 +529,68 @@ pub static LOGIN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 310u32,
             recip: 429496730u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    84, 120,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    84, 120,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 84, 120,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 84, 120,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -491,7 +621,7 @@ static __HOSTPORT_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 16 states × 6 byte classes, a 224-byte table; 1216 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static HOSTPORT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "hostport",
@@ -515,14 +645,28 @@ pub static HOSTPORT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 84u32,
             recip: 715827883u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -553,7 +697,7 @@ static __HOST_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 14 states × 5 byte classes, a 168-byte table; 1174 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "host",
@@ -577,14 +721,28 @@ pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 60u32,
             recip: 858993460u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -615,7 +773,7 @@ static __HOSTNAME_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 6 states × 5 byte classes, a 72-byte table; 910 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static HOSTNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "hostname",
@@ -639,14 +797,28 @@ pub static HOSTNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 20u32,
             recip: 858993460u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -677,7 +849,7 @@ static __DOMAINLABEL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 3 byte classes, a 32-byte table; 832 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static DOMAINLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "domainlabel",
@@ -701,10 +873,17 @@ pub static DOMAINLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
             from: 9u32,
             recip: 1431655766u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -735,7 +914,7 @@ static __TOPLABEL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 826 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static TOPLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "toplabel",
@@ -759,10 +938,17 @@ pub static TOPLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -946,7 +1132,7 @@ static __USER_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 868 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static USER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "user",
@@ -970,10 +1156,16 @@ pub static USER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    84, 120,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 84, 120,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1004,7 +1196,7 @@ static __PASSWORD_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 868 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static PASSWORD: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "password",
@@ -1028,10 +1220,16 @@ pub static PASSWORD: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    84, 120,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 84, 120,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1062,7 +1260,7 @@ static __URLPATH_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static URLPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "urlpath",
@@ -1086,10 +1284,16 @@ pub static URLPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1120,7 +1324,7 @@ static __FTPURL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 53 states × 20 byte classes, a 2226-byte table; 3295 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (112 bytes of nibble tables).
+/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (231 bytes of nibble tables).
 pub static FTPURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "ftpurl",
@@ -1145,34 +1349,78 @@ pub static FTPURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 920u32,
             recip: 214748365u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    84, 120,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    84, 120,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
-                    84, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 84, 120,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 84, 120,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        92, 84, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -1203,7 +1451,7 @@ static __FPATH_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static FPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "fpath",
@@ -1227,10 +1475,16 @@ pub static FPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
-                    84, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        92, 84, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1261,7 +1515,7 @@ static __FSEGMENT_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static FSEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "fsegment",
@@ -1285,10 +1539,16 @@ pub static FSEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
-                    84, 120,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        92, 84, 120,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1370,7 +1630,7 @@ static __FILEURL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 24 states × 14 byte classes, a 720-byte table; 1432 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (48 bytes of nibble tables).
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (99 bytes of nibble tables).
 pub static FILEURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "fileurl",
@@ -1395,18 +1655,38 @@ pub static FILEURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             from: 294u32,
             recip: 306783379u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
-                    84, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        92, 84, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -1437,7 +1717,7 @@ static __HTTPURL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 29 states × 14 byte classes, a 870-byte table; 1597 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (132 bytes of nibble tables).
 pub static HTTPURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "httpurl",
@@ -1462,22 +1742,48 @@ pub static HTTPURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             from: 350u32,
             recip: 306783379u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1508,7 +1814,7 @@ static __HPATH_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static HPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "hpath",
@@ -1532,10 +1838,16 @@ pub static HPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 116,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1566,7 +1878,7 @@ static __HSEGMENT_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static HSEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "hsegment",
@@ -1590,10 +1902,16 @@ pub static HSEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1624,7 +1942,7 @@ static __SEARCH_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static SEARCH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "search",
@@ -1648,10 +1966,16 @@ pub static SEARCH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1683,7 +2007,7 @@ static __GOPHERURL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 28 states × 16 byte classes, a 952-byte table; 1516 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (48 bytes of nibble tables).
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (99 bytes of nibble tables).
 pub static GOPHERURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "gopherurl",
@@ -1708,18 +2032,38 @@ pub static GOPHERURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 400u32,
             recip: 268435456u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1801,7 +2145,7 @@ static __SELECTOR_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static SELECTOR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "selector",
@@ -1825,10 +2169,16 @@ pub static SELECTOR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1859,7 +2209,7 @@ static __GOPHER_STRING_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static GOPHER_STRING: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "gopher+_string",
@@ -1883,10 +2233,16 @@ pub static GOPHER_STRING: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1917,7 +2273,7 @@ static __MAILTOURL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 12 states × 11 byte classes, a 288-byte table; 1048 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static MAILTOURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "mailtourl",
@@ -1941,10 +2297,16 @@ pub static MAILTOURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 121u32,
             recip: 390451573u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1975,7 +2337,7 @@ static __ENCODED822ADDR_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 907 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static ENCODED822ADDR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "encoded822addr",
@@ -1999,10 +2361,16 @@ pub static ENCODED822ADDR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer
             from: 16u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -2033,7 +2401,7 @@ static __NEWSURL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 25 states × 16 byte classes, a 850-byte table; 1651 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (132 bytes of nibble tables).
 pub static NEWSURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "newsurl",
@@ -2058,22 +2426,48 @@ pub static NEWSURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             from: 336u32,
             recip: 268435456u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
-                    84, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
+                        84, 84, 112,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -2104,7 +2498,7 @@ static __GROUPPART_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 20 states × 11 byte classes, a 480-byte table; 1552 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (132 bytes of nibble tables).
 pub static GROUPPART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "grouppart",
@@ -2129,22 +2523,48 @@ pub static GROUPPART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 176u32,
             recip: 390451573u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
-                    84, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
+                        84, 84, 112,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -2175,7 +2595,7 @@ static __GROUP_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 3 states × 3 byte classes, a 24-byte table; 805 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static GROUP: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "group",
@@ -2199,10 +2619,16 @@ pub static GROUP: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 6u32,
             recip: 1431655766u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
-                    84, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
+                        84, 84, 112,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -2233,7 +2659,7 @@ static __ARTICLE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 17 states × 9 byte classes, a 340-byte table; 1297 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (48 bytes of nibble tables).
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (99 bytes of nibble tables).
 pub static ARTICLE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "article",
@@ -2257,18 +2683,38 @@ pub static ARTICLE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             from: 126u32,
             recip: 477218589u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -2299,7 +2745,7 @@ static __NNTPURL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 27 states × 11 byte classes, a 648-byte table; 1465 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (48 bytes of nibble tables).
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (99 bytes of nibble tables).
 pub static NNTPURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "nntpurl",
@@ -2323,18 +2769,38 @@ pub static NNTPURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             from: 264u32,
             recip: 390451573u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
-                    84, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
+                        84, 84, 112,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -2365,7 +2831,7 @@ static __TELNETURL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 47 states × 15 byte classes, a 1504-byte table; 3097 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (96 bytes of nibble tables).
+/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (198 bytes of nibble tables).
 pub static TELNETURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "telneturl",
@@ -2390,30 +2856,68 @@ pub static TELNETURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 615u32,
             recip: 286331154u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    84, 120,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    84, 120,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 84, 120,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 84, 120,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -2444,7 +2948,7 @@ static __WAISURL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 35 states × 16 byte classes, a 1190-byte table; 1831 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (96 bytes of nibble tables).
+/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (198 bytes of nibble tables).
 pub static WAISURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "waisurl",
@@ -2469,30 +2973,68 @@ pub static WAISURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             from: 464u32,
             recip: 268435456u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
-                    84, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
-                    84, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
-                    84, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84,
+                        84, 84, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84,
+                        84, 84, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84,
+                        84, 84, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -2523,7 +3065,7 @@ static __WAISDATABASE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 26 states × 14 byte classes, a 780-byte table; 1474 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (48 bytes of nibble tables).
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (99 bytes of nibble tables).
 pub static WAISDATABASE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "waisdatabase",
@@ -2548,18 +3090,38 @@ pub static WAISDATABASE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
             from: 322u32,
             recip: 306783379u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
-                    84, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84,
+                        84, 84, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -2590,7 +3152,7 @@ static __WAISINDEX_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 29 states × 16 byte classes, a 986-byte table; 1597 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (132 bytes of nibble tables).
 pub static WAISINDEX: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "waisindex",
@@ -2615,22 +3177,48 @@ pub static WAISINDEX: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 400u32,
             recip: 268435456u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
-                    84, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    84, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84,
+                        84, 84, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 84, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -2661,7 +3249,7 @@ static __WAISDOC_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 32 states × 14 byte classes, a 960-byte table; 1708 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (80 bytes of nibble tables).
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (165 bytes of nibble tables).
 pub static WAISDOC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "waisdoc",
@@ -2686,26 +3274,58 @@ pub static WAISDOC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             from: 378u32,
             recip: 306783379u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
-                    84, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
-                    84, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
-                    84, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84,
+                        84, 84, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84,
+                        84, 84, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84,
+                        84, 84, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -2736,7 +3356,7 @@ static __DATABASE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static DATABASE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "database",
@@ -2760,10 +3380,16 @@ pub static DATABASE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
-                    84, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84,
+                        84, 84, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -2794,7 +3420,7 @@ static __WTYPE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static WTYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "wtype",
@@ -2818,10 +3444,16 @@ pub static WTYPE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
-                    84, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84,
+                        84, 84, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -2852,7 +3484,7 @@ static __WPATH_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static WPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "wpath",
@@ -2876,10 +3508,16 @@ pub static WPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84, 84,
-                    84, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 248, 252, 252, 252, 244, 84, 84,
+                        84, 84, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -2910,7 +3548,7 @@ static __PROSPEROURL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 36 states × 17 byte classes, a 1296-byte table; 1798 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (80 bytes of nibble tables).
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (165 bytes of nibble tables).
 pub static PROSPEROURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "prosperourl",
@@ -2935,26 +3573,58 @@ pub static PROSPEROURL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
             from: 527u32,
             recip: 252645136u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
-                    84, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 84,
-                    84, 120,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 84,
-                    84, 120,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        92, 84, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        84, 84, 120,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        84, 84, 120,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -2985,7 +3655,7 @@ static __PPATH_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static PPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "ppath",
@@ -3009,10 +3679,16 @@ pub static PPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
-                    84, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        92, 84, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -3043,7 +3719,7 @@ static __PSEGMENT_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static PSEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "psegment",
@@ -3067,10 +3743,16 @@ pub static PSEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
-                    84, 120,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        92, 84, 120,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -3101,7 +3783,7 @@ static __FIELDSPEC_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 8 states × 6 byte classes, a 112-byte table; 982 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static FIELDSPEC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "fieldspec",
@@ -3125,14 +3807,26 @@ pub static FIELDSPEC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 36u32,
             recip: 715827883u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 84,
-                    84, 120,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 84,
-                    84, 120,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        84, 84, 120,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        84, 84, 120,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -3163,7 +3857,7 @@ static __FIELDNAME_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static FIELDNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "fieldname",
@@ -3187,10 +3881,16 @@ pub static FIELDNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 84,
-                    84, 120,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        84, 84, 120,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -3221,7 +3921,7 @@ static __FIELDVALUE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 850 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static FIELDVALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc1738",
     "fieldvalue",
@@ -3245,10 +3945,16 @@ pub static FIELDVALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 84,
-                    84, 120,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        84, 84, 120,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },

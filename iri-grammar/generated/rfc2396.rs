@@ -25,7 +25,7 @@ static __URI_REFERENCE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 13 states × 11 byte classes, a 312-byte table; 1405 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (132 bytes of nibble tables).
 pub static URI_REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "URI-reference",
@@ -50,22 +50,46 @@ pub static URI_REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
             from: 99u32,
             recip: 390451573u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
-                    84, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
+                        84, 84, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -96,7 +120,7 @@ static __ABSOLUTE_URI_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 7 states × 8 byte classes, a 126-byte table; 985 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static ABSOLUTE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "absoluteURI",
@@ -120,14 +144,26 @@ pub static ABSOLUTE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
             from: 40u32,
             recip: 536870912u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
-                    84, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
+                        84, 84, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -158,7 +194,7 @@ static __RELATIVE_URI_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 8 states × 7 byte classes, a 128-byte table; 1078 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static RELATIVE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "relativeURI",
@@ -182,14 +218,26 @@ pub static RELATIVE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
             from: 42u32,
             recip: 613566757u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -220,7 +268,7 @@ static __HIER_PART_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 5 byte classes, a 60-byte table; 871 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static HIER_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "hier_part",
@@ -244,10 +292,16 @@ pub static HIER_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 20u32,
             recip: 858993460u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -278,7 +332,7 @@ static __OPAQUE_PART_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 5 byte classes, a 60-byte table; 925 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static OPAQUE_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "opaque_part",
@@ -302,10 +356,16 @@ pub static OPAQUE_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
             from: 20u32,
             recip: 858993460u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -388,7 +448,7 @@ static __NET_PATH_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 6 states × 5 byte classes, a 72-byte table; 886 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static NET_PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "net_path",
@@ -412,10 +472,16 @@ pub static NET_PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 25u32,
             recip: 858993460u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 116,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -446,7 +512,7 @@ static __ABS_PATH_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 5 byte classes, a 60-byte table; 871 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static ABS_PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "abs_path",
@@ -470,10 +536,16 @@ pub static ABS_PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 20u32,
             recip: 858993460u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 116,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -504,7 +576,7 @@ static __REL_PATH_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 8 states × 6 byte classes, a 112-byte table; 1066 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static REL_PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "rel_path",
@@ -528,14 +600,26 @@ pub static REL_PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 36u32,
             recip: 715827883u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 116,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -567,7 +651,7 @@ static __REL_SEGMENT_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static REL_SEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "rel_segment",
@@ -591,10 +675,16 @@ pub static REL_SEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
             from: 16u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -625,7 +715,7 @@ static __SCHEME_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 3 states × 3 byte classes, a 24-byte table; 799 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "scheme",
@@ -649,10 +739,16 @@ pub static SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 6u32,
             recip: 1431655766u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
-                    84, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
+                        84, 84, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -683,7 +779,7 @@ static __AUTHORITY_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 862 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static AUTHORITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "authority",
@@ -707,10 +803,16 @@ pub static AUTHORITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -742,7 +844,7 @@ static __REG_NAME_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 931 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static REG_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "reg_name",
@@ -766,10 +868,16 @@ pub static REG_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 16u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -800,7 +908,7 @@ static __SERVER_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 34 states × 10 byte classes, a 748-byte table; 2692 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (80 bytes of nibble tables).
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (165 bytes of nibble tables).
 pub static SERVER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "server",
@@ -824,26 +932,58 @@ pub static SERVER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 290u32,
             recip: 429496730u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -875,7 +1015,7 @@ static __USERINFO_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 862 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static USERINFO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "userinfo",
@@ -899,10 +1039,16 @@ pub static USERINFO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -933,7 +1079,7 @@ static __HOSTPORT_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 16 states × 6 byte classes, a 224-byte table; 1234 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static HOSTPORT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "hostport",
@@ -957,14 +1103,28 @@ pub static HOSTPORT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 84u32,
             recip: 715827883u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -995,7 +1155,7 @@ static __HOST_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 15 states × 5 byte classes, a 180-byte table; 1201 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "host",
@@ -1019,14 +1179,28 @@ pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 65u32,
             recip: 858993460u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -1057,7 +1231,7 @@ static __HOSTNAME_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 7 states × 5 byte classes, a 84-byte table; 937 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static HOSTNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "hostname",
@@ -1081,14 +1255,28 @@ pub static HOSTNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 25u32,
             recip: 858993460u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -1119,7 +1307,7 @@ static __DOMAINLABEL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 3 byte classes, a 32-byte table; 832 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static DOMAINLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "domainlabel",
@@ -1143,10 +1331,17 @@ pub static DOMAINLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
             from: 9u32,
             recip: 1431655766u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -1177,7 +1372,7 @@ static __TOPLABEL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 826 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static TOPLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "toplabel",
@@ -1201,10 +1396,17 @@ pub static TOPLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -1337,7 +1539,7 @@ static __PATH_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 8 states × 6 byte classes, a 112-byte table; 1048 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "path",
@@ -1361,14 +1563,26 @@ pub static PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 36u32,
             recip: 715827883u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 116,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1399,7 +1613,7 @@ static __PATH_SEGMENTS_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static PATH_SEGMENTS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "path_segments",
@@ -1423,10 +1637,16 @@ pub static PATH_SEGMENTS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 116,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1457,7 +1677,7 @@ static __SEGMENT_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 862 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static SEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "segment",
@@ -1481,10 +1701,16 @@ pub static SEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1515,7 +1741,7 @@ static __PARAM_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 862 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static PARAM: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "param",
@@ -1539,10 +1765,16 @@ pub static PARAM: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1625,7 +1857,7 @@ static __QUERY_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static QUERY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "query",
@@ -1649,10 +1881,16 @@ pub static QUERY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1683,7 +1921,7 @@ static __FRAGMENT_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static FRAGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc2396",
     "fragment",
@@ -1707,10 +1945,16 @@ pub static FRAGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },

@@ -41,7 +41,7 @@ static __URI_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 180 states × 21 byte classes, a 7920-byte table; 7876 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (112 bytes of nibble tables).
+/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (231 bytes of nibble tables).
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 185 states, 12210 bytes with its sets.
 pub static URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
@@ -68,34 +68,76 @@ pub static URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 3633u32,
             recip: 204522253u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
-                    84, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
+                        84, 84, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -134,7 +176,7 @@ static __HIER_PART_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 175 states × 17 byte classes, a 6300-byte table; 7591 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (80 bytes of nibble tables).
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (165 bytes of nibble tables).
 pub static HIER_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "hier-part",
@@ -159,26 +201,56 @@ pub static HIER_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 2890u32,
             recip: 252645136u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -225,7 +297,7 @@ static __URI_REFERENCE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 183 states × 21 byte classes, a 8052-byte table; 8179 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 8 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (128 bytes of nibble tables).
+/// Bit-parallel: 8 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (264 bytes of nibble tables).
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 203 states, 13398 bytes with its sets.
 pub static URI_REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
@@ -252,38 +324,86 @@ pub static URI_REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
             from: 3675u32,
             recip: 204522253u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
-                    84, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
+                        84, 84, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -335,7 +455,7 @@ static __ABSOLUTE_URI_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 177 states × 20 byte classes, a 7434-byte table; 7699 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (96 bytes of nibble tables).
+/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (198 bytes of nibble tables).
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 151 states, 9664 bytes with its sets.
 pub static ABSOLUTE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
@@ -362,30 +482,66 @@ pub static ABSOLUTE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
             from: 3420u32,
             recip: 214748365u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
-                    84, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
+                        84, 84, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -437,7 +593,7 @@ static __RELATIVE_REF_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 181 states × 19 byte classes, a 7240-byte table; 7969 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (112 bytes of nibble tables).
+/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (231 bytes of nibble tables).
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 163 states, 10106 bytes with its sets.
 pub static RELATIVE_REF: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
@@ -464,34 +620,76 @@ pub static RELATIVE_REF: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
             from: 3306u32,
             recip: 226050911u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -530,7 +728,7 @@ static __RELATIVE_PART_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 178 states × 17 byte classes, a 6408-byte table; 7732 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (96 bytes of nibble tables).
+/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (198 bytes of nibble tables).
 pub static RELATIVE_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "relative-part",
@@ -555,30 +753,66 @@ pub static RELATIVE_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
             from: 2924u32,
             recip: 252645136u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -609,7 +843,7 @@ static __SCHEME_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 3 states × 3 byte classes, a 24-byte table; 799 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "scheme",
@@ -633,10 +867,16 @@ pub static SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 6u32,
             recip: 1431655766u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80, 84,
-                    84, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
+                        84, 84, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -667,7 +907,7 @@ static __AUTHORITY_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 170 states × 16 byte classes, a 5780-byte table; 7282 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (132 bytes of nibble tables).
 pub static AUTHORITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "authority",
@@ -692,22 +932,46 @@ pub static AUTHORITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 2656u32,
             recip: 268435456u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -738,7 +1002,7 @@ static __USERINFO_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 862 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static USERINFO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "userinfo",
@@ -762,10 +1026,16 @@ pub static USERINFO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -796,7 +1066,7 @@ static __HOST_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 161 states × 15 byte classes, a 5152-byte table; 6805 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "host",
@@ -821,14 +1091,26 @@ pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 2385u32,
             recip: 286331154u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -910,7 +1192,7 @@ static __IP_LITERAL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 158 states × 14 byte classes, a 4740-byte table; 6610 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static IP_LITERAL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "IP-literal",
@@ -935,10 +1217,16 @@ pub static IP_LITERAL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
             from: 2198u32,
             recip: 306783379u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -969,7 +1257,7 @@ static __IPV_FUTURE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 6 states × 5 byte classes, a 72-byte table; 946 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static IPV_FUTURE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "IPvFuture",
@@ -993,10 +1281,16 @@ pub static IPV_FUTURE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
             from: 25u32,
             recip: 858993460u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1294,7 +1588,7 @@ static __REG_NAME_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 868 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static REG_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "reg-name",
@@ -1318,10 +1612,16 @@ pub static REG_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1356,7 +1656,7 @@ static __PATH_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "path",
@@ -1380,10 +1680,16 @@ pub static PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 116,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1414,7 +1720,7 @@ static __PATH_ABEMPTY_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 5 byte classes, a 60-byte table; 871 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static PATH_ABEMPTY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "path-abempty",
@@ -1438,10 +1744,16 @@ pub static PATH_ABEMPTY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
             from: 20u32,
             recip: 858993460u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 116,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1472,7 +1784,7 @@ static __PATH_ABSOLUTE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 6 states × 5 byte classes, a 72-byte table; 940 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static PATH_ABSOLUTE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "path-absolute",
@@ -1496,10 +1808,16 @@ pub static PATH_ABSOLUTE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
             from: 25u32,
             recip: 858993460u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 116,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1530,7 +1848,7 @@ static __PATH_NOSCHEME_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 8 states × 6 byte classes, a 112-byte table; 1066 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static PATH_NOSCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "path-noscheme",
@@ -1554,14 +1872,26 @@ pub static PATH_NOSCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
             from: 36u32,
             recip: 715827883u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 116,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1592,7 +1922,7 @@ static __PATH_ROOTLESS_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 5 byte classes, a 60-byte table; 925 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static PATH_ROOTLESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "path-rootless",
@@ -1616,10 +1946,16 @@ pub static PATH_ROOTLESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
             from: 20u32,
             recip: 858993460u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 116,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1701,7 +2037,7 @@ static __SEGMENT_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 862 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static SEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "segment",
@@ -1725,10 +2061,16 @@ pub static SEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1759,7 +2101,7 @@ static __SEGMENT_NZ_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 931 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static SEGMENT_NZ: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "segment-nz",
@@ -1783,10 +2125,16 @@ pub static SEGMENT_NZ: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
             from: 16u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1817,7 +2165,7 @@ static __SEGMENT_NZ_NC_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static SEGMENT_NZ_NC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "segment-nz-nc",
@@ -1841,10 +2189,16 @@ pub static SEGMENT_NZ_NC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
             from: 16u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84, 92,
-                    212, 112,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
+                        92, 212, 112,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1926,7 +2280,7 @@ static __QUERY_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static QUERY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "query",
@@ -1950,10 +2304,16 @@ pub static QUERY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1984,7 +2344,7 @@ static __FRAGMENT_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static FRAGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986",
     "fragment",
@@ -2008,10 +2368,16 @@ pub static FRAGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },

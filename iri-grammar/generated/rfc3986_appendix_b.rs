@@ -25,7 +25,7 @@ static __REFERENCE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 9 states × 12 byte classes, a 234-byte table; 907 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "reference",
@@ -49,10 +49,16 @@ pub static REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 96u32,
             recip: 357913942u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                    255, 255,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                        255, 255, 255,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -83,7 +89,7 @@ static __SCHEME_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 10 states × 12 byte classes, a 260-byte table; 1018 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "scheme",
@@ -107,10 +113,16 @@ pub static SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 108u32,
             recip: 357913942u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 255,
-                    255, 243,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255,
+                        255, 255, 243,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -141,7 +153,7 @@ static __AUTHORITY_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 65 states × 17 byte classes, a 2340-byte table; 2809 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (112 bytes of nibble tables).
+/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (231 bytes of nibble tables).
 pub static AUTHORITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "authority",
@@ -166,34 +178,76 @@ pub static AUTHORITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 986u32,
             recip: 252645136u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 255,
-                    255, 243,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 223,
-                    255, 243,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                    255, 243,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 255,
-                    255, 243,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 223,
-                    255, 243,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 223,
-                    255, 243,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 223,
-                    255, 243,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255,
+                        255, 255, 243,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255,
+                        223, 255, 243,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                        255, 255, 243,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255,
+                        255, 255, 243,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255,
+                        223, 255, 243,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                        223, 255, 243,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                        223, 255, 243,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -224,7 +278,7 @@ static __USERINFO_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 9 states × 12 byte classes, a 234-byte table; 925 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static USERINFO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "userinfo",
@@ -248,10 +302,16 @@ pub static USERINFO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 96u32,
             recip: 357913942u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                    255, 243,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                        255, 255, 243,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -282,7 +342,7 @@ static __HOST_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 27 states × 15 byte classes, a 864-byte table; 1453 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (48 bytes of nibble tables).
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (99 bytes of nibble tables).
 pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "host",
@@ -307,18 +367,36 @@ pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 360u32,
             recip: 286331154u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 255,
-                    255, 243,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 223,
-                    255, 243,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 223,
-                    255, 243,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255,
+                        255, 255, 243,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255,
+                        223, 255, 243,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                        223, 255, 243,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -349,7 +427,7 @@ static __IP_LITERAL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 11 states × 14 byte classes, a 330-byte table; 961 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static IP_LITERAL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "ip-literal",
@@ -373,10 +451,16 @@ pub static IP_LITERAL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
             from: 140u32,
             recip: 306783379u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 223,
-                    255, 243,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                        223, 255, 243,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -407,7 +491,7 @@ static __HOST_NAME_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 9 states × 12 byte classes, a 234-byte table; 931 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static HOST_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "host-name",
@@ -431,10 +515,16 @@ pub static HOST_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 96u32,
             recip: 357913942u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 255,
-                    255, 243,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255,
+                        255, 255, 243,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -516,7 +606,7 @@ static __PATH_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 9 states × 12 byte classes, a 234-byte table; 919 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "path",
@@ -540,10 +630,16 @@ pub static PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 96u32,
             recip: 357913942u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                    255, 247,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                        255, 255, 247,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -574,7 +670,7 @@ static __QUERY_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 9 states × 12 byte classes, a 234-byte table; 913 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static QUERY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "query",
@@ -598,10 +694,16 @@ pub static QUERY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 96u32,
             recip: 357913942u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                    255, 255,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                        255, 255, 255,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -632,7 +734,7 @@ static __FRAGMENT_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 9 states × 12 byte classes, a 234-byte table; 907 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static FRAGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "rfc3986_appendix_b",
     "fragment",
@@ -656,10 +758,16 @@ pub static FRAGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 96u32,
             recip: 357913942u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                    255, 255,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                        255, 255, 255,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },

@@ -25,7 +25,7 @@ static __TELEPHONE_URI_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 117 states × 30 byte classes, a 7254-byte table; 9883 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 18 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (288 bytes of nibble tables).
+/// Bit-parallel: 18 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (594 bytes of nibble tables).
 pub static TELEPHONE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "telephone-uri",
@@ -50,78 +50,188 @@ pub static TELEPHONE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
             from: 2970u32,
             recip: 143165577u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
-                    212, 116,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 59,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 248, 248, 248, 248, 168, 248, 248, 248, 168, 240, 80, 80, 84,
+                        80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 59,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 168, 248, 248, 248, 168, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
+                        116, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
+                        116, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
+                        84, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
+                        84, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
+                        84, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
+                        84, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -152,7 +262,7 @@ static __TELEPHONE_SUBSCRIBER_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 113 states × 28 byte classes, a 6554-byte table; 9805 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 18 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (288 bytes of nibble tables).
+/// Bit-parallel: 18 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (594 bytes of nibble tables).
 pub static TELEPHONE_SUBSCRIBER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "telephone-subscriber",
@@ -179,78 +289,188 @@ pub static TELEPHONE_SUBSCRIBER: ::iri_grammar::Recognizer = ::iri_grammar::Reco
             from: 2660u32,
             recip: 153391690u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
-                    212, 116,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 59,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 248, 248, 248, 248, 168, 248, 248, 248, 168, 240, 80, 80, 84,
+                        80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 59,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 168, 248, 248, 248, 168, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
+                        116, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
+                        116, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
+                        84, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
+                        84, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
+                        84, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
+                        84, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -281,7 +501,7 @@ static __GLOBAL_NUMBER_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 26 states × 20 byte classes, a 1092-byte table; 2146 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (80 bytes of nibble tables).
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (165 bytes of nibble tables).
 pub static GLOBAL_NUMBER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "global-number",
@@ -306,26 +526,57 @@ pub static GLOBAL_NUMBER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer:
             from: 420u32,
             recip: 214748365u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 59,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 168, 248, 248, 248, 168, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
+                        116, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
+                        84, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -356,7 +607,7 @@ static __LOCAL_NUMBER_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 110 states × 28 byte classes, a 6380-byte table; 9688 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 18 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (288 bytes of nibble tables).
+/// Bit-parallel: 18 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (594 bytes of nibble tables).
 pub static LOCAL_NUMBER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "local-number",
@@ -381,78 +632,188 @@ pub static LOCAL_NUMBER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::
             from: 2576u32,
             recip: 153391690u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84, 92,
-                    212, 124,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
-                    212, 116,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 59,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 248, 248, 248, 248, 168, 248, 248, 248, 168, 240, 80, 80, 84,
+                        80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
+                        116, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
+                        84, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 59,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 168, 248, 248, 248, 168, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
+                        116, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
+                        84, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
+                        84, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
+                        84, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -483,7 +844,7 @@ static __PAR_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 22 states × 16 byte classes, a 748-byte table; 1828 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (64 bytes of nibble tables).
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (132 bytes of nibble tables).
 pub static PAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "par",
@@ -508,22 +869,46 @@ pub static PAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 288u32,
             recip: 268435456u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80, 84,
-                    212, 116,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
+                        116, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
+                        84, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -554,7 +939,7 @@ static __ISDN_SUBADDRESS_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 11 states × 10 byte classes, a 242-byte table; 1033 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static ISDN_SUBADDRESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "isdn-subaddress",
@@ -578,10 +963,16 @@ pub static ISDN_SUBADDRESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognize
             from: 100u32,
             recip: 429496730u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84, 92,
-                    212, 124,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
+                        92, 212, 124,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -663,7 +1054,7 @@ static __CONTEXT_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 25 states × 17 byte classes, a 900-byte table; 1321 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static CONTEXT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "context",
@@ -688,14 +1079,28 @@ pub static CONTEXT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new
             from: 391u32,
             recip: 252645136u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -726,7 +1131,7 @@ static __DESCRIPTOR_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 10 states × 7 byte classes, a 160-byte table; 1024 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static DESCRIPTOR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "descriptor",
@@ -750,14 +1155,28 @@ pub static DESCRIPTOR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
             from: 56u32,
             recip: 613566757u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -895,7 +1314,7 @@ static __DOMAINNAME_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 7 states × 5 byte classes, a 84-byte table; 937 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static DOMAINNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "domainname",
@@ -919,14 +1338,28 @@ pub static DOMAINNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__
             from: 25u32,
             recip: 858993460u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -958,7 +1391,7 @@ static __DOMAINLABEL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 3 byte classes, a 32-byte table; 832 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static DOMAINLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "domainlabel",
@@ -982,10 +1415,17 @@ pub static DOMAINLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::_
             from: 9u32,
             recip: 1431655766u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -1016,7 +1456,7 @@ static __TOPLABEL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 826 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static TOPLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "toplabel",
@@ -1040,10 +1480,17 @@ pub static TOPLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__ne
             from: 12u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 80,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                    escape: 45,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        80, 80, 80,
+                    ]),
+                },
             ],
         },
     },
@@ -1074,7 +1521,7 @@ static __PARAMETER_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 8 states × 7 byte classes, a 128-byte table; 1018 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (32 bytes of nibble tables).
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
 pub static PARAMETER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "parameter",
@@ -1098,14 +1545,26 @@ pub static PARAMETER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__n
             from: 42u32,
             recip: 613566757u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
-                    212, 116,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
+                        116, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1136,7 +1595,7 @@ static __PNAME_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 805 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static PNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "pname",
@@ -1160,10 +1619,16 @@ pub static PNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 4u32,
             recip: 2147483648u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80, 84,
-                    80, 80,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
+                        84, 80, 80,
+                    ]),
+                    escape: 0,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },
@@ -1194,7 +1659,7 @@ static __PVALUE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 931 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (16 bytes of nibble tables).
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
 pub static PVALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
     "tel",
     "pvalue",
@@ -1218,10 +1683,16 @@ pub static PVALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
             from: 16u32,
             recip: 1073741824u64,
             sets: &[
-                ::iri_grammar::__private::NibbleSet([
-                    168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80, 116,
-                    212, 116,
-                ]),
+                ::iri_grammar::__private::LoopSet {
+                    bytes: ::iri_grammar::__private::NibbleSet([
+                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
+                        116, 212, 116,
+                    ]),
+                    escape: 37,
+                    escaped: ::iri_grammar::__private::NibbleSet([
+                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
+                    ]),
+                },
             ],
         },
     },

@@ -72,7 +72,7 @@ pub use types::{
 #[doc(hidden)]
 pub mod __private {
     pub use crate::recognizer::{Aligned, Resume, Reverse, Skip, Stop, Table, Words};
-    pub use crate::simd::NibbleSet;
+    pub use crate::simd::{LoopSet, NibbleSet};
     pub use crate::tagged::{group, Pairs, TaggedDfa};
 
     /// The text of a group that a successful parse always sets.

@@ -8,7 +8,7 @@ use core::fmt;
 use once_cell::race::OnceBox;
 use regex_automata::dfa::sparse;
 
-use crate::simd::{self, Level, NibbleSet};
+use crate::simd::{self, Level, LoopSet};
 use crate::tagged::{Pairs, TaggedDfa, MAX_REGISTERS, NEXT_MASK};
 
 type SparseDfa = sparse::DFA<&'static [u8]>;
@@ -27,7 +27,7 @@ pub struct Table {
 
 /// The states of a [`Table`] that are walked bit-parallel (see
 /// `abnf_codegen::automata::bitpar`): every state from `from` on
-/// (premultiplied) loops to itself on the bytes of its set,
+/// (premultiplied) loops to itself on the bytes (and escapes) of its set,
 /// `sets[(s - from) / alphabet]`, so a run of them is skipped a block at a
 /// time. `recip` is `2^32 / alphabet` rounded up, so that
 /// `(s - from) * recip >> 32` is that index without a division.
@@ -35,7 +35,7 @@ pub struct Table {
 pub struct Skip {
     pub from: u32,
     pub recip: u64,
-    pub sets: &'static [NibbleSet],
+    pub sets: &'static [LoopSet],
 }
 
 /// The table's entries, 16-bit when they fit.

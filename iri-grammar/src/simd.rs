@@ -10,6 +10,12 @@
 //! the runtime uses them to find, with one trailing-zero count per block,
 //! the first byte that leaves a state.
 //!
+//! A [`LoopSet`] may also have an *escape*: a byte `x` and a set `H` such
+//! that `x h1 h2` (both `h` in `H`) leads the state back to itself, as
+//! `"%" HEXDIG HEXDIG` does in every URI component. The generator finds
+//! them in the automaton too; a block's escapes are found with one more
+//! compare and one more lookup, and three shifts of the masks.
+//!
 //! [`find_outside`] picks the widest implementation the CPU has, once (no
 //! `std` needed: CPUID is read directly): AVX2 (32-byte vectors), SSSE3
 //! (16), or the scalar twin [`find_outside_scalar`]. All give the same
@@ -41,6 +47,44 @@ impl NibbleSet {
     #[inline(always)]
     pub const fn contains(&self, b: u8) -> bool {
         b < 0x80 && self.0[(b & 15) as usize] >> (b >> 4) & 1 == 1
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(&self) -> bool {
+        u128::from_ne_bytes(self.0) == 0
+    }
+}
+
+/// The bytes a state loops on: those of `bytes`, and the three-byte
+/// sequences `escape h1 h2` with `h1` and `h2` in `escaped` (none when
+/// `escaped` is empty). `escape` is never in `escaped` or in `bytes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoopSet {
+    /// The single bytes.
+    pub bytes: NibbleSet,
+    /// The byte that opens an escape.
+    pub escape: u8,
+    /// The bytes allowed in an escape's two following positions.
+    pub escaped: NibbleSet,
+}
+
+impl LoopSet {
+    /// A set without escapes.
+    pub const fn plain(bytes: NibbleSet) -> LoopSet {
+        LoopSet {
+            bytes,
+            escape: 0,
+            escaped: NibbleSet([0; 16]),
+        }
+    }
+
+    /// Whether an escape starts at `input[i]` (all three bytes present).
+    #[inline(always)]
+    fn escape_at(&self, input: &[u8], i: usize) -> bool {
+        match input.get(i..i + 3) {
+            Some(&[x, a, b]) => x == self.escape && self.escaped.contains(a) && self.escaped.contains(b),
+            _ => false,
+        }
     }
 }
 
@@ -89,8 +133,7 @@ fn detect() -> Level {
         return Level::Avx2;
     }
     // Leaf 1: ECX bit 9 SSSE3, bit 27 OSXSAVE, bit 28 AVX. Leaf 7: EBX bit 5
-    // AVX2. Leaves 1 and 7 exist on every x86-64 CPU that has AVX2; leaf 0
-    // says how many there are.
+    // AVX2. Leaf 0 says how many leaves there are.
     let max = __cpuid(0).eax;
     let ecx1 = __cpuid(1).ecx;
     let ssse3 = ecx1 >> 9 & 1 == 1;
@@ -122,30 +165,27 @@ fn detect() -> Level {
     Level::Scalar
 }
 
-/// The first index `i >= from` whose byte is not in `set`, or
-/// `input.len()` if there is none (also when `from >= input.len()`).
+/// The first index `i >= from` at which `input` leaves `set`: its byte is
+/// not in `set.bytes` and does not start an escape. `input.len()` if there
+/// is none (also when `from >= input.len()`).
 #[inline]
-pub fn find_outside(set: &NibbleSet, input: &[u8], from: usize) -> usize {
+pub fn find_outside(set: &LoopSet, input: &[u8], from: usize) -> usize {
     find_outside_with(Level::detected(), set, input, from)
 }
 
 /// [`find_outside`] with a given implementation; a level the CPU does not
 /// have runs the best one it has.
 #[inline]
-pub fn find_outside_with(level: Level, set: &NibbleSet, input: &[u8], from: usize) -> usize {
+pub fn find_outside_with(level: Level, set: &LoopSet, input: &[u8], from: usize) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
-        let level = if level as u8 > Level::detected() as u8 {
-            Level::detected()
-        } else {
-            level
-        };
+        let top = Level::detected();
+        let level = if level as u8 > top as u8 { top } else { level };
         match level {
-            // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0) or
-            // SSSE3 on this CPU, so the functions' target features are
-            // present.
+            // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0) on this
+            // CPU, so the function's target feature is present.
             Level::Avx2 => return unsafe { x86::find_outside_avx2(set, input, from) },
-            // SAFETY: as above.
+            // SAFETY: as above, for SSSE3.
             Level::Ssse3 => return unsafe { x86::find_outside_ssse3(set, input, from) },
             Level::Scalar => {}
         }
@@ -154,39 +194,91 @@ pub fn find_outside_with(level: Level, set: &NibbleSet, input: &[u8], from: usiz
     find_outside_scalar(set, input, from)
 }
 
-/// The scalar twin of [`find_outside`]: one byte at a time.
+/// The scalar twin of [`find_outside`]: one byte (or escape) at a time.
 #[inline]
-pub fn find_outside_scalar(set: &NibbleSet, input: &[u8], from: usize) -> usize {
-    let Some(rest) = input.get(from..) else {
-        return input.len();
-    };
-    match rest.iter().position(|&b| !set.contains(b)) {
-        Some(k) => from + k,
-        None => input.len(),
+pub fn find_outside_scalar(set: &LoopSet, input: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while let Some(&b) = input.get(i) {
+        if set.bytes.contains(b) {
+            i += 1;
+        } else if set.escape_at(input, i) {
+            i += 3;
+        } else {
+            return i;
+        }
     }
+    input.len()
+}
+
+/// Where the search goes on after a vector step found `p` outside: `p + 3`
+/// if an escape starts there (one that crossed the end of the window the
+/// vectors looked at), else `None`: `p` is the answer.
+#[inline(always)]
+fn resume_after(set: &LoopSet, input: &[u8], p: usize) -> Option<usize> {
+    set.escape_at(input, p).then_some(p + 3)
+}
+
+/// The outside mask of a 64-byte window from its masks: `inside` (bytes of
+/// the set), `open` (escape bytes) and `esc` (bytes allowed in an escape).
+/// An escape counts only when all three of its bytes are in the window.
+#[inline(always)]
+fn outside_of(inside: u64, open: u64, esc: u64) -> u64 {
+    let starts = open & esc >> 1 & esc >> 2;
+    !(inside | starts | starts << 1 | starts << 2)
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use core::arch::x86_64::*;
 
-    use super::NibbleSet;
+    use super::{outside_of, resume_after, LoopSet};
 
     /// Bit `h` for high nibble `h < 8`: the second lookup's table. High
     /// nibbles 8 to 15 (non-ASCII bytes) map to 0, so they are never in a
     /// set.
     const HIGH: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0];
 
-    /// One bit per byte of `v`: set where the byte is not in the set whose
-    /// low-nibble table is `lo` (`hi` holds [`HIGH`]).
+    /// The lookup tables of a [`LoopSet`] in 16-byte registers.
+    #[derive(Clone, Copy)]
+    struct Tables16 {
+        bytes: __m128i,
+        escaped: __m128i,
+        high: __m128i,
+        escape: __m128i,
+    }
+
+    /// One bit per byte of `v`: set where the byte is in the nibble set
+    /// `lo` (`hi` holds [`HIGH`]).
     #[inline]
     #[target_feature(enable = "ssse3")]
-    fn outside16(lo: __m128i, hi: __m128i, v: __m128i) -> u32 {
+    fn in16(lo: __m128i, hi: __m128i, v: __m128i) -> u64 {
         let nib = _mm_set1_epi8(0x0f);
         let a = _mm_shuffle_epi8(lo, _mm_and_si128(v, nib));
         let b = _mm_shuffle_epi8(hi, _mm_and_si128(_mm_srli_epi16::<4>(v), nib));
-        let inside = _mm_and_si128(a, b);
-        _mm_movemask_epi8(_mm_cmpeq_epi8(inside, _mm_setzero_si128())) as u32
+        let out = _mm_cmpeq_epi8(_mm_and_si128(a, b), _mm_setzero_si128());
+        u64::from(!(_mm_movemask_epi8(out) as u32) & 0xffff)
+    }
+
+    /// The outside mask of the 64 bytes at `p`.
+    ///
+    /// # Safety
+    ///
+    /// `p .. p + 64` must be readable.
+    #[inline]
+    #[target_feature(enable = "ssse3")]
+    unsafe fn window16(t: &Tables16, escapes: bool, p: *const u8) -> u64 {
+        let (mut inside, mut open, mut esc) = (0u64, 0u64, 0u64);
+        for k in 0..4 {
+            // SAFETY: inside `p .. p + 64` (the caller's promise); an
+            // unaligned load.
+            let v = unsafe { _mm_loadu_si128(p.add(16 * k).cast()) };
+            inside |= in16(t.bytes, t.high, v) << (16 * k);
+            if escapes {
+                open |= u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, t.escape)) as u32 & 0xffff) << (16 * k);
+                esc |= in16(t.escaped, t.high, v) << (16 * k);
+            }
+        }
+        outside_of(inside, open, esc)
     }
 
     /// [`super::find_outside`] with 16-byte vectors.
@@ -195,71 +287,62 @@ mod x86 {
     ///
     /// The CPU must have SSSE3.
     #[target_feature(enable = "ssse3")]
-    pub(super) unsafe fn find_outside_ssse3(set: &NibbleSet, input: &[u8], from: usize) -> usize {
-        let n = input.len();
-        let p = input.as_ptr();
-        let mut i = from;
+    pub(super) unsafe fn find_outside_ssse3(set: &LoopSet, input: &[u8], from: usize) -> usize {
         // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
-        let (lo, hi) = unsafe {
-            (
-                _mm_loadu_si128(set.0.as_ptr().cast()),
-                _mm_loadu_si128(HIGH.as_ptr().cast()),
-            )
+        let t = unsafe {
+            Tables16 {
+                bytes: _mm_loadu_si128(set.bytes.0.as_ptr().cast()),
+                escaped: _mm_loadu_si128(set.escaped.0.as_ptr().cast()),
+                high: _mm_loadu_si128(HIGH.as_ptr().cast()),
+                escape: _mm_set1_epi8(set.escape as i8),
+            }
         };
-        // SAFETY (every load below): `p + i .. p + i + 16` lies inside
-        // `input`, as the loop conditions check (`i + 16 <= n`), and
-        // `_mm_loadu_si128` has no alignment requirement.
-        let load = |i: usize| unsafe { _mm_loadu_si128(p.add(i).cast()) };
-        // The first block alone: many runs are short.
-        if i + 16 <= n {
-            let m = outside16(lo, hi, load(i));
-            if m != 0 {
-                return i + m.trailing_zeros() as usize;
-            }
-            i += 16;
-        }
-        while i + 64 <= n {
-            let m = u64::from(outside16(lo, hi, load(i)))
-                | u64::from(outside16(lo, hi, load(i + 16))) << 16
-                | u64::from(outside16(lo, hi, load(i + 32))) << 32
-                | u64::from(outside16(lo, hi, load(i + 48))) << 48;
-            if m != 0 {
-                return i + m.trailing_zeros() as usize;
-            }
-            i += 64;
-        }
-        while i + 16 <= n {
-            let m = outside16(lo, hi, load(i));
-            if m != 0 {
-                return i + m.trailing_zeros() as usize;
-            }
-            i += 16;
-        }
-        if i >= n {
-            return n;
-        }
-        if n >= 16 {
-            // The last 16 bytes, overlapping what was read: drop the bits of
-            // the bytes before `i`.
-            let m = outside16(lo, hi, load(n - 16)) >> (i - (n - 16));
-            if m != 0 {
-                return i + m.trailing_zeros() as usize;
-            }
-            return n;
-        }
-        super::find_outside_scalar(set, input, i)
+        let escapes = !set.escaped.is_empty();
+        // SAFETY: `window16` reads 64 bytes from `p`, which `find` makes
+        // sure are inside its buffer.
+        find(set, input, from, |p| unsafe { window16(&t, escapes, p) })
     }
 
-    /// One bit per byte of `v`, as [`outside16`] for 32 bytes (`lo` and `hi`
-    /// hold their table in both 128-bit lanes: `vpshufb` looks up per lane).
+    /// The lookup tables of a [`LoopSet`] in 32-byte registers (each table
+    /// in both 128-bit lanes: `vpshufb` looks up per lane).
+    #[derive(Clone, Copy)]
+    struct Tables32 {
+        bytes: __m256i,
+        escaped: __m256i,
+        high: __m256i,
+        escape: __m256i,
+    }
+
+    /// [`in16`] for 32 bytes.
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn outside32(lo: __m256i, hi: __m256i, v: __m256i) -> u32 {
+    fn in32(lo: __m256i, hi: __m256i, v: __m256i) -> u64 {
         let nib = _mm256_set1_epi8(0x0f);
         let a = _mm256_shuffle_epi8(lo, _mm256_and_si256(v, nib));
         let b = _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16::<4>(v), nib));
-        let inside = _mm256_and_si256(a, b);
-        _mm256_movemask_epi8(_mm256_cmpeq_epi8(inside, _mm256_setzero_si256())) as u32
+        let out = _mm256_cmpeq_epi8(_mm256_and_si256(a, b), _mm256_setzero_si256());
+        u64::from(!(_mm256_movemask_epi8(out) as u32))
+    }
+
+    /// [`window16`] with 32-byte vectors.
+    ///
+    /// # Safety
+    ///
+    /// `p .. p + 64` must be readable.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn window32(t: &Tables32, escapes: bool, p: *const u8) -> u64 {
+        // SAFETY: both loads lie inside `p .. p + 64` (the caller's
+        // promise); unaligned loads.
+        let (v0, v1) = unsafe { (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(32).cast())) };
+        let inside = in32(t.bytes, t.high, v0) | in32(t.bytes, t.high, v1) << 32;
+        if !escapes {
+            return !inside;
+        }
+        let open = |v| u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, t.escape)) as u32);
+        let open = open(v0) | open(v1) << 32;
+        let esc = in32(t.escaped, t.high, v0) | in32(t.escaped, t.high, v1) << 32;
+        outside_of(inside, open, esc)
     }
 
     /// [`super::find_outside`] with 32-byte vectors.
@@ -268,55 +351,58 @@ mod x86 {
     ///
     /// The CPU must have AVX2 (and the OS must save its registers).
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn find_outside_avx2(set: &NibbleSet, input: &[u8], from: usize) -> usize {
-        let n = input.len();
-        let p = input.as_ptr();
-        let mut i = from;
+    pub(super) unsafe fn find_outside_avx2(set: &LoopSet, input: &[u8], from: usize) -> usize {
         // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
-        let (lo, hi) = unsafe {
-            (
-                _mm256_broadcastsi128_si256(_mm_loadu_si128(set.0.as_ptr().cast())),
-                _mm256_broadcastsi128_si256(_mm_loadu_si128(HIGH.as_ptr().cast())),
-            )
+        let t = unsafe {
+            Tables32 {
+                bytes: _mm256_broadcastsi128_si256(_mm_loadu_si128(set.bytes.0.as_ptr().cast())),
+                escaped: _mm256_broadcastsi128_si256(_mm_loadu_si128(set.escaped.0.as_ptr().cast())),
+                high: _mm256_broadcastsi128_si256(_mm_loadu_si128(HIGH.as_ptr().cast())),
+                escape: _mm256_set1_epi8(set.escape as i8),
+            }
         };
-        // SAFETY (every load below): `p + i .. p + i + 32` lies inside
-        // `input`, as the loop conditions check (`i + 32 <= n`), and
-        // `_mm256_loadu_si256` has no alignment requirement.
-        let load = |i: usize| unsafe { _mm256_loadu_si256(p.add(i).cast()) };
-        if i + 32 <= n {
-            let m = outside32(lo, hi, load(i));
-            if m != 0 {
-                return i + m.trailing_zeros() as usize;
-            }
-            i += 32;
-        }
+        let escapes = !set.escaped.is_empty();
+        // SAFETY: `window32` reads 64 bytes from `p`, which `find` makes
+        // sure are inside its buffer.
+        find(set, input, from, |p| unsafe { window32(&t, escapes, p) })
+    }
+
+    /// The search over 64-byte windows, whatever computes a window's
+    /// outside mask: whole windows read from `input`, and the last bytes
+    /// copied into a window padded with 0x80 (never in a set, never an
+    /// escape: the generator keeps escapes ASCII).
+    #[inline(always)]
+    fn find(set: &LoopSet, input: &[u8], from: usize, window: impl Fn(*const u8) -> u64) -> usize {
+        let n = input.len();
+        let mut i = from;
         while i + 64 <= n {
-            let m = u64::from(outside32(lo, hi, load(i))) | u64::from(outside32(lo, hi, load(i + 32))) << 32;
-            if m != 0 {
-                return i + m.trailing_zeros() as usize;
+            // `input[i .. i + 64]` exists.
+            let m = window(input[i..i + 64].as_ptr());
+            if m == 0 {
+                i += 64;
+                continue;
             }
-            i += 64;
-        }
-        if i + 32 <= n {
-            let m = outside32(lo, hi, load(i));
-            if m != 0 {
-                return i + m.trailing_zeros() as usize;
+            let p = i + m.trailing_zeros() as usize;
+            match resume_after(set, input, p) {
+                Some(next) => i = next,
+                None => return p,
             }
-            i += 32;
         }
-        if i >= n {
-            return n;
-        }
-        if n >= 32 {
-            // The last 32 bytes, overlapping what was read.
-            let m = outside32(lo, hi, load(n - 32)) >> (i - (n - 32));
-            if m != 0 {
-                return i + m.trailing_zeros() as usize;
+        while i < n {
+            let mut tail = [0x80u8; 64];
+            tail[..n - i].copy_from_slice(&input[i..]);
+            let m = window(tail.as_ptr());
+            // Padding is outside: there is a bit at or before `n - i`.
+            let p = i + m.trailing_zeros() as usize;
+            if p >= n {
+                return n;
             }
-            return n;
+            match resume_after(set, input, p) {
+                Some(next) => i = next,
+                None => return p,
+            }
         }
-        // SAFETY: AVX2 implies SSSE3.
-        unsafe { find_outside_ssse3(set, input, i) }
+        n
     }
 }
 
@@ -336,6 +422,10 @@ mod tests {
         }
     }
 
+    fn hex() -> NibbleSet {
+        NibbleSet::of(b"0123456789abcdefABCDEF")
+    }
+
     #[test]
     fn nibble_set_holds_exactly_its_ascii_bytes() {
         let bytes: [u8; 6] = [b'a', b'/', 0, 0x7f, 0x80, 0xff];
@@ -352,9 +442,19 @@ mod tests {
         for round in 0..2000 {
             // A set of most ASCII bytes, and inputs mostly inside it, with
             // outsiders (some non-ASCII) at random places.
-            let members: alloc::vec::Vec<u8> = (0..=255u8).filter(|_| rng.next() % 8 != 0).collect();
-            let set = NibbleSet::of(&members);
-            let inside: alloc::vec::Vec<u8> = (0..128u8).filter(|&b| set.contains(b)).collect();
+            let members: alloc::vec::Vec<u8> =
+                (0..=255u8).filter(|&b| b != b'%' && rng.next() % 8 != 0).collect();
+            let bytes = NibbleSet::of(&members);
+            let set = if round % 2 == 0 {
+                LoopSet::plain(bytes)
+            } else {
+                LoopSet {
+                    bytes,
+                    escape: b'%',
+                    escaped: hex(),
+                }
+            };
+            let inside: alloc::vec::Vec<u8> = (0..128u8).filter(|&b| bytes.contains(b)).collect();
             let n = (rng.next() % 300) as usize;
             let outsiders = rng.next() % 4;
             for b in input[..n].iter_mut() {
@@ -365,8 +465,17 @@ mod tests {
                     input[(rng.next() % n as u64) as usize] = (rng.next() % 256) as u8;
                 }
             }
+            // Escapes, good and bad, some across the 64-byte windows.
+            for _ in 0..rng.next() % 12 {
+                if n > 0 {
+                    let k = (rng.next() % n as u64) as usize;
+                    let esc: &[u8] = [&b"%4F"[..], b"%a", b"%%41", b"%G1", b"%"][(rng.next() % 5) as usize];
+                    let end = (k + esc.len()).min(n);
+                    input[k..end].copy_from_slice(&esc[..end - k]);
+                }
+            }
             let input = &input[..n];
-            for from in [0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, n.saturating_sub(1), n, n + 1] {
+            for from in [0, 1, 2, 15, 16, 17, 31, 32, 33, 62, 63, 64, 65, n.saturating_sub(1), n, n + 1] {
                 let want = find_outside_scalar(&set, input, from);
                 for level in Level::available() {
                     assert_eq!(
@@ -375,6 +484,48 @@ mod tests {
                         "round {round}, {level:?}, from {from}, length {n}"
                     );
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod escapes {
+    use super::*;
+
+    #[test]
+    fn escapes_are_skipped_whole_and_only_whole() {
+        let set = LoopSet {
+            bytes: NibbleSet::of(b"abcdefghijklmnopqrstuvwxyz0123456789/"),
+            escape: b'%',
+            escaped: NibbleSet::of(b"0123456789abcdefABCDEF"),
+        };
+        let cases: &[(&[u8], usize)] = &[
+            (b"", 0),
+            (b"ab%41cd", 7),
+            (b"ab%4", 2),
+            (b"ab%4G", 2),
+            (b"%%41", 0),
+            (b"%41%", 3),
+            (b"a%41%42%43#", 10),
+        ];
+        for &(input, want) in cases {
+            for level in Level::available() {
+                assert_eq!(find_outside_with(level, &set, input, 0), want, "{level:?} {input:?}");
+            }
+        }
+        // An escape at every offset of a long run, across the windows.
+        for at in 0..200 {
+            let mut input = alloc::vec![b'a'; 200];
+            input[at] = b'%';
+            let whole = at + 2 < 200;
+            if whole {
+                input[at + 1] = b'F';
+                input[at + 2] = b'0';
+            }
+            for level in Level::available() {
+                let want = if whole { 200 } else { at };
+                assert_eq!(find_outside_with(level, &set, &input, 0), want, "{level:?} at {at}");
             }
         }
     }

@@ -18,6 +18,12 @@
 //!   byte outside the set is simply stepped: the walk ends in the same
 //!   state, and stops at the same byte, as the plain table walk.
 //!
+//! - a state may also have an *escape*: a byte `x` outside its loop and a
+//!   set `H` of ASCII bytes such that `x h1 h2` leads back to the state for
+//!   every `h1`, `h2` in `H` (`"%" HEXDIG HEXDIG` in every URI component,
+//!   found here from the transitions, not from the grammar's text). The
+//!   runtime skips whole escapes too; any other `x` takes table steps.
+//!
 //! [`accelerate`] renumbers the accelerated states last, so that the
 //! runtime tells them apart from the others with one comparison of the
 //! (premultiplied) state number.
@@ -64,6 +70,18 @@ impl NibbleTable {
     }
 }
 
+/// What an accelerated state loops on: single bytes, and escapes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LoopSet {
+    /// The ASCII bytes on which the state loops to itself.
+    pub bytes: NibbleTable,
+    /// The byte that opens an escape (meaningless when `escaped` is empty).
+    pub escape: u8,
+    /// The bytes `h` such that `escape h1 h2` loops, for any two of them;
+    /// empty when the state has no escape.
+    pub escaped: NibbleTable,
+}
+
 /// The accelerated states of a [`Compact`] table renumbered by
 /// [`accelerate`]: states `first / alphabet ..` in order, each with its
 /// loop set.
@@ -73,13 +91,13 @@ pub struct Acceleration {
     /// premultiplied, when there are none).
     pub first: u32,
     /// The loop set of each accelerated state, in state order.
-    pub sets: Vec<NibbleTable>,
+    pub sets: Vec<LoopSet>,
 }
 
 impl Acceleration {
     /// Bytes the runtime embeds for it.
     pub fn bytes(&self) -> usize {
-        16 * self.sets.len()
+        33 * self.sets.len()
     }
 }
 
@@ -89,6 +107,44 @@ impl Compact {
     pub fn ascii_loop(&self, q: usize) -> NibbleTable {
         let a = self.alphabet;
         NibbleTable::from_fn(|b| self.trans[q * a + usize::from(self.classes[usize::from(b)])] as usize == q * a)
+    }
+
+    /// The escape of state `q` (not premultiplied), if it has one: the
+    /// byte `x` and the set `H` of [`LoopSet`], with `H` as large as this
+    /// finds it (the bytes on which `x`'s target moves on, less those after
+    /// which some byte of `H` does not return to `q`) and at least 2
+    /// bytes. `x` and `H` are ASCII and `x` is not in `H`; of several
+    /// candidates, the one with the largest `H`.
+    pub fn escape(&self, q: usize) -> Option<(u8, NibbleTable)> {
+        let a = self.alphabet;
+        let next = |s: usize, b: u8| self.trans[s + usize::from(self.classes[usize::from(b)])] as usize;
+        let (s, loops) = (q * a, self.ascii_loop(q));
+        let mut best: Option<(u8, NibbleTable)> = None;
+        for x in (0..0x80u8).filter(|&x| !loops.contains(x)) {
+            let s1 = next(s, x);
+            if s1 == 0 {
+                continue;
+            }
+            let moves: Vec<u8> = (0..0x80u8).filter(|&h| h != x && next(s1, h) != 0).collect();
+            let mut h: Vec<u8> = moves.clone();
+            // Keep `h1` while every kept `h2` after it returns to `q`.
+            loop {
+                let keep: Vec<u8> = h
+                    .iter()
+                    .copied()
+                    .filter(|&h1| h.iter().all(|&h2| next(next(s1, h1), h2) == s))
+                    .collect();
+                if keep.len() == h.len() {
+                    break;
+                }
+                h = keep;
+            }
+            let set = NibbleTable::from_fn(|b| h.contains(&b));
+            if set.len() >= 2 && best.is_none_or(|(_, b)| b.len() < set.len()) {
+                best = Some((x, set));
+            }
+        }
+        best
     }
 
     /// Full match walked the way the runtime's bit-parallel walk does it
@@ -102,8 +158,16 @@ impl Compact {
         while i < input.len() {
             if s >= acc.first as usize {
                 let set = &acc.sets[(s - acc.first as usize) / a];
-                while i < input.len() && set.contains(input[i]) {
-                    i += 1;
+                loop {
+                    match input.get(i..) {
+                        Some([b, ..]) if set.bytes.contains(*b) => i += 1,
+                        Some([x, h1, h2, ..])
+                            if *x == set.escape && set.escaped.contains(*h1) && set.escaped.contains(*h2) =>
+                        {
+                            i += 3
+                        }
+                        _ => break,
+                    }
                 }
                 if i == input.len() {
                     break;
@@ -153,7 +217,17 @@ pub fn accelerate(c: &Compact) -> (Compact, Acceleration) {
     };
     let acc = Acceleration {
         first: (plain * a) as u32,
-        sets: order[plain..].iter().map(|&q| loops[q]).collect(),
+        sets: order[plain..]
+            .iter()
+            .map(|&q| {
+                let (escape, escaped) = c.escape(q).unwrap_or((0, NibbleTable([0; 16])));
+                LoopSet {
+                    bytes: loops[q],
+                    escape,
+                    escaped,
+                }
+            })
+            .collect(),
     };
     (out, acc)
 }
@@ -185,18 +259,22 @@ mod tests {
         assert_eq!(r.states(), c.states());
         assert_eq!(acc.sets.len(), 2, "{acc:?}");
         assert_eq!(acc.first as usize, (r.states() - 2) * r.alphabet);
-        assert!(acc.sets.iter().all(|s| s.contains(b'/') && !s.contains(b'#')));
+        assert!(acc.sets.iter().all(|s| s.bytes.contains(b'/') && !s.bytes.contains(b'#')));
         for (k, set) in acc.sets.iter().enumerate() {
-            assert_eq!(*set, r.ascii_loop(acc.first as usize / r.alphabet + k));
+            assert_eq!(set.bytes, r.ascii_loop(acc.first as usize / r.alphabet + k));
+            assert!(set.escaped.is_empty());
         }
     }
 
     #[test]
     fn accelerated_walk_equals_the_table_walk() {
-        let pattern = r"(?:[a-z]+:)?(?://[a-z0-9.]*(?::[0-9]{0,5})?)?(?:/[a-zA-Z0-9._~%-]*)*(?:\?[^# ]*)?(?:#.*)?";
+        let pattern = r"(?:[a-z]+:)?(?://[a-z0-9.]*(?::[0-9]{0,5})?)?(?:/(?:[a-zA-Z0-9._~-]|%[0-9a-fA-F]{2})*)*(?:\?[^# ]*)?(?:#.*)?";
         let c = compact(pattern);
         let (r, acc) = accelerate(&c);
         assert!(!acc.sets.is_empty());
+        // The path's `%` escapes are found: `%` and the hex digits.
+        let hex = NibbleTable::from_fn(|b| b.is_ascii_hexdigit());
+        assert!(acc.sets.iter().any(|s| s.escape == b'%' && s.escaped == hex), "{acc:?}");
         let mut seed = 0x1234_5678_9abc_def0u64;
         let mut rnd = move || {
             seed ^= seed << 13;
@@ -204,8 +282,8 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        let pieces: [&[u8]; 12] = [
-            b"http:", b"//", b"ex.org", b":80", b"/", b"abc", b"%2F", b"?", b"q=1&", b"#", b" ", "é".as_bytes(),
+        let pieces: [&[u8]; 14] = [
+            b"http:", b"//", b"ex.org", b":80", b"/", b"abc", b"%2F", b"%g", b"%", b"?", b"q=1&", b"#", b" ", "é".as_bytes(),
         ];
         for _ in 0..20_000 {
             let mut s = Vec::new();

@@ -187,9 +187,18 @@ pub fn grammar_module(
                     // `(s - from) * recip >> 32` is `(s - from) / alphabet`
                     // for every premultiplied state `s` (see `Skip`).
                     let recip = u64::from(u32::MAX) / u64::from(*alphabet) + 1;
-                    let sets = skip.sets.iter().map(|t| {
+                    let nibbles = |t: &crate::automata::bitpar::NibbleTable| {
                         let bytes = t.0.iter().map(|&b| proc_macro2::Literal::u8_unsuffixed(b));
                         quote!(#rt::__private::NibbleSet([#(#bytes),*]))
+                    };
+                    let sets = skip.sets.iter().map(|l| {
+                        let (bytes, escaped) = (nibbles(&l.bytes), nibbles(&l.escaped));
+                        let escape = proc_macro2::Literal::u8_unsuffixed(l.escape);
+                        quote!(#rt::__private::LoopSet {
+                            bytes: #bytes,
+                            escape: #escape,
+                            escaped: #escaped,
+                        })
                     });
                     quote!(#rt::__private::Skip {
                         from: #from,
