@@ -1154,6 +1154,13 @@ fn emit_tdfa(
         start: d.start,
         layout,
         utf8_only: d.utf8_only,
+        // Only the one-pass extractions (those with two-byte steps) are
+        // walked bit-parallel.
+        loops: if pairs.is_some() {
+            crate::automata::bitpar::tagged_loops(d)
+        } else {
+            Vec::new()
+        },
         pairs,
     }
 }

@@ -1188,6 +1188,8 @@ pub mod ast {
         words: __DATAURL_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 226050911u64,
     };
     /// Parse tree of the rule `dataurl` of `data.abnf` (line 24):
     ///
@@ -1278,6 +1280,8 @@ pub mod ast {
         words: __MEDIATYPE_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 536870912u64,
     };
     #[cfg(target_endian = "little")]
     static __MEDIATYPE_PARAMETERS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -1313,6 +1317,8 @@ pub mod ast {
         words: __MEDIATYPE_PARAMETERS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 613566757u64,
     };
     /// Reads one `parameter` of `Mediatype` starting at `pos`.
     fn __mediatype_parameters_item(
@@ -1427,6 +1433,8 @@ pub mod ast {
         words: __PARAMETER_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     /// Parse tree of the rule `parameter` of `data.abnf` (line 27):
     ///
@@ -1529,6 +1537,8 @@ pub mod ast {
         words: __TYPE_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 858993460u64,
     };
     /// Parse tree of the rule `type` of `data.abnf` (line 37):
     ///
@@ -1634,6 +1644,8 @@ pub mod ast {
         words: __EXTENSION_TOKEN_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 858993460u64,
     };
     /// Parse tree of the rule `extension-token` of `data.abnf` (line 41):
     ///
@@ -1747,6 +1759,8 @@ pub mod ast {
         words: __SUBTYPE_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 858993460u64,
     };
     /// Parse tree of the rule `subtype` of `data.abnf` (line 48):
     ///

@@ -856,6 +856,8 @@ pub mod ast {
         words: __FILE_HIER_PART_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 226050911u64,
     };
     /// Parse tree of the rule `file-hier-part` of `file.abnf` (line 22):
     ///
@@ -965,6 +967,8 @@ pub mod ast {
         words: __AUTH_PATH_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 226050911u64,
     };
     /// Parse tree of the rule `auth-path` of `file.abnf` (line 25):
     ///
@@ -1071,6 +1075,8 @@ pub mod ast {
         words: __HOST_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 252645136u64,
     };
     /// Parse tree of the rule `host` of `file.abnf` (line 35):
     ///
@@ -1184,6 +1190,8 @@ pub mod ast {
         words: __IP_LITERAL_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 252645136u64,
     };
     /// Parse tree of the rule `IP-literal` of `file.abnf` (line 36):
     ///

@@ -255,6 +255,8 @@ pub mod ast {
         words: __HTTP_URI_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 195225787u64,
     };
     /// Parse tree of the rule `http-URI` of `http.abnf` (line 17):
     ///
@@ -359,6 +361,8 @@ pub mod ast {
         words: __HTTPS_URI_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 186737709u64,
     };
     /// Parse tree of the rule `https-URI` of `http.abnf` (line 19):
     ///

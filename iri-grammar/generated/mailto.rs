@@ -1390,6 +1390,8 @@ pub mod ast {
         words: __MAILTO_URI_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 153391690u64,
     };
     /// Parse tree of the rule `mailtoURI` of `mailto.abnf` (line 13):
     ///
@@ -1485,6 +1487,8 @@ pub mod ast {
         words: __TO_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 306783379u64,
     };
     #[cfg(target_endian = "little")]
     static __TO_ADDR_SPECS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -1516,6 +1520,8 @@ pub mod ast {
         words: __TO_ADDR_SPECS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 306783379u64,
     };
     /// Reads one `addr-spec` of `To` starting at `pos`.
     fn __to_addr_specs_item(
@@ -1623,6 +1629,8 @@ pub mod ast {
         words: __HFIELDS_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 536870912u64,
     };
     #[cfg(target_endian = "little")]
     static __HFIELDS_HFIELDS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -1654,6 +1662,8 @@ pub mod ast {
         words: __HFIELDS_HFIELDS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 613566757u64,
     };
     /// Reads one `hfield` of `Hfields` starting at `pos`.
     fn __hfields_hfields_item(
@@ -1766,6 +1776,8 @@ pub mod ast {
         words: __HFIELD_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     /// Parse tree of the rule `hfield` of `mailto.abnf` (line 16):
     ///
@@ -1859,6 +1871,8 @@ pub mod ast {
         words: __ADDR_SPEC_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 330382100u64,
     };
     /// Parse tree of the rule `addr-spec` of `mailto.abnf` (line 19):
     ///
@@ -1967,6 +1981,8 @@ pub mod ast {
         words: __LOCAL_PART_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 429496730u64,
     };
     /// Parse tree of the rule `local-part` of `mailto.abnf` (line 20):
     ///
@@ -2079,6 +2095,8 @@ pub mod ast {
         words: __DOMAIN_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 613566757u64,
     };
     #[cfg(target_endian = "little")]
     static __DOMAIN_DTEXT_NO_OBSS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -2114,6 +2132,8 @@ pub mod ast {
         words: __DOMAIN_DTEXT_NO_OBSS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1431655766u64,
     };
     /// Reads one `dtext-no-obs` of `Domain` starting at `pos`.
     fn __domain_dtext_no_obss_item(
@@ -2231,6 +2251,8 @@ pub mod ast {
         words: __QUOTED_STRING_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 536870912u64,
     };
     #[cfg(target_endian = "little")]
     static __QUOTED_STRING_FWSS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -2266,6 +2288,8 @@ pub mod ast {
         words: __QUOTED_STRING_FWSS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 536870912u64,
     };
     /// Reads one `FWS` of `QuotedString` starting at `pos`.
     fn __quotedstring_fwss_item(

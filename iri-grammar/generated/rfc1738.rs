@@ -4838,6 +4838,8 @@ pub mod ast {
         words: __GENERICURL_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 613566757u64,
     };
     /// Parse tree of the rule `genericurl` of `rfc1738.bnf` (line 13):
     ///
@@ -4962,6 +4964,8 @@ pub mod ast {
         words: __URL_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 119304648u64,
     };
     /// Parse tree of the rule `url` of `rfc1738.bnf` (line 16):
     ///
@@ -5123,6 +5127,8 @@ pub mod ast {
         words: __SCHEMEPART_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 858993460u64,
     };
     #[cfg(target_endian = "little")]
     static __SCHEMEPART_XCHARS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -5158,6 +5164,8 @@ pub mod ast {
         words: __SCHEMEPART_XCHARS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 858993460u64,
     };
     /// Reads one `xchar` of `Schemepart` starting at `pos`.
     fn __schemepart_xchars_item(
@@ -5283,6 +5291,8 @@ pub mod ast {
         words: __IP_SCHEMEPART_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 357913942u64,
     };
     /// Parse tree of the rule `ip-schemepart` of `rfc1738.bnf` (line 29):
     ///
@@ -5380,6 +5390,8 @@ pub mod ast {
         words: __LOGIN_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 390451573u64,
     };
     /// Parse tree of the rule `login` of `rfc1738.bnf` (line 30):
     ///
@@ -5481,6 +5493,8 @@ pub mod ast {
         words: __HOSTPORT_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 613566757u64,
     };
     /// Parse tree of the rule `hostport` of `rfc1738.bnf` (line 31):
     ///
@@ -5587,6 +5601,8 @@ pub mod ast {
         words: __HOST_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     /// Parse tree of the rule `host` of `rfc1738.bnf` (line 32):
     ///
@@ -5689,6 +5705,8 @@ pub mod ast {
         words: __HOSTNAME_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     #[cfg(target_endian = "little")]
     static __HOSTNAME_DOMAINLABELS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -5728,6 +5746,8 @@ pub mod ast {
         words: __HOSTNAME_DOMAINLABELS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 858993460u64,
     };
     /// Reads one `domainlabel` of `Hostname` starting at `pos`.
     fn __hostname_domainlabels_item(
@@ -5856,6 +5876,8 @@ pub mod ast {
         words: __DOMAINLABEL_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1073741824u64,
     };
     #[cfg(target_endian = "little")]
     static __DOMAINLABEL_ALPHADIGITS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -5895,6 +5917,8 @@ pub mod ast {
         words: __DOMAINLABEL_ALPHADIGITS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1431655766u64,
     };
     /// Reads one `alphadigit` of `Domainlabel` starting at `pos`.
     fn __domainlabel_alphadigits_item(
@@ -6034,6 +6058,8 @@ pub mod ast {
         words: __TOPLABEL_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 858993460u64,
     };
     #[cfg(target_endian = "little")]
     static __TOPLABEL_ALPHADIGITS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -6069,6 +6095,8 @@ pub mod ast {
         words: __TOPLABEL_ALPHADIGITS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1431655766u64,
     };
     /// Reads one `alphadigit` of `Toplabel` starting at `pos`.
     fn __toplabel_alphadigits_item(
@@ -6186,6 +6214,8 @@ pub mod ast {
         words: __HOSTNUMBER_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1073741824u64,
     };
     /// Parse tree of the rule `hostnumber` of `rfc1738.bnf` (line 37):
     ///
@@ -6286,6 +6316,8 @@ pub mod ast {
         words: __FTPURL_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 204522253u64,
     };
     /// Parse tree of the rule `ftpurl` of `rfc1738.bnf` (line 45):
     ///
@@ -6387,6 +6419,8 @@ pub mod ast {
         words: __FPATH_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     #[cfg(target_endian = "little")]
     static __FPATH_FSEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -6418,6 +6452,8 @@ pub mod ast {
         words: __FPATH_FSEGMENTS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     /// Reads one `fsegment` of `Fpath` starting at `pos`.
     fn __fpath_fsegments_item(
@@ -6528,6 +6564,8 @@ pub mod ast {
         words: __FILEURL_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 286331154u64,
     };
     /// Parse tree of the rule `fileurl` of `rfc1738.bnf` (line 51):
     ///
@@ -6626,6 +6664,8 @@ pub mod ast {
         words: __HTTPURL_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 286331154u64,
     };
     /// Parse tree of the rule `httpurl` of `rfc1738.bnf` (line 54):
     ///
@@ -6727,6 +6767,8 @@ pub mod ast {
         words: __HPATH_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     #[cfg(target_endian = "little")]
     static __HPATH_HSEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -6758,6 +6800,8 @@ pub mod ast {
         words: __HPATH_HSEGMENTS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     /// Reads one `hsegment` of `Hpath` starting at `pos`.
     fn __hpath_hsegments_item(
@@ -6868,6 +6912,8 @@ pub mod ast {
         words: __GOPHERURL_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 214748365u64,
     };
     /// Parse tree of the rule `gopherurl` of `rfc1738.bnf` (line 60):
     ///
@@ -6990,6 +7036,8 @@ pub mod ast {
         words: __GROUPPART_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 357913942u64,
     };
     /// Parse tree of the rule `grouppart` of `rfc1738.bnf` (line 72):
     ///
@@ -7093,6 +7141,8 @@ pub mod ast {
         words: __ARTICLE_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 429496730u64,
     };
     #[cfg(target_endian = "little")]
     static __ARTICLE_UCHARS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -7124,6 +7174,8 @@ pub mod ast {
         words: __ARTICLE_UCHARS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 858993460u64,
     };
     /// Reads one `uchar` of `Article` starting at `pos`.
     fn __article_uchars_item(
@@ -7235,6 +7287,8 @@ pub mod ast {
         words: __NNTPURL_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 357913942u64,
     };
     /// Parse tree of the rule `nntpurl` of `rfc1738.bnf` (line 77):
     ///
@@ -7347,6 +7401,8 @@ pub mod ast {
         words: __WAISURL_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 252645136u64,
     };
     /// Parse tree of the rule `waisurl` of `rfc1738.bnf` (line 83):
     ///
@@ -7461,6 +7517,8 @@ pub mod ast {
         words: __WAISDATABASE_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 286331154u64,
     };
     /// Parse tree of the rule `waisdatabase` of `rfc1738.bnf` (line 84):
     ///
@@ -7558,6 +7616,8 @@ pub mod ast {
         words: __WAISINDEX_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 252645136u64,
     };
     /// Parse tree of the rule `waisindex` of `rfc1738.bnf` (line 85):
     ///
@@ -7658,6 +7718,8 @@ pub mod ast {
         words: __WAISDOC_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 286331154u64,
     };
     /// Parse tree of the rule `waisdoc` of `rfc1738.bnf` (line 86):
     ///
@@ -7761,6 +7823,8 @@ pub mod ast {
         words: __PROSPEROURL_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 238609295u64,
     };
     #[cfg(target_endian = "little")]
     static __PROSPEROURL_FIELDSPECS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -7800,6 +7864,8 @@ pub mod ast {
         words: __PROSPEROURL_FIELDSPECS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 613566757u64,
     };
     /// Reads one `fieldspec` of `Prosperourl` starting at `pos`.
     fn __prosperourl_fieldspecs_item(
@@ -7918,6 +7984,8 @@ pub mod ast {
         words: __PPATH_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     #[cfg(target_endian = "little")]
     static __PPATH_PSEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -7949,6 +8017,8 @@ pub mod ast {
         words: __PPATH_PSEGMENTS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     /// Reads one `psegment` of `Ppath` starting at `pos`.
     fn __ppath_psegments_item(
@@ -8058,6 +8128,8 @@ pub mod ast {
         words: __FIELDSPEC_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 613566757u64,
     };
     /// Parse tree of the rule `fieldspec` of `rfc1738.bnf` (line 95):
     ///

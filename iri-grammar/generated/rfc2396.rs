@@ -2609,6 +2609,8 @@ pub mod ast {
         words: __URI_REFERENCE_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 357913942u64,
     };
     /// Parse tree of the rule `URI-reference` of `rfc2396.bnf` (line 7):
     ///
@@ -2708,6 +2710,8 @@ pub mod ast {
         words: __ABSOLUTE_URI_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 429496730u64,
     };
     /// Parse tree of the rule `absoluteURI` of `rfc2396.bnf` (line 8):
     ///
@@ -2806,6 +2810,8 @@ pub mod ast {
         words: __RELATIVE_URI_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 536870912u64,
     };
     /// Parse tree of the rule `relativeURI` of `rfc2396.bnf` (line 9):
     ///
@@ -2909,6 +2915,8 @@ pub mod ast {
         words: __HIER_PART_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 613566757u64,
     };
     /// Parse tree of the rule `hier_part` of `rfc2396.bnf` (line 11):
     ///
@@ -3008,6 +3016,8 @@ pub mod ast {
         words: __NET_PATH_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     /// Parse tree of the rule `net_path` of `rfc2396.bnf` (line 17):
     ///
@@ -3105,6 +3115,8 @@ pub mod ast {
         words: __REL_PATH_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 613566757u64,
     };
     /// Parse tree of the rule `rel_path` of `rfc2396.bnf` (line 19):
     ///
@@ -3208,6 +3220,8 @@ pub mod ast {
         words: __AUTHORITY_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 390451573u64,
     };
     /// Parse tree of the rule `authority` of `rfc2396.bnf` (line 26):
     ///
@@ -3308,6 +3322,8 @@ pub mod ast {
         words: __HOSTPORT_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 613566757u64,
     };
     /// Parse tree of the rule `hostport` of `rfc2396.bnf` (line 35):
     ///
@@ -3414,6 +3430,8 @@ pub mod ast {
         words: __HOST_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     /// Parse tree of the rule `host` of `rfc2396.bnf` (line 36):
     ///
@@ -3516,6 +3534,8 @@ pub mod ast {
         words: __HOSTNAME_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     #[cfg(target_endian = "little")]
     static __HOSTNAME_DOMAINLABELS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -3555,6 +3575,8 @@ pub mod ast {
         words: __HOSTNAME_DOMAINLABELS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 858993460u64,
     };
     /// Reads one `domainlabel` of `Hostname` starting at `pos`.
     fn __hostname_domainlabels_item(
@@ -3683,6 +3705,8 @@ pub mod ast {
         words: __DOMAINLABEL_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1073741824u64,
     };
     #[cfg(target_endian = "little")]
     static __DOMAINLABEL_ALPHANUMS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -3722,6 +3746,8 @@ pub mod ast {
         words: __DOMAINLABEL_ALPHANUMS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1431655766u64,
     };
     /// Reads one `alphanum` of `Domainlabel` starting at `pos`.
     fn __domainlabel_alphanums_item(
@@ -3861,6 +3887,8 @@ pub mod ast {
         words: __TOPLABEL_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 858993460u64,
     };
     #[cfg(target_endian = "little")]
     static __TOPLABEL_ALPHANUMS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -3896,6 +3924,8 @@ pub mod ast {
         words: __TOPLABEL_ALPHANUMS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1431655766u64,
     };
     /// Reads one `alphanum` of `Toplabel` starting at `pos`.
     fn __toplabel_alphanums_item(
@@ -4013,6 +4043,8 @@ pub mod ast {
         words: __IPV4ADDRESS_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1073741824u64,
     };
     #[cfg(target_endian = "little")]
     static __IPV4ADDRESS_DIGITS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -4048,6 +4080,8 @@ pub mod ast {
         words: __IPV4ADDRESS_DIGITS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1431655766u64,
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
     fn __ipv4address_digits_item(
@@ -4095,6 +4129,8 @@ pub mod ast {
         words: __IPV4ADDRESS_DIGITS_2_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1431655766u64,
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
     fn __ipv4address_digits_2_item(
@@ -4142,6 +4178,8 @@ pub mod ast {
         words: __IPV4ADDRESS_DIGITS_3_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1431655766u64,
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
     fn __ipv4address_digits_3_item(
@@ -4189,6 +4227,8 @@ pub mod ast {
         words: __IPV4ADDRESS_DIGITS_4_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1431655766u64,
     };
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
     fn __ipv4address_digits_4_item(
@@ -4316,6 +4356,8 @@ pub mod ast {
         words: __PATH_SEGMENTS_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     #[cfg(target_endian = "little")]
     static __PATH_SEGMENTS_SEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -4355,6 +4397,8 @@ pub mod ast {
         words: __PATH_SEGMENTS_SEGMENTS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     /// Reads one `segment` of `PathSegments` starting at `pos`.
     fn __pathsegments_segments_item(
@@ -4467,6 +4511,8 @@ pub mod ast {
         words: __SEGMENT_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     #[cfg(target_endian = "little")]
     static __SEGMENT_PCHARS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -4498,6 +4544,8 @@ pub mod ast {
         words: __SEGMENT_PCHARS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 858993460u64,
     };
     /// Reads one `pchar` of `Segment` starting at `pos`.
     fn __segment_pchars_item(
@@ -4540,6 +4588,8 @@ pub mod ast {
         words: __SEGMENT_PARAMS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     /// Reads one `param` of `Segment` starting at `pos`.
     fn __segment_params_item(

@@ -2715,6 +2715,8 @@ pub mod ast {
         words: __URI_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 195225787u64,
     };
     /// Parse tree of the rule `URI` of `rfc3986.abnf` (line 12):
     ///
@@ -2834,6 +2836,8 @@ pub mod ast {
         words: __HIER_PART_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 238609295u64,
     };
     /// Parse tree of the rule `hier-part` of `rfc3986.abnf` (line 14):
     ///
@@ -2965,6 +2969,8 @@ pub mod ast {
         words: __URI_REFERENCE_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 195225787u64,
     };
     /// Parse tree of the rule `URI-reference` of `rfc3986.abnf` (line 19):
     ///
@@ -3076,6 +3082,8 @@ pub mod ast {
         words: __ABSOLUTE_URI_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 204522253u64,
     };
     /// Parse tree of the rule `absolute-URI` of `rfc3986.abnf` (line 21):
     ///
@@ -3177,6 +3185,8 @@ pub mod ast {
         words: __RELATIVE_REF_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 214748365u64,
     };
     /// Parse tree of the rule `relative-ref` of `rfc3986.abnf` (line 23):
     ///
@@ -3297,6 +3307,8 @@ pub mod ast {
         words: __RELATIVE_PART_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 238609295u64,
     };
     /// Parse tree of the rule `relative-part` of `rfc3986.abnf` (line 25):
     ///
@@ -3423,6 +3435,8 @@ pub mod ast {
         words: __AUTHORITY_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 252645136u64,
     };
     /// Parse tree of the rule `authority` of `rfc3986.abnf` (line 32):
     ///
@@ -3536,6 +3550,8 @@ pub mod ast {
         words: __HOST_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 268435456u64,
     };
     /// Parse tree of the rule `host` of `rfc3986.abnf` (line 34):
     ///
@@ -3647,6 +3663,8 @@ pub mod ast {
         words: __IP_LITERAL_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 286331154u64,
     };
     /// Parse tree of the rule `IP-literal` of `rfc3986.abnf` (line 37):
     ///
@@ -3766,6 +3784,8 @@ pub mod ast {
         words: __PATH_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 613566757u64,
     };
     /// Parse tree of the rule `path` of `rfc3986.abnf` (line 63):
     ///
@@ -3885,6 +3905,8 @@ pub mod ast {
         words: __PATH_ABEMPTY_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     #[cfg(target_endian = "little")]
     static __PATH_ABEMPTY_SEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -3924,6 +3946,8 @@ pub mod ast {
         words: __PATH_ABEMPTY_SEGMENTS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     /// Reads one `segment` of `PathAbempty` starting at `pos`.
     fn __pathabempty_segments_item(
@@ -4030,6 +4054,8 @@ pub mod ast {
         words: __PATH_NOSCHEME_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 613566757u64,
     };
     #[cfg(target_endian = "little")]
     static __PATH_NOSCHEME_SEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -4069,6 +4095,8 @@ pub mod ast {
         words: __PATH_NOSCHEME_SEGMENTS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     /// Reads one `segment` of `PathNoscheme` starting at `pos`.
     fn __pathnoscheme_segments_item(
@@ -4178,6 +4206,8 @@ pub mod ast {
         words: __PATH_ROOTLESS_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     #[cfg(target_endian = "little")]
     static __PATH_ROOTLESS_SEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -4217,6 +4247,8 @@ pub mod ast {
         words: __PATH_ROOTLESS_SEGMENTS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     /// Reads one `segment` of `PathRootless` starting at `pos`.
     fn __pathrootless_segments_item(
@@ -4335,6 +4367,8 @@ pub mod components {
         words: __URI_REFERENCE_COMPONENTS_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 195225787u64,
     };
     /// Components of the rule `URI-reference` of `rfc3986.abnf` (line 19):
     ///
@@ -4470,6 +4504,8 @@ pub mod components {
         words: __AUTHORITY_COMPONENTS_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 252645136u64,
     };
     /// Components of the rule `authority` of `rfc3986.abnf` (line 32):
     ///

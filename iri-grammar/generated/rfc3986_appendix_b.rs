@@ -829,6 +829,8 @@ pub mod ast {
         words: __REFERENCE_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 204522253u64,
     };
     /// Parse tree of the rule `reference` of `rfc3986_appendix_b.abnf` (line 26):
     ///
@@ -942,6 +944,8 @@ pub mod ast {
         words: __AUTHORITY_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 238609295u64,
     };
     /// Parse tree of the rule `authority` of `rfc3986_appendix_b.abnf` (line 32):
     ///
@@ -1055,6 +1059,8 @@ pub mod ast {
         words: __HOST_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 268435456u64,
     };
     /// Parse tree of the rule `host` of `rfc3986_appendix_b.abnf` (line 34):
     ///
@@ -1178,6 +1184,301 @@ pub mod components {
             lists: 5022u32,
             words: __REFERENCE_COMPONENTS_PAIRS.as_u32s(),
         }),
+        loops: &[
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 255,
+                    255, 243,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                    255, 247,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                    255, 255,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                    255, 255,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 255,
+                    255, 243,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 223,
+                    255, 243,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                    255, 243,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 255,
+                    255, 243,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 223,
+                    255, 243,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 223,
+                    255, 243,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 223,
+                    255, 243,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                    255, 243,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 223,
+                    255, 243,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+            ::iri_grammar::__private::LoopSet {
+                bytes: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+                escape: 0,
+                escaped: ::iri_grammar::__private::NibbleSet([
+                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                ]),
+            },
+        ],
+        recip: 429496730u64,
     };
     /// Components of the rule `reference` of `rfc3986_appendix_b.abnf` (line 26):
     ///

@@ -2209,6 +2209,8 @@ pub mod ast {
         words: __IRI_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 95443718u64,
     };
     /// Parse tree of the rule `IRI` of `rfc3987.abnf` (line 20):
     ///
@@ -2330,6 +2332,8 @@ pub mod ast {
         words: __IHIER_PART_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 110127367u64,
     };
     /// Parse tree of the rule `ihier-part` of `rfc3987.abnf` (line 23):
     ///
@@ -2467,6 +2471,8 @@ pub mod ast {
         words: __IRI_REFERENCE_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 95443718u64,
     };
     /// Parse tree of the rule `IRI-reference` of `rfc3987.abnf` (line 28):
     ///
@@ -2580,6 +2586,8 @@ pub mod ast {
         words: __ABSOLUTE_IRI_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 97612894u64,
     };
     /// Parse tree of the rule `absolute-IRI` of `rfc3987.abnf` (line 30):
     ///
@@ -2682,6 +2690,8 @@ pub mod ast {
         words: __IRELATIVE_REF_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 99882961u64,
     };
     /// Parse tree of the rule `irelative-ref` of `rfc3987.abnf` (line 32):
     ///
@@ -2803,6 +2813,8 @@ pub mod ast {
         words: __IRELATIVE_PART_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 110127367u64,
     };
     /// Parse tree of the rule `irelative-part` of `rfc3987.abnf` (line 34):
     ///
@@ -2930,6 +2942,8 @@ pub mod ast {
         words: __IAUTHORITY_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 113025456u64,
     };
     /// Parse tree of the rule `iauthority` of `rfc3987.abnf` (line 39):
     ///
@@ -3044,6 +3058,8 @@ pub mod ast {
         words: __IHOST_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 116080198u64,
     };
     /// Parse tree of the rule `ihost` of `rfc3987.abnf` (line 41):
     ///
@@ -3165,6 +3181,8 @@ pub mod ast {
         words: __IPATH_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 153391690u64,
     };
     /// Parse tree of the rule `ipath` of `rfc3987.abnf` (line 45):
     ///
@@ -3291,6 +3309,8 @@ pub mod ast {
         words: __IPATH_ABEMPTY_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 159072863u64,
     };
     #[cfg(target_endian = "little")]
     static __IPATH_ABEMPTY_ISEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -3331,6 +3351,8 @@ pub mod ast {
         words: __IPATH_ABEMPTY_ISEGMENTS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 159072863u64,
     };
     /// Reads one `isegment` of `IpathAbempty` starting at `pos`.
     fn __ipathabempty_isegments_item(
@@ -3438,6 +3460,8 @@ pub mod ast {
         words: __IPATH_NOSCHEME_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 153391690u64,
     };
     #[cfg(target_endian = "little")]
     static __IPATH_NOSCHEME_ISEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -3478,6 +3502,8 @@ pub mod ast {
         words: __IPATH_NOSCHEME_ISEGMENTS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 159072863u64,
     };
     /// Reads one `isegment` of `IpathNoscheme` starting at `pos`.
     fn __ipathnoscheme_isegments_item(
@@ -3588,6 +3614,8 @@ pub mod ast {
         words: __IPATH_ROOTLESS_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 159072863u64,
     };
     #[cfg(target_endian = "little")]
     static __IPATH_ROOTLESS_ISEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -3628,6 +3656,8 @@ pub mod ast {
         words: __IPATH_ROOTLESS_ISEGMENTS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 159072863u64,
     };
     /// Reads one `isegment` of `IpathRootless` starting at `pos`.
     fn __ipathrootless_isegments_item(
@@ -3748,6 +3778,8 @@ pub mod components {
         words: __IRI_REFERENCE_COMPONENTS_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 95443718u64,
     };
     /// Components of the rule `IRI-reference` of `rfc3987.abnf` (line 28):
     ///
@@ -3884,6 +3916,8 @@ pub mod components {
         words: __IAUTHORITY_COMPONENTS_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 113025456u64,
     };
     /// Components of the rule `iauthority` of `rfc3987.abnf` (line 39):
     ///

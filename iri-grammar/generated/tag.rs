@@ -858,6 +858,8 @@ pub mod ast {
         words: __TAG_URI_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 252645136u64,
     };
     /// Parse tree of the rule `tagURI` of `tag.abnf` (line 11):
     ///
@@ -960,6 +962,8 @@ pub mod ast {
         words: __AUTHORITY_NAME_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 613566757u64,
     };
     /// Parse tree of the rule `authorityName` of `tag.abnf` (line 14):
     ///
@@ -1066,6 +1070,8 @@ pub mod ast {
         words: __DNSNAME_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 858993460u64,
     };
     #[cfg(target_endian = "little")]
     static __DNSNAME_DNSCOMPS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -1097,6 +1103,8 @@ pub mod ast {
         words: __DNSNAME_DNSCOMPS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 858993460u64,
     };
     /// Reads one `DNScomp` of `Dnsname` starting at `pos`.
     fn __dnsname_dnscomps_item(
@@ -1202,6 +1210,8 @@ pub mod ast {
         words: __EMAIL_ADDRESS_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 613566757u64,
     };
     #[cfg(target_endian = "little")]
     static __EMAIL_ADDRESS_ALPHA_NUMS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -1241,6 +1251,8 @@ pub mod ast {
         words: __EMAIL_ADDRESS_ALPHA_NUMS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1431655766u64,
     };
     /// Reads one `alphaNum` of `EmailAddress` starting at `pos`.
     fn __emailaddress_alpha_nums_item(

@@ -2342,6 +2342,8 @@ pub mod ast {
         words: __TELEPHONE_SUBSCRIBER_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 148102321u64,
     };
     /// Parse tree of the rule `telephone-subscriber` of `tel.abnf` (line 13):
     ///
@@ -2453,6 +2455,8 @@ pub mod ast {
         words: __GLOBAL_NUMBER_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 204522253u64,
     };
     #[cfg(target_endian = "little")]
     static __GLOBAL_NUMBER_PARS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -2485,6 +2489,8 @@ pub mod ast {
         words: __GLOBAL_NUMBER_PARS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 252645136u64,
     };
     /// Reads one `par` of `GlobalNumber` starting at `pos`.
     fn __globalnumber_pars_item(
@@ -2598,6 +2604,8 @@ pub mod ast {
         words: __LOCAL_NUMBER_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 148102321u64,
     };
     #[cfg(target_endian = "little")]
     static __LOCAL_NUMBER_PARS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
@@ -2630,6 +2638,8 @@ pub mod ast {
         words: __LOCAL_NUMBER_PARS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 252645136u64,
     };
     /// Reads one `par` of `LocalNumber` starting at `pos`.
     fn __localnumber_pars_item(
@@ -2674,6 +2684,8 @@ pub mod ast {
         words: __LOCAL_NUMBER_PARS_2_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 252645136u64,
     };
     /// Reads one `par` of `LocalNumber` starting at `pos`.
     fn __localnumber_pars_2_item(
@@ -2808,6 +2820,8 @@ pub mod ast {
         words: __PAR_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 252645136u64,
     };
     /// Parse tree of the rule `par` of `tel.abnf` (line 16):
     ///
@@ -2918,6 +2932,8 @@ pub mod ast {
         words: __DESCRIPTOR_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 536870912u64,
     };
     /// Parse tree of the rule `descriptor` of `tel.abnf` (line 20):
     ///
@@ -3028,6 +3044,8 @@ pub mod ast {
         words: __GLOBAL_NUMBER_DIGITS_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 858993460u64,
     };
     #[cfg(target_endian = "little")]
     static __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -3067,6 +3085,8 @@ pub mod ast {
         words: __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1431655766u64,
     };
     /// Reads one `phonedigit` of `GlobalNumberDigits` starting at `pos`.
     fn __globalnumberdigits_phonedigits_item(
@@ -3120,6 +3140,8 @@ pub mod ast {
         words: __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_2_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1431655766u64,
     };
     /// Reads one `phonedigit` of `GlobalNumberDigits` starting at `pos`.
     fn __globalnumberdigits_phonedigits_2_item(
@@ -3233,6 +3255,8 @@ pub mod ast {
         words: __LOCAL_NUMBER_DIGITS_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1073741824u64,
     };
     #[cfg(target_endian = "little")]
     static __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -3274,6 +3298,8 @@ pub mod ast {
         words: __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1431655766u64,
     };
     /// Reads one `phonedigit-hex` of `LocalNumberDigits` starting at `pos`.
     fn __localnumberdigits_phonedigit_hexs_item(
@@ -3327,6 +3353,8 @@ pub mod ast {
         words: __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_2_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1431655766u64,
     };
     /// Reads one `phonedigit-hex` of `LocalNumberDigits` starting at `pos`.
     fn __localnumberdigits_phonedigit_hexs_2_item(
@@ -3441,6 +3469,8 @@ pub mod ast {
         words: __DOMAINNAME_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 715827883u64,
     };
     #[cfg(target_endian = "little")]
     static __DOMAINNAME_DOMAINLABELS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -3480,6 +3510,8 @@ pub mod ast {
         words: __DOMAINNAME_DOMAINLABELS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 858993460u64,
     };
     /// Reads one `domainlabel` of `Domainname` starting at `pos`.
     fn __domainname_domainlabels_item(
@@ -3605,6 +3637,8 @@ pub mod ast {
         words: __DOMAINLABEL_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1073741824u64,
     };
     #[cfg(target_endian = "little")]
     static __DOMAINLABEL_ALPHANUMS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
@@ -3644,6 +3678,8 @@ pub mod ast {
         words: __DOMAINLABEL_ALPHANUMS_ITEM_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 1431655766u64,
     };
     /// Reads one `alphanum` of `Domainlabel` starting at `pos`.
     fn __domainlabel_alphanums_item(
@@ -3764,6 +3800,8 @@ pub mod ast {
         words: __PARAMETER_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 536870912u64,
     };
     /// Parse tree of the rule `parameter` of `tel.abnf` (line 31):
     ///

@@ -681,6 +681,8 @@ pub mod ast {
         words: __NAMESTRING_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 286331154u64,
     };
     /// Parse tree of the rule `namestring` of `urn.abnf` (line 9):
     ///
@@ -781,6 +783,8 @@ pub mod ast {
         words: __RQ_COMPONENTS_TDFA_BYTES.as_u32s(),
         utf8_only: false,
         pairs: ::core::option::Option::None,
+        loops: &[],
+        recip: 477218589u64,
     };
     /// Parse tree of the rule `rq-components` of `urn.abnf` (line 16):
     ///

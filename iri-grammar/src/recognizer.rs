@@ -195,6 +195,66 @@ impl Table {
         }
     }
 
+    /// [`Recognizer::extract`] bit-parallel, forwards only: where the
+    /// recognizer is in a state of [`Skip`] and the tagged DFA in a state
+    /// that loops without effect, both skip to the first byte outside
+    /// both loop sets ([`LoopSet::meet`]); every other byte steps both.
+    #[inline]
+    fn run_skip_tagged(&self, x: &TaggedDfa, input: &[u8], tags: &mut [usize]) -> Result<(), Stop> {
+        match self.words {
+            Words::U16(w) => self.run_skip_tagged_in(w, x, input, tags),
+            Words::U32(w) => self.run_skip_tagged_in(w, x, input, tags),
+        }
+    }
+
+    #[inline(always)]
+    fn run_skip_tagged_in<T: Entry>(
+        &self,
+        words: &[T],
+        x: &TaggedDfa,
+        input: &[u8],
+        tags: &mut [usize],
+    ) -> Result<(), Stop> {
+        let classes = &self.classes;
+        let (from, recip, sets) = (self.skip.from as usize, self.skip.recip, self.skip.sets);
+        let (xw, xc, op_start) = (x.words, &x.classes, x.op_start as usize);
+        let level = Level::detected();
+        let mut regs = [crate::tagged::NONE; MAX_REGISTERS + 1];
+        x.start_regs(&mut regs, 0);
+        let mut q = self.start as usize;
+        let mut s = x.start as usize;
+        let mut i = 0;
+        loop {
+            if q >= from {
+                let mine = &sets[((q - from) as u64 * recip >> 32) as usize];
+                let both = mine.meet(&x.loops[(s as u64 * x.recip >> 32) as usize]);
+                if !both.bytes.is_empty() {
+                    i = simd::find_outside_with(level, &both, input, i);
+                }
+            }
+            let Some(&b) = input.get(i) else { break };
+            let before = q;
+            q = step(words, classes, q, b);
+            if q == 0 {
+                return Err(Stop::Rule(Resume {
+                    state: before,
+                    done: i,
+                }));
+            }
+            let t = xw[s + usize::from(xc[usize::from(b)])];
+            TaggedDfa::effect(xw, op_start, t, &mut regs, i);
+            s = (t & NEXT_MASK) as usize;
+            i += 1;
+        }
+        if !self.accepts(words, q) {
+            return Err(Stop::Rule(Resume {
+                state: q,
+                done: input.len(),
+            }));
+        }
+        Self::finish(x, s, &regs, input.len(), tags)
+    }
+
     /// Whether the table has states to skip through.
     #[inline(always)]
     fn skips(&self) -> bool {
@@ -647,22 +707,16 @@ impl Recognizer {
     /// loop advances three independent walks per round: the recognizer from
     /// the front and from the back, one byte each, and the extraction by
     /// two bytes, so that the extraction costs little more than
-    /// [`Recognizer::is_match`].
+    /// [`Recognizer::is_match`]. Inputs of 96 bytes or more, when both
+    /// automata have loop sets, are walked bit-parallel instead
+    /// ([`Table::run_skip_tagged`]).
     #[doc(hidden)]
     pub fn extract(&self, parts: &TaggedDfa, input: &str, tags: &mut [usize]) -> Result<(), Stop> {
         let bytes = input.as_bytes();
-        match (&self.reverse, &parts.pairs) {
-            (Some(rev), Some(pairs)) => match (&self.table.words, &rev.words) {
-                (Words::U16(w), Words::U16(r)) => self.table.run_pairs(w, rev, r, parts, pairs, bytes, tags),
-                (Words::U16(w), Words::U32(r)) => self.table.run_pairs(w, rev, r, parts, pairs, bytes, tags),
-                (Words::U32(w), Words::U16(r)) => self.table.run_pairs(w, rev, r, parts, pairs, bytes, tags),
-                (Words::U32(w), Words::U32(r)) => self.table.run_pairs(w, rev, r, parts, pairs, bytes, tags),
-            },
-            _ => match self.table.words {
-                Words::U16(w) => self.table.run_tagged(w, parts, bytes, tags),
-                Words::U32(w) => self.table.run_tagged(w, parts, bytes, tags),
-            },
+        if bytes.len() >= SKIP_MIN && self.table.skips() && !parts.loops.is_empty() {
+            return self.table.run_skip_tagged(parts, bytes, tags);
         }
+        self.__extract_plain(parts, input, tags)
     }
 
     /// The error for an input known not to match (the forward walk alone
@@ -712,6 +766,33 @@ impl Recognizer {
     #[doc(hidden)]
     pub fn __walk_skip(&self, input: &[u8], level: Level) -> Result<(), usize> {
         self.table.run_skip(input, level)
+    }
+
+    /// [`Recognizer::extract`] by the bit-parallel walk whatever the
+    /// input's length (`None` if `parts` has no loop sets), for tests.
+    #[doc(hidden)]
+    pub fn __extract_skip(&self, parts: &TaggedDfa, input: &str, tags: &mut [usize]) -> Option<Result<(), Stop>> {
+        (self.table.skips() && !parts.loops.is_empty()).then(|| self.table.run_skip_tagged(parts, input.as_bytes(), tags))
+    }
+
+    /// [`Recognizer::extract`] by the plain walks (both ends and two-byte
+    /// steps where the tables have them), for tests.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn __extract_plain(&self, parts: &TaggedDfa, input: &str, tags: &mut [usize]) -> Result<(), Stop> {
+        let bytes = input.as_bytes();
+        match (&self.reverse, &parts.pairs) {
+            (Some(rev), Some(pairs)) => match (&self.table.words, &rev.words) {
+                (Words::U16(w), Words::U16(r)) => self.table.run_pairs(w, rev, r, parts, pairs, bytes, tags),
+                (Words::U16(w), Words::U32(r)) => self.table.run_pairs(w, rev, r, parts, pairs, bytes, tags),
+                (Words::U32(w), Words::U16(r)) => self.table.run_pairs(w, rev, r, parts, pairs, bytes, tags),
+                (Words::U32(w), Words::U32(r)) => self.table.run_pairs(w, rev, r, parts, pairs, bytes, tags),
+            },
+            _ => match self.table.words {
+                Words::U16(w) => self.table.run_tagged(w, parts, bytes, tags),
+                Words::U32(w) => self.table.run_tagged(w, parts, bytes, tags),
+            },
+        }
     }
 
     /// How many states the bit-parallel walk skips through.

@@ -78,6 +78,22 @@ impl LoopSet {
         }
     }
 
+    /// The bytes and escapes on which both `self` and `other` loop: the
+    /// common bytes, and `self`'s escape if all its bytes are single bytes
+    /// of `other`.
+    #[inline]
+    pub fn meet(&self, other: &LoopSet) -> LoopSet {
+        let and = |a: &NibbleSet, b: &NibbleSet| {
+            NibbleSet((u128::from_ne_bytes(a.0) & u128::from_ne_bytes(b.0)).to_ne_bytes())
+        };
+        let keep = other.bytes.contains(self.escape) && and(&self.escaped, &other.bytes) == self.escaped;
+        LoopSet {
+            bytes: and(&self.bytes, &other.bytes),
+            escape: self.escape,
+            escaped: if keep { self.escaped } else { NibbleSet([0; 16]) },
+        }
+    }
+
     /// Whether an escape starts at `input[i]` (all three bytes present).
     #[inline(always)]
     fn escape_at(&self, input: &[u8], i: usize) -> bool {

@@ -57,6 +57,13 @@ pub struct TaggedDfa {
     pub utf8_only: bool,
     /// Its two-byte steps, if the generator emitted them.
     pub pairs: Option<Pairs>,
+    /// Per state, the bytes on which it loops without touching a register
+    /// (`abnf_codegen::automata::bitpar::tagged_loops`), for bit-parallel
+    /// extraction; empty if the generator did not emit them.
+    pub loops: &'static [crate::simd::LoopSet],
+    /// `2^32 / (alphabet + 1)` rounded up: `row * recip >> 32` is the
+    /// state number of a row.
+    pub recip: u64,
 }
 
 /// The two-byte steps of a [`TaggedDfa`] (see

@@ -187,6 +187,33 @@ impl Compact {
     }
 }
 
+/// The loop set of every state of a tagged DFA (empty for most): the
+/// ASCII bytes on which it moves to itself without touching a register, so
+/// that a run of them changes nothing but the position. Only states with
+/// at least [`MIN_LOOP_BYTES`] of them get a set. An extraction walks such
+/// a run bit-parallel where the recognizer walked with it loops too: on
+/// the intersection of both sets (the runtime's `LoopSet::meet`).
+pub fn tagged_loops(d: &crate::tagged::TaggedDfa) -> Vec<LoopSet> {
+    let a = d.alphabet;
+    (0..d.states())
+        .map(|q| {
+            let bytes = NibbleTable::from_fn(|b| {
+                let t = q * a + usize::from(d.classes[usize::from(b)]);
+                d.next[t] as usize == q && d.op_lists[d.ops[t] as usize].is_empty()
+            });
+            LoopSet {
+                bytes: if q != 0 && bytes.len() >= MIN_LOOP_BYTES {
+                    bytes
+                } else {
+                    NibbleTable([0; 16])
+                },
+                escape: 0,
+                escaped: NibbleTable([0; 16]),
+            }
+        })
+        .collect()
+}
+
 /// Renumbers `c`'s states so that the accelerated ones come last, and
 /// returns their loop sets. The dead state stays 0, the others keep their
 /// relative order; the language, the classes and the accepting states are

@@ -29,6 +29,9 @@ pub struct EmitTdfa {
     /// Its two-byte steps, if emitted (files `.le.pairs` / `.be.pairs`):
     /// where their operation lists start.
     pub pairs: Option<u32>,
+    /// Per state, the bytes it loops on without effect, for bit-parallel
+    /// extraction (empty: not emitted).
+    pub loops: Vec<crate::automata::bitpar::LoopSet>,
 }
 
 /// What a field holds.
@@ -199,6 +202,9 @@ fn tdfa_items(t: &EmitTdfa, rt: &TokenStream, style: IncludeStyle) -> TokenStrea
         }
         None => (TokenStream::new(), quote!(::core::option::Option::None)),
     };
+    let loop_sets = t.loops.iter().map(|l| super::loop_set(rt, l));
+    // `s * recip >> 32` is the state number of row `s`.
+    let recip = u64::from(u32::MAX) / u64::from(alphabet + 1) + 1;
     quote! {
         #bytes_static
         #pairs_static
@@ -213,6 +219,8 @@ fn tdfa_items(t: &EmitTdfa, rt: &TokenStream, style: IncludeStyle) -> TokenStrea
             words: #bytes.as_u32s(),
             utf8_only: #utf8_only,
             pairs: #pairs,
+            loops: &[#(#loop_sets),*],
+            recip: #recip,
         };
     }
 }

@@ -187,19 +187,7 @@ pub fn grammar_module(
                     // `(s - from) * recip >> 32` is `(s - from) / alphabet`
                     // for every premultiplied state `s` (see `Skip`).
                     let recip = u64::from(u32::MAX) / u64::from(*alphabet) + 1;
-                    let nibbles = |t: &crate::automata::bitpar::NibbleTable| {
-                        let bytes = t.0.iter().map(|&b| proc_macro2::Literal::u8_unsuffixed(b));
-                        quote!(#rt::__private::NibbleSet([#(#bytes),*]))
-                    };
-                    let sets = skip.sets.iter().map(|l| {
-                        let (bytes, escaped) = (nibbles(&l.bytes), nibbles(&l.escaped));
-                        let escape = proc_macro2::Literal::u8_unsuffixed(l.escape);
-                        quote!(#rt::__private::LoopSet {
-                            bytes: #bytes,
-                            escape: #escape,
-                            escaped: #escaped,
-                        })
-                    });
+                    let sets = skip.sets.iter().map(|l| loop_set(&rt, l));
                     quote!(#rt::__private::Skip {
                         from: #from,
                         recip: #recip,
@@ -244,6 +232,21 @@ pub fn grammar_module(
         g.source
     );
     header + &format_tokens(tokens)
+}
+
+/// A `LoopSet` of the runtime's `simd` module.
+pub(crate) fn loop_set(rt: &TokenStream, l: &crate::automata::bitpar::LoopSet) -> TokenStream {
+    let nibbles = |t: &crate::automata::bitpar::NibbleTable| {
+        let bytes = t.0.iter().map(|&b| proc_macro2::Literal::u8_unsuffixed(b));
+        quote!(#rt::__private::NibbleSet([#(#bytes),*]))
+    };
+    let (bytes, escaped) = (nibbles(&l.bytes), nibbles(&l.escaped));
+    let escape = proc_macro2::Literal::u8_unsuffixed(l.escape);
+    quote!(#rt::__private::LoopSet {
+        bytes: #bytes,
+        escape: #escape,
+        escaped: #escaped,
+    })
 }
 
 /// Renders the index of all generated grammars (for lookups by name).
