@@ -171,11 +171,21 @@ impl Table {
 
     #[inline(always)]
     fn run_skip_in<T: Entry>(&self, words: &[T], input: &[u8], level: Level) -> Result<(), usize> {
+        match self.walk_skip(words, input, level) {
+            Ok(s) if self.accepts(words, s) => Ok(()),
+            Ok(_) => Err(input.len()),
+            Err(i) => Err(i),
+        }
+    }
+
+    /// The state after all of `input` (skipping as [`Table::run_skip`]
+    /// does), or the offset of the byte that leads to the dead state.
+    #[inline(always)]
+    fn walk_skip<T: Entry>(&self, words: &[T], input: &[u8], level: Level) -> Result<usize, usize> {
         let classes = &self.classes;
         let (from, recip, sets) = (self.skip.from as usize, self.skip.recip, self.skip.sets);
         let mut s = self.start as usize;
         let mut i = 0;
-        let n = input.len();
         loop {
             if s >= from {
                 let k = ((s - from) as u64 * recip >> 32) as usize;
@@ -188,11 +198,7 @@ impl Table {
             }
             i += 1;
         }
-        if self.accepts(words, s) {
-            Ok(())
-        } else {
-            Err(n)
-        }
+        Ok(s)
     }
 
     /// [`Recognizer::extract`] bit-parallel, forwards only: where the
@@ -805,6 +811,14 @@ impl Recognizer {
     /// match can continue it).
     pub(crate) fn state_after(&self, prefix: &[u8]) -> usize {
         let t = &self.table;
+        if prefix.len() >= SKIP_MIN && t.skips() {
+            let level = Level::detected();
+            let after = match t.words {
+                Words::U16(w) => t.walk_skip(w, prefix, level),
+                Words::U32(w) => t.walk_skip(w, prefix, level),
+            };
+            return after.unwrap_or(0);
+        }
         let mut s = t.start as usize;
         for &b in prefix {
             s = match t.words {

@@ -454,3 +454,23 @@ fn bit_parallel_extraction_agrees_with_the_splitter() {
         }
     }
 }
+
+#[test]
+fn errors_after_a_skipped_run_expect_what_the_table_walk_expects() {
+    // The state an error reports (what could have come instead) is found by
+    // the bit-parallel walk for long prefixes: the same state as after a
+    // short prefix that ends in the same component.
+    use iri_grammar::IriRef;
+    for (short, long) in [
+        ("http://a/b c", format!("http://a/{} c", "b%41".repeat(60))),
+        ("http://a/?q c", format!("http://a/?{} c", "q=1&".repeat(60))),
+        ("http://a/#f c", format!("http://a/#{} c", "f/?".repeat(80))),
+        ("//a{", format!("//{}{{", "a.b".repeat(60))),
+    ] {
+        let (s, l) = (IriRef::parse(short).unwrap_err(), IriRef::parse(&long).unwrap_err());
+        assert_eq!(Some(l.offset()), long.find([' ', '{']), "{long}");
+        for b in 0..=255u8 {
+            assert_eq!(s.expects(b), l.expects(b), "{short} / {long}: byte {b:#x}");
+        }
+    }
+}
