@@ -234,12 +234,18 @@ fn resume_after(set: &LoopSet, input: &[u8], p: usize) -> Option<usize> {
     set.escape_at(input, p).then_some(p + 3)
 }
 
-/// The outside mask of a 64-byte window from its masks: `inside` (bytes of
-/// the set), `open` (escape bytes) and `esc` (bytes allowed in an escape).
-/// An escape counts only when all three of its bytes are in the window.
+/// The escapes that start in a 64-byte window, from its masks of escape
+/// bytes (`open`) and of bytes allowed in an escape (`esc`): only those
+/// with all three bytes in the window.
 #[inline(always)]
-fn outside_of(inside: u64, open: u64, esc: u64) -> u64 {
-    let starts = open & esc >> 1 & esc >> 2;
+fn escape_starts(open: u64, esc: u64) -> u64 {
+    open & esc >> 1 & esc >> 2
+}
+
+/// A window's bytes outside the set: neither in it (`inside`) nor in an
+/// escape that starts in the window (`starts`).
+#[inline(always)]
+fn outside_of(inside: u64, starts: u64) -> u64 {
     !(inside | starts | starts << 1 | starts << 2)
 }
 
@@ -247,7 +253,7 @@ fn outside_of(inside: u64, open: u64, esc: u64) -> u64 {
 mod x86 {
     use core::arch::x86_64::*;
 
-    use super::{outside_of, resume_after, LoopSet};
+    use super::{escape_starts, outside_of, resume_after, LoopSet};
 
     /// Bit `h` for high nibble `h < 8`: the second lookup's table. High
     /// nibbles 8 to 15 (non-ASCII bytes) map to 0, so they are never in a
@@ -275,26 +281,40 @@ mod x86 {
         u64::from(!(_mm_movemask_epi8(out) as u32) & 0xffff)
     }
 
-    /// The outside mask of the 64 bytes at `p`.
+    /// The bytes of the set among the 64 at `p`.
     ///
     /// # Safety
     ///
     /// `p .. p + 64` must be readable.
     #[inline]
     #[target_feature(enable = "ssse3")]
-    unsafe fn window16(t: &Tables16, escapes: bool, p: *const u8) -> u64 {
-        let (mut inside, mut open, mut esc) = (0u64, 0u64, 0u64);
+    unsafe fn inside16(t: &Tables16, p: *const u8) -> u64 {
+        let mut inside = 0;
         for k in 0..4 {
             // SAFETY: inside `p .. p + 64` (the caller's promise); an
             // unaligned load.
             let v = unsafe { _mm_loadu_si128(p.add(16 * k).cast()) };
             inside |= in16(t.bytes, t.high, v) << (16 * k);
-            if escapes {
-                open |= u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, t.escape)) as u32 & 0xffff) << (16 * k);
-                esc |= in16(t.escaped, t.high, v) << (16 * k);
-            }
         }
-        outside_of(inside, open, esc)
+        inside
+    }
+
+    /// The escapes that start among the 64 bytes at `p`.
+    ///
+    /// # Safety
+    ///
+    /// `p .. p + 64` must be readable.
+    #[inline]
+    #[target_feature(enable = "ssse3")]
+    unsafe fn starts16(t: &Tables16, p: *const u8) -> u64 {
+        let (mut open, mut esc) = (0u64, 0u64);
+        for k in 0..4 {
+            // SAFETY: as in `inside16`.
+            let v = unsafe { _mm_loadu_si128(p.add(16 * k).cast()) };
+            open |= u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, t.escape)) as u32 & 0xffff) << (16 * k);
+            esc |= in16(t.escaped, t.high, v) << (16 * k);
+        }
+        escape_starts(open, esc)
     }
 
     /// [`super::find_outside`] with 16-byte vectors.
@@ -313,10 +333,15 @@ mod x86 {
                 escape: _mm_set1_epi8(set.escape as i8),
             }
         };
-        let escapes = !set.escaped.is_empty();
-        // SAFETY: `window16` reads 64 bytes from `p`, which `find` makes
-        // sure are inside its buffer.
-        find(set, input, from, |p| unsafe { window16(&t, escapes, p) })
+        // SAFETY: `inside16` and `starts16` read 64 bytes from `p`, which
+        // `find` makes sure are inside its buffer.
+        find(
+            set,
+            input,
+            from,
+            |p| unsafe { inside16(&t, p) },
+            |p| unsafe { starts16(&t, p) },
+        )
     }
 
     /// The lookup tables of a [`LoopSet`] in 32-byte registers (each table
@@ -340,25 +365,34 @@ mod x86 {
         u64::from(!(_mm256_movemask_epi8(out) as u32))
     }
 
-    /// [`window16`] with 32-byte vectors.
+    /// [`inside16`] with 32-byte vectors.
     ///
     /// # Safety
     ///
     /// `p .. p + 64` must be readable.
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn window32(t: &Tables32, escapes: bool, p: *const u8) -> u64 {
+    unsafe fn inside32(t: &Tables32, p: *const u8) -> u64 {
         // SAFETY: both loads lie inside `p .. p + 64` (the caller's
         // promise); unaligned loads.
         let (v0, v1) = unsafe { (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(32).cast())) };
-        let inside = in32(t.bytes, t.high, v0) | in32(t.bytes, t.high, v1) << 32;
-        if !escapes {
-            return !inside;
-        }
+        in32(t.bytes, t.high, v0) | in32(t.bytes, t.high, v1) << 32
+    }
+
+    /// [`starts16`] with 32-byte vectors.
+    ///
+    /// # Safety
+    ///
+    /// `p .. p + 64` must be readable.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn starts32(t: &Tables32, p: *const u8) -> u64 {
+        // SAFETY: as in `inside32`.
+        let (v0, v1) = unsafe { (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(32).cast())) };
         let open = |v| u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, t.escape)) as u32);
         let open = open(v0) | open(v1) << 32;
         let esc = in32(t.escaped, t.high, v0) | in32(t.escaped, t.high, v1) << 32;
-        outside_of(inside, open, esc)
+        escape_starts(open, esc)
     }
 
     /// [`super::find_outside`] with 32-byte vectors.
@@ -377,38 +411,62 @@ mod x86 {
                 escape: _mm256_set1_epi8(set.escape as i8),
             }
         };
-        let escapes = !set.escaped.is_empty();
-        // SAFETY: `window32` reads 64 bytes from `p`, which `find` makes
-        // sure are inside its buffer.
-        find(set, input, from, |p| unsafe { window32(&t, escapes, p) })
+        // SAFETY: `inside32` and `starts32` read 64 bytes from `p`, which
+        // `find` makes sure are inside its buffer.
+        find(
+            set,
+            input,
+            from,
+            |p| unsafe { inside32(&t, p) },
+            |p| unsafe { starts32(&t, p) },
+        )
     }
 
-    /// The search over 64-byte windows, whatever computes a window's
-    /// outside mask: whole windows read from `input`, and the last bytes
-    /// copied into a window padded with 0x80 (never in a set, never an
-    /// escape: the generator keeps escapes ASCII).
+    /// The search over 64-byte windows, whatever computes a window's masks
+    /// (`inside`: bytes in the set; `starts`: escapes starting there, only
+    /// computed for a window with bytes outside the set): whole windows
+    /// read from `input`; then the last 64 bytes of the input, with the
+    /// bits of what was already read shifted out; an input shorter than 64
+    /// bytes is copied into a window padded with 0x80 (never in a set,
+    /// never in an escape: the generator keeps them ASCII).
     #[inline(always)]
-    fn find(set: &LoopSet, input: &[u8], from: usize, window: impl Fn(*const u8) -> u64) -> usize {
+    fn find(
+        set: &LoopSet,
+        input: &[u8],
+        from: usize,
+        inside: impl Fn(*const u8) -> u64,
+        starts: impl Fn(*const u8) -> u64,
+    ) -> usize {
+        let escapes = !set.escaped.is_empty();
         let n = input.len();
+        let mut tail;
         let mut i = from;
-        while i + 64 <= n {
-            // `input[i .. i + 64]` exists.
-            let m = window(input[i..i + 64].as_ptr());
+        while i < n {
+            // The window and how far its bit 0 is before `i`.
+            let (p, shift) = if i + 64 <= n {
+                // `input[i .. i + 64]` exists.
+                (input[i..i + 64].as_ptr(), 0)
+            } else if n >= 64 {
+                // Bytes `n - 64 + k`, shifted so that bit 0 is byte `i`
+                // (escapes that start before `i` are dropped before they
+                // are widened); the bits past the end are 0: outside.
+                (input[n - 64..].as_ptr(), i - (n - 64))
+            } else {
+                tail = [0x80u8; 64];
+                tail[..n - i].copy_from_slice(&input[i..]);
+                (tail.as_ptr(), 0)
+            };
+            let inside = inside(p) >> shift;
+            if inside == !0 {
+                i += 64;
+                continue;
+            }
+            let starts = if escapes { starts(p) >> shift } else { 0 };
+            let m = outside_of(inside, starts);
             if m == 0 {
                 i += 64;
                 continue;
             }
-            let p = i + m.trailing_zeros() as usize;
-            match resume_after(set, input, p) {
-                Some(next) => i = next,
-                None => return p,
-            }
-        }
-        while i < n {
-            let mut tail = [0x80u8; 64];
-            tail[..n - i].copy_from_slice(&input[i..]);
-            let m = window(tail.as_ptr());
-            // Padding is outside: there is a bit at or before `n - i`.
             let p = i + m.trailing_zeros() as usize;
             if p >= n {
                 return n;
