@@ -31,7 +31,6 @@ fn main() {
 fn generate(specs: &Path, out: &Path, _prebuilt: &Path) -> Result<(), String> {
     let generated = abnf_codegen::Config::new()
         .specs_dir(specs)
-        .runtime_crate("::iri_grammar")
         .out_dir(out)
         .compile()
         .map_err(|e| e.to_string())?;

@@ -11,7 +11,7 @@ use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::emit::ast::{
     EmitComponents, EmitField, EmitShape, EmitTdfa, EmitType, EmitTypeKind, EmitVariant, Target,
 };
-use crate::emit::{self, EmitGrammar, EmitKind, EmitReverse, EmitRule, IncludeStyle};
+use crate::emit::{self, EmitGrammar, EmitKind, EmitRule, IncludeStyle};
 
 use crate::grammar::{self, Grammar, ModuleId, RuleId, SpecInput};
 use crate::regular::Lowerer;
@@ -241,7 +241,8 @@ impl Config {
     }
 
     /// The path of the runtime crate in generated code (default
-    /// `::iri_grammar`).
+    /// `::abnf_runtime`): a crate that re-exports `abnf-runtime` under another
+    /// name sets it.
     pub fn runtime_crate(&mut self, path: impl Into<String>) -> &mut Config {
         self.runtime = Some(path.into());
         self
@@ -648,7 +649,7 @@ impl Config {
     /// writing anything.
     pub fn generate(&self) -> Result<Generated, Error> {
         let compiled = self.build()?;
-        let runtime = self.runtime.as_deref().unwrap_or("::iri_grammar");
+        let runtime = self.runtime.as_deref().unwrap_or("::abnf_runtime");
         compiled.emit(runtime, self.include_style)
     }
 
@@ -833,22 +834,17 @@ impl Compiled {
                         .typed
                         .tdfas
                         .get(id)
-                        .and_then(|d| d.to_words())
-                        .map_or(0, |(w, _)| 4 * w.len()),
-                    reverse_bytes: self.reverses.get(id).map_or(0, |rev| {
-                        rev.trans_bytes(false).len() + rev.sets_bytes(false).len()
-                    }),
+                        .and_then(|d| d.to_bytes(None, false))
+                        .map_or(0, |b| b.len()),
+                    reverse_bytes: self.reverses.get(id).map_or(0, |rev| rev.to_bytes(false).len()),
                     components_bytes: self
                         .typed
                         .components
                         .iter()
                         .flat_map(|(_, cs)| cs)
                         .find(|c| c.rule == *id)
-                        .map_or(0, |c| {
-                            let single = c.tdfa.to_words().map_or(0, |(w, _)| w.len());
-                            let pairs = c.tdfa.to_pair_words(MAX_PAIR_BYTES).map_or(0, |(w, _)| w.len());
-                            4 * (single + pairs)
-                        }),
+                        .and_then(|c| c.tdfa.to_bytes(Some(MAX_PAIR_BYTES), false))
+                        .map_or(0, |b| b.len()),
                     build_time: a.build_time,
                 });
             }
@@ -929,7 +925,6 @@ impl Compiled {
                     let home_name = &g.module(r.module).name;
                     let dfa_path = format!("{}/{}", module.name, emit::file_stem_name(&r.name));
                     let compact = a.compact();
-                    let skip = a.acceleration();
                     let (sparse_le, sparse_be) = a.sparse_bytes();
                     let reverse = self.reverses.get(&id);
                     let mut doc = rule_doc(g, id, "Recognizer for");
@@ -942,13 +937,13 @@ impl Compiled {
                         compact.to_bytes(false).len(),
                         sparse_le.len()
                     ));
-                    if !skip.sets.is_empty() {
+                    if !compact.skip.sets.is_empty() {
                         doc.push(String::new());
                         doc.push(format!(
-                            " Bit-parallel: {} states loop on 32 or more ASCII bytes; the runtime skips their \
-                             runs a block at a time ({} bytes of nibble tables).",
-                            skip.sets.len(),
-                            skip.bytes()
+                            " Bit-parallel: {} states loop on 32 or more ASCII bytes; inputs of 96 bytes or \
+                             more skip their runs a vector block at a time ({} bytes of loop sets in the table).",
+                            compact.skip.sets.len(),
+                            compact.skip.bytes()
                         ));
                     }
                     let mut tables = vec![
@@ -958,19 +953,15 @@ impl Compiled {
                         ("be.sparse", sparse_be),
                     ];
                     if let Some(rev) = reverse {
+                        let bytes = rev.to_bytes(false);
                         doc.push(String::new());
                         doc.push(format!(
                             " Matched from both ends (`@bidirectional`): a reverse automaton of {} states, \
                              {} bytes with its sets.",
                             rev.states(),
-                            rev.trans_bytes(false).len() + rev.sets_bytes(false).len()
+                            bytes.len()
                         ));
-                        tables.extend([
-                            ("le.rev", rev.trans_bytes(false)),
-                            ("be.rev", rev.trans_bytes(true)),
-                            ("le.revsets", rev.sets_bytes(false)),
-                            ("be.revsets", rev.sets_bytes(true)),
-                        ]);
+                        tables.extend([("le.rev", bytes), ("be.rev", rev.to_bytes(true))]);
                     }
                     for (suffix, contents) in tables {
                         files.push(GeneratedFile {
@@ -982,16 +973,7 @@ impl Compiled {
                         grammar: home_name.clone(),
                         dfa_path,
                         doc,
-                        classes: compact.classes.to_vec(),
-                        alphabet: compact.alphabet as u32,
-                        start: compact.start,
-                        wide: !compact.fits_u16(),
-                        skip,
-                        reverse: reverse.map(|rev| EmitReverse {
-                            start: rev.start,
-                            wide: !rev.fits_u16(),
-                            set_words: rev.set_words as u32,
-                        }),
+                        bidirectional: reverse.is_some(),
                     }
                 };
                 rules.push(EmitRule {
@@ -1115,18 +1097,6 @@ fn rule_doc(g: &Grammar, id: RuleId, what: &str) -> Vec<String> {
 /// grammar of RFC 3986 Appendix B: 20 KB of its 31 KB).
 const MAX_PAIR_BYTES: usize = 64 * 1024;
 
-/// `{path}.le.{ext}` and `{path}.be.{ext}`: `words` in both byte orders.
-fn push_words(files: &mut Vec<GeneratedFile>, path: &str, ext: &str, words: &[u32]) {
-    files.push(GeneratedFile {
-        path: format!("{path}.le.{ext}"),
-        contents: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
-    });
-    files.push(GeneratedFile {
-        path: format!("{path}.be.{ext}"),
-        contents: words.iter().flat_map(|w| w.to_be_bytes()).collect(),
-    });
-}
-
 fn emit_tdfa(
     ident: String,
     path: String,
@@ -1134,34 +1104,19 @@ fn emit_tdfa(
     pairs: bool,
     files: &mut Vec<GeneratedFile>,
 ) -> EmitTdfa {
-    let pairs = pairs
-        .then(|| d.to_pair_words(MAX_PAIR_BYTES))
-        .flatten()
-        .map(|(words, lists)| {
-            push_words(files, &path, "pairs", &words);
-            lists
+    let pair_bytes = pairs.then_some(MAX_PAIR_BYTES);
+    for (ext, big_endian) in [("le.tdfa", false), ("be.tdfa", true)] {
+        files.push(GeneratedFile {
+            path: format!("{path}.{ext}"),
+            contents: d
+                .to_bytes(pair_bytes, big_endian)
+                .expect("tables fit: state and list counts were checked when building"),
         });
-    let (words, layout) = d
-        .to_words()
-        .expect("tables fit: state and list counts were checked when building");
-    push_words(files, &path, "tdfa", &words);
+    }
     EmitTdfa {
         ident,
         path,
-        classes: d.classes.to_vec(),
-        alphabet: d.alphabet as u32,
         tags: d.tags as u32,
-        start: d.start,
-        layout,
-        utf8_only: d.utf8_only,
-        // Only the one-pass extractions (those with two-byte steps) are
-        // walked bit-parallel.
-        loops: if pairs.is_some() {
-            crate::automata::bitpar::tagged_loops(d)
-        } else {
-            Vec::new()
-        },
-        pairs,
     }
 }
 

@@ -57,6 +57,7 @@ pub mod sample;
 pub mod syntax;
 pub mod tagged;
 pub mod tools;
+pub mod wire;
 
 pub use config::{
     specs_hash, write_if_changed, Compiled, Config, Error, Generated, GeneratedFile, Recognizer, RuleStats,

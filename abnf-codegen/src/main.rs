@@ -41,7 +41,7 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
         /// The runtime crate's path in generated code.
-        #[arg(long, default_value = "::iri_grammar")]
+        #[arg(long, default_value = "::abnf_runtime")]
         runtime: String,
         /// Spec files.
         #[arg(required = true)]

@@ -11,14 +11,14 @@
 #![no_main]
 
 use iri_grammar::rfc3986_appendix_b::components::Reference;
-use iri_grammar::simd::Level;
+use iri_grammar::abnf_runtime::simd::Level;
 use iri_grammar::{rfc3986, rfc3987, Recognizer, GRAMMARS};
 use libfuzzer_sys::fuzz_target;
 
 fn check(r: &Recognizer, input: &[u8]) {
-    let plain = r.__walk_plain(input);
+    let plain = r.table().full_match(input);
     for level in Level::available() {
-        assert_eq!(r.__walk_skip(input, level), plain, "{r:?}, {level:?} on {input:?}");
+        assert_eq!(r.table().full_match_skipping(input, level), plain, "{r:?}, {level:?} on {input:?}");
     }
     assert_eq!(r.validate_bytes(input).map_err(|e| e.offset()), plain, "{r:?} on {input:?}");
 }

@@ -86,8 +86,8 @@ fn resolve_errors() {
     fails(&["resolve", "/relative", "g"], "BASE: invalid IRI");
     fails(&["resolve", "http://a/", "a b"], "REF: invalid IRI reference");
     fails(&["resolve", "http://a/", "/\u{202E}"], "U+202E");
-    let o = iri(&["resolve", "http://a/"]);
-    assert_eq!(o.status.code(), Some(2), "missing REF is a usage error");
+    let o = iri(&["resolve"]);
+    assert_eq!(o.status.code(), Some(2), "missing BASE is a usage error");
 }
 
 // ---------------------------------------------------------------------------
@@ -168,8 +168,14 @@ fn normalize() {
         &["normalize", "//[0:0:0:0:0:ffff:192.0.2.1]"],
         "//[::ffff:192.0.2.1]",
     );
-    // Syntax-based only: the default port stays; relative paths keep their dots.
-    ok(&["normalize", "http://example.com:80"], "http://example.com:80");
+    // Scheme-based by default (RFC 3987 §5.3.3): the default port goes and
+    // the empty path becomes "/"; syntax-based only on request.
+    ok(&["normalize", "http://example.com:80"], "http://example.com/");
+    ok(
+        &["normalize", "--rung", "syntax", "http://example.com:80"],
+        "http://example.com:80",
+    );
+    // Relative paths keep their dots.
     ok(&["normalize", "--", "-a/../b"], "-a/../b");
     // Percent-encoded bidi formatting characters stay encoded.
     ok(&["normalize", "/%e2%80%8e"], "/%E2%80%8E");
@@ -212,16 +218,24 @@ fn options_end_at_double_dash() {
 }
 
 #[test]
-fn exactly_one_input() {
-    for sub in ["to-uri", "to-iri", "normalize"] {
-        assert_eq!(iri(&[sub]).status.code(), Some(2), "{sub} without input");
-        assert_eq!(
-            iri(&[sub, "a", "b"]).status.code(),
-            Some(2),
-            "{sub} with two inputs"
-        );
+fn several_inputs_give_one_line_each() {
+    for (sub, a, b, want) in [
+        ("to-uri", "/é", "/ü", "/%C3%A9\n/%C3%BC\n"),
+        ("to-iri", "/%C3%A9", "/%C3%BC", "/é\n/ü\n"),
+        ("normalize", "/%7e", "HTTP://A", "/~\nhttp://a/\n"),
+    ] {
+        let o = iri(&[sub, a, b]);
+        assert_eq!(o.status.code(), Some(0), "{sub}: {}", stderr(&o));
+        assert_eq!(stdout(&o), want, "{sub}");
     }
-    assert_eq!(iri(&["resolve", "s:", "a", "b"]).status.code(), Some(2));
+    let o = iri(&["resolve", "s://h/a/b", "c", "../d"]);
+    assert_eq!(stdout(&o), "s://h/a/c\ns://h/d\n");
+    // Without inputs (and with an empty standard input): nothing to do.
+    for sub in ["to-uri", "to-iri", "normalize"] {
+        let o = iri(&[sub]);
+        assert_eq!(o.status.code(), Some(0), "{sub} without input");
+        assert!(o.stdout.is_empty(), "{sub} without input");
+    }
 }
 
 #[test]
@@ -231,4 +245,365 @@ fn help_lists_the_operations() {
     for sub in ["check", "parse", "resolve", "to-uri", "to-iri", "normalize"] {
         assert!(out.contains(&format!("  {sub} ")), "{sub} missing from:\n{out}");
     }
+}
+
+// ---------------------------------------------------------------------------
+// iri normalize: the rungs as options
+// ---------------------------------------------------------------------------
+
+#[test]
+fn normalize_rungs() {
+    // RFC 3987 §5.3.3 / RFC 3986 §6.2.3: default ports of the schemes the
+    // normalizer knows, and "/" for an empty path where the scheme says so.
+    for (input, scheme, syntax) in [
+        (
+            "HTTP://Example.COM:80",
+            "http://example.com/",
+            "http://example.com:80",
+        ),
+        ("https://h:443/a", "https://h/a", "https://h:443/a"),
+        ("ws://h:80", "ws://h/", "ws://h:80"),
+        ("wss://h:443?q", "wss://h/?q", "wss://h:443?q"),
+        ("ftp://h:21/f", "ftp://h/f", "ftp://h:21/f"),
+        // ftp: no rule making the empty path "/".
+        ("ftp://h:21", "ftp://h", "ftp://h:21"),
+        // Not the default port: kept.
+        ("http://h:8080", "http://h:8080/", "http://h:8080"),
+        // file: localhost is the empty host (RFC 3986 §3.2.2, RFC 8089 §2).
+        (
+            "file://LOCALHOST/etc/hosts",
+            "file:///etc/hosts",
+            "file://localhost/etc/hosts",
+        ),
+        ("file://host/x", "file://host/x", "file://host/x"),
+        // mailto: the domain is case-insensitive, the local part is not.
+        (
+            "mailto:Joe@Example.ORG,Ann@B.C",
+            "mailto:Joe@example.org,Ann@b.c",
+            "mailto:Joe@Example.ORG,Ann@B.C",
+        ),
+        // Other schemes: syntax-based only.
+        ("foo://h:80", "foo://h:80", "foo://h:80"),
+    ] {
+        ok(&["normalize", input], scheme);
+        ok(&["normalize", "--rung", "scheme", input], scheme);
+        ok(&["normalize", "--rung", "syntax", input], syntax);
+    }
+    assert_eq!(
+        iri(&["normalize", "--rung", "simple", "a"]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn normalize_nfc_and_uri_output() {
+    // §5.3.2.2: NFC on request only.
+    let decomposed = "http://www.example.org/re\u{301}sume\u{301}.html";
+    ok(&["normalize", decomposed], decomposed);
+    ok(
+        &["normalize", "--nfc", decomposed],
+        "http://www.example.org/r\u{E9}sum\u{E9}.html",
+    );
+    // URI output: the normalized IRI mapped to a URI (§3.1), normalized
+    // as a URI (RFC 3986 §6.2.2: only unreserved characters decoded).
+    ok(
+        &["normalize", "--uri", "HTTP://Example.org:80/%7e/é?%C3%A9"],
+        "http://example.org/~/%C3%A9?%C3%A9",
+    );
+    ok(
+        &["normalize", "--uri", "--nfc", decomposed],
+        "http://www.example.org/r%C3%A9sum%C3%A9.html",
+    );
+    ok(
+        &["normalize", "--uri", "--rung", "syntax", "http://a:80"],
+        "http://a:80",
+    );
+}
+
+// ---------------------------------------------------------------------------
+// iri compare A B
+// ---------------------------------------------------------------------------
+
+fn compare(args: &[&str]) -> (Option<i32>, String) {
+    let mut all = vec!["compare"];
+    all.extend_from_slice(args);
+    let o = iri(&all);
+    (o.status.code(), stdout(&o))
+}
+
+#[test]
+fn compare_exit_codes_and_rungs() {
+    // §5.3.3's four equivalent IRIs.
+    let all = [
+        "http://example.com",
+        "http://example.com/",
+        "http://example.com:/",
+        "http://example.com:80/",
+    ];
+    for a in all {
+        for b in all {
+            assert_eq!(compare(&[a, b]), (Some(0), "equal\n".into()), "{a} {b}");
+        }
+    }
+    // Simple string comparison (§5.3.1) tells them apart.
+    assert_eq!(
+        compare(&["--rung", "simple", all[0], all[1]]),
+        (Some(1), "different\n".into())
+    );
+    // Syntax-based (§5.3.2): case and percent-encoding, not ports.
+    let (a, b) = (
+        "eXAMPLE://a/./b/../b/%63/%7bfoo%7d/ros%C3%A9",
+        "example://a/b/c/%7Bfoo%7D/ros\u{E9}",
+    );
+    assert_eq!(compare(&["--rung", "syntax", a, b]), (Some(0), "equal\n".into()));
+    assert_eq!(compare(&["--rung", "simple", a, b]).0, Some(1));
+    assert_eq!(compare(&["--rung", "syntax", all[0], all[3]]).0, Some(1));
+    // Fragments count, and "?" is not nothing (§5.3.3).
+    assert_eq!(compare(&["http://example.com/?", all[1]]).0, Some(1));
+    assert_eq!(compare(&["http://a/#x", "http://a/#y"]).0, Some(1));
+    // NFC only with --nfc.
+    let (nfd, nfc) = ("/re\u{301}sume\u{301}", "/r\u{E9}sum\u{E9}");
+    assert_eq!(compare(&[nfd, nfc]).0, Some(1));
+    assert_eq!(compare(&["--nfc", nfd, nfc]).0, Some(0));
+    assert_eq!(compare(&["--nfc", "--rung", "simple", nfd, nfc]).0, Some(2));
+}
+
+#[test]
+fn compare_errors_and_stdin() {
+    // An input that is not an IRI reference: exit 2, not "different".
+    let o = iri(&["compare", "a b", "a"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    assert!(stderr(&o).contains("A: invalid IRI reference"), "{}", stderr(&o));
+    let o = iri(&["compare", "http://a/", "/\u{202E}"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("B: ") && stderr(&o).contains("U+202E"),
+        "{}",
+        stderr(&o)
+    );
+    // One input is a usage error.
+    assert_eq!(iri(&["compare", "a"]).status.code(), Some(2));
+    // Pairs from standard input, tab-separated; one answer per line.
+    let o = with_stdin(&["compare"], "http://a\tHTTP://A:80/\nhttp://a/\thttp://b/\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "equal\ndifferent\n");
+    let o = with_stdin(
+        &["compare", "--json", "--rung", "syntax"],
+        "HTTP://A/%7e\thttp://a/~\n",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({"a": "HTTP://A/%7e", "b": "http://a/~", "rung": "syntax", "equal": true,
+                           "a_normalized": "http://a/~", "b_normalized": "http://a/~"})
+    );
+    // A line without a tab is an input error.
+    let o = with_stdin(&["compare"], "http://a/\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("line 1"), "{}", stderr(&o));
+}
+
+fn with_stdin(args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+// ---------------------------------------------------------------------------
+// iri relativize BASE TARGET
+// ---------------------------------------------------------------------------
+
+#[test]
+fn relativize() {
+    let base = "http://a/b/c/d;p?q";
+    // The inverse of RFC 3986 §5.4.1's resolutions.
+    for (target, want) in [
+        ("http://a/b/c/g", "g"),
+        ("http://a/b/c/g?y", "g?y"),
+        ("http://a/b/c/d;p?y", "?y"),
+        ("http://a/b/c/d;p?q#s", "#s"),
+        ("http://a/b/g", "../g"),
+        ("http://g", "//g"),
+        ("g:h", "g:h"),
+    ] {
+        ok(&["relativize", base, target], want);
+        // And back.
+        ok(&["resolve", base, want], target);
+    }
+    ok(
+        &["relativize", "http://例え.jp/a/b", "http://例え.jp/a/引き出し"],
+        "引き出し",
+    );
+    fails(&["relativize", "/no-scheme", "http://a/"], "BASE: invalid IRI");
+    fails(&["relativize", "http://a/", "/relative"], "TARGET: invalid IRI");
+}
+
+// ---------------------------------------------------------------------------
+// iri to-uri --idna, iri to-iri (display-safe by default)
+// ---------------------------------------------------------------------------
+
+#[test]
+fn to_uri_idna() {
+    // RFC 3987 §3.1's example, with the optional ToASCII step.
+    ok(
+        &["to-uri", "--idna", "http://résumé.example.org/ré"],
+        "http://xn--rsum-bpad.example.org/r%C3%A9",
+    );
+    // Only for schemes that use DNS names.
+    ok(&["to-uri", "--idna", "urn://résumé/"], "urn://r%C3%A9sum%C3%A9/");
+    // ToASCII can fail; then the IRI cannot be resolved (§3.1).
+    fails(&["to-uri", "--idna", "http://-ü.de/"], "IDNA ToASCII");
+}
+
+#[test]
+fn to_iri_keeps_look_alikes_encoded() {
+    // RFC 3987 §6.1, §8: look-alikes, invisible characters and bidi
+    // controls (also those newer than RFC 3987) stay percent-encoded for
+    // display; --literal is the plain §3.2 conversion.
+    for (encoded, c) in [
+        ("%E2%88%95", '\u{2215}'), // DIVISION SLASH, reads as "/"
+        ("%EF%BC%8F", '\u{FF0F}'), // FULLWIDTH SOLIDUS
+        ("%E3%80%80", '\u{3000}'), // IDEOGRAPHIC SPACE
+        ("%C2%A0", '\u{A0}'),      // NO-BREAK SPACE
+        ("%E2%80%8B", '\u{200B}'), // ZERO WIDTH SPACE
+        ("%EF%BB%BF", '\u{FEFF}'), // ZERO WIDTH NO-BREAK SPACE
+        ("%EF%BD%81", '\u{FF41}'), // FULLWIDTH LATIN SMALL LETTER A
+        ("%EF%BC%A1", '\u{FF21}'), // FULLWIDTH LATIN CAPITAL LETTER A
+        ("%E2%81%A6", '\u{2066}'), // LRI
+        ("%E2%81%A7", '\u{2067}'), // RLI
+        ("%E2%81%A8", '\u{2068}'), // FSI
+        ("%E2%81%A9", '\u{2069}'), // PDI
+        ("%D8%9C", '\u{61C}'),     // ARABIC LETTER MARK
+    ] {
+        let uri = format!("http://example.org/a{encoded}b/%C3%A9");
+        ok(&["to-iri", &uri], &format!("http://example.org/a{encoded}b/é"));
+        ok(
+            &["to-iri", "--literal", &uri],
+            &format!("http://example.org/a{c}b/é"),
+        );
+    }
+    // §4.1's characters stay encoded either way.
+    ok(&["to-iri", "--literal", "/%E2%80%AE"], "/%E2%80%AE");
+}
+
+#[test]
+fn to_iri_unicode_labels() {
+    // RFC 3987 §3.2.1: "xn--99zt52a" may be shown as "納豆".
+    let uri = "http://xn--99zt52a.example.org/%e2%80%ae";
+    ok(&["to-iri", uri], "http://xn--99zt52a.example.org/%E2%80%AE");
+    ok(
+        &["to-iri", "--unicode-labels", uri],
+        "http://納豆.example.org/%E2%80%AE",
+    );
+    // Not a valid ACE label: kept as written.
+    ok(
+        &["to-iri", "--unicode-labels", "http://xn--zz.example/"],
+        "http://xn--zz.example/",
+    );
+    // Not a scheme with DNS names: kept.
+    ok(
+        &["to-iri", "--unicode-labels", "foo://xn--99zt52a/"],
+        "foo://xn--99zt52a/",
+    );
+}
+
+// ---------------------------------------------------------------------------
+// iri lint
+// ---------------------------------------------------------------------------
+
+#[test]
+fn lint_findings() {
+    let lint = |input: &str| {
+        let o = iri(&["lint", input]);
+        (o.status.code(), stdout(&o))
+    };
+    assert_eq!(
+        lint("http://example.org/résumé"),
+        (Some(0), "ok\thttp://example.org/résumé\n".into())
+    );
+    // §4.1 (MUST NOT), reported where it is.
+    let (code, out) = lint("http://exa\u{200E}mple.org/");
+    assert_eq!(code, Some(1));
+    assert!(
+        out.starts_with("bidi-formatting\thttp://exa\u{200E}mple.org/\t10\t"),
+        "{out}"
+    );
+    // §4.2: a label mixing directions breaks both rules.
+    let (code, out) = lint("http://abגד.ij/");
+    assert_eq!(code, Some(1));
+    let kinds: Vec<&str> = out.lines().map(|l| l.split('\t').next().unwrap()).collect();
+    assert_eq!(kinds, ["bidi-mixed", "bidi-edges"]);
+    // §4.4 Example 1 (legal): no finding.
+    assert_eq!(lint("http://ab.גדהוזח.ij/kl/mn/op.html").0, Some(0));
+    // §6.1, §8: a look-alike of "/".
+    let (_, out) = lint("http://example.org/a\u{2215}b");
+    assert!(
+        out.starts_with("look-alike\thttp://example.org/a\u{2215}b\t20\t"),
+        "{out}"
+    );
+    // RFC 3986 §3.2.2: percent-encoding in host that is not UTF-8.
+    let (_, out) = lint("http://a%FFb/");
+    assert!(out.starts_with("host-not-utf8\thttp://a%FFb/\t8\t"), "{out}");
+    // §5.3.2.2: not NFC.
+    let (_, out) = lint("/re\u{301}sume");
+    assert!(out.starts_with("not-nfc\t"), "{out}");
+    // Not an IRI reference at all.
+    let (code, out) = lint("a b");
+    assert_eq!(code, Some(1));
+    assert!(out.starts_with("invalid\ta b\t1\t"), "{out}");
+}
+
+#[test]
+fn lint_json() {
+    let o = iri(&["lint", "--json", "/a\u{2215}b\u{202E}"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["valid"], false, "RFC 3987 §4.1: not an IRI");
+    let f = v["findings"].as_array().unwrap();
+    assert_eq!(f.len(), 2);
+    assert_eq!(
+        (f[0]["kind"].as_str(), f[0]["start"].as_u64()),
+        (Some("look-alike"), Some(2))
+    );
+    assert_eq!(f[0]["text"], "\u{2215}");
+    assert_eq!(
+        (f[1]["kind"].as_str(), f[1]["start"].as_u64()),
+        (Some("bidi-formatting"), Some(6))
+    );
+    let o = iri(&["lint", "--json", "http://a/"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o),
+        "{\"input\":\"http://a/\",\"valid\":true,\"findings\":[]}\n"
+    );
+}
+
+#[test]
+fn help_lists_every_verb_and_the_exit_codes() {
+    let o = iri(&["--help"]);
+    let out = stdout(&o);
+    for sub in [
+        "check",
+        "parse",
+        "resolve",
+        "relativize",
+        "to-uri",
+        "to-iri",
+        "normalize",
+        "compare",
+        "lint",
+    ] {
+        assert!(out.contains(&format!("  {sub} ")), "{sub} missing from:\n{out}");
+    }
+    assert!(out.contains("Exit codes:"), "{out}");
 }

@@ -249,11 +249,30 @@ fn double_dash_before_inputs_starting_with_dash() {
 }
 
 #[test]
-fn exactly_one_input() {
+fn one_json_line_per_input() {
+    let o = parse(&["http://a/", "b?c"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<&str> = std::str::from_utf8(&o.stdout).unwrap().lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].starts_with(r#"{"scheme":"http","#), "{}", lines[0]);
+    assert!(lines[1].starts_with(r#"{"scheme":null,"#), "{}", lines[1]);
+    assert!(
+        lines[1].ends_with(r#""query":"c","fragment":null}"#),
+        "{}",
+        lines[1]
+    );
+    // No inputs and an empty standard input: no output.
     let o = parse(&[]);
-    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(o.status.code(), Some(0));
     assert!(o.stdout.is_empty());
-    let o = parse(&["http://a/", "http://b/"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(o.stdout.is_empty());
+    // An invalid input among valid ones: its error names its place, the
+    // others are printed, and the exit code is 1.
+    let o = parse(&["http://a/", "a b"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 1);
+    assert!(
+        stderr(&o).starts_with("iri: argument 2: invalid IRI reference"),
+        "{}",
+        stderr(&o)
+    );
 }

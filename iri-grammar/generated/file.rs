@@ -2,11 +2,11 @@
 // Do not edit: edit the spec file and rebuild.
 
 #[cfg(target_endian = "little")]
-static __FILE_URI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __FILE_URI_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/file_uri.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __FILE_URI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __FILE_URI_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/file_uri.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -23,85 +23,22 @@ static __FILE_URI_SPARSE: &[u8] = include_bytes!(
 /// file-URI       = file-scheme ":" file-hier-part
 /// ```
 ///
-/// Minimized DFA: 178 states × 22 byte classes, a 8188-byte table; 7912 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 178 states × 22 byte classes, a 8700-byte table; 7912 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (132 bytes of nibble tables).
-pub static FILE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
+pub static FILE_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "file",
     "file-URI",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 3, 4, 5, 6, 7, 8, 9,
-            9, 10, 11, 11, 11, 11, 12, 1, 0, 1, 0, 0, 13, 14, 14, 14, 14, 15, 16, 3, 3,
-            17, 3, 3, 18, 3, 3, 3, 3, 3, 3, 3, 3, 3, 19, 3, 3, 3, 3, 20, 0, 21, 0, 3, 0,
-            14, 14, 14, 14, 15, 16, 3, 3, 17, 3, 3, 18, 3, 3, 3, 3, 3, 3, 3, 3, 3, 19, 3,
-            3, 3, 3, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 22u32,
-        start: 22u32,
-        words: ::iri_grammar::__private::Words::U16(__FILE_URI_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 3828u32,
-            recip: 195225787u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __FILE_URI_TABLE,
     ::core::option::Option::None,
     __FILE_URI_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __FILE_SCHEME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __FILE_SCHEME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/file_scheme.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __FILE_SCHEME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __FILE_SCHEME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/file_scheme.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -118,41 +55,20 @@ static __FILE_SCHEME_SPARSE: &[u8] = include_bytes!(
 /// file-scheme    = "file"
 /// ```
 ///
-/// Minimized DFA: 6 states × 5 byte classes, a 72-byte table; 832 bytes as a sparse `regex-automata` DFA.
-pub static FILE_SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 6 states × 5 byte classes, a 392-byte table; 832 bytes as a sparse `regex-automata` DFA.
+pub static FILE_SCHEME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "file",
     "file-scheme",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 0, 0, 4, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0,
-            0, 3, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 5u32,
-        start: 5u32,
-        words: ::iri_grammar::__private::Words::U16(__FILE_SCHEME_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 30u32,
-            recip: 858993460u64,
-            sets: &[],
-        },
-    },
+    __FILE_SCHEME_TABLE,
     ::core::option::Option::None,
     __FILE_SCHEME_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __FILE_HIER_PART_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __FILE_HIER_PART_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/file_hier_part.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __FILE_HIER_PART_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __FILE_HIER_PART_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/file_hier_part.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -170,85 +86,22 @@ static __FILE_HIER_PART_SPARSE: &[u8] = include_bytes!(
 ///                / local-path
 /// ```
 ///
-/// Minimized DFA: 173 states × 18 byte classes, a 6574-byte table; 7813 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 173 states × 18 byte classes, a 7088-byte table; 7813 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (132 bytes of nibble tables).
-pub static FILE_HIER_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
+pub static FILE_HIER_PART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "file",
     "file-hier-part",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 3, 4, 5, 6, 7, 8, 9,
-            9, 10, 11, 11, 11, 11, 12, 1, 0, 1, 0, 0, 13, 14, 14, 14, 14, 14, 14, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 15, 3, 3, 3, 3, 16, 0, 17, 0, 3, 0,
-            14, 14, 14, 14, 14, 14, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 15, 3,
-            3, 3, 3, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 18u32,
-        start: 18u32,
-        words: ::iri_grammar::__private::Words::U16(__FILE_HIER_PART_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 3042u32,
-            recip: 238609295u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __FILE_HIER_PART_TABLE,
     ::core::option::Option::None,
     __FILE_HIER_PART_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __AUTH_PATH_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __AUTH_PATH_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/auth_path.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __AUTH_PATH_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __AUTH_PATH_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/auth_path.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -265,85 +118,22 @@ static __AUTH_PATH_SPARSE: &[u8] = include_bytes!(
 /// auth-path      = [ file-auth ] path-absolute
 /// ```
 ///
-/// Minimized DFA: 171 states × 18 byte classes, a 6498-byte table; 7723 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 171 states × 18 byte classes, a 7012-byte table; 7723 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (132 bytes of nibble tables).
-pub static AUTH_PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
+pub static AUTH_PATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "file",
     "auth-path",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 3, 4, 5, 6, 7, 8, 9,
-            9, 10, 11, 11, 11, 11, 12, 1, 0, 1, 0, 0, 13, 14, 14, 14, 14, 14, 14, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 15, 3, 3, 3, 3, 16, 0, 17, 0, 3, 0,
-            14, 14, 14, 14, 14, 14, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 15, 3,
-            3, 3, 3, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 18u32,
-        start: 18u32,
-        words: ::iri_grammar::__private::Words::U16(__AUTH_PATH_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 3006u32,
-            recip: 238609295u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __AUTH_PATH_TABLE,
     ::core::option::Option::None,
     __AUTH_PATH_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __LOCAL_PATH_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __LOCAL_PATH_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/local_path.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __LOCAL_PATH_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __LOCAL_PATH_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/local_path.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -360,54 +150,22 @@ static __LOCAL_PATH_SPARSE: &[u8] = include_bytes!(
 /// local-path     = path-absolute
 /// ```
 ///
-/// Minimized DFA: 6 states × 5 byte classes, a 72-byte table; 940 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 6 states × 5 byte classes, a 440-byte table; 940 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static LOCAL_PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static LOCAL_PATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "file",
     "local-path",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 5u32,
-        start: 5u32,
-        words: ::iri_grammar::__private::Words::U16(__LOCAL_PATH_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 25u32,
-            recip: 858993460u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __LOCAL_PATH_TABLE,
     ::core::option::Option::None,
     __LOCAL_PATH_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __FILE_AUTH_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __FILE_AUTH_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/file_auth.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __FILE_AUTH_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __FILE_AUTH_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/file_auth.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -425,75 +183,22 @@ static __FILE_AUTH_SPARSE: &[u8] = include_bytes!(
 ///                / host
 /// ```
 ///
-/// Minimized DFA: 167 states × 16 byte classes, a 5678-byte table; 7519 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 167 states × 16 byte classes, a 6144-byte table; 7519 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (99 bytes of nibble tables).
-pub static FILE_AUTH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (144 bytes of loop sets in the table).
+pub static FILE_AUTH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "file",
     "file-auth",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 3, 4, 0, 5, 6, 7, 8,
-            8, 9, 10, 10, 10, 10, 11, 1, 0, 1, 0, 0, 0, 12, 12, 12, 12, 12, 12, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 13, 3, 3, 3, 3, 14, 0, 15, 0, 3, 0, 12,
-            12, 12, 12, 12, 12, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 13, 3, 3, 3,
-            3, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0,
-        ],
-        alphabet: 16u32,
-        start: 16u32,
-        words: ::iri_grammar::__private::Words::U16(__FILE_AUTH_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 2624u32,
-            recip: 268435456u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __FILE_AUTH_TABLE,
     ::core::option::Option::None,
     __FILE_AUTH_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __HOST_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __HOST_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/host.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __HOST_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __HOST_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/host.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -510,75 +215,22 @@ static __HOST_SPARSE: &[u8] = include_bytes!(
 /// host           = IP-literal / IPv4address / reg-name
 /// ```
 ///
-/// Minimized DFA: 167 states × 16 byte classes, a 5678-byte table; 7519 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 167 states × 16 byte classes, a 6144-byte table; 7519 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (99 bytes of nibble tables).
-pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (144 bytes of loop sets in the table).
+pub static HOST: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "file",
     "host",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 3, 4, 0, 5, 6, 7, 8,
-            8, 9, 10, 10, 10, 10, 11, 1, 0, 1, 0, 0, 0, 12, 12, 12, 12, 12, 12, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 13, 3, 3, 3, 3, 14, 0, 15, 0, 3, 0, 12,
-            12, 12, 12, 12, 12, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 13, 3, 3, 3,
-            3, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0,
-        ],
-        alphabet: 16u32,
-        start: 16u32,
-        words: ::iri_grammar::__private::Words::U16(__HOST_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 2624u32,
-            recip: 268435456u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __HOST_TABLE,
     ::core::option::Option::None,
     __HOST_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IP_LITERAL_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IP_LITERAL_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/ip_literal.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IP_LITERAL_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IP_LITERAL_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/ip_literal.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -595,65 +247,22 @@ static __IP_LITERAL_SPARSE: &[u8] = include_bytes!(
 /// IP-literal     = "[" ( IPv6address / IPv6addrz / IPvFuture  ) "]"
 /// ```
 ///
-/// Minimized DFA: 164 states × 16 byte classes, a 5576-byte table; 7324 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 164 states × 16 byte classes, a 5992-byte table; 7324 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
-pub static IP_LITERAL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
+pub static IP_LITERAL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "file",
     "IP-literal",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 3, 4, 0, 5, 6, 7, 8,
-            8, 9, 10, 10, 10, 10, 11, 1, 0, 1, 0, 0, 0, 12, 12, 12, 12, 12, 12, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 13, 3, 3, 3, 3, 14, 0, 15, 0, 3, 0, 12,
-            12, 12, 12, 12, 12, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 13, 3, 3, 3,
-            3, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0,
-        ],
-        alphabet: 16u32,
-        start: 16u32,
-        words: ::iri_grammar::__private::Words::U16(__IP_LITERAL_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 2592u32,
-            recip: 268435456u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __IP_LITERAL_TABLE,
     ::core::option::Option::None,
     __IP_LITERAL_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __ZONE_ID_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ZONE_ID_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/zone_id.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __ZONE_ID_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ZONE_ID_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/zone_id.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -670,54 +279,22 @@ static __ZONE_ID_SPARSE: &[u8] = include_bytes!(
 /// ZoneID         = 1*( unreserved / pct-encoded )
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 895 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 895 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static ZONE_ID: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static ZONE_ID: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "file",
     "ZoneID",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 2, 0, 3, 3, 3, 3, 3, 3, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 2, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 4u32,
-        words: ::iri_grammar::__private::Words::U16(__ZONE_ID_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 16u32,
-            recip: 1073741824u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __ZONE_ID_TABLE,
     ::core::option::Option::None,
     __ZONE_ID_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IPV6ADDRZ_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPV6ADDRZ_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/ipv6addrz.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IPV6ADDRZ_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPV6ADDRZ_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/ipv6addrz.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -734,46 +311,13 @@ static __IPV6ADDRZ_SPARSE: &[u8] = include_bytes!(
 /// IPv6addrz      = IPv6address "%25" ZoneID
 /// ```
 ///
-/// Minimized DFA: 158 states × 12 byte classes, a 4108-byte table; 6568 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 158 states × 12 byte classes, a 4476-byte table; 6568 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static IPV6ADDRZ: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static IPV6ADDRZ: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "file",
     "IPv6addrz",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 3, 0, 4, 5, 6, 7,
-            7, 8, 9, 9, 9, 9, 10, 0, 0, 0, 0, 0, 0, 11, 11, 11, 11, 11, 11, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 2, 0, 11, 11, 11,
-            11, 11, 11, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0,
-            0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0,
-        ],
-        alphabet: 12u32,
-        start: 12u32,
-        words: ::iri_grammar::__private::Words::U16(__IPV6ADDRZ_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 1884u32,
-            recip: 357913942u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __IPV6ADDRZ_TABLE,
     ::core::option::Option::None,
     __IPV6ADDRZ_SPARSE,
 );
@@ -792,7 +336,7 @@ pub use super::rfc3986::UNRESERVED;
 /// Imported: the recognizer of `pct-encoded` from [`super::rfc3986`].
 pub use super::rfc3986::PCT_ENCODED;
 /// Every exported rule of `file.abnf`, in spec order.
-pub static GRAMMAR: ::iri_grammar::Grammar = ::iri_grammar::Grammar::__new(
+pub static GRAMMAR: ::abnf_runtime::Grammar = ::abnf_runtime::Grammar::__new(
     "file",
     &[
         &FILE_URI,
@@ -826,39 +370,16 @@ pub mod ast {
         LocalPath(&'a str),
     }
     #[cfg(target_endian = "little")]
-    static __FILE_HIER_PART_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __FILE_HIER_PART_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/file/ast/file_hier_part.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __FILE_HIER_PART_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __FILE_HIER_PART_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/file/ast/file_hier_part.be.tdfa")),
     );
-    static __FILE_HIER_PART_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 3, 4, 5, 6, 7, 8, 9,
-            9, 10, 11, 11, 11, 11, 12, 1, 0, 1, 0, 0, 13, 14, 14, 14, 14, 14, 14, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 15, 3, 3, 3, 3, 16, 0, 17, 0, 3, 0,
-            14, 14, 14, 14, 14, 14, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 15, 3,
-            3, 3, 3, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 18u32,
-        tags: 10u32,
-        start: 19u32,
-        start_ops: 3u32,
-        op_start: 3344u32,
-        final_maps: 3351u32,
-        words: __FILE_HIER_PART_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 226050911u64,
-    };
+    static __FILE_HIER_PART_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __FILE_HIER_PART_TDFA_BYTES,
+    );
     /// Parse tree of the rule `file-hier-part` of `file.abnf` (line 22):
     ///
     /// ```text
@@ -870,7 +391,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct FileHierPart<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -880,7 +401,7 @@ pub mod ast {
         /// Parses all of `input` as `file-hier-part`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -889,31 +410,34 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __FILE_HIER_PART_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "file",
                     "file-hier-part",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     FileHierPartKind::AuthPath(
                         AuthPath::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 2)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 3).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
                     FileHierPartKind::LocalPath(
-                        ::iri_grammar::__private::leaf(input, &tags, 4),
+                        ::abnf_runtime::__private::leaf(input, &tags, 4),
                     )
                 } else {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "file",
                         "file-hier-part",
                         start,
@@ -923,11 +447,11 @@ pub mod ast {
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "file",
                         "file-hier-part",
                         e.offset(),
@@ -937,39 +461,16 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __AUTH_PATH_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __AUTH_PATH_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/file/ast/auth_path.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __AUTH_PATH_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __AUTH_PATH_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/file/ast/auth_path.be.tdfa")),
     );
-    static __AUTH_PATH_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 3, 4, 5, 6, 7, 8, 9,
-            9, 10, 11, 11, 11, 11, 12, 1, 0, 1, 0, 0, 13, 14, 14, 14, 14, 14, 14, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 15, 3, 3, 3, 3, 16, 0, 17, 0, 3, 0,
-            14, 14, 14, 14, 14, 14, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 15, 3,
-            3, 3, 3, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 18u32,
-        tags: 6u32,
-        start: 19u32,
-        start_ops: 3u32,
-        op_start: 3325u32,
-        final_maps: 3332u32,
-        words: __AUTH_PATH_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 226050911u64,
-    };
+    static __AUTH_PATH_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __AUTH_PATH_TDFA_BYTES,
+    );
     /// Parse tree of the rule `auth-path` of `file.abnf` (line 25):
     ///
     /// ```text
@@ -980,7 +481,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct AuthPath<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `file-auth`
@@ -992,7 +493,7 @@ pub mod ast {
         /// Parses all of `input` as `auth-path`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -1001,30 +502,25 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __AUTH_PATH_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "file",
-                    "auth-path",
-                    offset,
-                ))?;
+                .parse("file", "auth-path", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                file_auth: ::iri_grammar::__private::group(&tags, 1)
+                file_auth: ::abnf_runtime::__private::group(&tags, 1)
                     .map(|s| &input[s.range()]),
-                path_absolute: ::iri_grammar::__private::leaf(input, &tags, 2),
+                path_absolute: ::abnf_runtime::__private::leaf(input, &tags, 2),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "file",
                         "auth-path",
                         e.offset(),
@@ -1045,39 +541,16 @@ pub mod ast {
         RegName(&'a str),
     }
     #[cfg(target_endian = "little")]
-    static __HOST_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __HOST_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/file/ast/host.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __HOST_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __HOST_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/file/ast/host.be.tdfa")),
     );
-    static __HOST_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 3, 4, 0, 5, 6, 7, 8,
-            8, 9, 10, 10, 10, 10, 11, 1, 0, 1, 0, 0, 0, 12, 12, 12, 12, 12, 12, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 13, 3, 3, 3, 3, 14, 0, 15, 0, 3, 0, 12,
-            12, 12, 12, 12, 12, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 13, 3, 3, 3,
-            3, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0,
-        ],
-        alphabet: 16u32,
-        tags: 14u32,
-        start: 17u32,
-        start_ops: 2u32,
-        op_start: 3230u32,
-        final_maps: 3235u32,
-        words: __HOST_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 252645136u64,
-    };
+    static __HOST_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __HOST_TDFA_BYTES,
+    );
     /// Parse tree of the rule `host` of `file.abnf` (line 35):
     ///
     /// ```text
@@ -1088,7 +561,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Host<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -1098,7 +571,7 @@ pub mod ast {
         /// Parses all of `input` as `host`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -1107,43 +580,38 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 14];
-            __HOST_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "file",
-                    "host",
-                    offset,
-                ))?;
+            __HOST_TDFA.parse("file", "host", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     HostKind::IpLiteral(
                         IpLiteral::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 2)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 3).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
                     HostKind::Ipv4address(
-                        ::iri_grammar::__private::leaf(input, &tags, 4),
+                        ::abnf_runtime::__private::leaf(input, &tags, 4),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 5).is_some() {
-                    HostKind::RegName(::iri_grammar::__private::leaf(input, &tags, 6))
+                } else if ::abnf_runtime::__private::group(&tags, 5).is_some() {
+                    HostKind::RegName(::abnf_runtime::__private::leaf(input, &tags, 6))
                 } else {
-                    ::iri_grammar::__private::inconsistent("file", "host", start)
+                    ::abnf_runtime::__private::inconsistent("file", "host", start)
                 },
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent("file", "host", e.offset())
+                    ::abnf_runtime::__private::inconsistent("file", "host", e.offset())
                 }
             }
         }
@@ -1160,39 +628,16 @@ pub mod ast {
         IpvFuture(&'a str),
     }
     #[cfg(target_endian = "little")]
-    static __IP_LITERAL_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IP_LITERAL_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/file/ast/ip_literal.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __IP_LITERAL_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IP_LITERAL_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/file/ast/ip_literal.be.tdfa")),
     );
-    static __IP_LITERAL_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 3, 4, 0, 5, 6, 7, 8,
-            8, 9, 10, 10, 10, 10, 11, 1, 0, 1, 0, 0, 0, 12, 12, 12, 12, 12, 12, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 13, 3, 3, 3, 3, 14, 0, 15, 0, 3, 0, 12,
-            12, 12, 12, 12, 12, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 13, 3, 3, 3,
-            3, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0,
-        ],
-        alphabet: 16u32,
-        tags: 14u32,
-        start: 17u32,
-        start_ops: 3u32,
-        op_start: 2822u32,
-        final_maps: 2829u32,
-        words: __IP_LITERAL_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 252645136u64,
-    };
+    static __IP_LITERAL_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __IP_LITERAL_TDFA_BYTES,
+    );
     /// Parse tree of the rule `IP-literal` of `file.abnf` (line 36):
     ///
     /// ```text
@@ -1203,7 +648,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct IpLiteral<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -1213,7 +658,7 @@ pub mod ast {
         /// Parses all of `input` as `IP-literal`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -1222,42 +667,37 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 14];
             __IP_LITERAL_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "file",
-                    "IP-literal",
-                    offset,
-                ))?;
+                .parse("file", "IP-literal", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     IpLiteralKind::Ipv6address(
-                        ::iri_grammar::__private::leaf(input, &tags, 2),
+                        ::abnf_runtime::__private::leaf(input, &tags, 2),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 3).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
                     IpLiteralKind::Ipv6addrz(
-                        ::iri_grammar::__private::leaf(input, &tags, 4),
+                        ::abnf_runtime::__private::leaf(input, &tags, 4),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 5).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 5).is_some() {
                     IpLiteralKind::IpvFuture(
-                        ::iri_grammar::__private::leaf(input, &tags, 6),
+                        ::abnf_runtime::__private::leaf(input, &tags, 6),
                     )
                 } else {
-                    ::iri_grammar::__private::inconsistent("file", "IP-literal", start)
+                    ::abnf_runtime::__private::inconsistent("file", "IP-literal", start)
                 },
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "file",
                         "IP-literal",
                         e.offset(),

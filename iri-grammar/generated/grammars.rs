@@ -194,7 +194,7 @@ pub mod urn {
     include!(concat!(env!("OUT_DIR"), "/urn.rs"));
 }
 /// Every generated grammar, for lookups by name.
-pub static GRAMMARS: &[&::iri_grammar::Grammar] = &[
+pub static GRAMMARS: &[&::abnf_runtime::Grammar] = &[
     &data::GRAMMAR,
     &file::GRAMMAR,
     &http::GRAMMAR,
@@ -210,7 +210,7 @@ pub static GRAMMARS: &[&::iri_grammar::Grammar] = &[
 ];
 /// URI schemes with a grammar of their own (`; @scheme` in the specs):
 /// the scheme, lower-case, and the rule its URIs follow.
-pub static SCHEMES: &[(&str, &::iri_grammar::Recognizer)] = &[
+pub static SCHEMES: &[(&str, &::abnf_runtime::Recognizer)] = &[
     ("data", &data::DATAURL),
     ("file", &file::FILE_URI),
     ("http", &http::HTTP_URI),

@@ -2,11 +2,11 @@
 // Do not edit: edit the spec file and rebuild.
 
 #[cfg(target_endian = "little")]
-static __MAILTO_URI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __MAILTO_URI_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/mailto_uri.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __MAILTO_URI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __MAILTO_URI_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/mailto_uri.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -23,146 +23,22 @@ static __MAILTO_URI_SPARSE: &[u8] = include_bytes!(
 /// mailtoURI    = "mailto:" [ to ] [ hfields ]
 /// ```
 ///
-/// Minimized DFA: 49 states × 27 byte classes, a 2744-byte table; 4483 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 49 states × 27 byte classes, a 3544-byte table; 4483 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 10 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (330 bytes of nibble tables).
-pub static MAILTO_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 10 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (480 bytes of loop sets in the table).
+pub static MAILTO_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "mailtoURI",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 4, 5, 6, 4, 7, 8, 4, 9, 9, 4, 4, 10, 4, 11, 6, 12, 12,
-            12, 12, 12, 12, 12, 12, 12, 12, 13, 9, 14, 15, 14, 16, 17, 18, 12, 12, 12,
-            12, 12, 4, 4, 19, 4, 4, 20, 21, 4, 22, 4, 4, 4, 4, 23, 4, 4, 4, 4, 4, 4, 24,
-            25, 26, 6, 4, 6, 18, 12, 12, 12, 12, 12, 4, 4, 19, 4, 4, 20, 21, 4, 22, 4, 4,
-            4, 4, 23, 4, 4, 4, 4, 4, 4, 6, 6, 6, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 27u32,
-        start: 27u32,
-        words: ::iri_grammar::__private::Words::U16(__MAILTO_URI_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 1053u32,
-            recip: 159072863u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
-                        220, 240, 124,
-                    ]),
-                    escape: 46,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
-                        220, 240, 124,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220,
-                        252, 252, 124,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 248, 252, 248, 248, 244, 84, 80,
-                        84, 208, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84,
-                        84, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 248, 252, 248, 248, 244, 84, 80,
-                        84, 208, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
-                        220, 240, 116,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        248, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 220, 220,
-                        220, 252, 124,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84,
-                        84, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 248, 252, 248, 248, 244, 84, 80,
-                        84, 208, 120,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 248, 252, 248, 248, 244, 84, 80,
-                        84, 208, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __MAILTO_URI_TABLE,
     ::core::option::Option::None,
     __MAILTO_URI_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __TO_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __TO_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/to.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __TO_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __TO_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/to.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -179,86 +55,22 @@ static __TO_SPARSE: &[u8] = include_bytes!(
 /// to           = addr-spec *("," addr-spec )
 /// ```
 ///
-/// Minimized DFA: 15 states × 13 byte classes, a 420-byte table; 1369 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 15 states × 13 byte classes, a 932-byte table; 1369 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (132 bytes of nibble tables).
-pub static TO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
+pub static TO: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "to",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 4, 5, 4, 4, 4, 4, 4, 6, 6, 4, 4, 7, 4, 8, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 6, 6, 6, 4, 6, 4, 9, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 10, 11, 12, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 13u32,
-        start: 13u32,
-        words: ::iri_grammar::__private::Words::U16(__TO_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 143u32,
-            recip: 330382100u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
-                        220, 240, 124,
-                    ]),
-                    escape: 46,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
-                        220, 240, 124,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220,
-                        252, 252, 124,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
-                        220, 240, 124,
-                    ]),
-                    escape: 46,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
-                        220, 240, 124,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        248, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 220, 220,
-                        220, 252, 124,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __TO_TABLE,
     ::core::option::Option::None,
     __TO_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __HFIELDS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __HFIELDS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/hfields.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __HFIELDS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __HFIELDS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/hfields.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -275,64 +87,22 @@ static __HFIELDS_SPARSE: &[u8] = include_bytes!(
 /// hfields      = "?" hfield *( "&" hfield )
 /// ```
 ///
-/// Minimized DFA: 8 states × 7 byte classes, a 128-byte table; 1000 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 8 states × 7 byte classes, a 544-byte table; 1000 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
-pub static HFIELDS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
+pub static HFIELDS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "hfields",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 5, 0, 6, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 7u32,
-        start: 7u32,
-        words: ::iri_grammar::__private::Words::U16(__HFIELDS_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 42u32,
-            recip: 613566757u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84,
-                        84, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84,
-                        84, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __HFIELDS_TABLE,
     ::core::option::Option::None,
     __HFIELDS_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __HFIELD_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __HFIELD_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/hfield.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __HFIELD_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __HFIELD_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/hfield.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -349,64 +119,22 @@ static __HFIELD_SPARSE: &[u8] = include_bytes!(
 /// hfield       = hfname "=" hfvalue
 /// ```
 ///
-/// Minimized DFA: 7 states × 5 byte classes, a 84-byte table; 979 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 7 states × 5 byte classes, a 500-byte table; 979 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
-pub static HFIELD: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
+pub static HFIELD: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "hfield",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 4, 0, 0, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 5u32,
-        start: 25u32,
-        words: ::iri_grammar::__private::Words::U16(__HFIELD_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 25u32,
-            recip: 858993460u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84,
-                        84, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84,
-                        84, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __HFIELD_TABLE,
     ::core::option::Option::None,
     __HFIELD_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __HFNAME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __HFNAME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/hfname.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __HFNAME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __HFNAME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/hfname.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -423,54 +151,22 @@ static __HFNAME_SPARSE: &[u8] = include_bytes!(
 /// hfname       = *qchar
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static HFNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static HFNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "hfname",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 0, 0, 0, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 12u32,
-        words: ::iri_grammar::__private::Words::U16(__HFNAME_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 12u32,
-            recip: 1073741824u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84,
-                        84, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __HFNAME_TABLE,
     ::core::option::Option::None,
     __HFNAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __HFVALUE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __HFVALUE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/hfvalue.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __HFVALUE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __HFVALUE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/hfvalue.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -487,54 +183,22 @@ static __HFVALUE_SPARSE: &[u8] = include_bytes!(
 /// hfvalue      = *qchar
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static HFVALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static HFVALUE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "hfvalue",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 0, 0, 0, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 12u32,
-        words: ::iri_grammar::__private::Words::U16(__HFVALUE_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 12u32,
-            recip: 1073741824u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 248, 252, 252, 252, 252, 92, 84,
-                        84, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __HFVALUE_TABLE,
     ::core::option::Option::None,
     __HFVALUE_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __ADDR_SPEC_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ADDR_SPEC_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/addr_spec.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __ADDR_SPEC_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ADDR_SPEC_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/addr_spec.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -551,86 +215,22 @@ static __ADDR_SPEC_SPARSE: &[u8] = include_bytes!(
 /// addr-spec    = local-part "@" domain
 /// ```
 ///
-/// Minimized DFA: 15 states × 12 byte classes, a 390-byte table; 1357 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 15 states × 12 byte classes, a 904-byte table; 1357 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (132 bytes of nibble tables).
-pub static ADDR_SPEC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
+pub static ADDR_SPEC: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "addr-spec",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 4, 5, 4, 4, 4, 4, 4, 6, 6, 4, 4, 6, 4, 7, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 6, 6, 6, 4, 6, 4, 8, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 9, 10, 11, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 12u32,
-        start: 12u32,
-        words: ::iri_grammar::__private::Words::U16(__ADDR_SPEC_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 132u32,
-            recip: 357913942u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
-                        220, 240, 124,
-                    ]),
-                    escape: 46,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
-                        220, 240, 124,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220,
-                        252, 252, 124,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
-                        220, 240, 124,
-                    ]),
-                    escape: 46,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
-                        220, 240, 124,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        248, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 220, 220,
-                        220, 252, 124,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __ADDR_SPEC_TABLE,
     ::core::option::Option::None,
     __ADDR_SPEC_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __LOCAL_PART_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __LOCAL_PART_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/local_part.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __LOCAL_PART_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __LOCAL_PART_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/local_part.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -647,65 +247,22 @@ static __LOCAL_PART_SPARSE: &[u8] = include_bytes!(
 /// local-part   = dot-atom-text / quoted-string
 /// ```
 ///
-/// Minimized DFA: 10 states × 9 byte classes, a 200-byte table; 1108 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 10 states × 9 byte classes, a 616-byte table; 1108 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
-pub static LOCAL_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
+pub static LOCAL_PART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "local-part",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 4, 5, 4, 4, 4, 4, 4, 6, 6, 4, 4, 6, 4, 7, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 6, 6, 6, 4, 6, 4, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 8, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 9u32,
-        start: 9u32,
-        words: ::iri_grammar::__private::Words::U16(__LOCAL_PART_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 72u32,
-            recip: 477218589u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
-                        220, 240, 124,
-                    ]),
-                    escape: 46,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
-                        220, 240, 124,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220,
-                        252, 252, 124,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __LOCAL_PART_TABLE,
     ::core::option::Option::None,
     __LOCAL_PART_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __DOMAIN_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DOMAIN_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/domain.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __DOMAIN_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DOMAIN_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/domain.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -722,65 +279,22 @@ static __DOMAIN_SPARSE: &[u8] = include_bytes!(
 /// domain       = dot-atom-text / "[" *dtext-no-obs "]"
 /// ```
 ///
-/// Minimized DFA: 6 states × 6 byte classes, a 84-byte table; 976 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 6 states × 6 byte classes, a 500-byte table; 976 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
-pub static DOMAIN: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
+pub static DOMAIN: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "domain",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 2, 1, 1, 1, 1, 1, 2, 2, 1, 1, 2, 1, 3, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 0, 5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 6u32,
-        start: 6u32,
-        words: ::iri_grammar::__private::Words::U16(__DOMAIN_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 24u32,
-            recip: 715827883u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
-                        220, 240, 124,
-                    ]),
-                    escape: 46,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
-                        220, 240, 124,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        248, 252, 252, 252, 252, 252, 252, 252, 252, 252, 252, 220, 220,
-                        220, 252, 124,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __DOMAIN_TABLE,
     ::core::option::Option::None,
     __DOMAIN_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __DTEXT_NO_OBS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DTEXT_NO_OBS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/dtext_no_obs.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __DTEXT_NO_OBS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DTEXT_NO_OBS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/dtext_no_obs.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -798,41 +312,20 @@ static __DTEXT_NO_OBS_SPARSE: &[u8] = include_bytes!(
 ///                %d94-126  ; characters not including
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 769 bytes as a sparse `regex-automata` DFA.
-pub static DTEXT_NO_OBS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
+pub static DTEXT_NO_OBS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "dtext-no-obs",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__DTEXT_NO_OBS_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __DTEXT_NO_OBS_TABLE,
     ::core::option::Option::None,
     __DTEXT_NO_OBS_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __QCHAR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __QCHAR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/qchar.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __QCHAR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __QCHAR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/qchar.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -849,41 +342,20 @@ static __QCHAR_SPARSE: &[u8] = include_bytes!(
 /// qchar        = unreserved / pct-encoded / some-delims
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 865 bytes as a sparse `regex-automata` DFA.
-pub static QCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 5 states × 4 byte classes, a 372-byte table; 865 bytes as a sparse `regex-automata` DFA.
+pub static QCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "qchar",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 0, 0, 0, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 4u32,
-        words: ::iri_grammar::__private::Words::U16(__QCHAR_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 20u32,
-            recip: 1073741824u64,
-            sets: &[],
-        },
-    },
+    __QCHAR_TABLE,
     ::core::option::Option::None,
     __QCHAR_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __SOME_DELIMS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __SOME_DELIMS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/some_delims.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __SOME_DELIMS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __SOME_DELIMS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/some_delims.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -901,41 +373,20 @@ static __SOME_DELIMS_SPARSE: &[u8] = include_bytes!(
 ///              / "+" / "," / ";" / ":" / "@"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 787 bytes as a sparse `regex-automata` DFA.
-pub static SOME_DELIMS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 787 bytes as a sparse `regex-automata` DFA.
+pub static SOME_DELIMS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "some-delims",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__SOME_DELIMS_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __SOME_DELIMS_TABLE,
     ::core::option::Option::None,
     __SOME_DELIMS_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __ATEXT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ATEXT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/atext.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __ATEXT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ATEXT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/atext.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -962,41 +413,20 @@ static __ATEXT_SPARSE: &[u8] = include_bytes!(
 ///                  "~"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 811 bytes as a sparse `regex-automata` DFA.
-pub static ATEXT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 811 bytes as a sparse `regex-automata` DFA.
+pub static ATEXT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "atext",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__ATEXT_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __ATEXT_TABLE,
     ::core::option::Option::None,
     __ATEXT_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __DOT_ATOM_TEXT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DOT_ATOM_TEXT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/dot_atom_text.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __DOT_ATOM_TEXT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DOT_ATOM_TEXT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/dot_atom_text.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1013,55 +443,22 @@ static __DOT_ATOM_TEXT_SPARSE: &[u8] = include_bytes!(
 /// dot-atom-text  = 1*atext *("." 1*atext)
 /// ```
 ///
-/// Minimized DFA: 3 states × 3 byte classes, a 24-byte table; 871 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 3 byte classes, a 392-byte table; 871 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static DOT_ATOM_TEXT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static DOT_ATOM_TEXT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "dot-atom-text",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1, 2, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 3u32,
-        start: 3u32,
-        words: ::iri_grammar::__private::Words::U16(__DOT_ATOM_TEXT_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 1431655766u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
-                        220, 240, 124,
-                    ]),
-                    escape: 46,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        232, 252, 248, 252, 252, 252, 252, 252, 248, 248, 244, 212, 208,
-                        220, 240, 124,
-                    ]),
-                },
-            ],
-        },
-    },
+    __DOT_ATOM_TEXT_TABLE,
     ::core::option::Option::None,
     __DOT_ATOM_TEXT_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __QUOTED_STRING_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __QUOTED_STRING_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/quoted_string.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __QUOTED_STRING_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __QUOTED_STRING_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/quoted_string.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1078,54 +475,22 @@ static __QUOTED_STRING_SPARSE: &[u8] = include_bytes!(
 /// quoted-string  = DQUOTE *([FWS] qcontent) [FWS] DQUOTE
 /// ```
 ///
-/// Minimized DFA: 8 states × 7 byte classes, a 128-byte table; 922 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 8 states × 7 byte classes, a 496-byte table; 922 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static QUOTED_STRING: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static QUOTED_STRING: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "quoted-string",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 4, 5, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 7u32,
-        start: 7u32,
-        words: ::iri_grammar::__private::Words::U16(__QUOTED_STRING_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 49u32,
-            recip: 613566757u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        252, 252, 248, 252, 252, 252, 252, 252, 252, 253, 252, 252, 220,
-                        252, 252, 124,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __QUOTED_STRING_TABLE,
     ::core::option::Option::None,
     __QUOTED_STRING_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __QCONTENT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __QCONTENT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/qcontent.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __QCONTENT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __QCONTENT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/qcontent.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1142,41 +507,20 @@ static __QCONTENT_SPARSE: &[u8] = include_bytes!(
 /// qcontent       = qtext / quoted-pair
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 802 bytes as a sparse `regex-automata` DFA.
-pub static QCONTENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 802 bytes as a sparse `regex-automata` DFA.
+pub static QCONTENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "qcontent",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 2, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 4u32,
-        words: ::iri_grammar::__private::Words::U16(__QCONTENT_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 16u32,
-            recip: 1073741824u64,
-            sets: &[],
-        },
-    },
+    __QCONTENT_TABLE,
     ::core::option::Option::None,
     __QCONTENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __QTEXT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __QTEXT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/qtext.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __QTEXT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __QTEXT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/qtext.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1195,41 +539,20 @@ static __QTEXT_SPARSE: &[u8] = include_bytes!(
 ///                  %d93-126           ;  "\" or the quote character
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 775 bytes as a sparse `regex-automata` DFA.
-pub static QTEXT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
+pub static QTEXT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "qtext",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__QTEXT_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __QTEXT_TABLE,
     ::core::option::Option::None,
     __QTEXT_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __QUOTED_PAIR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __QUOTED_PAIR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/quoted_pair.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __QUOTED_PAIR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __QUOTED_PAIR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/quoted_pair.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1246,41 +569,20 @@ static __QUOTED_PAIR_SPARSE: &[u8] = include_bytes!(
 /// quoted-pair    = "\" (VCHAR / WSP)
 /// ```
 ///
-/// Minimized DFA: 4 states × 3 byte classes, a 32-byte table; 784 bytes as a sparse `regex-automata` DFA.
-pub static QUOTED_PAIR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 4 states × 3 byte classes, a 352-byte table; 784 bytes as a sparse `regex-automata` DFA.
+pub static QUOTED_PAIR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "quoted-pair",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 3u32,
-        start: 3u32,
-        words: ::iri_grammar::__private::Words::U16(__QUOTED_PAIR_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 12u32,
-            recip: 1431655766u64,
-            sets: &[],
-        },
-    },
+    __QUOTED_PAIR_TABLE,
     ::core::option::Option::None,
     __QUOTED_PAIR_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __FWS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __FWS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/fws.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __FWS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __FWS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/fws.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1297,32 +599,11 @@ static __FWS_SPARSE: &[u8] = include_bytes!(
 /// FWS            = [*WSP CRLF] 1*WSP
 /// ```
 ///
-/// Minimized DFA: 6 states × 4 byte classes, a 60-byte table; 850 bytes as a sparse `regex-automata` DFA.
-pub static FWS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 6 states × 4 byte classes, a 380-byte table; 850 bytes as a sparse `regex-automata` DFA.
+pub static FWS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "FWS",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 4u32,
-        words: ::iri_grammar::__private::Words::U16(__FWS_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 24u32,
-            recip: 1073741824u64,
-            sets: &[],
-        },
-    },
+    __FWS_TABLE,
     ::core::option::Option::None,
     __FWS_SPARSE,
 );
@@ -1331,7 +612,7 @@ pub use super::rfc3986::UNRESERVED;
 /// Imported: the recognizer of `pct-encoded` from [`super::rfc3986`].
 pub use super::rfc3986::PCT_ENCODED;
 /// Every exported rule of `mailto.abnf`, in spec order.
-pub static GRAMMAR: ::iri_grammar::Grammar = ::iri_grammar::Grammar::__new(
+pub static GRAMMAR: ::abnf_runtime::Grammar = ::abnf_runtime::Grammar::__new(
     "mailto",
     &[
         &MAILTO_URI,
@@ -1360,39 +641,16 @@ pub static GRAMMAR: ::iri_grammar::Grammar = ::iri_grammar::Grammar::__new(
 /// Typed, borrowed parse trees for the rules of `mailto`.
 pub mod ast {
     #[cfg(target_endian = "little")]
-    static __MAILTO_URI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __MAILTO_URI_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/mailto_uri.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __MAILTO_URI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __MAILTO_URI_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/mailto_uri.be.tdfa")),
     );
-    static __MAILTO_URI_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 4, 5, 6, 4, 7, 8, 4, 9, 9, 4, 4, 10, 4, 11, 6, 12, 12,
-            12, 12, 12, 12, 12, 12, 12, 12, 13, 9, 14, 15, 14, 16, 17, 18, 12, 12, 12,
-            12, 12, 4, 4, 19, 4, 4, 20, 21, 4, 22, 4, 4, 4, 4, 23, 4, 4, 4, 4, 4, 4, 24,
-            25, 26, 6, 4, 6, 18, 12, 12, 12, 12, 12, 4, 4, 19, 4, 4, 20, 21, 4, 22, 4, 4,
-            4, 4, 23, 4, 4, 4, 4, 4, 4, 6, 6, 6, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 27u32,
-        tags: 6u32,
-        start: 28u32,
-        start_ops: 3u32,
-        op_start: 2100u32,
-        final_maps: 2107u32,
-        words: __MAILTO_URI_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 153391690u64,
-    };
+    static __MAILTO_URI_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __MAILTO_URI_TDFA_BYTES,
+    );
     /// Parse tree of the rule `mailtoURI` of `mailto.abnf` (line 13):
     ///
     /// ```text
@@ -1403,7 +661,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct MailtoUri<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `to`
@@ -1415,7 +673,7 @@ pub mod ast {
         /// Parses all of `input` as `mailtoURI`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -1424,31 +682,26 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __MAILTO_URI_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "mailto",
-                    "mailtoURI",
-                    offset,
-                ))?;
+                .parse("mailto", "mailtoURI", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                to: ::iri_grammar::__private::group(&tags, 1)
+                to: ::abnf_runtime::__private::group(&tags, 1)
                     .map(|s| To::__sub(input, s)),
-                hfields: ::iri_grammar::__private::group(&tags, 2)
+                hfields: ::abnf_runtime::__private::group(&tags, 2)
                     .map(|s| Hfields::__sub(input, s)),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "mailto",
                         "mailtoURI",
                         e.offset(),
@@ -1458,71 +711,27 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __TO_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __TO_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/to.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __TO_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __TO_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/to.be.tdfa")),
     );
-    static __TO_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 4, 5, 4, 4, 4, 4, 4, 6, 6, 4, 4, 7, 4, 8, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 6, 6, 6, 4, 6, 4, 9, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 10, 11, 12, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 13u32,
-        tags: 6u32,
-        start: 14u32,
-        start_ops: 3u32,
-        op_start: 406u32,
-        final_maps: 413u32,
-        words: __TO_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 306783379u64,
-    };
+    static __TO_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __TO_TDFA_BYTES,
+    );
     #[cfg(target_endian = "little")]
-    static __TO_ADDR_SPECS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __TO_ADDR_SPECS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/to.addr_specs.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __TO_ADDR_SPECS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __TO_ADDR_SPECS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/to.addr_specs.be.tdfa")),
     );
-    static __TO_ADDR_SPECS_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 4, 5, 4, 4, 4, 4, 4, 6, 6, 4, 4, 7, 4, 8, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 6, 6, 6, 4, 6, 4, 9, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 10, 11, 12, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 13u32,
-        tags: 4u32,
-        start: 14u32,
-        start_ops: 2u32,
-        op_start: 224u32,
-        final_maps: 229u32,
-        words: __TO_ADDR_SPECS_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 306783379u64,
-    };
+    static __TO_ADDR_SPECS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __TO_ADDR_SPECS_ITEM_BYTES,
+    );
     /// Reads one `addr-spec` of `To` starting at `pos`.
     fn __to_addr_specs_item(
         input: &str,
@@ -1531,7 +740,7 @@ pub mod ast {
     ) -> ::core::option::Option<(AddrSpec<'_>, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __TO_ADDR_SPECS_ITEM.longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((AddrSpec::__sub(input, s), next))
     }
     /// Parse tree of the rule `to` of `mailto.abnf` (line 14):
@@ -1544,19 +753,19 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct To<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `addr-spec`
         pub addr_spec: AddrSpec<'a>,
         /// `addr-spec`
-        pub addr_specs: ::iri_grammar::List<'a, AddrSpec<'a>>,
+        pub addr_specs: ::abnf_runtime::List<'a, AddrSpec<'a>>,
     }
     impl<'a> To<'a> {
         /// Parses all of `input` as `to`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -1565,106 +774,56 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
-            __TO_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "mailto",
-                    "to",
-                    offset,
-                ))?;
+            __TO_TDFA.parse("mailto", "to", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
                 addr_spec: AddrSpec::__sub(
                     input,
-                    ::iri_grammar::__private::group(&tags, 1).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 1).unwrap_or_default(),
                 ),
-                addr_specs: ::iri_grammar::List::__new(
+                addr_specs: ::abnf_runtime::List::__new(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                     __to_addr_specs_item,
                 ),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent("mailto", "to", e.offset())
+                    ::abnf_runtime::__private::inconsistent("mailto", "to", e.offset())
                 }
             }
         }
     }
     #[cfg(target_endian = "little")]
-    static __HFIELDS_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __HFIELDS_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/hfields.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __HFIELDS_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __HFIELDS_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/hfields.be.tdfa")),
     );
-    static __HFIELDS_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 5, 0, 6, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 7u32,
-        tags: 6u32,
-        start: 8u32,
-        start_ops: 3u32,
-        op_start: 120u32,
-        final_maps: 127u32,
-        words: __HFIELDS_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 536870912u64,
-    };
+    static __HFIELDS_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __HFIELDS_TDFA_BYTES,
+    );
     #[cfg(target_endian = "little")]
-    static __HFIELDS_HFIELDS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __HFIELDS_HFIELDS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/hfields.hfields.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __HFIELDS_HFIELDS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __HFIELDS_HFIELDS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/hfields.hfields.be.tdfa")),
     );
-    static __HFIELDS_HFIELDS_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 5, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 6u32,
-        tags: 4u32,
-        start: 7u32,
-        start_ops: 2u32,
-        op_start: 63u32,
-        final_maps: 68u32,
-        words: __HFIELDS_HFIELDS_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 613566757u64,
-    };
+    static __HFIELDS_HFIELDS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __HFIELDS_HFIELDS_ITEM_BYTES,
+    );
     /// Reads one `hfield` of `Hfields` starting at `pos`.
     fn __hfields_hfields_item(
         input: &str,
@@ -1674,7 +833,7 @@ pub mod ast {
         let mut tags = [usize::MAX; 4];
         let next = __HFIELDS_HFIELDS_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((Hfield::__sub(input, s), next))
     }
     /// Parse tree of the rule `hfields` of `mailto.abnf` (line 15):
@@ -1687,19 +846,19 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Hfields<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `hfield`
         pub hfield: Hfield<'a>,
         /// `hfield`
-        pub hfields: ::iri_grammar::List<'a, Hfield<'a>>,
+        pub hfields: ::abnf_runtime::List<'a, Hfield<'a>>,
     }
     impl<'a> Hfields<'a> {
         /// Parses all of `input` as `hfields`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -1708,36 +867,31 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __HFIELDS_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "mailto",
-                    "hfields",
-                    offset,
-                ))?;
+                .parse("mailto", "hfields", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
                 hfield: Hfield::__sub(
                     input,
-                    ::iri_grammar::__private::group(&tags, 1).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 1).unwrap_or_default(),
                 ),
-                hfields: ::iri_grammar::List::__new(
+                hfields: ::abnf_runtime::List::__new(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                     __hfields_hfields_item,
                 ),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "mailto",
                         "hfields",
                         e.offset(),
@@ -1747,38 +901,16 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __HFIELD_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __HFIELD_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/hfield.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __HFIELD_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __HFIELD_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/hfield.be.tdfa")),
     );
-    static __HFIELD_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 4, 0, 0, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 5u32,
-        tags: 6u32,
-        start: 6u32,
-        start_ops: 4u32,
-        op_start: 78u32,
-        final_maps: 87u32,
-        words: __HFIELD_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 715827883u64,
-    };
+    static __HFIELD_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __HFIELD_TDFA_BYTES,
+    );
     /// Parse tree of the rule `hfield` of `mailto.abnf` (line 16):
     ///
     /// ```text
@@ -1789,7 +921,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Hfield<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `hfname`
@@ -1801,7 +933,7 @@ pub mod ast {
         /// Parses all of `input` as `hfield`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -1810,29 +942,24 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __HFIELD_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "mailto",
-                    "hfield",
-                    offset,
-                ))?;
+                .parse("mailto", "hfield", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                hfname: ::iri_grammar::__private::leaf(input, &tags, 1),
-                hfvalue: ::iri_grammar::__private::leaf(input, &tags, 2),
+                hfname: ::abnf_runtime::__private::leaf(input, &tags, 1),
+                hfvalue: ::abnf_runtime::__private::leaf(input, &tags, 2),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "mailto",
                         "hfield",
                         e.offset(),
@@ -1842,38 +969,16 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __ADDR_SPEC_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __ADDR_SPEC_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/addr_spec.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __ADDR_SPEC_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __ADDR_SPEC_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/addr_spec.be.tdfa")),
     );
-    static __ADDR_SPEC_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 4, 5, 4, 4, 4, 4, 4, 6, 6, 4, 4, 6, 4, 7, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 6, 6, 6, 4, 6, 4, 8, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 9, 10, 11, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 12u32,
-        tags: 6u32,
-        start: 13u32,
-        start_ops: 4u32,
-        op_start: 195u32,
-        final_maps: 204u32,
-        words: __ADDR_SPEC_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 330382100u64,
-    };
+    static __ADDR_SPEC_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __ADDR_SPEC_TDFA_BYTES,
+    );
     /// Parse tree of the rule `addr-spec` of `mailto.abnf` (line 19):
     ///
     /// ```text
@@ -1884,7 +989,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct AddrSpec<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `local-part`
@@ -1896,7 +1001,7 @@ pub mod ast {
         /// Parses all of `input` as `addr-spec`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -1905,35 +1010,30 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __ADDR_SPEC_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "mailto",
-                    "addr-spec",
-                    offset,
-                ))?;
+                .parse("mailto", "addr-spec", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
                 local_part: LocalPart::__sub(
                     input,
-                    ::iri_grammar::__private::group(&tags, 1).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 1).unwrap_or_default(),
                 ),
                 domain: Domain::__sub(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                 ),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "mailto",
                         "addr-spec",
                         e.offset(),
@@ -1952,38 +1052,16 @@ pub mod ast {
         QuotedString(QuotedString<'a>),
     }
     #[cfg(target_endian = "little")]
-    static __LOCAL_PART_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __LOCAL_PART_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/local_part.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __LOCAL_PART_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __LOCAL_PART_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/local_part.be.tdfa")),
     );
-    static __LOCAL_PART_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 4, 5, 4, 4, 4, 4, 4, 6, 6, 4, 4, 6, 4, 7, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 6, 6, 6, 4, 6, 4, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 8, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 9u32,
-        tags: 10u32,
-        start: 10u32,
-        start_ops: 2u32,
-        op_start: 100u32,
-        final_maps: 105u32,
-        words: __LOCAL_PART_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 429496730u64,
-    };
+    static __LOCAL_PART_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __LOCAL_PART_TDFA_BYTES,
+    );
     /// Parse tree of the rule `local-part` of `mailto.abnf` (line 20):
     ///
     /// ```text
@@ -1994,7 +1072,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct LocalPart<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -2004,7 +1082,7 @@ pub mod ast {
         /// Parses all of `input` as `local-part`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -2013,41 +1091,41 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __LOCAL_PART_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "mailto",
-                    "local-part",
-                    offset,
-                ))?;
+                .parse("mailto", "local-part", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     LocalPartKind::DotAtomText(
-                        ::iri_grammar::__private::leaf(input, &tags, 2),
+                        ::abnf_runtime::__private::leaf(input, &tags, 2),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 3).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
                     LocalPartKind::QuotedString(
                         QuotedString::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 4).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 4)
+                                .unwrap_or_default(),
                         ),
                     )
                 } else {
-                    ::iri_grammar::__private::inconsistent("mailto", "local-part", start)
+                    ::abnf_runtime::__private::inconsistent(
+                        "mailto",
+                        "local-part",
+                        start,
+                    )
                 },
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "mailto",
                         "local-part",
                         e.offset(),
@@ -2063,78 +1141,38 @@ pub mod ast {
         /// The alternative with `dot-atom-text`.
         DotAtomText(&'a str),
         /// The alternative with `dtext-no-obs`.
-        DtextNoObs(::iri_grammar::List<'a, &'a str>),
+        DtextNoObs(::abnf_runtime::List<'a, &'a str>),
     }
     #[cfg(target_endian = "little")]
-    static __DOMAIN_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __DOMAIN_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/domain.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __DOMAIN_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __DOMAIN_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/domain.be.tdfa")),
     );
-    static __DOMAIN_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 2, 1, 1, 1, 1, 1, 2, 2, 1, 1, 2, 1, 3, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 0, 5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 6u32,
-        tags: 10u32,
-        start: 7u32,
-        start_ops: 4u32,
-        op_start: 56u32,
-        final_maps: 65u32,
-        words: __DOMAIN_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 613566757u64,
-    };
+    static __DOMAIN_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __DOMAIN_TDFA_BYTES,
+    );
     #[cfg(target_endian = "little")]
-    static __DOMAIN_DTEXT_NO_OBSS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __DOMAIN_DTEXT_NO_OBSS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
+        [u8],
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/mailto/ast/domain.dtext_no_obss.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __DOMAIN_DTEXT_NO_OBSS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __DOMAIN_DTEXT_NO_OBSS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
+        [u8],
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/mailto/ast/domain.dtext_no_obss.be.tdfa")
         ),
     );
-    static __DOMAIN_DTEXT_NO_OBSS_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        tags: 4u32,
-        start: 3u32,
-        start_ops: 2u32,
-        op_start: 9u32,
-        final_maps: 14u32,
-        words: __DOMAIN_DTEXT_NO_OBSS_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 1431655766u64,
-    };
+    static __DOMAIN_DTEXT_NO_OBSS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __DOMAIN_DTEXT_NO_OBSS_ITEM_BYTES,
+    );
     /// Reads one `dtext-no-obs` of `Domain` starting at `pos`.
     fn __domain_dtext_no_obss_item(
         input: &str,
@@ -2144,7 +1182,7 @@ pub mod ast {
         let mut tags = [usize::MAX; 4];
         let next = __DOMAIN_DTEXT_NO_OBSS_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `domain` of `mailto.abnf` (line 21):
@@ -2157,7 +1195,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Domain<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -2167,7 +1205,7 @@ pub mod ast {
         /// Parses all of `input` as `domain`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -2176,43 +1214,38 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __DOMAIN_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "mailto",
-                    "domain",
-                    offset,
-                ))?;
+                .parse("mailto", "domain", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     DomainKind::DotAtomText(
-                        ::iri_grammar::__private::leaf(input, &tags, 2),
+                        ::abnf_runtime::__private::leaf(input, &tags, 2),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 3).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
                     DomainKind::DtextNoObs(
-                        ::iri_grammar::List::__new(
+                        ::abnf_runtime::List::__new(
                             input,
-                            ::iri_grammar::__private::group(&tags, 4)
+                            ::abnf_runtime::__private::group(&tags, 4)
                                 .unwrap_or_default(),
                             __domain_dtext_no_obss_item,
                         ),
                     )
                 } else {
-                    ::iri_grammar::__private::inconsistent("mailto", "domain", start)
+                    ::abnf_runtime::__private::inconsistent("mailto", "domain", start)
                 },
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "mailto",
                         "domain",
                         e.offset(),
@@ -2222,75 +1255,31 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __QUOTED_STRING_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __QUOTED_STRING_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/quoted_string.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __QUOTED_STRING_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __QUOTED_STRING_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/ast/quoted_string.be.tdfa")),
     );
-    static __QUOTED_STRING_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 4, 5, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 7u32,
-        tags: 6u32,
-        start: 8u32,
-        start_ops: 4u32,
-        op_start: 136u32,
-        final_maps: 145u32,
-        words: __QUOTED_STRING_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 536870912u64,
-    };
+    static __QUOTED_STRING_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __QUOTED_STRING_TDFA_BYTES,
+    );
     #[cfg(target_endian = "little")]
-    static __QUOTED_STRING_FWSS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __QUOTED_STRING_FWSS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/mailto/ast/quoted_string.fwss.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __QUOTED_STRING_FWSS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __QUOTED_STRING_FWSS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/mailto/ast/quoted_string.fwss.be.tdfa")
         ),
     );
-    static __QUOTED_STRING_FWSS_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 4, 5, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 6, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 7u32,
-        tags: 4u32,
-        start: 8u32,
-        start_ops: 3u32,
-        op_start: 80u32,
-        final_maps: 87u32,
-        words: __QUOTED_STRING_FWSS_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 536870912u64,
-    };
+    static __QUOTED_STRING_FWSS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __QUOTED_STRING_FWSS_ITEM_BYTES,
+    );
     /// Reads one `FWS` of `QuotedString` starting at `pos`.
     fn __quotedstring_fwss_item(
         input: &str,
@@ -2300,7 +1289,7 @@ pub mod ast {
         let mut tags = [usize::MAX; 4];
         let next = __QUOTED_STRING_FWSS_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `quoted-string` of `mailto.abnf` (line 58):
@@ -2313,11 +1302,11 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct QuotedString<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `FWS`
-        pub fwss: ::iri_grammar::List<'a, &'a str>,
+        pub fwss: ::abnf_runtime::List<'a, &'a str>,
         /// `FWS`
         pub fws: ::core::option::Option<&'a str>,
     }
@@ -2325,7 +1314,7 @@ pub mod ast {
         /// Parses all of `input` as `quoted-string`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -2334,33 +1323,36 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __QUOTED_STRING_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "mailto",
                     "quoted-string",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                fwss: ::iri_grammar::List::__new(
+                fwss: ::abnf_runtime::List::__new(
                     input,
-                    ::iri_grammar::__private::group(&tags, 1).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 1).unwrap_or_default(),
                     __quotedstring_fwss_item,
                 ),
-                fws: ::iri_grammar::__private::group(&tags, 2).map(|s| &input[s.range()]),
+                fws: ::abnf_runtime::__private::group(&tags, 2)
+                    .map(|s| &input[s.range()]),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "mailto",
                         "quoted-string",
                         e.offset(),

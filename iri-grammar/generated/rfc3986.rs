@@ -2,28 +2,20 @@
 // Do not edit: edit the spec file and rebuild.
 
 #[cfg(target_endian = "little")]
-static __URI_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri.le.rev")),
-);
-#[cfg(target_endian = "big")]
-static __URI_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri.be.rev")),
-);
-#[cfg(target_endian = "little")]
-static __URI_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri.le.revsets")),
-);
-#[cfg(target_endian = "big")]
-static __URI_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri.be.revsets")),
-);
-#[cfg(target_endian = "little")]
-static __URI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __URI_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __URI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __URI_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri.be.table")),
+);
+#[cfg(target_endian = "little")]
+static __URI_REV: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri.le.rev")),
+);
+#[cfg(target_endian = "big")]
+static __URI_REV: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri.be.rev")),
 );
 #[cfg(target_endian = "little")]
 static __URI_SPARSE: &[u8] = include_bytes!(
@@ -39,122 +31,24 @@ static __URI_SPARSE: &[u8] = include_bytes!(
 /// URI           = scheme ":" hier-part [ "?" query ] [ "#" fragment ]
 /// ```
 ///
-/// Minimized DFA: 180 states × 21 byte classes, a 7920-byte table; 7876 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 180 states × 21 byte classes, a 8576-byte table; 7876 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (231 bytes of nibble tables).
+/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (336 bytes of loop sets in the table).
 ///
-/// Matched from both ends (`@bidirectional`): a reverse automaton of 185 states, 12210 bytes with its sets.
-pub static URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Matched from both ends (`@bidirectional`): a reverse automaton of 185 states, 12276 bytes with its sets.
+pub static URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "URI",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 4, 1, 4, 5, 6, 7, 8, 9,
-            10, 10, 11, 12, 12, 12, 12, 13, 1, 0, 1, 0, 14, 15, 16, 16, 16, 16, 16, 16,
-            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17,
-            17, 19, 0, 20, 0, 1, 0, 16, 16, 16, 16, 16, 16, 17, 17, 17, 17, 17, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17, 17, 0, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 21u32,
-        start: 21u32,
-        words: ::iri_grammar::__private::Words::U16(__URI_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 3633u32,
-            recip: 204522253u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
-                        84, 84, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
-    ::core::option::Option::Some(::iri_grammar::__private::Reverse {
-        start: 21u32,
-        set_words: 6u32,
-        words: ::iri_grammar::__private::Words::U16(__URI_REV.as_u16s()),
-        sets: __URI_REVSETS.as_u32s(),
-    }),
+    __URI_TABLE,
+    ::core::option::Option::Some(__URI_REV),
     __URI_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __HIER_PART_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __HIER_PART_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/hier_part.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __HIER_PART_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __HIER_PART_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/hier_part.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -174,112 +68,31 @@ static __HIER_PART_SPARSE: &[u8] = include_bytes!(
 ///               / path-empty
 /// ```
 ///
-/// Minimized DFA: 175 states × 17 byte classes, a 6300-byte table; 7591 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 175 states × 17 byte classes, a 6860-byte table; 7591 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (165 bytes of nibble tables).
-pub static HIER_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (240 bytes of loop sets in the table).
+pub static HIER_PART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "hier-part",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 5, 6, 7, 8,
-            8, 9, 10, 10, 10, 10, 11, 1, 0, 1, 0, 0, 12, 13, 13, 13, 13, 13, 13, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 14, 1, 1, 1, 1, 15, 0, 16, 0, 1, 0, 13,
-            13, 13, 13, 13, 13, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 14, 1, 1, 1,
-            1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0,
-        ],
-        alphabet: 17u32,
-        start: 17u32,
-        words: ::iri_grammar::__private::Words::U16(__HIER_PART_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 2890u32,
-            recip: 252645136u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __HIER_PART_TABLE,
     ::core::option::Option::None,
     __HIER_PART_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __URI_REFERENCE_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri_reference.le.rev")),
-);
-#[cfg(target_endian = "big")]
-static __URI_REFERENCE_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri_reference.be.rev")),
-);
-#[cfg(target_endian = "little")]
-static __URI_REFERENCE_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri_reference.le.revsets")),
-);
-#[cfg(target_endian = "big")]
-static __URI_REFERENCE_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri_reference.be.revsets")),
-);
-#[cfg(target_endian = "little")]
-static __URI_REFERENCE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __URI_REFERENCE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri_reference.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __URI_REFERENCE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __URI_REFERENCE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri_reference.be.table")),
+);
+#[cfg(target_endian = "little")]
+static __URI_REFERENCE_REV: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri_reference.le.rev")),
+);
+#[cfg(target_endian = "big")]
+static __URI_REFERENCE_REV: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri_reference.be.rev")),
 );
 #[cfg(target_endian = "little")]
 static __URI_REFERENCE_SPARSE: &[u8] = include_bytes!(
@@ -295,149 +108,33 @@ static __URI_REFERENCE_SPARSE: &[u8] = include_bytes!(
 /// URI-reference = URI / relative-ref
 /// ```
 ///
-/// Minimized DFA: 183 states × 21 byte classes, a 8052-byte table; 8179 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 183 states × 21 byte classes, a 8756-byte table; 8179 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 8 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (264 bytes of nibble tables).
+/// Bit-parallel: 8 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (384 bytes of loop sets in the table).
 ///
-/// Matched from both ends (`@bidirectional`): a reverse automaton of 203 states, 13398 bytes with its sets.
-pub static URI_REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Matched from both ends (`@bidirectional`): a reverse automaton of 203 states, 13464 bytes with its sets.
+pub static URI_REFERENCE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "URI-reference",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 4, 1, 4, 5, 6, 7, 8, 9,
-            10, 10, 11, 12, 12, 12, 12, 13, 1, 0, 1, 0, 14, 15, 16, 16, 16, 16, 16, 16,
-            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17,
-            17, 19, 0, 20, 0, 1, 0, 16, 16, 16, 16, 16, 16, 17, 17, 17, 17, 17, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17, 17, 0, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 21u32,
-        start: 21u32,
-        words: ::iri_grammar::__private::Words::U16(__URI_REFERENCE_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 3675u32,
-            recip: 204522253u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
-                        84, 84, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
-    ::core::option::Option::Some(::iri_grammar::__private::Reverse {
-        start: 21u32,
-        set_words: 6u32,
-        words: ::iri_grammar::__private::Words::U16(__URI_REFERENCE_REV.as_u16s()),
-        sets: __URI_REFERENCE_REVSETS.as_u32s(),
-    }),
+    __URI_REFERENCE_TABLE,
+    ::core::option::Option::Some(__URI_REFERENCE_REV),
     __URI_REFERENCE_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __ABSOLUTE_URI_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/absolute_uri.le.rev")),
-);
-#[cfg(target_endian = "big")]
-static __ABSOLUTE_URI_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/absolute_uri.be.rev")),
-);
-#[cfg(target_endian = "little")]
-static __ABSOLUTE_URI_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/absolute_uri.le.revsets")),
-);
-#[cfg(target_endian = "big")]
-static __ABSOLUTE_URI_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/absolute_uri.be.revsets")),
-);
-#[cfg(target_endian = "little")]
-static __ABSOLUTE_URI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ABSOLUTE_URI_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/absolute_uri.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __ABSOLUTE_URI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ABSOLUTE_URI_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/absolute_uri.be.table")),
+);
+#[cfg(target_endian = "little")]
+static __ABSOLUTE_URI_REV: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/absolute_uri.le.rev")),
+);
+#[cfg(target_endian = "big")]
+static __ABSOLUTE_URI_REV: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/absolute_uri.be.rev")),
 );
 #[cfg(target_endian = "little")]
 static __ABSOLUTE_URI_SPARSE: &[u8] = include_bytes!(
@@ -453,129 +150,33 @@ static __ABSOLUTE_URI_SPARSE: &[u8] = include_bytes!(
 /// absolute-URI  = scheme ":" hier-part [ "?" query ]
 /// ```
 ///
-/// Minimized DFA: 177 states × 20 byte classes, a 7434-byte table; 7699 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 177 states × 20 byte classes, a 8044-byte table; 7699 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (198 bytes of nibble tables).
+/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (288 bytes of loop sets in the table).
 ///
-/// Matched from both ends (`@bidirectional`): a reverse automaton of 151 states, 9664 bytes with its sets.
-pub static ABSOLUTE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Matched from both ends (`@bidirectional`): a reverse automaton of 151 states, 9728 bytes with its sets.
+pub static ABSOLUTE_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "absolute-URI",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 3, 1, 3, 4, 5, 6, 7, 8, 9,
-            9, 10, 11, 11, 11, 11, 12, 1, 0, 1, 0, 13, 14, 15, 15, 15, 15, 15, 15, 16,
-            16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 17, 16, 16, 16, 16,
-            18, 0, 19, 0, 1, 0, 15, 15, 15, 15, 15, 15, 16, 16, 16, 16, 16, 16, 16, 16,
-            16, 16, 16, 16, 16, 16, 16, 17, 16, 16, 16, 16, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 20u32,
-        start: 20u32,
-        words: ::iri_grammar::__private::Words::U16(__ABSOLUTE_URI_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 3420u32,
-            recip: 214748365u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
-                        84, 84, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
-    ::core::option::Option::Some(::iri_grammar::__private::Reverse {
-        start: 20u32,
-        set_words: 6u32,
-        words: ::iri_grammar::__private::Words::U16(__ABSOLUTE_URI_REV.as_u16s()),
-        sets: __ABSOLUTE_URI_REVSETS.as_u32s(),
-    }),
+    __ABSOLUTE_URI_TABLE,
+    ::core::option::Option::Some(__ABSOLUTE_URI_REV),
     __ABSOLUTE_URI_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __RELATIVE_REF_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/relative_ref.le.rev")),
-);
-#[cfg(target_endian = "big")]
-static __RELATIVE_REF_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/relative_ref.be.rev")),
-);
-#[cfg(target_endian = "little")]
-static __RELATIVE_REF_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/relative_ref.le.revsets")),
-);
-#[cfg(target_endian = "big")]
-static __RELATIVE_REF_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/relative_ref.be.revsets")),
-);
-#[cfg(target_endian = "little")]
-static __RELATIVE_REF_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __RELATIVE_REF_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/relative_ref.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __RELATIVE_REF_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __RELATIVE_REF_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/relative_ref.be.table")),
+);
+#[cfg(target_endian = "little")]
+static __RELATIVE_REF_REV: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/relative_ref.le.rev")),
+);
+#[cfg(target_endian = "big")]
+static __RELATIVE_REF_REV: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/relative_ref.be.rev")),
 );
 #[cfg(target_endian = "little")]
 static __RELATIVE_REF_SPARSE: &[u8] = include_bytes!(
@@ -591,122 +192,24 @@ static __RELATIVE_REF_SPARSE: &[u8] = include_bytes!(
 /// relative-ref  = relative-part [ "?" query ] [ "#" fragment ]
 /// ```
 ///
-/// Minimized DFA: 181 states × 19 byte classes, a 7240-byte table; 7969 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 181 states × 19 byte classes, a 7896-byte table; 7969 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (231 bytes of nibble tables).
+/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (336 bytes of loop sets in the table).
 ///
-/// Matched from both ends (`@bidirectional`): a reverse automaton of 163 states, 10106 bytes with its sets.
-pub static RELATIVE_REF: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Matched from both ends (`@bidirectional`): a reverse automaton of 163 states, 10172 bytes with its sets.
+pub static RELATIVE_REF: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "relative-ref",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4, 5, 6, 7, 8, 9,
-            9, 10, 11, 11, 11, 11, 12, 1, 0, 1, 0, 13, 14, 15, 15, 15, 15, 15, 15, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1, 1, 1, 1, 17, 0, 18, 0, 1, 0,
-            15, 15, 15, 15, 15, 15, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1,
-            1, 1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 19u32,
-        start: 19u32,
-        words: ::iri_grammar::__private::Words::U16(__RELATIVE_REF_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 3306u32,
-            recip: 226050911u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
-    ::core::option::Option::Some(::iri_grammar::__private::Reverse {
-        start: 19u32,
-        set_words: 6u32,
-        words: ::iri_grammar::__private::Words::U16(__RELATIVE_REF_REV.as_u16s()),
-        sets: __RELATIVE_REF_REVSETS.as_u32s(),
-    }),
+    __RELATIVE_REF_TABLE,
+    ::core::option::Option::Some(__RELATIVE_REF_REV),
     __RELATIVE_REF_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __RELATIVE_PART_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __RELATIVE_PART_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/relative_part.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __RELATIVE_PART_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __RELATIVE_PART_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/relative_part.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -726,105 +229,22 @@ static __RELATIVE_PART_SPARSE: &[u8] = include_bytes!(
 ///               / path-empty
 /// ```
 ///
-/// Minimized DFA: 178 states × 17 byte classes, a 6408-byte table; 7732 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 178 states × 17 byte classes, a 7016-byte table; 7732 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (198 bytes of nibble tables).
-pub static RELATIVE_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (288 bytes of loop sets in the table).
+pub static RELATIVE_PART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "relative-part",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 5, 6, 7, 8,
-            8, 9, 10, 10, 10, 10, 11, 1, 0, 1, 0, 0, 12, 13, 13, 13, 13, 13, 13, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 14, 1, 1, 1, 1, 15, 0, 16, 0, 1, 0, 13,
-            13, 13, 13, 13, 13, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 14, 1, 1, 1,
-            1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0,
-        ],
-        alphabet: 17u32,
-        start: 17u32,
-        words: ::iri_grammar::__private::Words::U16(__RELATIVE_PART_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 2924u32,
-            recip: 252645136u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __RELATIVE_PART_TABLE,
     ::core::option::Option::None,
     __RELATIVE_PART_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __SCHEME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __SCHEME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/scheme.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __SCHEME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __SCHEME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/scheme.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -841,54 +261,22 @@ static __SCHEME_SPARSE: &[u8] = include_bytes!(
 /// scheme        = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
 /// ```
 ///
-/// Minimized DFA: 3 states × 3 byte classes, a 24-byte table; 799 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 3 byte classes, a 392-byte table; 799 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static SCHEME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "scheme",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 3u32,
-        start: 3u32,
-        words: ::iri_grammar::__private::Words::U16(__SCHEME_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 1431655766u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
-                        84, 84, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __SCHEME_TABLE,
     ::core::option::Option::None,
     __SCHEME_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __AUTHORITY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __AUTHORITY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/authority.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __AUTHORITY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __AUTHORITY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/authority.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -905,85 +293,22 @@ static __AUTHORITY_SPARSE: &[u8] = include_bytes!(
 /// authority     = [ userinfo "@" ] host [ ":" port ]
 /// ```
 ///
-/// Minimized DFA: 170 states × 16 byte classes, a 5780-byte table; 7282 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 170 states × 16 byte classes, a 6292-byte table; 7282 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (132 bytes of nibble tables).
-pub static AUTHORITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
+pub static AUTHORITY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "authority",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 0, 4, 5, 6, 7,
-            7, 8, 9, 9, 9, 9, 10, 1, 0, 1, 0, 0, 11, 12, 12, 12, 12, 12, 12, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, 1, 1, 1, 1, 14, 0, 15, 0, 1, 0, 12, 12,
-            12, 12, 12, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, 1, 1, 1, 1,
-            0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0,
-        ],
-        alphabet: 16u32,
-        start: 16u32,
-        words: ::iri_grammar::__private::Words::U16(__AUTHORITY_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 2656u32,
-            recip: 268435456u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __AUTHORITY_TABLE,
     ::core::option::Option::None,
     __AUTHORITY_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __USERINFO_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __USERINFO_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/userinfo.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __USERINFO_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __USERINFO_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/userinfo.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1000,54 +325,22 @@ static __USERINFO_SPARSE: &[u8] = include_bytes!(
 /// userinfo      = *( unreserved / pct-encoded / sub-delims / ":" )
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 862 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 862 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static USERINFO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static USERINFO: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "userinfo",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 0, 0, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 12u32,
-        words: ::iri_grammar::__private::Words::U16(__USERINFO_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 12u32,
-            recip: 1073741824u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __USERINFO_TABLE,
     ::core::option::Option::None,
     __USERINFO_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __HOST_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __HOST_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/host.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __HOST_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __HOST_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/host.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1064,65 +357,22 @@ static __HOST_SPARSE: &[u8] = include_bytes!(
 /// host          = IP-literal / IPv4address / reg-name
 /// ```
 ///
-/// Minimized DFA: 161 states × 15 byte classes, a 5152-byte table; 6805 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 161 states × 15 byte classes, a 5568-byte table; 6805 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
-pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
+pub static HOST: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "host",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 0, 4, 5, 6, 7,
-            7, 8, 9, 9, 9, 9, 10, 1, 0, 1, 0, 0, 0, 11, 11, 11, 11, 11, 11, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 13, 0, 14, 0, 1, 0, 11, 11,
-            11, 11, 11, 11, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1,
-            0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0,
-        ],
-        alphabet: 15u32,
-        start: 15u32,
-        words: ::iri_grammar::__private::Words::U16(__HOST_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 2385u32,
-            recip: 286331154u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __HOST_TABLE,
     ::core::option::Option::None,
     __HOST_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PORT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PORT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/port.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PORT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PORT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/port.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1139,41 +389,20 @@ static __PORT_SPARSE: &[u8] = include_bytes!(
 /// port          = *DIGIT
 /// ```
 ///
-/// Minimized DFA: 2 states × 2 byte classes, a 12-byte table; 754 bytes as a sparse `regex-automata` DFA.
-pub static PORT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 2 states × 2 byte classes, a 332-byte table; 754 bytes as a sparse `regex-automata` DFA.
+pub static PORT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "port",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__PORT_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 4u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __PORT_TABLE,
     ::core::option::Option::None,
     __PORT_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IP_LITERAL_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IP_LITERAL_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ip_literal.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IP_LITERAL_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IP_LITERAL_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ip_literal.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1190,55 +419,22 @@ static __IP_LITERAL_SPARSE: &[u8] = include_bytes!(
 /// IP-literal    = "[" ( IPv6address / IPvFuture  ) "]"
 /// ```
 ///
-/// Minimized DFA: 158 states × 14 byte classes, a 4740-byte table; 6610 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 158 states × 14 byte classes, a 5108-byte table; 6610 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static IP_LITERAL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static IP_LITERAL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "IP-literal",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 0, 3, 4, 5, 6,
-            6, 7, 8, 8, 8, 8, 9, 1, 0, 1, 0, 0, 0, 10, 10, 10, 10, 10, 10, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 11, 1, 1, 1, 1, 12, 0, 13, 0, 1, 0, 10, 10, 10,
-            10, 10, 10, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 11, 1, 1, 1, 1, 0,
-            0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0,
-        ],
-        alphabet: 14u32,
-        start: 14u32,
-        words: ::iri_grammar::__private::Words::U16(__IP_LITERAL_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 2198u32,
-            recip: 306783379u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __IP_LITERAL_TABLE,
     ::core::option::Option::None,
     __IP_LITERAL_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IPV_FUTURE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPV_FUTURE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ipv_future.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IPV_FUTURE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPV_FUTURE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ipv_future.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1255,54 +451,22 @@ static __IPV_FUTURE_SPARSE: &[u8] = include_bytes!(
 /// IPvFuture     = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )
 /// ```
 ///
-/// Minimized DFA: 6 states × 5 byte classes, a 72-byte table; 946 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 6 states × 5 byte classes, a 440-byte table; 946 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static IPV_FUTURE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static IPV_FUTURE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "IPvFuture",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 0, 0, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 4, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 5u32,
-        start: 5u32,
-        words: ::iri_grammar::__private::Words::U16(__IPV_FUTURE_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 25u32,
-            recip: 858993460u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __IPV_FUTURE_TABLE,
     ::core::option::Option::None,
     __IPV_FUTURE_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IPV6ADDRESS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPV6ADDRESS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ipv6address.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IPV6ADDRESS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPV6ADDRESS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ipv6address.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1327,41 +491,20 @@ static __IPV6ADDRESS_SPARSE: &[u8] = include_bytes!(
 ///               / [ *6( h16 ":" ) h16 ] "::"
 /// ```
 ///
-/// Minimized DFA: 152 states × 10 byte classes, a 3344-byte table; 5860 bytes as a sparse `regex-automata` DFA.
-pub static IPV6ADDRESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 152 states × 10 byte classes, a 3664-byte table; 5860 bytes as a sparse `regex-automata` DFA.
+pub static IPV6ADDRESS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "IPv6address",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 3, 4, 5,
-            5, 6, 7, 7, 7, 7, 8, 0, 0, 0, 0, 0, 0, 9, 9, 9, 9, 9, 9, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 9, 9, 9, 9, 9, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 10u32,
-        start: 10u32,
-        words: ::iri_grammar::__private::Words::U16(__IPV6ADDRESS_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 1520u32,
-            recip: 429496730u64,
-            sets: &[],
-        },
-    },
+    __IPV6ADDRESS_TABLE,
     ::core::option::Option::None,
     __IPV6ADDRESS_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __H16_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __H16_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/h16.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __H16_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __H16_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/h16.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1378,41 +521,20 @@ static __H16_SPARSE: &[u8] = include_bytes!(
 /// h16           = 1*4HEXDIG
 /// ```
 ///
-/// Minimized DFA: 6 states × 2 byte classes, a 36-byte table; 856 bytes as a sparse `regex-automata` DFA.
-pub static H16: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 6 states × 2 byte classes, a 356-byte table; 856 bytes as a sparse `regex-automata` DFA.
+pub static H16: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "h16",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__H16_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 12u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __H16_TABLE,
     ::core::option::Option::None,
     __H16_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __LS32_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __LS32_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ls32.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __LS32_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __LS32_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ls32.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1429,41 +551,20 @@ static __LS32_SPARSE: &[u8] = include_bytes!(
 /// ls32          = ( h16 ":" h16 ) / IPv4address
 /// ```
 ///
-/// Minimized DFA: 36 states × 10 byte classes, a 792-byte table; 1738 bytes as a sparse `regex-automata` DFA.
-pub static LS32: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 36 states × 10 byte classes, a 1112-byte table; 1738 bytes as a sparse `regex-automata` DFA.
+pub static LS32: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "ls32",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 3, 4, 5,
-            5, 6, 7, 7, 7, 7, 8, 0, 0, 0, 0, 0, 0, 9, 9, 9, 9, 9, 9, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 9, 9, 9, 9, 9, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 10u32,
-        start: 10u32,
-        words: ::iri_grammar::__private::Words::U16(__LS32_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 360u32,
-            recip: 429496730u64,
-            sets: &[],
-        },
-    },
+    __LS32_TABLE,
     ::core::option::Option::None,
     __LS32_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IPV4ADDRESS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPV4ADDRESS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ipv4address.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IPV4ADDRESS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPV4ADDRESS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ipv4address.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1480,41 +581,20 @@ static __IPV4ADDRESS_SPARSE: &[u8] = include_bytes!(
 /// IPv4address   = dec-octet "." dec-octet "." dec-octet "." dec-octet
 /// ```
 ///
-/// Minimized DFA: 25 states × 8 byte classes, a 450-byte table; 1285 bytes as a sparse `regex-automata` DFA.
-pub static IPV4ADDRESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 25 states × 8 byte classes, a 772-byte table; 1285 bytes as a sparse `regex-automata` DFA.
+pub static IPV4ADDRESS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "IPv4address",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 3, 4, 5,
-            5, 6, 7, 7, 7, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 8u32,
-        start: 8u32,
-        words: ::iri_grammar::__private::Words::U16(__IPV4ADDRESS_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 200u32,
-            recip: 536870912u64,
-            sets: &[],
-        },
-    },
+    __IPV4ADDRESS_TABLE,
     ::core::option::Option::None,
     __IPV4ADDRESS_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __DEC_OCTET_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DEC_OCTET_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/dec_octet.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __DEC_OCTET_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DEC_OCTET_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/dec_octet.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1535,41 +615,20 @@ static __DEC_OCTET_SPARSE: &[u8] = include_bytes!(
 ///               / "25" %x30-35          ; 250-255
 /// ```
 ///
-/// Minimized DFA: 7 states × 7 byte classes, a 112-byte table; 853 bytes as a sparse `regex-automata` DFA.
-pub static DEC_OCTET: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 7 states × 7 byte classes, a 432-byte table; 853 bytes as a sparse `regex-automata` DFA.
+pub static DEC_OCTET: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "dec-octet",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4,
-            4, 5, 6, 6, 6, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 7u32,
-        start: 7u32,
-        words: ::iri_grammar::__private::Words::U16(__DEC_OCTET_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 49u32,
-            recip: 613566757u64,
-            sets: &[],
-        },
-    },
+    __DEC_OCTET_TABLE,
     ::core::option::Option::None,
     __DEC_OCTET_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __REG_NAME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __REG_NAME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/reg_name.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __REG_NAME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __REG_NAME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/reg_name.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1586,54 +645,22 @@ static __REG_NAME_SPARSE: &[u8] = include_bytes!(
 /// reg-name      = *( unreserved / pct-encoded / sub-delims )
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 868 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 868 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static REG_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static REG_NAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "reg-name",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 0, 1, 0, 1, 0, 0, 0, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 12u32,
-        words: ::iri_grammar::__private::Words::U16(__REG_NAME_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 12u32,
-            recip: 1073741824u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __REG_NAME_TABLE,
     ::core::option::Option::None,
     __REG_NAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PATH_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PATH_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/path.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PATH_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PATH_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/path.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1654,54 +681,22 @@ static __PATH_SPARSE: &[u8] = include_bytes!(
 ///               / path-empty      ; zero characters
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static PATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "path",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 0, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 12u32,
-        words: ::iri_grammar::__private::Words::U16(__PATH_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 12u32,
-            recip: 1073741824u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __PATH_TABLE,
     ::core::option::Option::None,
     __PATH_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PATH_ABEMPTY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PATH_ABEMPTY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/path_abempty.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PATH_ABEMPTY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PATH_ABEMPTY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/path_abempty.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1718,54 +713,22 @@ static __PATH_ABEMPTY_SPARSE: &[u8] = include_bytes!(
 /// path-abempty  = *( "/" segment )
 /// ```
 ///
-/// Minimized DFA: 5 states × 5 byte classes, a 60-byte table; 871 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 5 byte classes, a 428-byte table; 871 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static PATH_ABEMPTY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static PATH_ABEMPTY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "path-abempty",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 5u32,
-        start: 5u32,
-        words: ::iri_grammar::__private::Words::U16(__PATH_ABEMPTY_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 20u32,
-            recip: 858993460u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __PATH_ABEMPTY_TABLE,
     ::core::option::Option::None,
     __PATH_ABEMPTY_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PATH_ABSOLUTE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PATH_ABSOLUTE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/path_absolute.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PATH_ABSOLUTE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PATH_ABSOLUTE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/path_absolute.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1782,54 +745,22 @@ static __PATH_ABSOLUTE_SPARSE: &[u8] = include_bytes!(
 /// path-absolute = "/" [ segment-nz *( "/" segment ) ]
 /// ```
 ///
-/// Minimized DFA: 6 states × 5 byte classes, a 72-byte table; 940 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 6 states × 5 byte classes, a 440-byte table; 940 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static PATH_ABSOLUTE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static PATH_ABSOLUTE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "path-absolute",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 5u32,
-        start: 5u32,
-        words: ::iri_grammar::__private::Words::U16(__PATH_ABSOLUTE_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 25u32,
-            recip: 858993460u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __PATH_ABSOLUTE_TABLE,
     ::core::option::Option::None,
     __PATH_ABSOLUTE_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PATH_NOSCHEME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PATH_NOSCHEME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/path_noscheme.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PATH_NOSCHEME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PATH_NOSCHEME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/path_noscheme.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1846,64 +777,22 @@ static __PATH_NOSCHEME_SPARSE: &[u8] = include_bytes!(
 /// path-noscheme = segment-nz-nc *( "/" segment )
 /// ```
 ///
-/// Minimized DFA: 8 states × 6 byte classes, a 112-byte table; 1066 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 8 states × 6 byte classes, a 528-byte table; 1066 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
-pub static PATH_NOSCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
+pub static PATH_NOSCHEME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "path-noscheme",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 5, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 6u32,
-        start: 6u32,
-        words: ::iri_grammar::__private::Words::U16(__PATH_NOSCHEME_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 36u32,
-            recip: 715827883u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __PATH_NOSCHEME_TABLE,
     ::core::option::Option::None,
     __PATH_NOSCHEME_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PATH_ROOTLESS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PATH_ROOTLESS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/path_rootless.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PATH_ROOTLESS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PATH_ROOTLESS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/path_rootless.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1920,54 +809,22 @@ static __PATH_ROOTLESS_SPARSE: &[u8] = include_bytes!(
 /// path-rootless = segment-nz *( "/" segment )
 /// ```
 ///
-/// Minimized DFA: 5 states × 5 byte classes, a 60-byte table; 925 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 5 byte classes, a 428-byte table; 925 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static PATH_ROOTLESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static PATH_ROOTLESS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "path-rootless",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 5u32,
-        start: 5u32,
-        words: ::iri_grammar::__private::Words::U16(__PATH_ROOTLESS_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 20u32,
-            recip: 858993460u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __PATH_ROOTLESS_TABLE,
     ::core::option::Option::None,
     __PATH_ROOTLESS_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PATH_EMPTY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PATH_EMPTY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/path_empty.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PATH_EMPTY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PATH_EMPTY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/path_empty.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1984,41 +841,20 @@ static __PATH_EMPTY_SPARSE: &[u8] = include_bytes!(
 /// path-empty    = 0<pchar>
 /// ```
 ///
-/// Minimized DFA: 2 states × 1 byte classes, a 8-byte table; 748 bytes as a sparse `regex-automata` DFA.
-pub static PATH_EMPTY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 2 states × 1 byte classes, a 328-byte table; 748 bytes as a sparse `regex-automata` DFA.
+pub static PATH_EMPTY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "path-empty",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 1u32,
-        start: 1u32,
-        words: ::iri_grammar::__private::Words::U16(__PATH_EMPTY_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 2u32,
-            recip: 4294967296u64,
-            sets: &[],
-        },
-    },
+    __PATH_EMPTY_TABLE,
     ::core::option::Option::None,
     __PATH_EMPTY_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __SEGMENT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __SEGMENT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/segment.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __SEGMENT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __SEGMENT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/segment.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -2035,54 +871,22 @@ static __SEGMENT_SPARSE: &[u8] = include_bytes!(
 /// segment       = *pchar
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 862 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 862 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static SEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static SEGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "segment",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 0, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 12u32,
-        words: ::iri_grammar::__private::Words::U16(__SEGMENT_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 12u32,
-            recip: 1073741824u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __SEGMENT_TABLE,
     ::core::option::Option::None,
     __SEGMENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __SEGMENT_NZ_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __SEGMENT_NZ_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/segment_nz.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __SEGMENT_NZ_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __SEGMENT_NZ_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/segment_nz.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -2099,54 +903,22 @@ static __SEGMENT_NZ_SPARSE: &[u8] = include_bytes!(
 /// segment-nz    = 1*pchar
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 931 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 931 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static SEGMENT_NZ: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static SEGMENT_NZ: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "segment-nz",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 0, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 4u32,
-        words: ::iri_grammar::__private::Words::U16(__SEGMENT_NZ_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 16u32,
-            recip: 1073741824u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __SEGMENT_NZ_TABLE,
     ::core::option::Option::None,
     __SEGMENT_NZ_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __SEGMENT_NZ_NC_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __SEGMENT_NZ_NC_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/segment_nz_nc.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __SEGMENT_NZ_NC_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __SEGMENT_NZ_NC_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/segment_nz_nc.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -2163,54 +935,22 @@ static __SEGMENT_NZ_NC_SPARSE: &[u8] = include_bytes!(
 /// segment-nz-nc = 1*( unreserved / pct-encoded / sub-delims / "@" )
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 943 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 943 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static SEGMENT_NZ_NC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static SEGMENT_NZ_NC: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "segment-nz-nc",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 0, 1, 0, 1, 0, 0, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 4u32,
-        words: ::iri_grammar::__private::Words::U16(__SEGMENT_NZ_NC_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 16u32,
-            recip: 1073741824u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __SEGMENT_NZ_NC_TABLE,
     ::core::option::Option::None,
     __SEGMENT_NZ_NC_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PCHAR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PCHAR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/pchar.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PCHAR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PCHAR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/pchar.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -2227,41 +967,20 @@ static __PCHAR_SPARSE: &[u8] = include_bytes!(
 /// pchar         = unreserved / pct-encoded / sub-delims / ":" / "@"
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 871 bytes as a sparse `regex-automata` DFA.
-pub static PCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 5 states × 4 byte classes, a 372-byte table; 871 bytes as a sparse `regex-automata` DFA.
+pub static PCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "pchar",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 0, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 4u32,
-        words: ::iri_grammar::__private::Words::U16(__PCHAR_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 20u32,
-            recip: 1073741824u64,
-            sets: &[],
-        },
-    },
+    __PCHAR_TABLE,
     ::core::option::Option::None,
     __PCHAR_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __QUERY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __QUERY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/query.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __QUERY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __QUERY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/query.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -2278,54 +997,22 @@ static __QUERY_SPARSE: &[u8] = include_bytes!(
 /// query         = *( pchar / "/" / "?" )
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static QUERY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static QUERY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "query",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 1, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 12u32,
-        words: ::iri_grammar::__private::Words::U16(__QUERY_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 12u32,
-            recip: 1073741824u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __QUERY_TABLE,
     ::core::option::Option::None,
     __QUERY_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __FRAGMENT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __FRAGMENT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/fragment.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __FRAGMENT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __FRAGMENT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/fragment.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -2342,54 +1029,22 @@ static __FRAGMENT_SPARSE: &[u8] = include_bytes!(
 /// fragment      = *( pchar / "/" / "?" )
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static FRAGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static FRAGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "fragment",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 1, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 12u32,
-        words: ::iri_grammar::__private::Words::U16(__FRAGMENT_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 12u32,
-            recip: 1073741824u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __FRAGMENT_TABLE,
     ::core::option::Option::None,
     __FRAGMENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PCT_ENCODED_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PCT_ENCODED_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/pct_encoded.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PCT_ENCODED_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PCT_ENCODED_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/pct_encoded.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -2406,41 +1061,20 @@ static __PCT_ENCODED_SPARSE: &[u8] = include_bytes!(
 /// pct-encoded   = "%" HEXDIG HEXDIG
 /// ```
 ///
-/// Minimized DFA: 5 states × 3 byte classes, a 40-byte table; 817 bytes as a sparse `regex-automata` DFA.
-pub static PCT_ENCODED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 5 states × 3 byte classes, a 360-byte table; 817 bytes as a sparse `regex-automata` DFA.
+pub static PCT_ENCODED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "pct-encoded",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 3u32,
-        start: 3u32,
-        words: ::iri_grammar::__private::Words::U16(__PCT_ENCODED_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 15u32,
-            recip: 1431655766u64,
-            sets: &[],
-        },
-    },
+    __PCT_ENCODED_TABLE,
     ::core::option::Option::None,
     __PCT_ENCODED_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __UNRESERVED_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __UNRESERVED_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/unreserved.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __UNRESERVED_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __UNRESERVED_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/unreserved.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -2457,41 +1091,20 @@ static __UNRESERVED_SPARSE: &[u8] = include_bytes!(
 /// unreserved    = ALPHA / DIGIT / "-" / "." / "_" / "~"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 793 bytes as a sparse `regex-automata` DFA.
-pub static UNRESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 793 bytes as a sparse `regex-automata` DFA.
+pub static UNRESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "unreserved",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__UNRESERVED_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __UNRESERVED_TABLE,
     ::core::option::Option::None,
     __UNRESERVED_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __RESERVED_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __RESERVED_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/reserved.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __RESERVED_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __RESERVED_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/reserved.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -2508,41 +1121,20 @@ static __RESERVED_SPARSE: &[u8] = include_bytes!(
 /// reserved      = gen-delims / sub-delims
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 811 bytes as a sparse `regex-automata` DFA.
-pub static RESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 811 bytes as a sparse `regex-automata` DFA.
+pub static RESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "reserved",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__RESERVED_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __RESERVED_TABLE,
     ::core::option::Option::None,
     __RESERVED_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __GEN_DELIMS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __GEN_DELIMS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/gen_delims.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __GEN_DELIMS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __GEN_DELIMS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/gen_delims.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -2559,41 +1151,20 @@ static __GEN_DELIMS_SPARSE: &[u8] = include_bytes!(
 /// gen-delims    = ":" / "/" / "?" / "#" / "[" / "]" / "@"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 793 bytes as a sparse `regex-automata` DFA.
-pub static GEN_DELIMS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 793 bytes as a sparse `regex-automata` DFA.
+pub static GEN_DELIMS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "gen-delims",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__GEN_DELIMS_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __GEN_DELIMS_TABLE,
     ::core::option::Option::None,
     __GEN_DELIMS_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __SUB_DELIMS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __SUB_DELIMS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/sub_delims.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __SUB_DELIMS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __SUB_DELIMS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/sub_delims.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -2611,37 +1182,16 @@ static __SUB_DELIMS_SPARSE: &[u8] = include_bytes!(
 ///               / "*" / "+" / "," / ";" / "="
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 787 bytes as a sparse `regex-automata` DFA.
-pub static SUB_DELIMS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 787 bytes as a sparse `regex-automata` DFA.
+pub static SUB_DELIMS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "sub-delims",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__SUB_DELIMS_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __SUB_DELIMS_TABLE,
     ::core::option::Option::None,
     __SUB_DELIMS_SPARSE,
 );
 /// Every exported rule of `rfc3986.abnf`, in spec order.
-pub static GRAMMAR: ::iri_grammar::Grammar = ::iri_grammar::Grammar::__new(
+pub static GRAMMAR: ::abnf_runtime::Grammar = ::abnf_runtime::Grammar::__new(
     "rfc3986",
     &[
         &URI,
@@ -2685,39 +1235,16 @@ pub static GRAMMAR: ::iri_grammar::Grammar = ::iri_grammar::Grammar::__new(
 /// Typed, borrowed parse trees for the rules of `rfc3986`.
 pub mod ast {
     #[cfg(target_endian = "little")]
-    static __URI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __URI_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/uri.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __URI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __URI_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/uri.be.tdfa")),
     );
-    static __URI_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 4, 1, 4, 5, 6, 7, 8, 9,
-            10, 10, 11, 12, 12, 12, 12, 13, 1, 0, 1, 0, 14, 15, 16, 16, 16, 16, 16, 16,
-            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17,
-            17, 19, 0, 20, 0, 1, 0, 16, 16, 16, 16, 16, 16, 17, 17, 17, 17, 17, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17, 17, 0, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 21u32,
-        tags: 10u32,
-        start: 22u32,
-        start_ops: 8u32,
-        op_start: 4598u32,
-        final_maps: 4615u32,
-        words: __URI_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 195225787u64,
-    };
+    static __URI_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __URI_TDFA_BYTES,
+    );
     /// Parse tree of the rule `URI` of `rfc3986.abnf` (line 12):
     ///
     /// ```text
@@ -2728,7 +1255,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Uri<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `scheme`
@@ -2744,7 +1271,7 @@ pub mod ast {
         /// Parses all of `input` as `URI`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -2753,36 +1280,30 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
-            __URI_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "rfc3986",
-                    "URI",
-                    offset,
-                ))?;
+            __URI_TDFA.parse("rfc3986", "URI", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                scheme: ::iri_grammar::__private::leaf(input, &tags, 1),
+                scheme: ::abnf_runtime::__private::leaf(input, &tags, 1),
                 hier_part: HierPart::__sub(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                 ),
-                query: ::iri_grammar::__private::group(&tags, 3)
+                query: ::abnf_runtime::__private::group(&tags, 3)
                     .map(|s| &input[s.range()]),
-                fragment: ::iri_grammar::__private::group(&tags, 4)
+                fragment: ::abnf_runtime::__private::group(&tags, 4)
                     .map(|s| &input[s.range()]),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent("rfc3986", "URI", e.offset())
+                    ::abnf_runtime::__private::inconsistent("rfc3986", "URI", e.offset())
                 }
             }
         }
@@ -2806,39 +1327,16 @@ pub mod ast {
         PathEmpty(&'a str),
     }
     #[cfg(target_endian = "little")]
-    static __HIER_PART_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __HIER_PART_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/hier_part.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __HIER_PART_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __HIER_PART_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/hier_part.be.tdfa")),
     );
-    static __HIER_PART_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 5, 6, 7, 8,
-            8, 9, 10, 10, 10, 10, 11, 1, 0, 1, 0, 0, 12, 13, 13, 13, 13, 13, 13, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 14, 1, 1, 1, 1, 15, 0, 16, 0, 1, 0, 13,
-            13, 13, 13, 13, 13, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 14, 1, 1, 1,
-            1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0,
-        ],
-        alphabet: 17u32,
-        tags: 20u32,
-        start: 18u32,
-        start_ops: 4u32,
-        op_start: 3312u32,
-        final_maps: 3321u32,
-        words: __HIER_PART_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 238609295u64,
-    };
+    static __HIER_PART_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __HIER_PART_TDFA_BYTES,
+    );
     /// Parse tree of the rule `hier-part` of `rfc3986.abnf` (line 14):
     ///
     /// ```text
@@ -2852,7 +1350,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct HierPart<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -2862,7 +1360,7 @@ pub mod ast {
         /// Parses all of `input` as `hier-part`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -2871,56 +1369,58 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 20];
             __HIER_PART_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "rfc3986",
-                    "hier-part",
-                    offset,
-                ))?;
+                .parse("rfc3986", "hier-part", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     HierPartKind::Authority {
                         authority: Authority::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 2)
+                                .unwrap_or_default(),
                         ),
                         path_abempty: PathAbempty::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 3).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 3)
+                                .unwrap_or_default(),
                         ),
                     }
-                } else if ::iri_grammar::__private::group(&tags, 4).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 4).is_some() {
                     HierPartKind::PathAbsolute(
-                        ::iri_grammar::__private::leaf(input, &tags, 5),
+                        ::abnf_runtime::__private::leaf(input, &tags, 5),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 6).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 6).is_some() {
                     HierPartKind::PathRootless(
                         PathRootless::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 7).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 7)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 8).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 8).is_some() {
                     HierPartKind::PathEmpty(
-                        ::iri_grammar::__private::leaf(input, &tags, 9),
+                        ::abnf_runtime::__private::leaf(input, &tags, 9),
                     )
                 } else {
-                    ::iri_grammar::__private::inconsistent("rfc3986", "hier-part", start)
+                    ::abnf_runtime::__private::inconsistent(
+                        "rfc3986",
+                        "hier-part",
+                        start,
+                    )
                 },
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3986",
                         "hier-part",
                         e.offset(),
@@ -2939,39 +1439,16 @@ pub mod ast {
         RelativeRef(RelativeRef<'a>),
     }
     #[cfg(target_endian = "little")]
-    static __URI_REFERENCE_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __URI_REFERENCE_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/uri_reference.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __URI_REFERENCE_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __URI_REFERENCE_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/uri_reference.be.tdfa")),
     );
-    static __URI_REFERENCE_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 4, 1, 4, 5, 6, 7, 8, 9,
-            10, 10, 11, 12, 12, 12, 12, 13, 1, 0, 1, 0, 14, 15, 16, 16, 16, 16, 16, 16,
-            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17,
-            17, 19, 0, 20, 0, 1, 0, 16, 16, 16, 16, 16, 16, 17, 17, 17, 17, 17, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17, 17, 0, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 21u32,
-        tags: 10u32,
-        start: 22u32,
-        start_ops: 2u32,
-        op_start: 7898u32,
-        final_maps: 7903u32,
-        words: __URI_REFERENCE_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 195225787u64,
-    };
+    static __URI_REFERENCE_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __URI_REFERENCE_TDFA_BYTES,
+    );
     /// Parse tree of the rule `URI-reference` of `rfc3986.abnf` (line 19):
     ///
     /// ```text
@@ -2982,7 +1459,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct UriReference<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -2992,7 +1469,7 @@ pub mod ast {
         /// Parses all of `input` as `URI-reference`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -3001,34 +1478,38 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __URI_REFERENCE_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3986",
                     "URI-reference",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     UriReferenceKind::Uri(
                         Uri::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 2)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 3).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
                     UriReferenceKind::RelativeRef(
                         RelativeRef::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 4).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 4)
+                                .unwrap_or_default(),
                         ),
                     )
                 } else {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3986",
                         "URI-reference",
                         start,
@@ -3038,11 +1519,11 @@ pub mod ast {
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3986",
                         "URI-reference",
                         e.offset(),
@@ -3052,39 +1533,16 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __ABSOLUTE_URI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __ABSOLUTE_URI_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/absolute_uri.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __ABSOLUTE_URI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __ABSOLUTE_URI_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/absolute_uri.be.tdfa")),
     );
-    static __ABSOLUTE_URI_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 3, 1, 3, 4, 5, 6, 7, 8, 9,
-            9, 10, 11, 11, 11, 11, 12, 1, 0, 1, 0, 13, 14, 15, 15, 15, 15, 15, 15, 16,
-            16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 17, 16, 16, 16, 16,
-            18, 0, 19, 0, 1, 0, 15, 15, 15, 15, 15, 15, 16, 16, 16, 16, 16, 16, 16, 16,
-            16, 16, 16, 16, 16, 16, 16, 17, 16, 16, 16, 16, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 20u32,
-        tags: 8u32,
-        start: 21u32,
-        start_ops: 6u32,
-        op_start: 3885u32,
-        final_maps: 3898u32,
-        words: __ABSOLUTE_URI_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 204522253u64,
-    };
+    static __ABSOLUTE_URI_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __ABSOLUTE_URI_TDFA_BYTES,
+    );
     /// Parse tree of the rule `absolute-URI` of `rfc3986.abnf` (line 21):
     ///
     /// ```text
@@ -3095,7 +1553,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct AbsoluteUri<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `scheme`
@@ -3109,7 +1567,7 @@ pub mod ast {
         /// Parses all of `input` as `absolute-URI`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -3118,34 +1576,36 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 8];
             __ABSOLUTE_URI_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3986",
                     "absolute-URI",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                scheme: ::iri_grammar::__private::leaf(input, &tags, 1),
+                scheme: ::abnf_runtime::__private::leaf(input, &tags, 1),
                 hier_part: HierPart::__sub(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                 ),
-                query: ::iri_grammar::__private::group(&tags, 3)
+                query: ::abnf_runtime::__private::group(&tags, 3)
                     .map(|s| &input[s.range()]),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3986",
                         "absolute-URI",
                         e.offset(),
@@ -3155,39 +1615,16 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __RELATIVE_REF_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __RELATIVE_REF_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/relative_ref.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __RELATIVE_REF_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __RELATIVE_REF_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/relative_ref.be.tdfa")),
     );
-    static __RELATIVE_REF_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4, 5, 6, 7, 8, 9,
-            9, 10, 11, 11, 11, 11, 12, 1, 0, 1, 0, 13, 14, 15, 15, 15, 15, 15, 15, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1, 1, 1, 1, 17, 0, 18, 0, 1, 0,
-            15, 15, 15, 15, 15, 15, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1,
-            1, 1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 19u32,
-        tags: 8u32,
-        start: 20u32,
-        start_ops: 6u32,
-        op_start: 4200u32,
-        final_maps: 4213u32,
-        words: __RELATIVE_REF_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 214748365u64,
-    };
+    static __RELATIVE_REF_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __RELATIVE_REF_TDFA_BYTES,
+    );
     /// Parse tree of the rule `relative-ref` of `rfc3986.abnf` (line 23):
     ///
     /// ```text
@@ -3198,7 +1635,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct RelativeRef<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `relative-part`
@@ -3212,7 +1649,7 @@ pub mod ast {
         /// Parses all of `input` as `relative-ref`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -3221,35 +1658,37 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 8];
             __RELATIVE_REF_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3986",
                     "relative-ref",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
                 relative_part: RelativePart::__sub(
                     input,
-                    ::iri_grammar::__private::group(&tags, 1).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 1).unwrap_or_default(),
                 ),
-                query: ::iri_grammar::__private::group(&tags, 2)
+                query: ::abnf_runtime::__private::group(&tags, 2)
                     .map(|s| &input[s.range()]),
-                fragment: ::iri_grammar::__private::group(&tags, 3)
+                fragment: ::abnf_runtime::__private::group(&tags, 3)
                     .map(|s| &input[s.range()]),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3986",
                         "relative-ref",
                         e.offset(),
@@ -3277,39 +1716,16 @@ pub mod ast {
         PathEmpty(&'a str),
     }
     #[cfg(target_endian = "little")]
-    static __RELATIVE_PART_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __RELATIVE_PART_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/relative_part.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __RELATIVE_PART_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __RELATIVE_PART_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/relative_part.be.tdfa")),
     );
-    static __RELATIVE_PART_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 5, 6, 7, 8,
-            8, 9, 10, 10, 10, 10, 11, 1, 0, 1, 0, 0, 12, 13, 13, 13, 13, 13, 13, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 14, 1, 1, 1, 1, 15, 0, 16, 0, 1, 0, 13,
-            13, 13, 13, 13, 13, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 14, 1, 1, 1,
-            1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0,
-        ],
-        alphabet: 17u32,
-        tags: 20u32,
-        start: 18u32,
-        start_ops: 4u32,
-        op_start: 3366u32,
-        final_maps: 3375u32,
-        words: __RELATIVE_PART_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 238609295u64,
-    };
+    static __RELATIVE_PART_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __RELATIVE_PART_TDFA_BYTES,
+    );
     /// Parse tree of the rule `relative-part` of `rfc3986.abnf` (line 25):
     ///
     /// ```text
@@ -3323,7 +1739,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct RelativePart<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -3333,7 +1749,7 @@ pub mod ast {
         /// Parses all of `input` as `relative-part`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -3342,46 +1758,51 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 20];
             __RELATIVE_PART_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3986",
                     "relative-part",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     RelativePartKind::Authority {
                         authority: Authority::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 2)
+                                .unwrap_or_default(),
                         ),
                         path_abempty: PathAbempty::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 3).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 3)
+                                .unwrap_or_default(),
                         ),
                     }
-                } else if ::iri_grammar::__private::group(&tags, 4).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 4).is_some() {
                     RelativePartKind::PathAbsolute(
-                        ::iri_grammar::__private::leaf(input, &tags, 5),
+                        ::abnf_runtime::__private::leaf(input, &tags, 5),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 6).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 6).is_some() {
                     RelativePartKind::PathNoscheme(
                         PathNoscheme::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 7).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 7)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 8).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 8).is_some() {
                     RelativePartKind::PathEmpty(
-                        ::iri_grammar::__private::leaf(input, &tags, 9),
+                        ::abnf_runtime::__private::leaf(input, &tags, 9),
                     )
                 } else {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3986",
                         "relative-part",
                         start,
@@ -3391,11 +1812,11 @@ pub mod ast {
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3986",
                         "relative-part",
                         e.offset(),
@@ -3405,39 +1826,16 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __AUTHORITY_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __AUTHORITY_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/authority.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __AUTHORITY_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __AUTHORITY_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/authority.be.tdfa")),
     );
-    static __AUTHORITY_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 0, 4, 5, 6, 7,
-            7, 8, 9, 9, 9, 9, 10, 1, 0, 1, 0, 0, 11, 12, 12, 12, 12, 12, 12, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, 1, 1, 1, 1, 14, 0, 15, 0, 1, 0, 12, 12,
-            12, 12, 12, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, 1, 1, 1, 1,
-            0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0,
-        ],
-        alphabet: 16u32,
-        tags: 8u32,
-        start: 17u32,
-        start_ops: 6u32,
-        op_start: 8466u32,
-        final_maps: 8479u32,
-        words: __AUTHORITY_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 252645136u64,
-    };
+    static __AUTHORITY_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __AUTHORITY_TDFA_BYTES,
+    );
     /// Parse tree of the rule `authority` of `rfc3986.abnf` (line 32):
     ///
     /// ```text
@@ -3448,7 +1846,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Authority<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `userinfo`
@@ -3462,7 +1860,7 @@ pub mod ast {
         /// Parses all of `input` as `authority`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -3471,35 +1869,30 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 8];
             __AUTHORITY_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "rfc3986",
-                    "authority",
-                    offset,
-                ))?;
+                .parse("rfc3986", "authority", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                userinfo: ::iri_grammar::__private::group(&tags, 1)
+                userinfo: ::abnf_runtime::__private::group(&tags, 1)
                     .map(|s| &input[s.range()]),
                 host: Host::__sub(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                 ),
-                port: ::iri_grammar::__private::group(&tags, 3)
+                port: ::abnf_runtime::__private::group(&tags, 3)
                     .map(|s| &input[s.range()]),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3986",
                         "authority",
                         e.offset(),
@@ -3520,39 +1913,16 @@ pub mod ast {
         RegName(&'a str),
     }
     #[cfg(target_endian = "little")]
-    static __HOST_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __HOST_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/host.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __HOST_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __HOST_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/host.be.tdfa")),
     );
-    static __HOST_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 0, 4, 5, 6, 7,
-            7, 8, 9, 9, 9, 9, 10, 1, 0, 1, 0, 0, 0, 11, 11, 11, 11, 11, 11, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 13, 0, 14, 0, 1, 0, 11, 11,
-            11, 11, 11, 11, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1,
-            0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0,
-        ],
-        alphabet: 15u32,
-        tags: 14u32,
-        start: 16u32,
-        start_ops: 2u32,
-        op_start: 2944u32,
-        final_maps: 2949u32,
-        words: __HOST_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 268435456u64,
-    };
+    static __HOST_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __HOST_TDFA_BYTES,
+    );
     /// Parse tree of the rule `host` of `rfc3986.abnf` (line 34):
     ///
     /// ```text
@@ -3563,7 +1933,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Host<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -3573,7 +1943,7 @@ pub mod ast {
         /// Parses all of `input` as `host`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -3582,43 +1952,43 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 14];
             __HOST_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "rfc3986",
-                    "host",
-                    offset,
-                ))?;
+                .parse("rfc3986", "host", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     HostKind::IpLiteral(
                         IpLiteral::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 2)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 3).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
                     HostKind::Ipv4address(
-                        ::iri_grammar::__private::leaf(input, &tags, 4),
+                        ::abnf_runtime::__private::leaf(input, &tags, 4),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 5).is_some() {
-                    HostKind::RegName(::iri_grammar::__private::leaf(input, &tags, 6))
+                } else if ::abnf_runtime::__private::group(&tags, 5).is_some() {
+                    HostKind::RegName(::abnf_runtime::__private::leaf(input, &tags, 6))
                 } else {
-                    ::iri_grammar::__private::inconsistent("rfc3986", "host", start)
+                    ::abnf_runtime::__private::inconsistent("rfc3986", "host", start)
                 },
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent("rfc3986", "host", e.offset())
+                    ::abnf_runtime::__private::inconsistent(
+                        "rfc3986",
+                        "host",
+                        e.offset(),
+                    )
                 }
             }
         }
@@ -3633,39 +2003,16 @@ pub mod ast {
         IpvFuture(&'a str),
     }
     #[cfg(target_endian = "little")]
-    static __IP_LITERAL_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IP_LITERAL_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/ip_literal.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __IP_LITERAL_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IP_LITERAL_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/ip_literal.be.tdfa")),
     );
-    static __IP_LITERAL_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 0, 3, 4, 5, 6,
-            6, 7, 8, 8, 8, 8, 9, 1, 0, 1, 0, 0, 0, 10, 10, 10, 10, 10, 10, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 11, 1, 1, 1, 1, 12, 0, 13, 0, 1, 0, 10, 10, 10,
-            10, 10, 10, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 11, 1, 1, 1, 1, 0,
-            0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0,
-        ],
-        alphabet: 14u32,
-        tags: 10u32,
-        start: 15u32,
-        start_ops: 3u32,
-        op_start: 2385u32,
-        final_maps: 2392u32,
-        words: __IP_LITERAL_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 286331154u64,
-    };
+    static __IP_LITERAL_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __IP_LITERAL_TDFA_BYTES,
+    );
     /// Parse tree of the rule `IP-literal` of `rfc3986.abnf` (line 37):
     ///
     /// ```text
@@ -3676,7 +2023,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct IpLiteral<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -3686,7 +2033,7 @@ pub mod ast {
         /// Parses all of `input` as `IP-literal`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -3695,28 +2042,30 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __IP_LITERAL_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3986",
                     "IP-literal",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     IpLiteralKind::Ipv6address(
-                        ::iri_grammar::__private::leaf(input, &tags, 2),
+                        ::abnf_runtime::__private::leaf(input, &tags, 2),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 3).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
                     IpLiteralKind::IpvFuture(
-                        ::iri_grammar::__private::leaf(input, &tags, 4),
+                        ::abnf_runtime::__private::leaf(input, &tags, 4),
                     )
                 } else {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3986",
                         "IP-literal",
                         start,
@@ -3726,11 +2075,11 @@ pub mod ast {
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3986",
                         "IP-literal",
                         e.offset(),
@@ -3755,38 +2104,16 @@ pub mod ast {
         PathEmpty(&'a str),
     }
     #[cfg(target_endian = "little")]
-    static __PATH_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __PATH_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/path.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __PATH_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __PATH_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/path.be.tdfa")),
     );
-    static __PATH_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 5, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 6u32,
-        tags: 22u32,
-        start: 7u32,
-        start_ops: 2u32,
-        op_start: 98u32,
-        final_maps: 103u32,
-        words: __PATH_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 613566757u64,
-    };
+    static __PATH_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __PATH_TDFA_BYTES,
+    );
     /// Parse tree of the rule `path` of `rfc3986.abnf` (line 63):
     ///
     /// ```text
@@ -3801,7 +2128,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Path<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -3811,7 +2138,7 @@ pub mod ast {
         /// Parses all of `input` as `path`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -3820,135 +2147,95 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 22];
             __PATH_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "rfc3986",
-                    "path",
-                    offset,
-                ))?;
+                .parse("rfc3986", "path", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     PathKind::PathAbempty(
                         PathAbempty::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 2)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 3).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
                     PathKind::PathAbsolute(
-                        ::iri_grammar::__private::leaf(input, &tags, 4),
+                        ::abnf_runtime::__private::leaf(input, &tags, 4),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 5).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 5).is_some() {
                     PathKind::PathNoscheme(
                         PathNoscheme::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 6).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 6)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 7).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 7).is_some() {
                     PathKind::PathRootless(
                         PathRootless::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 8).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 8)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 9).is_some() {
-                    PathKind::PathEmpty(::iri_grammar::__private::leaf(input, &tags, 10))
+                } else if ::abnf_runtime::__private::group(&tags, 9).is_some() {
+                    PathKind::PathEmpty(
+                        ::abnf_runtime::__private::leaf(input, &tags, 10),
+                    )
                 } else {
-                    ::iri_grammar::__private::inconsistent("rfc3986", "path", start)
+                    ::abnf_runtime::__private::inconsistent("rfc3986", "path", start)
                 },
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent("rfc3986", "path", e.offset())
+                    ::abnf_runtime::__private::inconsistent(
+                        "rfc3986",
+                        "path",
+                        e.offset(),
+                    )
                 }
             }
         }
     }
     #[cfg(target_endian = "little")]
-    static __PATH_ABEMPTY_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __PATH_ABEMPTY_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/path_abempty.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __PATH_ABEMPTY_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __PATH_ABEMPTY_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/path_abempty.be.tdfa")),
     );
-    static __PATH_ABEMPTY_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 5u32,
-        tags: 4u32,
-        start: 6u32,
-        start_ops: 2u32,
-        op_start: 30u32,
-        final_maps: 35u32,
-        words: __PATH_ABEMPTY_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 715827883u64,
-    };
+    static __PATH_ABEMPTY_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __PATH_ABEMPTY_TDFA_BYTES,
+    );
     #[cfg(target_endian = "little")]
-    static __PATH_ABEMPTY_SEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __PATH_ABEMPTY_SEGMENTS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3986/ast/path_abempty.segments.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __PATH_ABEMPTY_SEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __PATH_ABEMPTY_SEGMENTS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3986/ast/path_abempty.segments.be.tdfa")
         ),
     );
-    static __PATH_ABEMPTY_SEGMENTS_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 5u32,
-        tags: 4u32,
-        start: 6u32,
-        start_ops: 2u32,
-        op_start: 36u32,
-        final_maps: 41u32,
-        words: __PATH_ABEMPTY_SEGMENTS_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 715827883u64,
-    };
+    static __PATH_ABEMPTY_SEGMENTS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __PATH_ABEMPTY_SEGMENTS_ITEM_BYTES,
+    );
     /// Reads one `segment` of `PathAbempty` starting at `pos`.
     fn __pathabempty_segments_item(
         input: &str,
@@ -3958,7 +2245,7 @@ pub mod ast {
         let mut tags = [usize::MAX; 4];
         let next = __PATH_ABEMPTY_SEGMENTS_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `path-abempty` of `rfc3986.abnf` (line 69):
@@ -3971,17 +2258,17 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct PathAbempty<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `segment`
-        pub segments: ::iri_grammar::List<'a, &'a str>,
+        pub segments: ::abnf_runtime::List<'a, &'a str>,
     }
     impl<'a> PathAbempty<'a> {
         /// Parses all of `input` as `path-abempty`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -3990,32 +2277,34 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 4];
             __PATH_ABEMPTY_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3986",
                     "path-abempty",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                segments: ::iri_grammar::List::__new(
+                segments: ::abnf_runtime::List::__new(
                     input,
-                    ::iri_grammar::__private::group(&tags, 1).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 1).unwrap_or_default(),
                     __pathabempty_segments_item,
                 ),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3986",
                         "path-abempty",
                         e.offset(),
@@ -4025,79 +2314,35 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __PATH_NOSCHEME_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __PATH_NOSCHEME_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/path_noscheme.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __PATH_NOSCHEME_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __PATH_NOSCHEME_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/path_noscheme.be.tdfa")),
     );
-    static __PATH_NOSCHEME_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 5, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 6u32,
-        tags: 6u32,
-        start: 7u32,
-        start_ops: 3u32,
-        op_start: 56u32,
-        final_maps: 63u32,
-        words: __PATH_NOSCHEME_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 613566757u64,
-    };
+    static __PATH_NOSCHEME_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __PATH_NOSCHEME_TDFA_BYTES,
+    );
     #[cfg(target_endian = "little")]
-    static __PATH_NOSCHEME_SEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __PATH_NOSCHEME_SEGMENTS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3986/ast/path_noscheme.segments.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __PATH_NOSCHEME_SEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __PATH_NOSCHEME_SEGMENTS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3986/ast/path_noscheme.segments.be.tdfa")
         ),
     );
-    static __PATH_NOSCHEME_SEGMENTS_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 5u32,
-        tags: 4u32,
-        start: 6u32,
-        start_ops: 2u32,
-        op_start: 36u32,
-        final_maps: 41u32,
-        words: __PATH_NOSCHEME_SEGMENTS_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 715827883u64,
-    };
+    static __PATH_NOSCHEME_SEGMENTS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __PATH_NOSCHEME_SEGMENTS_ITEM_BYTES,
+    );
     /// Reads one `segment` of `PathNoscheme` starting at `pos`.
     fn __pathnoscheme_segments_item(
         input: &str,
@@ -4107,7 +2352,7 @@ pub mod ast {
         let mut tags = [usize::MAX; 4];
         let next = __PATH_NOSCHEME_SEGMENTS_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `path-noscheme` of `rfc3986.abnf` (line 71):
@@ -4120,19 +2365,19 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct PathNoscheme<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `segment-nz-nc`
         pub segment_nz_nc: &'a str,
         /// `segment`
-        pub segments: ::iri_grammar::List<'a, &'a str>,
+        pub segments: ::abnf_runtime::List<'a, &'a str>,
     }
     impl<'a> PathNoscheme<'a> {
         /// Parses all of `input` as `path-noscheme`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -4141,33 +2386,35 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __PATH_NOSCHEME_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3986",
                     "path-noscheme",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                segment_nz_nc: ::iri_grammar::__private::leaf(input, &tags, 1),
-                segments: ::iri_grammar::List::__new(
+                segment_nz_nc: ::abnf_runtime::__private::leaf(input, &tags, 1),
+                segments: ::abnf_runtime::List::__new(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                     __pathnoscheme_segments_item,
                 ),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3986",
                         "path-noscheme",
                         e.offset(),
@@ -4177,79 +2424,35 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __PATH_ROOTLESS_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __PATH_ROOTLESS_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/path_rootless.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __PATH_ROOTLESS_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __PATH_ROOTLESS_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/ast/path_rootless.be.tdfa")),
     );
-    static __PATH_ROOTLESS_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 5u32,
-        tags: 6u32,
-        start: 6u32,
-        start_ops: 3u32,
-        op_start: 48u32,
-        final_maps: 55u32,
-        words: __PATH_ROOTLESS_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 715827883u64,
-    };
+    static __PATH_ROOTLESS_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __PATH_ROOTLESS_TDFA_BYTES,
+    );
     #[cfg(target_endian = "little")]
-    static __PATH_ROOTLESS_SEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __PATH_ROOTLESS_SEGMENTS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3986/ast/path_rootless.segments.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __PATH_ROOTLESS_SEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __PATH_ROOTLESS_SEGMENTS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3986/ast/path_rootless.segments.be.tdfa")
         ),
     );
-    static __PATH_ROOTLESS_SEGMENTS_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 5u32,
-        tags: 4u32,
-        start: 6u32,
-        start_ops: 2u32,
-        op_start: 36u32,
-        final_maps: 41u32,
-        words: __PATH_ROOTLESS_SEGMENTS_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 715827883u64,
-    };
+    static __PATH_ROOTLESS_SEGMENTS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __PATH_ROOTLESS_SEGMENTS_ITEM_BYTES,
+    );
     /// Reads one `segment` of `PathRootless` starting at `pos`.
     fn __pathrootless_segments_item(
         input: &str,
@@ -4259,7 +2462,7 @@ pub mod ast {
         let mut tags = [usize::MAX; 4];
         let next = __PATH_ROOTLESS_SEGMENTS_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `path-rootless` of `rfc3986.abnf` (line 72):
@@ -4272,19 +2475,19 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct PathRootless<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `segment-nz`
         pub segment_nz: &'a str,
         /// `segment`
-        pub segments: ::iri_grammar::List<'a, &'a str>,
+        pub segments: ::abnf_runtime::List<'a, &'a str>,
     }
     impl<'a> PathRootless<'a> {
         /// Parses all of `input` as `path-rootless`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -4293,33 +2496,35 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __PATH_ROOTLESS_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3986",
                     "path-rootless",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                segment_nz: ::iri_grammar::__private::leaf(input, &tags, 1),
-                segments: ::iri_grammar::List::__new(
+                segment_nz: ::abnf_runtime::__private::leaf(input, &tags, 1),
+                segments: ::abnf_runtime::List::__new(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                     __pathrootless_segments_item,
                 ),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3986",
                         "path-rootless",
                         e.offset(),
@@ -4333,43 +2538,20 @@ pub mod ast {
 /// directives: one pass over the input gives the spans of the parts.
 pub mod components {
     #[cfg(target_endian = "little")]
-    static __URI_REFERENCE_COMPONENTS_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __URI_REFERENCE_COMPONENTS_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3986/components/uri_reference.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __URI_REFERENCE_COMPONENTS_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __URI_REFERENCE_COMPONENTS_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3986/components/uri_reference.be.tdfa")
         ),
     );
-    static __URI_REFERENCE_COMPONENTS: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 4, 1, 4, 5, 6, 7, 8, 9,
-            10, 10, 11, 12, 12, 12, 12, 13, 1, 0, 1, 0, 14, 15, 16, 16, 16, 16, 16, 16,
-            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17,
-            17, 19, 0, 20, 0, 1, 0, 16, 16, 16, 16, 16, 16, 17, 17, 17, 17, 17, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17, 17, 0, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 21u32,
-        tags: 12u32,
-        start: 22u32,
-        start_ops: 9u32,
-        op_start: 12254u32,
-        final_maps: 12273u32,
-        words: __URI_REFERENCE_COMPONENTS_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 195225787u64,
-    };
+    static __URI_REFERENCE_COMPONENTS: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __URI_REFERENCE_COMPONENTS_BYTES,
+    );
     /// Components of the rule `URI-reference` of `rfc3986.abnf` (line 19):
     ///
     /// ```text
@@ -4382,29 +2564,30 @@ pub mod components {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
     pub struct UriReference {
         /// Where `scheme` matched, if it did.
-        pub scheme: ::core::option::Option<::iri_grammar::Span>,
+        pub scheme: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `authority` matched, if it did.
-        pub authority: ::core::option::Option<::iri_grammar::Span>,
+        pub authority: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `path-abempty` or `path-absolute` or `path-noscheme` or `path-rootless` or `path-empty` matched, if it did.
-        pub path: ::core::option::Option<::iri_grammar::Span>,
+        pub path: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `query` matched, if it did.
-        pub query: ::core::option::Option<::iri_grammar::Span>,
+        pub query: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `fragment` matched, if it did.
-        pub fragment: ::core::option::Option<::iri_grammar::Span>,
+        pub fragment: ::core::option::Option<::abnf_runtime::Span>,
     }
     impl UriReference {
         /// Matches all of `input` against the rule and returns where its parts are.
         pub fn parse(
             input: &str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 12];
-            __URI_REFERENCE_COMPONENTS.run_utf8(input, &mut tags).map_err(Self::error)?;
+            __URI_REFERENCE_COMPONENTS
+                .parse_utf8("rfc3986", "URI-reference", input, &mut tags)?;
             Ok(Self::from_tags(&tags))
         }
         /// Like `parse`, on bytes.
         pub fn parse_bytes(
             input: &[u8],
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Matches all of `input[start..end]`; spans (and the error's
@@ -4417,11 +2600,10 @@ pub mod components {
             input: &[u8],
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 12];
             __URI_REFERENCE_COMPONENTS
-                .run(input, start, end, &mut tags)
-                .map_err(Self::error)?;
+                .parse("rfc3986", "URI-reference", input, start, end, &mut tags)?;
             Ok(Self::from_tags(&tags))
         }
         /// Matches all of `input` against the rule of `recognizer`
@@ -4434,20 +2616,20 @@ pub mod components {
         /// The error is the recognizer's if the input does not match
         /// its rule, else this rule's.
         pub fn parse_checked(
-            recognizer: &::iri_grammar::Recognizer,
+            recognizer: &::abnf_runtime::Recognizer,
             input: &str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 12];
             match recognizer.extract(&__URI_REFERENCE_COMPONENTS, input, &mut tags) {
                 Ok(()) => Ok(Self::from_tags(&tags)),
-                Err(::iri_grammar::__private::Stop::Rule(at)) => {
+                Err(::abnf_runtime::__private::Stop::Rule(at)) => {
                     Err(recognizer.__error(input, at))
                 }
-                Err(::iri_grammar::__private::Stop::Parts) => {
+                Err(::abnf_runtime::__private::Stop::Parts) => {
                     Err(
                         Self::parse(input)
                             .err()
-                            .unwrap_or_else(|| ::iri_grammar::__private::inconsistent(
+                            .unwrap_or_else(|| ::abnf_runtime::__private::inconsistent(
                                 "rfc3986",
                                 "URI-reference",
                                 input.len(),
@@ -4458,55 +2640,29 @@ pub mod components {
         }
         fn from_tags(tags: &[usize]) -> Self {
             Self {
-                scheme: ::iri_grammar::__private::group(tags, 1),
-                authority: ::iri_grammar::__private::group(tags, 2),
-                path: ::iri_grammar::__private::group(tags, 3),
-                query: ::iri_grammar::__private::group(tags, 4),
-                fragment: ::iri_grammar::__private::group(tags, 5),
+                scheme: ::abnf_runtime::__private::group(tags, 1),
+                authority: ::abnf_runtime::__private::group(tags, 2),
+                path: ::abnf_runtime::__private::group(tags, 3),
+                query: ::abnf_runtime::__private::group(tags, 4),
+                fragment: ::abnf_runtime::__private::group(tags, 5),
             }
-        }
-        fn error(offset: usize) -> ::iri_grammar::MatchError {
-            ::iri_grammar::MatchError::__new("rfc3986", "URI-reference", offset)
         }
     }
     #[cfg(target_endian = "little")]
-    static __AUTHORITY_COMPONENTS_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __AUTHORITY_COMPONENTS_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3986/components/authority.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __AUTHORITY_COMPONENTS_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __AUTHORITY_COMPONENTS_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3986/components/authority.be.tdfa")
         ),
     );
-    static __AUTHORITY_COMPONENTS: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 0, 4, 5, 6, 7,
-            7, 8, 9, 9, 9, 9, 10, 1, 0, 1, 0, 0, 11, 12, 12, 12, 12, 12, 12, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, 1, 1, 1, 1, 14, 0, 15, 0, 1, 0, 12, 12,
-            12, 12, 12, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, 1, 1, 1, 1,
-            0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0,
-        ],
-        alphabet: 16u32,
-        tags: 16u32,
-        start: 17u32,
-        start_ops: 17u32,
-        op_start: 10166u32,
-        final_maps: 10224u32,
-        words: __AUTHORITY_COMPONENTS_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 252645136u64,
-    };
+    static __AUTHORITY_COMPONENTS: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __AUTHORITY_COMPONENTS_BYTES,
+    );
     /// Components of the rule `authority` of `rfc3986.abnf` (line 32):
     ///
     /// ```text
@@ -4519,33 +2675,33 @@ pub mod components {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
     pub struct Authority {
         /// Where `userinfo` matched, if it did.
-        pub userinfo: ::core::option::Option<::iri_grammar::Span>,
+        pub userinfo: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `host` matched, if it did.
-        pub host: ::core::option::Option<::iri_grammar::Span>,
+        pub host: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `port` matched, if it did.
-        pub port: ::core::option::Option<::iri_grammar::Span>,
+        pub port: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `IPv6address` matched, if it did.
-        pub ipv6: ::core::option::Option<::iri_grammar::Span>,
+        pub ipv6: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `IPvFuture` matched, if it did.
-        pub ipvfuture: ::core::option::Option<::iri_grammar::Span>,
+        pub ipvfuture: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `IPv4address` matched, if it did.
-        pub ipv4: ::core::option::Option<::iri_grammar::Span>,
+        pub ipv4: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `reg-name` matched, if it did.
-        pub reg_name: ::core::option::Option<::iri_grammar::Span>,
+        pub reg_name: ::core::option::Option<::abnf_runtime::Span>,
     }
     impl Authority {
         /// Matches all of `input` against the rule and returns where its parts are.
         pub fn parse(
             input: &str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 16];
-            __AUTHORITY_COMPONENTS.run_utf8(input, &mut tags).map_err(Self::error)?;
+            __AUTHORITY_COMPONENTS.parse_utf8("rfc3986", "authority", input, &mut tags)?;
             Ok(Self::from_tags(&tags))
         }
         /// Like `parse`, on bytes.
         pub fn parse_bytes(
             input: &[u8],
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Matches all of `input[start..end]`; spans (and the error's
@@ -4558,11 +2714,10 @@ pub mod components {
             input: &[u8],
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 16];
             __AUTHORITY_COMPONENTS
-                .run(input, start, end, &mut tags)
-                .map_err(Self::error)?;
+                .parse("rfc3986", "authority", input, start, end, &mut tags)?;
             Ok(Self::from_tags(&tags))
         }
         /// Matches all of `input` against the rule of `recognizer`
@@ -4575,20 +2730,20 @@ pub mod components {
         /// The error is the recognizer's if the input does not match
         /// its rule, else this rule's.
         pub fn parse_checked(
-            recognizer: &::iri_grammar::Recognizer,
+            recognizer: &::abnf_runtime::Recognizer,
             input: &str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 16];
             match recognizer.extract(&__AUTHORITY_COMPONENTS, input, &mut tags) {
                 Ok(()) => Ok(Self::from_tags(&tags)),
-                Err(::iri_grammar::__private::Stop::Rule(at)) => {
+                Err(::abnf_runtime::__private::Stop::Rule(at)) => {
                     Err(recognizer.__error(input, at))
                 }
-                Err(::iri_grammar::__private::Stop::Parts) => {
+                Err(::abnf_runtime::__private::Stop::Parts) => {
                     Err(
                         Self::parse(input)
                             .err()
-                            .unwrap_or_else(|| ::iri_grammar::__private::inconsistent(
+                            .unwrap_or_else(|| ::abnf_runtime::__private::inconsistent(
                                 "rfc3986",
                                 "authority",
                                 input.len(),
@@ -4599,17 +2754,14 @@ pub mod components {
         }
         fn from_tags(tags: &[usize]) -> Self {
             Self {
-                userinfo: ::iri_grammar::__private::group(tags, 1),
-                host: ::iri_grammar::__private::group(tags, 2),
-                port: ::iri_grammar::__private::group(tags, 3),
-                ipv6: ::iri_grammar::__private::group(tags, 4),
-                ipvfuture: ::iri_grammar::__private::group(tags, 5),
-                ipv4: ::iri_grammar::__private::group(tags, 6),
-                reg_name: ::iri_grammar::__private::group(tags, 7),
+                userinfo: ::abnf_runtime::__private::group(tags, 1),
+                host: ::abnf_runtime::__private::group(tags, 2),
+                port: ::abnf_runtime::__private::group(tags, 3),
+                ipv6: ::abnf_runtime::__private::group(tags, 4),
+                ipvfuture: ::abnf_runtime::__private::group(tags, 5),
+                ipv4: ::abnf_runtime::__private::group(tags, 6),
+                reg_name: ::abnf_runtime::__private::group(tags, 7),
             }
-        }
-        fn error(offset: usize) -> ::iri_grammar::MatchError {
-            ::iri_grammar::MatchError::__new("rfc3986", "authority", offset)
         }
     }
 }

@@ -2,11 +2,11 @@
 // Do not edit: edit the spec file and rebuild.
 
 #[cfg(target_endian = "little")]
-static __REFERENCE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __REFERENCE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/reference.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __REFERENCE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __REFERENCE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/reference.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -23,54 +23,22 @@ static __REFERENCE_SPARSE: &[u8] = include_bytes!(
 /// reference = [ scheme ":" ] [ "//" authority ] path [ "?" query ] [ "#" fragment ]
 /// ```
 ///
-/// Minimized DFA: 9 states × 12 byte classes, a 234-byte table; 907 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 9 states × 12 byte classes, a 604-byte table; 907 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static REFERENCE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986_appendix_b",
     "reference",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-            2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
-            5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-            7, 7, 7, 8, 7, 7, 9, 10, 10, 10, 11, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-        ],
-        alphabet: 12u32,
-        start: 96u32,
-        words: ::iri_grammar::__private::Words::U16(__REFERENCE_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 96u32,
-            recip: 357913942u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                        255, 255, 255,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __REFERENCE_TABLE,
     ::core::option::Option::None,
     __REFERENCE_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __SCHEME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __SCHEME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/scheme.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __SCHEME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __SCHEME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/scheme.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -87,54 +55,22 @@ static __SCHEME_SPARSE: &[u8] = include_bytes!(
 /// scheme    = 1*( %x00-22 / %x24-2E / %x30-39 / %x3B-3E / %x40-10FFFF )
 /// ```
 ///
-/// Minimized DFA: 10 states × 12 byte classes, a 260-byte table; 1018 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 10 states × 12 byte classes, a 628-byte table; 1018 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static SCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static SCHEME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986_appendix_b",
     "scheme",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 1, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
-            5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-            7, 7, 7, 8, 7, 7, 9, 10, 10, 10, 11, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        ],
-        alphabet: 12u32,
-        start: 12u32,
-        words: ::iri_grammar::__private::Words::U16(__SCHEME_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 108u32,
-            recip: 357913942u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255,
-                        255, 255, 243,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __SCHEME_TABLE,
     ::core::option::Option::None,
     __SCHEME_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __AUTHORITY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __AUTHORITY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/authority.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __AUTHORITY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __AUTHORITY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/authority.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -151,115 +87,22 @@ static __AUTHORITY_SPARSE: &[u8] = include_bytes!(
 /// authority = [ userinfo "@" ] host [ ":" port ]
 /// ```
 ///
-/// Minimized DFA: 65 states × 17 byte classes, a 2340-byte table; 2809 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 65 states × 17 byte classes, a 2996-byte table; 2809 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (231 bytes of nibble tables).
-pub static AUTHORITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (336 bytes of loop sets in the table).
+pub static AUTHORITY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986_appendix_b",
     "authority",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 3, 0, 0, 0, 0, 1, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 7,
-            7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
-            8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
-            9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 1, 1, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10,
-            10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10,
-            10, 11, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 12, 12, 14, 15,
-            15, 15, 16, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        ],
-        alphabet: 17u32,
-        start: 17u32,
-        words: ::iri_grammar::__private::Words::U16(__AUTHORITY_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 986u32,
-            recip: 252645136u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255,
-                        255, 255, 243,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255,
-                        223, 255, 243,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                        255, 255, 243,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255,
-                        255, 255, 243,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255,
-                        223, 255, 243,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                        223, 255, 243,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                        223, 255, 243,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __AUTHORITY_TABLE,
     ::core::option::Option::None,
     __AUTHORITY_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __USERINFO_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __USERINFO_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/userinfo.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __USERINFO_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __USERINFO_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/userinfo.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -276,54 +119,22 @@ static __USERINFO_SPARSE: &[u8] = include_bytes!(
 /// userinfo  = *( %x00-22 / %x24-2E / %x30-3E / %x41-10FFFF )
 /// ```
 ///
-/// Minimized DFA: 9 states × 12 byte classes, a 234-byte table; 925 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 9 states × 12 byte classes, a 604-byte table; 925 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static USERINFO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static USERINFO: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986_appendix_b",
     "userinfo",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 1, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
-            5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-            7, 7, 7, 8, 7, 7, 9, 10, 10, 10, 11, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        ],
-        alphabet: 12u32,
-        start: 96u32,
-        words: ::iri_grammar::__private::Words::U16(__USERINFO_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 96u32,
-            recip: 357913942u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                        255, 255, 243,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __USERINFO_TABLE,
     ::core::option::Option::None,
     __USERINFO_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __HOST_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __HOST_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/host.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __HOST_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __HOST_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/host.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -340,75 +151,22 @@ static __HOST_SPARSE: &[u8] = include_bytes!(
 /// host      = ip-literal / host-name
 /// ```
 ///
-/// Minimized DFA: 27 states × 15 byte classes, a 864-byte table; 1453 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 27 states × 15 byte classes, a 1328-byte table; 1453 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (99 bytes of nibble tables).
-pub static HOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (144 bytes of loop sets in the table).
+pub static HOST: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986_appendix_b",
     "host",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 5,
-            5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-            6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-            7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 1, 1, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
-            8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 10, 10, 10, 10, 10, 10,
-            10, 10, 10, 10, 10, 10, 11, 10, 10, 12, 13, 13, 13, 14, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1,
-        ],
-        alphabet: 15u32,
-        start: 15u32,
-        words: ::iri_grammar::__private::Words::U16(__HOST_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 360u32,
-            recip: 286331154u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255,
-                        255, 255, 243,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255,
-                        223, 255, 243,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                        223, 255, 243,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __HOST_TABLE,
     ::core::option::Option::None,
     __HOST_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IP_LITERAL_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IP_LITERAL_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/ip_literal.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IP_LITERAL_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IP_LITERAL_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/ip_literal.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -425,54 +183,22 @@ static __IP_LITERAL_SPARSE: &[u8] = include_bytes!(
 /// ip-literal = "[" *( %x00-22 / %x24-2E / %x30-3E / %x40-5C / %x5E-10FFFF ) "]"
 /// ```
 ///
-/// Minimized DFA: 11 states × 14 byte classes, a 330-byte table; 961 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 11 states × 14 byte classes, a 700-byte table; 961 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static IP_LITERAL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static IP_LITERAL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986_appendix_b",
     "ip-literal",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
-            5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-            6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 1, 1, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-            7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9,
-            9, 9, 9, 10, 9, 9, 11, 12, 12, 12, 13, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        ],
-        alphabet: 14u32,
-        start: 14u32,
-        words: ::iri_grammar::__private::Words::U16(__IP_LITERAL_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 140u32,
-            recip: 306783379u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                        223, 255, 243,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __IP_LITERAL_TABLE,
     ::core::option::Option::None,
     __IP_LITERAL_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __HOST_NAME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __HOST_NAME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/host_name.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __HOST_NAME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __HOST_NAME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/host_name.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -489,54 +215,22 @@ static __HOST_NAME_SPARSE: &[u8] = include_bytes!(
 /// host-name = *( %x00-22 / %x24-2E / %x30-39 / %x3B-3E / %x41-10FFFF )
 /// ```
 ///
-/// Minimized DFA: 9 states × 12 byte classes, a 234-byte table; 931 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 9 states × 12 byte classes, a 604-byte table; 931 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static HOST_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static HOST_NAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986_appendix_b",
     "host-name",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 1, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
-            5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-            7, 7, 7, 8, 7, 7, 9, 10, 10, 10, 11, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        ],
-        alphabet: 12u32,
-        start: 96u32,
-        words: ::iri_grammar::__private::Words::U16(__HOST_NAME_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 96u32,
-            recip: 357913942u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255,
-                        255, 255, 243,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __HOST_NAME_TABLE,
     ::core::option::Option::None,
     __HOST_NAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PORT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PORT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/port.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PORT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PORT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/port.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -553,41 +247,20 @@ static __PORT_SPARSE: &[u8] = include_bytes!(
 /// port      = *DIGIT
 /// ```
 ///
-/// Minimized DFA: 2 states × 2 byte classes, a 12-byte table; 754 bytes as a sparse `regex-automata` DFA.
-pub static PORT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 2 states × 2 byte classes, a 332-byte table; 754 bytes as a sparse `regex-automata` DFA.
+pub static PORT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986_appendix_b",
     "port",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__PORT_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 4u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __PORT_TABLE,
     ::core::option::Option::None,
     __PORT_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PATH_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PATH_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/path.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PATH_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PATH_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/path.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -604,54 +277,22 @@ static __PATH_SPARSE: &[u8] = include_bytes!(
 /// path      = *( %x00-22 / %x24-3E / %x40-10FFFF )
 /// ```
 ///
-/// Minimized DFA: 9 states × 12 byte classes, a 234-byte table; 919 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 9 states × 12 byte classes, a 604-byte table; 919 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static PATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static PATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986_appendix_b",
     "path",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 1, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
-            5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-            7, 7, 7, 8, 7, 7, 9, 10, 10, 10, 11, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        ],
-        alphabet: 12u32,
-        start: 96u32,
-        words: ::iri_grammar::__private::Words::U16(__PATH_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 96u32,
-            recip: 357913942u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                        255, 255, 247,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __PATH_TABLE,
     ::core::option::Option::None,
     __PATH_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __QUERY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __QUERY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/query.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __QUERY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __QUERY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/query.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -668,54 +309,22 @@ static __QUERY_SPARSE: &[u8] = include_bytes!(
 /// query     = *( %x00-22 / %x24-10FFFF )
 /// ```
 ///
-/// Minimized DFA: 9 states × 12 byte classes, a 234-byte table; 913 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 9 states × 12 byte classes, a 604-byte table; 913 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static QUERY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static QUERY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986_appendix_b",
     "query",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 1, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
-            5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-            7, 7, 7, 8, 7, 7, 9, 10, 10, 10, 11, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        ],
-        alphabet: 12u32,
-        start: 96u32,
-        words: ::iri_grammar::__private::Words::U16(__QUERY_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 96u32,
-            recip: 357913942u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                        255, 255, 255,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __QUERY_TABLE,
     ::core::option::Option::None,
     __QUERY_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __FRAGMENT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __FRAGMENT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/fragment.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __FRAGMENT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __FRAGMENT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/fragment.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -732,50 +341,18 @@ static __FRAGMENT_SPARSE: &[u8] = include_bytes!(
 /// fragment  = *( %x00-10FFFF )
 /// ```
 ///
-/// Minimized DFA: 9 states × 12 byte classes, a 234-byte table; 907 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 9 states × 12 byte classes, a 604-byte table; 907 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static FRAGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static FRAGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986_appendix_b",
     "fragment",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-            2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
-            5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-            7, 7, 7, 8, 7, 7, 9, 10, 10, 10, 11, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-        ],
-        alphabet: 12u32,
-        start: 96u32,
-        words: ::iri_grammar::__private::Words::U16(__FRAGMENT_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 96u32,
-            recip: 357913942u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                        255, 255, 255,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __FRAGMENT_TABLE,
     ::core::option::Option::None,
     __FRAGMENT_SPARSE,
 );
 /// Every exported rule of `rfc3986_appendix_b.abnf`, in spec order.
-pub static GRAMMAR: ::iri_grammar::Grammar = ::iri_grammar::Grammar::__new(
+pub static GRAMMAR: ::abnf_runtime::Grammar = ::abnf_runtime::Grammar::__new(
     "rfc3986_appendix_b",
     &[
         &REFERENCE,
@@ -794,44 +371,20 @@ pub static GRAMMAR: ::iri_grammar::Grammar = ::iri_grammar::Grammar::__new(
 /// Typed, borrowed parse trees for the rules of `rfc3986_appendix_b`.
 pub mod ast {
     #[cfg(target_endian = "little")]
-    static __REFERENCE_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __REFERENCE_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/ast/reference.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __REFERENCE_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __REFERENCE_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/ast/reference.be.tdfa")
         ),
     );
-    static __REFERENCE_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 4, 0, 0, 0, 0, 5, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 9,
-            9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 10, 10,
-            10, 10, 10, 10, 10, 10, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-            11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
-            11, 12, 12, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13,
-            13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 14, 15, 15, 15, 15,
-            15, 15, 15, 15, 15, 15, 15, 15, 16, 15, 15, 17, 18, 18, 18, 19, 12, 12, 12,
-            12, 12, 12, 12, 12, 12, 12, 12,
-        ],
-        alphabet: 20u32,
-        tags: 12u32,
-        start: 21u32,
-        start_ops: 30u32,
-        op_start: 2142u32,
-        final_maps: 2234u32,
-        words: __REFERENCE_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 204522253u64,
-    };
+    static __REFERENCE_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __REFERENCE_TDFA_BYTES,
+    );
     /// Parse tree of the rule `reference` of `rfc3986_appendix_b.abnf` (line 26):
     ///
     /// ```text
@@ -844,7 +397,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Reference<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `scheme`
@@ -862,7 +415,7 @@ pub mod ast {
         /// Parses all of `input` as `reference`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -871,36 +424,38 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 12];
             __REFERENCE_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3986_appendix_b",
                     "reference",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                scheme: ::iri_grammar::__private::group(&tags, 1)
+                scheme: ::abnf_runtime::__private::group(&tags, 1)
                     .map(|s| &input[s.range()]),
-                authority: ::iri_grammar::__private::group(&tags, 2)
+                authority: ::abnf_runtime::__private::group(&tags, 2)
                     .map(|s| Authority::__sub(input, s)),
-                path: ::iri_grammar::__private::leaf(input, &tags, 3),
-                query: ::iri_grammar::__private::group(&tags, 4)
+                path: ::abnf_runtime::__private::leaf(input, &tags, 3),
+                query: ::abnf_runtime::__private::group(&tags, 4)
                     .map(|s| &input[s.range()]),
-                fragment: ::iri_grammar::__private::group(&tags, 5)
+                fragment: ::abnf_runtime::__private::group(&tags, 5)
                     .map(|s| &input[s.range()]),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3986_appendix_b",
                         "reference",
                         e.offset(),
@@ -910,43 +465,20 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __AUTHORITY_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __AUTHORITY_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/ast/authority.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __AUTHORITY_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __AUTHORITY_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/ast/authority.be.tdfa")
         ),
     );
-    static __AUTHORITY_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 3, 0, 0, 0, 0, 1, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 7,
-            7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
-            8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
-            9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 1, 1, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10,
-            10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10,
-            10, 11, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 12, 12, 14, 15,
-            15, 15, 16, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        ],
-        alphabet: 17u32,
-        tags: 8u32,
-        start: 18u32,
-        start_ops: 6u32,
-        op_start: 2322u32,
-        final_maps: 2335u32,
-        words: __AUTHORITY_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 238609295u64,
-    };
+    static __AUTHORITY_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __AUTHORITY_TDFA_BYTES,
+    );
     /// Parse tree of the rule `authority` of `rfc3986_appendix_b.abnf` (line 32):
     ///
     /// ```text
@@ -959,7 +491,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Authority<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `userinfo`
@@ -973,7 +505,7 @@ pub mod ast {
         /// Parses all of `input` as `authority`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -982,35 +514,37 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 8];
             __AUTHORITY_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3986_appendix_b",
                     "authority",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                userinfo: ::iri_grammar::__private::group(&tags, 1)
+                userinfo: ::abnf_runtime::__private::group(&tags, 1)
                     .map(|s| &input[s.range()]),
                 host: Host::__sub(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                 ),
-                port: ::iri_grammar::__private::group(&tags, 3)
+                port: ::abnf_runtime::__private::group(&tags, 3)
                     .map(|s| &input[s.range()]),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3986_appendix_b",
                         "authority",
                         e.offset(),
@@ -1029,39 +563,16 @@ pub mod ast {
         HostName(&'a str),
     }
     #[cfg(target_endian = "little")]
-    static __HOST_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __HOST_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/ast/host.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __HOST_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __HOST_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/ast/host.be.tdfa")),
     );
-    static __HOST_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 5,
-            5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-            6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-            7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 1, 1, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
-            8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 10, 10, 10, 10, 10, 10,
-            10, 10, 10, 10, 10, 10, 11, 10, 10, 12, 13, 13, 13, 14, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1,
-        ],
-        alphabet: 15u32,
-        tags: 10u32,
-        start: 16u32,
-        start_ops: 2u32,
-        op_start: 448u32,
-        final_maps: 453u32,
-        words: __HOST_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 268435456u64,
-    };
+    static __HOST_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __HOST_TDFA_BYTES,
+    );
     /// Parse tree of the rule `host` of `rfc3986_appendix_b.abnf` (line 34):
     ///
     /// ```text
@@ -1072,7 +583,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Host<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -1082,7 +593,7 @@ pub mod ast {
         /// Parses all of `input` as `host`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -1091,24 +602,26 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __HOST_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3986_appendix_b",
                     "host",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
-                    HostKind::IpLiteral(::iri_grammar::__private::leaf(input, &tags, 2))
-                } else if ::iri_grammar::__private::group(&tags, 3).is_some() {
-                    HostKind::HostName(::iri_grammar::__private::leaf(input, &tags, 4))
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
+                    HostKind::IpLiteral(::abnf_runtime::__private::leaf(input, &tags, 2))
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
+                    HostKind::HostName(::abnf_runtime::__private::leaf(input, &tags, 4))
                 } else {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3986_appendix_b",
                         "host",
                         start,
@@ -1118,11 +631,11 @@ pub mod ast {
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3986_appendix_b",
                         "host",
                         e.offset(),
@@ -1136,350 +649,20 @@ pub mod ast {
 /// directives: one pass over the input gives the spans of the parts.
 pub mod components {
     #[cfg(target_endian = "little")]
-    static __REFERENCE_COMPONENTS_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __REFERENCE_COMPONENTS_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/components/reference.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __REFERENCE_COMPONENTS_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __REFERENCE_COMPONENTS_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/components/reference.be.tdfa")
         ),
     );
-    #[cfg(target_endian = "little")]
-    static __REFERENCE_COMPONENTS_PAIRS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/components/reference.le.pairs")
-        ),
+    static __REFERENCE_COMPONENTS: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __REFERENCE_COMPONENTS_BYTES,
     );
-    #[cfg(target_endian = "big")]
-    static __REFERENCE_COMPONENTS_PAIRS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/components/reference.be.pairs")
-        ),
-    );
-    static __REFERENCE_COMPONENTS: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 4, 0, 0, 0, 0, 5, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 9u32,
-        tags: 18u32,
-        start: 10u32,
-        start_ops: 82u32,
-        op_start: 310u32,
-        final_maps: 737u32,
-        words: __REFERENCE_COMPONENTS_BYTES.as_u32s(),
-        utf8_only: true,
-        pairs: ::core::option::Option::Some(::iri_grammar::__private::Pairs {
-            lists: 5022u32,
-            words: __REFERENCE_COMPONENTS_PAIRS.as_u32s(),
-        }),
-        loops: &[
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 255,
-                    255, 243,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                    255, 247,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                    255, 255,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                    255, 255,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 255,
-                    255, 243,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 223,
-                    255, 243,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                    255, 243,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 255,
-                    255, 243,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 247, 255, 255, 223,
-                    255, 243,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 223,
-                    255, 243,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 223,
-                    255, 243,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    239, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                    255, 243,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    255, 255, 255, 251, 255, 255, 255, 255, 255, 255, 255, 255, 255, 223,
-                    255, 243,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-            ::iri_grammar::__private::LoopSet {
-                bytes: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-                escape: 0,
-                escaped: ::iri_grammar::__private::NibbleSet([
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                ]),
-            },
-        ],
-        recip: 429496730u64,
-    };
     /// Components of the rule `reference` of `rfc3986_appendix_b.abnf` (line 26):
     ///
     /// ```text
@@ -1492,35 +675,36 @@ pub mod components {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
     pub struct Reference {
         /// Where `scheme` matched, if it did.
-        pub scheme: ::core::option::Option<::iri_grammar::Span>,
+        pub scheme: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `authority` matched, if it did.
-        pub authority: ::core::option::Option<::iri_grammar::Span>,
+        pub authority: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `userinfo` matched, if it did.
-        pub userinfo: ::core::option::Option<::iri_grammar::Span>,
+        pub userinfo: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `host` matched, if it did.
-        pub host: ::core::option::Option<::iri_grammar::Span>,
+        pub host: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `port` matched, if it did.
-        pub port: ::core::option::Option<::iri_grammar::Span>,
+        pub port: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `path` matched, if it did.
-        pub path: ::core::option::Option<::iri_grammar::Span>,
+        pub path: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `query` matched, if it did.
-        pub query: ::core::option::Option<::iri_grammar::Span>,
+        pub query: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `fragment` matched, if it did.
-        pub fragment: ::core::option::Option<::iri_grammar::Span>,
+        pub fragment: ::core::option::Option<::abnf_runtime::Span>,
     }
     impl Reference {
         /// Matches all of `input` against the rule and returns where its parts are.
         pub fn parse(
             input: &str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 18];
-            __REFERENCE_COMPONENTS.run_utf8(input, &mut tags).map_err(Self::error)?;
+            __REFERENCE_COMPONENTS
+                .parse_utf8("rfc3986_appendix_b", "reference", input, &mut tags)?;
             Ok(Self::from_tags(&tags))
         }
         /// Like `parse`, on bytes.
         pub fn parse_bytes(
             input: &[u8],
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Matches all of `input[start..end]`; spans (and the error's
@@ -1533,11 +717,10 @@ pub mod components {
             input: &[u8],
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 18];
             __REFERENCE_COMPONENTS
-                .run(input, start, end, &mut tags)
-                .map_err(Self::error)?;
+                .parse("rfc3986_appendix_b", "reference", input, start, end, &mut tags)?;
             Ok(Self::from_tags(&tags))
         }
         /// Matches all of `input` against the rule of `recognizer`
@@ -1550,20 +733,20 @@ pub mod components {
         /// The error is the recognizer's if the input does not match
         /// its rule, else this rule's.
         pub fn parse_checked(
-            recognizer: &::iri_grammar::Recognizer,
+            recognizer: &::abnf_runtime::Recognizer,
             input: &str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 18];
             match recognizer.extract(&__REFERENCE_COMPONENTS, input, &mut tags) {
                 Ok(()) => Ok(Self::from_tags(&tags)),
-                Err(::iri_grammar::__private::Stop::Rule(at)) => {
+                Err(::abnf_runtime::__private::Stop::Rule(at)) => {
                     Err(recognizer.__error(input, at))
                 }
-                Err(::iri_grammar::__private::Stop::Parts) => {
+                Err(::abnf_runtime::__private::Stop::Parts) => {
                     Err(
                         Self::parse(input)
                             .err()
-                            .unwrap_or_else(|| ::iri_grammar::__private::inconsistent(
+                            .unwrap_or_else(|| ::abnf_runtime::__private::inconsistent(
                                 "rfc3986_appendix_b",
                                 "reference",
                                 input.len(),
@@ -1574,18 +757,15 @@ pub mod components {
         }
         fn from_tags(tags: &[usize]) -> Self {
             Self {
-                scheme: ::iri_grammar::__private::group(tags, 1),
-                authority: ::iri_grammar::__private::group(tags, 2),
-                userinfo: ::iri_grammar::__private::group(tags, 3),
-                host: ::iri_grammar::__private::group(tags, 4),
-                port: ::iri_grammar::__private::group(tags, 5),
-                path: ::iri_grammar::__private::group(tags, 6),
-                query: ::iri_grammar::__private::group(tags, 7),
-                fragment: ::iri_grammar::__private::group(tags, 8),
+                scheme: ::abnf_runtime::__private::group(tags, 1),
+                authority: ::abnf_runtime::__private::group(tags, 2),
+                userinfo: ::abnf_runtime::__private::group(tags, 3),
+                host: ::abnf_runtime::__private::group(tags, 4),
+                port: ::abnf_runtime::__private::group(tags, 5),
+                path: ::abnf_runtime::__private::group(tags, 6),
+                query: ::abnf_runtime::__private::group(tags, 7),
+                fragment: ::abnf_runtime::__private::group(tags, 8),
             }
-        }
-        fn error(offset: usize) -> ::iri_grammar::MatchError {
-            ::iri_grammar::MatchError::__new("rfc3986_appendix_b", "reference", offset)
         }
     }
 }

@@ -2,28 +2,20 @@
 // Do not edit: edit the spec file and rebuild.
 
 #[cfg(target_endian = "little")]
-static __IRI_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri.le.rev")),
-);
-#[cfg(target_endian = "big")]
-static __IRI_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri.be.rev")),
-);
-#[cfg(target_endian = "little")]
-static __IRI_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri.le.revsets")),
-);
-#[cfg(target_endian = "big")]
-static __IRI_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri.be.revsets")),
-);
-#[cfg(target_endian = "little")]
-static __IRI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IRI_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IRI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IRI_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri.be.table")),
+);
+#[cfg(target_endian = "little")]
+static __IRI_REV: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri.le.rev")),
+);
+#[cfg(target_endian = "big")]
+static __IRI_REV: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri.be.rev")),
 );
 #[cfg(target_endian = "little")]
 static __IRI_SPARSE: &[u8] = include_bytes!(
@@ -40,134 +32,24 @@ static __IRI_SPARSE: &[u8] = include_bytes!(
 ///                       [ "#" ifragment ]
 /// ```
 ///
-/// Minimized DFA: 262 states × 44 byte classes, a 23580-byte table; 10618 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 262 states × 44 byte classes, a 24284-byte table; 10618 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 8 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (264 bytes of nibble tables).
+/// Bit-parallel: 8 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (384 bytes of loop sets in the table).
 ///
-/// Matched from both ends (`@bidirectional`): a reverse automaton of 296 states, 36704 bytes with its sets.
-pub static IRI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Matched from both ends (`@bidirectional`): a reverse automaton of 296 states, 36768 bytes with its sets.
+pub static IRI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "IRI",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 4, 1, 4, 5, 6, 7, 8, 9,
-            10, 10, 11, 12, 12, 12, 12, 13, 1, 0, 1, 0, 14, 15, 16, 16, 16, 16, 16, 16,
-            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17,
-            17, 19, 0, 20, 0, 1, 0, 16, 16, 16, 16, 16, 16, 17, 17, 17, 17, 17, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17, 17, 0, 0, 0, 1, 0, 21, 21,
-            21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 22, 23, 23, 23, 23, 23,
-            23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 25, 26, 26, 26, 27, 27, 27, 27,
-            27, 27, 27, 27, 27, 27, 27, 28, 29, 29, 29, 29, 29, 29, 29, 30, 29, 29, 29,
-            29, 29, 29, 31, 32, 0, 0, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34,
-            34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 35, 36,
-            36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 37, 38, 39, 40, 41, 41, 42, 43,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 44u32,
-        start: 44u32,
-        words: ::iri_grammar::__private::Words::U16(__IRI_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 11176u32,
-            recip: 97612894u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
-                        84, 84, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
-    ::core::option::Option::Some(::iri_grammar::__private::Reverse {
-        start: 44u32,
-        set_words: 9u32,
-        words: ::iri_grammar::__private::Words::U16(__IRI_REV.as_u16s()),
-        sets: __IRI_REVSETS.as_u32s(),
-    }),
+    __IRI_TABLE,
+    ::core::option::Option::Some(__IRI_REV),
     __IRI_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IHIER_PART_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IHIER_PART_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ihier_part.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IHIER_PART_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IHIER_PART_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ihier_part.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -187,113 +69,31 @@ static __IHIER_PART_SPARSE: &[u8] = include_bytes!(
 ///                / ipath-empty
 /// ```
 ///
-/// Minimized DFA: 227 states × 38 byte classes, a 17706-byte table; 9385 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 227 states × 38 byte classes, a 18268-byte table; 9385 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (165 bytes of nibble tables).
-pub static IHIER_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (240 bytes of loop sets in the table).
+pub static IHIER_PART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "ihier-part",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 5, 6, 7, 8,
-            8, 9, 10, 10, 10, 10, 11, 1, 0, 1, 0, 0, 12, 13, 13, 13, 13, 13, 13, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 14, 1, 1, 1, 1, 15, 0, 16, 0, 1, 0, 13,
-            13, 13, 13, 13, 13, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 14, 1, 1, 1,
-            1, 0, 0, 0, 1, 0, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
-            18, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 20, 21, 22,
-            22, 22, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 25, 25, 25, 25, 25,
-            25, 25, 26, 25, 25, 25, 25, 25, 25, 27, 28, 0, 0, 29, 30, 30, 30, 30, 30, 30,
-            30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30,
-            30, 30, 30, 30, 31, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 33, 0,
-            34, 35, 36, 36, 37, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 38u32,
-        start: 38u32,
-        words: ::iri_grammar::__private::Words::U16(__IHIER_PART_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 8436u32,
-            recip: 113025456u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __IHIER_PART_TABLE,
     ::core::option::Option::None,
     __IHIER_PART_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IRI_REFERENCE_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri_reference.le.rev")),
-);
-#[cfg(target_endian = "big")]
-static __IRI_REFERENCE_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri_reference.be.rev")),
-);
-#[cfg(target_endian = "little")]
-static __IRI_REFERENCE_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri_reference.le.revsets")),
-);
-#[cfg(target_endian = "big")]
-static __IRI_REFERENCE_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri_reference.be.revsets")),
-);
-#[cfg(target_endian = "little")]
-static __IRI_REFERENCE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IRI_REFERENCE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri_reference.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IRI_REFERENCE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IRI_REFERENCE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri_reference.be.table")),
+);
+#[cfg(target_endian = "little")]
+static __IRI_REFERENCE_REV: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri_reference.le.rev")),
+);
+#[cfg(target_endian = "big")]
+static __IRI_REFERENCE_REV: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri_reference.be.rev")),
 );
 #[cfg(target_endian = "little")]
 static __IRI_REFERENCE_SPARSE: &[u8] = include_bytes!(
@@ -309,161 +109,33 @@ static __IRI_REFERENCE_SPARSE: &[u8] = include_bytes!(
 /// IRI-reference  = IRI / irelative-ref
 /// ```
 ///
-/// Minimized DFA: 278 states × 44 byte classes, a 25020-byte table; 11410 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 278 states × 44 byte classes, a 25772-byte table; 11410 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 9 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (297 bytes of nibble tables).
+/// Bit-parallel: 9 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (432 bytes of loop sets in the table).
 ///
-/// Matched from both ends (`@bidirectional`): a reverse automaton of 398 states, 49352 bytes with its sets.
-pub static IRI_REFERENCE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Matched from both ends (`@bidirectional`): a reverse automaton of 398 states, 49416 bytes with its sets.
+pub static IRI_REFERENCE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "IRI-reference",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 4, 1, 4, 5, 6, 7, 8, 9,
-            10, 10, 11, 12, 12, 12, 12, 13, 1, 0, 1, 0, 14, 15, 16, 16, 16, 16, 16, 16,
-            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17,
-            17, 19, 0, 20, 0, 1, 0, 16, 16, 16, 16, 16, 16, 17, 17, 17, 17, 17, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17, 17, 0, 0, 0, 1, 0, 21, 21,
-            21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 22, 23, 23, 23, 23, 23,
-            23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 25, 26, 26, 26, 27, 27, 27, 27,
-            27, 27, 27, 27, 27, 27, 27, 28, 29, 29, 29, 29, 29, 29, 29, 30, 29, 29, 29,
-            29, 29, 29, 31, 32, 0, 0, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34,
-            34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 35, 36,
-            36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 37, 38, 39, 40, 41, 41, 42, 43,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 44u32,
-        start: 44u32,
-        words: ::iri_grammar::__private::Words::U16(__IRI_REFERENCE_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 11836u32,
-            recip: 97612894u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
-                        84, 84, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
-    ::core::option::Option::Some(::iri_grammar::__private::Reverse {
-        start: 44u32,
-        set_words: 9u32,
-        words: ::iri_grammar::__private::Words::U16(__IRI_REFERENCE_REV.as_u16s()),
-        sets: __IRI_REFERENCE_REVSETS.as_u32s(),
-    }),
+    __IRI_REFERENCE_TABLE,
+    ::core::option::Option::Some(__IRI_REFERENCE_REV),
     __IRI_REFERENCE_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __ABSOLUTE_IRI_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/absolute_iri.le.rev")),
-);
-#[cfg(target_endian = "big")]
-static __ABSOLUTE_IRI_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/absolute_iri.be.rev")),
-);
-#[cfg(target_endian = "little")]
-static __ABSOLUTE_IRI_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/absolute_iri.le.revsets")),
-);
-#[cfg(target_endian = "big")]
-static __ABSOLUTE_IRI_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/absolute_iri.be.revsets")),
-);
-#[cfg(target_endian = "little")]
-static __ABSOLUTE_IRI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ABSOLUTE_IRI_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/absolute_iri.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __ABSOLUTE_IRI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ABSOLUTE_IRI_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/absolute_iri.be.table")),
+);
+#[cfg(target_endian = "little")]
+static __ABSOLUTE_IRI_REV: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/absolute_iri.le.rev")),
+);
+#[cfg(target_endian = "big")]
+static __ABSOLUTE_IRI_REV: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/absolute_iri.be.rev")),
 );
 #[cfg(target_endian = "little")]
 static __ABSOLUTE_IRI_SPARSE: &[u8] = include_bytes!(
@@ -479,141 +151,33 @@ static __ABSOLUTE_IRI_SPARSE: &[u8] = include_bytes!(
 /// absolute-IRI   = scheme ":" ihier-part [ "?" iquery ]
 /// ```
 ///
-/// Minimized DFA: 246 states × 43 byte classes, a 21648-byte table; 10054 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 246 states × 43 byte classes, a 22304-byte table; 10054 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (231 bytes of nibble tables).
+/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (336 bytes of loop sets in the table).
 ///
-/// Matched from both ends (`@bidirectional`): a reverse automaton of 220 states, 25960 bytes with its sets.
-pub static ABSOLUTE_IRI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Matched from both ends (`@bidirectional`): a reverse automaton of 220 states, 26024 bytes with its sets.
+pub static ABSOLUTE_IRI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "absolute-IRI",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 3, 1, 3, 4, 5, 6, 7, 8, 9,
-            9, 10, 11, 11, 11, 11, 12, 1, 0, 1, 0, 13, 14, 15, 15, 15, 15, 15, 15, 16,
-            16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 17, 16, 16, 16, 16,
-            18, 0, 19, 0, 1, 0, 15, 15, 15, 15, 15, 15, 16, 16, 16, 16, 16, 16, 16, 16,
-            16, 16, 16, 16, 16, 16, 16, 17, 16, 16, 16, 16, 0, 0, 0, 1, 0, 20, 20, 20,
-            20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 21, 22, 22, 22, 22, 22, 22,
-            22, 22, 22, 22, 22, 22, 22, 22, 22, 23, 24, 25, 25, 25, 26, 26, 26, 26, 26,
-            26, 26, 26, 26, 26, 26, 27, 28, 28, 28, 28, 28, 28, 28, 29, 28, 28, 28, 28,
-            28, 28, 30, 31, 0, 0, 32, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33,
-            33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 34, 35, 35,
-            35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 36, 37, 38, 39, 40, 40, 41, 42, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 43u32,
-        start: 43u32,
-        words: ::iri_grammar::__private::Words::U16(__ABSOLUTE_IRI_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 10277u32,
-            recip: 99882961u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 84, 80,
-                        84, 84, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
-    ::core::option::Option::Some(::iri_grammar::__private::Reverse {
-        start: 43u32,
-        set_words: 8u32,
-        words: ::iri_grammar::__private::Words::U16(__ABSOLUTE_IRI_REV.as_u16s()),
-        sets: __ABSOLUTE_IRI_REVSETS.as_u32s(),
-    }),
+    __ABSOLUTE_IRI_TABLE,
+    ::core::option::Option::Some(__ABSOLUTE_IRI_REV),
     __ABSOLUTE_IRI_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IRELATIVE_REF_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/irelative_ref.le.rev")),
-);
-#[cfg(target_endian = "big")]
-static __IRELATIVE_REF_REV: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/irelative_ref.be.rev")),
-);
-#[cfg(target_endian = "little")]
-static __IRELATIVE_REF_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/irelative_ref.le.revsets")),
-);
-#[cfg(target_endian = "big")]
-static __IRELATIVE_REF_REVSETS: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
-    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/irelative_ref.be.revsets")),
-);
-#[cfg(target_endian = "little")]
-static __IRELATIVE_REF_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IRELATIVE_REF_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/irelative_ref.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IRELATIVE_REF_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IRELATIVE_REF_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/irelative_ref.be.table")),
+);
+#[cfg(target_endian = "little")]
+static __IRELATIVE_REF_REV: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/irelative_ref.le.rev")),
+);
+#[cfg(target_endian = "big")]
+static __IRELATIVE_REF_REV: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
+    *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/irelative_ref.be.rev")),
 );
 #[cfg(target_endian = "little")]
 static __IRELATIVE_REF_SPARSE: &[u8] = include_bytes!(
@@ -629,133 +193,24 @@ static __IRELATIVE_REF_SPARSE: &[u8] = include_bytes!(
 /// irelative-ref  = irelative-part [ "?" iquery ] [ "#" ifragment ]
 /// ```
 ///
-/// Minimized DFA: 276 states × 42 byte classes, a 23736-byte table; 11086 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 276 states × 42 byte classes, a 24440-byte table; 11086 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 8 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (264 bytes of nibble tables).
+/// Bit-parallel: 8 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (384 bytes of loop sets in the table).
 ///
-/// Matched from both ends (`@bidirectional`): a reverse automaton of 358 states, 42960 bytes with its sets.
-pub static IRELATIVE_REF: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Matched from both ends (`@bidirectional`): a reverse automaton of 358 states, 43024 bytes with its sets.
+pub static IRELATIVE_REF: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "irelative-ref",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4, 5, 6, 7, 8, 9,
-            9, 10, 11, 11, 11, 11, 12, 1, 0, 1, 0, 13, 14, 15, 15, 15, 15, 15, 15, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1, 1, 1, 1, 17, 0, 18, 0, 1, 0,
-            15, 15, 15, 15, 15, 15, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1,
-            1, 1, 1, 0, 0, 0, 1, 0, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19,
-            19, 19, 20, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 22,
-            23, 24, 24, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 26, 27, 27, 27,
-            27, 27, 27, 27, 28, 27, 27, 27, 27, 27, 27, 29, 30, 0, 0, 31, 32, 32, 32, 32,
-            32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32,
-            32, 32, 32, 32, 32, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34,
-            35, 36, 37, 38, 39, 39, 40, 41, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 42u32,
-        start: 42u32,
-        words: ::iri_grammar::__private::Words::U16(__IRELATIVE_REF_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 11256u32,
-            recip: 102261127u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
-    ::core::option::Option::Some(::iri_grammar::__private::Reverse {
-        start: 42u32,
-        set_words: 9u32,
-        words: ::iri_grammar::__private::Words::U16(__IRELATIVE_REF_REV.as_u16s()),
-        sets: __IRELATIVE_REF_REVSETS.as_u32s(),
-    }),
+    __IRELATIVE_REF_TABLE,
+    ::core::option::Option::Some(__IRELATIVE_REF_REV),
     __IRELATIVE_REF_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IRELATIVE_PART_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IRELATIVE_PART_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/irelative_part.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IRELATIVE_PART_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IRELATIVE_PART_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/irelative_part.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -775,106 +230,22 @@ static __IRELATIVE_PART_SPARSE: &[u8] = include_bytes!(
 ///                / ipath-empty
 /// ```
 ///
-/// Minimized DFA: 243 states × 38 byte classes, a 18954-byte table; 9907 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 243 states × 38 byte classes, a 19564-byte table; 9907 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (198 bytes of nibble tables).
-pub static IRELATIVE_PART: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (288 bytes of loop sets in the table).
+pub static IRELATIVE_PART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "irelative-part",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 5, 6, 7, 8,
-            8, 9, 10, 10, 10, 10, 11, 1, 0, 1, 0, 0, 12, 13, 13, 13, 13, 13, 13, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 14, 1, 1, 1, 1, 15, 0, 16, 0, 1, 0, 13,
-            13, 13, 13, 13, 13, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 14, 1, 1, 1,
-            1, 0, 0, 0, 1, 0, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
-            18, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 20, 21, 22,
-            22, 22, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 25, 25, 25, 25, 25,
-            25, 25, 26, 25, 25, 25, 25, 25, 25, 27, 28, 0, 0, 29, 30, 30, 30, 30, 30, 30,
-            30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30,
-            30, 30, 30, 30, 31, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 33, 0,
-            34, 35, 36, 36, 37, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 38u32,
-        start: 38u32,
-        words: ::iri_grammar::__private::Words::U16(__IRELATIVE_PART_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 9006u32,
-            recip: 113025456u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __IRELATIVE_PART_TABLE,
     ::core::option::Option::None,
     __IRELATIVE_PART_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IAUTHORITY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IAUTHORITY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iauthority.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IAUTHORITY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IAUTHORITY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iauthority.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -891,86 +262,22 @@ static __IAUTHORITY_SPARSE: &[u8] = include_bytes!(
 /// iauthority     = [ iuserinfo "@" ] ihost [ ":" port ]
 /// ```
 ///
-/// Minimized DFA: 209 states × 37 byte classes, a 15884-byte table; 8587 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 209 states × 37 byte classes, a 16396-byte table; 8587 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (132 bytes of nibble tables).
-pub static IAUTHORITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
+pub static IAUTHORITY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "iauthority",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 0, 4, 5, 6, 7,
-            7, 8, 9, 9, 9, 9, 10, 1, 0, 1, 0, 0, 11, 12, 12, 12, 12, 12, 12, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, 1, 1, 1, 1, 14, 0, 15, 0, 1, 0, 12, 12,
-            12, 12, 12, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, 1, 1, 1, 1,
-            0, 0, 0, 1, 0, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
-            17, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 19, 20, 21,
-            21, 21, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 23, 24, 24, 24, 24, 24,
-            24, 24, 25, 24, 24, 24, 24, 24, 24, 26, 27, 0, 0, 28, 29, 29, 29, 29, 29, 29,
-            29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29,
-            29, 29, 29, 29, 30, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 32, 0,
-            33, 34, 35, 35, 36, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 37u32,
-        start: 37u32,
-        words: ::iri_grammar::__private::Words::U16(__IAUTHORITY_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 7585u32,
-            recip: 116080198u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __IAUTHORITY_TABLE,
     ::core::option::Option::None,
     __IAUTHORITY_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IUSERINFO_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IUSERINFO_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iuserinfo.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IUSERINFO_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IUSERINFO_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iuserinfo.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -987,55 +294,22 @@ static __IUSERINFO_SPARSE: &[u8] = include_bytes!(
 /// iuserinfo      = *( iunreserved / pct-encoded / sub-delims / ":" )
 /// ```
 ///
-/// Minimized DFA: 17 states × 25 byte classes, a 884-byte table; 1243 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 17 states × 25 byte classes, a 1252-byte table; 1243 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static IUSERINFO: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static IUSERINFO: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "iuserinfo",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 0, 0, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-            6, 6, 6, 7, 8, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 11, 12,
-            12, 12, 12, 12, 12, 12, 13, 12, 12, 12, 12, 12, 12, 14, 15, 0, 0, 16, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 18, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19,
-            19, 19, 20, 0, 21, 22, 23, 23, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 25u32,
-        start: 400u32,
-        words: ::iri_grammar::__private::Words::U16(__IUSERINFO_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 400u32,
-            recip: 171798692u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __IUSERINFO_TABLE,
     ::core::option::Option::None,
     __IUSERINFO_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IHOST_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IHOST_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ihost.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IHOST_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IHOST_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ihost.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1052,66 +326,22 @@ static __IHOST_SPARSE: &[u8] = include_bytes!(
 /// ihost          = IP-literal / IPv4address / ireg-name
 /// ```
 ///
-/// Minimized DFA: 174 states × 36 byte classes, a 12876-byte table; 7240 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 174 states × 36 byte classes, a 13292-byte table; 7240 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
-pub static IHOST: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
+pub static IHOST: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "ihost",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 0, 4, 5, 6, 7,
-            7, 8, 9, 9, 9, 9, 10, 1, 0, 1, 0, 0, 0, 11, 11, 11, 11, 11, 11, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 13, 0, 14, 0, 1, 0, 11, 11,
-            11, 11, 11, 11, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1,
-            0, 0, 0, 1, 0, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-            16, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 19, 20,
-            20, 20, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 22, 23, 23, 23, 23, 23,
-            23, 23, 24, 23, 23, 23, 23, 23, 23, 25, 26, 0, 0, 27, 28, 28, 28, 28, 28, 28,
-            28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28,
-            28, 28, 28, 28, 29, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 31, 0,
-            32, 33, 34, 34, 35, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 36u32,
-        start: 36u32,
-        words: ::iri_grammar::__private::Words::U16(__IHOST_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6192u32,
-            recip: 119304648u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __IHOST_TABLE,
     ::core::option::Option::None,
     __IHOST_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IREG_NAME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IREG_NAME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ireg_name.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IREG_NAME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IREG_NAME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ireg_name.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1128,55 +358,22 @@ static __IREG_NAME_SPARSE: &[u8] = include_bytes!(
 /// ireg-name      = *( iunreserved / pct-encoded / sub-delims )
 /// ```
 ///
-/// Minimized DFA: 17 states × 25 byte classes, a 884-byte table; 1249 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 17 states × 25 byte classes, a 1252-byte table; 1249 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static IREG_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static IREG_NAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "ireg-name",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 0, 1, 0, 1, 0, 0, 0, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-            6, 6, 6, 7, 8, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 11, 12,
-            12, 12, 12, 12, 12, 12, 13, 12, 12, 12, 12, 12, 12, 14, 15, 0, 0, 16, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 18, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19,
-            19, 19, 20, 0, 21, 22, 23, 23, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 25u32,
-        start: 400u32,
-        words: ::iri_grammar::__private::Words::U16(__IREG_NAME_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 400u32,
-            recip: 171798692u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __IREG_NAME_TABLE,
     ::core::option::Option::None,
     __IREG_NAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IPATH_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPATH_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ipath.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IPATH_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPATH_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ipath.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1197,55 +394,22 @@ static __IPATH_SPARSE: &[u8] = include_bytes!(
 ///                / ipath-empty     ; zero characters
 /// ```
 ///
-/// Minimized DFA: 17 states × 25 byte classes, a 884-byte table; 1237 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 17 states × 25 byte classes, a 1252-byte table; 1237 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static IPATH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static IPATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "ipath",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 0, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-            6, 6, 6, 7, 8, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 11, 12,
-            12, 12, 12, 12, 12, 12, 13, 12, 12, 12, 12, 12, 12, 14, 15, 0, 0, 16, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 18, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19,
-            19, 19, 20, 0, 21, 22, 23, 23, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 25u32,
-        start: 400u32,
-        words: ::iri_grammar::__private::Words::U16(__IPATH_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 400u32,
-            recip: 171798692u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __IPATH_TABLE,
     ::core::option::Option::None,
     __IPATH_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IPATH_ABEMPTY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPATH_ABEMPTY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ipath_abempty.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IPATH_ABEMPTY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPATH_ABEMPTY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ipath_abempty.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1262,55 +426,22 @@ static __IPATH_ABEMPTY_SPARSE: &[u8] = include_bytes!(
 /// ipath-abempty  = *( "/" isegment )
 /// ```
 ///
-/// Minimized DFA: 18 states × 26 byte classes, a 972-byte table; 1252 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 18 states × 26 byte classes, a 1340-byte table; 1252 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static IPATH_ABEMPTY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static IPATH_ABEMPTY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "ipath-abempty",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 5, 5,
-            5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-            7, 7, 7, 8, 9, 10, 10, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12,
-            13, 13, 13, 13, 13, 13, 13, 14, 13, 13, 13, 13, 13, 13, 15, 16, 0, 0, 17, 18,
-            18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18,
-            18, 18, 18, 18, 18, 18, 18, 18, 18, 19, 20, 20, 20, 20, 20, 20, 20, 20, 20,
-            20, 20, 20, 21, 0, 22, 23, 24, 24, 25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 26u32,
-        start: 26u32,
-        words: ::iri_grammar::__private::Words::U16(__IPATH_ABEMPTY_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 442u32,
-            recip: 165191050u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __IPATH_ABEMPTY_TABLE,
     ::core::option::Option::None,
     __IPATH_ABEMPTY_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IPATH_ABSOLUTE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPATH_ABSOLUTE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ipath_absolute.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IPATH_ABSOLUTE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPATH_ABSOLUTE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ipath_absolute.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1327,55 +458,22 @@ static __IPATH_ABSOLUTE_SPARSE: &[u8] = include_bytes!(
 /// ipath-absolute = "/" [ isegment-nz *( "/" isegment ) ]
 /// ```
 ///
-/// Minimized DFA: 19 states × 26 byte classes, a 1026-byte table; 1375 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 19 states × 26 byte classes, a 1396-byte table; 1375 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static IPATH_ABSOLUTE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static IPATH_ABSOLUTE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "ipath-absolute",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 5, 5,
-            5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-            7, 7, 7, 8, 9, 10, 10, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12,
-            13, 13, 13, 13, 13, 13, 13, 14, 13, 13, 13, 13, 13, 13, 15, 16, 0, 0, 17, 18,
-            18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18,
-            18, 18, 18, 18, 18, 18, 18, 18, 18, 19, 20, 20, 20, 20, 20, 20, 20, 20, 20,
-            20, 20, 20, 21, 0, 22, 23, 24, 24, 25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 26u32,
-        start: 26u32,
-        words: ::iri_grammar::__private::Words::U16(__IPATH_ABSOLUTE_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 468u32,
-            recip: 165191050u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __IPATH_ABSOLUTE_TABLE,
     ::core::option::Option::None,
     __IPATH_ABSOLUTE_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IPATH_NOSCHEME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPATH_NOSCHEME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ipath_noscheme.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IPATH_NOSCHEME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPATH_NOSCHEME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ipath_noscheme.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1392,65 +490,22 @@ static __IPATH_NOSCHEME_SPARSE: &[u8] = include_bytes!(
 /// ipath-noscheme = isegment-nz-nc *( "/" isegment )
 /// ```
 ///
-/// Minimized DFA: 34 states × 27 byte classes, a 1904-byte table; 1882 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 34 states × 27 byte classes, a 2320-byte table; 1882 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
-pub static IPATH_NOSCHEME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
+pub static IPATH_NOSCHEME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "ipath-noscheme",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 5, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 6, 6,
-            6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
-            8, 8, 8, 9, 10, 11, 11, 11, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13,
-            14, 14, 14, 14, 14, 14, 14, 15, 14, 14, 14, 14, 14, 14, 16, 17, 0, 0, 18, 19,
-            19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19,
-            19, 19, 19, 19, 19, 19, 19, 19, 19, 20, 21, 21, 21, 21, 21, 21, 21, 21, 21,
-            21, 21, 21, 22, 0, 23, 24, 25, 25, 26, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 27u32,
-        start: 27u32,
-        words: ::iri_grammar::__private::Words::U16(__IPATH_NOSCHEME_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 864u32,
-            recip: 159072863u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __IPATH_NOSCHEME_TABLE,
     ::core::option::Option::None,
     __IPATH_NOSCHEME_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IPATH_ROOTLESS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPATH_ROOTLESS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ipath_rootless.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IPATH_ROOTLESS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPATH_ROOTLESS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ipath_rootless.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1467,55 +522,22 @@ static __IPATH_ROOTLESS_SPARSE: &[u8] = include_bytes!(
 /// ipath-rootless = isegment-nz *( "/" isegment )
 /// ```
 ///
-/// Minimized DFA: 18 states × 26 byte classes, a 972-byte table; 1360 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 18 states × 26 byte classes, a 1340-byte table; 1360 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static IPATH_ROOTLESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static IPATH_ROOTLESS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "ipath-rootless",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 5, 5,
-            5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-            7, 7, 7, 8, 9, 10, 10, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12,
-            13, 13, 13, 13, 13, 13, 13, 14, 13, 13, 13, 13, 13, 13, 15, 16, 0, 0, 17, 18,
-            18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18,
-            18, 18, 18, 18, 18, 18, 18, 18, 18, 19, 20, 20, 20, 20, 20, 20, 20, 20, 20,
-            20, 20, 20, 21, 0, 22, 23, 24, 24, 25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 26u32,
-        start: 26u32,
-        words: ::iri_grammar::__private::Words::U16(__IPATH_ROOTLESS_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 442u32,
-            recip: 165191050u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __IPATH_ROOTLESS_TABLE,
     ::core::option::Option::None,
     __IPATH_ROOTLESS_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IPATH_EMPTY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPATH_EMPTY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ipath_empty.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IPATH_EMPTY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPATH_EMPTY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ipath_empty.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1532,41 +554,20 @@ static __IPATH_EMPTY_SPARSE: &[u8] = include_bytes!(
 /// ipath-empty    = 0<ipchar>
 /// ```
 ///
-/// Minimized DFA: 2 states × 1 byte classes, a 8-byte table; 748 bytes as a sparse `regex-automata` DFA.
-pub static IPATH_EMPTY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 2 states × 1 byte classes, a 328-byte table; 748 bytes as a sparse `regex-automata` DFA.
+pub static IPATH_EMPTY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "ipath-empty",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 1u32,
-        start: 1u32,
-        words: ::iri_grammar::__private::Words::U16(__IPATH_EMPTY_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 2u32,
-            recip: 4294967296u64,
-            sets: &[],
-        },
-    },
+    __IPATH_EMPTY_TABLE,
     ::core::option::Option::None,
     __IPATH_EMPTY_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __ISEGMENT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ISEGMENT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/isegment.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __ISEGMENT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ISEGMENT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/isegment.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1583,55 +584,22 @@ static __ISEGMENT_SPARSE: &[u8] = include_bytes!(
 /// isegment       = *ipchar
 /// ```
 ///
-/// Minimized DFA: 17 states × 25 byte classes, a 884-byte table; 1243 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 17 states × 25 byte classes, a 1252-byte table; 1243 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static ISEGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static ISEGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "isegment",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 0, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-            6, 6, 6, 7, 8, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 11, 12,
-            12, 12, 12, 12, 12, 12, 13, 12, 12, 12, 12, 12, 12, 14, 15, 0, 0, 16, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 18, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19,
-            19, 19, 20, 0, 21, 22, 23, 23, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 25u32,
-        start: 400u32,
-        words: ::iri_grammar::__private::Words::U16(__ISEGMENT_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 400u32,
-            recip: 171798692u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __ISEGMENT_TABLE,
     ::core::option::Option::None,
     __ISEGMENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __ISEGMENT_NZ_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ISEGMENT_NZ_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/isegment_nz.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __ISEGMENT_NZ_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ISEGMENT_NZ_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/isegment_nz.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1648,55 +616,22 @@ static __ISEGMENT_NZ_SPARSE: &[u8] = include_bytes!(
 /// isegment-nz    = 1*ipchar
 /// ```
 ///
-/// Minimized DFA: 18 states × 25 byte classes, a 936-byte table; 1366 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 18 states × 25 byte classes, a 1304-byte table; 1366 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static ISEGMENT_NZ: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static ISEGMENT_NZ: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "isegment-nz",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 0, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-            6, 6, 6, 7, 8, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 11, 12,
-            12, 12, 12, 12, 12, 12, 13, 12, 12, 12, 12, 12, 12, 14, 15, 0, 0, 16, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 18, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19,
-            19, 19, 20, 0, 21, 22, 23, 23, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 25u32,
-        start: 25u32,
-        words: ::iri_grammar::__private::Words::U16(__ISEGMENT_NZ_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 425u32,
-            recip: 171798692u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __ISEGMENT_NZ_TABLE,
     ::core::option::Option::None,
     __ISEGMENT_NZ_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __ISEGMENT_NZ_NC_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ISEGMENT_NZ_NC_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/isegment_nz_nc.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __ISEGMENT_NZ_NC_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ISEGMENT_NZ_NC_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/isegment_nz_nc.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1714,55 +649,22 @@ static __ISEGMENT_NZ_NC_SPARSE: &[u8] = include_bytes!(
 ///                      / "@" )
 /// ```
 ///
-/// Minimized DFA: 18 states × 25 byte classes, a 936-byte table; 1378 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 18 states × 25 byte classes, a 1304-byte table; 1378 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static ISEGMENT_NZ_NC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static ISEGMENT_NZ_NC: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "isegment-nz-nc",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 0, 1, 0, 1, 0, 0, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-            6, 6, 6, 7, 8, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 11, 12,
-            12, 12, 12, 12, 12, 12, 13, 12, 12, 12, 12, 12, 12, 14, 15, 0, 0, 16, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 18, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19,
-            19, 19, 20, 0, 21, 22, 23, 23, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 25u32,
-        start: 25u32,
-        words: ::iri_grammar::__private::Words::U16(__ISEGMENT_NZ_NC_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 425u32,
-            recip: 171798692u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 244, 92, 84,
-                        92, 212, 112,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __ISEGMENT_NZ_NC_TABLE,
     ::core::option::Option::None,
     __ISEGMENT_NZ_NC_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IPCHAR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPCHAR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ipchar.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IPCHAR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPCHAR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ipchar.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1780,42 +682,20 @@ static __IPCHAR_SPARSE: &[u8] = include_bytes!(
 ///                / "@"
 /// ```
 ///
-/// Minimized DFA: 18 states × 25 byte classes, a 936-byte table; 1252 bytes as a sparse `regex-automata` DFA.
-pub static IPCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 18 states × 25 byte classes, a 1256-byte table; 1252 bytes as a sparse `regex-automata` DFA.
+pub static IPCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "ipchar",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 0, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-            6, 6, 6, 7, 8, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 11, 12,
-            12, 12, 12, 12, 12, 12, 13, 12, 12, 12, 12, 12, 12, 14, 15, 0, 0, 16, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 18, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19,
-            19, 19, 20, 0, 21, 22, 23, 23, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 25u32,
-        start: 25u32,
-        words: ::iri_grammar::__private::Words::U16(__IPCHAR_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 450u32,
-            recip: 171798692u64,
-            sets: &[],
-        },
-    },
+    __IPCHAR_TABLE,
     ::core::option::Option::None,
     __IPCHAR_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IQUERY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IQUERY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iquery.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IQUERY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IQUERY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iquery.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1832,55 +712,22 @@ static __IQUERY_SPARSE: &[u8] = include_bytes!(
 /// iquery         = *( ipchar / iprivate / "/" / "?" )
 /// ```
 ///
-/// Minimized DFA: 18 states × 25 byte classes, a 936-byte table; 1282 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 18 states × 25 byte classes, a 1304-byte table; 1282 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static IQUERY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static IQUERY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "iquery",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 1, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-            6, 6, 6, 7, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 10, 11, 11, 11, 11,
-            11, 11, 11, 12, 11, 11, 11, 11, 11, 11, 13, 14, 0, 0, 15, 16, 16, 16, 16, 16,
-            16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
-            16, 16, 16, 16, 16, 17, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 19,
-            18, 20, 21, 22, 22, 23, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 25u32,
-        start: 425u32,
-        words: ::iri_grammar::__private::Words::U16(__IQUERY_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 425u32,
-            recip: 171798692u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __IQUERY_TABLE,
     ::core::option::Option::None,
     __IQUERY_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IFRAGMENT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IFRAGMENT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ifragment.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IFRAGMENT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IFRAGMENT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ifragment.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1897,55 +744,22 @@ static __IFRAGMENT_SPARSE: &[u8] = include_bytes!(
 /// ifragment      = *( ipchar / "/" / "?" )
 /// ```
 ///
-/// Minimized DFA: 17 states × 25 byte classes, a 884-byte table; 1237 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 17 states × 25 byte classes, a 1252-byte table; 1237 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static IFRAGMENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static IFRAGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "ifragment",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 1, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-            6, 6, 6, 7, 8, 9, 9, 9, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 11, 12,
-            12, 12, 12, 12, 12, 12, 13, 12, 12, 12, 12, 12, 12, 14, 15, 0, 0, 16, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 18, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19,
-            19, 19, 20, 0, 21, 22, 23, 23, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 25u32,
-        start: 400u32,
-        words: ::iri_grammar::__private::Words::U16(__IFRAGMENT_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 400u32,
-            recip: 171798692u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __IFRAGMENT_TABLE,
     ::core::option::Option::None,
     __IFRAGMENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IUNRESERVED_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IUNRESERVED_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iunreserved.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IUNRESERVED_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IUNRESERVED_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iunreserved.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1962,42 +776,20 @@ static __IUNRESERVED_SPARSE: &[u8] = include_bytes!(
 /// iunreserved    = ALPHA / DIGIT / "-" / "." / "_" / "~" / ucschar
 /// ```
 ///
-/// Minimized DFA: 16 states × 23 byte classes, a 768-byte table; 1174 bytes as a sparse `regex-automata` DFA.
-pub static IUNRESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 16 states × 23 byte classes, a 1088-byte table; 1174 bytes as a sparse `regex-automata` DFA.
+pub static IUNRESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "iunreserved",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 5, 6, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 9, 10, 10, 10, 10,
-            10, 10, 10, 11, 10, 10, 10, 10, 10, 10, 12, 13, 0, 0, 14, 15, 15, 15, 15, 15,
-            15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-            15, 15, 15, 15, 15, 16, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18,
-            0, 19, 20, 21, 21, 22, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 23u32,
-        start: 23u32,
-        words: ::iri_grammar::__private::Words::U16(__IUNRESERVED_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 368u32,
-            recip: 186737709u64,
-            sets: &[],
-        },
-    },
+    __IUNRESERVED_TABLE,
     ::core::option::Option::None,
     __IUNRESERVED_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __UCSCHAR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __UCSCHAR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ucschar.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __UCSCHAR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __UCSCHAR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ucschar.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -2019,42 +811,20 @@ static __UCSCHAR_SPARSE: &[u8] = include_bytes!(
 ///                / %xD0000-DFFFD / %xE1000-EFFFD
 /// ```
 ///
-/// Minimized DFA: 16 states × 22 byte classes, a 736-byte table; 1138 bytes as a sparse `regex-automata` DFA.
-pub static UCSCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 16 states × 22 byte classes, a 1056-byte table; 1138 bytes as a sparse `regex-automata` DFA.
+pub static UCSCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "ucschar",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 4, 5, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 9, 9, 9, 9, 9, 9,
-            9, 10, 9, 9, 9, 9, 9, 9, 11, 12, 0, 0, 13, 14, 14, 14, 14, 14, 14, 14, 14,
-            14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14,
-            14, 14, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 17, 0, 18, 19,
-            20, 20, 21, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 22u32,
-        start: 22u32,
-        words: ::iri_grammar::__private::Words::U16(__UCSCHAR_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 352u32,
-            recip: 195225787u64,
-            sets: &[],
-        },
-    },
+    __UCSCHAR_TABLE,
     ::core::option::Option::None,
     __UCSCHAR_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __IPRIVATE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPRIVATE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iprivate.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __IPRIVATE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __IPRIVATE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iprivate.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -2071,32 +841,11 @@ static __IPRIVATE_SPARSE: &[u8] = include_bytes!(
 /// iprivate       = %xE000-F8FF / %xF0000-FFFFD / %x100000-10FFFD
 /// ```
 ///
-/// Minimized DFA: 10 states × 12 byte classes, a 260-byte table; 904 bytes as a sparse `regex-automata` DFA.
-pub static IPRIVATE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 10 states × 12 byte classes, a 580-byte table; 904 bytes as a sparse `regex-automata` DFA.
+pub static IPRIVATE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "iprivate",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5,
-            5, 5, 5, 5, 5, 5, 5, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 8, 9, 0, 0, 0, 10, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 12u32,
-        start: 12u32,
-        words: ::iri_grammar::__private::Words::U16(__IPRIVATE_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 120u32,
-            recip: 357913942u64,
-            sets: &[],
-        },
-    },
+    __IPRIVATE_TABLE,
     ::core::option::Option::None,
     __IPRIVATE_SPARSE,
 );
@@ -2129,7 +878,7 @@ pub use super::rfc3986::GEN_DELIMS;
 /// Imported: the recognizer of `sub-delims` from [`super::rfc3986`].
 pub use super::rfc3986::SUB_DELIMS;
 /// Every exported rule of `rfc3987.abnf`, in spec order.
-pub static GRAMMAR: ::iri_grammar::Grammar = ::iri_grammar::Grammar::__new(
+pub static GRAMMAR: ::abnf_runtime::Grammar = ::abnf_runtime::Grammar::__new(
     "rfc3987",
     &[
         &IRI,
@@ -2177,41 +926,16 @@ pub static GRAMMAR: ::iri_grammar::Grammar = ::iri_grammar::Grammar::__new(
 pub mod ast {
     pub use super::super::rfc3986::ast::{IpLiteral, IpLiteralKind};
     #[cfg(target_endian = "little")]
-    static __IRI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IRI_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/iri.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __IRI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IRI_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/iri.be.tdfa")),
     );
-    static __IRI_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 4, 1, 4, 5, 6, 7, 8, 9,
-            10, 10, 11, 12, 12, 12, 12, 13, 1, 0, 1, 0, 14, 15, 16, 16, 16, 16, 16, 16,
-            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17,
-            17, 19, 0, 20, 0, 1, 0, 16, 16, 16, 16, 16, 16, 17, 17, 17, 17, 17, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17, 17, 0, 0, 0, 1, 0, 21, 21,
-            21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 22, 23, 23, 23, 23, 23,
-            23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 25, 26, 26, 26, 27, 27, 27, 27,
-            27, 27, 27, 27, 27, 27, 27, 28, 29, 29, 29, 29, 29, 29, 29, 30, 29, 29, 29,
-            29, 29, 29, 31, 32, 0, 0, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34,
-            34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 35, 36,
-            36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 37, 38, 39, 40, 41, 41, 42, 43,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 44u32,
-        tags: 10u32,
-        start: 45u32,
-        start_ops: 8u32,
-        op_start: 16515u32,
-        final_maps: 16532u32,
-        words: __IRI_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 95443718u64,
-    };
+    static __IRI_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __IRI_TDFA_BYTES,
+    );
     /// Parse tree of the rule `IRI` of `rfc3987.abnf` (line 20):
     ///
     /// ```text
@@ -2223,7 +947,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Iri<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `scheme`
@@ -2239,7 +963,7 @@ pub mod ast {
         /// Parses all of `input` as `IRI`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -2248,36 +972,30 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
-            __IRI_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "rfc3987",
-                    "IRI",
-                    offset,
-                ))?;
+            __IRI_TDFA.parse("rfc3987", "IRI", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                scheme: ::iri_grammar::__private::leaf(input, &tags, 1),
+                scheme: ::abnf_runtime::__private::leaf(input, &tags, 1),
                 ihier_part: IhierPart::__sub(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                 ),
-                iquery: ::iri_grammar::__private::group(&tags, 3)
+                iquery: ::abnf_runtime::__private::group(&tags, 3)
                     .map(|s| &input[s.range()]),
-                ifragment: ::iri_grammar::__private::group(&tags, 4)
+                ifragment: ::abnf_runtime::__private::group(&tags, 4)
                     .map(|s| &input[s.range()]),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent("rfc3987", "IRI", e.offset())
+                    ::abnf_runtime::__private::inconsistent("rfc3987", "IRI", e.offset())
                 }
             }
         }
@@ -2301,40 +1019,16 @@ pub mod ast {
         IpathEmpty(&'a str),
     }
     #[cfg(target_endian = "little")]
-    static __IHIER_PART_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IHIER_PART_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/ihier_part.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __IHIER_PART_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IHIER_PART_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/ihier_part.be.tdfa")),
     );
-    static __IHIER_PART_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 5, 6, 7, 8,
-            8, 9, 10, 10, 10, 10, 11, 1, 0, 1, 0, 0, 12, 13, 13, 13, 13, 13, 13, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 14, 1, 1, 1, 1, 15, 0, 16, 0, 1, 0, 13,
-            13, 13, 13, 13, 13, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 14, 1, 1, 1,
-            1, 0, 0, 0, 1, 0, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
-            18, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 20, 21, 22,
-            22, 22, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 25, 25, 25, 25, 25,
-            25, 25, 26, 25, 25, 25, 25, 25, 25, 27, 28, 0, 0, 29, 30, 30, 30, 30, 30, 30,
-            30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30,
-            30, 30, 30, 30, 31, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 33, 0,
-            34, 35, 36, 36, 37, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 38u32,
-        tags: 20u32,
-        start: 39u32,
-        start_ops: 4u32,
-        op_start: 10725u32,
-        final_maps: 10734u32,
-        words: __IHIER_PART_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 110127367u64,
-    };
+    static __IHIER_PART_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __IHIER_PART_TDFA_BYTES,
+    );
     /// Parse tree of the rule `ihier-part` of `rfc3987.abnf` (line 23):
     ///
     /// ```text
@@ -2348,7 +1042,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct IhierPart<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -2358,7 +1052,7 @@ pub mod ast {
         /// Parses all of `input` as `ihier-part`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -2367,46 +1061,51 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 20];
             __IHIER_PART_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3987",
                     "ihier-part",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     IhierPartKind::Iauthority {
                         iauthority: Iauthority::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 2)
+                                .unwrap_or_default(),
                         ),
                         ipath_abempty: IpathAbempty::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 3).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 3)
+                                .unwrap_or_default(),
                         ),
                     }
-                } else if ::iri_grammar::__private::group(&tags, 4).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 4).is_some() {
                     IhierPartKind::IpathAbsolute(
-                        ::iri_grammar::__private::leaf(input, &tags, 5),
+                        ::abnf_runtime::__private::leaf(input, &tags, 5),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 6).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 6).is_some() {
                     IhierPartKind::IpathRootless(
                         IpathRootless::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 7).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 7)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 8).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 8).is_some() {
                     IhierPartKind::IpathEmpty(
-                        ::iri_grammar::__private::leaf(input, &tags, 9),
+                        ::abnf_runtime::__private::leaf(input, &tags, 9),
                     )
                 } else {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3987",
                         "ihier-part",
                         start,
@@ -2416,11 +1115,11 @@ pub mod ast {
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3987",
                         "ihier-part",
                         e.offset(),
@@ -2439,41 +1138,16 @@ pub mod ast {
         IrelativeRef(IrelativeRef<'a>),
     }
     #[cfg(target_endian = "little")]
-    static __IRI_REFERENCE_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IRI_REFERENCE_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/iri_reference.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __IRI_REFERENCE_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IRI_REFERENCE_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/iri_reference.be.tdfa")),
     );
-    static __IRI_REFERENCE_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 4, 1, 4, 5, 6, 7, 8, 9,
-            10, 10, 11, 12, 12, 12, 12, 13, 1, 0, 1, 0, 14, 15, 16, 16, 16, 16, 16, 16,
-            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17,
-            17, 19, 0, 20, 0, 1, 0, 16, 16, 16, 16, 16, 16, 17, 17, 17, 17, 17, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17, 17, 0, 0, 0, 1, 0, 21, 21,
-            21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 22, 23, 23, 23, 23, 23,
-            23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 25, 26, 26, 26, 27, 27, 27, 27,
-            27, 27, 27, 27, 27, 27, 27, 28, 29, 29, 29, 29, 29, 29, 29, 30, 29, 29, 29,
-            29, 29, 29, 31, 32, 0, 0, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34,
-            34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 35, 36,
-            36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 37, 38, 39, 40, 41, 41, 42, 43,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 44u32,
-        tags: 10u32,
-        start: 45u32,
-        start_ops: 2u32,
-        op_start: 24120u32,
-        final_maps: 24125u32,
-        words: __IRI_REFERENCE_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 95443718u64,
-    };
+    static __IRI_REFERENCE_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __IRI_REFERENCE_TDFA_BYTES,
+    );
     /// Parse tree of the rule `IRI-reference` of `rfc3987.abnf` (line 28):
     ///
     /// ```text
@@ -2484,7 +1158,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct IriReference<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -2494,7 +1168,7 @@ pub mod ast {
         /// Parses all of `input` as `IRI-reference`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -2503,34 +1177,38 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __IRI_REFERENCE_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3987",
                     "IRI-reference",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     IriReferenceKind::Iri(
                         Iri::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 2)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 3).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
                     IriReferenceKind::IrelativeRef(
                         IrelativeRef::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 4).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 4)
+                                .unwrap_or_default(),
                         ),
                     )
                 } else {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3987",
                         "IRI-reference",
                         start,
@@ -2540,11 +1218,11 @@ pub mod ast {
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3987",
                         "IRI-reference",
                         e.offset(),
@@ -2554,41 +1232,16 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __ABSOLUTE_IRI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __ABSOLUTE_IRI_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/absolute_iri.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __ABSOLUTE_IRI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __ABSOLUTE_IRI_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/absolute_iri.be.tdfa")),
     );
-    static __ABSOLUTE_IRI_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 3, 1, 3, 4, 5, 6, 7, 8, 9,
-            9, 10, 11, 11, 11, 11, 12, 1, 0, 1, 0, 13, 14, 15, 15, 15, 15, 15, 15, 16,
-            16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 17, 16, 16, 16, 16,
-            18, 0, 19, 0, 1, 0, 15, 15, 15, 15, 15, 15, 16, 16, 16, 16, 16, 16, 16, 16,
-            16, 16, 16, 16, 16, 16, 16, 17, 16, 16, 16, 16, 0, 0, 0, 1, 0, 20, 20, 20,
-            20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 21, 22, 22, 22, 22, 22, 22,
-            22, 22, 22, 22, 22, 22, 22, 22, 22, 23, 24, 25, 25, 25, 26, 26, 26, 26, 26,
-            26, 26, 26, 26, 26, 26, 27, 28, 28, 28, 28, 28, 28, 28, 29, 28, 28, 28, 28,
-            28, 28, 30, 31, 0, 0, 32, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33,
-            33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 34, 35, 35,
-            35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 36, 37, 38, 39, 40, 40, 41, 42, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 43u32,
-        tags: 8u32,
-        start: 44u32,
-        start_ops: 6u32,
-        op_start: 11660u32,
-        final_maps: 11673u32,
-        words: __ABSOLUTE_IRI_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 97612894u64,
-    };
+    static __ABSOLUTE_IRI_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __ABSOLUTE_IRI_TDFA_BYTES,
+    );
     /// Parse tree of the rule `absolute-IRI` of `rfc3987.abnf` (line 30):
     ///
     /// ```text
@@ -2599,7 +1252,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct AbsoluteIri<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `scheme`
@@ -2613,7 +1266,7 @@ pub mod ast {
         /// Parses all of `input` as `absolute-IRI`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -2622,34 +1275,36 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 8];
             __ABSOLUTE_IRI_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3987",
                     "absolute-IRI",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                scheme: ::iri_grammar::__private::leaf(input, &tags, 1),
+                scheme: ::abnf_runtime::__private::leaf(input, &tags, 1),
                 ihier_part: IhierPart::__sub(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                 ),
-                iquery: ::iri_grammar::__private::group(&tags, 3)
+                iquery: ::abnf_runtime::__private::group(&tags, 3)
                     .map(|s| &input[s.range()]),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3987",
                         "absolute-IRI",
                         e.offset(),
@@ -2659,40 +1314,16 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __IRELATIVE_REF_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IRELATIVE_REF_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/irelative_ref.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __IRELATIVE_REF_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IRELATIVE_REF_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/irelative_ref.be.tdfa")),
     );
-    static __IRELATIVE_REF_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4, 5, 6, 7, 8, 9,
-            9, 10, 11, 11, 11, 11, 12, 1, 0, 1, 0, 13, 14, 15, 15, 15, 15, 15, 15, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1, 1, 1, 1, 17, 0, 18, 0, 1, 0,
-            15, 15, 15, 15, 15, 15, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1,
-            1, 1, 1, 0, 0, 0, 1, 0, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19,
-            19, 19, 20, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 22,
-            23, 24, 24, 24, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 26, 27, 27, 27,
-            27, 27, 27, 27, 28, 27, 27, 27, 27, 27, 27, 29, 30, 0, 0, 31, 32, 32, 32, 32,
-            32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32,
-            32, 32, 32, 32, 32, 32, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34,
-            35, 36, 37, 38, 39, 39, 40, 41, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 42u32,
-        tags: 8u32,
-        start: 43u32,
-        start_ops: 6u32,
-        op_start: 16383u32,
-        final_maps: 16396u32,
-        words: __IRELATIVE_REF_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 99882961u64,
-    };
+    static __IRELATIVE_REF_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __IRELATIVE_REF_TDFA_BYTES,
+    );
     /// Parse tree of the rule `irelative-ref` of `rfc3987.abnf` (line 32):
     ///
     /// ```text
@@ -2703,7 +1334,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct IrelativeRef<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `irelative-part`
@@ -2717,7 +1348,7 @@ pub mod ast {
         /// Parses all of `input` as `irelative-ref`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -2726,35 +1357,37 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 8];
             __IRELATIVE_REF_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3987",
                     "irelative-ref",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
                 irelative_part: IrelativePart::__sub(
                     input,
-                    ::iri_grammar::__private::group(&tags, 1).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 1).unwrap_or_default(),
                 ),
-                iquery: ::iri_grammar::__private::group(&tags, 2)
+                iquery: ::abnf_runtime::__private::group(&tags, 2)
                     .map(|s| &input[s.range()]),
-                ifragment: ::iri_grammar::__private::group(&tags, 3)
+                ifragment: ::abnf_runtime::__private::group(&tags, 3)
                     .map(|s| &input[s.range()]),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3987",
                         "irelative-ref",
                         e.offset(),
@@ -2782,40 +1415,16 @@ pub mod ast {
         IpathEmpty(&'a str),
     }
     #[cfg(target_endian = "little")]
-    static __IRELATIVE_PART_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IRELATIVE_PART_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/irelative_part.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __IRELATIVE_PART_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IRELATIVE_PART_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/irelative_part.be.tdfa")),
     );
-    static __IRELATIVE_PART_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 5, 6, 7, 8,
-            8, 9, 10, 10, 10, 10, 11, 1, 0, 1, 0, 0, 12, 13, 13, 13, 13, 13, 13, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 14, 1, 1, 1, 1, 15, 0, 16, 0, 1, 0, 13,
-            13, 13, 13, 13, 13, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 14, 1, 1, 1,
-            1, 0, 0, 0, 1, 0, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
-            18, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 20, 21, 22,
-            22, 22, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 25, 25, 25, 25, 25,
-            25, 25, 26, 25, 25, 25, 25, 25, 25, 27, 28, 0, 0, 29, 30, 30, 30, 30, 30, 30,
-            30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30,
-            30, 30, 30, 30, 31, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 33, 0,
-            34, 35, 36, 36, 37, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 38u32,
-        tags: 20u32,
-        start: 39u32,
-        start_ops: 4u32,
-        op_start: 11349u32,
-        final_maps: 11358u32,
-        words: __IRELATIVE_PART_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 110127367u64,
-    };
+    static __IRELATIVE_PART_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __IRELATIVE_PART_TDFA_BYTES,
+    );
     /// Parse tree of the rule `irelative-part` of `rfc3987.abnf` (line 34):
     ///
     /// ```text
@@ -2829,7 +1438,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct IrelativePart<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -2839,7 +1448,7 @@ pub mod ast {
         /// Parses all of `input` as `irelative-part`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -2848,46 +1457,51 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 20];
             __IRELATIVE_PART_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3987",
                     "irelative-part",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     IrelativePartKind::Iauthority {
                         iauthority: Iauthority::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 2)
+                                .unwrap_or_default(),
                         ),
                         ipath_abempty: IpathAbempty::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 3).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 3)
+                                .unwrap_or_default(),
                         ),
                     }
-                } else if ::iri_grammar::__private::group(&tags, 4).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 4).is_some() {
                     IrelativePartKind::IpathAbsolute(
-                        ::iri_grammar::__private::leaf(input, &tags, 5),
+                        ::abnf_runtime::__private::leaf(input, &tags, 5),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 6).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 6).is_some() {
                     IrelativePartKind::IpathNoscheme(
                         IpathNoscheme::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 7).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 7)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 8).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 8).is_some() {
                     IrelativePartKind::IpathEmpty(
-                        ::iri_grammar::__private::leaf(input, &tags, 9),
+                        ::abnf_runtime::__private::leaf(input, &tags, 9),
                     )
                 } else {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3987",
                         "irelative-part",
                         start,
@@ -2897,11 +1511,11 @@ pub mod ast {
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3987",
                         "irelative-part",
                         e.offset(),
@@ -2911,40 +1525,16 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __IAUTHORITY_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IAUTHORITY_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/iauthority.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __IAUTHORITY_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IAUTHORITY_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/iauthority.be.tdfa")),
     );
-    static __IAUTHORITY_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 0, 4, 5, 6, 7,
-            7, 8, 9, 9, 9, 9, 10, 1, 0, 1, 0, 0, 11, 12, 12, 12, 12, 12, 12, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, 1, 1, 1, 1, 14, 0, 15, 0, 1, 0, 12, 12,
-            12, 12, 12, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, 1, 1, 1, 1,
-            0, 0, 0, 1, 0, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
-            17, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 19, 20, 21,
-            21, 21, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 23, 24, 24, 24, 24, 24,
-            24, 24, 25, 24, 24, 24, 24, 24, 24, 26, 27, 0, 0, 28, 29, 29, 29, 29, 29, 29,
-            29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29,
-            29, 29, 29, 29, 30, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 32, 0,
-            33, 34, 35, 35, 36, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 37u32,
-        tags: 8u32,
-        start: 38u32,
-        start_ops: 6u32,
-        op_start: 20900u32,
-        final_maps: 20913u32,
-        words: __IAUTHORITY_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 113025456u64,
-    };
+    static __IAUTHORITY_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __IAUTHORITY_TDFA_BYTES,
+    );
     /// Parse tree of the rule `iauthority` of `rfc3987.abnf` (line 39):
     ///
     /// ```text
@@ -2955,7 +1545,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Iauthority<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `iuserinfo`
@@ -2969,7 +1559,7 @@ pub mod ast {
         /// Parses all of `input` as `iauthority`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -2978,35 +1568,37 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 8];
             __IAUTHORITY_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3987",
                     "iauthority",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                iuserinfo: ::iri_grammar::__private::group(&tags, 1)
+                iuserinfo: ::abnf_runtime::__private::group(&tags, 1)
                     .map(|s| &input[s.range()]),
                 ihost: Ihost::__sub(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                 ),
-                port: ::iri_grammar::__private::group(&tags, 3)
+                port: ::abnf_runtime::__private::group(&tags, 3)
                     .map(|s| &input[s.range()]),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3987",
                         "iauthority",
                         e.offset(),
@@ -3027,40 +1619,16 @@ pub mod ast {
         IregName(&'a str),
     }
     #[cfg(target_endian = "little")]
-    static __IHOST_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IHOST_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/ihost.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __IHOST_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IHOST_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/ihost.be.tdfa")),
     );
-    static __IHOST_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 0, 4, 5, 6, 7,
-            7, 8, 9, 9, 9, 9, 10, 1, 0, 1, 0, 0, 0, 11, 11, 11, 11, 11, 11, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1, 13, 0, 14, 0, 1, 0, 11, 11,
-            11, 11, 11, 11, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 12, 1, 1, 1, 1,
-            0, 0, 0, 1, 0, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-            16, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 19, 20,
-            20, 20, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 22, 23, 23, 23, 23, 23,
-            23, 23, 24, 23, 23, 23, 23, 23, 23, 25, 26, 0, 0, 27, 28, 28, 28, 28, 28, 28,
-            28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28,
-            28, 28, 28, 28, 29, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 31, 0,
-            32, 33, 34, 34, 35, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 36u32,
-        tags: 14u32,
-        start: 37u32,
-        start_ops: 2u32,
-        op_start: 7289u32,
-        final_maps: 7294u32,
-        words: __IHOST_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 116080198u64,
-    };
+    static __IHOST_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __IHOST_TDFA_BYTES,
+    );
     /// Parse tree of the rule `ihost` of `rfc3987.abnf` (line 41):
     ///
     /// ```text
@@ -3071,7 +1639,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Ihost<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -3081,7 +1649,7 @@ pub mod ast {
         /// Parses all of `input` as `ihost`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -3090,43 +1658,39 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 14];
             __IHOST_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "rfc3987",
-                    "ihost",
-                    offset,
-                ))?;
+                .parse("rfc3987", "ihost", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     IhostKind::IpLiteral(
                         IpLiteral::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 2)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 3).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
                     IhostKind::Ipv4address(
-                        ::iri_grammar::__private::leaf(input, &tags, 4),
+                        ::abnf_runtime::__private::leaf(input, &tags, 4),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 5).is_some() {
-                    IhostKind::IregName(::iri_grammar::__private::leaf(input, &tags, 6))
+                } else if ::abnf_runtime::__private::group(&tags, 5).is_some() {
+                    IhostKind::IregName(::abnf_runtime::__private::leaf(input, &tags, 6))
                 } else {
-                    ::iri_grammar::__private::inconsistent("rfc3987", "ihost", start)
+                    ::abnf_runtime::__private::inconsistent("rfc3987", "ihost", start)
                 },
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3987",
                         "ihost",
                         e.offset(),
@@ -3151,39 +1715,16 @@ pub mod ast {
         IpathEmpty(&'a str),
     }
     #[cfg(target_endian = "little")]
-    static __IPATH_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IPATH_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/ipath.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __IPATH_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IPATH_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/ipath.be.tdfa")),
     );
-    static __IPATH_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 5, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 6, 6,
-            6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
-            8, 8, 8, 9, 10, 11, 11, 11, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13,
-            14, 14, 14, 14, 14, 14, 14, 15, 14, 14, 14, 14, 14, 14, 16, 17, 0, 0, 18, 19,
-            19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19,
-            19, 19, 19, 19, 19, 19, 19, 19, 19, 20, 21, 21, 21, 21, 21, 21, 21, 21, 21,
-            21, 21, 21, 22, 0, 23, 24, 25, 25, 26, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 27u32,
-        tags: 22u32,
-        start: 28u32,
-        start_ops: 2u32,
-        op_start: 1848u32,
-        final_maps: 1853u32,
-        words: __IPATH_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 153391690u64,
-    };
+    static __IPATH_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __IPATH_TDFA_BYTES,
+    );
     /// Parse tree of the rule `ipath` of `rfc3987.abnf` (line 45):
     ///
     /// ```text
@@ -3198,7 +1739,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Ipath<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -3208,7 +1749,7 @@ pub mod ast {
         /// Parses all of `input` as `ipath`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -3217,59 +1758,57 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 22];
             __IPATH_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "rfc3987",
-                    "ipath",
-                    offset,
-                ))?;
+                .parse("rfc3987", "ipath", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     IpathKind::IpathAbempty(
                         IpathAbempty::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 2)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 3).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
                     IpathKind::IpathAbsolute(
-                        ::iri_grammar::__private::leaf(input, &tags, 4),
+                        ::abnf_runtime::__private::leaf(input, &tags, 4),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 5).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 5).is_some() {
                     IpathKind::IpathNoscheme(
                         IpathNoscheme::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 6).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 6)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 7).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 7).is_some() {
                     IpathKind::IpathRootless(
                         IpathRootless::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 8).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 8)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 9).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 9).is_some() {
                     IpathKind::IpathEmpty(
-                        ::iri_grammar::__private::leaf(input, &tags, 10),
+                        ::abnf_runtime::__private::leaf(input, &tags, 10),
                     )
                 } else {
-                    ::iri_grammar::__private::inconsistent("rfc3987", "ipath", start)
+                    ::abnf_runtime::__private::inconsistent("rfc3987", "ipath", start)
                 },
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3987",
                         "ipath",
                         e.offset(),
@@ -3279,81 +1818,35 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __IPATH_ABEMPTY_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IPATH_ABEMPTY_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/ipath_abempty.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __IPATH_ABEMPTY_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IPATH_ABEMPTY_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/ipath_abempty.be.tdfa")),
     );
-    static __IPATH_ABEMPTY_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 5, 5,
-            5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-            7, 7, 7, 8, 9, 10, 10, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12,
-            13, 13, 13, 13, 13, 13, 13, 14, 13, 13, 13, 13, 13, 13, 15, 16, 0, 0, 17, 18,
-            18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18,
-            18, 18, 18, 18, 18, 18, 18, 18, 18, 19, 20, 20, 20, 20, 20, 20, 20, 20, 20,
-            20, 20, 20, 21, 0, 22, 23, 24, 24, 25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 26u32,
-        tags: 4u32,
-        start: 27u32,
-        start_ops: 2u32,
-        op_start: 486u32,
-        final_maps: 491u32,
-        words: __IPATH_ABEMPTY_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 159072863u64,
-    };
+    static __IPATH_ABEMPTY_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __IPATH_ABEMPTY_TDFA_BYTES,
+    );
     #[cfg(target_endian = "little")]
-    static __IPATH_ABEMPTY_ISEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __IPATH_ABEMPTY_ISEGMENTS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3987/ast/ipath_abempty.isegments.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __IPATH_ABEMPTY_ISEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __IPATH_ABEMPTY_ISEGMENTS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3987/ast/ipath_abempty.isegments.be.tdfa")
         ),
     );
-    static __IPATH_ABEMPTY_ISEGMENTS_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 5, 5,
-            5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-            7, 7, 7, 8, 9, 10, 10, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12,
-            13, 13, 13, 13, 13, 13, 13, 14, 13, 13, 13, 13, 13, 13, 15, 16, 0, 0, 17, 18,
-            18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18,
-            18, 18, 18, 18, 18, 18, 18, 18, 18, 19, 20, 20, 20, 20, 20, 20, 20, 20, 20,
-            20, 20, 20, 21, 0, 22, 23, 24, 24, 25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 26u32,
-        tags: 4u32,
-        start: 27u32,
-        start_ops: 2u32,
-        op_start: 513u32,
-        final_maps: 518u32,
-        words: __IPATH_ABEMPTY_ISEGMENTS_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 159072863u64,
-    };
+    static __IPATH_ABEMPTY_ISEGMENTS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __IPATH_ABEMPTY_ISEGMENTS_ITEM_BYTES,
+    );
     /// Reads one `isegment` of `IpathAbempty` starting at `pos`.
     fn __ipathabempty_isegments_item(
         input: &str,
@@ -3363,7 +1856,7 @@ pub mod ast {
         let mut tags = [usize::MAX; 4];
         let next = __IPATH_ABEMPTY_ISEGMENTS_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `ipath-abempty` of `rfc3987.abnf` (line 51):
@@ -3376,17 +1869,17 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct IpathAbempty<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `isegment`
-        pub isegments: ::iri_grammar::List<'a, &'a str>,
+        pub isegments: ::abnf_runtime::List<'a, &'a str>,
     }
     impl<'a> IpathAbempty<'a> {
         /// Parses all of `input` as `ipath-abempty`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -3395,32 +1888,34 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 4];
             __IPATH_ABEMPTY_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3987",
                     "ipath-abempty",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                isegments: ::iri_grammar::List::__new(
+                isegments: ::abnf_runtime::List::__new(
                     input,
-                    ::iri_grammar::__private::group(&tags, 1).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 1).unwrap_or_default(),
                     __ipathabempty_isegments_item,
                 ),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3987",
                         "ipath-abempty",
                         e.offset(),
@@ -3430,81 +1925,35 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __IPATH_NOSCHEME_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IPATH_NOSCHEME_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/ipath_noscheme.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __IPATH_NOSCHEME_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IPATH_NOSCHEME_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/ipath_noscheme.be.tdfa")),
     );
-    static __IPATH_NOSCHEME_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 5, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 6, 6,
-            6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
-            8, 8, 8, 9, 10, 11, 11, 11, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13,
-            14, 14, 14, 14, 14, 14, 14, 15, 14, 14, 14, 14, 14, 14, 16, 17, 0, 0, 18, 19,
-            19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19,
-            19, 19, 19, 19, 19, 19, 19, 19, 19, 20, 21, 21, 21, 21, 21, 21, 21, 21, 21,
-            21, 21, 21, 22, 0, 23, 24, 25, 25, 26, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 27u32,
-        tags: 6u32,
-        start: 28u32,
-        start_ops: 3u32,
-        op_start: 952u32,
-        final_maps: 959u32,
-        words: __IPATH_NOSCHEME_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 153391690u64,
-    };
+    static __IPATH_NOSCHEME_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __IPATH_NOSCHEME_TDFA_BYTES,
+    );
     #[cfg(target_endian = "little")]
-    static __IPATH_NOSCHEME_ISEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __IPATH_NOSCHEME_ISEGMENTS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3987/ast/ipath_noscheme.isegments.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __IPATH_NOSCHEME_ISEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __IPATH_NOSCHEME_ISEGMENTS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3987/ast/ipath_noscheme.isegments.be.tdfa")
         ),
     );
-    static __IPATH_NOSCHEME_ISEGMENTS_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 5, 5,
-            5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-            7, 7, 7, 8, 9, 10, 10, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12,
-            13, 13, 13, 13, 13, 13, 13, 14, 13, 13, 13, 13, 13, 13, 15, 16, 0, 0, 17, 18,
-            18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18,
-            18, 18, 18, 18, 18, 18, 18, 18, 18, 19, 20, 20, 20, 20, 20, 20, 20, 20, 20,
-            20, 20, 20, 21, 0, 22, 23, 24, 24, 25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 26u32,
-        tags: 4u32,
-        start: 27u32,
-        start_ops: 2u32,
-        op_start: 513u32,
-        final_maps: 518u32,
-        words: __IPATH_NOSCHEME_ISEGMENTS_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 159072863u64,
-    };
+    static __IPATH_NOSCHEME_ISEGMENTS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __IPATH_NOSCHEME_ISEGMENTS_ITEM_BYTES,
+    );
     /// Reads one `isegment` of `IpathNoscheme` starting at `pos`.
     fn __ipathnoscheme_isegments_item(
         input: &str,
@@ -3514,7 +1963,7 @@ pub mod ast {
         let mut tags = [usize::MAX; 4];
         let next = __IPATH_NOSCHEME_ISEGMENTS_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `ipath-noscheme` of `rfc3987.abnf` (line 53):
@@ -3527,19 +1976,19 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct IpathNoscheme<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `isegment-nz-nc`
         pub isegment_nz_nc: &'a str,
         /// `isegment`
-        pub isegments: ::iri_grammar::List<'a, &'a str>,
+        pub isegments: ::abnf_runtime::List<'a, &'a str>,
     }
     impl<'a> IpathNoscheme<'a> {
         /// Parses all of `input` as `ipath-noscheme`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -3548,33 +1997,35 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __IPATH_NOSCHEME_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3987",
                     "ipath-noscheme",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                isegment_nz_nc: ::iri_grammar::__private::leaf(input, &tags, 1),
-                isegments: ::iri_grammar::List::__new(
+                isegment_nz_nc: ::abnf_runtime::__private::leaf(input, &tags, 1),
+                isegments: ::abnf_runtime::List::__new(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                     __ipathnoscheme_isegments_item,
                 ),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3987",
                         "ipath-noscheme",
                         e.offset(),
@@ -3584,81 +2035,35 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __IPATH_ROOTLESS_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IPATH_ROOTLESS_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/ipath_rootless.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __IPATH_ROOTLESS_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IPATH_ROOTLESS_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ast/ipath_rootless.be.tdfa")),
     );
-    static __IPATH_ROOTLESS_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 5, 5,
-            5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-            7, 7, 7, 8, 9, 10, 10, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12,
-            13, 13, 13, 13, 13, 13, 13, 14, 13, 13, 13, 13, 13, 13, 15, 16, 0, 0, 17, 18,
-            18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18,
-            18, 18, 18, 18, 18, 18, 18, 18, 18, 19, 20, 20, 20, 20, 20, 20, 20, 20, 20,
-            20, 20, 20, 21, 0, 22, 23, 24, 24, 25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 26u32,
-        tags: 6u32,
-        start: 27u32,
-        start_ops: 3u32,
-        op_start: 918u32,
-        final_maps: 925u32,
-        words: __IPATH_ROOTLESS_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 159072863u64,
-    };
+    static __IPATH_ROOTLESS_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __IPATH_ROOTLESS_TDFA_BYTES,
+    );
     #[cfg(target_endian = "little")]
-    static __IPATH_ROOTLESS_ISEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __IPATH_ROOTLESS_ISEGMENTS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3987/ast/ipath_rootless.isegments.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __IPATH_ROOTLESS_ISEGMENTS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __IPATH_ROOTLESS_ISEGMENTS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3987/ast/ipath_rootless.isegments.be.tdfa")
         ),
     );
-    static __IPATH_ROOTLESS_ISEGMENTS_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 5, 5,
-            5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-            7, 7, 7, 8, 9, 10, 10, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 12,
-            13, 13, 13, 13, 13, 13, 13, 14, 13, 13, 13, 13, 13, 13, 15, 16, 0, 0, 17, 18,
-            18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18,
-            18, 18, 18, 18, 18, 18, 18, 18, 18, 19, 20, 20, 20, 20, 20, 20, 20, 20, 20,
-            20, 20, 20, 21, 0, 22, 23, 24, 24, 25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 26u32,
-        tags: 4u32,
-        start: 27u32,
-        start_ops: 2u32,
-        op_start: 513u32,
-        final_maps: 518u32,
-        words: __IPATH_ROOTLESS_ISEGMENTS_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 159072863u64,
-    };
+    static __IPATH_ROOTLESS_ISEGMENTS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __IPATH_ROOTLESS_ISEGMENTS_ITEM_BYTES,
+    );
     /// Reads one `isegment` of `IpathRootless` starting at `pos`.
     fn __ipathrootless_isegments_item(
         input: &str,
@@ -3668,7 +2073,7 @@ pub mod ast {
         let mut tags = [usize::MAX; 4];
         let next = __IPATH_ROOTLESS_ISEGMENTS_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `ipath-rootless` of `rfc3987.abnf` (line 54):
@@ -3681,19 +2086,19 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct IpathRootless<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `isegment-nz`
         pub isegment_nz: &'a str,
         /// `isegment`
-        pub isegments: ::iri_grammar::List<'a, &'a str>,
+        pub isegments: ::abnf_runtime::List<'a, &'a str>,
     }
     impl<'a> IpathRootless<'a> {
         /// Parses all of `input` as `ipath-rootless`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -3702,33 +2107,35 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __IPATH_ROOTLESS_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "rfc3987",
                     "ipath-rootless",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                isegment_nz: ::iri_grammar::__private::leaf(input, &tags, 1),
-                isegments: ::iri_grammar::List::__new(
+                isegment_nz: ::abnf_runtime::__private::leaf(input, &tags, 1),
+                isegments: ::abnf_runtime::List::__new(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                     __ipathrootless_isegments_item,
                 ),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "rfc3987",
                         "ipath-rootless",
                         e.offset(),
@@ -3742,45 +2149,20 @@ pub mod ast {
 /// directives: one pass over the input gives the spans of the parts.
 pub mod components {
     #[cfg(target_endian = "little")]
-    static __IRI_REFERENCE_COMPONENTS_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IRI_REFERENCE_COMPONENTS_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3987/components/iri_reference.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __IRI_REFERENCE_COMPONENTS_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IRI_REFERENCE_COMPONENTS_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3987/components/iri_reference.be.tdfa")
         ),
     );
-    static __IRI_REFERENCE_COMPONENTS: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 4, 1, 4, 5, 6, 7, 8, 9,
-            10, 10, 11, 12, 12, 12, 12, 13, 1, 0, 1, 0, 14, 15, 16, 16, 16, 16, 16, 16,
-            17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17,
-            17, 19, 0, 20, 0, 1, 0, 16, 16, 16, 16, 16, 16, 17, 17, 17, 17, 17, 17, 17,
-            17, 17, 17, 17, 17, 17, 17, 17, 18, 17, 17, 17, 17, 0, 0, 0, 1, 0, 21, 21,
-            21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 22, 23, 23, 23, 23, 23,
-            23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24, 25, 26, 26, 26, 27, 27, 27, 27,
-            27, 27, 27, 27, 27, 27, 27, 28, 29, 29, 29, 29, 29, 29, 29, 30, 29, 29, 29,
-            29, 29, 29, 31, 32, 0, 0, 33, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34,
-            34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 34, 35, 36,
-            36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 37, 38, 39, 40, 41, 41, 42, 43,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 44u32,
-        tags: 12u32,
-        start: 45u32,
-        start_ops: 9u32,
-        op_start: 61290u32,
-        final_maps: 61309u32,
-        words: __IRI_REFERENCE_COMPONENTS_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 95443718u64,
-    };
+    static __IRI_REFERENCE_COMPONENTS: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __IRI_REFERENCE_COMPONENTS_BYTES,
+    );
     /// Components of the rule `IRI-reference` of `rfc3987.abnf` (line 28):
     ///
     /// ```text
@@ -3793,29 +2175,30 @@ pub mod components {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
     pub struct IriReference {
         /// Where `scheme` matched, if it did.
-        pub scheme: ::core::option::Option<::iri_grammar::Span>,
+        pub scheme: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `iauthority` matched, if it did.
-        pub authority: ::core::option::Option<::iri_grammar::Span>,
+        pub authority: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `ipath-abempty` or `ipath-absolute` or `ipath-noscheme` or `ipath-rootless` or `ipath-empty` matched, if it did.
-        pub path: ::core::option::Option<::iri_grammar::Span>,
+        pub path: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `iquery` matched, if it did.
-        pub query: ::core::option::Option<::iri_grammar::Span>,
+        pub query: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `ifragment` matched, if it did.
-        pub fragment: ::core::option::Option<::iri_grammar::Span>,
+        pub fragment: ::core::option::Option<::abnf_runtime::Span>,
     }
     impl IriReference {
         /// Matches all of `input` against the rule and returns where its parts are.
         pub fn parse(
             input: &str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 12];
-            __IRI_REFERENCE_COMPONENTS.run_utf8(input, &mut tags).map_err(Self::error)?;
+            __IRI_REFERENCE_COMPONENTS
+                .parse_utf8("rfc3987", "IRI-reference", input, &mut tags)?;
             Ok(Self::from_tags(&tags))
         }
         /// Like `parse`, on bytes.
         pub fn parse_bytes(
             input: &[u8],
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Matches all of `input[start..end]`; spans (and the error's
@@ -3828,11 +2211,10 @@ pub mod components {
             input: &[u8],
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 12];
             __IRI_REFERENCE_COMPONENTS
-                .run(input, start, end, &mut tags)
-                .map_err(Self::error)?;
+                .parse("rfc3987", "IRI-reference", input, start, end, &mut tags)?;
             Ok(Self::from_tags(&tags))
         }
         /// Matches all of `input` against the rule of `recognizer`
@@ -3845,20 +2227,20 @@ pub mod components {
         /// The error is the recognizer's if the input does not match
         /// its rule, else this rule's.
         pub fn parse_checked(
-            recognizer: &::iri_grammar::Recognizer,
+            recognizer: &::abnf_runtime::Recognizer,
             input: &str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 12];
             match recognizer.extract(&__IRI_REFERENCE_COMPONENTS, input, &mut tags) {
                 Ok(()) => Ok(Self::from_tags(&tags)),
-                Err(::iri_grammar::__private::Stop::Rule(at)) => {
+                Err(::abnf_runtime::__private::Stop::Rule(at)) => {
                     Err(recognizer.__error(input, at))
                 }
-                Err(::iri_grammar::__private::Stop::Parts) => {
+                Err(::abnf_runtime::__private::Stop::Parts) => {
                     Err(
                         Self::parse(input)
                             .err()
-                            .unwrap_or_else(|| ::iri_grammar::__private::inconsistent(
+                            .unwrap_or_else(|| ::abnf_runtime::__private::inconsistent(
                                 "rfc3987",
                                 "IRI-reference",
                                 input.len(),
@@ -3869,56 +2251,29 @@ pub mod components {
         }
         fn from_tags(tags: &[usize]) -> Self {
             Self {
-                scheme: ::iri_grammar::__private::group(tags, 1),
-                authority: ::iri_grammar::__private::group(tags, 2),
-                path: ::iri_grammar::__private::group(tags, 3),
-                query: ::iri_grammar::__private::group(tags, 4),
-                fragment: ::iri_grammar::__private::group(tags, 5),
+                scheme: ::abnf_runtime::__private::group(tags, 1),
+                authority: ::abnf_runtime::__private::group(tags, 2),
+                path: ::abnf_runtime::__private::group(tags, 3),
+                query: ::abnf_runtime::__private::group(tags, 4),
+                fragment: ::abnf_runtime::__private::group(tags, 5),
             }
-        }
-        fn error(offset: usize) -> ::iri_grammar::MatchError {
-            ::iri_grammar::MatchError::__new("rfc3987", "IRI-reference", offset)
         }
     }
     #[cfg(target_endian = "little")]
-    static __IAUTHORITY_COMPONENTS_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IAUTHORITY_COMPONENTS_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3987/components/iauthority.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __IAUTHORITY_COMPONENTS_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __IAUTHORITY_COMPONENTS_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/rfc3987/components/iauthority.be.tdfa")
         ),
     );
-    static __IAUTHORITY_COMPONENTS: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 3, 0, 4, 5, 6, 7,
-            7, 8, 9, 9, 9, 9, 10, 1, 0, 1, 0, 0, 11, 12, 12, 12, 12, 12, 12, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, 1, 1, 1, 1, 14, 0, 15, 0, 1, 0, 12, 12,
-            12, 12, 12, 12, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 13, 1, 1, 1, 1,
-            0, 0, 0, 1, 0, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
-            17, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 19, 20, 21,
-            21, 21, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 23, 24, 24, 24, 24, 24,
-            24, 24, 25, 24, 24, 24, 24, 24, 24, 26, 27, 0, 0, 28, 29, 29, 29, 29, 29, 29,
-            29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29,
-            29, 29, 29, 29, 30, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 32, 0,
-            33, 34, 35, 35, 36, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 37u32,
-        tags: 16u32,
-        start: 38u32,
-        start_ops: 17u32,
-        op_start: 24700u32,
-        final_maps: 24758u32,
-        words: __IAUTHORITY_COMPONENTS_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 113025456u64,
-    };
+    static __IAUTHORITY_COMPONENTS: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __IAUTHORITY_COMPONENTS_BYTES,
+    );
     /// Components of the rule `iauthority` of `rfc3987.abnf` (line 39):
     ///
     /// ```text
@@ -3931,33 +2286,34 @@ pub mod components {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
     pub struct Iauthority {
         /// Where `iuserinfo` matched, if it did.
-        pub userinfo: ::core::option::Option<::iri_grammar::Span>,
+        pub userinfo: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `ihost` matched, if it did.
-        pub host: ::core::option::Option<::iri_grammar::Span>,
+        pub host: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `port` matched, if it did.
-        pub port: ::core::option::Option<::iri_grammar::Span>,
+        pub port: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `IPv6address` matched, if it did.
-        pub ipv6: ::core::option::Option<::iri_grammar::Span>,
+        pub ipv6: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `IPvFuture` matched, if it did.
-        pub ipvfuture: ::core::option::Option<::iri_grammar::Span>,
+        pub ipvfuture: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `IPv4address` matched, if it did.
-        pub ipv4: ::core::option::Option<::iri_grammar::Span>,
+        pub ipv4: ::core::option::Option<::abnf_runtime::Span>,
         /// Where `ireg-name` matched, if it did.
-        pub reg_name: ::core::option::Option<::iri_grammar::Span>,
+        pub reg_name: ::core::option::Option<::abnf_runtime::Span>,
     }
     impl Iauthority {
         /// Matches all of `input` against the rule and returns where its parts are.
         pub fn parse(
             input: &str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 16];
-            __IAUTHORITY_COMPONENTS.run_utf8(input, &mut tags).map_err(Self::error)?;
+            __IAUTHORITY_COMPONENTS
+                .parse_utf8("rfc3987", "iauthority", input, &mut tags)?;
             Ok(Self::from_tags(&tags))
         }
         /// Like `parse`, on bytes.
         pub fn parse_bytes(
             input: &[u8],
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Matches all of `input[start..end]`; spans (and the error's
@@ -3970,11 +2326,10 @@ pub mod components {
             input: &[u8],
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 16];
             __IAUTHORITY_COMPONENTS
-                .run(input, start, end, &mut tags)
-                .map_err(Self::error)?;
+                .parse("rfc3987", "iauthority", input, start, end, &mut tags)?;
             Ok(Self::from_tags(&tags))
         }
         /// Matches all of `input` against the rule of `recognizer`
@@ -3987,20 +2342,20 @@ pub mod components {
         /// The error is the recognizer's if the input does not match
         /// its rule, else this rule's.
         pub fn parse_checked(
-            recognizer: &::iri_grammar::Recognizer,
+            recognizer: &::abnf_runtime::Recognizer,
             input: &str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 16];
             match recognizer.extract(&__IAUTHORITY_COMPONENTS, input, &mut tags) {
                 Ok(()) => Ok(Self::from_tags(&tags)),
-                Err(::iri_grammar::__private::Stop::Rule(at)) => {
+                Err(::abnf_runtime::__private::Stop::Rule(at)) => {
                     Err(recognizer.__error(input, at))
                 }
-                Err(::iri_grammar::__private::Stop::Parts) => {
+                Err(::abnf_runtime::__private::Stop::Parts) => {
                     Err(
                         Self::parse(input)
                             .err()
-                            .unwrap_or_else(|| ::iri_grammar::__private::inconsistent(
+                            .unwrap_or_else(|| ::abnf_runtime::__private::inconsistent(
                                 "rfc3987",
                                 "iauthority",
                                 input.len(),
@@ -4011,17 +2366,14 @@ pub mod components {
         }
         fn from_tags(tags: &[usize]) -> Self {
             Self {
-                userinfo: ::iri_grammar::__private::group(tags, 1),
-                host: ::iri_grammar::__private::group(tags, 2),
-                port: ::iri_grammar::__private::group(tags, 3),
-                ipv6: ::iri_grammar::__private::group(tags, 4),
-                ipvfuture: ::iri_grammar::__private::group(tags, 5),
-                ipv4: ::iri_grammar::__private::group(tags, 6),
-                reg_name: ::iri_grammar::__private::group(tags, 7),
+                userinfo: ::abnf_runtime::__private::group(tags, 1),
+                host: ::abnf_runtime::__private::group(tags, 2),
+                port: ::abnf_runtime::__private::group(tags, 3),
+                ipv6: ::abnf_runtime::__private::group(tags, 4),
+                ipvfuture: ::abnf_runtime::__private::group(tags, 5),
+                ipv4: ::abnf_runtime::__private::group(tags, 6),
+                reg_name: ::abnf_runtime::__private::group(tags, 7),
             }
-        }
-        fn error(offset: usize) -> ::iri_grammar::MatchError {
-            ::iri_grammar::MatchError::__new("rfc3987", "iauthority", offset)
         }
     }
 }

@@ -2,11 +2,11 @@
 // Do not edit: edit the spec file and rebuild.
 
 #[cfg(target_endian = "little")]
-static __TAG_URI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __TAG_URI_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/tag_uri.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __TAG_URI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __TAG_URI_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/tag_uri.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -23,96 +23,22 @@ static __TAG_URI_SPARSE: &[u8] = include_bytes!(
 /// tagURI = "tag:" taggingEntity ":" specific [ "#" fragment ]
 /// ```
 ///
-/// Minimized DFA: 30 states × 16 byte classes, a 1020-byte table; 1576 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 30 states × 16 byte classes, a 1580-byte table; 1576 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (165 bytes of nibble tables).
-pub static TAG_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (240 bytes of loop sets in the table).
+pub static TAG_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tag",
     "tagURI",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 1, 4, 5, 6, 1, 7, 7, 7, 7,
-            7, 7, 7, 7, 7, 7, 8, 1, 0, 1, 0, 1, 9, 10, 11, 11, 11, 11, 11, 12, 13, 13,
-            13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 14, 13, 13, 13, 13, 13, 13, 0, 0, 0,
-            0, 15, 0, 10, 11, 11, 11, 11, 11, 12, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13,
-            13, 13, 14, 13, 13, 13, 13, 13, 13, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 16u32,
-        start: 16u32,
-        words: ::iri_grammar::__private::Words::U16(__TAG_URI_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 400u32,
-            recip: 268435456u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 84, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 45,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __TAG_URI_TABLE,
     ::core::option::Option::None,
     __TAG_URI_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __TAGGING_ENTITY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __TAGGING_ENTITY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/tagging_entity.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __TAGGING_ENTITY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __TAGGING_ENTITY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/tagging_entity.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -129,75 +55,22 @@ static __TAGGING_ENTITY_SPARSE: &[u8] = include_bytes!(
 /// taggingEntity = authorityName "," date
 /// ```
 ///
-/// Minimized DFA: 20 states × 8 byte classes, a 360-byte table; 1240 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 20 states × 8 byte classes, a 824-byte table; 1240 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (99 bytes of nibble tables).
-pub static TAGGING_ENTITY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (144 bytes of loop sets in the table).
+pub static TAGGING_ENTITY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tag",
     "taggingEntity",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 0, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-            6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 0, 0, 0, 0, 7, 0, 6, 6, 6, 6, 6, 6, 6,
-            6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 8u32,
-        start: 8u32,
-        words: ::iri_grammar::__private::Words::U16(__TAGGING_ENTITY_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 136u32,
-            recip: 536870912u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 84, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 45,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                },
-            ],
-        },
-    },
+    __TAGGING_ENTITY_TABLE,
     ::core::option::Option::None,
     __TAGGING_ENTITY_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __AUTHORITY_NAME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __AUTHORITY_NAME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/authority_name.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __AUTHORITY_NAME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __AUTHORITY_NAME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/authority_name.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -214,75 +87,22 @@ static __AUTHORITY_NAME_SPARSE: &[u8] = include_bytes!(
 /// authorityName = DNSname / emailAddress
 /// ```
 ///
-/// Minimized DFA: 9 states × 6 byte classes, a 126-byte table; 1069 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 9 states × 6 byte classes, a 592-byte table; 1069 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (99 bytes of nibble tables).
-pub static AUTHORITY_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (144 bytes of loop sets in the table).
+pub static AUTHORITY_NAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tag",
     "authorityName",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 4, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 5, 0, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 6u32,
-        start: 6u32,
-        words: ::iri_grammar::__private::Words::U16(__AUTHORITY_NAME_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 36u32,
-            recip: 715827883u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 84, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 45,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                },
-            ],
-        },
-    },
+    __AUTHORITY_NAME_TABLE,
     ::core::option::Option::None,
     __AUTHORITY_NAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __DATE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DATE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/date.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __DATE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DATE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/date.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -299,41 +119,20 @@ static __DATE_SPARSE: &[u8] = include_bytes!(
 /// date = year ["-" month ["-" day]]
 /// ```
 ///
-/// Minimized DFA: 12 states × 3 byte classes, a 96-byte table; 898 bytes as a sparse `regex-automata` DFA.
-pub static DATE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 12 states × 3 byte classes, a 416-byte table; 898 bytes as a sparse `regex-automata` DFA.
+pub static DATE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tag",
     "date",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 3u32,
-        start: 3u32,
-        words: ::iri_grammar::__private::Words::U16(__DATE_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 36u32,
-            recip: 1431655766u64,
-            sets: &[],
-        },
-    },
+    __DATE_TABLE,
     ::core::option::Option::None,
     __DATE_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __YEAR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __YEAR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/year.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __YEAR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __YEAR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/year.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -350,41 +149,20 @@ static __YEAR_SPARSE: &[u8] = include_bytes!(
 /// year = 4DIGIT
 /// ```
 ///
-/// Minimized DFA: 6 states × 2 byte classes, a 36-byte table; 808 bytes as a sparse `regex-automata` DFA.
-pub static YEAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 6 states × 2 byte classes, a 356-byte table; 808 bytes as a sparse `regex-automata` DFA.
+pub static YEAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tag",
     "year",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__YEAR_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 12u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __YEAR_TABLE,
     ::core::option::Option::None,
     __YEAR_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __MONTH_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __MONTH_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/month.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __MONTH_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __MONTH_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/month.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -401,41 +179,20 @@ static __MONTH_SPARSE: &[u8] = include_bytes!(
 /// month = 2DIGIT
 /// ```
 ///
-/// Minimized DFA: 4 states × 2 byte classes, a 24-byte table; 778 bytes as a sparse `regex-automata` DFA.
-pub static MONTH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 4 states × 2 byte classes, a 344-byte table; 778 bytes as a sparse `regex-automata` DFA.
+pub static MONTH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tag",
     "month",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__MONTH_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 8u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __MONTH_TABLE,
     ::core::option::Option::None,
     __MONTH_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __DAY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DAY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/day.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __DAY_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DAY_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/day.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -452,41 +209,20 @@ static __DAY_SPARSE: &[u8] = include_bytes!(
 /// day = 2DIGIT
 /// ```
 ///
-/// Minimized DFA: 4 states × 2 byte classes, a 24-byte table; 778 bytes as a sparse `regex-automata` DFA.
-pub static DAY: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 4 states × 2 byte classes, a 344-byte table; 778 bytes as a sparse `regex-automata` DFA.
+pub static DAY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tag",
     "day",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__DAY_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 8u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __DAY_TABLE,
     ::core::option::Option::None,
     __DAY_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __DNSNAME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DNSNAME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/dnsname.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __DNSNAME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DNSNAME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/dnsname.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -503,55 +239,22 @@ static __DNSNAME_SPARSE: &[u8] = include_bytes!(
 /// DNSname = DNScomp *( "."  DNScomp ) ; see RFC 1035 [3]
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 838 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 838 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static DNSNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static DNSNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tag",
     "DNSname",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 4u32,
-        words: ::iri_grammar::__private::Words::U16(__DNSNAME_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 12u32,
-            recip: 1073741824u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 45,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                },
-            ],
-        },
-    },
+    __DNSNAME_TABLE,
     ::core::option::Option::None,
     __DNSNAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __DNSCOMP_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DNSCOMP_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/dnscomp.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __DNSCOMP_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DNSCOMP_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/dnscomp.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -568,55 +271,22 @@ static __DNSCOMP_SPARSE: &[u8] = include_bytes!(
 /// DNScomp = alphaNum [*(alphaNum /"-") alphaNum]
 /// ```
 ///
-/// Minimized DFA: 4 states × 3 byte classes, a 32-byte table; 832 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 3 byte classes, a 400-byte table; 832 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static DNSCOMP: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static DNSCOMP: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tag",
     "DNScomp",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 3u32,
-        start: 3u32,
-        words: ::iri_grammar::__private::Words::U16(__DNSCOMP_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 9u32,
-            recip: 1431655766u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 45,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                },
-            ],
-        },
-    },
+    __DNSCOMP_TABLE,
     ::core::option::Option::None,
     __DNSCOMP_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __EMAIL_ADDRESS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __EMAIL_ADDRESS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/email_address.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __EMAIL_ADDRESS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __EMAIL_ADDRESS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/email_address.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -633,65 +303,22 @@ static __EMAIL_ADDRESS_SPARSE: &[u8] = include_bytes!(
 /// emailAddress = 1*(alphaNum /"-"/"."/"_") "@" DNSname
 /// ```
 ///
-/// Minimized DFA: 6 states × 6 byte classes, a 84-byte table; 922 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 6 states × 6 byte classes, a 500-byte table; 922 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
-pub static EMAIL_ADDRESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
+pub static EMAIL_ADDRESS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tag",
     "emailAddress",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 4, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 5, 0, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 6u32,
-        start: 6u32,
-        words: ::iri_grammar::__private::Words::U16(__EMAIL_ADDRESS_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 24u32,
-            recip: 715827883u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 84, 112,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 45,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                },
-            ],
-        },
-    },
+    __EMAIL_ADDRESS_TABLE,
     ::core::option::Option::None,
     __EMAIL_ADDRESS_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __ALPHA_NUM_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ALPHA_NUM_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/alpha_num.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __ALPHA_NUM_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ALPHA_NUM_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/alpha_num.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -708,41 +335,20 @@ static __ALPHA_NUM_SPARSE: &[u8] = include_bytes!(
 /// alphaNum = DIGIT / ALPHA
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 775 bytes as a sparse `regex-automata` DFA.
-pub static ALPHA_NUM: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
+pub static ALPHA_NUM: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tag",
     "alphaNum",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__ALPHA_NUM_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __ALPHA_NUM_TABLE,
     ::core::option::Option::None,
     __ALPHA_NUM_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __SPECIFIC_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __SPECIFIC_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/specific.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __SPECIFIC_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __SPECIFIC_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/specific.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -759,45 +365,13 @@ static __SPECIFIC_SPARSE: &[u8] = include_bytes!(
 /// specific = *( pchar / "/" / "?" ) ; pchar from RFC 3986 [1]
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static SPECIFIC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static SPECIFIC: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tag",
     "specific",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 1, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 12u32,
-        words: ::iri_grammar::__private::Words::U16(__SPECIFIC_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 12u32,
-            recip: 1073741824u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __SPECIFIC_TABLE,
     ::core::option::Option::None,
     __SPECIFIC_SPARSE,
 );
@@ -806,7 +380,7 @@ pub use super::rfc3986::PCHAR;
 /// Imported: the recognizer of `fragment` from [`super::rfc3986`].
 pub use super::rfc3986::FRAGMENT;
 /// Every exported rule of `tag.abnf`, in spec order.
-pub static GRAMMAR: ::iri_grammar::Grammar = ::iri_grammar::Grammar::__new(
+pub static GRAMMAR: ::abnf_runtime::Grammar = ::abnf_runtime::Grammar::__new(
     "tag",
     &[
         &TAG_URI,
@@ -828,39 +402,16 @@ pub static GRAMMAR: ::iri_grammar::Grammar = ::iri_grammar::Grammar::__new(
 /// Typed, borrowed parse trees for the rules of `tag`.
 pub mod ast {
     #[cfg(target_endian = "little")]
-    static __TAG_URI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __TAG_URI_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tag/ast/tag_uri.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __TAG_URI_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __TAG_URI_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tag/ast/tag_uri.be.tdfa")),
     );
-    static __TAG_URI_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 1, 4, 5, 6, 1, 7, 7, 7, 7,
-            7, 7, 7, 7, 7, 7, 8, 1, 0, 1, 0, 1, 9, 10, 11, 11, 11, 11, 11, 12, 13, 13,
-            13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 14, 13, 13, 13, 13, 13, 13, 0, 0, 0,
-            0, 15, 0, 10, 11, 11, 11, 11, 11, 12, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13,
-            13, 13, 14, 13, 13, 13, 13, 13, 13, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 16u32,
-        tags: 8u32,
-        start: 17u32,
-        start_ops: 6u32,
-        op_start: 612u32,
-        final_maps: 625u32,
-        words: __TAG_URI_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 252645136u64,
-    };
+    static __TAG_URI_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __TAG_URI_TDFA_BYTES,
+    );
     /// Parse tree of the rule `tagURI` of `tag.abnf` (line 11):
     ///
     /// ```text
@@ -871,7 +422,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct TagUri<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `taggingEntity`
@@ -885,7 +436,7 @@ pub mod ast {
         /// Parses all of `input` as `tagURI`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -894,31 +445,26 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 8];
             __TAG_URI_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "tag",
-                    "tagURI",
-                    offset,
-                ))?;
+                .parse("tag", "tagURI", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                tagging_entity: ::iri_grammar::__private::leaf(input, &tags, 1),
-                specific: ::iri_grammar::__private::leaf(input, &tags, 2),
-                fragment: ::iri_grammar::__private::group(&tags, 3)
+                tagging_entity: ::abnf_runtime::__private::leaf(input, &tags, 1),
+                specific: ::abnf_runtime::__private::leaf(input, &tags, 2),
+                fragment: ::abnf_runtime::__private::group(&tags, 3)
                     .map(|s| &input[s.range()]),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent("tag", "tagURI", e.offset())
+                    ::abnf_runtime::__private::inconsistent("tag", "tagURI", e.offset())
                 }
             }
         }
@@ -933,38 +479,16 @@ pub mod ast {
         EmailAddress(EmailAddress<'a>),
     }
     #[cfg(target_endian = "little")]
-    static __AUTHORITY_NAME_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __AUTHORITY_NAME_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tag/ast/authority_name.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __AUTHORITY_NAME_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __AUTHORITY_NAME_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tag/ast/authority_name.be.tdfa")),
     );
-    static __AUTHORITY_NAME_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 4, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 5, 0, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 6u32,
-        tags: 10u32,
-        start: 7u32,
-        start_ops: 2u32,
-        op_start: 63u32,
-        final_maps: 68u32,
-        words: __AUTHORITY_NAME_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 613566757u64,
-    };
+    static __AUTHORITY_NAME_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __AUTHORITY_NAME_TDFA_BYTES,
+    );
     /// Parse tree of the rule `authorityName` of `tag.abnf` (line 14):
     ///
     /// ```text
@@ -975,7 +499,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct AuthorityName<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -985,7 +509,7 @@ pub mod ast {
         /// Parses all of `input` as `authorityName`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -994,44 +518,45 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __AUTHORITY_NAME_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "tag",
-                    "authorityName",
-                    offset,
-                ))?;
+                .parse("tag", "authorityName", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     AuthorityNameKind::Dnsname(
                         Dnsname::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 2)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 3).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
                     AuthorityNameKind::EmailAddress(
                         EmailAddress::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 4).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 4)
+                                .unwrap_or_default(),
                         ),
                     )
                 } else {
-                    ::iri_grammar::__private::inconsistent("tag", "authorityName", start)
+                    ::abnf_runtime::__private::inconsistent(
+                        "tag",
+                        "authorityName",
+                        start,
+                    )
                 },
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "tag",
                         "authorityName",
                         e.offset(),
@@ -1041,71 +566,27 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __DNSNAME_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __DNSNAME_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tag/ast/dnsname.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __DNSNAME_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __DNSNAME_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tag/ast/dnsname.be.tdfa")),
     );
-    static __DNSNAME_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        tags: 6u32,
-        start: 5u32,
-        start_ops: 3u32,
-        op_start: 35u32,
-        final_maps: 42u32,
-        words: __DNSNAME_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 858993460u64,
-    };
+    static __DNSNAME_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __DNSNAME_TDFA_BYTES,
+    );
     #[cfg(target_endian = "little")]
-    static __DNSNAME_DNSCOMPS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __DNSNAME_DNSCOMPS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tag/ast/dnsname.dnscomps.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __DNSNAME_DNSCOMPS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __DNSNAME_DNSCOMPS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tag/ast/dnsname.dnscomps.be.tdfa")),
     );
-    static __DNSNAME_DNSCOMPS_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        tags: 4u32,
-        start: 5u32,
-        start_ops: 2u32,
-        op_start: 25u32,
-        final_maps: 30u32,
-        words: __DNSNAME_DNSCOMPS_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 858993460u64,
-    };
+    static __DNSNAME_DNSCOMPS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __DNSNAME_DNSCOMPS_ITEM_BYTES,
+    );
     /// Reads one `DNScomp` of `Dnsname` starting at `pos`.
     fn __dnsname_dnscomps_item(
         input: &str,
@@ -1115,7 +596,7 @@ pub mod ast {
         let mut tags = [usize::MAX; 4];
         let next = __DNSNAME_DNSCOMPS_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `DNSname` of `tag.abnf` (line 19):
@@ -1128,19 +609,19 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Dnsname<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `DNScomp`
         pub dnscomp: &'a str,
         /// `DNScomp`
-        pub dnscomps: ::iri_grammar::List<'a, &'a str>,
+        pub dnscomps: ::abnf_runtime::List<'a, &'a str>,
     }
     impl<'a> Dnsname<'a> {
         /// Parses all of `input` as `DNSname`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -1149,111 +630,62 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __DNSNAME_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "tag",
-                    "DNSname",
-                    offset,
-                ))?;
+                .parse("tag", "DNSname", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                dnscomp: ::iri_grammar::__private::leaf(input, &tags, 1),
-                dnscomps: ::iri_grammar::List::__new(
+                dnscomp: ::abnf_runtime::__private::leaf(input, &tags, 1),
+                dnscomps: ::abnf_runtime::List::__new(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                     __dnsname_dnscomps_item,
                 ),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent("tag", "DNSname", e.offset())
+                    ::abnf_runtime::__private::inconsistent("tag", "DNSname", e.offset())
                 }
             }
         }
     }
     #[cfg(target_endian = "little")]
-    static __EMAIL_ADDRESS_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __EMAIL_ADDRESS_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tag/ast/email_address.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __EMAIL_ADDRESS_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __EMAIL_ADDRESS_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tag/ast/email_address.be.tdfa")),
     );
-    static __EMAIL_ADDRESS_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 4, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 5, 0, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 6u32,
-        tags: 6u32,
-        start: 7u32,
-        start_ops: 4u32,
-        op_start: 49u32,
-        final_maps: 58u32,
-        words: __EMAIL_ADDRESS_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 613566757u64,
-    };
+    static __EMAIL_ADDRESS_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __EMAIL_ADDRESS_TDFA_BYTES,
+    );
     #[cfg(target_endian = "little")]
-    static __EMAIL_ADDRESS_ALPHA_NUMS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __EMAIL_ADDRESS_ALPHA_NUMS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/tag/ast/email_address.alpha_nums.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __EMAIL_ADDRESS_ALPHA_NUMS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __EMAIL_ADDRESS_ALPHA_NUMS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/tag/ast/email_address.alpha_nums.be.tdfa")
         ),
     );
-    static __EMAIL_ADDRESS_ALPHA_NUMS_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        tags: 2u32,
-        start: 3u32,
-        start_ops: 1u32,
-        op_start: 9u32,
-        final_maps: 12u32,
-        words: __EMAIL_ADDRESS_ALPHA_NUMS_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 1431655766u64,
-    };
+    static __EMAIL_ADDRESS_ALPHA_NUMS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __EMAIL_ADDRESS_ALPHA_NUMS_ITEM_BYTES,
+    );
     /// Reads one `alphaNum` of `EmailAddress` starting at `pos`.
     fn __emailaddress_alpha_nums_item(
         input: &str,
@@ -1263,7 +695,7 @@ pub mod ast {
         let mut tags = [usize::MAX; 2];
         let next = __EMAIL_ADDRESS_ALPHA_NUMS_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `emailAddress` of `tag.abnf` (line 21):
@@ -1276,11 +708,11 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct EmailAddress<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `alphaNum`
-        pub alpha_nums: ::iri_grammar::List<'a, &'a str>,
+        pub alpha_nums: ::abnf_runtime::List<'a, &'a str>,
         /// `DNSname`
         pub dnsname: Dnsname<'a>,
     }
@@ -1288,7 +720,7 @@ pub mod ast {
         /// Parses all of `input` as `emailAddress`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -1297,36 +729,31 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __EMAIL_ADDRESS_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "tag",
-                    "emailAddress",
-                    offset,
-                ))?;
+                .parse("tag", "emailAddress", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                alpha_nums: ::iri_grammar::List::__new(
+                alpha_nums: ::abnf_runtime::List::__new(
                     input,
-                    ::iri_grammar::__private::group(&tags, 1).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 1).unwrap_or_default(),
                     __emailaddress_alpha_nums_item,
                 ),
                 dnsname: Dnsname::__sub(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                 ),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "tag",
                         "emailAddress",
                         e.offset(),

@@ -2,11 +2,11 @@
 // Do not edit: edit the spec file and rebuild.
 
 #[cfg(target_endian = "little")]
-static __TELEPHONE_URI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __TELEPHONE_URI_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/telephone_uri.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __TELEPHONE_URI_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __TELEPHONE_URI_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/telephone_uri.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -23,227 +23,22 @@ static __TELEPHONE_URI_SPARSE: &[u8] = include_bytes!(
 /// telephone-uri        = "tel:" telephone-subscriber
 /// ```
 ///
-/// Minimized DFA: 117 states × 30 byte classes, a 7254-byte table; 9883 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 117 states × 30 byte classes, a 8440-byte table; 9883 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 18 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (594 bytes of nibble tables).
-pub static TELEPHONE_URI: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 18 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (864 bytes of loop sets in the table).
+pub static TELEPHONE_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "telephone-uri",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 4, 4, 5, 6, 7, 8, 9, 1, 10, 10, 10,
-            10, 10, 10, 10, 10, 10, 10, 11, 12, 0, 13, 0, 7, 7, 14, 15, 16, 14, 17, 14,
-            18, 19, 20, 18, 18, 21, 18, 22, 23, 24, 18, 18, 25, 26, 27, 18, 18, 28, 18,
-            18, 29, 0, 29, 0, 1, 0, 14, 15, 16, 14, 17, 14, 18, 19, 20, 18, 18, 21, 18,
-            22, 23, 24, 18, 18, 25, 26, 27, 18, 18, 28, 18, 18, 0, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 30u32,
-        start: 30u32,
-        words: ::iri_grammar::__private::Words::U16(__TELEPHONE_URI_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 2970u32,
-            recip: 143165577u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 59,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 248, 248, 248, 248, 168, 248, 248, 248, 168, 240, 80, 80, 84,
-                        80, 80,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 59,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 168, 248, 248, 248, 168, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
-                        116, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
-                        116, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
-                        84, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
-                        84, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
-                        84, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
-                        84, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __TELEPHONE_URI_TABLE,
     ::core::option::Option::None,
     __TELEPHONE_URI_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __TELEPHONE_SUBSCRIBER_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __TELEPHONE_SUBSCRIBER_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/telephone_subscriber.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __TELEPHONE_SUBSCRIBER_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __TELEPHONE_SUBSCRIBER_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/telephone_subscriber.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -260,229 +55,22 @@ static __TELEPHONE_SUBSCRIBER_SPARSE: &[u8] = include_bytes!(
 /// telephone-subscriber = global-number / local-number
 /// ```
 ///
-/// Minimized DFA: 113 states × 28 byte classes, a 6554-byte table; 9805 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 113 states × 28 byte classes, a 7740-byte table; 9805 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 18 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (594 bytes of nibble tables).
-pub static TELEPHONE_SUBSCRIBER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 18 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (864 bytes of loop sets in the table).
+pub static TELEPHONE_SUBSCRIBER: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "telephone-subscriber",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 4, 4, 5, 6, 7, 8, 9, 1, 10, 10, 10,
-            10, 10, 10, 10, 10, 10, 10, 1, 11, 0, 12, 0, 7, 7, 13, 14, 15, 13, 16, 13,
-            17, 18, 19, 17, 17, 17, 17, 20, 21, 22, 17, 17, 23, 24, 25, 17, 17, 26, 17,
-            17, 27, 0, 27, 0, 1, 0, 13, 14, 15, 13, 16, 13, 17, 18, 19, 17, 17, 17, 17,
-            20, 21, 22, 17, 17, 23, 24, 25, 17, 17, 26, 17, 17, 0, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 28u32,
-        start: 28u32,
-        words: ::iri_grammar::__private::Words::U16(
-            __TELEPHONE_SUBSCRIBER_TABLE.as_u16s(),
-        ),
-        skip: ::iri_grammar::__private::Skip {
-            from: 2660u32,
-            recip: 153391690u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 59,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 248, 248, 248, 248, 168, 248, 248, 248, 168, 240, 80, 80, 84,
-                        80, 80,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 59,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 168, 248, 248, 248, 168, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
-                        116, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
-                        116, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
-                        84, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
-                        84, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
-                        84, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
-                        84, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __TELEPHONE_SUBSCRIBER_TABLE,
     ::core::option::Option::None,
     __TELEPHONE_SUBSCRIBER_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __GLOBAL_NUMBER_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __GLOBAL_NUMBER_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/global_number.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __GLOBAL_NUMBER_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __GLOBAL_NUMBER_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/global_number.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -499,96 +87,22 @@ static __GLOBAL_NUMBER_SPARSE: &[u8] = include_bytes!(
 /// global-number        = global-number-digits *par
 /// ```
 ///
-/// Minimized DFA: 26 states × 20 byte classes, a 1092-byte table; 2146 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 26 states × 20 byte classes, a 1652-byte table; 2146 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (165 bytes of nibble tables).
-pub static GLOBAL_NUMBER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (240 bytes of loop sets in the table).
+pub static GLOBAL_NUMBER: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "global-number",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 3, 3, 1, 4, 5, 6, 3, 1, 7, 7, 7, 7,
-            7, 7, 7, 7, 7, 7, 1, 8, 0, 9, 0, 5, 5, 10, 11, 10, 10, 12, 10, 13, 13, 14,
-            13, 13, 13, 13, 13, 13, 13, 13, 13, 15, 16, 17, 13, 13, 18, 13, 13, 19, 0,
-            19, 0, 1, 0, 10, 11, 10, 10, 12, 10, 13, 13, 14, 13, 13, 13, 13, 13, 13, 13,
-            13, 13, 15, 16, 17, 13, 13, 18, 13, 13, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 20u32,
-        start: 20u32,
-        words: ::iri_grammar::__private::Words::U16(__GLOBAL_NUMBER_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 420u32,
-            recip: 214748365u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 59,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 168, 248, 248, 248, 168, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
-                        116, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
-                        84, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __GLOBAL_NUMBER_TABLE,
     ::core::option::Option::None,
     __GLOBAL_NUMBER_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __LOCAL_NUMBER_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __LOCAL_NUMBER_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/local_number.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __LOCAL_NUMBER_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __LOCAL_NUMBER_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/local_number.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -605,227 +119,22 @@ static __LOCAL_NUMBER_SPARSE: &[u8] = include_bytes!(
 /// local-number         = local-number-digits *par context *par
 /// ```
 ///
-/// Minimized DFA: 110 states × 28 byte classes, a 6380-byte table; 9688 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 110 states × 28 byte classes, a 7564-byte table; 9688 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 18 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (594 bytes of nibble tables).
-pub static LOCAL_NUMBER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 18 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (864 bytes of loop sets in the table).
+pub static LOCAL_NUMBER: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "local-number",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 4, 4, 5, 6, 7, 8, 9, 1, 10, 10, 10,
-            10, 10, 10, 10, 10, 10, 10, 1, 11, 0, 12, 0, 7, 7, 13, 14, 15, 13, 16, 13,
-            17, 18, 19, 17, 17, 17, 17, 20, 21, 22, 17, 17, 23, 24, 25, 17, 17, 26, 17,
-            17, 27, 0, 27, 0, 1, 0, 13, 14, 15, 13, 16, 13, 17, 18, 19, 17, 17, 17, 17,
-            20, 21, 22, 17, 17, 23, 24, 25, 17, 17, 26, 17, 17, 0, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 28u32,
-        start: 28u32,
-        words: ::iri_grammar::__private::Words::U16(__LOCAL_NUMBER_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 2576u32,
-            recip: 153391690u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 59,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 248, 248, 248, 248, 168, 248, 248, 248, 168, 240, 80, 80, 84,
-                        80, 80,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
-                        116, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
-                        84, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 59,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 168, 248, 248, 248, 168, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
-                        116, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
-                        84, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
-                        84, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
-                        84, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __LOCAL_NUMBER_TABLE,
     ::core::option::Option::None,
     __LOCAL_NUMBER_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PAR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PAR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/par.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PAR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PAR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/par.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -842,85 +151,22 @@ static __PAR_SPARSE: &[u8] = include_bytes!(
 /// par                  = parameter / extension / isdn-subaddress
 /// ```
 ///
-/// Minimized DFA: 22 states × 16 byte classes, a 748-byte table; 1828 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 22 states × 16 byte classes, a 1260-byte table; 1828 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (132 bytes of nibble tables).
-pub static PAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
+pub static PAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "par",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 3, 4, 1, 1, 5, 5, 5, 5,
-            5, 5, 5, 5, 5, 5, 1, 6, 0, 7, 0, 3, 3, 5, 8, 5, 5, 9, 5, 4, 4, 10, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 11, 12, 13, 4, 4, 14, 4, 4, 15, 0, 15, 0, 1, 0, 5, 8, 5, 5,
-            9, 5, 4, 4, 10, 4, 4, 4, 4, 4, 4, 4, 4, 4, 11, 12, 13, 4, 4, 14, 4, 4, 0, 0,
-            0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0,
-        ],
-        alphabet: 16u32,
-        start: 16u32,
-        words: ::iri_grammar::__private::Words::U16(__PAR_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 288u32,
-            recip: 268435456u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
-                        116, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 84, 80,
-                        84, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __PAR_TABLE,
     ::core::option::Option::None,
     __PAR_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __ISDN_SUBADDRESS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ISDN_SUBADDRESS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/isdn_subaddress.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __ISDN_SUBADDRESS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ISDN_SUBADDRESS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/isdn_subaddress.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -937,54 +183,22 @@ static __ISDN_SUBADDRESS_SPARSE: &[u8] = include_bytes!(
 /// isdn-subaddress      = ";isub=" 1*uric
 /// ```
 ///
-/// Minimized DFA: 11 states × 10 byte classes, a 242-byte table; 1033 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 11 states × 10 byte classes, a 612-byte table; 1033 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static ISDN_SUBADDRESS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static ISDN_SUBADDRESS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "isdn-subaddress",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 4, 0, 5, 0, 1, 1, 3, 6, 3, 3, 3, 3, 1, 1, 7, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 8, 1, 9, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 6, 3, 3, 3, 3, 1,
-            1, 7, 1, 1, 1, 1, 1, 1, 1, 1, 1, 8, 1, 9, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 10u32,
-        start: 10u32,
-        words: ::iri_grammar::__private::Words::U16(__ISDN_SUBADDRESS_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 100u32,
-            recip: 429496730u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __ISDN_SUBADDRESS_TABLE,
     ::core::option::Option::None,
     __ISDN_SUBADDRESS_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __EXTENSION_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __EXTENSION_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/extension.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __EXTENSION_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __EXTENSION_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/extension.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1001,41 +215,20 @@ static __EXTENSION_SPARSE: &[u8] = include_bytes!(
 /// extension            = ";ext=" 1*phonedigit
 /// ```
 ///
-/// Minimized DFA: 7 states × 7 byte classes, a 112-byte table; 859 bytes as a sparse `regex-automata` DFA.
-pub static EXTENSION: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 7 states × 7 byte classes, a 432-byte table; 859 bytes as a sparse `regex-automata` DFA.
+pub static EXTENSION: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "extension",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 2, 0, 3, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 7u32,
-        start: 7u32,
-        words: ::iri_grammar::__private::Words::U16(__EXTENSION_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 49u32,
-            recip: 613566757u64,
-            sets: &[],
-        },
-    },
+    __EXTENSION_TABLE,
     ::core::option::Option::None,
     __EXTENSION_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __CONTEXT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __CONTEXT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/context.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __CONTEXT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __CONTEXT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/context.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1052,67 +245,22 @@ static __CONTEXT_SPARSE: &[u8] = include_bytes!(
 /// context              = ";phone-context=" descriptor
 /// ```
 ///
-/// Minimized DFA: 25 states × 17 byte classes, a 900-byte table; 1321 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 25 states × 17 byte classes, a 1316-byte table; 1321 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
-pub static CONTEXT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
+pub static CONTEXT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "context",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 2, 0, 3, 4, 0, 5, 5, 5, 5,
-            5, 5, 5, 5, 5, 5, 0, 6, 0, 7, 0, 0, 0, 8, 8, 9, 8, 10, 8, 8, 11, 8, 8, 8, 8,
-            8, 12, 13, 14, 8, 8, 8, 15, 8, 8, 8, 16, 8, 8, 0, 0, 0, 0, 0, 0, 8, 8, 9, 8,
-            10, 8, 8, 11, 8, 8, 8, 8, 8, 12, 13, 14, 8, 8, 8, 15, 8, 8, 8, 16, 8, 8, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0,
-        ],
-        alphabet: 17u32,
-        start: 17u32,
-        words: ::iri_grammar::__private::Words::U16(__CONTEXT_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 391u32,
-            recip: 252645136u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 45,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 45,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                },
-            ],
-        },
-    },
+    __CONTEXT_TABLE,
     ::core::option::Option::None,
     __CONTEXT_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __DESCRIPTOR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DESCRIPTOR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/descriptor.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __DESCRIPTOR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DESCRIPTOR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/descriptor.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1129,66 +277,22 @@ static __DESCRIPTOR_SPARSE: &[u8] = include_bytes!(
 /// descriptor           = domainname / global-number-digits
 /// ```
 ///
-/// Minimized DFA: 10 states × 7 byte classes, a 160-byte table; 1024 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 10 states × 7 byte classes, a 576-byte table; 1024 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
-pub static DESCRIPTOR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
+pub static DESCRIPTOR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "descriptor",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 2, 0, 3, 4, 0, 5, 5, 5, 5,
-            5, 5, 5, 5, 5, 5, 0, 0, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-            6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 0, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 6, 6,
-            6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 7u32,
-        start: 7u32,
-        words: ::iri_grammar::__private::Words::U16(__DESCRIPTOR_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 56u32,
-            recip: 613566757u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 45,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 45,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                },
-            ],
-        },
-    },
+    __DESCRIPTOR_TABLE,
     ::core::option::Option::None,
     __DESCRIPTOR_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __GLOBAL_NUMBER_DIGITS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __GLOBAL_NUMBER_DIGITS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/global_number_digits.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __GLOBAL_NUMBER_DIGITS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __GLOBAL_NUMBER_DIGITS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/global_number_digits.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1205,43 +309,20 @@ static __GLOBAL_NUMBER_DIGITS_SPARSE: &[u8] = include_bytes!(
 /// global-number-digits = "+" *phonedigit DIGIT *phonedigit
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 808 bytes as a sparse `regex-automata` DFA.
-pub static GLOBAL_NUMBER_DIGITS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 808 bytes as a sparse `regex-automata` DFA.
+pub static GLOBAL_NUMBER_DIGITS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "global-number-digits",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 2, 0, 1, 1, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 4u32,
-        words: ::iri_grammar::__private::Words::U16(
-            __GLOBAL_NUMBER_DIGITS_TABLE.as_u16s(),
-        ),
-        skip: ::iri_grammar::__private::Skip {
-            from: 16u32,
-            recip: 1073741824u64,
-            sets: &[],
-        },
-    },
+    __GLOBAL_NUMBER_DIGITS_TABLE,
     ::core::option::Option::None,
     __GLOBAL_NUMBER_DIGITS_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __LOCAL_NUMBER_DIGITS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __LOCAL_NUMBER_DIGITS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/local_number_digits.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __LOCAL_NUMBER_DIGITS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __LOCAL_NUMBER_DIGITS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/local_number_digits.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1259,43 +340,20 @@ static __LOCAL_NUMBER_DIGITS_SPARSE: &[u8] = include_bytes!(
 ///    *phonedigit-hex (HEXDIG / "*" / "#") *phonedigit-hex
 /// ```
 ///
-/// Minimized DFA: 3 states × 3 byte classes, a 24-byte table; 835 bytes as a sparse `regex-automata` DFA.
-pub static LOCAL_NUMBER_DIGITS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 3 byte classes, a 344-byte table; 835 bytes as a sparse `regex-automata` DFA.
+pub static LOCAL_NUMBER_DIGITS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "local-number-digits",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 2, 2, 1, 0, 0, 2, 2, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 3u32,
-        start: 3u32,
-        words: ::iri_grammar::__private::Words::U16(
-            __LOCAL_NUMBER_DIGITS_TABLE.as_u16s(),
-        ),
-        skip: ::iri_grammar::__private::Skip {
-            from: 9u32,
-            recip: 1431655766u64,
-            sets: &[],
-        },
-    },
+    __LOCAL_NUMBER_DIGITS_TABLE,
     ::core::option::Option::None,
     __LOCAL_NUMBER_DIGITS_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __DOMAINNAME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DOMAINNAME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/domainname.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __DOMAINNAME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DOMAINNAME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/domainname.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1312,66 +370,22 @@ static __DOMAINNAME_SPARSE: &[u8] = include_bytes!(
 /// domainname           = *( domainlabel "." ) toplabel [ "." ]
 /// ```
 ///
-/// Minimized DFA: 7 states × 5 byte classes, a 84-byte table; 937 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 7 states × 5 byte classes, a 500-byte table; 937 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
-pub static DOMAINNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
+pub static DOMAINNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "domainname",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 5u32,
-        start: 5u32,
-        words: ::iri_grammar::__private::Words::U16(__DOMAINNAME_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 25u32,
-            recip: 858993460u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 45,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 45,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                },
-            ],
-        },
-    },
+    __DOMAINNAME_TABLE,
     ::core::option::Option::None,
     __DOMAINNAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __DOMAINLABEL_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DOMAINLABEL_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/domainlabel.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __DOMAINLABEL_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __DOMAINLABEL_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/domainlabel.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1389,55 +403,22 @@ static __DOMAINLABEL_SPARSE: &[u8] = include_bytes!(
 ///                        / alphanum *( alphanum / "-" ) alphanum
 /// ```
 ///
-/// Minimized DFA: 4 states × 3 byte classes, a 32-byte table; 832 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 3 byte classes, a 400-byte table; 832 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static DOMAINLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static DOMAINLABEL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "domainlabel",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 3u32,
-        start: 3u32,
-        words: ::iri_grammar::__private::Words::U16(__DOMAINLABEL_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 9u32,
-            recip: 1431655766u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 45,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                },
-            ],
-        },
-    },
+    __DOMAINLABEL_TABLE,
     ::core::option::Option::None,
     __DOMAINLABEL_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __TOPLABEL_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __TOPLABEL_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/toplabel.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __TOPLABEL_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __TOPLABEL_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/toplabel.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1454,55 +435,22 @@ static __TOPLABEL_SPARSE: &[u8] = include_bytes!(
 /// toplabel             = ALPHA / ALPHA *( alphanum / "-" ) alphanum
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 826 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 826 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static TOPLABEL: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static TOPLABEL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "toplabel",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 4u32,
-        words: ::iri_grammar::__private::Words::U16(__TOPLABEL_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 12u32,
-            recip: 1073741824u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                    escape: 45,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        80, 80, 80,
-                    ]),
-                },
-            ],
-        },
-    },
+    __TOPLABEL_TABLE,
     ::core::option::Option::None,
     __TOPLABEL_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PARAMETER_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PARAMETER_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/parameter.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PARAMETER_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PARAMETER_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/parameter.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1519,64 +467,22 @@ static __PARAMETER_SPARSE: &[u8] = include_bytes!(
 /// parameter            = ";" pname ["=" pvalue ]
 /// ```
 ///
-/// Minimized DFA: 8 states × 7 byte classes, a 128-byte table; 1018 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 8 states × 7 byte classes, a 544-byte table; 1018 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (66 bytes of nibble tables).
-pub static PARAMETER: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
+pub static PARAMETER: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "parameter",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 0, 3, 1, 1, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 5, 0, 6, 0, 0, 0, 4, 4, 4, 4, 4, 4, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 0, 1, 0, 1, 0, 4, 4, 4, 4, 4, 4, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 7u32,
-        start: 7u32,
-        words: ::iri_grammar::__private::Words::U16(__PARAMETER_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 42u32,
-            recip: 613566757u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
-                        116, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __PARAMETER_TABLE,
     ::core::option::Option::None,
     __PARAMETER_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PNAME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PNAME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/pname.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PNAME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PNAME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/pname.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1593,54 +499,22 @@ static __PNAME_SPARSE: &[u8] = include_bytes!(
 /// pname                = 1*( alphanum / "-" )
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 805 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 388-byte table; 805 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static PNAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static PNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "pname",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__PNAME_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 4u32,
-            recip: 2147483648u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 248, 248, 248, 248, 248, 248, 248, 248, 248, 240, 80, 80,
-                        84, 80, 80,
-                    ]),
-                    escape: 0,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __PNAME_TABLE,
     ::core::option::Option::None,
     __PNAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PVALUE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PVALUE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/pvalue.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PVALUE_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PVALUE_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/pvalue.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1657,54 +531,22 @@ static __PVALUE_SPARSE: &[u8] = include_bytes!(
 /// pvalue               = 1*paramchar
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 931 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 931 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static PVALUE: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static PVALUE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "pvalue",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 4u32,
-        words: ::iri_grammar::__private::Words::U16(__PVALUE_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 16u32,
-            recip: 1073741824u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        168, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 116, 80,
-                        116, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __PVALUE_TABLE,
     ::core::option::Option::None,
     __PVALUE_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PARAMCHAR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PARAMCHAR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/paramchar.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PARAMCHAR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PARAMCHAR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/paramchar.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1721,41 +563,20 @@ static __PARAMCHAR_SPARSE: &[u8] = include_bytes!(
 /// paramchar            = param-unreserved / unreserved / pct-encoded
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 871 bytes as a sparse `regex-automata` DFA.
-pub static PARAMCHAR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 5 states × 4 byte classes, a 372-byte table; 871 bytes as a sparse `regex-automata` DFA.
+pub static PARAMCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "paramchar",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 4u32,
-        words: ::iri_grammar::__private::Words::U16(__PARAMCHAR_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 20u32,
-            recip: 1073741824u64,
-            sets: &[],
-        },
-    },
+    __PARAMCHAR_TABLE,
     ::core::option::Option::None,
     __PARAMCHAR_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __UNRESERVED_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __UNRESERVED_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/unreserved.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __UNRESERVED_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __UNRESERVED_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/unreserved.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1772,41 +593,20 @@ static __UNRESERVED_SPARSE: &[u8] = include_bytes!(
 /// unreserved           = alphanum / mark
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 805 bytes as a sparse `regex-automata` DFA.
-pub static UNRESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 805 bytes as a sparse `regex-automata` DFA.
+pub static UNRESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "unreserved",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__UNRESERVED_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __UNRESERVED_TABLE,
     ::core::option::Option::None,
     __UNRESERVED_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __MARK_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __MARK_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/mark.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __MARK_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __MARK_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/mark.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1824,41 +624,20 @@ static __MARK_SPARSE: &[u8] = include_bytes!(
 ///                        "'" / "(" / ")"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 787 bytes as a sparse `regex-automata` DFA.
-pub static MARK: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 787 bytes as a sparse `regex-automata` DFA.
+pub static MARK: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "mark",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__MARK_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __MARK_TABLE,
     ::core::option::Option::None,
     __MARK_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PCT_ENCODED_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PCT_ENCODED_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/pct_encoded.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PCT_ENCODED_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PCT_ENCODED_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/pct_encoded.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1875,41 +654,20 @@ static __PCT_ENCODED_SPARSE: &[u8] = include_bytes!(
 /// pct-encoded          = "%" HEXDIG HEXDIG
 /// ```
 ///
-/// Minimized DFA: 5 states × 3 byte classes, a 40-byte table; 817 bytes as a sparse `regex-automata` DFA.
-pub static PCT_ENCODED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 5 states × 3 byte classes, a 360-byte table; 817 bytes as a sparse `regex-automata` DFA.
+pub static PCT_ENCODED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "pct-encoded",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 3u32,
-        start: 3u32,
-        words: ::iri_grammar::__private::Words::U16(__PCT_ENCODED_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 15u32,
-            recip: 1431655766u64,
-            sets: &[],
-        },
-    },
+    __PCT_ENCODED_TABLE,
     ::core::option::Option::None,
     __PCT_ENCODED_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PARAM_UNRESERVED_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PARAM_UNRESERVED_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/param_unreserved.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PARAM_UNRESERVED_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PARAM_UNRESERVED_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/param_unreserved.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1926,41 +684,20 @@ static __PARAM_UNRESERVED_SPARSE: &[u8] = include_bytes!(
 /// param-unreserved     = "[" / "]" / "/" / ":" / "&" / "+" / "$"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 799 bytes as a sparse `regex-automata` DFA.
-pub static PARAM_UNRESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 799 bytes as a sparse `regex-automata` DFA.
+pub static PARAM_UNRESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "param-unreserved",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__PARAM_UNRESERVED_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __PARAM_UNRESERVED_TABLE,
     ::core::option::Option::None,
     __PARAM_UNRESERVED_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PHONEDIGIT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PHONEDIGIT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/phonedigit.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PHONEDIGIT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PHONEDIGIT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/phonedigit.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -1977,41 +714,20 @@ static __PHONEDIGIT_SPARSE: &[u8] = include_bytes!(
 /// phonedigit           = DIGIT / [ visual-separator ]
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 775 bytes as a sparse `regex-automata` DFA.
-pub static PHONEDIGIT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
+pub static PHONEDIGIT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "phonedigit",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__PHONEDIGIT_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __PHONEDIGIT_TABLE,
     ::core::option::Option::None,
     __PHONEDIGIT_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __PHONEDIGIT_HEX_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PHONEDIGIT_HEX_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/phonedigit_hex.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __PHONEDIGIT_HEX_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __PHONEDIGIT_HEX_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/phonedigit_hex.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -2028,41 +744,20 @@ static __PHONEDIGIT_HEX_SPARSE: &[u8] = include_bytes!(
 /// phonedigit-hex       = HEXDIG / "*" / "#" / [ visual-separator ]
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 793 bytes as a sparse `regex-automata` DFA.
-pub static PHONEDIGIT_HEX: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 793 bytes as a sparse `regex-automata` DFA.
+pub static PHONEDIGIT_HEX: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "phonedigit-hex",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__PHONEDIGIT_HEX_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __PHONEDIGIT_HEX_TABLE,
     ::core::option::Option::None,
     __PHONEDIGIT_HEX_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __VISUAL_SEPARATOR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __VISUAL_SEPARATOR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/visual_separator.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __VISUAL_SEPARATOR_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __VISUAL_SEPARATOR_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/visual_separator.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -2079,41 +774,20 @@ static __VISUAL_SEPARATOR_SPARSE: &[u8] = include_bytes!(
 /// visual-separator     = "-" / "." / "(" / ")"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 769 bytes as a sparse `regex-automata` DFA.
-pub static VISUAL_SEPARATOR: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
+pub static VISUAL_SEPARATOR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "visual-separator",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__VISUAL_SEPARATOR_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __VISUAL_SEPARATOR_TABLE,
     ::core::option::Option::None,
     __VISUAL_SEPARATOR_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __ALPHANUM_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ALPHANUM_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/alphanum.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __ALPHANUM_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ALPHANUM_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/alphanum.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -2130,41 +804,20 @@ static __ALPHANUM_SPARSE: &[u8] = include_bytes!(
 /// alphanum             = ALPHA / DIGIT
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 775 bytes as a sparse `regex-automata` DFA.
-pub static ALPHANUM: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
+pub static ALPHANUM: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "alphanum",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__ALPHANUM_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __ALPHANUM_TABLE,
     ::core::option::Option::None,
     __ALPHANUM_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __RESERVED_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __RESERVED_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/reserved.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __RESERVED_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __RESERVED_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/reserved.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -2182,41 +835,20 @@ static __RESERVED_SPARSE: &[u8] = include_bytes!(
 ///                        "=" / "+" / "$" / ","
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 799 bytes as a sparse `regex-automata` DFA.
-pub static RESERVED: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 799 bytes as a sparse `regex-automata` DFA.
+pub static RESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "reserved",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__RESERVED_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __RESERVED_TABLE,
     ::core::option::Option::None,
     __RESERVED_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __URIC_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __URIC_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/uric.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __URIC_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __URIC_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/uric.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -2233,37 +865,16 @@ static __URIC_SPARSE: &[u8] = include_bytes!(
 /// uric                 = reserved / unreserved / pct-encoded
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 50-byte table; 865 bytes as a sparse `regex-automata` DFA.
-pub static URIC: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 5 states × 4 byte classes, a 372-byte table; 865 bytes as a sparse `regex-automata` DFA.
+pub static URIC: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "uric",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 1, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 4u32,
-        words: ::iri_grammar::__private::Words::U16(__URIC_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 20u32,
-            recip: 1073741824u64,
-            sets: &[],
-        },
-    },
+    __URIC_TABLE,
     ::core::option::Option::None,
     __URIC_SPARSE,
 );
 /// Every exported rule of `tel.abnf`, in spec order.
-pub static GRAMMAR: ::iri_grammar::Grammar = ::iri_grammar::Grammar::__new(
+pub static GRAMMAR: ::abnf_runtime::Grammar = ::abnf_runtime::Grammar::__new(
     "tel",
     &[
         &TELEPHONE_URI,
@@ -2308,43 +919,24 @@ pub mod ast {
         LocalNumber(LocalNumber<'a>),
     }
     #[cfg(target_endian = "little")]
-    static __TELEPHONE_SUBSCRIBER_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __TELEPHONE_SUBSCRIBER_TDFA_BYTES: &::abnf_runtime::__private::Aligned<
+        [u8],
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/tel/ast/telephone_subscriber.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __TELEPHONE_SUBSCRIBER_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __TELEPHONE_SUBSCRIBER_TDFA_BYTES: &::abnf_runtime::__private::Aligned<
+        [u8],
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/tel/ast/telephone_subscriber.be.tdfa")
         ),
     );
-    static __TELEPHONE_SUBSCRIBER_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 4, 4, 5, 6, 7, 8, 9, 1, 10, 10, 10,
-            10, 10, 10, 10, 10, 10, 10, 1, 11, 0, 12, 0, 7, 7, 13, 14, 15, 13, 16, 13,
-            17, 18, 19, 17, 17, 17, 17, 20, 21, 22, 17, 17, 23, 24, 25, 17, 17, 26, 17,
-            17, 27, 0, 27, 0, 1, 0, 13, 14, 15, 13, 16, 13, 17, 18, 19, 17, 17, 17, 17,
-            20, 21, 22, 17, 17, 23, 24, 25, 17, 17, 26, 17, 17, 0, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 28u32,
-        tags: 10u32,
-        start: 29u32,
-        start_ops: 2u32,
-        op_start: 3915u32,
-        final_maps: 3920u32,
-        words: __TELEPHONE_SUBSCRIBER_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 148102321u64,
-    };
+    static __TELEPHONE_SUBSCRIBER_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __TELEPHONE_SUBSCRIBER_TDFA_BYTES,
+    );
     /// Parse tree of the rule `telephone-subscriber` of `tel.abnf` (line 13):
     ///
     /// ```text
@@ -2355,7 +947,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct TelephoneSubscriber<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -2365,7 +957,7 @@ pub mod ast {
         /// Parses all of `input` as `telephone-subscriber`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -2374,34 +966,38 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __TELEPHONE_SUBSCRIBER_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "tel",
                     "telephone-subscriber",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     TelephoneSubscriberKind::GlobalNumber(
                         GlobalNumber::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 2)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 3).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
                     TelephoneSubscriberKind::LocalNumber(
                         LocalNumber::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 4).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 4)
+                                .unwrap_or_default(),
                         ),
                     )
                 } else {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "tel",
                         "telephone-subscriber",
                         start,
@@ -2411,11 +1007,11 @@ pub mod ast {
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "tel",
                         "telephone-subscriber",
                         e.offset(),
@@ -2425,73 +1021,27 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __GLOBAL_NUMBER_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __GLOBAL_NUMBER_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/global_number.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __GLOBAL_NUMBER_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __GLOBAL_NUMBER_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/global_number.be.tdfa")),
     );
-    static __GLOBAL_NUMBER_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 3, 3, 1, 4, 5, 6, 3, 1, 7, 7, 7, 7,
-            7, 7, 7, 7, 7, 7, 1, 8, 0, 9, 0, 5, 5, 10, 11, 10, 10, 12, 10, 13, 13, 14,
-            13, 13, 13, 13, 13, 13, 13, 13, 13, 15, 16, 17, 13, 13, 18, 13, 13, 19, 0,
-            19, 0, 1, 0, 10, 11, 10, 10, 12, 10, 13, 13, 14, 13, 13, 13, 13, 13, 13, 13,
-            13, 13, 15, 16, 17, 13, 13, 18, 13, 13, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 20u32,
-        tags: 6u32,
-        start: 21u32,
-        start_ops: 3u32,
-        op_start: 546u32,
-        final_maps: 553u32,
-        words: __GLOBAL_NUMBER_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 204522253u64,
-    };
+    static __GLOBAL_NUMBER_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __GLOBAL_NUMBER_TDFA_BYTES,
+    );
     #[cfg(target_endian = "little")]
-    static __GLOBAL_NUMBER_PARS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __GLOBAL_NUMBER_PARS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/global_number.pars.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __GLOBAL_NUMBER_PARS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __GLOBAL_NUMBER_PARS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/global_number.pars.be.tdfa")),
     );
-    static __GLOBAL_NUMBER_PARS_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 3, 4, 1, 1, 5, 5, 5, 5,
-            5, 5, 5, 5, 5, 5, 1, 6, 0, 7, 0, 3, 3, 5, 8, 5, 5, 9, 5, 4, 4, 10, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 11, 12, 13, 4, 4, 14, 4, 4, 15, 0, 15, 0, 1, 0, 5, 8, 5, 5,
-            9, 5, 4, 4, 10, 4, 4, 4, 4, 4, 4, 4, 4, 4, 11, 12, 13, 4, 4, 14, 4, 4, 0, 0,
-            0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0,
-        ],
-        alphabet: 16u32,
-        tags: 4u32,
-        start: 17u32,
-        start_ops: 2u32,
-        op_start: 374u32,
-        final_maps: 379u32,
-        words: __GLOBAL_NUMBER_PARS_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 252645136u64,
-    };
+    static __GLOBAL_NUMBER_PARS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __GLOBAL_NUMBER_PARS_ITEM_BYTES,
+    );
     /// Reads one `par` of `GlobalNumber` starting at `pos`.
     fn __globalnumber_pars_item(
         input: &str,
@@ -2501,7 +1051,7 @@ pub mod ast {
         let mut tags = [usize::MAX; 4];
         let next = __GLOBAL_NUMBER_PARS_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((Par::__sub(input, s), next))
     }
     /// Parse tree of the rule `global-number` of `tel.abnf` (line 14):
@@ -2514,19 +1064,19 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct GlobalNumber<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `global-number-digits`
         pub global_number_digits: GlobalNumberDigits<'a>,
         /// `par`
-        pub pars: ::iri_grammar::List<'a, Par<'a>>,
+        pub pars: ::abnf_runtime::List<'a, Par<'a>>,
     }
     impl<'a> GlobalNumber<'a> {
         /// Parses all of `input` as `global-number`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -2535,36 +1085,31 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __GLOBAL_NUMBER_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "tel",
-                    "global-number",
-                    offset,
-                ))?;
+                .parse("tel", "global-number", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
                 global_number_digits: GlobalNumberDigits::__sub(
                     input,
-                    ::iri_grammar::__private::group(&tags, 1).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 1).unwrap_or_default(),
                 ),
-                pars: ::iri_grammar::List::__new(
+                pars: ::abnf_runtime::List::__new(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                     __globalnumber_pars_item,
                 ),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "tel",
                         "global-number",
                         e.offset(),
@@ -2574,73 +1119,27 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __LOCAL_NUMBER_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __LOCAL_NUMBER_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/local_number.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __LOCAL_NUMBER_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __LOCAL_NUMBER_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/local_number.be.tdfa")),
     );
-    static __LOCAL_NUMBER_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 4, 4, 5, 6, 7, 8, 9, 1, 10, 10, 10,
-            10, 10, 10, 10, 10, 10, 10, 1, 11, 0, 12, 0, 7, 7, 13, 14, 15, 13, 16, 13,
-            17, 18, 19, 17, 17, 17, 17, 20, 21, 22, 17, 17, 23, 24, 25, 17, 17, 26, 17,
-            17, 27, 0, 27, 0, 1, 0, 13, 14, 15, 13, 16, 13, 17, 18, 19, 17, 17, 17, 17,
-            20, 21, 22, 17, 17, 23, 24, 25, 17, 17, 26, 17, 17, 0, 0, 0, 1, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 28u32,
-        tags: 10u32,
-        start: 29u32,
-        start_ops: 39u32,
-        op_start: 24302u32,
-        final_maps: 24428u32,
-        words: __LOCAL_NUMBER_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 148102321u64,
-    };
+    static __LOCAL_NUMBER_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __LOCAL_NUMBER_TDFA_BYTES,
+    );
     #[cfg(target_endian = "little")]
-    static __LOCAL_NUMBER_PARS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __LOCAL_NUMBER_PARS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/local_number.pars.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __LOCAL_NUMBER_PARS_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __LOCAL_NUMBER_PARS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/local_number.pars.be.tdfa")),
     );
-    static __LOCAL_NUMBER_PARS_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 3, 4, 1, 1, 5, 5, 5, 5,
-            5, 5, 5, 5, 5, 5, 1, 6, 0, 7, 0, 3, 3, 5, 8, 5, 5, 9, 5, 4, 4, 10, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 11, 12, 13, 4, 4, 14, 4, 4, 15, 0, 15, 0, 1, 0, 5, 8, 5, 5,
-            9, 5, 4, 4, 10, 4, 4, 4, 4, 4, 4, 4, 4, 4, 11, 12, 13, 4, 4, 14, 4, 4, 0, 0,
-            0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0,
-        ],
-        alphabet: 16u32,
-        tags: 4u32,
-        start: 17u32,
-        start_ops: 2u32,
-        op_start: 374u32,
-        final_maps: 379u32,
-        words: __LOCAL_NUMBER_PARS_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 252645136u64,
-    };
+    static __LOCAL_NUMBER_PARS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __LOCAL_NUMBER_PARS_ITEM_BYTES,
+    );
     /// Reads one `par` of `LocalNumber` starting at `pos`.
     fn __localnumber_pars_item(
         input: &str,
@@ -2650,43 +1149,20 @@ pub mod ast {
         let mut tags = [usize::MAX; 4];
         let next = __LOCAL_NUMBER_PARS_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((Par::__sub(input, s), next))
     }
     #[cfg(target_endian = "little")]
-    static __LOCAL_NUMBER_PARS_2_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __LOCAL_NUMBER_PARS_2_ITEM_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/local_number.pars_2.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __LOCAL_NUMBER_PARS_2_ITEM_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __LOCAL_NUMBER_PARS_2_ITEM_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/local_number.pars_2.be.tdfa")),
     );
-    static __LOCAL_NUMBER_PARS_2_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 3, 4, 1, 1, 5, 5, 5, 5,
-            5, 5, 5, 5, 5, 5, 1, 6, 0, 7, 0, 3, 3, 5, 8, 5, 5, 9, 5, 4, 4, 10, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 11, 12, 13, 4, 4, 14, 4, 4, 15, 0, 15, 0, 1, 0, 5, 8, 5, 5,
-            9, 5, 4, 4, 10, 4, 4, 4, 4, 4, 4, 4, 4, 4, 11, 12, 13, 4, 4, 14, 4, 4, 0, 0,
-            0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0,
-        ],
-        alphabet: 16u32,
-        tags: 4u32,
-        start: 17u32,
-        start_ops: 2u32,
-        op_start: 374u32,
-        final_maps: 379u32,
-        words: __LOCAL_NUMBER_PARS_2_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 252645136u64,
-    };
+    static __LOCAL_NUMBER_PARS_2_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __LOCAL_NUMBER_PARS_2_ITEM_BYTES,
+    );
     /// Reads one `par` of `LocalNumber` starting at `pos`.
     fn __localnumber_pars_2_item(
         input: &str,
@@ -2696,7 +1172,7 @@ pub mod ast {
         let mut tags = [usize::MAX; 4];
         let next = __LOCAL_NUMBER_PARS_2_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((Par::__sub(input, s), next))
     }
     /// Parse tree of the rule `local-number` of `tel.abnf` (line 15):
@@ -2709,23 +1185,23 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct LocalNumber<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `local-number-digits`
         pub local_number_digits: LocalNumberDigits<'a>,
         /// `par`
-        pub pars: ::iri_grammar::List<'a, Par<'a>>,
+        pub pars: ::abnf_runtime::List<'a, Par<'a>>,
         /// `context`
         pub context: &'a str,
         /// `par`
-        pub pars_2: ::iri_grammar::List<'a, Par<'a>>,
+        pub pars_2: ::abnf_runtime::List<'a, Par<'a>>,
     }
     impl<'a> LocalNumber<'a> {
         /// Parses all of `input` as `local-number`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -2734,42 +1210,37 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __LOCAL_NUMBER_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "tel",
-                    "local-number",
-                    offset,
-                ))?;
+                .parse("tel", "local-number", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
                 local_number_digits: LocalNumberDigits::__sub(
                     input,
-                    ::iri_grammar::__private::group(&tags, 1).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 1).unwrap_or_default(),
                 ),
-                pars: ::iri_grammar::List::__new(
+                pars: ::abnf_runtime::List::__new(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                     __localnumber_pars_item,
                 ),
-                context: ::iri_grammar::__private::leaf(input, &tags, 3),
-                pars_2: ::iri_grammar::List::__new(
+                context: ::abnf_runtime::__private::leaf(input, &tags, 3),
+                pars_2: ::abnf_runtime::List::__new(
                     input,
-                    ::iri_grammar::__private::group(&tags, 4).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 4).unwrap_or_default(),
                     __localnumber_pars_2_item,
                 ),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "tel",
                         "local-number",
                         e.offset(),
@@ -2790,39 +1261,16 @@ pub mod ast {
         IsdnSubaddress(&'a str),
     }
     #[cfg(target_endian = "little")]
-    static __PAR_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __PAR_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/par.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __PAR_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __PAR_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/par.be.tdfa")),
     );
-    static __PAR_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 3, 4, 1, 1, 5, 5, 5, 5,
-            5, 5, 5, 5, 5, 5, 1, 6, 0, 7, 0, 3, 3, 5, 8, 5, 5, 9, 5, 4, 4, 10, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 11, 12, 13, 4, 4, 14, 4, 4, 15, 0, 15, 0, 1, 0, 5, 8, 5, 5,
-            9, 5, 4, 4, 10, 4, 4, 4, 4, 4, 4, 4, 4, 4, 11, 12, 13, 4, 4, 14, 4, 4, 0, 0,
-            0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0,
-        ],
-        alphabet: 16u32,
-        tags: 14u32,
-        start: 17u32,
-        start_ops: 2u32,
-        op_start: 391u32,
-        final_maps: 396u32,
-        words: __PAR_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 252645136u64,
-    };
+    static __PAR_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __PAR_TDFA_BYTES,
+    );
     /// Parse tree of the rule `par` of `tel.abnf` (line 16):
     ///
     /// ```text
@@ -2833,7 +1281,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Par<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -2843,7 +1291,7 @@ pub mod ast {
         /// Parses all of `input` as `par`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -2852,43 +1300,38 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 14];
-            __PAR_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "tel",
-                    "par",
-                    offset,
-                ))?;
+            __PAR_TDFA.parse("tel", "par", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     ParKind::Parameter(
                         Parameter::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 2)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 3).is_some() {
-                    ParKind::Extension(::iri_grammar::__private::leaf(input, &tags, 4))
-                } else if ::iri_grammar::__private::group(&tags, 5).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
+                    ParKind::Extension(::abnf_runtime::__private::leaf(input, &tags, 4))
+                } else if ::abnf_runtime::__private::group(&tags, 5).is_some() {
                     ParKind::IsdnSubaddress(
-                        ::iri_grammar::__private::leaf(input, &tags, 6),
+                        ::abnf_runtime::__private::leaf(input, &tags, 6),
                     )
                 } else {
-                    ::iri_grammar::__private::inconsistent("tel", "par", start)
+                    ::abnf_runtime::__private::inconsistent("tel", "par", start)
                 },
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent("tel", "par", e.offset())
+                    ::abnf_runtime::__private::inconsistent("tel", "par", e.offset())
                 }
             }
         }
@@ -2903,38 +1346,16 @@ pub mod ast {
         GlobalNumberDigits(GlobalNumberDigits<'a>),
     }
     #[cfg(target_endian = "little")]
-    static __DESCRIPTOR_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __DESCRIPTOR_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/descriptor.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __DESCRIPTOR_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __DESCRIPTOR_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/descriptor.be.tdfa")),
     );
-    static __DESCRIPTOR_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 2, 0, 3, 4, 0, 5, 5, 5, 5,
-            5, 5, 5, 5, 5, 5, 0, 0, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-            6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 0, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 6, 6,
-            6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 7u32,
-        tags: 10u32,
-        start: 8u32,
-        start_ops: 2u32,
-        op_start: 80u32,
-        final_maps: 85u32,
-        words: __DESCRIPTOR_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 536870912u64,
-    };
+    static __DESCRIPTOR_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __DESCRIPTOR_TDFA_BYTES,
+    );
     /// Parse tree of the rule `descriptor` of `tel.abnf` (line 20):
     ///
     /// ```text
@@ -2945,7 +1366,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Descriptor<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -2955,7 +1376,7 @@ pub mod ast {
         /// Parses all of `input` as `descriptor`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -2964,44 +1385,41 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __DESCRIPTOR_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "tel",
-                    "descriptor",
-                    offset,
-                ))?;
+                .parse("tel", "descriptor", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     DescriptorKind::Domainname(
                         Domainname::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 2)
+                                .unwrap_or_default(),
                         ),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 3).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
                     DescriptorKind::GlobalNumberDigits(
                         GlobalNumberDigits::__sub(
                             input,
-                            ::iri_grammar::__private::group(&tags, 4).unwrap_or_default(),
+                            ::abnf_runtime::__private::group(&tags, 4)
+                                .unwrap_or_default(),
                         ),
                     )
                 } else {
-                    ::iri_grammar::__private::inconsistent("tel", "descriptor", start)
+                    ::abnf_runtime::__private::inconsistent("tel", "descriptor", start)
                 },
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "tel",
                         "descriptor",
                         e.offset(),
@@ -3011,83 +1429,43 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __GLOBAL_NUMBER_DIGITS_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __GLOBAL_NUMBER_DIGITS_TDFA_BYTES: &::abnf_runtime::__private::Aligned<
+        [u8],
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/tel/ast/global_number_digits.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __GLOBAL_NUMBER_DIGITS_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __GLOBAL_NUMBER_DIGITS_TDFA_BYTES: &::abnf_runtime::__private::Aligned<
+        [u8],
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/tel/ast/global_number_digits.be.tdfa")
         ),
     );
-    static __GLOBAL_NUMBER_DIGITS_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 2, 0, 1, 1, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        tags: 6u32,
-        start: 5u32,
-        start_ops: 4u32,
-        op_start: 40u32,
-        final_maps: 49u32,
-        words: __GLOBAL_NUMBER_DIGITS_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 858993460u64,
-    };
+    static __GLOBAL_NUMBER_DIGITS_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __GLOBAL_NUMBER_DIGITS_TDFA_BYTES,
+    );
     #[cfg(target_endian = "little")]
-    static __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/tel/ast/global_number_digits.phonedigits.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/tel/ast/global_number_digits.phonedigits.be.tdfa")
         ),
     );
-    static __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        tags: 4u32,
-        start: 3u32,
-        start_ops: 2u32,
-        op_start: 9u32,
-        final_maps: 14u32,
-        words: __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 1431655766u64,
-    };
+    static __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_ITEM_BYTES,
+    );
     /// Reads one `phonedigit` of `GlobalNumberDigits` starting at `pos`.
     fn __globalnumberdigits_phonedigits_item(
         input: &str,
@@ -3097,52 +1475,32 @@ pub mod ast {
         let mut tags = [usize::MAX; 4];
         let next = __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
     #[cfg(target_endian = "little")]
-    static __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_2_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_2_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"),
             "/tel/ast/global_number_digits.phonedigits_2.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_2_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_2_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"),
             "/tel/ast/global_number_digits.phonedigits_2.be.tdfa")
         ),
     );
-    static __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_2_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        tags: 4u32,
-        start: 3u32,
-        start_ops: 2u32,
-        op_start: 9u32,
-        final_maps: 14u32,
-        words: __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_2_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 1431655766u64,
-    };
+    static __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_2_ITEM: ::abnf_runtime::TaggedDfa<
+        'static,
+    > = ::abnf_runtime::TaggedDfa::__wire(
+        __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_2_ITEM_BYTES,
+    );
     /// Reads one `phonedigit` of `GlobalNumberDigits` starting at `pos`.
     fn __globalnumberdigits_phonedigits_2_item(
         input: &str,
@@ -3152,7 +1510,7 @@ pub mod ast {
         let mut tags = [usize::MAX; 4];
         let next = __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_2_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `global-number-digits` of `tel.abnf` (line 21):
@@ -3165,19 +1523,19 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct GlobalNumberDigits<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `phonedigit`
-        pub phonedigits: ::iri_grammar::List<'a, &'a str>,
+        pub phonedigits: ::abnf_runtime::List<'a, &'a str>,
         /// `phonedigit`
-        pub phonedigits_2: ::iri_grammar::List<'a, &'a str>,
+        pub phonedigits_2: ::abnf_runtime::List<'a, &'a str>,
     }
     impl<'a> GlobalNumberDigits<'a> {
         /// Parses all of `input` as `global-number-digits`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -3186,37 +1544,39 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __GLOBAL_NUMBER_DIGITS_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "tel",
                     "global-number-digits",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                phonedigits: ::iri_grammar::List::__new(
+                phonedigits: ::abnf_runtime::List::__new(
                     input,
-                    ::iri_grammar::__private::group(&tags, 1).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 1).unwrap_or_default(),
                     __globalnumberdigits_phonedigits_item,
                 ),
-                phonedigits_2: ::iri_grammar::List::__new(
+                phonedigits_2: ::abnf_runtime::List::__new(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                     __globalnumberdigits_phonedigits_2_item,
                 ),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "tel",
                         "global-number-digits",
                         e.offset(),
@@ -3226,81 +1586,39 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __LOCAL_NUMBER_DIGITS_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __LOCAL_NUMBER_DIGITS_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/local_number_digits.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __LOCAL_NUMBER_DIGITS_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __LOCAL_NUMBER_DIGITS_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/local_number_digits.be.tdfa")),
     );
-    static __LOCAL_NUMBER_DIGITS_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 2, 2, 1, 0, 0, 2, 2, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 3u32,
-        tags: 6u32,
-        start: 4u32,
-        start_ops: 4u32,
-        op_start: 28u32,
-        final_maps: 37u32,
-        words: __LOCAL_NUMBER_DIGITS_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 1073741824u64,
-    };
+    static __LOCAL_NUMBER_DIGITS_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __LOCAL_NUMBER_DIGITS_TDFA_BYTES,
+    );
     #[cfg(target_endian = "little")]
-    static __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"),
             "/tel/ast/local_number_digits.phonedigit_hexs.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"),
             "/tel/ast/local_number_digits.phonedigit_hexs.be.tdfa")
         ),
     );
-    static __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        tags: 4u32,
-        start: 3u32,
-        start_ops: 2u32,
-        op_start: 9u32,
-        final_maps: 14u32,
-        words: __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 1431655766u64,
-    };
+    static __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_ITEM: ::abnf_runtime::TaggedDfa<
+        'static,
+    > = ::abnf_runtime::TaggedDfa::__wire(
+        __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_ITEM_BYTES,
+    );
     /// Reads one `phonedigit-hex` of `LocalNumberDigits` starting at `pos`.
     fn __localnumberdigits_phonedigit_hexs_item(
         input: &str,
@@ -3310,52 +1628,32 @@ pub mod ast {
         let mut tags = [usize::MAX; 4];
         let next = __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
     #[cfg(target_endian = "little")]
-    static __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_2_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_2_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"),
             "/tel/ast/local_number_digits.phonedigit_hexs_2.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_2_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_2_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"),
             "/tel/ast/local_number_digits.phonedigit_hexs_2.be.tdfa")
         ),
     );
-    static __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_2_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        tags: 4u32,
-        start: 3u32,
-        start_ops: 2u32,
-        op_start: 9u32,
-        final_maps: 14u32,
-        words: __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_2_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 1431655766u64,
-    };
+    static __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_2_ITEM: ::abnf_runtime::TaggedDfa<
+        'static,
+    > = ::abnf_runtime::TaggedDfa::__wire(
+        __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_2_ITEM_BYTES,
+    );
     /// Reads one `phonedigit-hex` of `LocalNumberDigits` starting at `pos`.
     fn __localnumberdigits_phonedigit_hexs_2_item(
         input: &str,
@@ -3365,7 +1663,7 @@ pub mod ast {
         let mut tags = [usize::MAX; 4];
         let next = __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_2_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `local-number-digits` of `tel.abnf` (line 25):
@@ -3379,19 +1677,19 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct LocalNumberDigits<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `phonedigit-hex`
-        pub phonedigit_hexs: ::iri_grammar::List<'a, &'a str>,
+        pub phonedigit_hexs: ::abnf_runtime::List<'a, &'a str>,
         /// `phonedigit-hex`
-        pub phonedigit_hexs_2: ::iri_grammar::List<'a, &'a str>,
+        pub phonedigit_hexs_2: ::abnf_runtime::List<'a, &'a str>,
     }
     impl<'a> LocalNumberDigits<'a> {
         /// Parses all of `input` as `local-number-digits`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -3400,37 +1698,39 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __LOCAL_NUMBER_DIGITS_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
+                .parse(
                     "tel",
                     "local-number-digits",
-                    offset,
-                ))?;
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                phonedigit_hexs: ::iri_grammar::List::__new(
+                phonedigit_hexs: ::abnf_runtime::List::__new(
                     input,
-                    ::iri_grammar::__private::group(&tags, 1).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 1).unwrap_or_default(),
                     __localnumberdigits_phonedigit_hexs_item,
                 ),
-                phonedigit_hexs_2: ::iri_grammar::List::__new(
+                phonedigit_hexs_2: ::abnf_runtime::List::__new(
                     input,
-                    ::iri_grammar::__private::group(&tags, 2).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 2).unwrap_or_default(),
                     __localnumberdigits_phonedigit_hexs_2_item,
                 ),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "tel",
                         "local-number-digits",
                         e.offset(),
@@ -3440,79 +1740,35 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __DOMAINNAME_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __DOMAINNAME_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/domainname.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __DOMAINNAME_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __DOMAINNAME_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/domainname.be.tdfa")),
     );
-    static __DOMAINNAME_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 5u32,
-        tags: 6u32,
-        start: 6u32,
-        start_ops: 4u32,
-        op_start: 66u32,
-        final_maps: 75u32,
-        words: __DOMAINNAME_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 715827883u64,
-    };
+    static __DOMAINNAME_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __DOMAINNAME_TDFA_BYTES,
+    );
     #[cfg(target_endian = "little")]
-    static __DOMAINNAME_DOMAINLABELS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __DOMAINNAME_DOMAINLABELS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/tel/ast/domainname.domainlabels.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __DOMAINNAME_DOMAINLABELS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __DOMAINNAME_DOMAINLABELS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/tel/ast/domainname.domainlabels.be.tdfa")
         ),
     );
-    static __DOMAINNAME_DOMAINLABELS_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        tags: 4u32,
-        start: 5u32,
-        start_ops: 3u32,
-        op_start: 25u32,
-        final_maps: 32u32,
-        words: __DOMAINNAME_DOMAINLABELS_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 858993460u64,
-    };
+    static __DOMAINNAME_DOMAINLABELS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __DOMAINNAME_DOMAINLABELS_ITEM_BYTES,
+    );
     /// Reads one `domainlabel` of `Domainname` starting at `pos`.
     fn __domainname_domainlabels_item(
         input: &str,
@@ -3522,7 +1778,7 @@ pub mod ast {
         let mut tags = [usize::MAX; 4];
         let next = __DOMAINNAME_DOMAINLABELS_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((Domainlabel::__sub(input, s), next))
     }
     /// Parse tree of the rule `domainname` of `tel.abnf` (line 27):
@@ -3535,11 +1791,11 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Domainname<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `domainlabel`
-        pub domainlabels: ::iri_grammar::List<'a, Domainlabel<'a>>,
+        pub domainlabels: ::abnf_runtime::List<'a, Domainlabel<'a>>,
         /// `toplabel`
         pub toplabel: &'a str,
     }
@@ -3547,7 +1803,7 @@ pub mod ast {
         /// Parses all of `input` as `domainname`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -3556,33 +1812,28 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __DOMAINNAME_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "tel",
-                    "domainname",
-                    offset,
-                ))?;
+                .parse("tel", "domainname", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                domainlabels: ::iri_grammar::List::__new(
+                domainlabels: ::abnf_runtime::List::__new(
                     input,
-                    ::iri_grammar::__private::group(&tags, 1).unwrap_or_default(),
+                    ::abnf_runtime::__private::group(&tags, 1).unwrap_or_default(),
                     __domainname_domainlabels_item,
                 ),
-                toplabel: ::iri_grammar::__private::leaf(input, &tags, 2),
+                toplabel: ::abnf_runtime::__private::leaf(input, &tags, 2),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "tel",
                         "domainname",
                         e.offset(),
@@ -3602,85 +1853,41 @@ pub mod ast {
             /// `alphanum`
             alphanum: &'a str,
             /// `alphanum`
-            alphanums: ::iri_grammar::List<'a, &'a str>,
+            alphanums: ::abnf_runtime::List<'a, &'a str>,
             /// `alphanum`
             alphanum_2: &'a str,
         },
     }
     #[cfg(target_endian = "little")]
-    static __DOMAINLABEL_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __DOMAINLABEL_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/domainlabel.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __DOMAINLABEL_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __DOMAINLABEL_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/domainlabel.be.tdfa")),
     );
-    static __DOMAINLABEL_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 3u32,
-        tags: 14u32,
-        start: 4u32,
-        start_ops: 4u32,
-        op_start: 24u32,
-        final_maps: 33u32,
-        words: __DOMAINLABEL_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 1073741824u64,
-    };
+    static __DOMAINLABEL_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __DOMAINLABEL_TDFA_BYTES,
+    );
     #[cfg(target_endian = "little")]
-    static __DOMAINLABEL_ALPHANUMS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __DOMAINLABEL_ALPHANUMS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/tel/ast/domainlabel.alphanums.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __DOMAINLABEL_ALPHANUMS_ITEM_BYTES: &::iri_grammar::__private::Aligned<
+    static __DOMAINLABEL_ALPHANUMS_ITEM_BYTES: &::abnf_runtime::__private::Aligned<
         [u8],
-    > = &::iri_grammar::__private::Aligned::new(
+    > = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(
             concat!(env!("OUT_DIR"), "/tel/ast/domainlabel.alphanums.be.tdfa")
         ),
     );
-    static __DOMAINLABEL_ALPHANUMS_ITEM: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        tags: 2u32,
-        start: 3u32,
-        start_ops: 1u32,
-        op_start: 9u32,
-        final_maps: 12u32,
-        words: __DOMAINLABEL_ALPHANUMS_ITEM_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 1431655766u64,
-    };
+    static __DOMAINLABEL_ALPHANUMS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __DOMAINLABEL_ALPHANUMS_ITEM_BYTES,
+    );
     /// Reads one `alphanum` of `Domainlabel` starting at `pos`.
     fn __domainlabel_alphanums_item(
         input: &str,
@@ -3690,7 +1897,7 @@ pub mod ast {
         let mut tags = [usize::MAX; 2];
         let next = __DOMAINLABEL_ALPHANUMS_ITEM
             .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = ::iri_grammar::__private::group(&tags, 1)?;
+        let s = ::abnf_runtime::__private::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `domainlabel` of `tel.abnf` (line 28):
@@ -3704,7 +1911,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Domainlabel<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// Which alternative matched, with its parts.
@@ -3714,7 +1921,7 @@ pub mod ast {
         /// Parses all of `input` as `domainlabel`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -3723,45 +1930,40 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 14];
             __DOMAINLABEL_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "tel",
-                    "domainlabel",
-                    offset,
-                ))?;
+                .parse("tel", "domainlabel", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                kind: if ::iri_grammar::__private::group(&tags, 1).is_some() {
+                kind: if ::abnf_runtime::__private::group(&tags, 1).is_some() {
                     DomainlabelKind::Alphanum(
-                        ::iri_grammar::__private::leaf(input, &tags, 2),
+                        ::abnf_runtime::__private::leaf(input, &tags, 2),
                     )
-                } else if ::iri_grammar::__private::group(&tags, 3).is_some() {
+                } else if ::abnf_runtime::__private::group(&tags, 3).is_some() {
                     DomainlabelKind::Alphanum2 {
-                        alphanum: ::iri_grammar::__private::leaf(input, &tags, 4),
-                        alphanums: ::iri_grammar::List::__new(
+                        alphanum: ::abnf_runtime::__private::leaf(input, &tags, 4),
+                        alphanums: ::abnf_runtime::List::__new(
                             input,
-                            ::iri_grammar::__private::group(&tags, 5)
+                            ::abnf_runtime::__private::group(&tags, 5)
                                 .unwrap_or_default(),
                             __domainlabel_alphanums_item,
                         ),
-                        alphanum_2: ::iri_grammar::__private::leaf(input, &tags, 6),
+                        alphanum_2: ::abnf_runtime::__private::leaf(input, &tags, 6),
                     }
                 } else {
-                    ::iri_grammar::__private::inconsistent("tel", "domainlabel", start)
+                    ::abnf_runtime::__private::inconsistent("tel", "domainlabel", start)
                 },
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "tel",
                         "domainlabel",
                         e.offset(),
@@ -3771,38 +1973,16 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __PARAMETER_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __PARAMETER_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/parameter.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __PARAMETER_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __PARAMETER_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/tel/ast/parameter.be.tdfa")),
     );
-    static __PARAMETER_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 0, 3, 1, 1, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 5, 0, 6, 0, 0, 0, 4, 4, 4, 4, 4, 4, 3, 3, 3, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 0, 1, 0, 1, 0, 4, 4, 4, 4, 4, 4, 3,
-            3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 7u32,
-        tags: 6u32,
-        start: 8u32,
-        start_ops: 4u32,
-        op_start: 64u32,
-        final_maps: 73u32,
-        words: __PARAMETER_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 536870912u64,
-    };
+    static __PARAMETER_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __PARAMETER_TDFA_BYTES,
+    );
     /// Parse tree of the rule `parameter` of `tel.abnf` (line 31):
     ///
     /// ```text
@@ -3813,7 +1993,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Parameter<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `pname`
@@ -3825,7 +2005,7 @@ pub mod ast {
         /// Parses all of `input` as `parameter`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -3834,30 +2014,25 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __PARAMETER_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "tel",
-                    "parameter",
-                    offset,
-                ))?;
+                .parse("tel", "parameter", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                pname: ::iri_grammar::__private::leaf(input, &tags, 1),
-                pvalue: ::iri_grammar::__private::group(&tags, 2)
+                pname: ::abnf_runtime::__private::leaf(input, &tags, 1),
+                pvalue: ::abnf_runtime::__private::group(&tags, 2)
                     .map(|s| &input[s.range()]),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "tel",
                         "parameter",
                         e.offset(),

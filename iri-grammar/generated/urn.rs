@@ -2,11 +2,11 @@
 // Do not edit: edit the spec file and rebuild.
 
 #[cfg(target_endian = "little")]
-static __NAMESTRING_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __NAMESTRING_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/namestring.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __NAMESTRING_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __NAMESTRING_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/namestring.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -25,75 +25,22 @@ static __NAMESTRING_SPARSE: &[u8] = include_bytes!(
 ///                 [ "#" f-component ]
 /// ```
 ///
-/// Minimized DFA: 80 states × 14 byte classes, a 2400-byte table; 3568 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 80 states × 14 byte classes, a 2864-byte table; 3568 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (99 bytes of nibble tables).
-pub static NAMESTRING: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (144 bytes of loop sets in the table).
+pub static NAMESTRING: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "namestring",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 4, 1, 5, 1, 6, 7, 7, 7, 7,
-            7, 7, 7, 7, 7, 7, 8, 1, 0, 4, 0, 9, 1, 7, 7, 7, 7, 7, 7, 10, 10, 10, 10, 10,
-            10, 10, 11, 10, 10, 10, 12, 10, 10, 13, 10, 10, 10, 10, 10, 0, 0, 0, 0, 1, 0,
-            7, 7, 7, 7, 7, 7, 10, 10, 10, 10, 10, 10, 10, 11, 10, 10, 10, 12, 10, 10, 13,
-            10, 10, 10, 10, 10, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 14u32,
-        start: 14u32,
-        words: ::iri_grammar::__private::Words::U16(__NAMESTRING_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 1078u32,
-            recip: 306783379u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __NAMESTRING_TABLE,
     ::core::option::Option::None,
     __NAMESTRING_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __ASSIGNED_NAME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ASSIGNED_NAME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/assigned_name.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __ASSIGNED_NAME_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ASSIGNED_NAME_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/assigned_name.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -110,54 +57,22 @@ static __ASSIGNED_NAME_SPARSE: &[u8] = include_bytes!(
 /// assigned-name = "urn" ":" NID ":" NSS
 /// ```
 ///
-/// Minimized DFA: 72 states × 11 byte classes, a 1728-byte table; 3226 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 72 states × 11 byte classes, a 2096-byte table; 3226 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static ASSIGNED_NAME: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static ASSIGNED_NAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "assigned-name",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 3, 1, 4, 5, 5, 5, 5,
-            5, 5, 5, 5, 5, 5, 6, 1, 0, 1, 0, 0, 1, 5, 5, 5, 5, 5, 5, 7, 7, 7, 7, 7, 7, 7,
-            8, 7, 7, 7, 9, 7, 7, 10, 7, 7, 7, 7, 7, 0, 0, 0, 0, 1, 0, 5, 5, 5, 5, 5, 5,
-            7, 7, 7, 7, 7, 7, 7, 8, 7, 7, 7, 9, 7, 7, 10, 7, 7, 7, 7, 7, 0, 0, 0, 1, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 11u32,
-        start: 11u32,
-        words: ::iri_grammar::__private::Words::U16(__ASSIGNED_NAME_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 781u32,
-            recip: 390451573u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __ASSIGNED_NAME_TABLE,
     ::core::option::Option::None,
     __ASSIGNED_NAME_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __NID_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __NID_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/nid.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __NID_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __NID_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/nid.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -174,41 +89,20 @@ static __NID_SPARSE: &[u8] = include_bytes!(
 /// NID           = (alphanum) 0*30(ldh) (alphanum)
 /// ```
 ///
-/// Minimized DFA: 64 states × 3 byte classes, a 512-byte table; 2776 bytes as a sparse `regex-automata` DFA.
-pub static NID: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 64 states × 3 byte classes, a 832-byte table; 2776 bytes as a sparse `regex-automata` DFA.
+pub static NID: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "NID",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2,
-            2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 3u32,
-        start: 3u32,
-        words: ::iri_grammar::__private::Words::U16(__NID_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 192u32,
-            recip: 1431655766u64,
-            sets: &[],
-        },
-    },
+    __NID_TABLE,
     ::core::option::Option::None,
     __NID_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __LDH_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __LDH_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/ldh.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __LDH_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __LDH_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/ldh.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -225,41 +119,20 @@ static __LDH_SPARSE: &[u8] = include_bytes!(
 /// ldh           = alphanum / "-"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 781 bytes as a sparse `regex-automata` DFA.
-pub static LDH: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 781 bytes as a sparse `regex-automata` DFA.
+pub static LDH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "ldh",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__LDH_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __LDH_TABLE,
     ::core::option::Option::None,
     __LDH_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __NSS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __NSS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/nss.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __NSS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __NSS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/nss.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -276,54 +149,22 @@ static __NSS_SPARSE: &[u8] = include_bytes!(
 /// NSS           = pchar *(pchar / "/")
 /// ```
 ///
-/// Minimized DFA: 5 states × 5 byte classes, a 60-byte table; 925 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 5 byte classes, a 428-byte table; 925 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static NSS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static NSS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "NSS",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 0, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 5u32,
-        start: 5u32,
-        words: ::iri_grammar::__private::Words::U16(__NSS_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 20u32,
-            recip: 858993460u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 116,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __NSS_TABLE,
     ::core::option::Option::None,
     __NSS_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __RQ_COMPONENTS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __RQ_COMPONENTS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/rq_components.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __RQ_COMPONENTS_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __RQ_COMPONENTS_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/rq_components.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -341,54 +182,22 @@ static __RQ_COMPONENTS_SPARSE: &[u8] = include_bytes!(
 ///                 [ "?=" q-component ]
 /// ```
 ///
-/// Minimized DFA: 7 states × 7 byte classes, a 112-byte table; 961 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 7 states × 7 byte classes, a 480-byte table; 961 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static RQ_COMPONENTS: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static RQ_COMPONENTS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "rq-components",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 3, 1, 1, 1, 4, 5, 5, 5, 5,
-            5, 5, 5, 5, 5, 5, 1, 1, 0, 3, 0, 6, 1, 5, 5, 5, 5, 5, 5, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 5, 5, 5, 5, 5, 5, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 7u32,
-        start: 7u32,
-        words: ::iri_grammar::__private::Words::U16(__RQ_COMPONENTS_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 42u32,
-            recip: 613566757u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __RQ_COMPONENTS_TABLE,
     ::core::option::Option::None,
     __RQ_COMPONENTS_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __R_COMPONENT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __R_COMPONENT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/r_component.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __R_COMPONENT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __R_COMPONENT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/r_component.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -405,54 +214,22 @@ static __R_COMPONENT_SPARSE: &[u8] = include_bytes!(
 /// r-component   = pchar *( pchar / "/" / "?" )
 /// ```
 ///
-/// Minimized DFA: 5 states × 5 byte classes, a 60-byte table; 925 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 5 byte classes, a 428-byte table; 925 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static R_COMPONENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static R_COMPONENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "r-component",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 3, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 5u32,
-        start: 5u32,
-        words: ::iri_grammar::__private::Words::U16(__R_COMPONENT_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 20u32,
-            recip: 858993460u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __R_COMPONENT_TABLE,
     ::core::option::Option::None,
     __R_COMPONENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __Q_COMPONENT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __Q_COMPONENT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/q_component.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __Q_COMPONENT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __Q_COMPONENT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/q_component.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -469,54 +246,22 @@ static __Q_COMPONENT_SPARSE: &[u8] = include_bytes!(
 /// q-component   = pchar *( pchar / "/" / "?" )
 /// ```
 ///
-/// Minimized DFA: 5 states × 5 byte classes, a 60-byte table; 925 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 5 byte classes, a 428-byte table; 925 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static Q_COMPONENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static Q_COMPONENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "q-component",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 4, 4, 4,
-            4, 4, 4, 4, 4, 4, 1, 1, 0, 1, 0, 3, 1, 4, 4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 4, 4, 4, 4, 4, 4, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 5u32,
-        start: 5u32,
-        words: ::iri_grammar::__private::Words::U16(__Q_COMPONENT_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 20u32,
-            recip: 858993460u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __Q_COMPONENT_TABLE,
     ::core::option::Option::None,
     __Q_COMPONENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __F_COMPONENT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __F_COMPONENT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/f_component.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __F_COMPONENT_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __F_COMPONENT_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/f_component.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -533,54 +278,22 @@ static __F_COMPONENT_SPARSE: &[u8] = include_bytes!(
 /// f-component   = fragment
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 40-byte table; 856 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; the runtime skips their runs a block at a time (33 bytes of nibble tables).
-pub static F_COMPONENT: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+pub static F_COMPONENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "f-component",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3,
-            3, 3, 3, 3, 3, 3, 1, 1, 0, 1, 0, 1, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 3, 3, 3, 3, 3, 3, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 4u32,
-        start: 12u32,
-        words: ::iri_grammar::__private::Words::U16(__F_COMPONENT_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 12u32,
-            recip: 1073741824u64,
-            sets: &[
-                ::iri_grammar::__private::LoopSet {
-                    bytes: ::iri_grammar::__private::NibbleSet([
-                        184, 252, 248, 248, 252, 248, 252, 252, 252, 252, 252, 92, 84,
-                        92, 212, 124,
-                    ]),
-                    escape: 37,
-                    escaped: ::iri_grammar::__private::NibbleSet([
-                        8, 88, 88, 88, 88, 88, 88, 8, 8, 8, 0, 0, 0, 0, 0, 0,
-                    ]),
-                },
-            ],
-        },
-    },
+    __F_COMPONENT_TABLE,
     ::core::option::Option::None,
     __F_COMPONENT_SPARSE,
 );
 #[cfg(target_endian = "little")]
-static __ALPHANUM_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ALPHANUM_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/alphanum.le.table")),
 );
 #[cfg(target_endian = "big")]
-static __ALPHANUM_TABLE: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+static __ALPHANUM_TABLE: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/alphanum.be.table")),
 );
 #[cfg(target_endian = "little")]
@@ -597,32 +310,11 @@ static __ALPHANUM_SPARSE: &[u8] = include_bytes!(
 /// alphanum      = ALPHA / DIGIT
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 18-byte table; 775 bytes as a sparse `regex-automata` DFA.
-pub static ALPHANUM: ::iri_grammar::Recognizer = ::iri_grammar::Recognizer::__new(
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
+pub static ALPHANUM: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "alphanum",
-    ::iri_grammar::__private::Table {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 2u32,
-        start: 2u32,
-        words: ::iri_grammar::__private::Words::U16(__ALPHANUM_TABLE.as_u16s()),
-        skip: ::iri_grammar::__private::Skip {
-            from: 6u32,
-            recip: 2147483648u64,
-            sets: &[],
-        },
-    },
+    __ALPHANUM_TABLE,
     ::core::option::Option::None,
     __ALPHANUM_SPARSE,
 );
@@ -631,7 +323,7 @@ pub use super::rfc3986::PCHAR;
 /// Imported: the recognizer of `fragment` from [`super::rfc3986`].
 pub use super::rfc3986::FRAGMENT;
 /// Every exported rule of `urn.abnf`, in spec order.
-pub static GRAMMAR: ::iri_grammar::Grammar = ::iri_grammar::Grammar::__new(
+pub static GRAMMAR: ::abnf_runtime::Grammar = ::abnf_runtime::Grammar::__new(
     "urn",
     &[
         &NAMESTRING,
@@ -651,39 +343,16 @@ pub static GRAMMAR: ::iri_grammar::Grammar = ::iri_grammar::Grammar::__new(
 /// Typed, borrowed parse trees for the rules of `urn`.
 pub mod ast {
     #[cfg(target_endian = "little")]
-    static __NAMESTRING_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __NAMESTRING_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/urn/ast/namestring.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __NAMESTRING_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __NAMESTRING_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/urn/ast/namestring.be.tdfa")),
     );
-    static __NAMESTRING_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 1, 3, 1, 1, 1, 1, 1, 4, 1, 5, 1, 6, 7, 7, 7, 7,
-            7, 7, 7, 7, 7, 7, 8, 1, 0, 4, 0, 9, 1, 7, 7, 7, 7, 7, 7, 10, 10, 10, 10, 10,
-            10, 10, 11, 10, 10, 10, 12, 10, 10, 13, 10, 10, 10, 10, 10, 0, 0, 0, 0, 1, 0,
-            7, 7, 7, 7, 7, 7, 10, 10, 10, 10, 10, 10, 10, 11, 10, 10, 10, 12, 10, 10, 13,
-            10, 10, 10, 10, 10, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 14u32,
-        tags: 8u32,
-        start: 15u32,
-        start_ops: 5u32,
-        op_start: 1275u32,
-        final_maps: 1286u32,
-        words: __NAMESTRING_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 286331154u64,
-    };
+    static __NAMESTRING_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __NAMESTRING_TDFA_BYTES,
+    );
     /// Parse tree of the rule `namestring` of `urn.abnf` (line 9):
     ///
     /// ```text
@@ -696,7 +365,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Namestring<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `assigned-name`
@@ -710,7 +379,7 @@ pub mod ast {
         /// Parses all of `input` as `namestring`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -719,32 +388,27 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 8];
             __NAMESTRING_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "urn",
-                    "namestring",
-                    offset,
-                ))?;
+                .parse("urn", "namestring", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                assigned_name: ::iri_grammar::__private::leaf(input, &tags, 1),
-                rq_components: ::iri_grammar::__private::group(&tags, 2)
+                assigned_name: ::abnf_runtime::__private::leaf(input, &tags, 1),
+                rq_components: ::abnf_runtime::__private::group(&tags, 2)
                     .map(|s| RqComponents::__sub(input, s)),
-                f_component: ::iri_grammar::__private::group(&tags, 3)
+                f_component: ::abnf_runtime::__private::group(&tags, 3)
                     .map(|s| &input[s.range()]),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "urn",
                         "namestring",
                         e.offset(),
@@ -754,38 +418,16 @@ pub mod ast {
         }
     }
     #[cfg(target_endian = "little")]
-    static __RQ_COMPONENTS_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __RQ_COMPONENTS_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/urn/ast/rq_components.le.tdfa")),
     );
     #[cfg(target_endian = "big")]
-    static __RQ_COMPONENTS_TDFA_BYTES: &::iri_grammar::__private::Aligned<[u8]> = &::iri_grammar::__private::Aligned::new(
+    static __RQ_COMPONENTS_TDFA_BYTES: &::abnf_runtime::__private::Aligned<[u8]> = &::abnf_runtime::__private::Aligned::new(
         *include_bytes!(concat!(env!("OUT_DIR"), "/urn/ast/rq_components.be.tdfa")),
     );
-    static __RQ_COMPONENTS_TDFA: ::iri_grammar::__private::TaggedDfa = ::iri_grammar::__private::TaggedDfa {
-        classes: [
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 3, 1, 1, 1, 4, 5, 5, 5, 5,
-            5, 5, 5, 5, 5, 5, 1, 1, 0, 6, 0, 7, 1, 5, 5, 5, 5, 5, 5, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 5, 5, 5, 5, 5, 5, 1,
-            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-        alphabet: 8u32,
-        tags: 6u32,
-        start: 9u32,
-        start_ops: 8u32,
-        op_start: 162u32,
-        final_maps: 184u32,
-        words: __RQ_COMPONENTS_TDFA_BYTES.as_u32s(),
-        utf8_only: false,
-        pairs: ::core::option::Option::None,
-        loops: &[],
-        recip: 477218589u64,
-    };
+    static __RQ_COMPONENTS_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __RQ_COMPONENTS_TDFA_BYTES,
+    );
     /// Parse tree of the rule `rq-components` of `urn.abnf` (line 16):
     ///
     /// ```text
@@ -797,7 +439,7 @@ pub mod ast {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct RqComponents<'a> {
         /// Where this node is in the input.
-        pub span: ::iri_grammar::Span,
+        pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
         /// `r-component`
@@ -809,7 +451,7 @@ pub mod ast {
         /// Parses all of `input` as `rq-components`; the error says where it stopped matching.
         pub fn parse(
             input: &'a str,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
@@ -818,31 +460,26 @@ pub mod ast {
             input: &'a str,
             start: usize,
             end: usize,
-        ) -> ::core::result::Result<Self, ::iri_grammar::MatchError> {
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __RQ_COMPONENTS_TDFA
-                .run(input.as_bytes(), start, end, &mut tags)
-                .map_err(|offset| ::iri_grammar::MatchError::__new(
-                    "urn",
-                    "rq-components",
-                    offset,
-                ))?;
+                .parse("urn", "rq-components", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self {
-                span: ::iri_grammar::Span { start, end },
+                span: ::abnf_runtime::Span { start, end },
                 text: &input[start..end],
-                r_component: ::iri_grammar::__private::group(&tags, 1)
+                r_component: ::abnf_runtime::__private::group(&tags, 1)
                     .map(|s| &input[s.range()]),
-                q_component: ::iri_grammar::__private::group(&tags, 2)
+                q_component: ::abnf_runtime::__private::group(&tags, 2)
                     .map(|s| &input[s.range()]),
             })
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
-        pub fn __sub(input: &'a str, span: ::iri_grammar::Span) -> Self {
+        pub fn __sub(input: &'a str, span: ::abnf_runtime::Span) -> Self {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => {
-                    ::iri_grammar::__private::inconsistent(
+                    ::abnf_runtime::__private::inconsistent(
                         "urn",
                         "rq-components",
                         e.offset(),

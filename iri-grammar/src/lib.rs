@@ -18,17 +18,23 @@
 //! assert!(r.is_match("../a/b?c"));
 //! ```
 //!
-//! The everyday types ([`IriRef`], [`Iri`], [`UriRef`], [`Uri`] and their
-//! owned forms) are validated and give the components; [`ops`] has the
-//! RFC 3987 / RFC 3986 operations on them: IRI ↔ URI mapping, resolution,
-//! normalization and comparison, bidi checks, and a builder.
+//! The everyday types ([`IriRef`], [`Iri`], [`UriRef`], [`Uri`], the
+//! fragment-less [`AbsoluteIri`] and [`AbsoluteUri`], and their owned forms)
+//! are validated and give the components; the IRI types are strict (RFC 3987
+//! §4.1: no bidi formatting characters), while a [`Recognizer`] checks its
+//! grammar rule alone. [`ops`] has the RFC 3987 / RFC 3986 operations on
+//! them: IRI ↔ URI mapping (literal and display-safe), resolution,
+//! normalization and comparison (scheme-based by default), bidi checks, a
+//! lint, and a builder.
 //!
 //! ```
 //! use iri_grammar::{Iri, IriRef};
 //!
 //! let base = Iri::parse("http://例え.jp/a/b")?;
 //! let target = base.resolve(IriRef::parse("../引き出し?q=1")?);
-//! assert_eq!(target.as_str(), "http://例え.jp/引き出し?q=1");
+//! assert_eq!(target, "http://例え.jp/引き出し?q=1");
+//! assert_eq!(base.resolve_str("../引き出し?q=1")?, target);
+//! assert_eq!(base.scheme(), "http");
 //! assert_eq!(
 //!     target.as_ref().to_uri().as_str(),
 //!     "http://%E4%BE%8B%E3%81%88.jp/%E5%BC%95%E3%81%8D%E5%87%BA%E3%81%97?q=1"
@@ -45,52 +51,22 @@
 #![warn(missing_docs)]
 
 extern crate alloc;
-// Generated code names the runtime by its absolute path, as a dependant crate
-// would; this makes that path resolve inside this crate too.
-extern crate self as iri_grammar;
-
 pub mod ops;
-mod recognizer;
-#[doc(hidden)]
-pub mod simd;
 mod scheme;
-mod tagged;
 mod types;
 
+/// The runtime that the generated recognizers and parse trees run on.
+pub use abnf_runtime;
+pub use abnf_runtime::{ByteSet, Grammar, List, MatchError, Recognizer, Span};
 pub use ops::{
     equivalent, iri_to_uri, normalize, relativize, remove_dot_segments, resolve, uri_to_iri, IriBuilder,
     Normalizer, Rung,
 };
-pub use recognizer::{Grammar, MatchError, Recognizer};
 pub use scheme::{check_scheme, scheme_grammar, SchemeCheck};
-pub use tagged::{List, Span};
 pub use types::{
-    Host, Iri, IriBuf, IriRef, IriRefBuf, ParseError, ParseErrorKind, Port, Uri, UriBuf, UriRef, UriRefBuf,
+    AbsoluteIri, AbsoluteIriBuf, AbsoluteUri, AbsoluteUriBuf, Host, Iri, IriBuf, IriRef, IriRefBuf,
+    ParseError, ParseErrorKind, Port, Uri, UriBuf, UriRef, UriRefBuf,
 };
-
-/// What generated code uses; not part of the API.
-#[doc(hidden)]
-pub mod __private {
-    pub use crate::recognizer::{Aligned, Resume, Reverse, Skip, Stop, Table, Words};
-    pub use crate::simd::{LoopSet, NibbleSet};
-    pub use crate::tagged::{group, Pairs, TaggedDfa};
-
-    /// The text of a group that a successful parse always sets.
-    #[inline]
-    pub fn leaf<'a>(input: &'a str, tags: &[usize], g: usize) -> &'a str {
-        group(tags, g).map_or("", |s| &input[s.range()])
-    }
-
-    /// A part that the enclosing rule matched does not match its own rule:
-    /// the generated automata disagree, which is a generator bug.
-    #[cold]
-    pub fn inconsistent(grammar: &str, rule: &str, offset: usize) -> ! {
-        panic!(
-            "abnf-codegen bug: {grammar}:{rule} does not match a part its parent matched (offset {offset}); \
-             please report it with the input"
-        )
-    }
-}
 
 // One module per spec file (`rfc3986`, `rfc3987`, `rfc2396`, `rfc1738`, ...),
 // documented with the spec's opening comment, and the `GRAMMARS` index: all

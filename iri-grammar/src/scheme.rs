@@ -48,10 +48,10 @@ pub fn scheme_grammar(scheme: &str) -> Option<&'static Recognizer> {
 /// ```
 pub fn check_scheme(iri: &str) -> Result<SchemeCheck, ParseError> {
     let parsed = Iri::parse(iri)?;
-    let Some(recognizer) = parsed.scheme().and_then(scheme_grammar) else {
+    let Some(recognizer) = scheme_grammar(parsed.scheme()) else {
         return Ok(SchemeCheck::Unknown);
     };
-    let uri = crate::ops::iri_to_uri_str(iri);
+    let uri = crate::ops::iri_to_uri(parsed.into()).into_string();
     Ok(match recognizer.validate(&uri) {
         Ok(()) => SchemeCheck::Valid(recognizer),
         Err(e) => SchemeCheck::Invalid(recognizer, e),

@@ -6,7 +6,7 @@ use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::str::FromStr;
 
-use crate::tagged::Span;
+use crate::Span;
 use crate::{rfc3986, rfc3987, MatchError, Recognizer};
 
 /// What kind of host an authority names (RFC 3986 §3.2.2).
@@ -30,6 +30,68 @@ impl<'a> Host<'a> {
     pub fn as_str(&self) -> &'a str {
         match *self {
             Host::Ipv6(s) | Host::IpvFuture(s) | Host::Ipv4(s) | Host::RegName(s) => s,
+        }
+    }
+
+    /// The IPv4 address of an [`Host::Ipv4`] host.
+    ///
+    /// ```
+    /// use core::net::Ipv4Addr;
+    /// use iri_grammar::Iri;
+    ///
+    /// let iri = Iri::parse("http://192.0.2.1:8080/")?;
+    /// assert_eq!(iri.host().and_then(|h| h.ipv4()), Some(Ipv4Addr::new(192, 0, 2, 1)));
+    /// // 256 is not a dec-octet: a registered name, not an address.
+    /// assert_eq!(Iri::parse("http://192.0.2.256/")?.host().and_then(|h| h.ipv4()), None);
+    /// # Ok::<(), iri_grammar::ParseError>(())
+    /// ```
+    pub fn ipv4(&self) -> Option<core::net::Ipv4Addr> {
+        match *self {
+            // RFC 3986's IPv4address (dec-octets without leading zeros) is
+            // a subset of what `core` parses.
+            Host::Ipv4(s) => s.parse().ok(),
+            _ => None,
+        }
+    }
+
+    /// The IPv6 address of an [`Host::Ipv6`] host (the text between the
+    /// brackets, in any of RFC 4291's forms, is parsed; [`Host::as_str`]
+    /// keeps it as written).
+    ///
+    /// ```
+    /// use core::net::Ipv6Addr;
+    /// use iri_grammar::{Host, IriRef};
+    ///
+    /// let r = IriRef::parse("//[0:0::1]/")?;
+    /// assert_eq!(r.host(), Some(Host::Ipv6("0:0::1")));
+    /// assert_eq!(r.host().and_then(|h| h.ipv6()), Some(Ipv6Addr::LOCALHOST));
+    /// # Ok::<(), iri_grammar::ParseError>(())
+    /// ```
+    pub fn ipv6(&self) -> Option<core::net::Ipv6Addr> {
+        match *self {
+            Host::Ipv6(s) => s.parse().ok(),
+            _ => None,
+        }
+    }
+
+    /// The IP address of an IPv4 or IPv6 host; `None` for a registered
+    /// name or an IPvFuture literal.
+    ///
+    /// ```
+    /// use core::net::IpAddr;
+    /// use iri_grammar::Iri;
+    ///
+    /// let ip = |s| Iri::parse(s).unwrap().host().and_then(|h| h.ip());
+    /// assert_eq!(ip("http://[::1]/"), Some("::1".parse::<IpAddr>().unwrap()));
+    /// assert_eq!(ip("http://10.0.0.1/"), Some("10.0.0.1".parse::<IpAddr>().unwrap()));
+    /// assert_eq!(ip("http://[v1.x]/"), None);
+    /// assert_eq!(ip("http://example.org/"), None);
+    /// ```
+    pub fn ip(&self) -> Option<core::net::IpAddr> {
+        match self {
+            Host::Ipv4(_) => self.ipv4().map(core::net::IpAddr::V4),
+            Host::Ipv6(_) => self.ipv6().map(core::net::IpAddr::V6),
+            _ => None,
         }
     }
 
@@ -97,7 +159,7 @@ enum HostTag {
 /// bench`'s extraction, about a tenth).
 #[inline(always)]
 fn parts(recognizer: &'static Recognizer, input: &str) -> Result<Parts, MatchError> {
-    use crate::__private::inconsistent;
+    use abnf_runtime::__private::inconsistent;
     let c = crate::rfc3986_appendix_b::components::Reference::parse_checked(recognizer, input)?;
     let host = c.host.map(|h| {
         let text = &input.as_bytes()[h.range()];
@@ -263,7 +325,7 @@ impl fmt::Display for ParseError {
                 u32::from(c),
                 crate::ops::bidi_formatting_name(c).unwrap_or("?"),
                 self.offset(),
-                crate::ops::iri_to_uri_str(c.encode_utf8(&mut [0; 4])),
+                crate::ops::percent_encode(c.encode_utf8(&mut [0; 4]), &rfc3986::UNRESERVED),
             );
         }
         match self.found {
@@ -404,8 +466,9 @@ macro_rules! validated {
                 span.map(|s| &self.text[s.range()])
             }
 
-            /// The scheme, without its `:`.
-            pub fn scheme(&self) -> Option<&'a str> {
+            /// The scheme, if any (the absolute types always have one and
+            /// give it as `&str`).
+            pub(crate) fn scheme_opt(&self) -> Option<&'a str> {
                 self.get(self.parts.scheme)
             }
 
@@ -461,16 +524,112 @@ macro_rules! validated {
                 self.get(self.parts.query)
             }
 
-            /// The fragment, without its `#`.
-            pub fn fragment(&self) -> Option<&'a str> {
-                self.get(self.parts.fragment)
-            }
-
             /// Whether there is a scheme.
             pub fn is_absolute(&self) -> bool {
                 self.parts.scheme.is_some()
             }
         }
+
+        impl<'a> PartialEq<str> for $Borrowed<'a> {
+            fn eq(&self, other: &str) -> bool {
+                self.text == other
+            }
+        }
+
+        impl<'a> PartialEq<&str> for $Borrowed<'a> {
+            fn eq(&self, other: &&str) -> bool {
+                self.text == *other
+            }
+        }
+
+        impl<'a> PartialEq<$Borrowed<'a>> for str {
+            fn eq(&self, other: &$Borrowed<'a>) -> bool {
+                self == other.text
+            }
+        }
+
+        impl<'a> PartialEq<$Borrowed<'a>> for &str {
+            fn eq(&self, other: &$Borrowed<'a>) -> bool {
+                *self == other.text
+            }
+        }
+
+        impl<'a> PartialEq<$Owned> for $Borrowed<'a> {
+            fn eq(&self, other: &$Owned) -> bool {
+                self.text == other.text
+            }
+        }
+
+        impl<'a> PartialEq<$Borrowed<'a>> for $Owned {
+            fn eq(&self, other: &$Borrowed<'a>) -> bool {
+                self.text == other.text
+            }
+        }
+
+        impl PartialEq<str> for $Owned {
+            fn eq(&self, other: &str) -> bool {
+                self.text == other
+            }
+        }
+
+        impl PartialEq<&str> for $Owned {
+            fn eq(&self, other: &&str) -> bool {
+                self.text == *other
+            }
+        }
+
+        impl PartialEq<$Owned> for str {
+            fn eq(&self, other: &$Owned) -> bool {
+                self == other.text
+            }
+        }
+
+        impl PartialEq<$Owned> for &str {
+            fn eq(&self, other: &$Owned) -> bool {
+                *self == other.text
+            }
+        }
+
+        impl PartialOrd for $Borrowed<'_> {
+            fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
+                Some(self.cmp(other))
+            }
+        }
+
+        /// By text (simple string comparison, RFC 3987 §5.3.1).
+        impl Ord for $Borrowed<'_> {
+            fn cmp(&self, other: &Self) -> core::cmp::Ordering {
+                self.text.cmp(other.text)
+            }
+        }
+
+        impl PartialOrd for $Owned {
+            fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
+                Some(self.cmp(other))
+            }
+        }
+
+        /// By text (simple string comparison, RFC 3987 §5.3.1).
+        impl Ord for $Owned {
+            fn cmp(&self, other: &Self) -> core::cmp::Ordering {
+                self.text.cmp(&other.text)
+            }
+        }
+
+        impl core::borrow::Borrow<str> for $Borrowed<'_> {
+            fn borrow(&self) -> &str {
+                self.text
+            }
+        }
+
+        /// Equality, order and hash are the text's, so an owned IRI can be
+        /// looked up by `&str` in a `HashMap` or `BTreeMap`.
+        impl core::borrow::Borrow<str> for $Owned {
+            fn borrow(&self) -> &str {
+                &self.text
+            }
+        }
+
 
         impl fmt::Debug for $Borrowed<'_> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -641,6 +800,112 @@ macro_rules! validated {
     };
 }
 
+/// The fragment accessors of the types whose rule has a fragment.
+macro_rules! fragment_ops {
+    ($Borrowed:ident, $Owned:ident, $check:ident, $frag:path) => {
+        impl<'a> $Borrowed<'a> {
+            /// The fragment, without its `#`.
+            pub fn fragment(&self) -> Option<&'a str> {
+                self.get(self.parts.fragment)
+            }
+
+            /// This without its fragment (and its `#`), borrowing the same
+            /// text: what RFC 3986 §5.1 / RFC 3987 §6.5 use as a base, and
+            /// what is sent in a request.
+            ///
+            /// ```
+            #[doc = concat!("use iri_grammar::", stringify!($Borrowed), ";")]
+            ///
+            #[doc = concat!("let v = ", stringify!($Borrowed), "::parse(\"http://a/b?q#frag\")?;")]
+            /// assert_eq!(v.without_fragment(), "http://a/b?q");
+            /// assert_eq!(v.without_fragment().fragment(), None);
+            /// # Ok::<(), iri_grammar::ParseError>(())
+            /// ```
+            pub fn without_fragment(&self) -> $Borrowed<'a> {
+                match self.parts.fragment {
+                    None => *self,
+                    Some(f) => $Borrowed {
+                        // The `#` is the byte before the fragment.
+                        text: &self.text[..f.start - 1],
+                        parts: Parts {
+                            fragment: None,
+                            ..self.parts
+                        },
+                    },
+                }
+            }
+
+            /// A copy with `fragment` as its fragment (`None` removes it).
+            /// The fragment is checked with its grammar rule (`ifragment`
+            /// for IRIs, `fragment` for URIs) and, for IRIs, against the
+            /// bidi formatting characters RFC 3987 §4.1 forbids; nothing is
+            /// percent-encoded for you (see
+            /// [`percent_encode`](crate::ops::percent_encode)).
+            ///
+            /// ```
+            #[doc = concat!("use iri_grammar::", stringify!($Borrowed), ";")]
+            ///
+            #[doc = concat!("let v = ", stringify!($Borrowed), "::parse(\"http://a/b#old\")?;")]
+            /// assert_eq!(v.with_fragment(Some("new"))?, "http://a/b#new");
+            /// assert_eq!(v.with_fragment(Some(""))?, "http://a/b#");
+            /// assert_eq!(v.with_fragment(None)?, "http://a/b");
+            /// assert!(v.with_fragment(Some("a#b")).is_err());
+            /// # Ok::<(), iri_grammar::ParseError>(())
+            /// ```
+            ///
+            /// # Errors
+            ///
+            /// If `fragment` does not match the fragment rule.
+            pub fn with_fragment(&self, fragment: Option<&str>) -> Result<$Owned, ParseError> {
+                let base = self.without_fragment();
+                let mut text = String::with_capacity(base.text.len() + fragment.map_or(0, |f| f.len() + 1));
+                text.push_str(base.text);
+                let mut parts = base.parts;
+                if let Some(f) = fragment {
+                    $check(
+                        "fragment",
+                        &$frag,
+                        f,
+                        $frag.validate(f).map(|()| Parts::default()),
+                    )?;
+                    text.push('#');
+                    parts.fragment = Some(Span {
+                        start: text.len(),
+                        end: text.len() + f.len(),
+                    });
+                    text.push_str(f);
+                }
+                Ok($Owned { text, parts })
+            }
+        }
+
+        impl $Owned {
+            /// Sets (or with `None` removes) the fragment: see
+            #[doc = concat!("[`", stringify!($Borrowed), "::with_fragment`].")]
+            ///
+            /// ```
+            #[doc = concat!("let mut v: iri_grammar::", stringify!($Owned), " = \"s:/p#f\".parse()?;")]
+            /// v.set_fragment(Some("g"))?;
+            /// assert_eq!(v, "s:/p#g");
+            /// v.set_fragment(None)?;
+            /// assert_eq!(v, "s:/p");
+            /// assert!(v.set_fragment(Some("x y")).is_err());
+            /// assert_eq!(v, "s:/p"); // unchanged on error
+            /// # Ok::<(), iri_grammar::ParseError>(())
+            /// ```
+            ///
+            /// # Errors
+            ///
+            /// If `fragment` does not match the fragment rule; `self` is
+            /// then unchanged.
+            pub fn set_fragment(&mut self, fragment: Option<&str>) -> Result<(), ParseError> {
+                *self = $Owned::as_ref(self).with_fragment(fragment)?;
+                Ok(())
+            }
+        }
+    };
+}
+
 validated!(
     /// An IRI reference (RFC 3987 `IRI-reference`): an IRI or a relative
     /// reference, validated, with its components.
@@ -671,7 +936,7 @@ validated!(
     ///
     /// ```
     /// let iri = iri_grammar::Iri::parse("http://例え.jp/引き出し")?;
-    /// assert_eq!(iri.scheme(), Some("http"));
+    /// assert_eq!(iri.scheme(), "http");
     /// assert_eq!(iri.host().unwrap().as_str(), "例え.jp");
     /// assert!(iri_grammar::Iri::parse("//no-scheme").is_err());
     /// # Ok::<(), iri_grammar::ParseError>(())
@@ -698,11 +963,159 @@ validated!(
     /// let uri = iri_grammar::Uri::parse("mailto:a@example.org")?;
     /// assert_eq!(uri.path(), "a@example.org");
     /// let iri: iri_grammar::Iri = uri.into();
-    /// assert_eq!(iri.scheme(), Some("mailto"));
+    /// assert_eq!(iri.scheme(), "mailto");
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
     Uri, UriBuf, "URI", rfc3986::URI, grammar_only
 );
+
+validated!(
+    /// An absolute IRI (RFC 3987 `absolute-IRI`): a scheme and no
+    /// fragment. What RFC 3986 §4.3 asks of a base ("a base URI ... must
+    /// be an absolute URI", whose fragment §5.2.1 ignores) and of a
+    /// namespace or identifier that must not carry a fragment. Strict as
+    /// [`Iri`] is (RFC 3987 §4.1).
+    ///
+    /// ```
+    /// use iri_grammar::{AbsoluteIri, Iri};
+    ///
+    /// let a = AbsoluteIri::parse("http://例え.jp/a?q")?;
+    /// assert_eq!(a.scheme(), "http");
+    /// assert!(AbsoluteIri::parse("http://例え.jp/a#f").is_err());
+    /// // From an IRI, by dropping the fragment; back to an IRI for free.
+    /// let iri = Iri::parse("http://a/b#f")?;
+    /// assert_eq!(iri.to_absolute(), "http://a/b");
+    /// let back: Iri = iri.to_absolute().into();
+    /// assert_eq!(back.fragment(), None);
+    /// # Ok::<(), iri_grammar::ParseError>(())
+    /// ```
+    AbsoluteIri, AbsoluteIriBuf, "absolute IRI", rfc3987::ABSOLUTE_IRI, strict_iri
+);
+
+validated!(
+    /// An absolute URI (RFC 3986 `absolute-URI`): a scheme and no fragment.
+    ///
+    /// ```
+    /// let a = iri_grammar::AbsoluteUri::parse("urn:isbn:0451450523")?;
+    /// assert_eq!((a.scheme(), a.path()), ("urn", "isbn:0451450523"));
+    /// assert!(iri_grammar::AbsoluteUri::parse("urn:x#f").is_err());
+    /// # Ok::<(), iri_grammar::ParseError>(())
+    /// ```
+    AbsoluteUri, AbsoluteUriBuf, "absolute URI", rfc3986::ABSOLUTE_URI, grammar_only
+);
+
+fragment_ops!(IriRef, IriRefBuf, strict_iri, rfc3987::IFRAGMENT);
+fragment_ops!(Iri, IriBuf, strict_iri, rfc3987::IFRAGMENT);
+fragment_ops!(UriRef, UriRefBuf, grammar_only, rfc3986::FRAGMENT);
+fragment_ops!(Uri, UriBuf, grammar_only, rfc3986::FRAGMENT);
+
+/// `scheme()` for the types that may lack one.
+macro_rules! optional_scheme {
+    ($($T:ident),*) => {$(
+        impl<'a> $T<'a> {
+            /// The scheme, without its `:` (`None` for a relative reference).
+            pub fn scheme(&self) -> Option<&'a str> {
+                self.scheme_opt()
+            }
+        }
+    )*};
+}
+
+/// `scheme()` for the types that always have one.
+macro_rules! required_scheme {
+    ($($T:ident),*) => {$(
+        impl<'a> $T<'a> {
+            /// The scheme, without its `:` (never empty: the grammar
+            /// requires one).
+            pub fn scheme(&self) -> &'a str {
+                // The rule requires a scheme, so the splitter always finds one.
+                self.scheme_opt().unwrap_or_default()
+            }
+        }
+    )*};
+}
+
+optional_scheme!(IriRef, UriRef);
+required_scheme!(Iri, Uri, AbsoluteIri, AbsoluteUri);
+
+/// The absolute form of the types that may have a fragment.
+macro_rules! to_absolute {
+    ($($T:ident, $TBuf:ident => $Abs:ident, $AbsBuf:ident, $Ref:ident);*) => {$(
+        impl<'a> $T<'a> {
+            #[doc = concat!("This without its fragment, as an [`", stringify!($Abs), "`] (borrowing the same text).")]
+            ///
+            /// ```
+            #[doc = concat!("let v = iri_grammar::", stringify!($T), "::parse(\"s://h/p?q#f\")?;")]
+            /// assert_eq!(v.to_absolute(), "s://h/p?q");
+            /// # Ok::<(), iri_grammar::ParseError>(())
+            /// ```
+            pub fn to_absolute(&self) -> $Abs<'a> {
+                let v = self.without_fragment();
+                $Abs {
+                    text: v.text,
+                    parts: v.parts,
+                }
+            }
+        }
+
+        impl<'a> From<$Abs<'a>> for $T<'a> {
+            fn from(a: $Abs<'a>) -> $T<'a> {
+                $T {
+                    text: a.text,
+                    parts: a.parts,
+                }
+            }
+        }
+
+        impl<'a> From<$Abs<'a>> for $Ref<'a> {
+            fn from(a: $Abs<'a>) -> $Ref<'a> {
+                $Ref {
+                    text: a.text,
+                    parts: a.parts,
+                }
+            }
+        }
+
+        /// Fails if there is a fragment (`to_absolute` drops it).
+        impl<'a> TryFrom<$T<'a>> for $Abs<'a> {
+            type Error = ParseError;
+            fn try_from(v: $T<'a>) -> Result<$Abs<'a>, ParseError> {
+                if v.parts.fragment.is_none() {
+                    Ok($Abs {
+                        text: v.text,
+                        parts: v.parts,
+                    })
+                } else {
+                    // The error, at the `#`.
+                    $Abs::parse(v.text)
+                }
+            }
+        }
+
+        impl From<$AbsBuf> for $TBuf {
+            fn from(a: $AbsBuf) -> $TBuf {
+                $TBuf {
+                    text: a.text,
+                    parts: a.parts,
+                }
+            }
+        }
+    )*};
+}
+
+to_absolute!(
+    Iri, IriBuf => AbsoluteIri, AbsoluteIriBuf, IriRef;
+    Uri, UriBuf => AbsoluteUri, AbsoluteUriBuf, UriRef
+);
+
+impl<'a> From<AbsoluteUri<'a>> for AbsoluteIri<'a> {
+    fn from(u: AbsoluteUri<'a>) -> AbsoluteIri<'a> {
+        AbsoluteIri {
+            text: u.text,
+            parts: u.parts,
+        }
+    }
+}
 
 // Every URI is an IRI and every URI reference an IRI reference (RFC 3987
 // §2: the IRI grammar extends the URI grammar), with the same components.

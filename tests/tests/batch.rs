@@ -18,7 +18,7 @@
 //!   and invalid UTF-8, of every length up to 200 bytes (across the 16-
 //!   and 32-byte block boundaries) and long ones.
 
-use iri_grammar::simd::Level;
+use iri_grammar::abnf_runtime::simd::Level;
 use iri_grammar::{rfc3986, rfc3987, Recognizer, Span};
 use proptest::prelude::*;
 
@@ -320,10 +320,10 @@ fn bit_parallel_input(rng: &mut Rng, max_pieces: usize) -> Vec<u8> {
 /// The bit-parallel walk at every level against the plain walk, and what
 /// the public API reports, on `input`.
 fn check_bit_parallel(r: &Recognizer, input: &[u8]) {
-    let plain = r.__walk_plain(input);
+    let plain = r.table().full_match(input);
     for level in Level::available() {
         assert_eq!(
-            r.__walk_skip(input, level),
+            r.table().full_match_skipping(input, level),
             plain,
             "{r:?}, {level:?} on {:?}",
             String::from_utf8_lossy(input)
@@ -341,12 +341,12 @@ fn check_bit_parallel(r: &Recognizer, input: &[u8]) {
 #[test]
 fn bit_parallel_walk_agrees_with_the_table_walk_on_every_rule() {
     let rules = all_rules();
-    let skipping = rules.iter().filter(|r| r.__skip_states() > 0).count();
+    let skipping = rules.iter().filter(|r| r.table().skip_states() > 0).count();
     assert!(skipping >= 20, "only {skipping} of {} rules skip", rules.len());
-    assert!(rfc3987::IRI_REFERENCE.__skip_states() > 0);
+    assert!(rfc3987::IRI_REFERENCE.table().skip_states() > 0);
     let mut rng = Rng(0x17_b17_ba5e_1234);
     for r in rules {
-        for _ in 0..if r.__skip_states() > 0 { 60 } else { 8 } {
+        for _ in 0..if r.table().skip_states() > 0 { 60 } else { 8 } {
             let input = bit_parallel_input(&mut rng, 12);
             check_bit_parallel(r, &input);
         }
@@ -367,7 +367,7 @@ fn bit_parallel_walk_agrees_across_block_boundaries() {
         b"//user:pass@host.example.org:80/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p?aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa aaaaaaaaaaaaaaaaaaaa",
         b"mailto:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa@bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.org?subject=ccccccccccccccccccccccccccccc\xff",
     ];
-    let rules: Vec<&Recognizer> = all_rules().into_iter().filter(|r| r.__skip_states() > 0).collect();
+    let rules: Vec<&Recognizer> = all_rules().into_iter().filter(|r| r.table().skip_states() > 0).collect();
     for base in bases {
         for end in 0..=base.len().min(200) {
             for r in &rules {
@@ -392,7 +392,7 @@ fn bit_parallel_walk_agrees_across_block_boundaries() {
 #[test]
 fn bit_parallel_walk_agrees_on_long_inputs() {
     let mut rng = Rng(0x1_0a6_1a9e);
-    let rules: Vec<&Recognizer> = all_rules().into_iter().filter(|r| r.__skip_states() > 0).collect();
+    let rules: Vec<&Recognizer> = all_rules().into_iter().filter(|r| r.table().skip_states() > 0).collect();
     for _ in 0..40 {
         let input = bit_parallel_input(&mut rng, 200);
         for r in &rules {

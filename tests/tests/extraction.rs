@@ -45,7 +45,8 @@ macro_rules! facade_parts {
     ($v:expr) => {{
         let v = &$v;
         Parts {
-            scheme: v.scheme(),
+            // `Option<&str>` for references, `&str` for absolute types.
+            scheme: v.scheme().into(),
             authority: v.authority(),
             userinfo: v.userinfo(),
             host: v.host(),

@@ -10,11 +10,23 @@
 use std::collections::BTreeSet;
 
 use iri_grammar::ops::{
-    self, bidi_lint, equivalent, iri_to_uri_idna, normalize, normalize_uri, percent_encode, relativize,
-    remove_dot_segments, resolve, resolve_uri, BidiComponent, BidiRule, IriBuilder, Normalizer, Part, Rung,
+    self, bidi_lint, equivalent, iri_to_uri_idna, percent_encode, relativize, remove_dot_segments, resolve,
+    resolve_uri, BidiComponent, BidiRule, IriBuilder, Normalizer, Part, Rung,
 };
-use iri_grammar::{rfc3986, rfc3987, Iri, IriRef, ParseErrorKind, Uri, UriRef};
+use iri_grammar::{rfc3986, rfc3987, Iri, IriRef, IriRefBuf, ParseErrorKind, Uri, UriRef, UriRefBuf};
 use proptest::prelude::*;
+
+/// Syntax-based normalization (RFC 3987 §5.3.2, RFC 3986 §6.2.2): what the
+/// peers' normalization vectors hold. (`ops::normalize` and the types'
+/// `normalize` methods are scheme-based, §5.3.3; tested below.)
+fn normalize(r: IriRef<'_>) -> IriRefBuf {
+    Normalizer::syntax_based().normalize(r)
+}
+
+/// [`normalize`] for URI references.
+fn normalize_uri(r: UriRef<'_>) -> UriRefBuf {
+    Normalizer::syntax_based().normalize_uri(r)
+}
 
 const RESOLVE: &str = include_str!("../data/vectors/resolve.tsv");
 const RESOLVE_NONSTANDARD: &str = include_str!("../data/vectors/resolve-nonstandard.tsv");
@@ -137,7 +149,11 @@ fn iri_to_uri_vectors() {
             IriRef::from(UriRef::parse(want).unwrap()).to_uri().as_str(),
             want,
         );
-        m.check(format_args!("{input} as str"), &ops::iri_to_uri_str(input), want);
+        m.check(
+            format_args!("{input} as str"),
+            &ops::iri_to_uri_str(input).unwrap(),
+            want,
+        );
     }
     m.assert_none("iri-to-uri.tsv");
 }
@@ -620,7 +636,7 @@ fn rfc3987_5_3_3_example() {
         iri_ref(all[1]),
         Rung::SchemeBased
     ));
-    // https too, not other schemes.
+    // https too; other schemes only as the table in `Normalizer` says.
     assert_eq!(
         Normalizer::scheme_based()
             .normalize(iri_ref("HTTPS://h:443?q"))
@@ -633,11 +649,18 @@ fn rfc3987_5_3_3_example() {
             .as_str(),
         "https://h:80/"
     );
+    // ftp's default port too (RFC 1738 §3.2), but its empty path stays.
     assert_eq!(
         Normalizer::scheme_based()
             .normalize(iri_ref("ftp://h:21"))
             .as_str(),
-        "ftp://h:21"
+        "ftp://h"
+    );
+    assert_eq!(
+        Normalizer::scheme_based()
+            .normalize(iri_ref("gopher://h:70"))
+            .as_str(),
+        "gopher://h:70"
     );
 }
 
@@ -701,9 +724,19 @@ fn normalize_vectors() {
             normalize_uri(normalize_uri(r).as_ref()).as_str(),
             want,
         );
-        m.check(format_args!("{input} method"), r.normalize().as_str(), want);
+        // The methods are scheme-based (§6.2.3 on top of §6.2.2).
+        let scheme_based = Normalizer::scheme_based().normalize_uri(r);
+        m.check(
+            format_args!("{input} method"),
+            r.normalize().as_str(),
+            scheme_based.as_str(),
+        );
         if let Ok(u) = Uri::parse(input) {
-            m.check(format_args!("{input} Uri"), u.normalize().as_str(), want);
+            m.check(
+                format_args!("{input} Uri"),
+                u.normalize().as_str(),
+                scheme_based.as_str(),
+            );
         }
         // IRI normalization decodes more (UTF-8 for iunreserved characters);
         // mapped back to a URI and URI-normalized, it gives the same.
@@ -730,7 +763,12 @@ fn normalize_iri_vectors() {
             want,
         );
         if let Ok(i) = Iri::parse(input) {
-            m.check(format_args!("{input} Iri"), i.normalize().as_str(), want);
+            let scheme_based = Normalizer::scheme_based().normalize(r);
+            m.check(
+                format_args!("{input} Iri"),
+                i.normalize().as_str(),
+                scheme_based.as_str(),
+            );
         }
         // Syntax-based equivalence holds between input and result.
         assert!(equivalent(r, iri_ref(want), Rung::SyntaxBased), "{input}");
@@ -752,7 +790,7 @@ fn normalize_nonstandard_vectors() {
         let (flavour, expected) = (row[3], row[1]);
         assert_eq!(row[0], input);
         let got = if flavour.starts_with("URI-normalization") && !input.is_ascii() {
-            iri_ref(input).to_uri().as_ref().normalize().into_string()
+            normalize_uri(iri_ref(input).to_uri().as_ref()).into_string()
         } else if flavour.starts_with("URI-normalization") || flavour.starts_with("whatwg") {
             normalize_uri(UriRef::parse(input).unwrap()).into_string()
         } else if flavour.starts_with("jena") {
@@ -1436,6 +1474,7 @@ fn builder_structure() {
 
 #[test]
 fn builder_round_trips_components() {
+    let mut refused = 0;
     for line in lines(VALID_IRI) {
         let Ok(r) = IriRef::parse(line) else { continue };
         let mut b = IriBuilder::new();
@@ -1458,7 +1497,49 @@ fn builder_round_trips_components() {
         if let Some(f) = r.fragment() {
             b = b.fragment(f);
         }
+        // RFC 3986 §3.2.2: "URI producing applications must not use
+        // percent-encoding in host unless it is used to represent a UTF-8
+        // character sequence"; the builder produces, so it refuses them.
+        let host_not_utf8 = match r.host() {
+            Some(iri_grammar::Host::RegName(h)) => std::str::from_utf8(&ops::percent_decode(h)).is_err(),
+            _ => false,
+        };
+        if host_not_utf8 {
+            assert_eq!(b.build().map_err(|e| e.part()), Err(Part::Host), "{line}");
+            refused += 1;
+            continue;
+        }
         assert_eq!(b.build().unwrap_or_else(|e| panic!("{line}: {e}")).as_str(), line);
+    }
+    assert!(
+        refused > 0,
+        "the corpus has hosts with non-UTF-8 percent-encodings"
+    );
+}
+
+#[test]
+fn builder_refuses_non_utf8_percent_encoding_in_host() {
+    // RFC 3986 §3.2.2, the issue's example.
+    let e = IriBuilder::new()
+        .scheme("http")
+        .host("a%FFb")
+        .path("/")
+        .build()
+        .unwrap_err();
+    assert_eq!(e.part(), Part::Host);
+    assert!(e.to_string().contains("§3.2.2"), "{e}");
+    assert!(e.to_string().contains("byte 1"), "{e}");
+    // Truncated, overlong and surrogate sequences are not UTF-8 either.
+    for host in ["a%C3", "%C0%AF", "%ED%A0%80", "x%E2%80y"] {
+        assert_eq!(
+            IriBuilder::new().host(host).build().map_err(|e| e.part()),
+            Err(Part::Host),
+            "{host}"
+        );
+    }
+    // UTF-8 is fine, as are ASCII octets and IP literals.
+    for host in ["a%C3%BCb", "%41", "%E2%82%AC.example", "[::1]", "192.0.2.1"] {
+        assert!(IriBuilder::new().host(host).build().is_ok(), "{host}");
     }
 }
 
@@ -1742,4 +1823,545 @@ proptest! {
             prop_assert_eq!(a.as_str(), once.as_str());
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// Issue #18: RFC requirements at the edges, and the API a peer's user
+// reaches for.
+// ---------------------------------------------------------------------------
+
+#[test]
+fn rfc3987_3_1_iri_to_uri_str_fails_on_what_it_does_not_convert() {
+    // §3.1: "If these characters are found but are not converted, then the
+    // conversion SHOULD fail." (The issue's example, and the printable
+    // ASCII characters §3.1 lists.)
+    let e = ops::iri_to_uri_str("http://example.org/a b").unwrap_err();
+    assert_eq!((e.offset(), e.found()), (20, ' '));
+    assert!(e.to_string().contains("§3.1"), "{e}");
+    for c in [
+        '<', '>', '"', ' ', '{', '}', '|', '\\', '^', '`', '\t', '\u{7F}', '\0',
+    ] {
+        let text = format!("/a{c}b");
+        let e = ops::iri_to_uri_str(&text).unwrap_err();
+        assert_eq!((e.offset(), e.found()), (2, c), "{text:?}");
+    }
+    // Non-ASCII characters that are neither ucschar nor iprivate (§2.2).
+    for c in [
+        '\u{FFFE}',
+        '\u{FFFF}',
+        '\u{FDD0}',
+        '\u{1FFFE}',
+        '\u{FFF9}',
+        '\u{80}',
+    ] {
+        let text = format!("/é{c}");
+        assert_eq!(
+            ops::iri_to_uri_str(&text).unwrap_err().offset(),
+            3,
+            "U+{:04X}",
+            c as u32
+        );
+    }
+    // A "%" that starts no triplet: the result would not be a URI.
+    for text in ["/100%", "/%4", "/%zz", "%"] {
+        assert_eq!(ops::iri_to_uri_str(text).unwrap_err().found(), '%', "{text}");
+    }
+    // What it converts, it converts as iri_to_uri does; URIs are left alone.
+    for line in lines(VALID_IRI) {
+        let Ok(r) = IriRef::parse(line) else { continue };
+        assert_eq!(ops::iri_to_uri_str(line).unwrap(), r.to_uri().as_str(), "{line}");
+    }
+    for line in lines(VALID_URI) {
+        assert_eq!(ops::iri_to_uri_str(line).unwrap(), line);
+        assert!(matches!(
+            ops::iri_to_uri_str(line),
+            Ok(std::borrow::Cow::Borrowed(_))
+        ));
+    }
+    // The bidi formatting characters are ucschars: encoded (a URI may hold
+    // them so; §4.1 is about IRIs).
+    assert_eq!(ops::iri_to_uri_str("/\u{202E}").unwrap(), "/%E2%80%AE");
+}
+
+#[test]
+fn absolute_types_give_the_scheme_as_str() {
+    let i = iri("http://example.org/a");
+    let scheme: &str = i.scheme();
+    assert_eq!(scheme, "http");
+    let u = Uri::parse("URN:isbn:0451450523").unwrap();
+    let scheme: &str = u.scheme();
+    assert_eq!(scheme, "URN");
+    // The references keep Option.
+    assert_eq!(iri_ref("//a/b").scheme(), None);
+    assert_eq!(iri_ref("s:x").scheme(), Some("s"));
+}
+
+#[test]
+fn resolve_takes_text() {
+    // RFC 3986 §5.4.1 and §5.4.2, with the reference given as text.
+    let base = iri(RFC3986_5_4_BASE);
+    for &(r, want) in RFC3986_5_4 {
+        assert_eq!(base.resolve_str(r).unwrap(), want, "{r}");
+        assert_eq!(base.resolve_str(r).unwrap(), base.resolve(iri_ref(r)), "{r}");
+    }
+    let e = base.resolve_str("a b").unwrap_err();
+    assert_eq!((e.kind(), e.offset()), (ParseErrorKind::Syntax, 1));
+    // Strict: §4.1 applies to the reference too.
+    assert_eq!(
+        base.resolve_str("/\u{202E}").unwrap_err().kind(),
+        ParseErrorKind::BidiFormatting
+    );
+    let ubase = Uri::parse(RFC3986_5_4_BASE).unwrap();
+    assert_eq!(ubase.resolve_str("../g").unwrap(), "http://a/b/g");
+    assert!(ubase.resolve_str("/é").is_err(), "not a URI reference");
+    let abase = iri_grammar::AbsoluteIri::parse(RFC3986_5_4_BASE).unwrap();
+    assert_eq!(abase.resolve_str("#s").unwrap(), "http://a/b/c/d;p?q#s");
+}
+
+#[test]
+fn types_compare_with_str_both_ways() {
+    use iri_grammar::{IriBuf, UriBuf};
+    let owned: IriBuf = "http://a/b".parse().unwrap();
+    assert!(owned == *"http://a/b");
+    assert!(owned == "http://a/b");
+    assert!(*"http://a/b" == owned);
+    assert!("http://a/b" == owned);
+    assert!(owned != "http://a/c");
+    let borrowed = iri("http://a/b");
+    assert!(borrowed == *"http://a/b" && borrowed == "http://a/b");
+    assert!("http://a/b" == borrowed && *"http://a/b" == borrowed);
+    assert!(borrowed == owned);
+    assert!(owned == borrowed);
+    // The other types too (one macro makes them; these keep it honest).
+    let u: UriBuf = UriBuf::try_from("s:x").unwrap();
+    assert!(u == "s:x" && u.as_ref() == "s:x" && u != "s:y");
+    assert!(iri_ref("../x") == "../x" && UriRef::parse("?q").unwrap() == "?q");
+    // Comparison is by text (RFC 3987 §5.3.1), not equivalence.
+    assert!(iri("HTTP://a/b") != "http://a/b");
+}
+
+#[test]
+fn owned_types_are_looked_up_by_str() {
+    use iri_grammar::IriBuf;
+    use std::collections::{BTreeMap, HashMap, HashSet};
+    let a: IriBuf = "http://a/".parse().unwrap();
+    let b: IriBuf = "http://b/".parse().unwrap();
+    let mut hash = HashMap::new();
+    hash.insert(a.clone(), 1);
+    hash.insert(b.clone(), 2);
+    assert_eq!(hash.get("http://b/"), Some(&2));
+    assert_eq!(hash.get("http://c/"), None);
+    let tree: BTreeMap<IriBuf, i32> = [(b, 2), (a, 1)].into_iter().collect();
+    assert_eq!(tree.get("http://a/"), Some(&1));
+    assert_eq!(
+        tree.keys().map(|k| k.as_str()).collect::<Vec<_>>(),
+        ["http://a/", "http://b/"]
+    );
+    let set: HashSet<IriRef<'_>> = [iri_ref("x"), iri_ref("y")].into_iter().collect();
+    assert!(set.contains("y"));
+}
+
+#[test]
+fn conversions_follow_the_conventions() {
+    use iri_grammar::{IriBuf, IriRefBuf};
+    use std::str::FromStr;
+    let text = "http://例え.jp/a?b#c";
+    let borrowed: Iri<'_> = Iri::try_from(text).unwrap();
+    let owned: IriBuf = IriBuf::from_str(text).unwrap();
+    let from_string: IriBuf = IriBuf::try_from(String::from(text)).unwrap();
+    assert_eq!(owned, from_string);
+    assert_eq!(borrowed.to_string(), text);
+    assert_eq!(owned.to_string(), text);
+    assert_eq!(AsRef::<str>::as_ref(&owned), text);
+    assert_eq!(std::borrow::Borrow::<str>::borrow(&owned), text);
+    assert_eq!(String::from(owned.clone()), text);
+    assert_eq!(IriBuf::from(borrowed), owned);
+    assert!(IriRefBuf::from_str("a b").is_err());
+    assert!(Iri::try_from("//no-scheme").is_err());
+}
+
+#[test]
+fn hosts_give_ip_addresses() {
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+    let host = |s| iri(s).host().unwrap();
+    assert_eq!(
+        host("http://192.0.2.1/").ipv4(),
+        Some(Ipv4Addr::new(192, 0, 2, 1))
+    );
+    assert_eq!(
+        host("http://192.0.2.1/").ip(),
+        Some(IpAddr::V4(Ipv4Addr::new(192, 0, 2, 1)))
+    );
+    assert_eq!(host("http://[::1]/").ipv6(), Some(Ipv6Addr::LOCALHOST));
+    assert_eq!(
+        host("http://[2001:DB8:0:0:0:0:0:7]/").ipv6(),
+        Some(Ipv6Addr::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 7))
+    );
+    // RFC 3986 §3.2.2: an IPv4 address in the IPv6 form's last 32 bits.
+    assert_eq!(
+        host("http://[::ffff:192.0.2.1]/").ipv6(),
+        Some(Ipv4Addr::new(192, 0, 2, 1).to_ipv6_mapped())
+    );
+    // The text stays as written.
+    assert_eq!(host("http://[0:0::1]/").as_str(), "0:0::1");
+    assert_eq!(host("http://[0:0::1]/").ipv4(), None);
+    // Not addresses: names (also ones that look like addresses but are
+    // not IPv4address, §3.2.2) and IPvFuture.
+    for s in [
+        "http://example.org/",
+        "http://192.0.2.256/",
+        "http://1.2.3/",
+        "http://[v7.x]/",
+    ] {
+        assert_eq!(host(s).ip(), None, "{s}");
+    }
+    // Every IPv6address and IPv4address the grammar accepts gives one.
+    for line in lines(VALID_IRI) {
+        let Some(h) = IriRef::parse(line).ok().and_then(|r| r.host()) else {
+            continue;
+        };
+        match h {
+            iri_grammar::Host::Ipv4(t) => assert_eq!(h.ipv4().map(|a| a.to_string()).as_deref(), Some(t)),
+            iri_grammar::Host::Ipv6(_) => assert!(h.ipv6().is_some(), "{line}"),
+            _ => assert_eq!(h.ip(), None),
+        }
+    }
+}
+
+#[test]
+fn fragments_are_set_and_stripped() {
+    use iri_grammar::UriBuf;
+    let i = iri("http://a/b?q#f");
+    assert_eq!(i.without_fragment(), "http://a/b?q");
+    assert_eq!(i.without_fragment().fragment(), None);
+    assert_eq!(i.without_fragment().query(), Some("q"));
+    assert_eq!(iri("http://a/b#").without_fragment(), "http://a/b");
+    assert_eq!(iri("http://a/b").without_fragment(), "http://a/b");
+    let g = i.with_fragment(Some("g")).unwrap();
+    assert_eq!(g, "http://a/b?q#g");
+    assert_eq!(g.as_ref().fragment(), Some("g"));
+    assert_eq!(g.as_ref().path(), "/b");
+    assert_eq!(i.with_fragment(None).unwrap(), "http://a/b?q");
+    // The fragment is checked (ifragment, §2.2, and §4.1), not encoded.
+    let e = i.with_fragment(Some("a#b")).unwrap_err();
+    assert_eq!((e.offset(), e.rule()), (1, "ifragment"));
+    let e = i.with_fragment(Some("x\u{200F}")).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::BidiFormatting);
+    assert_eq!(i.with_fragment(Some("é")).unwrap(), "http://a/b?q#é");
+    // URIs: the URI rule, so no non-ASCII.
+    let u = Uri::parse("http://a/b#f").unwrap();
+    assert!(u.with_fragment(Some("é")).is_err());
+    assert_eq!(u.with_fragment(Some("%C3%A9")).unwrap(), "http://a/b#%C3%A9");
+    // Owned, in place; unchanged on error.
+    let mut owned: UriBuf = "s:/p#f".parse().unwrap();
+    owned.set_fragment(Some("g")).unwrap();
+    assert_eq!(owned, "s:/p#g");
+    assert!(owned.set_fragment(Some("a b")).is_err());
+    assert_eq!(owned, "s:/p#g");
+    owned.set_fragment(None).unwrap();
+    assert_eq!(owned, "s:/p");
+    // Every IRI: stripping and setting back gives the IRI.
+    for line in lines(VALID_IRI) {
+        let Ok(r) = IriRef::parse(line) else { continue };
+        assert_eq!(r.without_fragment().with_fragment(r.fragment()).unwrap(), line);
+        let reparsed = IriRef::parse(r.without_fragment().as_str()).unwrap();
+        assert_eq!(reparsed.path(), r.path(), "{line}");
+        assert_eq!(reparsed.query(), r.query(), "{line}");
+    }
+}
+
+#[test]
+fn absolute_iri_has_no_fragment() {
+    use iri_grammar::{AbsoluteIri, AbsoluteUri};
+    // RFC 3987 absolute-IRI = scheme ":" ihier-part [ "?" iquery ].
+    let a = AbsoluteIri::parse("http://例え.jp/a?q").unwrap();
+    assert_eq!((a.scheme(), a.path(), a.query()), ("http", "/a", Some("q")));
+    let e = AbsoluteIri::parse("http://a/b#f").unwrap_err();
+    assert_eq!(e.offset(), 10);
+    assert!(AbsoluteIri::parse("/relative").is_err());
+    assert!(AbsoluteIri::parse("s:\u{202E}").is_err(), "§4.1");
+    assert!(AbsoluteUri::parse("http://例え.jp/").is_err());
+    // From an IRI: dropping the fragment, or checking there is none.
+    let i = iri("http://a/b?q#f");
+    assert_eq!(i.to_absolute(), "http://a/b?q");
+    assert!(AbsoluteIri::try_from(i).is_err());
+    assert_eq!(AbsoluteIri::try_from(iri("http://a/b")).unwrap(), "http://a/b");
+    // Widening is free and keeps the components.
+    let back: Iri<'_> = a.into();
+    assert_eq!(back.query(), Some("q"));
+    let r: IriRef<'_> = a.into();
+    assert_eq!(r.host_str(), Some("例え.jp"));
+    let u = AbsoluteUri::parse("urn:x:y").unwrap();
+    assert_eq!(AbsoluteIri::from(u).path(), "x:y");
+    // The recognizer agrees on every corpus line.
+    for line in lines(VALID_IRI) {
+        assert_eq!(
+            AbsoluteIri::parse(line).is_ok(),
+            rfc3987::ABSOLUTE_IRI.is_match(line) && ops::find_bidi_formatting(line).is_none(),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn normalize_is_scheme_based_by_default() {
+    // The issue: `.normalize()` kept ":80" for http.
+    assert_eq!(iri("http://example.com:80").normalize(), "http://example.com/");
+    assert_eq!(
+        iri_ref("HTTP://example.com:80/a").normalize(),
+        "http://example.com/a"
+    );
+    assert_eq!(
+        Uri::parse("http://example.com:80").unwrap().normalize(),
+        "http://example.com/"
+    );
+    assert_eq!(UriRef::parse("https://h:443").unwrap().normalize(), "https://h/");
+    assert_eq!(ops::normalize(iri_ref("wss://h:443")), "wss://h/");
+    assert_eq!(ops::normalize_uri(UriRef::parse("ws://h:80").unwrap()), "ws://h/");
+    assert_eq!(Normalizer::default(), Normalizer::scheme_based());
+    // Syntax-based is still there.
+    assert_eq!(
+        Normalizer::syntax_based().normalize(iri_ref("http://h:80")),
+        "http://h:80"
+    );
+    assert_eq!(Rung::SyntaxBased.normalizer(), Some(Normalizer::syntax_based()));
+}
+
+#[test]
+fn rfc3986_6_2_3_scheme_based_rules() {
+    fn n(s: &str) -> String {
+        Normalizer::scheme_based().normalize(iri_ref(s)).into_string()
+    }
+    // Default ports (http/ws RFC 9110 §4.2.1 and RFC 6455 §3: 80;
+    // https/wss: 443; ftp RFC 1738 §3.2: 21); other ports stay.
+    for (input, want) in [
+        ("ws://h:80/chat", "ws://h/chat"),
+        ("wss://h:443/chat", "wss://h/chat"),
+        ("ws://h:443/", "ws://h:443/"),
+        ("wss://h:80/", "wss://h:80/"),
+        ("ftp://h:21/f.txt", "ftp://h/f.txt"),
+        ("ftp://h:2121/f.txt", "ftp://h:2121/f.txt"),
+        ("FTP://H:021/", "ftp://h/"),
+    ] {
+        assert_eq!(n(input), want, "{input}");
+    }
+    // The empty path is "/" for http(s) and ws(s), not for ftp.
+    assert_eq!(n("ws://h"), "ws://h/");
+    assert_eq!(n("ftp://h"), "ftp://h");
+    // file: "localhost" is the empty host (RFC 3986 §3.2.2; RFC 8089 §2).
+    assert_eq!(n("file://localhost/etc/hosts"), "file:///etc/hosts");
+    assert_eq!(n("FILE://LocalHost/C:/x"), "file:///C:/x");
+    assert_eq!(n("file:///etc/hosts"), "file:///etc/hosts");
+    assert_eq!(n("file://host/etc/hosts"), "file://host/etc/hosts");
+    assert_eq!(n("file:/etc/hosts"), "file:/etc/hosts");
+    assert_eq!(n("http://localhost/"), "http://localhost/", "only for file");
+    // mailto: domains are case-insensitive (RFC 6068 §6), local parts not.
+    assert_eq!(n("mailto:Joe@Example.ORG"), "mailto:Joe@example.org");
+    assert_eq!(
+        n("MAILTO:A@X.Y,B@Z.W?subject=Hi"),
+        "mailto:A@x.y,B@z.w?subject=Hi"
+    );
+    assert_eq!(n("mailto:%22A@B%22@X.Y"), "mailto:%22A@B%22@x.y");
+    // Equivalence follows.
+    assert!(equivalent(
+        iri_ref("file://localhost/a"),
+        iri_ref("file:///a"),
+        Rung::SchemeBased
+    ));
+    assert!(!equivalent(
+        iri_ref("file://localhost/a"),
+        iri_ref("file:///a"),
+        Rung::SyntaxBased
+    ));
+    assert!(equivalent(
+        iri_ref("mailto:a@B.C"),
+        iri_ref("mailto:a@b.c"),
+        Rung::SchemeBased
+    ));
+    assert!(!equivalent(
+        iri_ref("mailto:A@b.c"),
+        iri_ref("mailto:a@b.c"),
+        Rung::SchemeBased
+    ));
+    // Still idempotent.
+    for s in ["file://localhost/x", "mailto:A@B.C", "ws://h:80", "ftp://h:21"] {
+        assert_eq!(n(&n(s)), n(s), "{s}");
+    }
+}
+
+#[test]
+fn rfc3987_6_1_display_safe_conversion() {
+    // Look-alikes, invisible characters and bidi controls (also those newer
+    // than RFC 3987) stay percent-encoded for display; the literal §3.2
+    // conversion decodes them.
+    let cases = [
+        '\u{2215}',
+        '\u{FF0F}',
+        '\u{3000}',
+        '\u{A0}',
+        '\u{200B}',
+        '\u{FEFF}',
+        '\u{FF21}',
+        '\u{FF41}',
+        '\u{2066}',
+        '\u{2067}',
+        '\u{2068}',
+        '\u{2069}',
+        '\u{61C}',
+        '\u{2044}',
+        '\u{3002}',
+        '\u{1D41A}',
+    ];
+    for c in cases {
+        let enc = percent_encode(c.encode_utf8(&mut [0; 4]), &rfc3986::UNRESERVED);
+        let uri = format!("http://example.org/a{enc}b?x={enc}#{enc}");
+        let u = UriRef::parse(&uri).unwrap();
+        let literal = ops::uri_to_iri(u);
+        assert_eq!(
+            literal,
+            format!("http://example.org/a{c}b?x={c}#{c}").as_str(),
+            "U+{:04X}",
+            c as u32
+        );
+        let display = ops::uri_to_display_iri(u);
+        assert_eq!(display, uri.as_str(), "U+{:04X}", c as u32);
+        assert_eq!(Uri::parse(&uri).unwrap().to_display_iri(), uri.as_str());
+        assert!(ops::is_display_unsafe(c), "U+{:04X}", c as u32);
+    }
+    // Ordinary non-ASCII is decoded by both.
+    let u = UriRef::parse("/D%C3%BCrst/%E4%BE%8B%E3%81%88?%D7%A9").unwrap();
+    assert_eq!(ops::uri_to_display_iri(u), "/Dürst/例え?ש");
+    assert_eq!(ops::uri_to_display_iri(u), ops::uri_to_iri(u));
+    // On every corpus URI: the display form has no display-unsafe
+    // character, and maps back to the same URI as the literal one.
+    for line in lines(VALID_URI).into_iter().chain(lines(VALID_IRI)) {
+        let Ok(r) = IriRef::parse(line) else { continue };
+        let uri = r.to_uri();
+        let display = uri.as_ref().to_display_iri();
+        assert_eq!(ops::find_display_unsafe(display.as_str()), None, "{line}");
+        assert_eq!(
+            normalize_uri(display.as_ref().to_uri().as_ref()),
+            normalize_uri(uri.as_ref().to_iri().as_ref().to_uri().as_ref()),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn rfc3987_3_2_1_idna_labels_to_unicode() {
+    fn show(s: &str) -> String {
+        ops::idna_labels_to_unicode(iri_ref(s)).into_string()
+    }
+    // §3.2.1's example.
+    assert_eq!(
+        show("http://xn--99zt52a.example.org/%e2%80%ae"),
+        "http://納豆.example.org/%e2%80%ae"
+    );
+    assert_eq!(
+        show("https://xn--rsum-bpad.example.org/"),
+        "https://résumé.example.org/"
+    );
+    // Case of the prefix does not matter; other labels are left as written.
+    assert_eq!(
+        show("http://WWW.XN--RSUM-BPAD.Example/"),
+        "http://WWW.résumé.Example/"
+    );
+    // Invalid ACE labels, and schemes without DNS names, are kept.
+    assert_eq!(show("http://xn--zz.example/"), "http://xn--zz.example/");
+    assert_eq!(show("foo://xn--99zt52a/"), "foo://xn--99zt52a/");
+    assert_eq!(show("/relative"), "/relative");
+    // A label whose Unicode form would be unsafe to show stays ACE: the
+    // round trip through ToASCII is what a browser would display.
+    let zwj = iri_to_uri_idna(iri_ref("http://a\u{200D}b.example/"));
+    if let Ok(uri) = zwj {
+        let shown = show(uri.as_str());
+        assert!(ops::find_display_unsafe(&shown).is_none(), "{shown}");
+    }
+    // Inverse of --idna on §3.1's example.
+    let uri = iri_to_uri_idna(iri_ref("http://résumé.example.org/")).unwrap();
+    assert_eq!(show(uri.as_str()), "http://résumé.example.org/");
+}
+
+#[test]
+fn lint_reports_each_kind() {
+    use iri_grammar::ops::{lint, LintKind};
+    let kinds = |s: &str| {
+        lint(s)
+            .unwrap()
+            .iter()
+            .map(|l| (l.kind, l.span.start))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(kinds("http://example.org/résumé?q=ש"), []);
+    // §4.1: every forbidden character, where it is.
+    assert_eq!(
+        kinds("http://exa\u{200E}mple.org/a\u{202E}b"),
+        [
+            (LintKind::BidiFormatting('\u{200E}'), 10),
+            (LintKind::BidiFormatting('\u{202E}'), 23)
+        ]
+    );
+    // §4.2 (the §4.4 examples are in rfc3987_4_4_examples_lint).
+    assert_eq!(
+        kinds("http://abגד.ij/"),
+        [
+            (LintKind::Bidi(BidiComponent::HostLabel, BidiRule::Mixed), 7),
+            (LintKind::Bidi(BidiComponent::HostLabel, BidiRule::RtlEdges), 7)
+        ]
+    );
+    // §6.1, §8.
+    assert_eq!(
+        kinds("/a\u{2215}b\u{3000}"),
+        [
+            (LintKind::LookAlike('\u{2215}'), 2),
+            (LintKind::LookAlike('\u{3000}'), 6)
+        ]
+    );
+    assert_eq!(kinds("/\u{2066}x\u{2069}").len(), 2);
+    // RFC 3986 §3.2.2.
+    assert_eq!(kinds("http://a%FFb/"), [(LintKind::HostNotUtf8, 8)]);
+    assert_eq!(kinds("http://a%C3%BCb/"), []);
+    // §5.3.2.2.
+    assert_eq!(kinds("/re\u{301}sume"), [(LintKind::NotNfc, 0)]);
+    assert_eq!(kinds("/r\u{E9}sume"), []);
+    // Not an IRI reference at all: an error, not a finding.
+    assert_eq!(lint("a b").unwrap_err().offset(), 1);
+    // Messages cite the RFC.
+    for s in [
+        "/\u{200E}",
+        "/a\u{2215}",
+        "http://a%FF/",
+        "/e\u{301}",
+        "http://abגד/",
+    ] {
+        for l in lint(s).unwrap() {
+            assert!(l.to_string().contains("RFC"), "{s}: {l}");
+            assert!(
+                l.kind.is_error() == matches!(l.kind, LintKind::BidiFormatting(_) | LintKind::HostNotUtf8)
+            );
+        }
+    }
+}
+
+#[test]
+fn lint_with_bidi_formatting_characters_checks_the_rest() {
+    use iri_grammar::ops::lint;
+    // The text is not an IRI (§4.1), but the other checks still run, with
+    // the offsets of the original text.
+    let text = "http://a%FFb/abגד\u{202E}/x\u{3000}";
+    let found = lint(text).unwrap();
+    let kinds: Vec<_> = found.iter().map(|l| (l.kind.name(), l.span.start)).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("host-not-utf8", 8),
+            ("bidi-mixed", 13),
+            ("bidi-edges", 13),
+            ("bidi-formatting", text.find('\u{202E}').unwrap()),
+            ("look-alike", text.find('\u{3000}').unwrap())
+        ]
+    );
+    assert_eq!(text.find('\u{202E}'), Some(19));
+    assert_eq!(found[1].text(text), "abגד\u{202E}");
+    assert_eq!(found[3].text(text), "\u{202E}");
 }

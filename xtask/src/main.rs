@@ -333,7 +333,6 @@ fn codegen(check: bool) -> Result<String, String> {
     let out = root.join("iri-grammar/generated");
     let generated = abnf_codegen::Config::new()
         .specs_dir(&specs)
-        .runtime_crate("::iri_grammar")
         .generate()
         .map_err(|e| e.to_string())?;
     let mut files = generated.files;

@@ -82,6 +82,18 @@ pub struct LoopSet {
     pub escaped: NibbleTable,
 }
 
+impl LoopSet {
+    /// The same set as the runtime holds it (and writes it into tables).
+    pub fn to_runtime(&self) -> abnf_runtime::simd::LoopSet {
+        use abnf_runtime::simd::NibbleSet;
+        abnf_runtime::simd::LoopSet {
+            bytes: NibbleSet(self.bytes.0),
+            escape: self.escape,
+            escaped: NibbleSet(self.escaped.0),
+        }
+    }
+}
+
 /// The accelerated states of a [`Compact`] table renumbered by
 /// [`accelerate`]: states `first / alphabet ..` in order, each with its
 /// loop set.
@@ -97,7 +109,7 @@ pub struct Acceleration {
 impl Acceleration {
     /// Bytes the runtime embeds for it.
     pub fn bytes(&self) -> usize {
-        33 * self.sets.len()
+        abnf_runtime::simd::LOOP_SET_BYTES * self.sets.len()
     }
 }
 
@@ -146,45 +158,6 @@ impl Compact {
         }
         best
     }
-
-    /// Full match walked the way the runtime's bit-parallel walk does it
-    /// (with the scalar set test): from an accelerated state, skip to the
-    /// first byte outside its loop set, step that byte. Gives the same
-    /// result as [`Compact::full_match`].
-    pub fn full_match_accelerated(&self, acc: &Acceleration, input: &[u8]) -> Result<(), usize> {
-        let a = self.alphabet;
-        let mut s = self.start as usize;
-        let mut i = 0;
-        while i < input.len() {
-            if s >= acc.first as usize {
-                let set = &acc.sets[(s - acc.first as usize) / a];
-                loop {
-                    match input.get(i..) {
-                        Some([b, ..]) if set.bytes.contains(*b) => i += 1,
-                        Some([x, h1, h2, ..])
-                            if *x == set.escape && set.escaped.contains(*h1) && set.escaped.contains(*h2) =>
-                        {
-                            i += 3
-                        }
-                        _ => break,
-                    }
-                }
-                if i == input.len() {
-                    break;
-                }
-            }
-            s = self.trans[s + usize::from(self.classes[usize::from(input[i])])] as usize;
-            if s == 0 {
-                return Err(i);
-            }
-            i += 1;
-        }
-        if self.accept[s / a] {
-            Ok(())
-        } else {
-            Err(input.len())
-        }
-    }
 }
 
 /// The loop set of every state of a tagged DFA (empty for most): the
@@ -214,11 +187,11 @@ pub fn tagged_loops(d: &crate::tagged::TaggedDfa) -> Vec<LoopSet> {
         .collect()
 }
 
-/// Renumbers `c`'s states so that the accelerated ones come last, and
-/// returns their loop sets. The dead state stays 0, the others keep their
-/// relative order; the language, the classes and the accepting states are
-/// unchanged.
-pub fn accelerate(c: &Compact) -> (Compact, Acceleration) {
+/// Renumbers `c`'s states so that the accelerated ones come last, with
+/// their loop sets in [`Compact::skip`]. The dead state stays 0, the others
+/// keep their relative order; the language, the classes and the accepting
+/// states are unchanged.
+pub fn accelerate(c: &Compact) -> Compact {
     let (n, a) = (c.states(), c.alphabet);
     let loops: Vec<NibbleTable> = (0..n).map(|q| c.ascii_loop(q)).collect();
     let fast = |q: usize| q != 0 && loops[q].len() >= MIN_LOOP_BYTES;
@@ -235,14 +208,7 @@ pub fn accelerate(c: &Compact) -> (Compact, Acceleration) {
         }
     }
     let plain = order.iter().filter(|&&q| !fast(q)).count();
-    let out = Compact {
-        classes: c.classes,
-        alphabet: a,
-        trans,
-        accept: order.iter().map(|&q| c.accept[q]).collect(),
-        start: (new_of[c.start as usize / a] * a) as u32,
-    };
-    let acc = Acceleration {
+    let skip = Acceleration {
         first: (plain * a) as u32,
         sets: order[plain..]
             .iter()
@@ -256,7 +222,14 @@ pub fn accelerate(c: &Compact) -> (Compact, Acceleration) {
             })
             .collect(),
     };
-    (out, acc)
+    Compact {
+        classes: c.classes,
+        alphabet: a,
+        trans,
+        accept: order.iter().map(|&q| c.accept[q]).collect(),
+        start: (new_of[c.start as usize / a] * a) as u32,
+        skip,
+    }
 }
 
 #[cfg(test)]
@@ -282,7 +255,8 @@ mod tests {
     fn loops_are_found_and_renumbered_last() {
         // The path and query loops qualify; the three-digit port does not.
         let c = compact(r"[a-z]+:(?:[0-9]{1,3})?/[a-zA-Z0-9/._~-]*(?:\?[a-zA-Z0-9/?=&._~-]*)?");
-        let (r, acc) = accelerate(&c);
+        let r = accelerate(&c);
+        let acc = &r.skip;
         assert_eq!(r.states(), c.states());
         assert_eq!(acc.sets.len(), 2, "{acc:?}");
         assert_eq!(acc.first as usize, (r.states() - 2) * r.alphabet);
@@ -297,9 +271,18 @@ mod tests {
     fn accelerated_walk_equals_the_table_walk() {
         let pattern = r"(?:[a-z]+:)?(?://[a-z0-9.]*(?::[0-9]{0,5})?)?(?:/(?:[a-zA-Z0-9._~-]|%[0-9a-fA-F]{2})*)*(?:\?[^# ]*)?(?:#.*)?";
         let c = compact(pattern);
-        let (r, acc) = accelerate(&c);
+        let r = accelerate(&c);
+        let acc = &r.skip;
         assert!(!acc.sets.is_empty());
         // The path's `%` escapes are found: `%` and the hex digits.
+        // The same table without loop sets: walked one byte at a time.
+        let plain = Compact {
+            skip: Acceleration::default(),
+            ..r.clone()
+        }
+        .wire();
+        let fast = r.wire();
+        assert_eq!(fast.table().skip_states(), acc.sets.len());
         let hex = NibbleTable::from_fn(|b| b.is_ascii_hexdigit());
         assert!(acc.sets.iter().any(|s| s.escape == b'%' && s.escaped == hex), "{acc:?}");
         let mut seed = 0x1234_5678_9abc_def0u64;
@@ -321,9 +304,16 @@ mod tests {
                 let k = (rnd() % s.len() as u64) as usize;
                 s[k] = rnd() as u8;
             }
-            let want = c.full_match(&s);
-            assert_eq!(r.full_match(&s), want, "{:?}", String::from_utf8_lossy(&s));
-            assert_eq!(r.full_match_accelerated(&acc, &s), want, "{:?}", String::from_utf8_lossy(&s));
+            let want = plain.table().full_match(&s);
+            assert_eq!(fast.table().full_match(&s), want, "{:?}", String::from_utf8_lossy(&s));
+            for level in abnf_runtime::simd::Level::available() {
+                assert_eq!(
+                    fast.table().full_match_skipping(&s, level),
+                    want,
+                    "{level:?} on {:?}",
+                    String::from_utf8_lossy(&s)
+                );
+            }
         }
     }
 }

@@ -11,7 +11,10 @@ use regex_automata::util::start;
 use regex_automata::{Anchored, MatchKind};
 use regex_syntax::hir::Hir;
 
+use abnf_runtime::wire::{self as rtwire, Kind};
+
 use crate::regular::anchored_full;
+use crate::wire::{WireBytes, NATIVE_BIG_ENDIAN};
 
 /// DFAs with more states than this (before minimization) are not
 /// minimized. RFC 3987's `IRI-reference` has about 1,600.
@@ -137,12 +140,7 @@ impl Automaton {
     /// The compact table the generated recognizer walks, with the states
     /// that [`bitpar`] accelerates numbered last.
     pub fn compact(&self) -> Compact {
-        bitpar::accelerate(&Compact::new(&self.dfa)).0
-    }
-
-    /// The accelerated states of [`Automaton::compact`] and their loop sets.
-    pub fn acceleration(&self) -> bitpar::Acceleration {
-        bitpar::accelerate(&Compact::new(&self.dfa)).1
+        bitpar::accelerate(&Compact::new(&self.dfa))
     }
 
     /// Full match of `input`: `Ok(())`, or `Err(offset)` where offset is the
@@ -238,6 +236,9 @@ pub struct Compact {
     pub accept: Vec<bool>,
     /// The (premultiplied) start state.
     pub start: u32,
+    /// The states walked bit-parallel and their loop sets (none until
+    /// [`bitpar::accelerate`] numbers them last).
+    pub skip: bitpar::Acceleration,
 }
 
 impl Compact {
@@ -294,6 +295,7 @@ impl Compact {
             accept,
             // The start state is live unless the rule matches nothing.
             start: if live.is_empty() { 0 } else { alphabet as u32 },
+            skip: bitpar::Acceleration::default(),
         }
     }
 
@@ -307,48 +309,55 @@ impl Compact {
         self.trans.len() <= usize::from(u16::MAX)
     }
 
-    /// The table's words as the runtime reads them: the transitions, then one
-    /// word per state that is 1 where the input may end. 16-bit words when
-    /// [`Compact::fits_u16`], else 32-bit; `big_endian` picks the byte order.
+    /// The width of the table's words in bytes: 2 when
+    /// [`Compact::fits_u16`], else 4.
+    pub fn width(&self) -> u32 {
+        if self.fits_u16() {
+            2
+        } else {
+            4
+        }
+    }
+
+    /// The table in the runtime's format ([`Kind::Table`]): the header,
+    /// the class map, the transitions, then one word per state that is 1
+    /// where the input may end; `big_endian` picks the byte order.
     pub fn to_bytes(&self, big_endian: bool) -> Vec<u8> {
+        let mut out = Vec::new();
+        let width = self.width();
         let words: Vec<u32> = self
             .trans
             .iter()
             .copied()
             .chain(self.accept.iter().map(|&a| u32::from(a)))
             .collect();
-        words_bytes(&words, self.fits_u16(), big_endian)
-    }
-
-    /// Full match, the way the generated code runs it.
-    pub fn full_match(&self, input: &[u8]) -> Result<(), usize> {
-        let mut s = self.start as usize;
-        for (i, &b) in input.iter().enumerate() {
-            s = self.trans[s + self.classes[b as usize] as usize] as usize;
-            if s == 0 {
-                return Err(i);
-            }
-        }
-        if self.accept[s / self.alphabet] {
-            Ok(())
+        let skip_from = if self.skip.sets.is_empty() {
+            (self.states() * self.alphabet) as u32
         } else {
-            Err(input.len())
+            self.skip.first
+        };
+        let params = [
+            self.alphabet as u32,
+            self.start,
+            words.len() as u32,
+            skip_from,
+            self.skip.sets.len() as u32,
+        ];
+        rtwire::write_header(&mut out, Kind::Table, width, &params, big_endian);
+        out.extend_from_slice(&self.classes);
+        rtwire::write_words(&mut out, &words, width, big_endian);
+        out.resize(out.len().next_multiple_of(4), 0);
+        for set in &self.skip.sets {
+            out.extend_from_slice(&set.to_runtime().to_record());
         }
+        out
     }
-}
 
-/// `words` as 16-bit (when `narrow`) or 32-bit words in either byte order.
-fn words_bytes(words: &[u32], narrow: bool, big_endian: bool) -> Vec<u8> {
-    let mut out = Vec::with_capacity(words.len() * if narrow { 2 } else { 4 });
-    for &w in words {
-        match (narrow, big_endian) {
-            (true, false) => out.extend((w as u16).to_le_bytes()),
-            (true, true) => out.extend((w as u16).to_be_bytes()),
-            (false, false) => out.extend(w.to_le_bytes()),
-            (false, true) => out.extend(w.to_be_bytes()),
-        }
+    /// The table in this machine's byte order, for walking it with the
+    /// runtime ([`WireBytes::table`]).
+    pub fn wire(&self) -> WireBytes {
+        WireBytes::new(&self.to_bytes(NATIVE_BIG_ENDIAN))
     }
-    out
 }
 
 /// The reverse of a [`Compact`] DFA, for matching from both ends at once.
@@ -387,31 +396,23 @@ impl Reverse {
         self.trans.len() <= usize::from(u16::MAX)
     }
 
-    /// The transitions as the runtime reads them: 16-bit words when
-    /// [`Reverse::fits_u16`], else 32-bit.
-    pub fn trans_bytes(&self, big_endian: bool) -> Vec<u8> {
-        words_bytes(&self.trans, self.fits_u16(), big_endian)
+    /// The automaton in the runtime's format ([`Kind::Reverse`]): the
+    /// header, the transitions (16-bit words when [`Reverse::fits_u16`]),
+    /// padding to 4 bytes, then the sets.
+    pub fn to_bytes(&self, big_endian: bool) -> Vec<u8> {
+        let mut out = Vec::new();
+        let width = if self.fits_u16() { 2 } else { 4 };
+        let params = [self.start, self.set_words as u32, self.trans.len() as u32];
+        rtwire::write_header(&mut out, Kind::Reverse, width, &params, big_endian);
+        rtwire::write_words(&mut out, &self.trans, width, big_endian);
+        out.resize(out.len().next_multiple_of(4), 0);
+        rtwire::write_words(&mut out, &self.sets, 4, big_endian);
+        out
     }
 
-    /// The sets, as 32-bit words.
-    pub fn sets_bytes(&self, big_endian: bool) -> Vec<u8> {
-        words_bytes(&self.sets, false, big_endian)
-    }
-
-    /// Whether `input` matches, the way the generated code runs it: the
-    /// first half forwards, the second half backwards, then the meeting.
-    pub fn bidirectional_match(&self, forward: &Compact, input: &[u8]) -> bool {
-        let (x, y) = input.split_at(input.len() / 2);
-        let mut q = forward.start as usize;
-        for &b in x {
-            q = forward.trans[q + forward.classes[b as usize] as usize] as usize;
-        }
-        let mut r = self.start as usize;
-        for &b in y.iter().rev() {
-            r = self.trans[r + forward.classes[b as usize] as usize] as usize;
-        }
-        let (q, r) = (q / forward.alphabet, r / forward.alphabet);
-        self.sets[r * self.set_words + q / 32] >> (q % 32) & 1 == 1
+    /// The automaton in this machine's byte order ([`WireBytes::reverse`]).
+    pub fn wire(&self) -> WireBytes {
+        WireBytes::new(&self.to_bytes(NATIVE_BIG_ENDIAN))
     }
 }
 
@@ -560,9 +561,11 @@ mod tests {
         ] {
             let fwd = compact(pattern);
             let rev = fwd.reverse(10_000).expect("small");
+            let (fwd, rev) = (fwd.wire(), rev.wire());
+            let (fwd, rev) = (fwd.table(), rev.reverse());
             for s in strings(b"abcd", 7) {
                 assert_eq!(
-                    rev.bidirectional_match(&fwd, &s),
+                    fwd.full_match_both_ends(&rev, &s),
                     fwd.full_match(&s).is_ok(),
                     "{pattern} on {:?}",
                     String::from_utf8_lossy(&s)

@@ -5,7 +5,6 @@ use quote::{format_ident, quote};
 
 use super::IncludeStyle;
 use crate::ast::Card;
-use crate::tagged::WordLayout;
 
 /// A serialized tagged DFA to embed.
 #[derive(Clone, Debug)]
@@ -14,24 +13,8 @@ pub struct EmitTdfa {
     pub ident: String,
     /// Path of its table files without `.le.tdfa` / `.be.tdfa`.
     pub path: String,
-    /// Byte → class.
-    pub classes: Vec<u8>,
-    /// Number of classes.
-    pub alphabet: u32,
     /// Number of tags.
     pub tags: u32,
-    /// Start state.
-    pub start: u32,
-    /// Where its tables are.
-    pub layout: WordLayout,
-    /// Whether it may only see valid UTF-8 (`TaggedDfa::utf8_only`).
-    pub utf8_only: bool,
-    /// Its two-byte steps, if emitted (files `.le.pairs` / `.be.pairs`):
-    /// where their operation lists start.
-    pub pairs: Option<u32>,
-    /// Per state, the bytes it loops on without effect, for bit-parallel
-    /// extraction (empty: not emitted).
-    pub loops: Vec<crate::automata::bitpar::LoopSet>,
 }
 
 /// What a field holds.
@@ -175,53 +158,10 @@ fn tdfa_items(t: &EmitTdfa, rt: &TokenStream, style: IncludeStyle) -> TokenStrea
     let name = ident(&t.ident);
     let le = super::include_path(&format!("{}.le.tdfa", t.path), style);
     let be = super::include_path(&format!("{}.be.tdfa", t.path), style);
-    let classes = t.classes.iter().map(|&c| Literal::u8_unsuffixed(c));
-    let (alphabet, tags, start) = (t.alphabet, t.tags, t.start);
-    let WordLayout {
-        op_start,
-        op_data: _,
-        start_ops,
-        final_maps,
-    } = t.layout;
-    // The walk starts at the start state's row.
-    let start = start * (alphabet + 1);
     let bytes_static = super::aligned_static(rt, &bytes, le, be);
-    let utf8_only = t.utf8_only;
-    let (pairs_static, pairs) = match t.pairs {
-        Some(lists) => {
-            let pair_bytes = format_ident!("{}_PAIRS", t.ident);
-            let le = super::include_path(&format!("{}.le.pairs", t.path), style);
-            let be = super::include_path(&format!("{}.be.pairs", t.path), style);
-            (
-                super::aligned_static(rt, &pair_bytes, le, be),
-                quote!(::core::option::Option::Some(#rt::__private::Pairs {
-                    lists: #lists,
-                    words: #pair_bytes.as_u32s(),
-                })),
-            )
-        }
-        None => (TokenStream::new(), quote!(::core::option::Option::None)),
-    };
-    let loop_sets = t.loops.iter().map(|l| super::loop_set(rt, l));
-    // `s * recip >> 32` is the state number of row `s`.
-    let recip = u64::from(u32::MAX) / u64::from(alphabet + 1) + 1;
     quote! {
         #bytes_static
-        #pairs_static
-        static #name: #rt::__private::TaggedDfa = #rt::__private::TaggedDfa {
-            classes: [#(#classes),*],
-            alphabet: #alphabet,
-            tags: #tags,
-            start: #start,
-            start_ops: #start_ops,
-            op_start: #op_start,
-            final_maps: #final_maps,
-            words: #bytes.as_u32s(),
-            utf8_only: #utf8_only,
-            pairs: #pairs,
-            loops: &[#(#loop_sets),*],
-            recip: #recip,
-        };
+        static #name: #rt::TaggedDfa<'static> = #rt::TaggedDfa::__wire(#bytes);
     }
 }
 
@@ -401,9 +341,7 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
                 #[doc(hidden)]
                 pub fn parse_span(input: &'a str, start: usize, end: usize) -> ::core::result::Result<Self, #rt::MatchError> {
                     let mut tags = [usize::MAX; #ntags];
-                    #tdfa_ident
-                        .run(input.as_bytes(), start, end, &mut tags)
-                        .map_err(|offset| #rt::MatchError::__new(#gname, #rule, offset))?;
+                    #tdfa_ident.parse(#gname, #rule, input.as_bytes(), start, end, &mut tags)?;
                     Ok(Self {
                         span: #rt::Span { start, end },
                         text: &input[start..end],
@@ -484,7 +422,7 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
                 /// Matches all of `input` against the rule and returns where its parts are.
                 pub fn parse(input: &str) -> ::core::result::Result<Self, #rt::MatchError> {
                     let mut tags = [usize::MAX; #ntags];
-                    #tdfa.run_utf8(input, &mut tags).map_err(Self::error)?;
+                    #tdfa.parse_utf8(#gname, #rule, input, &mut tags)?;
                     Ok(Self::from_tags(&tags))
                 }
                 /// Like `parse`, on bytes.
@@ -499,7 +437,7 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
                 /// If `start..end` is not a range of `input`.
                 pub fn parse_span(input: &[u8], start: usize, end: usize) -> ::core::result::Result<Self, #rt::MatchError> {
                     let mut tags = [usize::MAX; #ntags];
-                    #tdfa.run(input, start, end, &mut tags).map_err(Self::error)?;
+                    #tdfa.parse(#gname, #rule, input, start, end, &mut tags)?;
                     Ok(Self::from_tags(&tags))
                 }
                 /// Matches all of `input` against the rule of `recognizer`
@@ -523,9 +461,6 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
                 }
                 fn from_tags(tags: &[usize]) -> Self {
                     Self { #( #names: #p::group(tags, #groups), )* }
-                }
-                fn error(offset: usize) -> #rt::MatchError {
-                    #rt::MatchError::__new(#gname, #rule, offset)
                 }
             }
         }

@@ -58,19 +58,9 @@ pub enum EmitKind {
         dfa_path: String,
         /// Doc lines: the ABNF text, where it came from, the DFA's size.
         doc: Vec<String>,
-        /// Byte → class of the compact table.
-        classes: Vec<u8>,
-        /// Number of classes.
-        alphabet: u32,
-        /// Premultiplied start state.
-        start: u32,
-        /// Whether the table has 32-bit entries (else 16-bit).
-        wide: bool,
-        /// The reverse automaton for matching from both ends
-        /// (`@bidirectional`), in the files `.le.rev`/`.le.revsets`.
-        reverse: Option<EmitReverse>,
-        /// The states walked bit-parallel, and their loop sets.
-        skip: crate::automata::bitpar::Acceleration,
+        /// Whether it has a reverse automaton for matching from both ends
+        /// (`@bidirectional`), in the files `.le.rev`/`.be.rev`.
+        bidirectional: bool,
     },
     /// A rule imported from a sibling generated module.
     Reexport {
@@ -93,17 +83,6 @@ pub(crate) fn aligned_static(
         #[cfg(target_endian = "big")]
         static #name: &#rt::__private::Aligned<[u8]> = &#rt::__private::Aligned::new(*include_bytes!(#be));
     }
-}
-
-/// A reverse automaton to embed with a recognizer.
-#[derive(Clone, Copy, Debug)]
-pub struct EmitReverse {
-    /// Premultiplied start state.
-    pub start: u32,
-    /// Whether its transitions are 32-bit (else 16-bit).
-    pub wide: bool,
-    /// 32-bit words per set.
-    pub set_words: u32,
 }
 
 /// Renders one grammar module; `ast` is its typed AST module, if any.
@@ -135,85 +114,28 @@ pub fn grammar_module(
                 grammar,
                 dfa_path,
                 doc,
-                classes,
-                alphabet,
-                start,
-                wide,
-                reverse,
-                skip,
+                bidirectional,
             } => {
                 let table = format_ident!("__{}_TABLE", r.ident);
                 let sparse = format_ident!("__{}_SPARSE", r.ident);
                 let path = |s: &str| include_path(&format!("{dfa_path}.{s}"), style);
-                let (table_le, table_be, sparse_le, sparse_be) = (
-                    path("le.table"),
-                    path("be.table"),
-                    path("le.sparse"),
-                    path("be.sparse"),
-                );
-                let words = if *wide {
-                    quote!(#rt::__private::Words::U32(#table.as_u32s()))
-                } else {
-                    quote!(#rt::__private::Words::U16(#table.as_u16s()))
-                };
-                let classes = classes.iter().map(|&c| proc_macro2::Literal::u8_unsuffixed(c));
+                let (sparse_le, sparse_be) = (path("le.sparse"), path("be.sparse"));
                 let name = &r.name;
-                let reverse = match reverse {
-                    Some(EmitReverse {
-                        start,
-                        wide,
-                        set_words,
-                    }) => {
-                        let rev = format_ident!("__{}_REV", r.ident);
-                        let sets = format_ident!("__{}_REVSETS", r.ident);
-                        let words = if *wide {
-                            quote!(#rt::__private::Words::U32(#rev.as_u32s()))
-                        } else {
-                            quote!(#rt::__private::Words::U16(#rev.as_u16s()))
-                        };
-                        items.push(aligned_static(&rt, &rev, path("le.rev"), path("be.rev")));
-                        items.push(aligned_static(&rt, &sets, path("le.revsets"), path("be.revsets")));
-                        quote!(::core::option::Option::Some(#rt::__private::Reverse {
-                            start: #start,
-                            set_words: #set_words,
-                            words: #words,
-                            sets: #sets.as_u32s(),
-                        }))
-                    }
-                    None => quote!(::core::option::Option::None),
+                items.push(aligned_static(&rt, &table, path("le.table"), path("be.table")));
+                let reverse = if *bidirectional {
+                    let rev = format_ident!("__{}_REV", r.ident);
+                    items.push(aligned_static(&rt, &rev, path("le.rev"), path("be.rev")));
+                    quote!(::core::option::Option::Some(#rev))
+                } else {
+                    quote!(::core::option::Option::None)
                 };
-                let skip = {
-                    let from = skip.first;
-                    // `(s - from) * recip >> 32` is `(s - from) / alphabet`
-                    // for every premultiplied state `s` (see `Skip`).
-                    let recip = u64::from(u32::MAX) / u64::from(*alphabet) + 1;
-                    let sets = skip.sets.iter().map(|l| loop_set(&rt, l));
-                    quote!(#rt::__private::Skip {
-                        from: #from,
-                        recip: #recip,
-                        sets: &[#(#sets),*],
-                    })
-                };
-                items.push(aligned_static(&rt, &table, table_le, table_be));
                 items.push(quote! {
                     #[cfg(target_endian = "little")]
                     static #sparse: &[u8] = include_bytes!(#sparse_le);
                     #[cfg(target_endian = "big")]
                     static #sparse: &[u8] = include_bytes!(#sparse_be);
                     #(#[doc = #doc])*
-                    pub static #ident: #rt::Recognizer = #rt::Recognizer::__new(
-                        #grammar,
-                        #name,
-                        #rt::__private::Table {
-                            classes: [#(#classes),*],
-                            alphabet: #alphabet,
-                            start: #start,
-                            words: #words,
-                            skip: #skip,
-                        },
-                        #reverse,
-                        #sparse,
-                    );
+                    pub static #ident: #rt::Recognizer = #rt::Recognizer::__new(#grammar, #name, #table, #reverse, #sparse);
                 });
             }
         }
@@ -232,21 +154,6 @@ pub fn grammar_module(
         g.source
     );
     header + &format_tokens(tokens)
-}
-
-/// A `LoopSet` of the runtime's `simd` module.
-pub(crate) fn loop_set(rt: &TokenStream, l: &crate::automata::bitpar::LoopSet) -> TokenStream {
-    let nibbles = |t: &crate::automata::bitpar::NibbleTable| {
-        let bytes = t.0.iter().map(|&b| proc_macro2::Literal::u8_unsuffixed(b));
-        quote!(#rt::__private::NibbleSet([#(#bytes),*]))
-    };
-    let (bytes, escaped) = (nibbles(&l.bytes), nibbles(&l.escaped));
-    let escape = proc_macro2::Literal::u8_unsuffixed(l.escape);
-    quote!(#rt::__private::LoopSet {
-        bytes: #bytes,
-        escape: #escape,
-        escaped: #escaped,
-    })
 }
 
 /// Renders the index of all generated grammars (for lookups by name).

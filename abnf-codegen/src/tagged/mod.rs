@@ -23,19 +23,10 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use regex_automata::nfa::thompson::{State, NFA};
 use regex_automata::util::primitives::StateID;
 
-/// A tag value that was never set.
-pub const UNSET: u32 = u32::MAX;
+use abnf_runtime::wire::{self as rtwire, Kind, DELTA, NOT_FINAL, SET_POS};
+pub use abnf_runtime::wire::{FIRST_LIST, FIRST_PAIR_LIST, MAX_REGISTERS, NEXT_BITS, PENDING, UNSET};
 
-/// A tag set at the current position and not yet stored in a register: it
-/// is stored by the next transition only if the thread that set it goes on
-/// (TDFA(1), Trofimovich's tagged DFAs with one symbol of lookahead). In a
-/// final map it means "the position where the input ends". Without it, a
-/// part that may end anywhere (a path, a query) would store its end at every
-/// byte.
-pub const PENDING: u32 = u32::MAX - 1;
-
-/// The most registers the runtime keeps (`iri_grammar`'s `MAX_REGISTERS`).
-pub const MAX_REGISTERS: usize = 32;
+use crate::wire::{WireBytes, NATIVE_BIG_ENDIAN};
 
 /// The most DFA states a tagged DFA may have.
 pub const MAX_STATES: usize = 0xFFFF;
@@ -100,20 +91,6 @@ pub struct WordLayout {
     /// Offset of the final maps.
     pub final_maps: u32,
 }
-
-/// Bits of a transition word that hold the (premultiplied) target state;
-/// the operation-list index is in the bits above.
-pub const NEXT_BITS: u32 = 20;
-
-/// In the bits above [`NEXT_BITS`]: the first value that names an operation
-/// list (`f - FIRST_LIST`); the values below store the position in register
-/// `f - 1`, or do nothing (0).
-pub const FIRST_LIST: u32 = MAX_REGISTERS as u32 + 1;
-
-/// In a two-byte step's effect ([`TaggedDfa::to_pair_words`]): the first
-/// value that names an operation list; below it, 0 (nothing) and single
-/// position stores.
-pub const FIRST_PAIR_LIST: u32 = 2 * MAX_REGISTERS as u32 + 1;
 
 /// The bits a two-byte step's effect may take (the runtime keeps a chunk's
 /// effects as `u16`s).
@@ -441,7 +418,7 @@ impl TaggedDfa {
                     words.push(maps.len() as u32);
                     maps.extend(map.iter().copied());
                 }
-                None => words.push(u32::MAX),
+                None => words.push(NOT_FINAL),
             }
         }
         // The start operations are one more list, after the others.
@@ -457,7 +434,7 @@ impl TaggedDfa {
         words.push(at);
         for list in &lists {
             words.extend(list.iter().map(|op| match *op {
-                RegOp::SetPos { dst } => (1 << 31) | dst,
+                RegOp::SetPos { dst } => SET_POS | dst,
                 RegOp::Copy { dst, src } => (dst << 16) | src,
             }));
         }
@@ -645,7 +622,7 @@ impl TaggedDfa {
         let mut lists: Vec<Vec<u32>> = Vec::new();
         let mut index: HashMap<Vec<u32>, u32> = HashMap::default();
         let encode = |op: &RegOp, delta: u32| match *op {
-            RegOp::SetPos { dst } => (1 << 31) | (delta << 30) | dst,
+            RegOp::SetPos { dst } => SET_POS | (delta * DELTA) | dst,
             RegOp::Copy { dst, src } => (dst << 16) | src,
         };
         let mut words = Vec::with_capacity(2 * n * stride);
@@ -747,40 +724,79 @@ impl TaggedDfa {
         self.finals.len()
     }
 
-    /// Runs the DFA: the tag values of the highest-priority complete parse,
-    /// or the offset at which matching failed. A reference implementation of
-    /// what the generated code does.
+    /// The DFA in the runtime's format ([`Kind::Tagged`]), with its
+    /// two-byte steps if `pair_bytes` is given and they fit in it; `None`
+    /// when the tables do not fit their fields.
+    pub fn to_bytes(&self, pair_bytes: Option<usize>, big_endian: bool) -> Option<Vec<u8>> {
+        let (mut words, layout) = self.to_words()?;
+        let pairs = pair_bytes.and_then(|max| self.to_pair_words(max));
+        let (pairs_at, lists) = match &pairs {
+            Some((_, lists)) => (words.len() as u32, *lists),
+            None => (0, 0),
+        };
+        if let Some((p, _)) = pairs {
+            words.extend(p);
+        }
+        // The one-pass extractions (those asked for with two-byte steps)
+        // also get loop sets, for the bit-parallel walk.
+        let loops = match pair_bytes {
+            Some(_) => crate::automata::bitpar::tagged_loops(self),
+            None => Vec::new(),
+        };
+        let loops_at = if loops.is_empty() { 0 } else { words.len() as u32 };
+        let params = [
+            self.alphabet as u32,
+            self.tags as u32,
+            // The walk starts at the start state's row.
+            self.start * (self.alphabet as u32 + 1),
+            layout.start_ops,
+            layout.op_start,
+            layout.final_maps,
+            u32::from(self.utf8_only),
+            pairs_at,
+            lists,
+            loops_at,
+        ];
+        let mut out = Vec::new();
+        rtwire::write_header(&mut out, Kind::Tagged, 4, &params, big_endian);
+        out.extend_from_slice(&self.classes);
+        rtwire::write_words(&mut out, &words, 4, big_endian);
+        for set in &loops {
+            out.extend_from_slice(&set.to_runtime().to_record());
+        }
+        Some(out)
+    }
+
+    /// The DFA in this machine's byte order, for walking it with the runtime
+    /// ([`WireBytes::tagged`]); `None` as for [`TaggedDfa::to_bytes`].
+    pub fn wire(&self) -> Option<WireBytes> {
+        self.to_bytes(None, NATIVE_BIG_ENDIAN).map(|b| WireBytes::new(&b))
+    }
+
+    /// Runs the DFA with the runtime's walk: the tag values of the
+    /// highest-priority complete parse, or the offset at which matching
+    /// failed. (Serializes the DFA on every call: for tests and tools; keep
+    /// a [`TaggedDfa::wire`] to run many inputs.)
+    ///
+    /// # Panics
+    ///
+    /// If the DFA does not fit the runtime's format ([`TaggedDfa::fits_words`]).
     pub fn run(&self, input: &[u8]) -> Result<Vec<Option<usize>>, usize> {
-        let mut regs = vec![usize::MAX; self.registers.max(1)];
-        apply(&self.start_ops, &mut regs, 0);
-        let mut s = self.start as usize;
-        for (i, &byte) in input.iter().enumerate() {
-            let t = s * self.alphabet + self.classes[byte as usize] as usize;
-            s = self.next[t] as usize;
-            if s == 0 {
-                return Err(i);
-            }
-            let op = self.ops[t] as usize;
-            if op != 0 {
-                apply(&self.op_lists[op], &mut regs, i);
-            }
-        }
-        match &self.finals[s] {
-            Some(map) => Ok(map
-                .iter()
-                .map(|&r| match r {
-                    UNSET => None,
-                    PENDING => Some(input.len()),
-                    // A register that holds "unset" (per-slot registers).
-                    r => Some(regs[r as usize]).filter(|&v| v != usize::MAX),
-                })
-                .collect()),
-            None => Err(input.len()),
-        }
+        let wire = self.wire().expect("the tagged DFA fits the runtime's format");
+        run_wire(&wire, input)
     }
 }
 
+/// Runs a serialized tagged DFA over all of `input` with the runtime.
+pub fn run_wire(wire: &WireBytes, input: &[u8]) -> Result<Vec<Option<usize>>, usize> {
+    let dfa = wire.tagged();
+    let mut tags = vec![usize::MAX; dfa.tags()];
+    dfa.run(input, 0, input.len(), &mut tags)?;
+    Ok(tags.into_iter().map(|t| (t != usize::MAX).then_some(t)).collect())
+}
+
 /// Runs sequential register operations in place.
+#[cfg(test)]
 fn apply(ops: &[RegOp], regs: &mut [usize], pos: usize) {
     for op in ops {
         match *op {

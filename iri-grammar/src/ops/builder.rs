@@ -53,6 +53,9 @@ enum Problem {
     Rule(MatchError),
     Bidi(usize, char),
     Structure(&'static str),
+    /// Percent-encoded octets in a registered name that are not UTF-8,
+    /// from the byte offset of the first triplet of the bad sequence.
+    HostNotUtf8(usize),
 }
 
 /// Why [`IriBuilder`] could not build: which part, and what is wrong with it
@@ -121,11 +124,40 @@ impl fmt::Display for BuildError {
                 u32::from(c)
             ),
             Problem::Structure(why) => f.write_str(why),
+            Problem::HostNotUtf8(at) => write!(
+                f,
+                "the percent-encoded octets at byte {at} are not UTF-8; RFC 3986 §3.2.2: URI producing \
+                 applications must not use percent-encoding in host unless it is used to represent a \
+                 UTF-8 character sequence"
+            ),
         }
     }
 }
 
 impl core::error::Error for BuildError {}
+
+/// The byte offset of the first percent-encoded octet of `host` that is not
+/// part of a valid UTF-8 sequence (RFC 3986 §3.2.2), if any.
+pub(crate) fn non_utf8_triplet(host: &str) -> Option<usize> {
+    let b = host.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if super::pct::triplet_at(b, i).is_none() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut octets = alloc::vec::Vec::new();
+        while let Some(o) = super::pct::triplet_at(b, i) {
+            octets.push(o);
+            i += 3;
+        }
+        if let Err(e) = core::str::from_utf8(&octets) {
+            return Some(start + 3 * e.valid_up_to());
+        }
+    }
+    None
+}
 
 /// Builds an IRI reference from its parts. Each setter checks its part with
 /// the part's generated recognizer (`scheme`, `iuserinfo`, `ihost`, `port`,
@@ -239,6 +271,9 @@ impl IriBuilder {
     /// assert_eq!(IriBuilder::new().host("::1").build()?.as_str(), "//[::1]");
     /// assert_eq!(IriBuilder::new().host("[v7.x]").build()?.as_str(), "//[v7.x]");
     /// assert!(IriBuilder::new().host("a b").build().is_err());
+    /// // Percent-encoding in a host must be UTF-8 (RFC 3986 §3.2.2).
+    /// assert_eq!(IriBuilder::new().host("a%C3%BCb").build()?.as_str(), "//a%C3%BCb");
+    /// assert!(IriBuilder::new().scheme("http").host("a%FFb").path("/").build().is_err());
     /// # Ok::<(), iri_grammar::ops::BuildError>(())
     /// ```
     pub fn host(mut self, host: &str) -> IriBuilder {
@@ -247,6 +282,13 @@ impl IriBuilder {
         } else {
             self.checked(Part::Host, &rfc3987::IHOST, host)
         };
+        if let Some(at) = self.host.as_deref().and_then(non_utf8_triplet) {
+            self.host = None;
+            self.error.get_or_insert(BuildError {
+                part: Part::Host,
+                problem: Problem::HostNotUtf8(at),
+            });
+        }
         self
     }
 

@@ -25,17 +25,21 @@
 //! ```
 //!
 //! Features: `idna` adds `iri_to_uri_idna` (RFC 3987 §3.1's optional
-//! ToASCII of the host), `bidi` adds `bidi_lint` (the §4.2 component
-//! rules), `nfc` adds `Normalizer::nfc` (§5.3.2.2). All are `no_std` +
-//! `alloc`.
+//! ToASCII of the host) and `idna_labels_to_unicode` (§3.2.1), `bidi` adds
+//! `bidi_lint` (the §4.2 component rules, also in [`lint`]), `nfc` adds
+//! `Normalizer::nfc` (§5.3.2.2, and [`lint`]'s NFC check). All are
+//! `no_std` + `alloc`.
 //!
 //! | operation | RFC | here |
 //! |---|---|---|
-//! | IRI → URI | 3987 §3.1 | [`iri_to_uri`], [`iri_to_uri_str`], `IriRef::to_uri`, `iri_to_uri_idna` |
-//! | URI → IRI | 3987 §3.2 | [`uri_to_iri`], `UriRef::to_iri` |
+//! | IRI → URI | 3987 §3.1 | [`iri_to_uri`], [`iri_to_uri_str`] (fails on what it cannot convert), `IriRef::to_uri`, `iri_to_uri_idna` |
+//! | URI → IRI | 3987 §3.2 | [`uri_to_iri`], `UriRef::to_iri` (literal: decodes all it may) |
+//! | URI → IRI for display | 3987 §3.2, §6.1, §8 | [`uri_to_display_iri`], `UriRef::to_display_iri` (look-alikes stay encoded, see [`is_display_unsafe`]) |
+//! | IDNA labels shown as Unicode | 3987 §3.2.1 | `idna_labels_to_unicode` |
+//! | lint: §4.1, §4.2, look-alikes, host encoding | 3987 §4, §6.1, 3986 §3.2.2 | [`lint`] |
 //! | forbidden bidi characters | 3987 §4.1 | [`find_bidi_formatting`]; `IriRef::parse` rejects them |
 //! | bidi component rules | 3987 §4.2 | `bidi_lint` |
-//! | comparison ladder | 3987 §5.3, 3986 §6.2 | [`Rung`], [`equivalent`], [`Normalizer`], [`normalize`], [`normalize_uri`] |
+//! | comparison ladder | 3987 §5.3, 3986 §6.2 | [`Rung`], [`equivalent`], [`Normalizer`], [`normalize`], [`normalize_uri`] (scheme-based; `Normalizer::syntax_based` for §5.3.2 alone) |
 //! | resolution | 3986 §5.2, 3987 §6.5 | [`resolve`], [`resolve_uri`], [`remove_dot_segments`], `Iri::resolve` |
 //! | relative reference from two IRIs | — | [`relativize`], [`relativize_uri`], `Iri::relative_to` |
 //! | building from parts | 3987 §2.2 rules | [`IriBuilder`] |
@@ -44,6 +48,7 @@
 mod bidi;
 mod builder;
 mod convert;
+mod lint;
 mod normalize;
 mod pct;
 mod resolve;
@@ -52,9 +57,13 @@ mod resolve;
 pub use bidi::{bidi_lint, BidiComponent, BidiRule, BidiWarning};
 pub use bidi::{find_bidi_formatting, is_bidi_formatting, BIDI_FORMATTING_CHARACTERS};
 pub use builder::{BuildError, IriBuilder, Part};
-pub use convert::{iri_to_uri, iri_to_uri_str, uri_to_iri, uses_domain_names};
+pub use convert::{
+    find_display_unsafe, iri_to_uri, iri_to_uri_str, is_display_unsafe, uri_to_display_iri, uri_to_iri,
+    uses_domain_names, ToUriError,
+};
 #[cfg(feature = "idna")]
-pub use convert::{iri_to_uri_idna, IdnaError};
+pub use convert::{idna_labels_to_unicode, iri_to_uri_idna, IdnaError};
+pub use lint::{lint, Lint, LintKind};
 pub use normalize::{equivalent, normalize, normalize_uri, Normalizer, Rung};
 pub use pct::{percent_decode, percent_encode};
 pub use resolve::{relativize, relativize_uri, remove_dot_segments, resolve, resolve_uri};
@@ -85,7 +94,7 @@ macro_rules! comps {
     ($v:expr) => {{
         let v = $v;
         $crate::ops::Comps {
-            scheme: v.scheme(),
+            scheme: v.scheme_opt(),
             authority: v.authority(),
             userinfo: v.userinfo(),
             host: v.host(),

@@ -111,9 +111,20 @@ pub fn equivalent(a: IriRef<'_>, b: IriRef<'_>, rung: Rung) -> bool {
 ///   that would then start with `//` without an authority gets a `/.` in
 ///   front (see [`resolve`](super::resolve)).
 ///
-/// Scheme-based normalization adds, for `http` (port 80) and `https` (port
-/// 443): the default port is removed, and an empty path with an authority
-/// becomes `/` (§5.3.3's example).
+/// Scheme-based normalization (§5.3.3, RFC 3986 §6.2.3) adds, for the
+/// schemes it knows:
+///
+/// | scheme | default port removed | empty path → `/` | other |
+/// |---|---|---|---|
+/// | `http`, `ws` | 80 | yes | |
+/// | `https`, `wss` | 443 | yes | |
+/// | `ftp` | 21 | no (RFC 1738 does not make them equal) | |
+/// | `file` | — | — | host `localhost` (any case) → empty host (RFC 8089 §2, RFC 3986 §3.2.2: "no authority, an empty host, and "localhost" all mean the end-user's machine") |
+/// | `mailto` | — | — | the domain of each address in the path (after its last `@`) in lowercase (RFC 6068 §6: domains are case-insensitive; local parts are not touched) |
+///
+/// The empty path is made `/` for http (RFC 9110 §4.2.3) and ws/wss
+/// (RFC 6455 §3); `file:` without an authority is left alone (it is not
+/// made `file:///`). Other schemes get syntax-based normalization only.
 ///
 /// Every normalization here is idempotent.
 ///
@@ -131,15 +142,23 @@ pub struct Normalizer {
     nfc: bool,
 }
 
+/// The default is [`Normalizer::scheme_based`], as for the types'
+/// `normalize` methods and [`normalize`].
 impl Default for Normalizer {
     fn default() -> Self {
-        Normalizer::syntax_based()
+        Normalizer::scheme_based()
     }
 }
 
 /// The schemes that scheme-based normalization knows, with their default
-/// ports.
-const SCHEME_DEFAULT_PORTS: [(&str, u16); 2] = [("http", 80), ("https", 443)];
+/// ports, and whether an empty path with an authority is the same as `/`.
+const SCHEME_DEFAULT_PORTS: [(&str, u16, bool); 5] = [
+    ("http", 80, true),
+    ("https", 443, true),
+    ("ws", 80, true),
+    ("wss", 443, true),
+    ("ftp", 21, false),
+];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -157,8 +176,7 @@ fn unreserved(c: char, mode: Mode) -> bool {
 }
 
 impl Normalizer {
-    /// Syntax-based normalization (RFC 3987 §5.3.2), without NFC. Also
-    /// [`Normalizer::default`].
+    /// Syntax-based normalization (RFC 3987 §5.3.2), without NFC.
     ///
     /// ```
     /// use iri_grammar::{ops::Normalizer, IriRef};
@@ -174,7 +192,8 @@ impl Normalizer {
         }
     }
 
-    /// Syntax-based and then scheme-based normalization (RFC 3987 §5.3.3).
+    /// Syntax-based and then scheme-based normalization (RFC 3987 §5.3.3):
+    /// see the table in [`Normalizer`]. Also [`Normalizer::default`].
     ///
     /// ```
     /// use iri_grammar::{ops::Normalizer, IriRef};
@@ -286,19 +305,25 @@ impl Normalizer {
 
     fn run(&self, c: &Comps<'_>, mode: Mode) -> String {
         let scheme = c.scheme.map(str::to_ascii_lowercase);
-        let default_port = scheme.as_deref().and_then(|s| {
+        let known = scheme.as_deref().and_then(|s| {
             SCHEME_DEFAULT_PORTS
                 .iter()
-                .find(|(name, _)| *name == s && self.scheme_based)
-                .map(|&(_, port)| port)
+                .find(|(name, _, _)| *name == s && self.scheme_based)
         });
+        let default_port = known.map(|&(_, port, _)| port);
+        let slash_path = known.is_some_and(|&(_, _, slash)| slash);
+        let scheme_is = |name: &str| self.scheme_based && scheme.as_deref() == Some(name);
         let authority = c.host.map(|host| {
             let mut a = String::new();
             if let Some(u) = c.userinfo {
                 a.push_str(&self.component(u, mode));
                 a.push('@');
             }
-            a.push_str(&self.host(host, mode));
+            let host = self.host(host, mode);
+            let localhost = host.eq_ignore_ascii_case("localhost");
+            if !(localhost && scheme_is("file") && c.userinfo.is_none() && c.port.is_none()) {
+                a.push_str(&host);
+            }
             if let Some(p) = c.port.filter(|p| !p.is_empty()) {
                 if default_port.is_none() || p.parse::<u16>().ok() != default_port {
                     a.push(':');
@@ -311,8 +336,11 @@ impl Normalizer {
         if scheme.is_some() {
             path = remove_dot_segments(&path);
         }
-        if default_port.is_some() && authority.is_some() && path.is_empty() {
+        if slash_path && authority.is_some() && path.is_empty() {
             path.push('/');
+        }
+        if scheme_is("mailto") {
+            path = mailto_domains_lowercase(&path);
         }
         let query = c.query.map(|q| self.component(q, mode));
         let fragment = c.fragment.map(|f| self.component(f, mode));
@@ -327,6 +355,26 @@ impl Normalizer {
         );
         out
     }
+}
+
+/// A mailto path (`addr-spec *("," addr-spec)`, RFC 6068 §2) with the
+/// domain of each address, after its last `@`, in lowercase (ASCII letters
+/// outside percent-encodings).
+fn mailto_domains_lowercase(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for (i, addr) in path.split(',').enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        match addr.rfind('@') {
+            Some(at) => {
+                out.push_str(&addr[..=at]);
+                out.push_str(&lowercase_outside_triplets(&addr[at + 1..]));
+            }
+            None => out.push_str(addr),
+        }
+    }
+    out
 }
 
 /// Whether `s` has a `%HH` triplet for a non-ASCII octet.
@@ -386,40 +434,43 @@ fn nfc(s: &str) -> String {
     out
 }
 
-/// Syntax-based normalization of an IRI reference:
-/// [`Normalizer::syntax_based`]`().normalize(r)`. See [`Normalizer`] for
-/// the steps.
+/// Scheme-based normalization of an IRI reference (RFC 3987 §5.3.3, on
+/// top of syntax-based, §5.3.2): [`Normalizer::scheme_based`]`().normalize(r)`.
+/// See [`Normalizer`] for the steps; [`Normalizer::syntax_based`] leaves
+/// default ports and the like alone.
 ///
 /// ```
 /// use iri_grammar::{ops::normalize, IriRef};
 ///
-/// let r = IriRef::parse("http://example.com/?a=%CE%B1&b=%CE%CE%B1%B1")?;
+/// let r = IriRef::parse("HTTP://example.com:80?a=%CE%B1&b=%CE%CE%B1%B1")?;
 /// assert_eq!(normalize(r).as_str(), "http://example.com/?a=α&b=%CEα%B1");
 /// # Ok::<(), iri_grammar::ParseError>(())
 /// ```
 pub fn normalize(r: IriRef<'_>) -> IriRefBuf {
-    Normalizer::syntax_based().normalize(r)
+    Normalizer::scheme_based().normalize(r)
 }
 
-/// Syntax-based normalization of a URI reference (RFC 3986 §6.2.2):
-/// [`Normalizer::syntax_based`]`().normalize_uri(r)`.
+/// Scheme-based normalization of a URI reference (RFC 3986 §6.2.2 and
+/// §6.2.3): [`Normalizer::scheme_based`]`().normalize_uri(r)`.
 ///
 /// ```
 /// use iri_grammar::{ops::normalize_uri, UriRef};
 ///
-/// let r = UriRef::parse("HTTP://a:b@HOST:123/./1/2/../%41?abc#def")?;
-/// assert_eq!(normalize_uri(r).as_str(), "http://a:b@host:123/1/A?abc#def");
+/// let r = UriRef::parse("HTTP://a:b@HOST:80/./1/2/../%41?abc#def")?;
+/// assert_eq!(normalize_uri(r).as_str(), "http://a:b@host/1/A?abc#def");
 /// # Ok::<(), iri_grammar::ParseError>(())
 /// ```
 pub fn normalize_uri(r: UriRef<'_>) -> UriRefBuf {
-    Normalizer::syntax_based().normalize_uri(r)
+    Normalizer::scheme_based().normalize_uri(r)
 }
 
 impl IriRef<'_> {
-    /// Syntax-based normalization (RFC 3987 §5.3.2): [`normalize`].
+    /// Scheme-based normalization (RFC 3987 §5.3.3, which includes the
+    /// syntax-based steps of §5.3.2): [`normalize`]. For syntax-based
+    /// normalization alone, use [`Normalizer::syntax_based`].
     ///
     /// ```
-    /// let r = iri_grammar::IriRef::parse("HTTPs://EXaMPLE.COM/pA/Th?Query#Frag")?;
+    /// let r = iri_grammar::IriRef::parse("HTTPs://EXaMPLE.COM:443/pA/Th?Query#Frag")?;
     /// assert_eq!(r.normalize().as_str(), "https://example.com/pA/Th?Query#Frag");
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
@@ -429,21 +480,25 @@ impl IriRef<'_> {
 }
 
 impl Iri<'_> {
-    /// Syntax-based normalization (RFC 3987 §5.3.2).
+    /// Scheme-based normalization (RFC 3987 §5.3.3 on top of §5.3.2); see
+    /// [`Normalizer`].
     ///
     /// ```
     /// let iri = iri_grammar::Iri::parse("scheme:/a/b/../..//c")?;
     /// assert_eq!(iri.normalize().as_str(), "scheme:/.//c");
+    /// let iri = iri_grammar::Iri::parse("WSS://Example.ORG:443")?;
+    /// assert_eq!(iri.normalize().as_str(), "wss://example.org/");
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
     pub fn normalize(&self) -> IriBuf {
-        let n = Normalizer::syntax_based();
+        let n = Normalizer::scheme_based();
         super::iri_buf("Iri::normalize", n.run(&comps!(*self), Mode::Iri))
     }
 }
 
 impl UriRef<'_> {
-    /// Syntax-based normalization (RFC 3986 §6.2.2): [`normalize_uri`].
+    /// Scheme-based normalization (RFC 3986 §6.2.3 on top of §6.2.2):
+    /// [`normalize_uri`].
     ///
     /// ```
     /// let r = iri_grammar::UriRef::parse("//[0:0:0:0:0:ffff:192.0.2.1]/%7e")?;
@@ -456,15 +511,17 @@ impl UriRef<'_> {
 }
 
 impl Uri<'_> {
-    /// Syntax-based normalization (RFC 3986 §6.2.2).
+    /// Scheme-based normalization (RFC 3986 §6.2.3 on top of §6.2.2).
     ///
     /// ```
     /// let uri = iri_grammar::Uri::parse("https://example.com:/a/b/c/.%2e/d")?;
     /// assert_eq!(uri.normalize().as_str(), "https://example.com/a/b/d");
+    /// let uri = iri_grammar::Uri::parse("file://LocalHost/etc/hosts")?;
+    /// assert_eq!(uri.normalize().as_str(), "file:///etc/hosts");
     /// # Ok::<(), iri_grammar::ParseError>(())
     /// ```
     pub fn normalize(&self) -> UriBuf {
-        let n = Normalizer::syntax_based();
+        let n = Normalizer::scheme_based();
         super::uri_buf("Uri::normalize", n.run(&comps!(*self), Mode::Uri))
     }
 }

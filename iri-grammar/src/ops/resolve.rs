@@ -4,7 +4,7 @@
 use alloc::string::String;
 
 use super::{comps, recompose, Comps};
-use crate::{Iri, IriBuf, IriRef, IriRefBuf, Uri, UriBuf, UriRef, UriRefBuf};
+use crate::{AbsoluteIri, Iri, IriBuf, IriRef, IriRefBuf, ParseError, Uri, UriBuf, UriRef, UriRefBuf};
 
 /// RFC 3986 §5.2.4 `remove_dot_segments`, exactly as the RFC gives it
 /// (its two-buffer loop, rules A to E), so it also applies to paths that
@@ -166,6 +166,25 @@ impl Iri<'_> {
         resolve(*self, reference)
     }
 
+    /// Parses `reference` as an IRI reference (strict, as
+    /// [`IriRef::parse`]) and resolves it against this IRI.
+    ///
+    /// ```
+    /// use iri_grammar::Iri;
+    ///
+    /// let base = Iri::parse("http://a/b/c/d;p?q")?;
+    /// assert_eq!(base.resolve_str("../g")?, "http://a/b/g");
+    /// assert!(base.resolve_str("a b").is_err());
+    /// # Ok::<(), iri_grammar::ParseError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// If `reference` is not an IRI reference.
+    pub fn resolve_str(&self, reference: &str) -> Result<IriBuf, ParseError> {
+        Ok(resolve(*self, IriRef::parse(reference)?))
+    }
+
     /// A reference that resolves against `base` to this IRI:
     /// [`relativize`]`(self, base)`.
     ///
@@ -181,6 +200,33 @@ impl Iri<'_> {
     }
 }
 
+impl AbsoluteIri<'_> {
+    /// Resolves `reference` against this absolute IRI (a base has no
+    /// fragment to ignore).
+    ///
+    /// ```
+    /// use iri_grammar::{AbsoluteIri, IriRef};
+    ///
+    /// let base = AbsoluteIri::parse("http://例え.jp/a/b")?;
+    /// assert_eq!(base.resolve(IriRef::parse("c#d")?), "http://例え.jp/a/c#d");
+    /// assert_eq!(base.resolve_str("/x")?, "http://例え.jp/x");
+    /// # Ok::<(), iri_grammar::ParseError>(())
+    /// ```
+    pub fn resolve(&self, reference: IriRef<'_>) -> IriBuf {
+        resolve(Iri::from(*self), reference)
+    }
+
+    /// Parses `reference` (strict, as [`IriRef::parse`]) and resolves it
+    /// against this absolute IRI.
+    ///
+    /// # Errors
+    ///
+    /// If `reference` is not an IRI reference.
+    pub fn resolve_str(&self, reference: &str) -> Result<IriBuf, ParseError> {
+        Ok(self.resolve(IriRef::parse(reference)?))
+    }
+}
+
 impl Uri<'_> {
     /// Resolves `reference` against this URI: [`resolve_uri`]`(self, reference)`.
     ///
@@ -193,6 +239,25 @@ impl Uri<'_> {
     /// ```
     pub fn resolve(&self, reference: UriRef<'_>) -> UriBuf {
         resolve_uri(*self, reference)
+    }
+
+    /// Parses `reference` as a URI reference and resolves it against this
+    /// URI.
+    ///
+    /// ```
+    /// use iri_grammar::Uri;
+    ///
+    /// let base = Uri::parse("http://a/b/c/d;p?q")?;
+    /// assert_eq!(base.resolve_str("g?y#s")?, "http://a/b/c/g?y#s");
+    /// assert!(base.resolve_str("/é").is_err()); // not a URI reference
+    /// # Ok::<(), iri_grammar::ParseError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// If `reference` is not a URI reference.
+    pub fn resolve_str(&self, reference: &str) -> Result<UriBuf, ParseError> {
+        Ok(resolve_uri(*self, UriRef::parse(reference)?))
     }
 
     /// A reference that resolves against `base` to this URI:

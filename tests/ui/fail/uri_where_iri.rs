@@ -2,7 +2,7 @@
 // must be asked for (`.into()` or `Iri::from`).
 use iri_grammar::{Iri, Uri};
 
-fn scheme_of(iri: Iri<'_>) -> Option<&str> {
+fn scheme_of(iri: Iri<'_>) -> &str {
     iri.scheme()
 }
 

@@ -2,7 +2,7 @@
 // the widening conversions are explicit and keep the components.
 use iri_grammar::{Iri, IriBuf, IriRef, IriRefBuf, Uri, UriBuf, UriRef, UriRefBuf};
 
-fn scheme_of(iri: Iri<'_>) -> Option<&str> {
+fn scheme_of(iri: Iri<'_>) -> &str {
     iri.scheme()
 }
 
@@ -12,8 +12,8 @@ fn path_of<'a>(r: impl Into<IriRef<'a>>) -> &'a str {
 
 fn main() {
     let uri = Uri::parse("mailto:a@example.org").unwrap();
-    assert_eq!(scheme_of(uri.into()), Some("mailto"));
-    assert_eq!(scheme_of(Iri::from(uri)), Some("mailto"));
+    assert_eq!(scheme_of(uri.into()), "mailto");
+    assert_eq!(scheme_of(Iri::from(uri)), "mailto");
     assert_eq!(path_of(UriRef::from(uri)), "a@example.org");
     assert_eq!(path_of(Iri::from(uri)), "a@example.org");
     assert_eq!(path_of(UriRef::parse("../x").unwrap()), "../x");

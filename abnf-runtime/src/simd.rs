@@ -55,6 +55,9 @@ impl NibbleSet {
     }
 }
 
+/// The length of a [`LoopSet`]'s record in a table.
+pub const LOOP_SET_BYTES: usize = 48;
+
 /// The bytes a state loops on: those of `bytes`, and the three-byte
 /// sequences `escape h1 h2` with `h1` and `h2` in `escaped` (none when
 /// `escaped` is empty). `escape` is never in `escaped` or in `bytes`.
@@ -91,6 +94,32 @@ impl LoopSet {
             bytes: and(&self.bytes, &other.bytes),
             escape: self.escape,
             escaped: if keep { self.escaped } else { NibbleSet([0; 16]) },
+        }
+    }
+
+    /// The set as a record of [`LOOP_SET_BYTES`] bytes, as tables carry it
+    /// (see [`crate::wire`]): `bytes`, `escaped`, then `escape` and zeros.
+    pub fn to_record(&self) -> [u8; LOOP_SET_BYTES] {
+        let mut r = [0u8; LOOP_SET_BYTES];
+        r[..16].copy_from_slice(&self.bytes.0);
+        r[16..32].copy_from_slice(&self.escaped.0);
+        r[32] = self.escape;
+        r
+    }
+
+    /// Record `k` of `records` (see [`LoopSet::to_record`]).
+    #[inline(always)]
+    pub fn from_records(records: &[u8], k: usize) -> LoopSet {
+        let r = &records[k * LOOP_SET_BYTES..(k + 1) * LOOP_SET_BYTES];
+        let nibbles = |at: usize| {
+            let mut t = [0u8; 16];
+            t.copy_from_slice(&r[at..at + 16]);
+            NibbleSet(t)
+        };
+        LoopSet {
+            bytes: nibbles(0),
+            escaped: nibbles(16),
+            escape: r[32],
         }
     }
 

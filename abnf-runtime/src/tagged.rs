@@ -5,11 +5,14 @@
 use core::fmt;
 use core::iter::FusedIterator;
 
+use crate::wire::{
+    self, Aligned, Kind, WireError, DELTA, FIRST_LIST, FIRST_PAIR_LIST, MAX_REGISTERS, NEXT_BITS, NEXT_MASK,
+    NOT_FINAL, PENDING, SET_POS, UNSET,
+};
+use crate::{ByteSet, MatchError};
+
 /// A tag that was never set.
 pub(crate) const NONE: usize = usize::MAX;
-
-/// The most registers a tagged DFA may use; the generator checks it.
-pub const MAX_REGISTERS: usize = 32;
 
 /// A byte range of the input a node was parsed from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -37,67 +40,149 @@ impl Span {
     }
 }
 
-/// A tagged DFA as the generator serialized it (see `abnf_codegen::tagged`).
-#[doc(hidden)]
-pub struct TaggedDfa {
-    pub classes: [u8; 256],
-    pub alphabet: u32,
-    pub tags: u32,
+/// A tagged DFA as the generator serialized it ([`Kind::Tagged`]): one
+/// forward pass that matches a rule and records where its parts start and
+/// end.
+#[derive(Clone, Copy, Debug)]
+pub struct TaggedDfa<'a> {
+    pub(crate) classes: [u8; 256],
+    pub(crate) alphabet: u32,
+    pub(crate) tags: u32,
     /// The start state's row (states are premultiplied by the row length,
     /// `alphabet + 1`).
-    pub start: u32,
-    pub start_ops: u32,
-    /// Offsets (in `u32` words) of the tables inside `bytes`.
-    pub op_start: u32,
-    pub final_maps: u32,
-    pub words: &'static [u32],
+    pub(crate) start: u32,
+    pub(crate) start_ops: u32,
+    /// Offsets (in words) of the operation lists and the final maps.
+    pub(crate) op_start: u32,
+    pub(crate) final_maps: u32,
+    pub(crate) words: &'a [u32],
     /// Whether it reads non-ASCII characters whole, trusting that the
-    /// input is UTF-8 (`abnf_codegen::tagged::TaggedDfa::trust_utf8`):
-    /// [`TaggedDfa::run`] then checks that bytes are UTF-8 first.
-    pub utf8_only: bool,
+    /// input is UTF-8: [`TaggedDfa::run`] then checks that bytes are UTF-8
+    /// first.
+    pub(crate) utf8_only: bool,
     /// Its two-byte steps, if the generator emitted them.
-    pub pairs: Option<Pairs>,
-    /// Per state, the bytes on which it loops without touching a register
-    /// (`abnf_codegen::automata::bitpar::tagged_loops`), for bit-parallel
-    /// extraction; empty if the generator did not emit them.
-    pub loops: &'static [crate::simd::LoopSet],
+    pub(crate) pairs: Option<Pairs<'a>>,
+    /// One loop set per state (the bytes on which it loops without
+    /// effect; see [`crate::wire::Kind::Tagged`]), or none.
+    pub(crate) loops: &'a [u8],
     /// `2^32 / (alphabet + 1)` rounded up: `row * recip >> 32` is the
-    /// state number of a row.
-    pub recip: u64,
+    /// state of a row.
+    pub(crate) recip: u64,
 }
 
-/// The two-byte steps of a [`TaggedDfa`] (see
-/// `abnf_codegen::tagged::TaggedDfa::to_pair_words`): a table of targets
-/// with rows of `alphabet²` words, a table of effects the same shape, then
-/// the operation lists from `lists` on.
-#[doc(hidden)]
-pub struct Pairs {
-    pub lists: u32,
-    pub words: &'static [u32],
+/// The two-byte steps of a [`TaggedDfa`]: a table of targets with rows of
+/// `alphabet²` words, a table of effects the same shape, then the operation
+/// lists from `lists` on.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pairs<'a> {
+    pub(crate) lists: u32,
+    pub(crate) words: &'a [u32],
 }
 
-/// In a two-byte step's effect: the first value that names an operation
-/// list (as `abnf_codegen::tagged::FIRST_PAIR_LIST`); below it, 0 (none),
-/// then register stores of the first byte's position, then of the second's.
-const FIRST_PAIR_LIST: usize = 2 * MAX_REGISTERS + 1;
-const DELTA: u32 = 1 << 30;
+impl<'a> TaggedDfa<'a> {
+    /// Reads a tagged DFA written by `abnf-codegen` ([`Kind::Tagged`]);
+    /// `bytes` must start at a 4-byte boundary.
+    pub fn from_bytes(bytes: &'a [u8]) -> Result<TaggedDfa<'a>, WireError> {
+        if !wire::is_aligned(bytes) {
+            return Err(WireError::Alignment);
+        }
+        // SAFETY: checked just above.
+        unsafe { TaggedDfa::decode(bytes) }
+    }
 
-const SET_POS: u32 = 1 << 31;
-/// The bits of a transition that hold the target row (as
-/// `abnf_codegen::tagged::NEXT_BITS`); the operation list is above them.
-const NEXT_BITS: u32 = 20;
-pub(crate) const NEXT_MASK: u32 = (1 << NEXT_BITS) - 1;
-/// Above `NEXT_BITS`, a transition's effect `f`: below this, store the
-/// position in register `f - 1` (0: a scratch register, no effect), from it
-/// on, run operation list `f - FIRST_LIST` (as
-/// `abnf_codegen::tagged::FIRST_LIST`).
-const FIRST_LIST: usize = MAX_REGISTERS + 1;
-/// In a final map: the tag never matched.
-const UNSET: u32 = u32::MAX;
-/// In a final map: the tag was set where the parse ends.
-const PENDING: u32 = u32::MAX - 1;
+    /// [`TaggedDfa::from_bytes`] for generated code, checked at compile
+    /// time.
+    #[doc(hidden)]
+    pub const fn __wire(bytes: &'static Aligned<[u8]>) -> TaggedDfa<'static> {
+        // SAFETY: `Aligned` starts its bytes at a 4-byte boundary.
+        match unsafe { TaggedDfa::decode(&bytes.bytes) } {
+            Ok(t) => t,
+            Err(e) => panic!("{}", e.message()),
+        }
+    }
 
-impl TaggedDfa {
+    /// # Safety
+    ///
+    /// `bytes` must start at a 4-byte boundary.
+    const unsafe fn decode(bytes: &'a [u8]) -> Result<TaggedDfa<'a>, WireError> {
+        let (h, rest) = match wire::read_header(bytes, Kind::Tagged) {
+            Ok(x) => x,
+            Err(e) => return Err(e),
+        };
+        if h.width != 4 {
+            return Err(WireError::Width);
+        }
+        let (classes, rest) = match wire::read_classes(rest) {
+            Ok(x) => x,
+            Err(e) => return Err(e),
+        };
+        let p = h.params;
+        // The loop sets, if any, come after the words.
+        let loops_at = p[9] as usize;
+        let (rest, loops) = if loops_at == 0 {
+            (rest, rest.split_at(rest.len()).1)
+        } else if 4 * loops_at > rest.len() {
+            return Err(WireError::Truncated);
+        } else {
+            rest.split_at(4 * loops_at)
+        };
+        // SAFETY: header and class map keep the caller's 4-byte alignment.
+        let all = unsafe { wire::as_u32s(rest) };
+        let (pairs_at, lists) = (p[7] as usize, p[8]);
+        if pairs_at > all.len() || p[4] as usize > all.len() || p[5] as usize > all.len() {
+            return Err(WireError::Truncated);
+        }
+        let (words, pair_words) = if pairs_at == 0 {
+            (all, all.split_at(0).0)
+        } else {
+            all.split_at(pairs_at)
+        };
+        Ok(TaggedDfa {
+            classes,
+            alphabet: p[0],
+            tags: p[1],
+            start: p[2],
+            start_ops: p[3],
+            op_start: p[4],
+            final_maps: p[5],
+            utf8_only: p[6] != 0,
+            words,
+            pairs: if pairs_at == 0 {
+                None
+            } else {
+                Some(Pairs {
+                    lists,
+                    words: pair_words,
+                })
+            },
+            loops,
+            recip: u32::MAX as u64 / (p[0] as u64 + 1) + 1,
+        })
+    }
+
+    /// Number of tags (two per group: its start and its end).
+    pub fn tags(&self) -> usize {
+        self.tags as usize
+    }
+
+    /// Whether it has two-byte steps.
+    pub fn has_pairs(&self) -> bool {
+        self.pairs.is_some()
+    }
+
+    /// Whether it has loop sets, for bit-parallel extraction.
+    pub fn has_loops(&self) -> bool {
+        !self.loops.is_empty()
+    }
+
+    /// The loop set of the state at row `s` (has_loops must hold).
+    #[inline(always)]
+    pub(crate) fn loop_set(&self, s: usize) -> crate::simd::LoopSet {
+        crate::simd::LoopSet::from_records(self.loops, (s as u64 * self.recip >> 32) as usize)
+    }
+}
+
+impl TaggedDfa<'_> {
     /// A transition's effect on the registers (`regs[0]` is a scratch
     /// register; register `r` is `regs[r + 1]`). Most transitions store the
     /// position in one register, or nowhere (the scratch register): one
@@ -114,7 +199,7 @@ impl TaggedDfa {
         let f = (t >> NEXT_BITS) as usize;
         match regs.get_mut(f) {
             Some(slot) => *slot = pos,
-            None => Self::apply(words, op_start, (f - FIRST_LIST) as u32, &mut regs[1..], pos),
+            None => Self::apply(words, op_start, f as u32 - FIRST_LIST, &mut regs[1..], pos),
         }
     }
 
@@ -167,13 +252,18 @@ impl TaggedDfa {
     /// of its first byte: a store of `pos` or `pos + 1` in one register (no
     /// branch on which), or an operation list.
     #[inline(always)]
-    pub(crate) fn pair_effect(pairs: &Pairs, f: usize, regs: &mut [usize; MAX_REGISTERS + 1], pos: usize) {
-        if f < FIRST_PAIR_LIST {
+    pub(crate) fn pair_effect(
+        pairs: &Pairs<'_>,
+        f: usize,
+        regs: &mut [usize; MAX_REGISTERS + 1],
+        pos: usize,
+    ) {
+        if f < FIRST_PAIR_LIST as usize {
             let second = usize::from(f > MAX_REGISTERS);
             regs[f - MAX_REGISTERS * second] = pos + second;
         } else {
             let words = pairs.words;
-            let list = pairs.lists as usize + f - FIRST_PAIR_LIST;
+            let list = pairs.lists as usize + f - FIRST_PAIR_LIST as usize;
             let (from, to) = (words[list] as usize, words[list + 1] as usize);
             Self::run_ops(&words[from..to], &mut regs[1..], pos);
         }
@@ -232,6 +322,64 @@ impl TaggedDfa {
         }
     }
 
+    /// [`TaggedDfa::run`] with the error a user sees: the rule's name, what
+    /// the input held where it stopped matching and which bytes could have
+    /// continued a match there.
+    #[allow(clippy::too_many_arguments)]
+    pub fn parse(
+        &self,
+        grammar: &'static str,
+        rule: &'static str,
+        input: &[u8],
+        start: usize,
+        end: usize,
+        tags: &mut [usize],
+    ) -> Result<(), MatchError> {
+        self.run(input, start, end, tags)
+            .map_err(|offset| self.error(grammar, rule, &input[..end], start, offset))
+    }
+
+    /// [`TaggedDfa::parse`] on all of a `&str` (so UTF-8 need not be
+    /// checked).
+    pub fn parse_utf8(
+        &self,
+        grammar: &'static str,
+        rule: &'static str,
+        input: &str,
+        tags: &mut [usize],
+    ) -> Result<(), MatchError> {
+        self.run_utf8(input, tags)
+            .map_err(|offset| self.error(grammar, rule, input.as_bytes(), 0, offset))
+    }
+
+    #[cold]
+    fn error(
+        &self,
+        grammar: &'static str,
+        rule: &'static str,
+        input: &[u8],
+        start: usize,
+        offset: usize,
+    ) -> MatchError {
+        let step = |s: usize, b: u8| {
+            (self.words[s + usize::from(self.classes[usize::from(b)])] & NEXT_MASK) as usize
+        };
+        let mut s = self.start as usize;
+        for &b in &input[start..offset.min(input.len())] {
+            s = step(s, b);
+            if s == 0 {
+                break;
+            }
+        }
+        let mut expected = ByteSet::EMPTY;
+        if s != 0 {
+            for b in (0..=255u8).filter(|&b| step(s, b) != 0) {
+                expected.insert(b);
+            }
+        }
+        MatchError::at(grammar, rule, input, offset, expected)
+    }
+
     /// The longest prefix of `input[start..end]` that matches: its end, with
     /// `tags` filled for it.
     pub fn longest(&self, input: &[u8], start: usize, end: usize, tags: &mut [usize]) -> Option<usize> {
@@ -262,7 +410,7 @@ impl TaggedDfa {
     #[inline]
     pub(crate) fn read_tags(&self, state: usize, regs: &[usize], pos: usize, tags: &mut [usize]) -> bool {
         let f = self.words[state + self.alphabet as usize];
-        if f == u32::MAX {
+        if f == NOT_FINAL {
             return false;
         }
         let map = (self.final_maps + f) as usize;

@@ -1,0 +1,804 @@
+//! The runtime side of a generated recognizer: a compact transition table
+//! walked one byte at a time, and the same automaton as a serialized sparse
+//! `regex-automata` DFA, loaded once (zero-copy) for searching and for
+//! explaining errors.
+
+//! Recognizer tables and their walks: a compact transition table walked
+//! one byte at a time, and its reverse, for walking an input from both ends
+//! at once.
+
+use crate::simd::{self, Level, LoopSet, LOOP_SET_BYTES};
+use crate::tagged::{Pairs, TaggedDfa, NONE};
+use crate::wire::{self, Aligned, Kind, WireError, MAX_REGISTERS, NEXT_MASK};
+use crate::ByteSet;
+
+/// A recognizer's DFA as a flat table (see [`Kind::Table`]): row 0 is the
+/// dead state, entries are premultiplied by `alphabet`, and after the
+/// transitions comes one word per state that is 1 where the input may end.
+///
+/// The states from `skip_from` on (premultiplied) are walked bit-parallel:
+/// each loops to itself on the bytes (and escapes) of its loop set, record
+/// `(s - skip_from) / alphabet` of `loops`, so a run of them is skipped a
+/// vector block at a time ([`crate::simd`]). `recip` is `2^32 / alphabet`
+/// rounded up, so that `(s - skip_from) * recip >> 32` is that index with
+/// no division.
+#[derive(Clone, Copy, Debug)]
+pub struct Table<'a> {
+    pub(crate) classes: [u8; 256],
+    pub(crate) alphabet: u32,
+    pub(crate) start: u32,
+    pub(crate) words: Words<'a>,
+    pub(crate) skip_from: u32,
+    pub(crate) recip: u64,
+    pub(crate) loops: &'a [u8],
+}
+
+/// The table's entries, 16-bit when they fit.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Words<'a> {
+    U16(&'a [u16]),
+    U32(&'a [u32]),
+}
+
+impl<'a> Words<'a> {
+    /// `bytes` (4-aligned) as words of `width` bytes.
+    ///
+    /// # Safety
+    ///
+    /// `bytes` must start at a 4-byte boundary.
+    const unsafe fn new(bytes: &'a [u8], width: u32) -> Words<'a> {
+        // SAFETY: passed on from the caller.
+        unsafe {
+            if width == 2 {
+                Words::U16(wire::as_u16s(bytes))
+            } else {
+                Words::U32(wire::as_u32s(bytes))
+            }
+        }
+    }
+
+    const fn len(&self) -> usize {
+        match self {
+            Words::U16(w) => w.len(),
+            Words::U32(w) => w.len(),
+        }
+    }
+}
+
+/// The reverse of a [`Table`] (see [`Kind::Reverse`]): a state is the set of
+/// table states from which the bytes read so far, backwards from the end,
+/// lead to a match; `sets` holds each as a bitset of `set_words` words.
+/// Entries are premultiplied by the table's alphabet.
+#[derive(Clone, Copy, Debug)]
+pub struct Reverse<'a> {
+    pub(crate) start: u32,
+    pub(crate) set_words: u32,
+    pub(crate) words: Words<'a>,
+    pub(crate) sets: &'a [u32],
+}
+
+/// A `const` panic with the error's message: embedded tables are checked
+/// while the generated code is compiled.
+const fn refuse(e: WireError) -> ! {
+    panic!("{}", e.message())
+}
+
+impl<'a> Table<'a> {
+    /// Reads a table written by `abnf-codegen` ([`Kind::Table`], in this
+    /// target's byte order), checking its header; `bytes` must start at a
+    /// 4-byte boundary.
+    pub fn from_bytes(bytes: &'a [u8]) -> Result<Table<'a>, WireError> {
+        if !wire::is_aligned(bytes) {
+            return Err(WireError::Alignment);
+        }
+        // SAFETY: checked just above.
+        unsafe { Table::decode(bytes) }
+    }
+
+    /// [`Table::from_bytes`] for generated code: the check runs while the
+    /// code is compiled, and a table that does not pass is a compile error.
+    #[doc(hidden)]
+    pub const fn __wire(bytes: &'static Aligned<[u8]>) -> Table<'static> {
+        // SAFETY: `Aligned` starts its bytes at a 4-byte boundary.
+        match unsafe { Table::decode(&bytes.bytes) } {
+            Ok(t) => t,
+            Err(e) => refuse(e),
+        }
+    }
+
+    /// # Safety
+    ///
+    /// `bytes` must start at a 4-byte boundary.
+    const unsafe fn decode(bytes: &'a [u8]) -> Result<Table<'a>, WireError> {
+        let (h, rest) = match wire::read_header(bytes, Kind::Table) {
+            Ok(x) => x,
+            Err(e) => return Err(e),
+        };
+        let (classes, rest) = match wire::read_classes(rest) {
+            Ok(x) => x,
+            Err(e) => return Err(e),
+        };
+        let (alphabet, start, n) = (h.params[0], h.params[1], h.params[2] as usize);
+        let (skip_from, sets) = (h.params[3], h.params[4] as usize);
+        // The words, padded to a 4-byte boundary, then the loop sets.
+        let word_bytes = (n * h.width as usize).next_multiple_of(4);
+        if rest.len() < word_bytes + sets * LOOP_SET_BYTES {
+            return Err(WireError::Truncated);
+        }
+        let loops = rest.split_at(word_bytes).1.split_at(sets * LOOP_SET_BYTES).0;
+        // SAFETY: the header (64 bytes) and the class map (256 bytes) keep
+        // 4-byte alignment, which the caller guarantees for `bytes`.
+        let words = match unsafe { Words::new(rest, h.width) } {
+            Words::U16(w) => Words::U16(w.split_at(n).0),
+            Words::U32(w) => Words::U32(w.split_at(n).0),
+        };
+        // Each state has `alphabet` transitions and one accept word.
+        if alphabet == 0 || words.len() % (alphabet as usize + 1) != 0 || start as usize >= words.len() {
+            return Err(WireError::Truncated);
+        }
+        Ok(Table {
+            classes,
+            alphabet,
+            start,
+            words,
+            skip_from,
+            recip: u32::MAX as u64 / alphabet as u64 + 1,
+            loops,
+        })
+    }
+
+    /// How many states are walked bit-parallel.
+    pub fn skip_states(&self) -> usize {
+        self.loops.len() / LOOP_SET_BYTES
+    }
+
+    /// The loop set of state `s` (premultiplied, at least `skip_from`).
+    #[inline(always)]
+    fn loop_set(&self, s: usize) -> LoopSet {
+        let k = ((s - self.skip_from as usize) as u64 * self.recip >> 32) as usize;
+        LoopSet::from_records(self.loops, k)
+    }
+
+    /// [`Table::full_match`] walked bit-parallel at a given vector width
+    /// ([`Level::Scalar`]: the scalar twin), whatever the input's length:
+    /// from a state that loops on many bytes, the walk jumps to the first
+    /// byte outside its loop set ([`simd::find_outside`]), and only that
+    /// byte takes a table step. Skipped bytes loop to the same state, so
+    /// the result (verdict and error offset) is [`Table::full_match`]'s.
+    pub fn full_match_skipping(&self, input: &[u8], level: Level) -> Result<(), usize> {
+        match self.words {
+            Words::U16(w) => self.run_skip_in(w, input, level),
+            Words::U32(w) => self.run_skip_in(w, input, level),
+        }
+    }
+
+    /// Number of states (the dead state included).
+    pub fn states(&self) -> usize {
+        self.words.len() / (self.alphabet as usize + 1)
+    }
+
+    /// The state after `prefix` (0, the dead state, if no match can
+    /// continue it).
+    pub fn state_after(&self, prefix: &[u8]) -> usize {
+        if prefix.len() >= SKIP_MIN && self.skips() {
+            let level = Level::detected();
+            let after = match self.words {
+                Words::U16(w) => self.walk_skip(w, prefix, level),
+                Words::U32(w) => self.walk_skip(w, prefix, level),
+            };
+            return after.unwrap_or(0);
+        }
+        let mut s = self.start as usize;
+        for &b in prefix {
+            s = match self.words {
+                Words::U16(w) => step(w, &self.classes, s, b),
+                Words::U32(w) => step(w, &self.classes, s, b),
+            };
+        }
+        s
+    }
+
+    /// The bytes that continue a match from `state`.
+    pub fn expected(&self, state: usize) -> ByteSet {
+        let mut set = ByteSet::EMPTY;
+        if state != 0 {
+            for b in 0..=255u8 {
+                let next = match self.words {
+                    Words::U16(w) => step(w, &self.classes, state, b),
+                    Words::U32(w) => step(w, &self.classes, state, b),
+                };
+                if next != 0 {
+                    set.insert(b);
+                }
+            }
+        }
+        set
+    }
+
+    /// Walks all of `input`: `Ok` if it matches, else the offset of the
+    /// first byte after which no match is possible (or the input's length
+    /// if it ended too early).
+    pub fn full_match(&self, input: &[u8]) -> Result<(), usize> {
+        self.run(input)
+    }
+
+    /// Whether `input` matches, walking its first half forwards with this
+    /// table and its second half backwards with `rev` at once (what a
+    /// bidirectional [`crate::Recognizer`] does).
+    pub fn full_match_both_ends(&self, rev: &Reverse<'_>, input: &[u8]) -> bool {
+        match (&self.words, &rev.words) {
+            (Words::U16(w), Words::U16(r)) => self.run_both(w, rev, r, input),
+            (Words::U16(w), Words::U32(r)) => self.run_both(w, rev, r, input),
+            (Words::U32(w), Words::U16(r)) => self.run_both(w, rev, r, input),
+            (Words::U32(w), Words::U32(r)) => self.run_both(w, rev, r, input),
+        }
+    }
+}
+
+impl<'a> Reverse<'a> {
+    /// Reads a reverse automaton written by `abnf-codegen`
+    /// ([`Kind::Reverse`]); `bytes` must start at a 4-byte boundary.
+    pub fn from_bytes(bytes: &'a [u8]) -> Result<Reverse<'a>, WireError> {
+        if !wire::is_aligned(bytes) {
+            return Err(WireError::Alignment);
+        }
+        // SAFETY: checked just above.
+        unsafe { Reverse::decode(bytes) }
+    }
+
+    /// [`Reverse::from_bytes`] for generated code, checked at compile time.
+    #[doc(hidden)]
+    pub const fn __wire(bytes: &'static Aligned<[u8]>) -> Reverse<'static> {
+        // SAFETY: `Aligned` starts its bytes at a 4-byte boundary.
+        match unsafe { Reverse::decode(&bytes.bytes) } {
+            Ok(t) => t,
+            Err(e) => refuse(e),
+        }
+    }
+
+    /// # Safety
+    ///
+    /// `bytes` must start at a 4-byte boundary.
+    const unsafe fn decode(bytes: &'a [u8]) -> Result<Reverse<'a>, WireError> {
+        let (h, rest) = match wire::read_header(bytes, Kind::Reverse) {
+            Ok(x) => x,
+            Err(e) => return Err(e),
+        };
+        let (start, set_words, n) = (h.params[0], h.params[1], h.params[2] as usize);
+        // The transitions, padded to a 4-byte boundary, then the sets.
+        let trans_bytes = (n * h.width as usize).next_multiple_of(4);
+        if rest.len() < trans_bytes {
+            return Err(WireError::Truncated);
+        }
+        let (trans, sets) = rest.split_at(trans_bytes);
+        // SAFETY: the header keeps the caller's 4-byte alignment, and the
+        // sets start after a multiple of 4 bytes.
+        let (words, sets) = unsafe { (Words::new(trans, h.width), wire::as_u32s(sets)) };
+        if set_words == 0 || sets.len() % set_words as usize != 0 {
+            return Err(WireError::Truncated);
+        }
+        Ok(Reverse {
+            start,
+            set_words,
+            words: match words {
+                Words::U16(w) => Words::U16(w.split_at(n).0),
+                Words::U32(w) => Words::U32(w.split_at(n).0),
+            },
+            sets,
+        })
+    }
+
+    /// Number of states (the empty set included).
+    pub fn states(&self) -> usize {
+        self.sets.len() / self.set_words as usize
+    }
+}
+
+/// How many inputs [`crate::Recognizer::is_match_many`] walks at once.
+const LANES: usize = 4;
+
+/// Inputs shorter than this are walked forwards only: for them, setting up
+/// two walks costs more than it saves.
+pub(crate) const BIDIRECTIONAL_MIN: usize = 8;
+
+/// Inputs at least this long are walked bit-parallel ([`Table::run_skip`])
+/// when the table has states for it: for shorter ones, the two table walks
+/// from both ends are quicker than setting up vector compares.
+pub(crate) const SKIP_MIN: usize = 96;
+
+/// How many bytes the recognizer walks between checks for the dead state:
+/// checking every byte costs a branch per byte, never checking would walk a
+/// huge invalid input to its end.
+const CHUNK: usize = 64;
+
+/// One entry type of a [`Table`].
+pub(crate) trait Entry: Copy {
+    fn index(self) -> usize;
+}
+
+impl Entry for u16 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        usize::from(self)
+    }
+}
+
+impl Entry for u32 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+#[inline(always)]
+pub(crate) fn step<T: Entry>(trans: &[T], classes: &[u8; 256], s: usize, b: u8) -> usize {
+    trans[s + usize::from(classes[usize::from(b)])].index()
+}
+
+/// [`step`] for a walk whose time is the latency of its chain of steps:
+/// the table is offset by the byte's class first, which does not wait on
+/// the previous step, so that the step's own latency is one load (with no
+/// add before it).
+#[inline(always)]
+fn chain_step<T: Entry>(trans: &[T], classes: &[u8; 256], s: usize, b: u8) -> usize {
+    trans[usize::from(classes[usize::from(b)])..][s].index()
+}
+
+impl Table<'_> {
+    /// [`Table::full_match_skipping`] at the widest vector width this CPU
+    /// has.
+    #[inline]
+    pub(crate) fn run_skip(&self, input: &[u8]) -> Result<(), usize> {
+        self.full_match_skipping(input, Level::detected())
+    }
+
+    #[inline(always)]
+    fn run_skip_in<T: Entry>(&self, words: &[T], input: &[u8], level: Level) -> Result<(), usize> {
+        match self.walk_skip(words, input, level) {
+            Ok(s) if self.accepts(words, s) => Ok(()),
+            Ok(_) => Err(input.len()),
+            Err(i) => Err(i),
+        }
+    }
+
+    /// The state after all of `input`, walked bit-parallel, or the offset
+    /// of the byte that leads to the dead state.
+    #[inline(always)]
+    fn walk_skip<T: Entry>(&self, words: &[T], input: &[u8], level: Level) -> Result<usize, usize> {
+        let classes = &self.classes;
+        let from = self.skip_from as usize;
+        let mut s = self.start as usize;
+        let mut i = 0;
+        loop {
+            if s >= from {
+                i = simd::find_outside_with(level, &self.loop_set(s), input, i);
+            }
+            let Some(&b) = input.get(i) else { break };
+            s = step(words, classes, s, b);
+            if s == 0 {
+                return Err(i);
+            }
+            i += 1;
+        }
+        Ok(s)
+    }
+
+    /// Whether the table has states to walk bit-parallel.
+    #[inline(always)]
+    pub(crate) fn skips(&self) -> bool {
+        !self.loops.is_empty()
+    }
+
+    /// [`crate::Recognizer::extract`] bit-parallel, forwards only: where
+    /// the recognizer is in a state that loops on many bytes and the tagged
+    /// DFA in a state that loops on many without effect, both skip to the
+    /// first byte outside both loop sets ([`LoopSet::meet`]); every other
+    /// byte steps both.
+    #[inline]
+    pub(crate) fn run_skip_tagged(&self, x: &TaggedDfa<'_>, input: &[u8], tags: &mut [usize]) -> Result<(), Stop> {
+        match self.words {
+            Words::U16(w) => self.run_skip_tagged_in(w, x, input, tags),
+            Words::U32(w) => self.run_skip_tagged_in(w, x, input, tags),
+        }
+    }
+
+    #[inline(always)]
+    fn run_skip_tagged_in<T: Entry>(
+        &self,
+        words: &[T],
+        x: &TaggedDfa<'_>,
+        input: &[u8],
+        tags: &mut [usize],
+    ) -> Result<(), Stop> {
+        let classes = &self.classes;
+        let from = self.skip_from as usize;
+        let (xw, xc, op_start) = (x.words, &x.classes, x.op_start as usize);
+        let level = Level::detected();
+        let mut regs = [NONE; MAX_REGISTERS + 1];
+        x.start_regs(&mut regs, 0);
+        let mut q = self.start as usize;
+        let mut s = x.start as usize;
+        let mut i = 0;
+        loop {
+            if q >= from {
+                let both = self.loop_set(q).meet(&x.loop_set(s));
+                if !both.bytes.is_empty() {
+                    i = simd::find_outside_with(level, &both, input, i);
+                }
+            }
+            let Some(&b) = input.get(i) else { break };
+            let before = q;
+            q = step(words, classes, q, b);
+            if q == 0 {
+                return Err(Stop::Rule(Resume {
+                    state: before,
+                    done: i,
+                }));
+            }
+            let t = xw[s + usize::from(xc[usize::from(b)])];
+            TaggedDfa::effect(xw, op_start, t, &mut regs, i);
+            s = (t & NEXT_MASK) as usize;
+            i += 1;
+        }
+        if !self.accepts(words, q) {
+            return Err(Stop::Rule(Resume {
+                state: q,
+                done: input.len(),
+            }));
+        }
+        Self::finish(x, s, &regs, input.len(), tags)
+    }
+
+    /// Walks `input`; `Ok` if it matches, else the offset of the first byte
+    /// after which no match is possible (or the input's length).
+    #[inline]
+    pub(crate) fn run(&self, input: &[u8]) -> Result<(), usize> {
+        match self.words {
+            Words::U16(w) => self.run_in(w, input),
+            Words::U32(w) => self.run_in(w, input),
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn run_in<T: Entry>(&self, words: &[T], input: &[u8]) -> Result<(), usize> {
+        self.run_from(words, input, self.start as usize, 0)
+    }
+
+    /// [`Table::run_in`] from state `s` after the first `done` bytes.
+    #[inline(always)]
+    pub(crate) fn run_from<T: Entry>(
+        &self,
+        words: &[T],
+        input: &[u8],
+        mut s: usize,
+        mut done: usize,
+    ) -> Result<(), usize> {
+        let classes = &self.classes;
+        for chunk in input[done..].chunks(CHUNK) {
+            // The hot loop: one class lookup and one table lookup per byte.
+            // The dead state loops to itself, so it is checked per chunk.
+            let mut t = s;
+            for &b in chunk {
+                t = step(words, classes, t, b);
+            }
+            if t == 0 {
+                // Find the exact byte again, in this chunk only.
+                for (i, &b) in chunk.iter().enumerate() {
+                    s = step(words, classes, s, b);
+                    if s == 0 {
+                        return Err(done + i);
+                    }
+                }
+            }
+            s = t;
+            done += chunk.len();
+        }
+        if self.accepts(words, s) {
+            Ok(())
+        } else {
+            Err(input.len())
+        }
+    }
+
+    /// [`Table::run_from`] on either kind of table.
+    pub(crate) fn resume(&self, input: &[u8], at: Resume) -> Result<(), usize> {
+        match self.words {
+            Words::U16(w) => self.run_from(w, input, at.state, at.done),
+            Words::U32(w) => self.run_from(w, input, at.state, at.done),
+        }
+    }
+
+    /// [`Recognizer::extract`] one byte at a time, forwards only.
+    #[inline(always)]
+    pub(crate) fn run_tagged<T: Entry>(
+        &self,
+        words: &[T],
+        x: &TaggedDfa<'_>,
+        input: &[u8],
+        tags: &mut [usize],
+    ) -> Result<(), Stop> {
+        let classes = &self.classes;
+        let (xw, xc) = (x.words, &x.classes);
+        let op_start = x.op_start as usize;
+        let mut regs = [NONE; MAX_REGISTERS + 1];
+        x.start_regs(&mut regs, 0);
+        let mut q = self.start as usize;
+        let mut s = x.start as usize;
+        let mut done = 0;
+        for chunk in input.chunks(CHUNK) {
+            let before = Resume { state: q, done };
+            for (i, &b) in chunk.iter().enumerate() {
+                q = step(words, classes, q, b);
+                let t = xw[s + usize::from(xc[usize::from(b)])];
+                TaggedDfa::effect(xw, op_start, t, &mut regs, done + i);
+                s = (t & NEXT_MASK) as usize;
+            }
+            if q == 0 {
+                return Err(Stop::Rule(before));
+            }
+            done += chunk.len();
+        }
+        if !self.accepts(words, q) {
+            return Err(Stop::Rule(Resume { state: q, done }));
+        }
+        Self::finish(x, s, &regs, input.len(), tags)
+    }
+
+    /// [`Recognizer::extract`] with the recognizer walked from both ends and
+    /// the extraction two bytes at a time: round `k` reads byte `k` forwards,
+    /// byte `len - 1 - k` backwards and bytes `2k` and `2k + 1` for the
+    /// extraction. An odd last byte takes one single step of the extraction.
+    #[inline(always)]
+    #[expect(clippy::too_many_arguments, reason = "two automata, each with its tables")]
+    pub(crate) fn run_pairs<T: Entry, R: Entry>(
+        &self,
+        words: &[T],
+        rev: &Reverse<'_>,
+        rwords: &[R],
+        x: &TaggedDfa<'_>,
+        pairs: &Pairs<'_>,
+        input: &[u8],
+        tags: &mut [usize],
+    ) -> Result<(), Stop> {
+        let classes = &self.classes;
+        let (xc, xa) = (&x.classes, x.alphabet as usize);
+        let (row1, row2) = (xa + 1, xa * xa);
+        let cells = x.states() * row2;
+        let (pn, pe) = (&pairs.words[..cells], &pairs.words[cells..2 * cells]);
+        let mut regs = [NONE; MAX_REGISTERS + 1];
+        x.start_regs(&mut regs, 0);
+        let half = input.len() / 2;
+        let (front, back) = input.split_at(half);
+        // `back` is as long as `front` or one byte longer: its extra first
+        // byte is read last.
+        let (extra, back) = back.split_at(back.len() - half);
+        let both = &input[..2 * half];
+        let mut q = self.start as usize;
+        let mut r = rev.start as usize;
+        // The extraction's start state, as a row of the two-byte table.
+        let mut s = x.start as usize / row1 * row2;
+        // Each step's effect on the registers is stored without a branch (the
+        // generator checks that effects fit in 16 bits), with a bit per step
+        // that has one; they run after the chunk
+        // (registers never decide a transition, and a branch per step on
+        // whether there is an effect would be mispredicted at every
+        // delimiter).
+        let mut effects = [0u16; CHUNK];
+        let mut base = 0;
+        for ((fs, bs), ps) in front
+            .chunks(CHUNK)
+            .zip(back.rchunks(CHUNK))
+            .zip(both.chunks(2 * CHUNK))
+        {
+            let before = Resume {
+                state: q,
+                done: base / 2,
+            };
+            let mut some = 0u64;
+            let last = bs.len() - 1;
+            for k in 0..fs.len() {
+                q = step(words, classes, q, fs[k]);
+                r = step(rwords, classes, r, bs[last - k]);
+                let c = usize::from(xc[usize::from(ps[2 * k])]) * xa
+                    + usize::from(xc[usize::from(ps[2 * k + 1])]);
+                let f = pe[s + c];
+                effects[k] = f as u16;
+                some |= u64::from(f != 0) << k;
+                s = pn[s + c] as usize;
+            }
+            while some != 0 {
+                let k = some.trailing_zeros() as usize;
+                TaggedDfa::pair_effect(pairs, usize::from(effects[k]), &mut regs, base + 2 * k);
+                some &= some - 1;
+            }
+            base += ps.len();
+            // Both dead states loop to themselves: a long bad input stops
+            // at the end of the chunk. The error is found by the forward
+            // walk alone, from where it is known to be alive.
+            if q == 0 {
+                return Err(Stop::Rule(before));
+            }
+            if r == 0 {
+                return Err(Stop::Rule(Resume {
+                    state: q,
+                    done: base / 2,
+                }));
+            }
+        }
+        if let [b] = extra {
+            r = step(rwords, classes, r, *b);
+        }
+        if !self.meet(rev, q, r) {
+            return Err(Stop::Rule(Resume { state: q, done: half }));
+        }
+        let mut s = s / row2 * row1;
+        if input.len() % 2 == 1 {
+            let last = input.len() - 1;
+            let t = x.words[s + usize::from(xc[usize::from(input[last])])];
+            TaggedDfa::effect(x.words, x.op_start as usize, t, &mut regs, last);
+            s = (t & NEXT_MASK) as usize;
+        }
+        Self::finish(x, s, &regs, input.len(), tags)
+    }
+
+    /// Whether state `q` accepts (the word after the transitions holds 1).
+    #[inline(always)]
+    pub(crate) fn accepts<T: Entry>(&self, words: &[T], q: usize) -> bool {
+        let alphabet = self.alphabet as usize;
+        let states = words.len() / (alphabet + 1);
+        words[states * alphabet + q / alphabet].index() == 1
+    }
+
+    /// The tags of an extraction that ended in state `s`.
+    #[inline(always)]
+    fn finish(
+        x: &TaggedDfa<'_>,
+        s: usize,
+        regs: &[usize; MAX_REGISTERS + 1],
+        end: usize,
+        tags: &mut [usize],
+    ) -> Result<(), Stop> {
+        if x.read_tags(s, &regs[1..], end, tags) {
+            Ok(())
+        } else {
+            Err(Stop::Parts)
+        }
+    }
+
+    /// Whether `input` matches, walking its first half forwards and its
+    /// second half backwards at the same time: two independent chains of
+    /// lookups, which the CPU overlaps (one walk waits on each lookup before
+    /// the next). The input matches when the forward state is in the
+    /// reverse state's set. Both walks use `classes`, and both tables are
+    /// premultiplied by `alphabet`.
+    #[inline(always)]
+    pub(crate) fn run_both<T: Entry, R: Entry>(
+        &self,
+        words: &[T],
+        rev: &Reverse<'_>,
+        rwords: &[R],
+        input: &[u8],
+    ) -> bool {
+        let classes = &self.classes;
+        let (x, y) = input.split_at(input.len() / 2);
+        let mut q = self.start as usize;
+        let mut r = rev.start as usize;
+        // `y` is as long as `x` or one byte longer: walk `y`'s extra first
+        // byte last.
+        let extra = y.len() - x.len();
+        let (first, y) = y.split_at(extra);
+        // Pair `x[k]` with `y[len - 1 - k]`.
+        if x.len() <= CHUNK {
+            for (&a, &b) in x.iter().zip(y.iter().rev()) {
+                q = chain_step(words, classes, q, a);
+                r = chain_step(rwords, classes, r, b);
+            }
+        } else {
+            // Both dead states loop to themselves: check them per chunk, so
+            // that a long bad input stops early.
+            for (xs, ys) in x.chunks(CHUNK).zip(y.rchunks(CHUNK)) {
+                for (&a, &b) in xs.iter().zip(ys.iter().rev()) {
+                    q = chain_step(words, classes, q, a);
+                    r = chain_step(rwords, classes, r, b);
+                }
+                if q == 0 || r == 0 {
+                    return false;
+                }
+            }
+        }
+        if let [b] = first {
+            r = chain_step(rwords, classes, r, *b);
+        }
+        self.meet(rev, q, r)
+    }
+
+    /// Whether forward state `q` is in reverse state `r`'s set.
+    #[inline(always)]
+    pub(crate) fn meet(&self, rev: &Reverse<'_>, q: usize, r: usize) -> bool {
+        // State numbers fit in 32 bits, and 32-bit division is quicker.
+        let (q, r) = (
+            (q as u32 / self.alphabet) as usize,
+            (r as u32 / self.alphabet) as usize,
+        );
+        rev.sets[r * rev.set_words as usize + q / 32] >> (q % 32) & 1 == 1
+    }
+
+    /// Many inputs at a time: [`LANES`] walks interleaved, so that the
+    /// table lookups of different inputs overlap (a single walk waits on
+    /// each lookup before the next). All lanes step together for as many
+    /// bytes as the shortest of them has left, with no branch per byte; a
+    /// lane that reaches the end of its input takes the next one.
+    pub(crate) fn run_many<S: AsRef<[u8]>, T: Entry>(&self, words: &[T], inputs: &[S], out: &mut [bool]) {
+        let accept = |s: usize| self.accepts(words, s);
+        let classes = &self.classes;
+        let start = self.start as usize;
+        if inputs.len() < LANES {
+            for (input, r) in inputs.iter().zip(out.iter_mut()) {
+                *r = self.run_in(words, input.as_ref()).is_ok();
+            }
+            return;
+        }
+        // Lane `l` walks `inputs[who[l]]`, with `rest[l]` still to read.
+        let mut who: [usize; LANES] = core::array::from_fn(|l| l);
+        let mut rest: [&[u8]; LANES] = core::array::from_fn(|l| inputs[l].as_ref());
+        let mut state = [start; LANES];
+        let mut next = LANES;
+        loop {
+            let m = rest.iter().map(|r| r.len()).min().unwrap_or(0);
+            // Slices of exactly `m` bytes: no bounds checks in the loop.
+            let now: [&[u8]; LANES] = core::array::from_fn(|l| &rest[l][..m]);
+            #[expect(clippy::needless_range_loop, reason = "`k` indexes every lane's slice")]
+            for k in 0..m {
+                for l in 0..LANES {
+                    state[l] = step(words, classes, state[l], now[l][k]);
+                }
+            }
+            for r in rest.iter_mut() {
+                *r = &r[m..];
+            }
+            // Lanes at their end: record, and take the next input.
+            for l in 0..LANES {
+                if rest[l].is_empty() {
+                    out[who[l]] = accept(state[l]);
+                    if next == inputs.len() {
+                        // No inputs left to share out: finish the other
+                        // lanes one at a time (those that also reached
+                        // their end this round read nothing more).
+                        for o in (0..LANES).filter(|&o| o != l) {
+                            let mut s = state[o];
+                            for &b in rest[o] {
+                                s = step(words, classes, s, b);
+                            }
+                            out[who[o]] = accept(s);
+                        }
+                        return;
+                    }
+                    who[l] = next;
+                    rest[l] = inputs[next].as_ref();
+                    state[l] = start;
+                    next += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Why [`Recognizer::extract`] failed.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The input does not match the recognizer's rule; where the forward
+    /// walk can resume to find the error ([`Recognizer::__error`]).
+    Rule(Resume),
+    /// The input matches the rule, but the tagged DFA does not match it.
+    Parts,
+}
+
+/// A state of a recognizer's forward walk: `state` after the first `done`
+/// bytes, with no error before them.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resume {
+    pub(crate) state: usize,
+    pub(crate) done: usize,
+}
