@@ -198,7 +198,12 @@ impl Recognizer {
     /// steps) whatever the input's length, for tests.
     #[doc(hidden)]
     #[inline(always)]
-    pub fn __extract_plain(&self, parts: &TaggedDfa<'_>, input: &str, tags: &mut [usize]) -> Result<(), Stop> {
+    pub fn __extract_plain(
+        &self,
+        parts: &TaggedDfa<'_>,
+        input: &str,
+        tags: &mut [usize],
+    ) -> Result<(), Stop> {
         let bytes = input.as_bytes();
         match (&self.reverse, &parts.pairs) {
             (Some(rev), Some(pairs)) => match (&self.table.words, &rev.words) {
@@ -239,7 +244,10 @@ impl Recognizer {
     pub fn validate_bytes(&self, input: &[u8]) -> Result<(), MatchError> {
         if input.len() >= SKIP_MIN && self.table.skips() {
             // The bit-parallel walk finds the table walk's offset.
-            return self.table.run_skip(input).map_err(|offset| self.error(input, offset));
+            return self
+                .table
+                .run_skip(input)
+                .map_err(|offset| self.error(input, offset));
         }
         if self.reverse.is_some() && self.is_match_bytes(input) {
             return Ok(());

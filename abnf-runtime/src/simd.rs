@@ -545,8 +545,9 @@ mod tests {
         for round in 0..2000 {
             // A set of most ASCII bytes, and inputs mostly inside it, with
             // outsiders (some non-ASCII) at random places.
-            let members: alloc::vec::Vec<u8> =
-                (0..=255u8).filter(|&b| b != b'%' && rng.next() % 8 != 0).collect();
+            let members: alloc::vec::Vec<u8> = (0..=255u8)
+                .filter(|&b| b != b'%' && rng.next() % 8 != 0)
+                .collect();
             let bytes = NibbleSet::of(&members);
             let set = if round % 2 == 0 {
                 LoopSet::plain(bytes)
@@ -578,7 +579,24 @@ mod tests {
                 }
             }
             let input = &input[..n];
-            for from in [0, 1, 2, 15, 16, 17, 31, 32, 33, 62, 63, 64, 65, n.saturating_sub(1), n, n + 1] {
+            for from in [
+                0,
+                1,
+                2,
+                15,
+                16,
+                17,
+                31,
+                32,
+                33,
+                62,
+                63,
+                64,
+                65,
+                n.saturating_sub(1),
+                n,
+                n + 1,
+            ] {
                 let want = find_outside_scalar(&set, input, from);
                 for level in Level::available() {
                     assert_eq!(
@@ -614,7 +632,11 @@ mod escapes {
         ];
         for &(input, want) in cases {
             for level in Level::available() {
-                assert_eq!(find_outside_with(level, &set, input, 0), want, "{level:?} {input:?}");
+                assert_eq!(
+                    find_outside_with(level, &set, input, 0),
+                    want,
+                    "{level:?} {input:?}"
+                );
             }
         }
         // An escape at every offset of a long run, across the windows.
@@ -628,7 +650,11 @@ mod escapes {
             }
             for level in Level::available() {
                 let want = if whole { 200 } else { at };
-                assert_eq!(find_outside_with(level, &set, &input, 0), want, "{level:?} at {at}");
+                assert_eq!(
+                    find_outside_with(level, &set, &input, 0),
+                    want,
+                    "{level:?} at {at}"
+                );
             }
         }
     }

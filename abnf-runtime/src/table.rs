@@ -395,7 +395,12 @@ impl Table<'_> {
     /// first byte outside both loop sets ([`LoopSet::meet`]); every other
     /// byte steps both.
     #[inline]
-    pub(crate) fn run_skip_tagged(&self, x: &TaggedDfa<'_>, input: &[u8], tags: &mut [usize]) -> Result<(), Stop> {
+    pub(crate) fn run_skip_tagged(
+        &self,
+        x: &TaggedDfa<'_>,
+        input: &[u8],
+        tags: &mut [usize],
+    ) -> Result<(), Stop> {
         match self.words {
             Words::U16(w) => self.run_skip_tagged_in(w, x, input, tags),
             Words::U32(w) => self.run_skip_tagged_in(w, x, input, tags),

@@ -97,6 +97,7 @@ pub fn operations() -> Vec<Operation> {
                 c("iri-string IriReferenceStr::new", Peer, iri::iri_string),
                 c("fluent-uri IriRef::parse", Peer, iri::fluent),
                 c("url Url::parse (WHATWG)", Reference, iri::url),
+                c("ada-url Url::can_parse (WHATWG)", Reference, iri::ada),
             ],
         },
         Operation {
@@ -132,6 +133,7 @@ pub fn operations() -> Vec<Operation> {
                     extract::iri_string,
                 ),
                 c("fluent-uri IriRef::parse + accessors", Peer, extract::fluent),
+                c("ada-url Url::parse + accessors (WHATWG)", Reference, extract::ada),
             ],
         },
         Operation {
@@ -143,6 +145,7 @@ pub fn operations() -> Vec<Operation> {
                 c("iri-string IriReferenceStr::new", Peer, iri::iri_string),
                 c("fluent-uri IriRef::parse", Peer, iri::fluent),
                 c("url Url::parse (WHATWG)", Reference, iri::url),
+                c("ada-url Url::can_parse (WHATWG)", Reference, iri::ada),
             ],
         },
         Operation {
@@ -167,6 +170,7 @@ pub fn operations() -> Vec<Operation> {
                     extract::iri_string,
                 ),
                 c("fluent-uri IriRef::parse + accessors", Peer, extract::fluent),
+                c("ada-url Url::parse + accessors (WHATWG)", Reference, extract::ada),
             ],
         },
     ]
@@ -204,6 +208,11 @@ pub mod iri {
     /// relative references without a base).
     pub fn url(corpus: &[String], _: &mut [bool]) -> u64 {
         count(corpus, |s| url::Url::parse(s).is_ok())
+    }
+
+    /// `ada_url::Url::can_parse(.., None)` (WHATWG, as `url`).
+    pub fn ada(corpus: &[String], _: &mut [bool]) -> u64 {
+        count(corpus, |s| ada_url::Url::can_parse(s, None))
     }
 }
 
@@ -326,6 +335,24 @@ pub mod extract {
                     + r.path_str().len() as u64
                     + len(r.query_str())
                     + len(r.fragment_str());
+            }
+        }
+        sum
+    }
+
+    /// `ada_url::Url::parse(.., None)`, then `protocol`, `hostname`,
+    /// `pathname`, `search`, `hash` (WHATWG: absolute URLs only, the
+    /// components normalized, with their delimiters).
+    pub fn ada(corpus: &[String], _: &mut [bool]) -> u64 {
+        let mut sum = 0;
+        for s in corpus {
+            if let Ok(u) = ada_url::Url::parse(s.as_str(), None) {
+                sum += 1
+                    + u.protocol().len() as u64
+                    + u.hostname().len() as u64
+                    + u.pathname().len() as u64
+                    + u.search().len() as u64
+                    + u.hash().len() as u64;
             }
         }
         sum

@@ -17,7 +17,9 @@
 //! input. [`long_uri_samples`] maps them to URIs as [`crate::uri_samples`]
 //! does.
 
-use crate::{iri_to_uri, web, Flaw, Intent, Rng, Sample, KEYS, NON_ASCII_SEGMENTS, NON_ASCII_VALUES, SEGMENTS, VALUES};
+use crate::{
+    iri_to_uri, web, Flaw, Intent, Rng, Sample, KEYS, NON_ASCII_SEGMENTS, NON_ASCII_VALUES, SEGMENTS, VALUES,
+};
 
 /// The long corpus's default size.
 pub const LONG_N: usize = 2_000;
@@ -125,7 +127,12 @@ fn long_sample(rng: &mut Rng) -> Sample {
             p.render()
         }
         40..=59 => {
-            let mime = rng.pick(&["image/png", "image/jpeg", "application/octet-stream", "font/woff2"]);
+            let mime = rng.pick(&[
+                "image/png",
+                "image/jpeg",
+                "application/octet-stream",
+                "font/woff2",
+            ]);
             let mut s = format!("data:{mime};base64,{}", base64(rng, len));
             if non_ascii {
                 // Non-ASCII in a data: URI's payload, unencoded: an IRI.
@@ -206,7 +213,10 @@ mod tests {
             );
         }
         for s in long_uri_samples(LONG_N, crate::DEFAULT_SEED) {
-            assert_eq!(iri_grammar::rfc3986::URI_REFERENCE.is_match(&s.text), s.intent == Intent::Valid);
+            assert_eq!(
+                iri_grammar::rfc3986::URI_REFERENCE.is_match(&s.text),
+                s.intent == Intent::Valid
+            );
         }
     }
 }

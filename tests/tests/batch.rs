@@ -367,7 +367,10 @@ fn bit_parallel_walk_agrees_across_block_boundaries() {
         b"//user:pass@host.example.org:80/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p?aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa aaaaaaaaaaaaaaaaaaaa",
         b"mailto:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa@bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.org?subject=ccccccccccccccccccccccccccccc\xff",
     ];
-    let rules: Vec<&Recognizer> = all_rules().into_iter().filter(|r| r.table().skip_states() > 0).collect();
+    let rules: Vec<&Recognizer> = all_rules()
+        .into_iter()
+        .filter(|r| r.table().skip_states() > 0)
+        .collect();
     for base in bases {
         for end in 0..=base.len().min(200) {
             for r in &rules {
@@ -392,7 +395,10 @@ fn bit_parallel_walk_agrees_across_block_boundaries() {
 #[test]
 fn bit_parallel_walk_agrees_on_long_inputs() {
     let mut rng = Rng(0x1_0a6_1a9e);
-    let rules: Vec<&Recognizer> = all_rules().into_iter().filter(|r| r.table().skip_states() > 0).collect();
+    let rules: Vec<&Recognizer> = all_rules()
+        .into_iter()
+        .filter(|r| r.table().skip_states() > 0)
+        .collect();
     for _ in 0..40 {
         let input = bit_parallel_input(&mut rng, 200);
         for r in &rules {
@@ -408,7 +414,10 @@ fn bit_parallel_walk_agrees_on_long_inputs() {
     check_bit_parallel(&rfc3987::IRI_REFERENCE, &s);
     let n = s.len();
     s[n - 3] = b' ';
-    assert_eq!(rfc3987::IRI_REFERENCE.validate_bytes(&s).unwrap_err().offset(), n - 3);
+    assert_eq!(
+        rfc3987::IRI_REFERENCE.validate_bytes(&s).unwrap_err().offset(),
+        n - 3
+    );
     check_bit_parallel(&rfc3987::IRI_REFERENCE, &s);
 }
 
@@ -431,7 +440,12 @@ fn check_split(r: &Recognizer, input: &str) {
 #[test]
 fn bit_parallel_extraction_agrees_with_the_splitter() {
     let mut rng = Rng(0xe8_7ac7);
-    let recognizers = [&rfc3987::IRI_REFERENCE, &rfc3986::URI_REFERENCE, &rfc3987::IRI, &rfc3986::URI];
+    let recognizers = [
+        &rfc3987::IRI_REFERENCE,
+        &rfc3986::URI_REFERENCE,
+        &rfc3987::IRI,
+        &rfc3986::URI,
+    ];
     for round in 0..400 {
         let bytes = bit_parallel_input(&mut rng, if round % 4 == 0 { 120 } else { 25 });
         let input = String::from_utf8_lossy(&bytes);
@@ -467,7 +481,10 @@ fn errors_after_a_skipped_run_expect_what_the_table_walk_expects() {
         ("http://a/#f c", format!("http://a/#{} c", "f/?".repeat(80))),
         ("//a{", format!("//{}{{", "a.b".repeat(60))),
     ] {
-        let (s, l) = (IriRef::parse(short).unwrap_err(), IriRef::parse(&long).unwrap_err());
+        let (s, l) = (
+            IriRef::parse(short).unwrap_err(),
+            IriRef::parse(&long).unwrap_err(),
+        );
         assert_eq!(Some(l.offset()), long.find([' ', '{']), "{long}");
         for b in 0..=255u8 {
             assert_eq!(s.expects(b), l.expects(b), "{short} / {long}: byte {b:#x}");

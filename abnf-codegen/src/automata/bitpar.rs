@@ -118,7 +118,9 @@ impl Compact {
     /// itself.
     pub fn ascii_loop(&self, q: usize) -> NibbleTable {
         let a = self.alphabet;
-        NibbleTable::from_fn(|b| self.trans[q * a + usize::from(self.classes[usize::from(b)])] as usize == q * a)
+        NibbleTable::from_fn(|b| {
+            self.trans[q * a + usize::from(self.classes[usize::from(b)])] as usize == q * a
+        })
     }
 
     /// The escape of state `q` (not premultiplied), if it has one: the
@@ -195,7 +197,10 @@ pub fn accelerate(c: &Compact) -> Compact {
     let (n, a) = (c.states(), c.alphabet);
     let loops: Vec<NibbleTable> = (0..n).map(|q| c.ascii_loop(q)).collect();
     let fast = |q: usize| q != 0 && loops[q].len() >= MIN_LOOP_BYTES;
-    let order: Vec<usize> = (0..n).filter(|&q| !fast(q)).chain((0..n).filter(|&q| fast(q))).collect();
+    let order: Vec<usize> = (0..n)
+        .filter(|&q| !fast(q))
+        .chain((0..n).filter(|&q| fast(q)))
+        .collect();
     let mut new_of = vec![0usize; n];
     for (new, &old) in order.iter().enumerate() {
         new_of[old] = new;
@@ -260,7 +265,10 @@ mod tests {
         assert_eq!(r.states(), c.states());
         assert_eq!(acc.sets.len(), 2, "{acc:?}");
         assert_eq!(acc.first as usize, (r.states() - 2) * r.alphabet);
-        assert!(acc.sets.iter().all(|s| s.bytes.contains(b'/') && !s.bytes.contains(b'#')));
+        assert!(acc
+            .sets
+            .iter()
+            .all(|s| s.bytes.contains(b'/') && !s.bytes.contains(b'#')));
         for (k, set) in acc.sets.iter().enumerate() {
             assert_eq!(set.bytes, r.ascii_loop(acc.first as usize / r.alphabet + k));
             assert!(set.escaped.is_empty());
@@ -284,7 +292,10 @@ mod tests {
         let fast = r.wire();
         assert_eq!(fast.table().skip_states(), acc.sets.len());
         let hex = NibbleTable::from_fn(|b| b.is_ascii_hexdigit());
-        assert!(acc.sets.iter().any(|s| s.escape == b'%' && s.escaped == hex), "{acc:?}");
+        assert!(
+            acc.sets.iter().any(|s| s.escape == b'%' && s.escaped == hex),
+            "{acc:?}"
+        );
         let mut seed = 0x1234_5678_9abc_def0u64;
         let mut rnd = move || {
             seed ^= seed << 13;
@@ -293,7 +304,20 @@ mod tests {
             seed
         };
         let pieces: [&[u8]; 14] = [
-            b"http:", b"//", b"ex.org", b":80", b"/", b"abc", b"%2F", b"%g", b"%", b"?", b"q=1&", b"#", b" ", "é".as_bytes(),
+            b"http:",
+            b"//",
+            b"ex.org",
+            b":80",
+            b"/",
+            b"abc",
+            b"%2F",
+            b"%g",
+            b"%",
+            b"?",
+            b"q=1&",
+            b"#",
+            b" ",
+            "é".as_bytes(),
         ];
         for _ in 0..20_000 {
             let mut s = Vec::new();
@@ -305,7 +329,12 @@ mod tests {
                 s[k] = rnd() as u8;
             }
             let want = plain.table().full_match(&s);
-            assert_eq!(fast.table().full_match(&s), want, "{:?}", String::from_utf8_lossy(&s));
+            assert_eq!(
+                fast.table().full_match(&s),
+                want,
+                "{:?}",
+                String::from_utf8_lossy(&s)
+            );
             for level in abnf_runtime::simd::Level::available() {
                 assert_eq!(
                     fast.table().full_match_skipping(&s, level),

@@ -56,7 +56,9 @@ fn parse_args() -> Result<Options, String> {
             "--rounds" => o.rounds = value("--rounds")?.max(1) as usize,
             "--examples" => o.examples = value("--examples")? as usize,
             "-h" | "--help" => {
-                return Err("usage: bench-table [--n N] [--n-long N] [--seed S] [--rounds R] [--examples K]".into())
+                return Err(
+                    "usage: bench-table [--n N] [--n-long N] [--seed S] [--rounds R] [--examples K]".into(),
+                )
             }
             other => return Err(format!("unknown argument {other:?} (try --help)")),
         }
