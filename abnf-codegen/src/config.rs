@@ -939,10 +939,11 @@ impl Compiled {
                     ));
                     if !compact.skip.sets.is_empty() {
                         doc.push(String::new());
+                        let n = compact.skip.sets.len();
                         doc.push(format!(
-                            " Bit-parallel: {} states loop on 32 or more ASCII bytes; inputs of 96 bytes or \
-                             more skip their runs a vector block at a time ({} bytes of loop sets in the table).",
-                            compact.skip.sets.len(),
+                            " Bit-parallel: {n} {} on 32 or more ASCII bytes; inputs of 96 bytes or more skip \
+                             their runs a vector block at a time ({} bytes of loop sets in the table).",
+                            if n == 1 { "state loops" } else { "states loop" },
                             compact.skip.bytes()
                         ));
                     }

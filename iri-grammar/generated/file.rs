@@ -152,7 +152,7 @@ static __LOCAL_PATH_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 6 states × 5 byte classes, a 440-byte table; 940 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static LOCAL_PATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "file",
     "local-path",
@@ -281,7 +281,7 @@ static __ZONE_ID_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 895 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static ZONE_ID: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "file",
     "ZoneID",
@@ -313,7 +313,7 @@ static __IPV6ADDRZ_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 158 states × 12 byte classes, a 4476-byte table; 6568 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static IPV6ADDRZ: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "file",
     "IPv6addrz",

@@ -153,7 +153,7 @@ static __HFNAME_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static HFNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "hfname",
@@ -185,7 +185,7 @@ static __HFVALUE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static HFVALUE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "hfvalue",
@@ -445,7 +445,7 @@ static __DOT_ATOM_TEXT_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 3 states × 3 byte classes, a 392-byte table; 871 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static DOT_ATOM_TEXT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "dot-atom-text",
@@ -477,7 +477,7 @@ static __QUOTED_STRING_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 8 states × 7 byte classes, a 496-byte table; 922 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static QUOTED_STRING: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "quoted-string",

@@ -296,7 +296,7 @@ static __IUSERINFO_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 17 states × 25 byte classes, a 1252-byte table; 1243 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static IUSERINFO: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "iuserinfo",
@@ -360,7 +360,7 @@ static __IREG_NAME_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 17 states × 25 byte classes, a 1252-byte table; 1249 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static IREG_NAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "ireg-name",
@@ -396,7 +396,7 @@ static __IPATH_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 17 states × 25 byte classes, a 1252-byte table; 1237 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static IPATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "ipath",
@@ -428,7 +428,7 @@ static __IPATH_ABEMPTY_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 18 states × 26 byte classes, a 1340-byte table; 1252 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static IPATH_ABEMPTY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "ipath-abempty",
@@ -460,7 +460,7 @@ static __IPATH_ABSOLUTE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 19 states × 26 byte classes, a 1396-byte table; 1375 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static IPATH_ABSOLUTE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "ipath-absolute",
@@ -524,7 +524,7 @@ static __IPATH_ROOTLESS_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 18 states × 26 byte classes, a 1340-byte table; 1360 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static IPATH_ROOTLESS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "ipath-rootless",
@@ -586,7 +586,7 @@ static __ISEGMENT_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 17 states × 25 byte classes, a 1252-byte table; 1243 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static ISEGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "isegment",
@@ -618,7 +618,7 @@ static __ISEGMENT_NZ_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 18 states × 25 byte classes, a 1304-byte table; 1366 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static ISEGMENT_NZ: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "isegment-nz",
@@ -651,7 +651,7 @@ static __ISEGMENT_NZ_NC_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 18 states × 25 byte classes, a 1304-byte table; 1378 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static ISEGMENT_NZ_NC: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "isegment-nz-nc",
@@ -714,7 +714,7 @@ static __IQUERY_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 18 states × 25 byte classes, a 1304-byte table; 1282 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static IQUERY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "iquery",
@@ -746,7 +746,7 @@ static __IFRAGMENT_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 17 states × 25 byte classes, a 1252-byte table; 1237 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static IFRAGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "ifragment",

@@ -185,7 +185,7 @@ static __ISDN_SUBADDRESS_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 11 states × 10 byte classes, a 612-byte table; 1033 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static ISDN_SUBADDRESS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "isdn-subaddress",
@@ -405,7 +405,7 @@ static __DOMAINLABEL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 3 byte classes, a 400-byte table; 832 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static DOMAINLABEL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "domainlabel",
@@ -437,7 +437,7 @@ static __TOPLABEL_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 826 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static TOPLABEL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "toplabel",
@@ -501,7 +501,7 @@ static __PNAME_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 3 states × 2 byte classes, a 388-byte table; 805 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static PNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "pname",
@@ -533,7 +533,7 @@ static __PVALUE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 931 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static PVALUE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "pvalue",

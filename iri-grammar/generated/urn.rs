@@ -59,7 +59,7 @@ static __ASSIGNED_NAME_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 72 states × 11 byte classes, a 2096-byte table; 3226 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static ASSIGNED_NAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "assigned-name",
@@ -151,7 +151,7 @@ static __NSS_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 5 byte classes, a 428-byte table; 925 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static NSS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "NSS",
@@ -184,7 +184,7 @@ static __RQ_COMPONENTS_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 7 states × 7 byte classes, a 480-byte table; 961 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static RQ_COMPONENTS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "rq-components",
@@ -216,7 +216,7 @@ static __R_COMPONENT_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 5 byte classes, a 428-byte table; 925 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static R_COMPONENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "r-component",
@@ -248,7 +248,7 @@ static __Q_COMPONENT_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 5 states × 5 byte classes, a 428-byte table; 925 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static Q_COMPONENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "q-component",
@@ -280,7 +280,7 @@ static __F_COMPONENT_SPARSE: &[u8] = include_bytes!(
 ///
 /// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
-/// Bit-parallel: 1 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static F_COMPONENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "f-component",
