@@ -155,7 +155,7 @@ impl<'a> Table<'a> {
     /// The loop set of state `s` (premultiplied, at least `skip_from`).
     #[inline(always)]
     fn loop_set(&self, s: usize) -> LoopSet {
-        let k = ((s - self.skip_from as usize) as u64 * self.recip >> 32) as usize;
+        let k = (((s - self.skip_from as usize) as u64 * self.recip) >> 32) as usize;
         LoopSet::from_records(self.loops, k)
     }
 

@@ -178,7 +178,7 @@ impl<'a> TaggedDfa<'a> {
     /// The loop set of the state at row `s` (has_loops must hold).
     #[inline(always)]
     pub(crate) fn loop_set(&self, s: usize) -> crate::simd::LoopSet {
-        crate::simd::LoopSet::from_records(self.loops, (s as u64 * self.recip >> 32) as usize)
+        crate::simd::LoopSet::from_records(self.loops, ((s as u64 * self.recip) >> 32) as usize)
     }
 }
 
