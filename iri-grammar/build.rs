@@ -1,11 +1,18 @@
 //! Provides the generated recognizers and parse trees in `OUT_DIR`.
 //!
-//! With the `regenerate` feature (on in this workspace's tests), the build
-//! script runs `abnf-codegen` over `specs/`. Without it, it copies the output
-//! checked in under `generated/` (written by `cargo xtask codegen`), after
-//! checking that it was generated from the specs as they are now: a crate
-//! that depends on `iri-grammar` then neither compiles the generator nor
-//! builds automata.
+//! The generated code is checked in under `generated/` (written by `cargo
+//! xtask codegen`) with a hash of the specs it came from. When the specs are
+//! as they were, the build script copies it: a crate that depends on
+//! `iri-grammar` neither compiles the generator nor builds automata.
+//!
+//! When the specs changed (a maintainer edited `specs/` in this workspace),
+//! the build script runs the generator instead, so that `cargo build`,
+//! `cargo run` and `cargo test` use parsers generated from the specs as they
+//! are now, with no flag: it runs `cargo xtask codegen --out $OUT_DIR` with a
+//! target folder of its own (`target/spec-codegen`, so that the nested cargo
+//! does not wait on this build's lock), and warns that the checked-in copy
+//! needs `cargo xtask codegen`. The `regenerate` feature runs the generator
+//! as a library instead (always; the workspace's tests turn it on).
 //!
 //! In the workspace the specs live in `../specs` (`iri-grammar/specs` is a
 //! symbolic link to it, which `cargo package` follows, so a packaged crate
@@ -31,6 +38,7 @@ fn main() {
 fn generate(specs: &Path, out: &Path, _prebuilt: &Path) -> Result<(), String> {
     let generated = abnf_codegen::Config::new()
         .specs_dir(specs)
+        .regenerate_command("cargo xtask codegen")
         .out_dir(out)
         .compile()
         .map_err(|e| e.to_string())?;
@@ -45,17 +53,46 @@ fn generate(specs: &Path, out: &Path, prebuilt: &Path) -> Result<(), String> {
     println!("cargo:rerun-if-changed={}", prebuilt.display());
     let recorded = std::fs::read_to_string(prebuilt.join("SPECS_HASH")).unwrap_or_default();
     let current = specs_hash(specs)?;
-    if recorded.trim() != current {
+    if recorded.trim() == current {
+        return copy_dir(prebuilt, out).map_err(|e| format!("error: copying {}: {e}", prebuilt.display()));
+    }
+    // The specs changed. In the workspace, generate from them.
+    let workspace = specs.parent().filter(|w| w.join("xtask/Cargo.toml").is_file());
+    let Some(workspace) = workspace else {
         return Err(format!(
             "error: the generated code in {} was not generated from the specs in {} as they are now \
              (specs hash {current}, recorded {}).\n\
-             Run `cargo xtask codegen` to regenerate it, or build with `--features regenerate`.",
+             Build with `--features iri-grammar/regenerate` to generate it from the specs.",
             prebuilt.display(),
             specs.display(),
             recorded.trim()
         ));
+    };
+    println!(
+        "cargo:warning=specs/ changed since iri-grammar/generated was written: using code generated from \
+         the specs as they are now; run `cargo xtask codegen` to update the checked-in copy"
+    );
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = std::process::Command::new(cargo)
+        .current_dir(workspace)
+        .args(["run", "--quiet", "--package", "xtask", "--target-dir"])
+        .arg(workspace.join("target/spec-codegen"))
+        .args(["--", "codegen", "--out"])
+        .arg(out)
+        // The nested build is the generator's own, not this one's target.
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO_BUILD_TARGET")
+        .env_remove("RUSTC_WRAPPER")
+        .status()
+        .map_err(|e| format!("error: running `cargo xtask codegen`: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "error: `cargo xtask codegen --out {}` failed ({status})",
+            out.display()
+        ))
     }
-    copy_dir(prebuilt, out).map_err(|e| format!("error: copying {}: {e}", prebuilt.display()))
 }
 
 #[cfg(not(feature = "regenerate"))]

@@ -14,12 +14,17 @@ use crate::emit::ast::{
 use crate::emit::{self, EmitGrammar, EmitKind, EmitRule, IncludeStyle};
 
 use crate::grammar::{self, Grammar, ModuleId, RuleId, SpecInput};
+use crate::limits;
 use crate::regular::Lowerer;
 use crate::tagged::TaggedDfa;
 
 /// What to do about a typed AST whose automaton is too large.
 const AST_TOO_BIG: &str =
     "make the rule a leaf with `Config::ast_leaves`, or turn the typed AST off with `Config::typed_ast(false)`";
+
+/// The stem of the generated index file (`grammars.rs`); no spec may be
+/// named so, or its module would overwrite the index.
+const INDEX_MODULE: &str = "grammars";
 
 /// The most states a `@bidirectional` rule's reverse automaton may have; a
 /// larger one is left out (the recognizer then walks forwards only).
@@ -38,11 +43,13 @@ pub struct Config {
     exports: BTreeMap<String, Vec<String>>,
     out_dir: Option<PathBuf>,
     runtime: Option<String>,
+    regenerate_command: Option<String>,
     include_style: IncludeStyle,
     limits: Limits,
     ast_rules: BTreeMap<String, Vec<String>>,
     ast_leaves: BTreeMap<String, Vec<String>>,
     no_ast: bool,
+    import_dirs: Vec<PathBuf>,
 }
 
 /// Why generation failed.
@@ -205,13 +212,31 @@ impl Config {
         Config::default()
     }
 
-    /// Adds a spec file.
+    /// Adds a spec file. Its stem names the generated module; a `.bnf` file
+    /// is read in the older notation of RFC 2396 and RFC 1738, a `.txt`
+    /// file as an RFC's text (its ABNF is extracted).
+    ///
+    /// ```no_run
+    /// // build.rs
+    /// abnf_codegen::Config::new().spec("grammars/rfc3339.abnf").compile()?;
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn spec(&mut self, path: impl AsRef<Path>) -> &mut Config {
         self.spec_paths.push(path.as_ref().to_path_buf());
         self
     }
 
-    /// Adds every `*.abnf` and `*.bnf` file of a folder (sorted by name).
+    /// Adds every `*.abnf` and `*.bnf` file of a folder (sorted by name);
+    /// [`Config::compile`] also asks cargo to rerun when a file is added.
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join("abnf-codegen-doc-specs-dir");
+    /// std::fs::create_dir_all(&dir)?;
+    /// std::fs::write(dir.join("num.abnf"), "num = 1*DIGIT\n")?;
+    /// let compiled = abnf_codegen::Config::new().specs_dir(&dir).build()?;
+    /// assert!(compiled.recognizer("num", "num").unwrap().is_match(b"42"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn specs_dir(&mut self, dir: impl AsRef<Path>) -> &mut Config {
         self.spec_dirs.push(dir.as_ref().to_path_buf());
         self
@@ -219,13 +244,35 @@ impl Config {
 
     /// Adds a spec given as text; `name` is its file name (imports find it
     /// by that name).
+    ///
+    /// ```
+    /// let compiled = abnf_codegen::Config::new()
+    ///     .spec_source("hex.abnf", "hex = 1*HEXDIG\n")
+    ///     .build()?;
+    /// let hex = compiled.recognizer("hex", "hex").unwrap();
+    /// assert!(hex.is_match(b"c0FFee"));
+    /// assert_eq!(hex.full_match(b"c0g"), Err(2));
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn spec_source(&mut self, name: impl Into<String>, text: impl Into<String>) -> &mut Config {
         self.spec_sources.push((name.into(), text.into()));
         self
     }
 
     /// Exports only these rules of `grammar` (a spec file stem). Without
-    /// this, every rule the file defines or imports is exported.
+    /// this, every rule the file defines or imports is exported. Below the
+    /// rules named here, every rule with parts gets a typed node (see
+    /// [`crate::ast`]).
+    ///
+    /// ```
+    /// let compiled = abnf_codegen::Config::new()
+    ///     .spec_source("t.abnf", "time = hour \":\" minute\nhour = 2DIGIT\nminute = 2DIGIT\n")
+    ///     .export("t", &["time"])
+    ///     .build()?;
+    /// assert!(compiled.recognizer("t", "time").is_some());
+    /// assert!(compiled.recognizer("t", "hour").is_none());
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn export<S: AsRef<str>>(&mut self, grammar: &str, rules: &[S]) -> &mut Config {
         self.exports
             .entry(grammar.to_string())
@@ -235,6 +282,16 @@ impl Config {
     }
 
     /// Where [`Config::compile`] writes (default: `$OUT_DIR`).
+    ///
+    /// ```
+    /// let out = std::env::temp_dir().join("abnf-codegen-doc-out-dir");
+    /// abnf_codegen::Config::new()
+    ///     .spec_source("num.abnf", "num = 1*DIGIT\n")
+    ///     .out_dir(&out)
+    ///     .compile()?;
+    /// assert!(out.join("grammars.rs").is_file() && out.join("num.rs").is_file());
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn out_dir(&mut self, dir: impl AsRef<Path>) -> &mut Config {
         self.out_dir = Some(dir.as_ref().to_path_buf());
         self
@@ -243,12 +300,52 @@ impl Config {
     /// The path of the runtime crate in generated code (default
     /// `::abnf_runtime`): a crate that re-exports `abnf-runtime` under another
     /// name sets it.
+    ///
+    /// ```
+    /// let files = abnf_codegen::Config::new()
+    ///     .spec_source("num.abnf", "num = 1*DIGIT\n")
+    ///     .runtime_crate("crate::rt")
+    ///     .generate()?;
+    /// let module = files.file("num.rs").unwrap();
+    /// assert!(module.contains("pub static NUM: crate::rt::Recognizer"));
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn runtime_crate(&mut self, path: impl Into<String>) -> &mut Config {
         self.runtime = Some(path.into());
         self
     }
 
-    /// How generated code finds the serialized DFAs.
+    /// The command that regenerates checked-in output, named in each
+    /// generated file's header (by default the header says that the build
+    /// script regenerates it).
+    ///
+    /// ```
+    /// let files = abnf_codegen::Config::new()
+    ///     .spec_source("digits.abnf", "digits = 1*DIGIT\n")
+    ///     .regenerate_command("cargo xtask codegen")
+    ///     .generate()?;
+    /// assert!(files.file("digits.rs").unwrap().contains("then run `cargo xtask codegen`"));
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
+    pub fn regenerate_command(&mut self, command: impl Into<String>) -> &mut Config {
+        self.regenerate_command = Some(command.into());
+        self
+    }
+
+    /// How generated code finds the serialized DFAs: `concat!(env!("OUT_DIR"),
+    /// ...)` for build scripts (the default), or paths relative to the
+    /// generated file for output that is checked in.
+    ///
+    /// ```
+    /// use abnf_codegen::emit::IncludeStyle;
+    ///
+    /// let files = abnf_codegen::Config::new()
+    ///     .spec_source("num.abnf", "num = 1*DIGIT\n")
+    ///     .include_style(IncludeStyle::Relative)
+    ///     .generate()?;
+    /// assert!(files.file("num.rs").unwrap().contains(r#"include_bytes!("num/num.le.table")"#));
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn include_style(&mut self, style: IncludeStyle) -> &mut Config {
         self.include_style = style;
         self
@@ -256,6 +353,15 @@ impl Config {
 
     /// Gives these rules of `grammar` a typed AST node even where the default
     /// choice (see [`crate::ast`]) would make them leaves.
+    ///
+    /// ```
+    /// let files = abnf_codegen::Config::new()
+    ///     .spec_source("v.abnf", "v = major \".\" minor\nmajor = 1*DIGIT\nminor = 1*DIGIT\nip = v \"/\" v\n")
+    ///     .ast_rules("v", &["v"])
+    ///     .generate()?;
+    /// assert!(files.file("v.rs").unwrap().contains("pub struct V<'a>"));
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn ast_rules<S: AsRef<str>>(&mut self, grammar: &str, rules: &[S]) -> &mut Config {
         self.ast_rules
             .entry(grammar.to_string())
@@ -265,6 +371,15 @@ impl Config {
     }
 
     /// Makes these rules of `grammar` leaves (their text) in the typed AST.
+    ///
+    /// ```
+    /// let files = abnf_codegen::Config::new()
+    ///     .spec_source("kv.abnf", "pair = key \"=\" value\nkey = 1*ALPHA\nvalue = 1*ALPHA\n")
+    ///     .ast_leaves("kv", &["pair"])
+    ///     .generate()?;
+    /// assert!(!files.file("kv.rs").unwrap().contains("pub struct Pair"));
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn ast_leaves<S: AsRef<str>>(&mut self, grammar: &str, rules: &[S]) -> &mut Config {
         self.ast_leaves
             .entry(grammar.to_string())
@@ -274,15 +389,66 @@ impl Config {
     }
 
     /// Whether to generate the typed AST and its tagged DFAs (default: yes).
+    /// Recognizers alone build faster and embed less.
+    ///
+    /// ```
+    /// let files = abnf_codegen::Config::new()
+    ///     .spec_source("kv.abnf", "pair = key \"=\" value\nkey = 1*ALPHA\nvalue = 1*ALPHA\n")
+    ///     .typed_ast(false)
+    ///     .generate()?;
+    /// assert!(!files.file("kv.rs").unwrap().contains("pub mod ast"));
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn typed_ast(&mut self, enabled: bool) -> &mut Config {
         self.no_ast = !enabled;
         self
     }
 
-    /// Size limits for the automata.
+    /// Size limits for the automata; a rule over a limit is an error that
+    /// names it.
+    ///
+    /// ```
+    /// use abnf_codegen::automata::Limits;
+    ///
+    /// let result = abnf_codegen::Config::new()
+    ///     .spec_source("big.abnf", "big = *(\"a\" / \"b\") \"a\" 12(\"a\" / \"b\")\n")
+    ///     .limits(Limits { dfa_bytes: 4096, determinize_bytes: 1 << 20, ..Limits::default() })
+    ///     .build();
+    /// assert!(result.is_err());
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
     pub fn limits(&mut self, limits: Limits) -> &mut Config {
         self.limits = limits;
         self
+    }
+
+    /// Lets `@import` read spec files anywhere under `dir` too. By default an
+    /// import must stay inside the folder of a spec given with
+    /// [`Config::spec`] or a folder given with [`Config::specs_dir`] (see
+    /// [`crate::limits`] and the README's "Limits" section).
+    pub fn import_dir(&mut self, dir: impl AsRef<Path>) -> &mut Config {
+        self.import_dirs.push(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// The folder trees `@import` may read from: each root spec's folder,
+    /// each spec folder, each [`Config::import_dir`]; the current folder when
+    /// every spec is in memory.
+    fn import_roots(&self) -> Vec<PathBuf> {
+        let mut roots: Vec<PathBuf> = self
+            .spec_paths
+            .iter()
+            .map(|p| match p.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+                _ => PathBuf::from("."),
+            })
+            .chain(self.spec_dirs.iter().cloned())
+            .chain(self.import_dirs.iter().cloned())
+            .collect();
+        if roots.is_empty() {
+            roots.push(PathBuf::from("."));
+        }
+        roots.iter().filter_map(|r| r.canonicalize().ok()).collect()
     }
 
     fn inputs(&self) -> Result<Vec<SpecInput>, Error> {
@@ -301,7 +467,7 @@ impl Config {
         }
         let mut inputs = Vec::new();
         for path in paths {
-            let bytes = std::fs::read(&path).map_err(|error| Error::Io {
+            let bytes = read_capped(&path).map_err(|error| Error::Io {
                 path: path.clone(),
                 error,
             })?;
@@ -328,6 +494,7 @@ impl Config {
     pub fn load(&self) -> Result<(Grammar, Diagnostics), Error> {
         let inputs = self.inputs()?;
         let in_memory = self.spec_sources.clone();
+        let import_roots = self.import_roots();
         let mut resolve = |from: &SpecInput, name: &str| -> Result<SpecInput, String> {
             if let Some((n, t)) = in_memory.iter().find(|(n, _)| n == name) {
                 return Ok(SpecInput {
@@ -341,7 +508,7 @@ impl Config {
                 Some(dir) => dir.join(name),
                 None => PathBuf::from(name),
             };
-            let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let bytes = read_import(&path, &import_roots)?;
             Ok(SpecInput {
                 name: path.display().to_string(),
                 path: Some(path),
@@ -362,6 +529,7 @@ impl Config {
         let exports = self.resolve_exports(&grammar, &mut errors);
         let all: Vec<RuleId> = exports.iter().flat_map(|(_, rs)| rs.iter().copied()).collect();
         warnings.items.extend(grammar::unused_rules(&grammar, &all));
+        warnings.items.extend(grammar::lints(&grammar));
 
         let mut lowerer = Lowerer::new(&grammar);
         let mut automata = HashMap::new();
@@ -381,6 +549,26 @@ impl Config {
             };
             match Automaton::build(&hir, self.limits) {
                 Ok(a) => {
+                    let bytes = recognizer_bytes(&a);
+                    if bytes > self.limits.rule_output_bytes {
+                        errors.push(
+                            Diagnostic::error(
+                                format!(
+                                    "the generated tables for rule `{}` would take {bytes} bytes, above the \
+                                     limit of {} bytes",
+                                    rule.name, self.limits.rule_output_bytes
+                                ),
+                                Some(rule.name_span),
+                            )
+                            .with_label("this rule's recognizer is too large to write")
+                            .with_note(
+                                "raise the limit with `Config::limits` (`Limits::rule_output_bytes`), or simplify \
+                                 the rule (a pattern such as `*(a / b) \"a\" 19(a / b)` must remember the last \
+                                 20 characters: 2^20 states)",
+                            ),
+                        );
+                        continue;
+                    }
                     automata.insert(id, a);
                 }
                 Err(e) => {
@@ -461,7 +649,8 @@ impl Config {
             let name = &g.module(*m).name;
             let forced = self.rule_set(g, *m, self.ast_rules.get(name), errors);
             let leaves = self.rule_set(g, *m, self.ast_leaves.get(name), errors);
-            let model = ast::model(g, ids, &forced, &leaves);
+            let explicit = self.exports.contains_key(name);
+            let model = ast::model(g, ids, explicit, &forced, &leaves);
             for ty in &model.types {
                 if parts.tdfas.contains_key(&ty.rule) {
                     continue;
@@ -648,9 +837,17 @@ impl Config {
     /// Runs the whole pipeline and returns the generated files without
     /// writing anything.
     pub fn generate(&self) -> Result<Generated, Error> {
-        let compiled = self.build()?;
         let runtime = self.runtime.as_deref().unwrap_or("::abnf_runtime");
-        compiled.emit(runtime, self.include_style)
+        check_runtime_path(runtime)?;
+        let compiled = self.build()?;
+        let regenerate = match (&self.regenerate_command, self.include_style) {
+            (Some(command), _) => format!("then run `{command}`"),
+            (None, IncludeStyle::OutDir) => "the build script regenerates this file".to_string(),
+            (None, IncludeStyle::Relative) => {
+                "then regenerate this file with `abnf-codegen generate`".to_string()
+            }
+        };
+        compiled.emit(runtime, self.include_style, &regenerate, self.limits)
     }
 
     /// For build scripts: generates, writes the files that changed to the
@@ -672,6 +869,53 @@ impl Config {
         write_if_changed(&out, &generated.files)?;
         Ok(generated)
     }
+}
+
+/// Bytes of the tables written for one recognizer, estimated from above
+/// without building them (converting a DFA of a million states takes
+/// longer than building it): its compact table and sparse DFA, each in both
+/// byte orders, are each at most the size of the dense DFA.
+fn recognizer_bytes(a: &Automaton) -> usize {
+    4 * a.dfa.memory_usage()
+}
+
+/// Reads at most one byte more than [`limits::MAX_SPEC_BYTES`] (enough for
+/// the loader to say the file is too large), so that a device such as
+/// `/dev/zero` cannot exhaust memory.
+fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(limits::MAX_SPEC_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Reads the file an `@import` names, if it may be read: a regular file
+/// (not a device, FIFO or folder, which could block or never end) with a
+/// spec extension (`.abnf`, `.bnf`, `.txt`), inside one of `roots` once
+/// symbolic links and `..` are resolved. The reason for a refusal never
+/// quotes the file's contents.
+fn read_import(path: &Path, roots: &[PathBuf]) -> Result<Vec<u8>, String> {
+    let shown = path.display();
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if !matches!(ext, "abnf" | "bnf" | "txt") {
+        return Err(format!(
+            "{shown}: only `.abnf`, `.bnf` and `.txt` spec files can be imported"
+        ));
+    }
+    let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{shown}: not a regular file"));
+    }
+    let real = path.canonicalize().map_err(|e| format!("{shown}: {e}"))?;
+    if !roots.iter().any(|r| real.starts_with(r)) {
+        return Err(format!(
+            "{shown} is outside the folders of the specs being compiled; add its folder with \
+             `Config::import_dir` to allow it"
+        ));
+    }
+    read_capped(&real).map_err(|e| format!("{shown}: {e}"))
 }
 
 /// A grammar module's docs: the comment lines that open its spec file
@@ -710,6 +954,26 @@ fn doc_text(line: &str) -> String {
         .join(" ")
 }
 
+/// The runtime crate's path is pasted into every generated file: it must be
+/// a plain Rust path (`::iri_grammar`, `crate::rt`), not empty, not tokens
+/// that fail to parse, and without generic arguments.
+fn check_runtime_path(runtime: &str) -> Result<(), Error> {
+    let why = match syn::parse_str::<syn::Path>(runtime) {
+        Err(e) => Some(e.to_string()),
+        Ok(p) if p.segments.iter().any(|s| !s.arguments.is_none()) => {
+            Some("generic arguments are not allowed".to_string())
+        }
+        Ok(_) => None,
+    };
+    match why {
+        None => Ok(()),
+        Some(why) => Err(Error::Config(format!(
+            "the runtime crate path {:?} is not a Rust path ({why}); write it like `::iri_grammar`",
+            crate::diagnostic::escape_text(runtime, false)
+        ))),
+    }
+}
+
 /// Why `name` cannot be a Rust module name, if it cannot.
 fn not_a_module_name(name: &str) -> Option<&'static str> {
     let mut chars = name.chars();
@@ -722,6 +986,9 @@ fn not_a_module_name(name: &str) -> Option<&'static str> {
     }
     if syn::parse_str::<syn::Ident>(name).is_err() {
         return Some("it is a Rust keyword");
+    }
+    if name == INDEX_MODULE {
+        return Some("`grammars.rs` is the generated index of all modules");
     }
     None
 }
@@ -809,6 +1076,11 @@ impl Compiled {
         Some(&built.iter().find(|c| c.rule == id)?.tdfa)
     }
 
+    /// How many rules got a recognizer.
+    pub fn rule_count(&self) -> usize {
+        self.automata.len()
+    }
+
     /// Measurements of every automaton, in export order.
     pub fn stats(&self) -> Vec<RuleStats> {
         let mut seen = Vec::new();
@@ -852,7 +1124,13 @@ impl Compiled {
         out
     }
 
-    fn emit(&self, runtime: &str, style: IncludeStyle) -> Result<Generated, Error> {
+    fn emit(
+        &self,
+        runtime: &str,
+        style: IncludeStyle,
+        regenerate: &str,
+        limits: Limits,
+    ) -> Result<Generated, Error> {
         let g = &self.grammar;
         let mut files = Vec::new();
         let mut errors = Vec::new();
@@ -877,7 +1155,10 @@ impl Compiled {
                     )
                     .with_note(format!(
                         "each spec becomes a module named after its file; rename the file, for example to `{}.abnf`",
-                        emit::file_stem_name(&module.name).trim_start_matches("r_")
+                        match emit::file_stem_name(&module.name).trim_start_matches("r_") {
+                            INDEX_MODULE => format!("{INDEX_MODULE}_spec"),
+                            other => other.to_string(),
+                        }
                     )),
                 );
             }
@@ -1014,7 +1295,7 @@ impl Compiled {
             };
             files.push(GeneratedFile {
                 path: format!("{}.rs", module.name),
-                contents: emit::grammar_module(&eg, ast, runtime, style).into_bytes(),
+                contents: emit::grammar_module(&eg, ast, runtime, style, regenerate).into_bytes(),
             });
             module_names.push((
                 module.name.as_str(),
@@ -1027,9 +1308,42 @@ impl Compiled {
                 items: errors,
             }));
         }
+        let total: usize = files.iter().map(|f| f.contents.len()).sum();
+        if total > limits.output_bytes {
+            // Name the rule with the largest recognizer: the likely cause.
+            let largest = self
+                .automata
+                .iter()
+                .map(|(id, a)| (recognizer_bytes(a), *id))
+                .max_by_key(|&(bytes, id)| (bytes, std::cmp::Reverse(id)));
+            let (span, what) = match largest {
+                Some((bytes, id)) => (
+                    Some(g.rule(id).name_span),
+                    format!(
+                        "the largest recognizer, `{}`, takes up to {bytes} bytes",
+                        g.rule(id).name
+                    ),
+                ),
+                None => (None, String::new()),
+            };
+            return Err(Error::Grammar(Diagnostics {
+                sources: g.sources.clone(),
+                items: vec![Diagnostic::error(
+                    format!(
+                        "the generated files would take {total} bytes, above the limit of {} bytes",
+                        limits.output_bytes
+                    ),
+                    span,
+                )
+                .with_label(what)
+                .with_note(
+                    "raise the limit with `Config::limits` (`Limits::output_bytes`), or export fewer rules",
+                )],
+            }));
+        }
         files.push(GeneratedFile {
-            path: "grammars.rs".into(),
-            contents: emit::index_module(&module_names, &schemes, runtime, style).into_bytes(),
+            path: format!("{INDEX_MODULE}.rs"),
+            contents: emit::index_module(&module_names, &schemes, runtime, style, regenerate).into_bytes(),
         });
         let inputs = g.modules.iter().filter_map(|m| m.path.clone()).collect();
         Ok(Generated {
@@ -1136,13 +1450,16 @@ impl Compiled {
         if built.is_empty() {
             return None;
         }
+        let mut names = ast::Names::default();
+        let mut hidden = emit::Namer::default();
+        let mut paths = emit::Namer::default();
         let items: Vec<EmitComponents> = built
             .iter()
             .map(|c| {
                 let r = g.rule(c.rule);
-                let stem = emit::file_stem_name(&r.name);
+                let stem = paths.unique(emit::file_stem_name(&r.name));
                 EmitComponents {
-                    name: ast::camel(&r.name),
+                    name: names.unique(ast::camel(&r.name)),
                     rule: r.name.clone(),
                     grammar: module.clone(),
                     doc: rule_doc(g, c.rule, "Components of"),
@@ -1157,7 +1474,7 @@ impl Compiled {
                         })
                         .collect(),
                     tdfa: emit_tdfa(
-                        format!("__{}_COMPONENTS", emit::constant_name(&r.name)),
+                        hidden.unique(format!("__{}_COMPONENTS", emit::constant_name(&r.name))),
                         format!("{module}/components/{stem}"),
                         &c.tdfa,
                         true,
@@ -1185,23 +1502,34 @@ impl Compiled {
             None => Target::Leaf,
         };
         let mut types = Vec::new();
+        // Hidden items and table files get unique names in order of
+        // appearance (`__A_B_CS_ITEM` of rule `a-b` field `cs` and of rule
+        // `a` field `b-cs`; the same field in two variants).
+        let hidden = std::cell::RefCell::new(emit::Namer::default());
+        let paths = std::cell::RefCell::new(emit::Namer::default());
         for ty in &model.types {
             let r = g.rule(ty.rule);
             let home = r.module;
-            let home_has_it = home != m
-                && self
-                    .typed
-                    .models
-                    .iter()
-                    .any(|(hm, hmodel)| *hm == home && hmodel.is_typed(ty.rule));
-            let kind = if home_has_it {
+            let home_type = (home != m)
+                .then(|| {
+                    self.typed
+                        .models
+                        .iter()
+                        .find(|(hm, _)| *hm == home)
+                        .and_then(|(_, hmodel)| hmodel.get(ty.rule))
+                })
+                .flatten();
+            let kind = if let Some(home_type) = home_type {
                 EmitTypeKind::Reexport {
                     module: g.module(home).name.clone(),
                     is_enum: matches!(ty.shape, Shape::Enum(_)),
+                    home_name: (home_type.name != ty.name).then(|| home_type.name.clone()),
                 }
             } else {
-                let stem = emit::file_stem_name(&r.name);
-                let tdfa_name = format!("__{}_TDFA", emit::constant_name(&r.name));
+                let stem = paths.borrow_mut().unique(emit::file_stem_name(&r.name));
+                let tdfa_name = hidden
+                    .borrow_mut()
+                    .unique(format!("__{}_TDFA", emit::constant_name(&r.name)));
                 // Groups in the order `regular::captures` numbers them.
                 let next_group = std::cell::Cell::new(1);
                 let take_group = || next_group.replace(next_group.get() + 1);
@@ -1210,12 +1538,14 @@ impl Compiled {
                     let group = take_group();
                     let element = self.typed.elements.get(&(ty.rule, f.name.clone())).map(|d| {
                         emit_tdfa(
-                            format!(
+                            hidden.borrow_mut().unique(format!(
                                 "__{}_{}_ITEM",
                                 emit::constant_name(&r.name),
                                 emit::constant_name(&f.name)
-                            ),
-                            format!("{module}/ast/{stem}.{}", f.name),
+                            )),
+                            paths
+                                .borrow_mut()
+                                .unique(format!("{module}/ast/{stem}.{}", f.name)),
                             d,
                             false,
                             &mut element_files.borrow_mut(),

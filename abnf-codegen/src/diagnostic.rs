@@ -6,7 +6,10 @@ use std::fmt;
 use std::ops::Range;
 
 use codespan_reporting::diagnostic as cs;
-use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::files::{self, Files};
+use std::collections::{BTreeMap, HashMap};
+
+use crate::limits::MAX_EXCERPT_CHARS;
 use codespan_reporting::term;
 use codespan_reporting::term::termcolor::{Ansi, NoColor, WriteColor};
 
@@ -62,14 +65,35 @@ impl SourceFile {
         }
     }
 
-    /// 1-based line and column (in characters) of a byte offset.
-    pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let line = match self.line_starts.binary_search(&offset) {
+    /// 0-based index of the line holding a byte offset.
+    fn line_of(&self, offset: usize) -> usize {
+        match self.line_starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
-        };
+        }
+    }
+
+    /// Byte range of line `line`'s content, without its `\n` or `\r\n`.
+    fn content_range(&self, line: usize) -> Range<usize> {
         let start = self.line_starts[line];
-        let col = self.text[start..offset.min(self.text.len())].chars().count();
+        let mut end = self.line_starts.get(line + 1).map_or(self.text.len(), |&n| n - 1);
+        end = end.max(start);
+        if self.text[start..end].ends_with('\r') {
+            end -= 1;
+        }
+        start..end
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let line = self.line_of(offset);
+        let start = self.line_starts[line];
+        // Characters that start before the offset (an offset inside a
+        // character counts that character).
+        let col = self.text[start..]
+            .char_indices()
+            .take_while(|&(i, _)| start + i < offset)
+            .count();
         (line + 1, col + 1)
     }
 }
@@ -85,6 +109,16 @@ impl SourceMap {
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
         self.files.push(SourceFile::new(name.into(), text.into()));
         FileId(self.files.len() - 1)
+    }
+
+    /// How many files there are.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether there are no files.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
     }
 
     /// The file behind an id.
@@ -194,11 +228,13 @@ impl Diagnostics {
 
     /// Renders every item as text with file, line, column and a caret excerpt.
     /// With `color`, ANSI colour codes are included (for a terminal).
+    ///
+    /// The excerpt shows at most [`MAX_EXCERPT_CHARS`] characters of each
+    /// line, cut around the caret (`…` marks what was left out), and control
+    /// and bidirectional-formatting characters are shown escaped (`\r`,
+    /// `\u{202e}`), in the excerpt, the file name and the messages alike: a
+    /// spec cannot flood a build log or rearrange what it shows.
     pub fn render(&self, color: bool) -> String {
-        let mut files = SimpleFiles::new();
-        for f in &self.sources.files {
-            files.add(f.name.clone(), f.text.clone());
-        }
         let config = term::Config::default();
         let mut out = Vec::new();
         {
@@ -212,25 +248,322 @@ impl Diagnostics {
                 &mut plain
             };
             for d in &self.items {
+                let excerpts = Excerpts::new(&self.sources, d);
                 let mut cd = match d.severity {
                     Severity::Error => cs::Diagnostic::error(),
                     Severity::Warning => cs::Diagnostic::warning(),
                 }
-                .with_message(&d.message);
+                .with_message(escape_text(&d.message, false));
                 let mut labels = Vec::new();
                 if let Some(span) = d.span {
-                    labels.push(cs::Label::primary(span.file.0, span.range()).with_message(&d.label));
+                    labels.push(
+                        cs::Label::primary(span.file.0, excerpts.range(span))
+                            .with_message(escape_text(&d.label, false)),
+                    );
                 }
                 for (span, msg) in &d.secondary {
-                    labels.push(cs::Label::secondary(span.file.0, span.range()).with_message(msg));
+                    labels.push(
+                        cs::Label::secondary(span.file.0, excerpts.range(*span))
+                            .with_message(escape_text(msg, false)),
+                    );
                 }
-                cd = cd.with_labels(labels).with_notes(d.notes.clone());
+                let notes = d.notes.iter().map(|n| escape_text(n, true)).collect();
+                cd = cd.with_labels(labels).with_notes(notes);
                 // Writing into a Vec cannot fail, and every span was made from
                 // the same source map.
-                let _ = term::emit(writer, &config, &files, &cd);
+                let _ = term::emit(writer, &config, &excerpts, &cd);
             }
         }
         String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
+/// Whether `c` must not reach a terminal or a build log as it is: control
+/// characters (a tab is kept) and the invisible characters that reorder or
+/// hide text (bidirectional overrides and isolates, marks, zero-width
+/// characters, line and paragraph separators; the "Trojan Source" set).
+fn needs_escape(c: char) -> bool {
+    (c.is_control() && c != '\t')
+        || matches!(
+            c,
+            '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}'
+        )
+}
+
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\r' => out.push_str("\\r"),
+        '\n' => out.push_str("\\n"),
+        '\0' => out.push_str("\\0"),
+        c => {
+            use fmt::Write;
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+    }
+}
+
+/// `text` with [`needs_escape`] characters escaped (line feeds kept when
+/// `keep_newlines`) and cut to [`MAX_MESSAGE_CHARS`] characters.
+pub(crate) fn escape_text(text: &str, keep_newlines: bool) -> String {
+    let mut out = String::with_capacity(text.len().min(MAX_MESSAGE_CHARS));
+    for (n, c) in text.chars().enumerate() {
+        if n == MAX_MESSAGE_CHARS {
+            out.push('…');
+            break;
+        }
+        if needs_escape(c) && !(keep_newlines && c == '\n') {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The most characters of a message, label or note that are rendered.
+const MAX_MESSAGE_CHARS: usize = 300;
+
+/// One source line as shown: the text (cut and escaped) and where original
+/// byte offsets of the line land in it.
+struct ShownLine {
+    /// Original line index.
+    line: usize,
+    /// Original byte range of the line's content (no line break).
+    orig: Range<usize>,
+    /// Original byte range of the part shown.
+    window: Range<usize>,
+    /// Start of the shown text in the excerpt text.
+    at: usize,
+    /// Byte offsets in the excerpt text of each original character boundary
+    /// in `window`, as (original offset, excerpt offset).
+    marks: Vec<(usize, usize)>,
+    /// Excerpt offset where the shown text ends.
+    end: usize,
+}
+
+/// The source of one rendered diagnostic: only the lines it shows, each cut
+/// around its label and escaped, with gaps kept as gaps. It answers
+/// codespan's questions (line number, column) with the original positions.
+struct Excerpts<'s> {
+    sources: &'s SourceMap,
+    /// Per file id: the excerpt text, its lines (`None`: a gap) and where
+    /// each of them starts in the text.
+    files: Vec<(String, Vec<Option<ShownLine>>, Vec<usize>)>,
+    /// Original (line, column) of label ends, by (file, excerpt offset).
+    columns: HashMap<(usize, usize), usize>,
+}
+
+impl<'s> Excerpts<'s> {
+    fn new(sources: &'s SourceMap, d: &Diagnostic) -> Excerpts<'s> {
+        let spans: Vec<Span> = d
+            .span
+            .iter()
+            .copied()
+            .chain(d.secondary.iter().map(|(s, _)| *s))
+            .collect();
+        let mut files: Vec<(String, Vec<Option<ShownLine>>, Vec<usize>)> = (0..sources.files.len())
+            .map(|_| (String::new(), Vec::new(), Vec::new()))
+            .collect();
+        let mut columns = HashMap::new();
+        for (fid, (text_out, shown, starts)) in files.iter_mut().enumerate() {
+            let spans: Vec<Span> = spans.iter().copied().filter(|s| s.file.0 == fid).collect();
+            if spans.is_empty() {
+                continue;
+            }
+            let file = &sources.files[fid];
+            let src = &file.text;
+            // Which lines, and the offset each line's window is centred on.
+            let mut wanted: BTreeMap<usize, Option<usize>> = BTreeMap::new();
+            for (k, s) in spans.iter().enumerate() {
+                let (a, b) = (file.line_of(s.start), file.line_of(s.end));
+                for l in a..=b {
+                    let focus = if l == a {
+                        Some(s.start)
+                    } else if l == b {
+                        Some(s.end)
+                    } else {
+                        None
+                    };
+                    let e = wanted.entry(l).or_insert(None);
+                    // The primary span (first) decides where a line is cut.
+                    if e.is_none() || (k == 0 && l == a) {
+                        *e = focus.or(*e);
+                    }
+                }
+                // codespan shows the line between two labelled lines that
+                // are one line apart.
+                if b + 1 < file.line_starts.len() {
+                    wanted.entry(b + 1).or_insert(None);
+                }
+            }
+            let mut prev: Option<usize> = None;
+            for (&l, &focus) in &wanted {
+                if let Some(p) = prev {
+                    if l > p + 1 {
+                        // Two empty lines keep codespan's "not adjacent" test.
+                        for _ in 0..2 {
+                            starts.push(text_out.len());
+                            text_out.push('\n');
+                            shown.push(None);
+                        }
+                    }
+                }
+                prev = Some(l);
+                let orig = file.content_range(l);
+                let line = &src[orig.clone()];
+                let window = window(line, focus.map(|f| f.clamp(orig.start, orig.end) - orig.start));
+                let window = orig.start + window.start..orig.start + window.end;
+                let at = text_out.len();
+                starts.push(at);
+                if window.start > orig.start {
+                    text_out.push('…');
+                }
+                let mut marks = Vec::new();
+                for (i, c) in src[window.clone()].char_indices() {
+                    marks.push((window.start + i, text_out.len()));
+                    if needs_escape(c) {
+                        push_escaped(text_out, c);
+                    } else {
+                        text_out.push(c);
+                    }
+                }
+                marks.push((window.end, text_out.len()));
+                let end = text_out.len();
+                if window.end < orig.end {
+                    text_out.push('…');
+                }
+                text_out.push('\n');
+                shown.push(Some(ShownLine {
+                    line: l,
+                    orig,
+                    window,
+                    at,
+                    marks,
+                    end,
+                }));
+            }
+        }
+        let mut ex = Excerpts {
+            sources,
+            files,
+            columns: HashMap::new(),
+        };
+        for s in &spans {
+            let file = &sources.files[s.file.0];
+            let at = ex.map(s.file.0, s.start);
+            // The primary span (first) keeps its column if a secondary one
+            // lands on the same place of the excerpt.
+            columns.entry((s.file.0, at)).or_insert(file.line_col(s.start).1);
+        }
+        ex.columns = columns;
+        ex
+    }
+
+    /// Where an original offset of file `fid` is in its excerpt text.
+    fn map(&self, fid: usize, offset: usize) -> usize {
+        let file = &self.sources.files[fid];
+        let l = file.line_of(offset);
+        let Some(line) = self.files[fid].1.iter().flatten().find(|x| x.line == l) else {
+            return 0;
+        };
+        let offset = offset.clamp(line.orig.start, line.orig.end);
+        if offset <= line.window.start {
+            return if offset < line.window.start {
+                line.at
+            } else {
+                line.marks[0].1
+            };
+        }
+        if offset >= line.window.end {
+            return line.end;
+        }
+        match line.marks.binary_search_by_key(&offset, |m| m.0) {
+            Ok(i) => line.marks[i].1,
+            Err(i) => line.marks[i - 1].1,
+        }
+    }
+
+    /// A span as a range of its file's excerpt text.
+    fn range(&self, span: Span) -> Range<usize> {
+        let a = self.map(span.file.0, span.start);
+        let b = self.map(span.file.0, span.end).max(a);
+        a..b
+    }
+}
+
+/// The byte range of `line` to show: all of it when it is short, else
+/// [`MAX_EXCERPT_CHARS`] characters placed so that `focus` (a byte offset in
+/// the line) is a third of the way in.
+fn window(line: &str, focus: Option<usize>) -> Range<usize> {
+    let chars = line.chars().count();
+    if chars <= MAX_EXCERPT_CHARS {
+        return 0..line.len();
+    }
+    let focus_char = focus.map_or(0, |f| line.char_indices().take_while(|&(i, _)| i < f).count());
+    let first = focus_char
+        .saturating_sub(MAX_EXCERPT_CHARS / 3)
+        .min(chars - MAX_EXCERPT_CHARS);
+    let mut idx = line
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(line.len()));
+    let start = idx.nth(first).unwrap_or(line.len());
+    let end = idx.nth(MAX_EXCERPT_CHARS - 1).unwrap_or(line.len());
+    start..end
+}
+
+impl<'a> Files<'a> for Excerpts<'_> {
+    type FileId = usize;
+    type Name = String;
+    type Source = &'a str;
+
+    fn name(&'a self, id: usize) -> Result<String, files::Error> {
+        let f = self.sources.files.get(id).ok_or(files::Error::FileMissing)?;
+        Ok(escape_text(&f.name, false))
+    }
+
+    fn source(&'a self, id: usize) -> Result<&'a str, files::Error> {
+        Ok(&self.files.get(id).ok_or(files::Error::FileMissing)?.0)
+    }
+
+    fn line_index(&'a self, id: usize, byte_index: usize) -> Result<usize, files::Error> {
+        let starts = &self.files.get(id).ok_or(files::Error::FileMissing)?.2;
+        Ok(match starts.binary_search(&byte_index) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        })
+    }
+
+    fn line_number(&'a self, id: usize, line_index: usize) -> Result<usize, files::Error> {
+        let lines = &self.files.get(id).ok_or(files::Error::FileMissing)?.1;
+        Ok(match lines.get(line_index) {
+            Some(Some(l)) => l.line + 1,
+            _ => 0,
+        })
+    }
+
+    fn column_number(
+        &'a self,
+        id: usize,
+        line_index: usize,
+        byte_index: usize,
+    ) -> Result<usize, files::Error> {
+        if let Some(&col) = self.columns.get(&(id, byte_index)) {
+            return Ok(col);
+        }
+        let source = self.source(id)?;
+        let range = self.line_range(id, line_index)?;
+        Ok(files::column_index(source, range, byte_index) + 1)
+    }
+
+    fn line_range(&'a self, id: usize, line_index: usize) -> Result<Range<usize>, files::Error> {
+        let (text, _, starts) = self.files.get(id).ok_or(files::Error::FileMissing)?;
+        let start = *starts.get(line_index).ok_or(files::Error::LineTooLarge {
+            given: line_index,
+            max: starts.len(),
+        })?;
+        // To the next line's start, the line feed included, as codespan expects.
+        Ok(start..starts.get(line_index + 1).copied().unwrap_or(text.len()))
     }
 }
 

@@ -51,6 +51,7 @@ mod config;
 pub mod diagnostic;
 pub mod emit;
 pub mod grammar;
+pub mod limits;
 pub mod oracle;
 pub mod regular;
 pub mod sample;

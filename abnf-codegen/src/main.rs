@@ -4,6 +4,7 @@ use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use abnf_codegen::limits::MAX_SPEC_BYTES;
 use abnf_codegen::{Config, Error};
 use clap::{Parser, Subcommand};
 
@@ -118,6 +119,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli.command) {
         Ok(code) => code,
+        // The reader went away (`| head`): nothing more to say to it.
+        Err(Error::Io { error, .. }) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprint!("{}", render(&e));
             ExitCode::from(2)
@@ -130,6 +133,22 @@ fn render(e: &Error) -> String {
         Some(d) => d.render(io::stderr().is_terminal()),
         None => format!("{e}\n"),
     }
+}
+
+/// The longest shortest match `sample` generates from (a rule whose
+/// shortest match is longer is refused rather than printed).
+const MAX_SAMPLE_CHARS: u64 = 1 << 20;
+
+/// Writes `text` to standard output; a closed pipe is an error (which
+/// `main` ends on quietly), not a panic as with `print!`.
+fn emit(text: &str) -> Result<(), Error> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|error| Error::Io {
+            path: "<stdout>".into(),
+            error,
+        })
 }
 
 /// Splits `GRAMMAR:RULE`; a bare RULE belongs to the first spec that has it.
@@ -191,6 +210,14 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             match config.build() {
                 Ok(compiled) => {
                     eprint!("{}", compiled.warnings.render(io::stderr().is_terminal()));
+                    let rules = compiled.rule_count();
+                    let warnings = compiled.warnings.items.len();
+                    println!(
+                        "ok: {} checked, {rules} rule{} compiled, {warnings} warning{}",
+                        plural(specs.len(), "spec file"),
+                        if rules == 1 { "" } else { "s" },
+                        if warnings == 1 { "" } else { "s" },
+                    );
                     Ok(ExitCode::SUCCESS)
                 }
                 Err(e @ Error::Grammar(_)) => {
@@ -258,8 +285,11 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                 .filter(|(i, _)| reach[*i] && *i != id.0 as usize)
                 .map(|(_, r)| r.name.as_str())
                 .collect();
-            println!("{}\n", grammar.rule_text(id));
-            println!(
+            use std::fmt::Write as _;
+            let mut text = String::new();
+            let _ = writeln!(text, "{}\n", grammar.rule_text(id));
+            let _ = writeln!(
+                text,
                 "depends on: {}",
                 if deps.is_empty() {
                     "nothing".into()
@@ -267,32 +297,37 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                     deps.join(", ")
                 }
             );
-            println!(
+            let _ = writeln!(
+                text,
                 "\ninlined:\n  {} = {}",
                 r.name,
                 abnf_codegen::tools::inline(&grammar, id, 1500)
             );
             let mut lowerer = abnf_codegen::regular::Lowerer::new(&grammar);
             match lowerer.lower(id) {
-                Ok(_) if recursive => println!(
+                Ok(_) if recursive => writeln!(
+                    text,
                     "\nregular: yes; the rule is recursive, but only at one end of its alternatives \
                      (right- or left-linear), which Arden's lemma turns into repetition"
                 ),
-                Ok(_) => println!("\nregular: yes; no rule it uses refers back to it"),
+                Ok(_) => writeln!(text, "\nregular: yes; no rule it uses refers back to it"),
                 Err(d) => {
-                    println!("\nregular: no");
+                    let _ = writeln!(text, "\nregular: no");
                     let diags = abnf_codegen::Diagnostics {
                         sources: grammar.sources.clone(),
                         items: vec![d],
                     };
-                    print!("{}", diags.render(io::stdout().is_terminal()));
+                    text.push_str(&diags.render(io::stdout().is_terminal()));
+                    Ok(())
                 }
             }
+            .ok();
+            emit(&text)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Diagram { rule, specs } => {
             let (grammar, id) = find_rule(&specs, &rule)?;
-            println!("{}", abnf_codegen::tools::diagram_svg(&grammar, id));
+            emit(&(abnf_codegen::tools::diagram_svg(&grammar, id) + "\n"))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Dot { rule, specs } => {
@@ -303,7 +338,7 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             let r = compiled
                 .recognizer(&grammar_name, &rule)
                 .ok_or_else(|| Error::Config(format!("`{grammar_name}` has no rule `{rule}`")))?;
-            print!("{}", abnf_codegen::tools::dfa_dot(r.rule, &r.automaton.compact()));
+            emit(&abnf_codegen::tools::dfa_dot(r.rule, &r.automaton.compact()))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Sample {
@@ -315,13 +350,39 @@ fn run(command: Command) -> Result<ExitCode, Error> {
         } => {
             let mut config = config_for(&specs);
             let (grammar_name, rule) = export_rule(&mut config, &specs, &rule)?;
-            let (grammar, _) = config.load()?;
+            // The checks of `check` first: a rule that is not regular, or
+            // whose automaton is too large, is refused with the same
+            // diagnostic (the sampler would recurse or grow without end).
+            config.typed_ast(false);
+            let compiled = match config.build() {
+                Ok(c) => c,
+                Err(e @ Error::Grammar(_)) => {
+                    eprint!("{}", render(&e));
+                    return Ok(ExitCode::from(1));
+                }
+                Err(e) => return Err(e),
+            };
+            let recognizer = compiled
+                .recognizer(&grammar_name, &rule)
+                .ok_or_else(|| Error::Config(format!("`{grammar_name}` has no rule `{rule}`")))?;
+            let grammar = &compiled.grammar;
             let id = grammar
                 .module_by_name(&grammar_name)
                 .and_then(|m| grammar.module(m).get(&rule))
                 .ok_or_else(|| Error::Config(format!("`{grammar_name}` has no rule `{rule}`")))?;
-            let mut sampler = abnf_codegen::sample::Sampler::new(&grammar, seed);
-            let oracle = abnf_codegen::oracle::Oracle::new(&grammar);
+            let mut sampler = abnf_codegen::sample::Sampler::new(grammar, seed);
+            match sampler.shortest(id) {
+                None => {
+                    return Err(Error::Config(format!("rule `{rule}` matches no string")));
+                }
+                Some(len) if len > MAX_SAMPLE_CHARS => {
+                    return Err(Error::Config(format!(
+                        "the shortest string rule `{rule}` matches has {len} characters; `sample` prints \
+                         strings of at most {MAX_SAMPLE_CHARS}"
+                    )));
+                }
+                Some(_) => {}
+            }
             let mut out = BufWriter::new(io::stdout().lock());
             let io_err = |error| Error::Io {
                 path: "<stdout>".into(),
@@ -329,7 +390,7 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             };
             for _ in 0..n {
                 let s = if invalid {
-                    match sampler.invalid(id, &oracle, 1000) {
+                    match sampler.invalid_by(id, |s| recognizer.is_match(s.as_bytes()), 1000) {
                         Some(s) => s,
                         None => {
                             return Err(Error::Config(format!(
@@ -346,16 +407,26 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Extract { rfc } => {
-            let bytes = std::fs::read(&rfc).map_err(|error| Error::Io {
-                path: rfc.clone(),
-                error,
-            })?;
+            // Through the spec size cap: `extract /dev/zero` must end.
+            let mut bytes = Vec::new();
+            std::fs::File::open(&rfc)
+                .and_then(|f| f.take(MAX_SPEC_BYTES as u64 + 1).read_to_end(&mut bytes))
+                .map_err(|error| Error::Io {
+                    path: rfc.clone(),
+                    error,
+                })?;
+            if bytes.len() > MAX_SPEC_BYTES {
+                return Err(Error::Config(format!(
+                    "{} is larger than {MAX_SPEC_BYTES} bytes, the largest spec read",
+                    rfc.display()
+                )));
+            }
             let text = String::from_utf8_lossy(&bytes);
             let extracted = abnf_codegen::syntax::rfc_text::extract(&text);
             if extracted.rules == 0 {
                 return Err(Error::Config(format!("no ABNF rules found in {}", rfc.display())));
             }
-            print!("{}", extracted.abnf);
+            emit(&extracted.abnf)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Match { rule, specs } => {
@@ -371,27 +442,41 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                 error,
             })?;
             let mut out = BufWriter::new(io::stdout().lock());
-            write_results(&mut out, &input, |line| recognizer.full_match(line)).map_err(|error| {
-                Error::Io {
-                    path: "<stdout>".into(),
-                    error,
-                }
-            })?;
-            Ok(ExitCode::SUCCESS)
+            let all_valid =
+                write_results(&mut out, &input, |line| recognizer.full_match(line)).map_err(|error| {
+                    Error::Io {
+                        path: "<stdout>".into(),
+                        error,
+                    }
+                })?;
+            // As `iri check`: 1 when an input is invalid.
+            Ok(if all_valid {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
     }
 }
 
-/// One line per input: `valid\tINPUT` or `invalid\tINPUT\tOFFSET`.
+/// `n thing` or `n things`.
+fn plural(n: usize, thing: &str) -> String {
+    format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
+}
+
+/// One line per input: `valid\tINPUT` or `invalid\tINPUT\tOFFSET`;
+/// whether every input was valid.
 fn write_results(
     out: &mut impl Write,
     input: &[u8],
     matcher: impl Fn(&[u8]) -> Result<(), usize>,
-) -> io::Result<()> {
+) -> io::Result<bool> {
     let body = input.strip_suffix(b"\n").unwrap_or(input);
     if input.is_empty() {
-        return out.flush();
+        out.flush()?;
+        return Ok(true);
     }
+    let mut all_valid = true;
     for line in body.split(|&b| b == b'\n') {
         match matcher(line) {
             Ok(()) => {
@@ -399,6 +484,7 @@ fn write_results(
                 out.write_all(line)?;
             }
             Err(offset) => {
+                all_valid = false;
                 out.write_all(b"invalid\t")?;
                 out.write_all(line)?;
                 write!(out, "\t{offset}")?;
@@ -406,5 +492,6 @@ fn write_results(
         }
         out.write_all(b"\n")?;
     }
-    out.flush()
+    out.flush()?;
+    Ok(all_valid)
 }

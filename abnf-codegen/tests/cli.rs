@@ -71,7 +71,13 @@ fn check_accepts_every_spec_in_the_repository() {
     let o = run(&argv, b"");
     assert_eq!(o.status.code(), Some(0), "stderr:\n{}", stderr(&o));
     assert!(!stderr(&o).contains("error"), "stderr:\n{}", stderr(&o));
-    assert!(o.stdout.is_empty());
+    // One line says what was checked.
+    let summary = stdout(&o);
+    assert!(
+        summary.starts_with(&format!("ok: {} spec files checked, ", specs.len()))
+            && summary.lines().count() == 1,
+        "{summary}"
+    );
     // Each spec alone too (rfc3987.abnf imports rfc3986.abnf by relative path).
     for s in &specs {
         let o = run(&args(&[&"check", s]), b"");
@@ -170,7 +176,8 @@ fn match_prints_one_result_per_line_exactly() {
         &args(&[&"match", &"--rule", &"IRI-reference", &spec("rfc3987.abnf")]),
         input,
     );
-    assert_eq!(o.status.code(), Some(0), "stderr:\n{}", stderr(&o));
+    // Some inputs are invalid: exit code 1, as `iri check`.
+    assert_eq!(o.status.code(), Some(1), "stderr:\n{}", stderr(&o));
     let expected: &[u8] = b"valid\thttp://a/b\n\
         valid\t\n\
         invalid\tfoo\tbar\t3\n\
@@ -191,7 +198,13 @@ fn match_edge_inputs() {
     let iri = spec("rfc3987.abnf");
     let m = |stdin: &[u8]| {
         let o = run(&args(&[&"match", &"--rule", &"IRI-reference", &iri]), stdin);
-        assert_eq!(o.status.code(), Some(0), "stderr:\n{}", stderr(&o));
+        let invalid = o.stdout.starts_with(b"invalid") || o.stdout.windows(8).any(|w| w == b"\ninvalid");
+        assert_eq!(
+            o.status.code(),
+            Some(i32::from(invalid)),
+            "stderr:\n{}",
+            stderr(&o)
+        );
         o.stdout
     };
     assert_eq!(m(b""), b"", "no input, no output");
@@ -247,7 +260,7 @@ fn match_with_grammar_colon_rule() {
         ]),
         "http://a/~x\nhttp://例/\n/relative\nHTTP://A/%7e\n".as_bytes(),
     );
-    assert_eq!(o.status.code(), Some(0), "stderr:\n{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "stderr:\n{}", stderr(&o));
     assert_eq!(
         stdout(&o),
         "valid\thttp://a/~x\ninvalid\thttp://例/\t7\ninvalid\t/relative\t0\nvalid\tHTTP://A/%7e\n"
@@ -299,4 +312,283 @@ fn check_with_an_unknown_rule_exits_2() {
     );
     assert_eq!(o.status.code(), Some(2), "stderr:\n{}", stderr(&o));
     assert!(stderr(&o).contains("no-such-rule"), "{}", stderr(&o));
+}
+
+#[test]
+fn match_exits_0_only_when_every_input_is_valid() {
+    let iri = spec("rfc3987.abnf");
+    let m = |stdin: &[u8]| {
+        run(&args(&[&"match", &"--rule", &"IRI-reference", &iri]), stdin)
+            .status
+            .code()
+    };
+    assert_eq!(m(b"http://a/\n../b\n"), Some(0));
+    assert_eq!(m(b"http://a/\na b\n"), Some(1));
+    assert_eq!(m(b""), Some(0));
+}
+
+#[test]
+fn check_warns_about_core_rule_redefinitions_and_bounds_without_effect() {
+    let path = temp_spec(
+        "lints.abnf",
+        b"a = 1*[ \"x\" ] b c\nb = 0*0\"y\" DIGIT\nDIGIT = \"d\"\nc = 0\"z\"\n",
+    );
+    let o = run(&args(&[&"check", &path]), b"");
+    // Warnings only: the file compiles.
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    for (warning, at) in [
+        ("rule `a` repeats an optional element at least 1 time", ":1:1"),
+        ("rule `b` repeats an element at most 0 times", ":2:1"),
+        ("rule `DIGIT` redefines the core rule `DIGIT`", ":3:1"),
+    ] {
+        assert!(err.contains(&format!("warning: {warning}")), "{warning}:\n{err}");
+        assert!(err.contains(&format!("{}{at}", path.display())), "{at}:\n{err}");
+    }
+    // `c = 0"z"` names the empty string on purpose (RFC 3986's `path-empty`).
+    assert!(!err.contains("rule `c`"), "{err}");
+    assert!(stdout(&o).contains("3 warnings"), "{}", stdout(&o));
+    // The `.bnf` dialect's `1*[ x ]` too; its grammars define `digit` themselves.
+    let bnf = temp_spec("lints.bnf", b"a = 1*[ \"x\" | digit ]\ndigit = \"0\" | \"1\"\n");
+    let o = run(&args(&[&"check", &bnf]), b"");
+    let err = stderr(&o);
+    assert!(err.contains("rule `a` repeats an optional element"), "{err}");
+    assert!(!err.contains("core rule"), "{err}");
+}
+
+// ---- hostile input: bounded time and memory (issue 16) ----------------------
+
+/// Runs the command with `args` under a virtual memory limit (`ulimit -v`,
+/// in KiB) and a wall-clock limit, both generous: they catch quadratic and
+/// unbounded behaviour (minutes, gigabytes), not a slow machine. Returns the
+/// output, or panics naming the limit that was hit.
+fn run_bounded(args: &[&std::ffi::OsStr], memory_kib: u64, seconds: u64) -> Output {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {memory_kib} && exec \"$0\" \"$@\""))
+        .arg(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run abnf-codegen under sh");
+    // Read both pipes on threads so that a large output cannot block it.
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out_t = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut out, &mut v).map(|_| v)
+    });
+    let err_t = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut err, &mut v).map(|_| v)
+    });
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(seconds) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} did not finish within {seconds} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let output = Output {
+        status,
+        stdout: out_t.join().unwrap().unwrap(),
+        stderr: err_t.join().unwrap().unwrap(),
+    };
+    assert!(
+        !stderr(&output).contains("memory allocation") && !stderr(&output).contains("panicked"),
+        "{args:?} ran out of its {memory_kib} KiB or panicked:\n{}",
+        stderr(&output)
+    );
+    output
+}
+
+const GIB: u64 = 1 << 20; // in KiB
+
+/// One 4 MB line of `"a" / "a" / ...`: the lexer rescanned the rest of the
+/// line for every string (188 s); the excerpt echoed the whole line (4 MB of
+/// standard error).
+#[test]
+fn a_four_megabyte_line_is_linear_and_its_excerpt_is_short() {
+    let n = (4 << 20) / 6 - 2;
+    let mut text = String::from("a = \"a\"");
+    for _ in 1..n {
+        text.push_str(" / \"a\"");
+    }
+    text.push_str(" / |\n");
+    let path = temp_spec("long-line.abnf", text.as_bytes());
+    let o = run_bounded(&args(&[&"check", &path]), 2 * GIB, 90);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("unexpected character `|`"), "{err}");
+    assert!(
+        err.len() < 2000,
+        "{} bytes of diagnostics for one error",
+        err.len()
+    );
+}
+
+/// 8,000 undefined names (each was compared with every defined one for
+/// "did you mean": 38 s), and two 150,000-character names (edit distance
+/// quadratic in the length: 45 s).
+#[test]
+fn many_undefined_names_and_long_names_are_bounded() {
+    let mut text = String::from("r =");
+    for i in 0..8000 {
+        text.push_str(&format!(" u{i}xyzq"));
+    }
+    text.push('\n');
+    for i in 0..8000 {
+        text.push_str(&format!("d{i}abc = \"x\"\n"));
+    }
+    let path = temp_spec("undefined.abnf", text.as_bytes());
+    let o = run_bounded(&args(&[&"check", &path]), 2 * GIB, 60);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o).matches("error: undefined rule").count(), 8000);
+
+    let long = "a".repeat(150_000);
+    let text = format!("r = {long}b\n{long}c = \"x\"\n");
+    let path = temp_spec("long-names.abnf", text.as_bytes());
+    let o = run_bounded(&args(&[&"check", &path]), 2 * GIB, 60);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).len() < 4000, "{}", stderr(&o).len());
+}
+
+/// A 35-byte grammar whose DFA has 2^20 states: refused with the rule's name
+/// and size, not written out (98 MB).
+#[test]
+fn generate_refuses_output_beyond_the_limit() {
+    let path = temp_spec(
+        "big_output.abnf",
+        b"r = *(a / b) \"a\" 19(a / b)\na = \"a\"\nb = \"b\"\n",
+    );
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("big-output");
+    let _ = std::fs::remove_dir_all(&out);
+    let o = run_bounded(&args(&[&"generate", &"--out", &out, &path]), 4 * GIB, 120);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the generated tables for rule `r` would take"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists(), "files were written");
+}
+
+/// `; @import` of a FIFO blocked forever, of a device (here a link to
+/// `/dev/zero` with a spec extension) read until memory ran out.
+#[test]
+fn imports_of_fifos_and_devices_end_with_an_error() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("imports-special");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo.abnf");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.abnf")).unwrap();
+    let spec = dir.join("main.abnf");
+    std::fs::write(&spec, "; @import fifo.abnf x\n; @import zero.abnf y\na = \"x\"\n").unwrap();
+    let o = run_bounded(&args(&[&"check", &spec]), GIB, 30);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.matches("not a regular file").count(), 2, "{err}");
+}
+
+/// `sample` ran no checks: a non-regular rule overflowed the stack, nested
+/// counted repetitions took 1.6 GB. It now refuses them as `check` does.
+#[test]
+fn sample_refuses_what_check_refuses() {
+    let cases: &[(&str, &[u8], &str)] = &[
+        ("rec.abnf", b"a = \"x\" a\n", "a"),
+        ("mutual.abnf", b"s = \"a\" t\nt = s \"bc\"\n", "s"),
+        (
+            "nested.abnf",
+            b"r = 3*3(3*3(3*3(3*3(3*3(3*3(3*3(3*3(3*3(3*3(3*3(3*3(3*3(3*3(3*3(3*3(3*3(3*3(3*3(3*3(\"x\"))))))))))))))))))))\n",
+            "r",
+        ),
+        ("surrogate.abnf", b"a = %xD800\n", "a"),
+    ];
+    for (name, text, rule) in cases {
+        let path = temp_spec(name, text);
+        let check = run_bounded(&args(&[&"check", &"--rule", rule, &path]), GIB, 60);
+        for extra in [&[][..], &["--invalid"][..]] {
+            let mut a: Vec<&std::ffi::OsStr> = vec!["sample".as_ref(), "--rule".as_ref(), rule.as_ref()];
+            a.extend(extra.iter().map(std::ffi::OsStr::new));
+            a.push(path.as_os_str());
+            let o = run_bounded(&a, GIB, 60);
+            assert_eq!(o.status.code(), Some(1), "{name}: {}", stderr(&o));
+            assert_eq!(
+                stderr(&o),
+                stderr(&check),
+                "{name}: sample and check --rule disagree"
+            );
+            assert!(o.stdout.is_empty());
+        }
+    }
+    // A range that starts in the surrogates samples the code points after them.
+    let path = temp_spec("after_surrogates.abnf", b"b = %xD800-E001\n");
+    let o = run_bounded(&args(&[&"sample", &"--rule", &"b", &"-n", &"20", &path]), GIB, 60);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for line in stdout(&o).lines() {
+        assert!(matches!(line, "\u{E000}" | "\u{E001}"), "{line:?}");
+    }
+}
+
+/// Every command that prints ends quietly when its reader goes away.
+#[test]
+fn commands_end_quietly_on_a_closed_pipe() {
+    let rfc = specs_dir().join("rfc-text/rfc3986.txt");
+    let iri = spec("rfc3987.abnf");
+    let (rfc, iri) = (rfc.as_os_str(), iri.as_os_str());
+    let commands: Vec<Vec<&std::ffi::OsStr>> = [
+        &["extract".as_ref(), rfc][..],
+        &[
+            "diagram".as_ref(),
+            "--rule".as_ref(),
+            "IRI-reference".as_ref(),
+            iri,
+        ],
+        &[
+            "explain".as_ref(),
+            "--rule".as_ref(),
+            "IRI-reference".as_ref(),
+            iri,
+        ],
+        &["dot".as_ref(), "--rule".as_ref(), "IRI-reference".as_ref(), iri],
+        &[
+            "sample".as_ref(),
+            "--rule".as_ref(),
+            "IRI-reference".as_ref(),
+            "-n".as_ref(),
+            "100000".as_ref(),
+            iri,
+        ],
+    ]
+    .iter()
+    .map(|a| a.to_vec())
+    .collect();
+    for a in commands {
+        let mut child = Command::new(BIN)
+            .args(&a)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Read a few bytes, then close the pipe.
+        let mut buf = [0u8; 10];
+        std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut buf).unwrap();
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        assert!(
+            o.status.success() && !stderr(&o).contains("panicked"),
+            "{a:?} on a closed pipe: {} {}",
+            o.status,
+            stderr(&o)
+        );
+    }
 }

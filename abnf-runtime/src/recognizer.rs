@@ -17,17 +17,18 @@ type SparseDfa = sparse::DFA<&'static [u8]>;
 
 /// A recognizer for one ABNF rule: answers whether a whole string matches it.
 ///
-/// Every exported rule of every grammar is a `static Recognizer` in its
-/// grammar's module (for example [`crate::rfc3987::IRI_REFERENCE`]); tools
-/// can also find one by name with [`crate::lookup`].
+/// Every exported rule of every generated grammar is a `static Recognizer`
+/// in its grammar's module (here, RFC 3339's `date-time` from the example
+/// crate of this repository).
 ///
 /// ```
-/// use iri_grammar::rfc3987;
+/// use rfc3339_example::rfc3339;
 ///
-/// assert!(rfc3987::IRI_REFERENCE.is_match("http://example.org/résumé"));
-/// let err = rfc3987::IRI_REFERENCE.validate("http://exa mple.org").unwrap_err();
-/// assert_eq!(err.offset(), 10);
-/// assert_eq!(err.rule(), "IRI-reference");
+/// assert!(rfc3339::DATE_TIME.is_match("1985-04-12T23:20:50.52Z"));
+/// let err = rfc3339::DATE_TIME.validate("1985-04-12T23:20").unwrap_err();
+/// assert_eq!(err.offset(), 16);
+/// assert_eq!(err.rule(), "date-time");
+/// assert_eq!(err.expected().to_string(), "':'");
 /// ```
 pub struct Recognizer {
     grammar: &'static str,
@@ -89,6 +90,11 @@ impl Recognizer {
     }
 
     /// Whether all of `input` matches the rule.
+    ///
+    /// This checks the rule's grammar and nothing else: requirements that a
+    /// specification states in prose (RFC 3987 §4.1's ban on bidirectional
+    /// formatting characters in IRIs, say) are the business of the library
+    /// built on the grammar (`iri_grammar::IriRef::parse` checks it).
     #[inline]
     pub fn is_match(&self, input: &str) -> bool {
         self.is_match_bytes(input.as_bytes())
@@ -135,10 +141,10 @@ impl Recognizer {
     /// inputs are walked in step), and allocates nothing.
     ///
     /// ```
-    /// let inputs = ["http://a/", "not an iri", "../b", "mailto:x@y"];
+    /// let inputs = ["1985-04-12T23:20:50Z", "yesterday", "1990-12-31T23:59:60Z", "1990-12-31"];
     /// let mut valid = [false; 4];
-    /// iri_grammar::rfc3987::IRI_REFERENCE.is_match_many(&inputs, &mut valid);
-    /// assert_eq!(valid, [true, false, true, true]);
+    /// rfc3339_example::rfc3339::DATE_TIME.is_match_many(&inputs, &mut valid);
+    /// assert_eq!(valid, [true, false, true, false]);
     /// ```
     ///
     /// # Panics

@@ -6,8 +6,8 @@ use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::str::FromStr;
 
-use crate::Span;
 use crate::{rfc3986, rfc3987, MatchError, Recognizer};
+use crate::{ByteSet, Span};
 
 /// What kind of host an authority names (RFC 3986 §3.2.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -348,58 +348,6 @@ impl fmt::Display for ParseError {
 }
 
 impl core::error::Error for ParseError {}
-
-/// A set of bytes; displays as readable character ranges.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub(crate) struct ByteSet([u64; 4]);
-
-impl ByteSet {
-    pub(crate) fn insert(&mut self, b: u8) {
-        self.0[usize::from(b >> 6)] |= 1 << (b & 63);
-    }
-    fn contains(&self, b: u8) -> bool {
-        self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0
-    }
-    fn is_empty(&self) -> bool {
-        self.0 == [0; 4]
-    }
-}
-
-impl fmt::Display for ByteSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut first = true;
-        let mut sep = |f: &mut fmt::Formatter<'_>| -> fmt::Result {
-            if !core::mem::take(&mut first) {
-                f.write_str(", ")?;
-            }
-            Ok(())
-        };
-        let mut b = 0u16;
-        while b < 0x80 {
-            if !self.contains(b as u8) {
-                b += 1;
-                continue;
-            }
-            let start = b;
-            while b + 1 < 0x80 && self.contains((b + 1) as u8) {
-                b += 1;
-            }
-            sep(f)?;
-            let (s, e) = (char::from(start as u8), char::from(b as u8));
-            match b - start {
-                0 => write!(f, "{s:?}")?,
-                1 => write!(f, "{s:?}, {e:?}")?,
-                _ => write!(f, "{s:?}-{e:?}")?,
-            }
-            b += 1;
-        }
-        if (0x80..=0xFF).any(|b| self.contains(b)) {
-            sep(f)?;
-            f.write_str("a non-ASCII character")?;
-        }
-        Ok(())
-    }
-}
 
 /// The strict IRI types' check beyond the grammar: no bidi formatting
 /// characters (RFC 3987 §4.1). Earliest problem first: a syntax error

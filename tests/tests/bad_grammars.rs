@@ -159,6 +159,7 @@ fn small_limits() -> Limits {
         nfa_bytes: 16 << 10,
         dfa_bytes: 1 << 20,
         determinize_bytes: 1 << 20,
+        ..Limits::default()
     }
 }
 
@@ -1192,5 +1193,155 @@ fn unused_warning_only_for_unreachable_rules() {
     assert!(
         c.recognizer("t", "unused").is_none(),
         "an unexported rule has no recognizer"
+    );
+}
+
+// ---- fixtures: tests/data/bad-grammars ------------------------------------
+
+/// Every fixture in `data/bad-grammars/` is a spec file `NNNN-name.abnf`
+/// (`.bnf`, `.txt`) or a folder `NNNN-name/` of spec files (files whose
+/// name starts with `_`, here and in the folders, are only imported); the generator's whole output
+/// for it (rendered diagnostics, or the configuration error) must equal
+/// `NNNN-name.stderr` beside it. `UPDATE_EXPECT=1` rewrites the `.stderr`
+/// files (check the diff).
+///
+/// A line `; test: KEY=VALUE ...` in a root spec sets `runtime`,
+/// `rule_output_bytes`, `output_bytes` or `export` (`RULE,RULE`) for the
+/// case. Each case runs with the table's time limit on its own thread.
+#[test]
+fn fixtures() {
+    let dir = PathBuf::from("data/bad-grammars");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('_'))
+        .filter(|p| p.is_dir() || p.extension().is_some_and(|e| e != "stderr"))
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 20, "only {} fixtures", cases.len());
+    let update = std::env::var_os("UPDATE_EXPECT").is_some();
+    let mut failures = Vec::new();
+    for case in &cases {
+        let expect_path = case.with_extension("stderr");
+        let name = case.display().to_string();
+        let path = case.clone();
+        let got = match run_limited(&name, Duration::from_secs(20), move || Ok(fixture_output(&path))) {
+            Ok(got) => got,
+            Err(e) => {
+                failures.push(format!("[{name}] {e}"));
+                continue;
+            }
+        };
+        if update {
+            std::fs::write(&expect_path, &got).unwrap();
+            continue;
+        }
+        let want = std::fs::read_to_string(&expect_path).unwrap_or_default();
+        if got != want {
+            failures.push(format!(
+                "[{name}] output differs from {}:\n--- expected\n{want}\n--- got\n{got}",
+                expect_path.display()
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} fixtures failed (UPDATE_EXPECT=1 rewrites them):\n\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n\n")
+    );
+}
+
+/// The root spec files of a fixture.
+fn fixture_roots(case: &std::path::Path) -> Vec<PathBuf> {
+    if !case.is_dir() {
+        return vec![case.to_path_buf()];
+    }
+    let mut roots: Vec<PathBuf> = std::fs::read_dir(case)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file() && !p.file_name().unwrap().to_string_lossy().starts_with('_'))
+        .collect();
+    roots.sort();
+    roots
+}
+
+/// What `Config::generate` says about a fixture, as the CLI would print it.
+fn fixture_output(case: &std::path::Path) -> String {
+    let mut config = Config::new();
+    let mut limits = Limits::default();
+    for root in fixture_roots(case) {
+        let text = String::from_utf8_lossy(&std::fs::read(&root).unwrap()).into_owned();
+        let stem = root.file_stem().unwrap().to_string_lossy().into_owned();
+        for line in text.lines() {
+            let Some(opts) = line.strip_prefix("; test:") else {
+                continue;
+            };
+            for opt in opts.split_whitespace() {
+                let (k, v) = opt.split_once('=').unwrap_or((opt, ""));
+                match k {
+                    "runtime" => {
+                        config.runtime_crate(v);
+                    }
+                    "rule_output_bytes" => limits.rule_output_bytes = v.parse().unwrap(),
+                    "output_bytes" => limits.output_bytes = v.parse().unwrap(),
+                    "export" => {
+                        config.export(&stem, &v.split(',').collect::<Vec<_>>());
+                    }
+                    other => panic!("{}: unknown test option `{other}`", root.display()),
+                }
+            }
+        }
+        config.spec(&root);
+    }
+    config.limits(limits);
+    match config.generate() {
+        Ok(g) if g.warnings.items.is_empty() => "generated without diagnostics\n".into(),
+        Ok(g) => g.warnings.render(false),
+        Err(Error::Grammar(d)) => d.render(false),
+        Err(e) => format!("{e}\n"),
+    }
+}
+
+/// The collision corpus (`data/collisions/`): names that collide once
+/// mapped to Rust (types, variants, fields, their `Kind` enums, hidden
+/// items and item functions, components structs, a type imported under a
+/// name taken here) are disambiguated. `tests/ui.rs` compiles and runs the
+/// generated code (with the `ui/pass` cases, in one trybuild run).
+#[test]
+fn collision_corpus_names() {
+    let mut config = Config::new();
+    config
+        .spec("data/collisions/collisions.abnf")
+        .spec("data/collisions/upper.abnf")
+        .spec("data/collisions/lower.abnf")
+        .include_style(abnf_codegen::emit::IncludeStyle::Relative);
+    let generated = match config.generate() {
+        Ok(g) => g,
+        Err(e) => panic!("the collision corpus was refused:\n{e}"),
+    };
+    let code = generated.file("collisions.rs").unwrap();
+    // The corpus reaches every namer: these are the disambiguated names.
+    for name in [
+        "pub struct A1<",
+        "pub struct A12<",
+        "pub struct A122<",
+        "pub struct HostKind2<",
+        "pub enum HostKind<",
+        "X12(",
+        "X122(",
+        "pub x_2:",
+        "pub x_2_2:",
+        "__A_B_CS_ITEM_2",
+        "fn __ab_xs_item_2(",
+        "fn __v_zs_item_2(",
+    ] {
+        assert!(code.contains(name), "generated code lacks `{name}`");
+    }
+    let upper = generated.file("upper.rs").unwrap();
+    assert!(
+        upper.contains("pub use super::super::lower::ast::A1 as A12;"),
+        "the imported type is not re-exported under its local name"
     );
 }

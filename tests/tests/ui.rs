@@ -10,4 +10,36 @@ fn ui() {
     let t = trybuild::TestCases::new();
     t.compile_fail("ui/fail/*.rs");
     t.pass("ui/pass/*.rs");
+    t.pass(collision_corpus());
+}
+
+/// The generator's collision corpus (`data/collisions/`, names that collide
+/// once mapped to Rust; `bad_grammars.rs` checks how they are
+/// disambiguated), generated into a temporary folder with a `main` that
+/// uses it: the generated code must compile and parse.
+fn collision_corpus() -> std::path::PathBuf {
+    let out = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("collisions");
+    let _ = std::fs::remove_dir_all(&out);
+    let generated = abnf_codegen::Config::new()
+        .spec("data/collisions/collisions.abnf")
+        .spec("data/collisions/upper.abnf")
+        .spec("data/collisions/lower.abnf")
+        .include_style(abnf_codegen::emit::IncludeStyle::Relative)
+        .generate()
+        .unwrap_or_else(|e| panic!("the collision corpus was refused:\n{e}"));
+    abnf_codegen::write_if_changed(&out.join("gen"), &generated.files).unwrap();
+    let main = out.join("main.rs");
+    std::fs::write(
+        &main,
+        "#[path = \"gen/grammars.rs\"]\nmod grammars;\n\
+         fn main() {\n\
+             for g in grammars::GRAMMARS { let _ = g; }\n\
+             let t = grammars::collisions::ast::F::parse(\"abac\").unwrap();\n\
+             assert_eq!((t.x, t.y, t.x_2, t.x_2_2), (\"a\", \"b\", \"a\", \"c\"));\n\
+             let r = grammars::upper::ast::R::parse(\"zzzz\").unwrap();\n\
+             let (_, _): (grammars::upper::ast::A12<'_>, grammars::upper::ast::A1<'_>) = (r.a_1, r.a1);\n\
+         }\n",
+    )
+    .unwrap();
+    main
 }

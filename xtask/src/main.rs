@@ -6,10 +6,10 @@
 //!   `tests/tests/NAME.rs` (the module appears in `iri-grammar` by itself).
 //! - `props [N]`: the property tests against the reference matcher with N
 //!   cases each (default 10,000), in release mode.
-//! - `codegen [--check]`: writes the generated code for `specs/` to
-//!   `iri-grammar/generated/` (what `iri-grammar` builds from unless its
-//!   `regenerate` feature is on); with `--check`, fails if it is stale. A test
-//!   runs the check, so `cargo test` catches stale output.
+//! - `codegen [--check] [--out DIR]`: writes the generated code for `specs/`
+//!   to `iri-grammar/generated/` (what `iri-grammar` builds from while the
+//!   specs are unchanged), or to DIR; with `--check`, fails if it is stale. A
+//!   test runs the check, so `cargo test` catches stale output.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -62,7 +62,13 @@ fn main() -> ExitCode {
                 _ => ExitCode::FAILURE,
             }
         }
-        Some("codegen") => match codegen(args.get(1).map(String::as_str) == Some("--check")) {
+        Some("codegen") => match codegen(
+            args.iter().any(|a| a == "--check"),
+            args.iter()
+                .position(|a| a == "--out")
+                .and_then(|i| args.get(i + 1))
+                .map(PathBuf::from),
+        ) {
             Ok(msg) => {
                 println!("{msg}");
                 ExitCode::SUCCESS
@@ -325,14 +331,17 @@ fn bench_sizes_and_builds() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Generates `iri-grammar/generated/` from `specs/` (the same configuration
-/// as `iri-grammar/build.rs`), or with `check` compares it with what is there.
-fn codegen(check: bool) -> Result<String, String> {
+/// Generates `iri-grammar/generated/` (or `out`: `iri-grammar`'s build
+/// script asks for its `OUT_DIR` when the specs changed) from `specs/` (the
+/// same configuration as `iri-grammar/build.rs`), or with `check` compares it
+/// with what is there.
+fn codegen(check: bool, out: Option<PathBuf>) -> Result<String, String> {
     let root = workspace_root();
     let specs = root.join("specs");
-    let out = root.join("iri-grammar/generated");
+    let out = out.unwrap_or_else(|| root.join("iri-grammar/generated"));
     let generated = abnf_codegen::Config::new()
         .specs_dir(&specs)
+        .regenerate_command("cargo xtask codegen")
         .generate()
         .map_err(|e| e.to_string())?;
     let mut files = generated.files;
@@ -352,11 +361,12 @@ fn codegen(check: bool) -> Result<String, String> {
             .map(|f| f.path.as_str())
             .collect();
         if changed.is_empty() && stale.is_empty() {
-            return Ok("iri-grammar/generated is up to date".into());
+            return Ok(format!("{} is up to date", out.display()));
         }
         return Err(format!(
-            "iri-grammar/generated was not up-to-date (changed: {changed:?}, not generated any more: {stale:?}); \
-             run `cargo xtask codegen`"
+            "{} was not up-to-date (changed: {changed:?}, not generated any more: {stale:?}); \
+             run `cargo xtask codegen`",
+            out.display()
         ));
     }
     for p in stale {
@@ -460,7 +470,7 @@ mod tests {
     /// checked-in generated code does not match `specs/` and the generator.
     #[test]
     fn generated_code_is_fresh() {
-        if let Err(e) = super::codegen(true) {
+        if let Err(e) = super::codegen(true, None) {
             panic!("{e}");
         }
     }

@@ -165,16 +165,81 @@ impl<'g> Finite<'g> {
     }
 }
 
+/// Which rules are tokens: rules with a finite language (`IPv4address`,
+/// `h16`, `pct-encoded`), whose text is what users want, whatever their
+/// structure. Below rules that the user exported by name there are no
+/// tokens: a user who asks for RFC 3339's `date-time` wants its parts.
+struct Tokens<'g> {
+    finite: Finite<'g>,
+    /// Rules under an explicitly exported rule (or one itself).
+    asked: Vec<bool>,
+}
+
+impl<'g> Tokens<'g> {
+    fn new(g: &'g Grammar, roots: &[RuleId], explicit: bool) -> Tokens<'g> {
+        let mut asked = vec![false; g.rules.len()];
+        if explicit {
+            asked = crate::grammar::reachable(g, roots);
+            for id in roots {
+                asked[id.0 as usize] = true;
+            }
+        }
+        Tokens {
+            finite: Finite::new(g),
+            asked,
+        }
+    }
+
+    fn is_token(&mut self, id: RuleId) -> bool {
+        !self.asked[id.0 as usize] && self.finite.rule(id).is_some()
+    }
+
+    /// How many alternatives of an alternation must refer to rules for it
+    /// to count as structure: below an exported rule one is enough
+    /// (`time-offset = "Z" / time-numoffset`).
+    fn alts_needed(&self, id: RuleId) -> usize {
+        if self.asked[id.0 as usize] {
+            1
+        } else {
+            2
+        }
+    }
+}
+
+/// The rules of `roots` that no other rule reachable from them refers to:
+/// a file's top rules when every rule is exported.
+pub fn top_rules(g: &Grammar, roots: &[RuleId]) -> Vec<RuleId> {
+    let reach = crate::grammar::reachable(g, roots);
+    let mut referenced = vec![false; g.rules.len()];
+    for (i, r) in g.rules.iter().enumerate().filter(|(i, _)| reach[*i]) {
+        r.expr.for_each_ref(&mut |d, _| {
+            if d.0 as usize != i {
+                referenced[d.0 as usize] = true;
+            }
+        });
+    }
+    roots
+        .iter()
+        .copied()
+        .filter(|id| !referenced[id.0 as usize])
+        .collect()
+}
+
 /// Builds the AST model for the rules reachable from `roots`.
 ///
 /// `forced` rules are typed whenever they have a shape; `leaves` never are.
+/// The top rules of `roots` ([`top_rules`]) are typed when they have a part
+/// to show. `explicit` says that the user named `roots`: the rules below
+/// them are then typed whatever their language (no tokens).
 pub fn model(
     g: &Grammar,
     roots: &[RuleId],
+    explicit: bool,
     forced: &BTreeSet<RuleId>,
     leaves: &BTreeSet<RuleId>,
 ) -> AstModel {
-    let mut finite = Finite::new(g);
+    let mut tokens = Tokens::new(g, roots, explicit);
+    let tops = top_rules(g, roots);
     let reach = crate::grammar::reachable(g, roots);
     let mut typed = Vec::new();
     for (i, rule) in g.rules.iter().enumerate() {
@@ -182,25 +247,27 @@ pub fn model(
         if !reach[i] || rule.module.0 == 0 || leaves.contains(&id) {
             continue;
         }
-        // A rule with a finite language (`IPv6address`, `ipchar`) is a
-        // token: its text is what users want, whatever its structure.
-        let token = finite.rule(id).is_some();
-        if forced.contains(&id) || (!token && has_structure(g, &mut finite, &rule.expr)) {
+        let alts = tokens.alts_needed(id);
+        let top = tops.contains(&id) && has_part(g, &rule.expr);
+        if forced.contains(&id)
+            || top
+            || (!tokens.is_token(id) && has_structure(g, &mut tokens, &rule.expr, alts))
+        {
             typed.push(id);
         }
     }
     let mut out = AstModel::default();
-    let mut type_names: HashMap<String, usize> = HashMap::new();
+    // Type names, and the `{Name}Kind` enum each enum type brings.
+    let mut type_names = Names::default();
     for id in typed {
         let Some(shape) = shape(g, &g.rule(id).expr) else {
             continue;
         };
-        let mut name = camel(&g.rule(id).name);
-        let n = type_names.entry(name.clone()).or_insert(0);
-        *n += 1;
-        if *n > 1 {
-            name = format!("{name}{n}");
-        }
+        let name = if matches!(shape, Shape::Enum(_)) {
+            type_names.unique_with(camel(&g.rule(id).name), &["Kind"])
+        } else {
+            type_names.unique(camel(&g.rule(id).name))
+        };
         out.index.insert(id, out.types.len());
         out.types.push(AstType {
             rule: id,
@@ -212,9 +279,9 @@ pub fn model(
 }
 
 /// A rule reference that counts as structure: not a core rule, not a token.
-fn structural_ref(g: &Grammar, finite: &mut Finite<'_>, e: &Expr) -> bool {
+fn structural_ref(g: &Grammar, tokens: &mut Tokens<'_>, e: &Expr) -> bool {
     match e {
-        Expr::Ref(id, _) => g.rule(*id).module.0 != 0 && finite.rule(*id).is_none(),
+        Expr::Ref(id, _) => g.rule(*id).module.0 != 0 && !tokens.is_token(*id),
         _ => false,
     }
 }
@@ -234,26 +301,28 @@ pub(crate) fn framed_alt(body: &Expr) -> Option<(usize, &[Expr])> {
     alt
 }
 
-fn has_structure(g: &Grammar, finite: &mut Finite<'_>, body: &Expr) -> bool {
+fn has_structure(g: &Grammar, tokens: &mut Tokens<'_>, body: &Expr, alts_needed: usize) -> bool {
     if let Some((_, alts)) = framed_alt(body) {
-        return has_structure(g, finite, &Expr::Alt(alts.to_vec()));
+        return has_structure(g, tokens, &Expr::Alt(alts.to_vec()), alts_needed);
     }
     match body {
         Expr::Alt(alts) => {
-            alts.iter()
-                .filter(|a| {
-                    let mut any = false;
-                    a.for_each_ref(&mut |id, _| any |= g.rule(id).module.0 != 0);
-                    any
-                })
-                .count()
-                >= 2
+            alts.len() >= 2
+                && alts
+                    .iter()
+                    .filter(|a| {
+                        let mut any = false;
+                        a.for_each_ref(&mut |id, _| any |= g.rule(id).module.0 != 0);
+                        any
+                    })
+                    .count()
+                    >= alts_needed
         }
         Expr::Concat(items) => {
             items
                 .iter()
                 .filter(|item| match item {
-                    Expr::Ref(..) => structural_ref(g, finite, item),
+                    Expr::Ref(..) => structural_ref(g, tokens, item),
                     Expr::Repeat { expr, .. } => holds_rule(g, expr),
                     Expr::Alt(_) | Expr::Concat(_) => holds_rule(g, item),
                     _ => false,
@@ -265,6 +334,16 @@ fn has_structure(g: &Grammar, finite: &mut Finite<'_>, body: &Expr) -> bool {
             *max != Some(1) && matches!(&**expr, Expr::Concat(_)) && holds_rule(g, expr)
         }
         _ => false,
+    }
+}
+
+/// Whether a rule body has a part a type would show: a (non-core) rule, or
+/// a choice between alternatives.
+fn has_part(g: &Grammar, body: &Expr) -> bool {
+    matches!(body, Expr::Alt(alts) if alts.len() >= 2) || holds_rule(g, body) || {
+        let mut any = false;
+        body.for_each_ref(&mut |id, _| any |= g.rule(id).module.0 != 0);
+        any
     }
 }
 
@@ -307,7 +386,9 @@ fn shape(g: &Grammar, body: &Expr) -> Option<Shape> {
                     Expr::Ref(id, _) => camel(&g.rule(*id).name),
                     _ => fields
                         .first()
-                        .map_or_else(|| format!("Alt{}", i + 1), |f| camel(&g.rule(f.rule).name)),
+                        .map(|f| camel(&g.rule(f.rule).name))
+                        .or_else(|| literal_name(a))
+                        .unwrap_or_else(|| format!("Alt{}", i + 1)),
                 };
                 Variant {
                     name: names.unique(base),
@@ -342,6 +423,72 @@ fn shape(g: &Grammar, body: &Expr) -> Option<Shape> {
             Some(Shape::Struct(fields))
         }
     }
+}
+
+/// A variant name for an alternative that is a literal: its letters and
+/// digits (`"Z"` → `Z`, `"http"` → `Http`), or its punctuation by name
+/// (`"+"` → `Plus`, `"::"` → `ColonColon`).
+fn literal_name(e: &Expr) -> Option<String> {
+    let Expr::Str { text, .. } = e else { return None };
+    if text.is_empty() {
+        return Some("Empty".into());
+    }
+    if text
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        let name = camel(text);
+        return Some(if name.starts_with(|c: char| c.is_ascii_digit()) {
+            format!("N{name}")
+        } else {
+            name
+        });
+    }
+    let mut name = String::new();
+    for c in text.chars() {
+        let word = match c {
+            '+' => "Plus",
+            '-' => "Minus",
+            '.' => "Dot",
+            ',' => "Comma",
+            ':' => "Colon",
+            ';' => "Semicolon",
+            '/' => "Slash",
+            '\\' => "Backslash",
+            '*' => "Star",
+            '=' => "Equals",
+            '!' => "Bang",
+            '?' => "Question",
+            '#' => "Hash",
+            '$' => "Dollar",
+            '%' => "Percent",
+            '&' => "Amp",
+            '@' => "At",
+            '^' => "Caret",
+            '~' => "Tilde",
+            '|' => "Bar",
+            '<' => "Lt",
+            '>' => "Gt",
+            '(' => "LParen",
+            ')' => "RParen",
+            '[' => "LBracket",
+            ']' => "RBracket",
+            '{' => "LBrace",
+            '}' => "RBrace",
+            '\'' => "Quote",
+            '"' => "DQuote",
+            '`' => "Backtick",
+            '_' => "Underscore",
+            ' ' => "Space",
+            c if c.is_ascii_alphanumeric() => {
+                name.push(c.to_ascii_uppercase());
+                continue;
+            }
+            _ => return None,
+        };
+        name.push_str(word);
+    }
+    Some(name)
 }
 
 fn first_rule(g: &Grammar, e: &Expr) -> Option<RuleId> {
@@ -416,20 +563,40 @@ fn fields_of(
     }
 }
 
-/// Unique names within one scope: the second `h16` field is `h16_2`, the
-/// second `Alpha` variant `Alpha2`.
+/// Unique names within one scope, in order of appearance: a name already
+/// taken gets the first free numeric suffix, so the second `h16` field is
+/// `h16_2`, the second `Alpha` variant `Alpha2`, and a later field `h16-2`
+/// (also `h16_2`) becomes `h16_2_2` instead of colliding.
 #[derive(Default)]
-struct Names(HashMap<String, usize>);
+pub struct Names(std::collections::HashSet<String>);
 
 impl Names {
-    fn unique(&mut self, base: String) -> String {
-        let n = self.0.entry(base.clone()).or_insert(0);
-        *n += 1;
-        match *n {
-            1 => base,
-            n if base.starts_with(|c: char| c.is_ascii_uppercase()) => format!("{base}{n}"),
-            n => format!("{base}_{n}"),
+    /// Takes `base`, or `base` with the first free numeric suffix.
+    pub fn unique(&mut self, base: String) -> String {
+        self.unique_with(base, &[])
+    }
+
+    /// A unique name such that the name followed by each of `suffixes` is
+    /// free too (an enum `Host` brings `HostKind`); all of them are taken.
+    pub fn unique_with(&mut self, base: String, suffixes: &[&str]) -> String {
+        let free = |set: &std::collections::HashSet<String>, n: &str| {
+            !set.contains(n) && suffixes.iter().all(|s| !set.contains(&format!("{n}{s}")))
+        };
+        let mut name = base.clone();
+        let mut n = 1;
+        while !free(&self.0, &name) {
+            n += 1;
+            name = if base.starts_with(|c: char| c.is_ascii_uppercase()) {
+                format!("{base}{n}")
+            } else {
+                format!("{base}_{n}")
+            };
         }
+        for s in suffixes {
+            self.0.insert(format!("{name}{s}"));
+        }
+        self.0.insert(name.clone());
+        name
     }
 }
 

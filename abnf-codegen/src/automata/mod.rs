@@ -30,6 +30,11 @@ pub struct Limits {
     pub dfa_bytes: usize,
     /// Bytes the subset construction may use while determinizing.
     pub determinize_bytes: usize,
+    /// Bytes of generated tables one rule's recognizer may take (its
+    /// transition table and sparse DFA, in both byte orders).
+    pub rule_output_bytes: usize,
+    /// Bytes all generated files of one run may take together.
+    pub output_bytes: usize,
 }
 
 impl Default for Limits {
@@ -41,6 +46,10 @@ impl Default for Limits {
             nfa_bytes: 64 << 20,
             dfa_bytes: 64 << 20,
             determinize_bytes: 256 << 20,
+            // RFC 3987's largest recognizer takes about 700 KB in all; the
+            // whole of iri-grammar's output is about 8 MB.
+            rule_output_bytes: 16 << 20,
+            output_bytes: 64 << 20,
         }
     }
 }

@@ -1,5 +1,7 @@
 //! The typed AST's emit model and its Rust.
 
+use std::collections::HashMap;
+
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -97,6 +99,9 @@ pub enum EmitTypeKind {
         module: String,
         /// Whether it is an enum (so its `Kind` is re-exported too).
         is_enum: bool,
+        /// The type's name in the sibling module, when it differs (each
+        /// module names its types on its own: `A1` there may be `A12` here).
+        home_name: Option<String>,
     },
 }
 
@@ -123,16 +128,41 @@ fn field_type(f: &EmitField, rt: &TokenStream) -> TokenStream {
     }
 }
 
-fn item_fn_ident(owner: &str, field: &str) -> Ident {
-    format_ident!(
+fn item_fn_ident(owner: &str, field: &str) -> String {
+    format!(
         "__{}_{}_item",
         owner.to_ascii_lowercase(),
         field.trim_end_matches('_')
     )
 }
 
+/// The name of each list field's item function, unique in the module: the
+/// plain `__{owner}_{field}_item` unless an earlier field took it (owners
+/// that differ only in case, the same field in two variants), then with the
+/// first free suffix. Keyed by the field's address in `types`.
+type ItemFns = HashMap<*const EmitField, Ident>;
+
+fn item_fn_names(types: &[EmitType]) -> ItemFns {
+    let mut namer = super::Namer::default();
+    let mut out = HashMap::new();
+    for ty in types {
+        let EmitTypeKind::Local { shape, .. } = &ty.kind else {
+            continue;
+        };
+        let fields: Vec<&EmitField> = match shape {
+            EmitShape::Struct(fs) => fs.iter().collect(),
+            EmitShape::Enum(vs) => vs.iter().flat_map(|v| &v.fields).collect(),
+        };
+        for f in fields.into_iter().filter(|f| f.card == Card::Many) {
+            let name = namer.unique(item_fn_ident(&ty.name, &f.name));
+            out.insert(f as *const EmitField, format_ident!("{}", name));
+        }
+    }
+    out
+}
+
 /// The expression that builds a field's value from `tags`.
-fn field_expr(owner: &str, f: &EmitField, rt: &TokenStream) -> TokenStream {
+fn field_expr(items: &ItemFns, f: &EmitField, rt: &TokenStream) -> TokenStream {
     let g = Literal::usize_unsuffixed(f.group);
     let p = quote!(#rt::__private);
     match (&f.card, &f.target) {
@@ -147,7 +177,7 @@ fn field_expr(owner: &str, f: &EmitField, rt: &TokenStream) -> TokenStream {
             quote!(#p::group(&tags, #g).map(|s| #t::__sub(input, s)))
         }
         (Card::Many, _) => {
-            let item = item_fn_ident(owner, &f.name);
+            let item = &items[&(f as *const EmitField)];
             quote!(#rt::List::__new(input, #p::group(&tags, #g).unwrap_or_default(), #item))
         }
     }
@@ -165,11 +195,17 @@ fn tdfa_items(t: &EmitTdfa, rt: &TokenStream, style: IncludeStyle) -> TokenStrea
     }
 }
 
-fn item_fns(owner: &str, fields: &[EmitField], rt: &TokenStream, style: IncludeStyle) -> TokenStream {
+fn item_fns(
+    owner: &str,
+    items: &ItemFns,
+    fields: &[EmitField],
+    rt: &TokenStream,
+    style: IncludeStyle,
+) -> TokenStream {
     let mut out = TokenStream::new();
     for f in fields {
         let Some(elem) = &f.element else { continue };
-        let fn_name = item_fn_ident(owner, &f.name);
+        let fn_name = &items[&(f as *const EmitField)];
         let tdfa = ident(&elem.ident);
         let ntags = Literal::usize_unsuffixed(elem.tags as usize);
         let (ty, value) = match &f.target {
@@ -198,17 +234,29 @@ fn item_fns(owner: &str, fields: &[EmitField], rt: &TokenStream, style: IncludeS
 /// The `pub mod ast { ... }` of one grammar module.
 pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: IncludeStyle) -> TokenStream {
     let rt: TokenStream = runtime.parse().expect("runtime path is a Rust path");
+    let item_names = item_fn_names(types);
     let mut items = Vec::new();
     for ty in types {
         let name = ident(&ty.name);
         let (doc, shape, tdfa, diagram) = match &ty.kind {
-            EmitTypeKind::Reexport { module, is_enum } => {
+            EmitTypeKind::Reexport {
+                module,
+                is_enum,
+                home_name,
+            } => {
                 let m = ident(module);
                 let kind = format_ident!("{}Kind", ty.name);
-                items.push(if *is_enum {
-                    quote!(pub use super::super::#m::ast::{#name, #kind};)
-                } else {
-                    quote!(pub use super::super::#m::ast::#name;)
+                items.push(match home_name {
+                    None if *is_enum => quote!(pub use super::super::#m::ast::{#name, #kind};),
+                    None => quote!(pub use super::super::#m::ast::#name;),
+                    Some(home) => {
+                        let (home, home_kind) = (ident(home), format_ident!("{}Kind", home));
+                        if *is_enum {
+                            quote!(pub use super::super::#m::ast::{#home as #name, #home_kind as #kind};)
+                        } else {
+                            quote!(pub use super::super::#m::ast::#home as #name;)
+                        }
+                    }
                 });
                 continue;
             }
@@ -236,13 +284,13 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
                 });
                 let init = fields.iter().map(|f| {
                     let n = ident(&f.name);
-                    let e = field_expr(&ty.name, f, &rt);
+                    let e = field_expr(&item_names, f, &rt);
                     quote!(#n: #e,)
                 });
                 (
                     quote!(#(#decl)*),
                     quote!(#(#init)*),
-                    item_fns(&ty.name, fields, &rt, style),
+                    item_fns(&ty.name, &item_names, fields, &rt, style),
                 )
             }
             EmitShape::Enum(variants) => {
@@ -275,7 +323,7 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
                         }
                         [f] => {
                             let t = field_type(f, &rt);
-                            let e = field_expr(&ty.name, f, &rt);
+                            let e = field_expr(&item_names, f, &rt);
                             vdecl.push(quote!(#[doc = #vdoc] #vn(#t),));
                             quote!(#kind::#vn(#e))
                         }
@@ -288,7 +336,7 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
                             });
                             let init = fs.iter().map(|f| {
                                 let n = ident(&f.name);
-                                let e = field_expr(&ty.name, f, &rt);
+                                let e = field_expr(&item_names, f, &rt);
                                 quote!(#n: #e)
                             });
                             vdecl.push(quote!(#[doc = #vdoc] #vn { #(#decl),* },));
@@ -296,7 +344,7 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
                         }
                     };
                     arms.push(quote!(if #rt::__private::group(&tags, #vg).is_some() { #value }));
-                    fns.extend(item_fns(&ty.name, &v.fields, &rt, style));
+                    fns.extend(item_fns(&ty.name, &item_names, &v.fields, &rt, style));
                 }
                 let kdoc = format!(" Which alternative of `{rule}` matched.");
                 items.push(quote! {

@@ -41,6 +41,37 @@ pub fn file_stem_name(name: &str) -> String {
     constant_name(name).to_ascii_lowercase()
 }
 
+/// Unique names within one scope (the hidden items of a module, the files
+/// of an output folder), in order of appearance: the first use of a name
+/// keeps it, a later one gets the first free suffix `_2`, `_3`, ... This is
+/// deterministic: the same grammar always gets the same names.
+#[derive(Debug, Default)]
+pub struct Namer {
+    taken: std::collections::HashSet<String>,
+}
+
+impl Namer {
+    /// Takes `base`, or `base_N` with the smallest free N ≥ 2.
+    pub fn unique(&mut self, base: String) -> String {
+        if self.taken.insert(base.clone()) {
+            return base;
+        }
+        let mut n = 2;
+        loop {
+            let name = format!("{base}_{n}");
+            if self.taken.insert(name.clone()) {
+                return name;
+            }
+            n += 1;
+        }
+    }
+
+    /// Marks `name` as taken (a name the scope uses for itself).
+    pub fn reserve(&mut self, name: &str) {
+        self.taken.insert(name.to_string());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -54,5 +85,16 @@ mod tests {
         assert_eq!(constant_name("tagURI"), "TAG_URI");
         assert_eq!(constant_name("absoluteURI"), "ABSOLUTE_URI");
         assert_eq!(constant_name("DNSname"), "DNSNAME");
+    }
+
+    #[test]
+    fn namer_is_deterministic_and_never_repeats() {
+        let mut n = Namer::default();
+        assert_eq!(n.unique("A_1".into()), "A_1");
+        assert_eq!(n.unique("A".into()), "A");
+        assert_eq!(n.unique("A".into()), "A_2");
+        // `A_1` is taken, `A_2` too: the next `A` is `A_3`.
+        assert_eq!(n.unique("A".into()), "A_3");
+        assert_eq!(n.unique("A_2".into()), "A_2_2");
     }
 }

@@ -11,21 +11,24 @@
 //! Every problem is collected, none stops the others from being found.
 
 pub mod core;
+mod lints;
 
-use std::collections::{BTreeMap, HashMap};
+pub use lints::lints;
+
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use abnf::types::{Node, Repeat, TerminalValues};
 
 use crate::diagnostic::{Diagnostic, Diagnostics, FileId, SourceMap, Span};
+use crate::limits;
 use crate::syntax::{self, SpecFile, Tok, TokKind};
 
 /// The name of the module that holds the core rules; not a possible file
 /// stem, so a user's `core.abnf` is a module like any other.
 pub const CORE_MODULE: &str = "<core>";
 
-/// The largest spec file read, in bytes.
-pub const MAX_SPEC_BYTES: usize = 4 << 20;
+pub use crate::limits::MAX_SPEC_BYTES;
 
 /// Index of a rule in [`Grammar::rules`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -213,6 +216,7 @@ pub fn load(
     resolve_import: &mut ImportResolver<'_>,
 ) -> (Option<Grammar>, Diagnostics) {
     let mut loader = Loader {
+        hidden: Vec::new(),
         sources: SourceMap::default(),
         diags: Vec::new(),
         modules: Vec::new(),
@@ -235,6 +239,10 @@ pub fn load(
         i += 1;
     }
     let grammar = loader.build();
+    let hidden = std::mem::take(&mut loader.hidden);
+    loader
+        .diags
+        .retain(|d| d.span.is_none_or(|s| !hidden.contains(&s.file)));
     let diags = Diagnostics {
         sources: grammar.sources.clone(),
         items: loader.diags,
@@ -247,6 +255,9 @@ pub fn load(
 }
 
 struct Loader {
+    /// Imported files that did not read as ABNF: nothing found in them later
+    /// (an undefined name, say) is reported with an excerpt of them.
+    hidden: Vec<FileId>,
     sources: SourceMap,
     diags: Vec<Diagnostic>,
     modules: Vec<Module>,
@@ -374,6 +385,33 @@ impl Loader {
                 );
                 return None;
             }
+            if !extracted.stray.is_empty() {
+                // The extracted text blanks the lines it skipped: point into
+                // the RFC as given.
+                let original = self.sources.add(&input.name, text.clone());
+                let file = self.sources.get(original);
+                let line_starts: Vec<usize> = std::iter::once(0)
+                    .chain(file.text.match_indices('\n').map(|(i, _)| i + 1))
+                    .collect();
+                for &(line, at, c) in &extracted.stray {
+                    let start = line_starts[line] + at;
+                    let end = (start + c.len_utf8()).min(file.text.len());
+                    self.diags.push(
+                        Diagnostic::warning(
+                            format!(
+                                "`{}` is not ABNF: this line is skipped as prose",
+                                c.escape_debug()
+                            ),
+                            Some(Span::new(original, start..end)),
+                        )
+                        .with_label("not an ABNF element")
+                        .with_note(
+                            "a line of a `.txt` spec that is not all ABNF is read as the RFC's prose; \
+                             if it is meant as a rule (or part of one), fix the character",
+                        ),
+                    );
+                }
+            }
             starts = Some(extracted.starts);
             extracted.text
         } else {
@@ -396,7 +434,24 @@ impl Loader {
         };
         match resolve(&from, &import.file) {
             Ok(input) => {
-                if let Some(target) = self.add_file(input, false) {
+                let before = self.diags.len();
+                let known = self.modules.len();
+                let files = self.sources.len();
+                let added = self.add_file(input, false);
+                if let Some(target) = added.filter(|&t| t >= known) {
+                    self.hide_if_not_a_spec(target, before, import);
+                }
+                if added.is_none() {
+                    // Refused whole (too large, not UTF-8, a name clash):
+                    // say so at the import, not in an excerpt of the file.
+                    for d in &mut self.diags[before..] {
+                        if d.span.is_some_and(|s| s.file.0 >= files) {
+                            d.span = Some(import.file_span);
+                            d.label = "imported here".into();
+                        }
+                    }
+                }
+                if let Some(target) = added {
                     if target == importer {
                         self.diags.push(
                             Diagnostic::error("a spec file cannot import itself", Some(import.file_span))
@@ -413,6 +468,45 @@ impl Loader {
                 .with_label("imported here"),
             ),
         }
+    }
+
+    /// An imported file that does not read as ABNF (more syntax errors than
+    /// rules that parsed) may be anything, secrets included: its errors,
+    /// whose excerpts would quote it line by line, become one error at the
+    /// import that quotes nothing of it.
+    fn hide_if_not_a_spec(&mut self, module: usize, before: usize, import: &syntax::Import) {
+        let file = self.modules[module].file;
+        let errors = self.diags[before..]
+            .iter()
+            .filter(|d| d.is_error() && d.span.is_some_and(|s| s.file == file))
+            .count();
+        let parsed = self.specs[module]
+            .rules
+            .iter()
+            .filter(|r| !r.tokens.is_empty())
+            .count();
+        if errors == 0 || errors <= parsed {
+            return;
+        }
+        self.hidden.push(file);
+        let later = self.diags.split_off(before);
+        self.diags.extend(
+            later
+                .into_iter()
+                .filter(|d| d.span.is_none_or(|s| s.file != file)),
+        );
+        self.diags.push(
+            Diagnostic::error(
+                format!(
+                    "`{}` does not read as an ABNF spec: {errors} of its {} definitions do not parse",
+                    import.file,
+                    errors + parsed
+                ),
+                Some(import.file_span),
+            )
+            .with_label("imported here")
+            .with_note("its lines are not shown; check that the import names the right file"),
+        );
     }
 
     fn build(&mut self) -> Grammar {
@@ -506,6 +600,7 @@ impl Loader {
         }
         // Components directives too.
         for m in 1..self.modules.len() {
+            let mut components_at: Vec<(RuleId, Span)> = Vec::new();
             for d in self.specs[m].components.clone() {
                 let mut resolve = |name: &str, span| {
                     let found = self.modules[m].get(name);
@@ -524,6 +619,21 @@ impl Loader {
                     fields.extend(ids.map(|ids| (name.clone(), ids)));
                 }
                 if let (Some(rule), true) = (rule, fields.len() == d.fields.len()) {
+                    if let Some(&(_, first)) = components_at.iter().find(|(r, _)| *r == rule) {
+                        // One extraction type per rule: two would be two
+                        // structs of one name.
+                        self.diags.push(
+                            Diagnostic::error(
+                                format!("`@components` is given twice for rule `{}`", d.rule),
+                                Some(d.rule_span),
+                            )
+                            .with_label("second `@components` for this rule")
+                            .with_secondary(first, "first given here")
+                            .with_note("list every field in one directive"),
+                        );
+                        continue;
+                    }
+                    components_at.push((rule, d.rule_span));
                     self.modules[m].components.push(Components { rule, fields });
                 }
             }
@@ -540,8 +650,23 @@ impl Loader {
             }
         }
         // Scheme directives name rules of their own file (or imported ones).
+        // A scheme has one syntax: a second `@scheme` for it is an error.
+        let mut scheme_at: HashMap<String, Span> = HashMap::new();
         for m in 1..self.modules.len() {
             for d in self.specs[m].schemes.clone() {
+                if let Some(&first) = scheme_at.get(&d.scheme) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            format!("`@scheme {}` is given twice", d.scheme),
+                            Some(d.scheme_span),
+                        )
+                        .with_label("second `@scheme` for this scheme")
+                        .with_secondary(first, "first given here")
+                        .with_note("a scheme has one syntax; keep one of the directives"),
+                    );
+                    continue;
+                }
+                scheme_at.insert(d.scheme.clone(), d.scheme_span);
                 match self.modules[m].get(&d.rule) {
                     Some(id) => self.modules[m].schemes.push((d.scheme, id)),
                     None => self.diags.push(
@@ -555,6 +680,7 @@ impl Loader {
             }
         }
         // Pass 3: bodies → IR, resolving references.
+        let mut suggestions = limits::MAX_SUGGESTIONS;
         for (id, defs) in bodies.iter().enumerate() {
             let mut alts = Vec::new();
             for &(m, d) in defs {
@@ -565,6 +691,7 @@ impl Loader {
                     tokens: def.tokens.iter(),
                     sources: &self.sources,
                     diags: &mut self.diags,
+                    suggestions: &mut suggestions,
                 };
                 let expr = cx.node(&def.body);
                 // `=/` alternatives are appended in order (RFC 5234 §3.3).
@@ -597,6 +724,8 @@ struct Lower<'a, 'd> {
     tokens: std::slice::Iter<'a, Tok>,
     sources: &'a SourceMap,
     diags: &'d mut Vec<Diagnostic>,
+    /// How many more "did you mean" lookups this load may make.
+    suggestions: &'d mut usize,
 }
 
 impl Lower<'_, '_> {
@@ -698,38 +827,66 @@ impl Lower<'_, '_> {
     }
 
     /// A defined name within edit distance 2, for "did you mean".
-    fn closest(&self, name: &str) -> Option<String> {
-        let names: BTreeMap<&str, ()> = self.modules[self.module]
-            .scope
-            .keys()
-            .chain(self.modules[0].scope.keys())
-            .map(|k| (k.as_str(), ()))
-            .collect();
-        let lname = name.to_ascii_lowercase();
-        // One edit for short names, two for longer ones: `zz` is not a typo
-        // of `a`.
-        let max = if lname.chars().count() <= 4 { 1 } else { 2 };
-        names
-            .keys()
-            .map(|k| (edit_distance(&lname, k), *k))
-            .filter(|(d, _)| *d <= max)
-            .min()
-            .map(|(_, k)| k.to_string())
+    ///
+    /// Bounded: names longer than [`limits::MAX_SUGGEST_NAME_LEN`] get no
+    /// suggestion, only candidates whose length is within the distance are
+    /// compared, the distance is computed in a band of width `2 * max + 1`
+    /// and given up as soon as it exceeds `max`, and after
+    /// [`limits::MAX_SUGGESTIONS`] lookups in one load the rest go without.
+    fn closest(&mut self, name: &str) -> Option<String> {
+        let (modules, module) = (self.modules, self.module);
+        {
+            if name.len() > limits::MAX_SUGGEST_NAME_LEN || *self.suggestions == 0 {
+                return None;
+            }
+            *self.suggestions -= 1;
+            let lname = name.to_ascii_lowercase();
+            // One edit for short names, two for longer ones: `zz` is not a
+            // typo of `a`.
+            let max = if lname.len() <= 4 { 1 } else { 2 };
+            modules[module]
+                .scope
+                .keys()
+                .chain(modules[0].scope.keys())
+                .filter(|k| k.len().abs_diff(lname.len()) <= max && k.len() <= limits::MAX_SUGGEST_NAME_LEN)
+                .filter_map(|k| bounded_edit_distance(lname.as_bytes(), k.as_bytes(), max).map(|d| (d, k)))
+                .min()
+                .map(|(_, k)| k.to_string())
+        }
     }
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
+/// The edit distance of `a` and `b` if it is at most `max`: only the cells
+/// within `max` of the diagonal are computed (O(len · max)), and the walk
+/// stops once a whole row is above `max`. Rule names are ASCII.
+fn bounded_edit_distance(a: &[u8], b: &[u8], max: usize) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > max {
+        return None;
     }
-    prev[b.len()]
+    const FAR: usize = usize::MAX / 2;
+    let mut prev: Vec<usize> = (0..=b.len()).map(|j| if j <= max { j } else { FAR }).collect();
+    let mut cur = vec![FAR; b.len() + 1];
+    for (i, &ca) in a.iter().enumerate() {
+        let row = i + 1;
+        let lo = row.saturating_sub(max);
+        let hi = (row + max).min(b.len());
+        cur.fill(FAR);
+        if lo == 0 {
+            cur[0] = row;
+        }
+        let mut best = cur[0];
+        for j in lo.max(1)..=hi {
+            let sub = prev[j - 1] + usize::from(ca != b[j - 1]);
+            let v = sub.min(prev[j] + 1).min(cur[j - 1] + 1);
+            cur[j] = v;
+            best = best.min(v);
+        }
+        if best > max {
+            return None;
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    Some(prev[b.len()]).filter(|&d| d <= max)
 }
 
 /// The rules reachable from `roots` through references.
@@ -764,4 +921,54 @@ pub fn unused_rules(grammar: &Grammar, exported: &[RuleId]) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bounded_edit_distance;
+
+    fn levenshtein(a: &[u8], b: &[u8]) -> usize {
+        let mut prev: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.iter().enumerate() {
+            let mut cur = vec![i + 1];
+            for (j, cb) in b.iter().enumerate() {
+                cur.push(
+                    (prev[j] + usize::from(ca != cb))
+                        .min(prev[j + 1] + 1)
+                        .min(cur[j] + 1),
+                );
+            }
+            prev = cur;
+        }
+        prev[b.len()]
+    }
+
+    /// The banded distance agrees with the full one wherever that is at
+    /// most the bound, and is `None` elsewhere: every pair of strings of up
+    /// to 5 letters over a 3-letter alphabet.
+    #[test]
+    fn bounded_edit_distance_agrees_with_levenshtein() {
+        let mut words = vec![Vec::new()];
+        for len in 1..=5 {
+            for k in 0..3usize.pow(len) {
+                let mut w = Vec::new();
+                let mut k = k;
+                for _ in 0..len {
+                    w.push(b"abc"[k % 3]);
+                    k /= 3;
+                }
+                words.push(w);
+            }
+        }
+        let sample: Vec<&Vec<u8>> = words.iter().step_by(7).collect();
+        for a in &sample {
+            for b in &sample {
+                let full = levenshtein(a, b);
+                for max in 0..=3 {
+                    let want = (full <= max).then_some(full);
+                    assert_eq!(bounded_edit_distance(a, b, max), want, "{a:?} {b:?} max {max}");
+                }
+            }
+        }
+    }
 }

@@ -98,8 +98,17 @@ impl<'g> Sampler<'g> {
             },
             Expr::Ref(id, _) => self.shortest.get(id).copied().unwrap_or(u64::MAX),
             Expr::Str { text, .. } => text.chars().count() as u64,
+            // A range of surrogates alone has no UTF-8 form: it matches
+            // nothing (the automata leave surrogates out too).
+            Expr::Range(lo, hi, _) if scalar_in(*lo, *hi).is_none() => u64::MAX,
             Expr::Range(..) => 1,
         }
+    }
+
+    /// The length (in characters) of `rule`'s shortest match; `None` when the
+    /// rule matches no string at all (`%xD800`, `a = "x" a`).
+    pub fn shortest(&self, rule: RuleId) -> Option<u64> {
+        self.shortest.get(&rule).copied().filter(|&n| n != u64::MAX)
     }
 
     /// A string that matches `rule`.
@@ -111,6 +120,12 @@ impl<'g> Sampler<'g> {
     }
 
     fn gen(&mut self, e: &Expr, depth: usize, out: &mut String) {
+        // Nothing to generate from what matches nothing; and past the depth
+        // where only shortest choices are made, a hard stop keeps a cycle
+        // of equally short choices off the stack.
+        if self.min_len(e) == u64::MAX || depth > self.max_depth + MAX_EXTRA_DEPTH {
+            return;
+        }
         let deep = depth > self.max_depth;
         match e {
             Expr::Alt(es) => {
@@ -166,11 +181,7 @@ impl<'g> Sampler<'g> {
                 };
                 // Surrogates have no UTF-8 form; the generated automata leave
                 // them out too.
-                let c = char::from_u32(pick)
-                    .or_else(|| char::from_u32(*lo))
-                    .or_else(|| char::from_u32(0xE000.min(*hi)))
-                    .unwrap_or('\u{FFFD}');
-                out.push(c);
+                out.extend(char::from_u32(pick).or_else(|| scalar_in(*lo, *hi)));
             }
         }
     }
@@ -216,11 +227,33 @@ impl<'g> Sampler<'g> {
 
     /// A near miss that `oracle` rejects, if one turns up within `tries`.
     pub fn invalid(&mut self, rule: RuleId, oracle: &Oracle<'_>, tries: usize) -> Option<String> {
+        self.invalid_by(rule, |s| oracle.matches(rule, s), tries)
+    }
+
+    /// A near miss that `accepts` rejects (for example the rule's compiled
+    /// recognizer, which is exact and linear where the oracle may
+    /// backtrack), if one turns up within `tries`.
+    pub fn invalid_by(
+        &mut self,
+        rule: RuleId,
+        accepts: impl Fn(&str) -> bool,
+        tries: usize,
+    ) -> Option<String> {
         let boundary = self.boundary_chars(rule);
         (0..tries)
             .map(|_| self.near_miss(rule, &boundary))
-            .find(|s| !oracle.matches(rule, s))
+            .find(|s| !accepts(s))
     }
+}
+
+/// How far past `max_depth` generation may go (only shortest choices are
+/// made there) before it stops.
+const MAX_EXTRA_DEPTH: usize = 1000;
+
+/// A Unicode scalar value in `lo..=hi`: `lo`, or the first one after the
+/// surrogates.
+fn scalar_in(lo: u32, hi: u32) -> Option<char> {
+    char::from_u32(lo).or_else(|| char::from_u32(lo.max(0xE000)).filter(|c| (*c as u32) <= hi))
 }
 
 fn collect(e: &Expr, set: &mut BTreeSet<char>) {

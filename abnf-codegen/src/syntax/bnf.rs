@@ -87,8 +87,10 @@ pub(crate) fn parse_rule(
             ' ' | '\t' | '\r' | '\n' => i += 1,
             ';' => i = chunk[i..].find('\n').map_or(chunk.len(), |n| i + n),
             '"' => {
-                let line_end = chunk[i + 1..].find('\n').map_or(chunk.len(), |n| i + 1 + n);
-                let Some(close) = chunk[i + 1..line_end].find('"') else {
+                // Up to the closing quote or the end of the line, whichever
+                // comes first (not the whole line: a long line of strings
+                // would be rescanned once per string).
+                let Some(close) = super::find_on_line(&chunk[i + 1..], '"') else {
                     return Err(err(
                         i,
                         1,
@@ -104,8 +106,7 @@ pub(crate) fn parse_rule(
                 i += close + 2;
             }
             '<' => {
-                let line_end = chunk[i..].find('\n').map_or(chunk.len(), |n| i + n);
-                let Some(close) = chunk[i + 1..line_end].find('>') else {
+                let Some(close) = super::find_on_line(&chunk[i + 1..], '>') else {
                     return Err(err(
                         i,
                         1,

@@ -30,7 +30,7 @@ type LexResult<T> = Result<T, Box<Diagnostic>>;
 
 /// How deep `(` and `[` may nest. The `abnf` crate parses recursively, and
 /// no grammar needs more.
-pub(crate) const MAX_NESTING: usize = 64;
+pub(crate) use crate::limits::MAX_NESTING;
 
 struct Lexer<'a> {
     file: FileId,
@@ -242,16 +242,16 @@ pub(crate) fn lex_rule(file: FileId, text: &str, base: usize) -> LexResult<Lexed
                 }
             }
             '<' => {
-                let end = lx.line_end();
-                match lx.text[lx.pos..end].find('>') {
+                match super::find_on_line(&lx.text[lx.pos..], '>') {
                     Some(i) => lx.pos += i + 1,
                     None => {
+                        let end = lx.line_end();
                         return Err(lx.err(
                             start,
                             end,
                             "unterminated prose value: `<` without `>` on the same line",
                             "this prose value is not closed",
-                        ))
+                        ));
                     }
                 }
                 tokens.push(Tok {
@@ -354,8 +354,8 @@ pub(crate) fn lex_rule(file: FileId, text: &str, base: usize) -> LexResult<Lexed
 /// A quoted string whose opening `"` is just before `content_start`.
 fn lex_quoted(lx: &mut Lexer<'_>, content_start: usize) -> LexResult<()> {
     let open = content_start - 1;
-    let end = lx.line_end();
-    let Some(close) = lx.text[content_start..end].find('"') else {
+    let Some(close) = super::find_on_line(&lx.text[content_start..], '"') else {
+        let end = lx.line_end();
         return Err(Box::new(
             Diagnostic::error(
                 "unterminated quoted string",

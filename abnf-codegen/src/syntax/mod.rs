@@ -36,6 +36,8 @@ pub struct Import {
 pub struct SchemeDirective {
     /// The URI scheme, such as `mailto`.
     pub scheme: String,
+    /// Where the scheme name is written.
+    pub scheme_span: Span,
     /// The rule name as written.
     pub rule: String,
     /// Where the rule name is written.
@@ -152,6 +154,22 @@ pub fn parse_spec_at(
         rules: Vec::new(),
     };
     let lines = split_lines(text);
+    for (_, words) in directive_lines(file, text, &lines, DIALECT) {
+        match words.as_slice() {
+            [(w, _)] if *w == "abnf" || *w == "bnf" => {}
+            _ => {
+                let span = match (words.first(), words.last()) {
+                    (Some((_, a)), Some((_, b))) => Span::new(file, a.start..b.end),
+                    _ => Span::new(file, 0..0),
+                };
+                diags.push(
+                    Diagnostic::error("unknown `@dialect`: expected `abnf` or `bnf`", Some(span))
+                        .with_label("not a dialect")
+                        .with_note("write `; @dialect bnf` for the older BNF of RFC 2396, or leave the line out for ABNF"),
+                );
+            }
+        }
+    }
     spec.imports = parse_directives(file, text, &lines, diags);
     spec.schemes = parse_scheme_directives(file, text, &lines, diags);
     spec.components = parse_components_directives(file, text, &lines, diags);
@@ -213,6 +231,14 @@ pub fn parse_spec_at(
             .extend(rule.or_else(|| placeholder(file, text, start..end)));
     }
     spec
+}
+
+/// The offset of the first `close` in `text` before its first line feed.
+/// Scanning stops at whichever comes first, so lexing a long line of short
+/// strings stays linear (looking for the line's end first rescanned the rest
+/// of the line once per string).
+pub(crate) fn find_on_line(text: &str, close: char) -> Option<usize> {
+    text.find([close, '\n']).filter(|&i| text[i..].starts_with(close))
 }
 
 /// The rule a broken chunk was meant to define, as a rule matching nothing.
@@ -278,6 +304,7 @@ const IMPORT: &str = "@import";
 const SCHEME: &str = "@scheme";
 const COMPONENTS: &str = "@components";
 const BIDIRECTIONAL: &str = "@bidirectional";
+const DIALECT: &str = "@dialect";
 
 /// The words after `; DIRECTIVE` on each line that has it: the line, and
 /// each word with its span.
@@ -371,8 +398,9 @@ fn parse_scheme_directives(
     let mut out = Vec::new();
     for (l, words) in directive_lines(file, text, lines, SCHEME) {
         match words.as_slice() {
-            [(scheme, _), (rule, rule_span)] => out.push(SchemeDirective {
+            [(scheme, scheme_span), (rule, rule_span)] => out.push(SchemeDirective {
                 scheme: scheme.to_ascii_lowercase(),
+                scheme_span: *scheme_span,
                 rule: rule.to_string(),
                 rule_span: *rule_span,
             }),

@@ -38,6 +38,11 @@ pub struct Extracted {
     /// differently in different sections, so indentation cannot tell where
     /// one starts).
     pub starts: Vec<usize>,
+    /// Lines that look like ABNF but hold a character ABNF does not have
+    /// (`a = "x" | "y"`): each is skipped as prose, which would silently drop
+    /// a rule or cut it short. The 0-based line, the byte offset of the
+    /// character in it, and the character.
+    pub stray: Vec<(usize, usize, char)>,
 }
 
 fn is_furniture(line: &str) -> bool {
@@ -61,6 +66,13 @@ fn indent(line: &str) -> usize {
 
 /// Whether `s` holds nothing but ABNF elements (a comment may end it).
 fn abnf_elements(s: &str) -> bool {
+    abnf_elements_or_stray(s) == Ok(true)
+}
+
+/// Where `s` stops being ABNF elements: `Err(offset)` of the first byte that
+/// is not part of one (an unclosed string or prose is not a stray
+/// character: `Err(len)`), else whether it held any element.
+fn abnf_elements_or_stray(s: &str) -> Result<bool, usize> {
     let b = s.as_bytes();
     let mut i = 0;
     let mut any = false;
@@ -68,27 +80,27 @@ fn abnf_elements(s: &str) -> bool {
         match b[i] {
             b' ' | b'\t' => i += 1,
             // A comment ends the elements (a comment-only line continues a rule).
-            b';' => return true,
+            b';' => return Ok(true),
             b'"' => match s[i + 1..].find('"') {
                 Some(n) => {
                     i += n + 2;
                     any = true;
                 }
-                None => return false,
+                None => return Err(s.len()),
             },
             b'<' => match s[i + 1..].find('>') {
                 Some(n) => {
                     i += n + 2;
                     any = true;
                 }
-                None => return false,
+                None => return Err(s.len()),
             },
             b'%' => {
                 if !matches!(
                     b.get(i + 1),
                     Some(b'x' | b'X' | b'd' | b'D' | b'b' | b'B' | b's' | b'S' | b'i' | b'I')
                 ) {
-                    return false;
+                    return Err(i);
                 }
                 i += 2;
                 while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'.' || b[i] == b'-') {
@@ -103,10 +115,10 @@ fn abnf_elements(s: &str) -> bool {
                 }
                 any = true;
             }
-            _ => return false,
+            _ => return Err(i),
         }
     }
-    any || s.trim().starts_with(['/', ')', ']'])
+    Ok(any || s.trim().starts_with(['/', ')', ']']))
 }
 
 /// `name = elements` (or `=/`): the name and the elements' text.
@@ -140,6 +152,41 @@ fn brackets_open(s: &str) -> i32 {
     depth
 }
 
+/// A character that is a likely mistake in ABNF (another notation's
+/// alternation, quotes, braces or separators), as opposed to the punctuation
+/// of prose (`n = 5.`, `note: a = b`).
+fn is_stray(c: char) -> bool {
+    matches!(
+        c,
+        '|' | '\'' | '{' | '}' | '+' | '?' | '#' | '!' | '&' | '\\' | '^' | '~' | '`' | '$' | '@' | '\0'
+    ) || c.is_control()
+}
+
+/// A line that starts like a rule (`name = ` at an RFC's indentation) or
+/// like a continuation of `in_rule` and stops being ABNF at a stray
+/// character: the character's byte offset.
+fn stray_in(line: &str, in_rule: bool) -> Option<(usize, char)> {
+    let lead = indent(line);
+    let t = &line[lead..];
+    let body_at = if in_rule && t.starts_with(['/', '[', '(', '"', '%']) {
+        lead
+    } else {
+        let name_len = t.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))?;
+        if lead < 2 || name_len == 0 || !t.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            return None;
+        }
+        let rest = &t[name_len..];
+        let after = rest.trim_start();
+        let after_eq = after.strip_prefix("=/").or_else(|| after.strip_prefix('='))?;
+        line.len() - after_eq.len()
+    };
+    let at = body_at + abnf_elements_or_stray(&line[body_at..]).err()?;
+    let c = line[at..].chars().next()?;
+    // Only after an element: `scheme = $2` is an example, not a rule.
+    let after_element = !line[body_at..at].trim().is_empty();
+    (after_element && is_stray(c)).then_some((at, c))
+}
+
 /// Extracts the ABNF rules of an RFC's text.
 pub fn extract(rfc: &str) -> Extracted {
     let lines: Vec<String> = rfc
@@ -149,9 +196,11 @@ pub fn extract(rfc: &str) -> Extracted {
     let mut keep = vec![false; lines.len()];
     // Rules found: (name, first line, lines).
     let mut rules: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut stray = Vec::new();
     let mut i = 0;
     while i < lines.len() {
         let Some((name, _)) = rule_start(&lines[i]) else {
+            stray.extend(stray_in(&lines[i], false).map(|(at, c)| (i, at, c)));
             i += 1;
             continue;
         };
@@ -170,6 +219,9 @@ pub fn extract(rfc: &str) -> Extracted {
                 && (open > 0 || t.starts_with(['/', '[', '(', ')', ']', ';', '"', '%']))
                 && abnf_elements(t);
             if !continues {
+                if indent(l) > base {
+                    stray.extend(stray_in(l, true).map(|(at, c)| (j, at, c)));
+                }
                 break;
             }
             open += brackets_open(l);
@@ -224,6 +276,7 @@ pub fn extract(rfc: &str) -> Extracted {
         abnf,
         rules: count,
         starts,
+        stray,
     }
 }
 
@@ -239,6 +292,13 @@ mod tests {
         assert_eq!(e.text.lines().count(), rfc.lines().count());
         assert!(e.abnf.contains("a = \"x\"\n    / b\n    / \"c\"\n"), "{}", e.abnf);
         assert!(!e.abnf.contains("prose"));
+    }
+
+    #[test]
+    fn a_stray_character_after_an_element_is_reported() {
+        let e = extract("   a = \"x\" | \"y\"\n   b = \"z\"\n       / \"w\" | \"v\"\n   scheme = $2\n");
+        assert_eq!(e.stray, vec![(0, 11, '|'), (2, 13, '|')]);
+        assert_eq!(e.rules, 1);
     }
 
     #[test]

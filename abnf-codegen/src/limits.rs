@@ -1,0 +1,31 @@
+//! Every limit the generator enforces, in one place, with why.
+//!
+//! The configurable ones are fields of [`Limits`] (set with
+//! [`crate::Config::limits`]); the others are constants, chosen far above
+//! what any real grammar needs and far below what exhausts a build machine.
+//! What the generator refuses, and with which message, is listed in the
+//! README's "Limits" section.
+
+pub use crate::automata::{Limits, MAX_MINIMIZE_STATES};
+pub use crate::regular::{MAX_HIR_DEPTH, MAX_HIR_NODES, MAX_REFERENCE_DEPTH};
+pub use crate::tagged::{MAX_REGISTERS, MAX_STATES as MAX_TAGGED_STATES};
+
+/// The largest spec file read, in bytes (a root spec or an import). Imports
+/// are read through this cap, so `/dev/zero` cannot exhaust memory.
+pub const MAX_SPEC_BYTES: usize = 4 << 20;
+
+/// How deep `(` and `[` may nest in one rule (the `abnf` crate parses
+/// recursively).
+pub const MAX_NESTING: usize = 64;
+
+/// Rule names longer than this get no "did you mean" suggestion (edit
+/// distance is quadratic in the length).
+pub const MAX_SUGGEST_NAME_LEN: usize = 64;
+
+/// How many undefined names of one load get a "did you mean" lookup (each
+/// compares the name with every rule in scope); the rest get the plain note.
+pub const MAX_SUGGESTIONS: usize = 200;
+
+/// The most characters of a source line a diagnostic shows around its caret;
+/// longer lines are cut, with `…` where text was left out.
+pub const MAX_EXCERPT_CHARS: usize = 120;

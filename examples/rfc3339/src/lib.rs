@@ -1,0 +1,87 @@
+//! RFC 3339 timestamps, parsed by code that `abnf-codegen` generates from
+//! `grammars/rfc3339.abnf` in this crate's build script: an example of using
+//! the generator in a crate of your own (see `docs/using-abnf-codegen.md`).
+//!
+//! ```
+//! use rfc3339_example::rfc3339::{self, ast};
+//!
+//! assert!(rfc3339::DATE_TIME.is_match("1985-04-12T23:20:50.52Z"));
+//! assert!(!rfc3339::DATE_TIME.is_match("1985-04-12 23:20:50Z"));
+//!
+//! let t = ast::DateTime::parse("1996-12-19T16:39:57-08:00")?;
+//! assert_eq!(t.full_date.date_month, "12");
+//! assert_eq!(t.full_time.partial_time.time_second, "57");
+//! match t.full_time.time_offset.kind {
+//!     ast::TimeOffsetKind::Z => unreachable!(),
+//!     ast::TimeOffsetKind::TimeNumoffset(o) => assert_eq!((o.text, o.time_hour), ("-08:00", "08")),
+//! }
+//!
+//! let err = rfc3339::DATE_TIME.validate("1985-04-12T23:20:5Z").unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "invalid rfc3339:date-time at byte offset 18: found 'Z', expected '0'-'9'"
+//! );
+//! # Ok::<(), abnf_runtime::MatchError>(())
+//! ```
+
+// One module per grammar file (`rfc3339`), and the `GRAMMARS` index.
+include!(concat!(env!("OUT_DIR"), "/grammars.rs"));
+
+#[cfg(test)]
+mod tests {
+    use super::rfc3339::{self, ast};
+
+    /// RFC 3339 §5.8's examples.
+    const EXAMPLES: [&str; 5] = [
+        "1985-04-12T23:20:50.52Z",
+        "1996-12-19T16:39:57-08:00",
+        "1990-12-31T23:59:60Z",
+        "1990-12-31T15:59:60-08:00",
+        "1937-01-01T12:00:27.87+00:20",
+    ];
+
+    #[test]
+    fn the_rfc_examples_match_and_parse() {
+        for s in EXAMPLES {
+            assert!(rfc3339::DATE_TIME.is_match(s), "{s}");
+            let t = ast::DateTime::parse(s).unwrap();
+            assert_eq!(t.text, s);
+            assert_eq!(format!("{}T{}", t.full_date.text, t.full_time.text), s);
+            let p = &t.full_time.partial_time;
+            assert_eq!(
+                format!("{}:{}:{}", p.time_hour, p.time_minute, p.time_second),
+                &s[11..19]
+            );
+        }
+        let t = ast::DateTime::parse(EXAMPLES[0]).unwrap();
+        assert_eq!(t.full_time.partial_time.time_secfrac, Some(".52"));
+        assert_eq!(t.full_time.time_offset.kind, ast::TimeOffsetKind::Z);
+    }
+
+    #[test]
+    fn errors_say_where_and_what_was_expected() {
+        for (input, offset, text) in [
+            // `"T"` is case-insensitive, as RFC 3339 §5.6 says it is.
+            ("1985-04-12 23:20:50Z", 10, "found ' ', expected 'T', 't'"),
+            (
+                "1985-04-12T23:20:50",
+                19,
+                "found the end of the input, expected '+', '-', '.', 'Z', 'z'",
+            ),
+            ("85-04-12T23:20:50Z", 2, "found '-', expected '0'-'9'"),
+        ] {
+            let e = rfc3339::DATE_TIME.validate(input).unwrap_err();
+            assert_eq!(e.offset(), offset, "{input}");
+            assert!(e.to_string().ends_with(text), "{input}: {e}");
+            // The typed tree reports the same error.
+            assert_eq!(ast::DateTime::parse(input).unwrap_err(), e, "{input}");
+        }
+    }
+
+    #[test]
+    fn only_the_exported_rules_have_recognizers() {
+        let names: Vec<&str> = rfc3339::GRAMMAR.rules().iter().map(|r| r.rule()).collect();
+        assert_eq!(names, ["date-time", "full-date", "full-time"]);
+        assert!(super::GRAMMARS.iter().any(|g| g.name() == "rfc3339"));
+    }
+}
