@@ -1331,6 +1331,16 @@ impl Compiled {
                         compact.to_bytes(false).len(),
                         sparse_le.len()
                     ));
+                    if !compact.skip.sets.is_empty() {
+                        doc.push(String::new());
+                        let n = compact.skip.sets.len();
+                        doc.push(format!(
+                            " Bit-parallel: {n} {} on 32 or more ASCII bytes; inputs of 96 bytes or more skip \
+                             their runs a vector block at a time ({} bytes of loop sets in the table).",
+                            if n == 1 { "state loops" } else { "states loop" },
+                            compact.skip.bytes()
+                        ));
+                    }
                     let mut tables = vec![
                         ("le.table", compact.to_bytes(false)),
                         ("be.table", compact.to_bytes(true)),

@@ -53,6 +53,7 @@ extern crate alloc;
 
 mod bytes;
 mod recognizer;
+pub mod simd;
 mod table;
 mod tagged;
 pub mod wire;

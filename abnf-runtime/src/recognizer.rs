@@ -8,7 +8,7 @@ use core::fmt;
 use once_cell::race::OnceBox;
 use regex_automata::dfa::sparse;
 
-use crate::table::{Resume, Reverse, Stop, Table, Words, BIDIRECTIONAL_MIN};
+use crate::table::{Resume, Reverse, Stop, Table, Words, BIDIRECTIONAL_MIN, SKIP_MIN};
 use crate::tagged::TaggedDfa;
 use crate::wire::Aligned;
 use crate::ByteSet;
@@ -105,8 +105,16 @@ impl Recognizer {
     ///
     /// Rules named in a spec's `@bidirectional` directive walk a long input
     /// from both ends at once (see [`Recognizer::is_bidirectional`]).
+    ///
+    /// Inputs of 96 bytes or more, when the rule's automaton has states
+    /// that loop on many bytes, are walked bit-parallel instead: runs of
+    /// those states are skipped a vector block at a time
+    /// ([`Table::full_match_skipping`]).
     #[inline]
     pub fn is_match_bytes(&self, input: &[u8]) -> bool {
+        if input.len() >= SKIP_MIN && self.table.skips() {
+            return self.table.run_skip(input).is_ok();
+        }
         match &self.reverse {
             Some(rev) if input.len() >= BIDIRECTIONAL_MIN => self.table.full_match_both_ends(rev, input),
             _ => self.table.run(input).is_ok(),
@@ -165,8 +173,43 @@ impl Recognizer {
     /// the front and from the back, one byte each, and the extraction by
     /// two bytes, so that the extraction costs little more than
     /// [`Recognizer::is_match`].
+    ///
+    /// Inputs of 96 bytes or more, when both automata have loop sets, are
+    /// walked bit-parallel instead: forwards, skipping the runs on which
+    /// both loop.
     #[doc(hidden)]
     pub fn extract(&self, parts: &TaggedDfa<'_>, input: &str, tags: &mut [usize]) -> Result<(), Stop> {
+        let bytes = input.as_bytes();
+        if bytes.len() >= SKIP_MIN && self.table.skips() && parts.has_loops() {
+            return self.table.run_skip_tagged(parts, bytes, tags);
+        }
+        self.__extract_plain(parts, input, tags)
+    }
+
+    /// [`Recognizer::extract`] by the bit-parallel walk whatever the
+    /// input's length (`None` if either automaton has no loop sets), for
+    /// tests.
+    #[doc(hidden)]
+    pub fn __extract_skipping(
+        &self,
+        parts: &TaggedDfa<'_>,
+        input: &str,
+        tags: &mut [usize],
+    ) -> Option<Result<(), Stop>> {
+        (self.table.skips() && parts.has_loops())
+            .then(|| self.table.run_skip_tagged(parts, input.as_bytes(), tags))
+    }
+
+    /// [`Recognizer::extract`] by the plain walks (from both ends, two-byte
+    /// steps) whatever the input's length, for tests.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn __extract_plain(
+        &self,
+        parts: &TaggedDfa<'_>,
+        input: &str,
+        tags: &mut [usize],
+    ) -> Result<(), Stop> {
         let bytes = input.as_bytes();
         match (&self.reverse, &parts.pairs) {
             (Some(rev), Some(pairs)) => match (&self.table.words, &rev.words) {
@@ -205,11 +248,24 @@ impl Recognizer {
 
     /// Like [`Recognizer::validate`] on bytes.
     pub fn validate_bytes(&self, input: &[u8]) -> Result<(), MatchError> {
+        if input.len() >= SKIP_MIN && self.table.skips() {
+            // The bit-parallel walk finds the table walk's offset.
+            return self
+                .table
+                .run_skip(input)
+                .map_err(|offset| self.error(input, offset));
+        }
         if self.reverse.is_some() && self.is_match_bytes(input) {
             return Ok(());
         }
         // Only the forward walk finds where a mismatch starts.
         self.table.run(input).map_err(|offset| self.error(input, offset))
+    }
+
+    /// The recognizer's table (for walking it directly, and for tests that
+    /// compare its walks).
+    pub fn table(&self) -> &Table<'static> {
+        &self.table
     }
 
     /// The state of the table after `prefix` (0, the dead state, if no

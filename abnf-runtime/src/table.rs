@@ -7,6 +7,7 @@
 //! one byte at a time, and its reverse, for walking an input from both ends
 //! at once.
 
+use crate::simd::{self, Level, LoopSet, LOOP_SET_BYTES};
 use crate::tagged::{Pairs, TaggedDfa, NONE};
 use crate::wire::{self, Aligned, Kind, WireError, MAX_REGISTERS, NEXT_MASK};
 use crate::ByteSet;
@@ -14,12 +15,22 @@ use crate::ByteSet;
 /// A recognizer's DFA as a flat table (see [`Kind::Table`]): row 0 is the
 /// dead state, entries are premultiplied by `alphabet`, and after the
 /// transitions comes one word per state that is 1 where the input may end.
+///
+/// The states from `skip_from` on (premultiplied) are walked bit-parallel:
+/// each loops to itself on the bytes (and escapes) of its loop set, record
+/// `(s - skip_from) / alphabet` of `loops`, so a run of them is skipped a
+/// vector block at a time ([`crate::simd`]). `recip` is `2^32 / alphabet`
+/// rounded up, so that `(s - skip_from) * recip >> 32` is that index with
+/// no division.
 #[derive(Clone, Copy, Debug)]
 pub struct Table<'a> {
     pub(crate) classes: [u8; 256],
     pub(crate) alphabet: u32,
     pub(crate) start: u32,
     pub(crate) words: Words<'a>,
+    pub(crate) skip_from: u32,
+    pub(crate) recip: u64,
+    pub(crate) loops: &'a [u8],
 }
 
 /// The table's entries, 16-bit when they fit.
@@ -108,9 +119,13 @@ impl<'a> Table<'a> {
             Err(e) => return Err(e),
         };
         let (alphabet, start, n) = (h.params[0], h.params[1], h.params[2] as usize);
-        if rest.len() < n * h.width as usize {
+        let (skip_from, sets) = (h.params[3], h.params[4] as usize);
+        // The words, padded to a 4-byte boundary, then the loop sets.
+        let word_bytes = (n * h.width as usize).next_multiple_of(4);
+        if rest.len() < word_bytes + sets * LOOP_SET_BYTES {
             return Err(WireError::Truncated);
         }
+        let loops = rest.split_at(word_bytes).1.split_at(sets * LOOP_SET_BYTES).0;
         // SAFETY: the header (64 bytes) and the class map (256 bytes) keep
         // 4-byte alignment, which the caller guarantees for `bytes`.
         let words = match unsafe { Words::new(rest, h.width) } {
@@ -126,7 +141,35 @@ impl<'a> Table<'a> {
             alphabet,
             start,
             words,
+            skip_from,
+            recip: u32::MAX as u64 / alphabet as u64 + 1,
+            loops,
         })
+    }
+
+    /// How many states are walked bit-parallel.
+    pub fn skip_states(&self) -> usize {
+        self.loops.len() / LOOP_SET_BYTES
+    }
+
+    /// The loop set of state `s` (premultiplied, at least `skip_from`).
+    #[inline(always)]
+    fn loop_set(&self, s: usize) -> LoopSet {
+        let k = (((s - self.skip_from as usize) as u64 * self.recip) >> 32) as usize;
+        LoopSet::from_records(self.loops, k)
+    }
+
+    /// [`Table::full_match`] walked bit-parallel at a given vector width
+    /// ([`Level::Scalar`]: the scalar twin), whatever the input's length:
+    /// from a state that loops on many bytes, the walk jumps to the first
+    /// byte outside its loop set ([`simd::find_outside`]), and only that
+    /// byte takes a table step. Skipped bytes loop to the same state, so
+    /// the result (verdict and error offset) is [`Table::full_match`]'s.
+    pub fn full_match_skipping(&self, input: &[u8], level: Level) -> Result<(), usize> {
+        match self.words {
+            Words::U16(w) => self.run_skip_in(w, input, level),
+            Words::U32(w) => self.run_skip_in(w, input, level),
+        }
     }
 
     /// Number of states (the dead state included).
@@ -137,6 +180,14 @@ impl<'a> Table<'a> {
     /// The state after `prefix` (0, the dead state, if no match can
     /// continue it).
     pub fn state_after(&self, prefix: &[u8]) -> usize {
+        if prefix.len() >= SKIP_MIN && self.skips() {
+            let level = Level::detected();
+            let after = match self.words {
+                Words::U16(w) => self.walk_skip(w, prefix, level),
+                Words::U32(w) => self.walk_skip(w, prefix, level),
+            };
+            return after.unwrap_or(0);
+        }
         let mut s = self.start as usize;
         for &b in prefix {
             s = match self.words {
@@ -250,6 +301,11 @@ const LANES: usize = 4;
 /// two walks costs more than it saves.
 pub(crate) const BIDIRECTIONAL_MIN: usize = 8;
 
+/// Inputs at least this long are walked bit-parallel ([`Table::run_skip`])
+/// when the table has states for it: for shorter ones, the two table walks
+/// from both ends are quicker than setting up vector compares.
+pub(crate) const SKIP_MIN: usize = 96;
+
 /// How many bytes the recognizer walks between checks for the dead state:
 /// checking every byte costs a branch per byte, never checking would walk a
 /// huge invalid input to its end.
@@ -289,6 +345,115 @@ fn chain_step<T: Entry>(trans: &[T], classes: &[u8; 256], s: usize, b: u8) -> us
 }
 
 impl Table<'_> {
+    /// [`Table::full_match_skipping`] at the widest vector width this CPU
+    /// has.
+    #[inline]
+    pub(crate) fn run_skip(&self, input: &[u8]) -> Result<(), usize> {
+        self.full_match_skipping(input, Level::detected())
+    }
+
+    #[inline(always)]
+    fn run_skip_in<T: Entry>(&self, words: &[T], input: &[u8], level: Level) -> Result<(), usize> {
+        match self.walk_skip(words, input, level) {
+            Ok(s) if self.accepts(words, s) => Ok(()),
+            Ok(_) => Err(input.len()),
+            Err(i) => Err(i),
+        }
+    }
+
+    /// The state after all of `input`, walked bit-parallel, or the offset
+    /// of the byte that leads to the dead state.
+    #[inline(always)]
+    fn walk_skip<T: Entry>(&self, words: &[T], input: &[u8], level: Level) -> Result<usize, usize> {
+        let classes = &self.classes;
+        let from = self.skip_from as usize;
+        let mut s = self.start as usize;
+        let mut i = 0;
+        loop {
+            if s >= from {
+                i = simd::find_outside_with(level, &self.loop_set(s), input, i);
+            }
+            let Some(&b) = input.get(i) else { break };
+            s = step(words, classes, s, b);
+            if s == 0 {
+                return Err(i);
+            }
+            i += 1;
+        }
+        Ok(s)
+    }
+
+    /// Whether the table has states to walk bit-parallel.
+    #[inline(always)]
+    pub(crate) fn skips(&self) -> bool {
+        !self.loops.is_empty()
+    }
+
+    /// [`crate::Recognizer::extract`] bit-parallel, forwards only: where
+    /// the recognizer is in a state that loops on many bytes and the tagged
+    /// DFA in a state that loops on many without effect, both skip to the
+    /// first byte outside both loop sets ([`LoopSet::meet`]); every other
+    /// byte steps both.
+    #[inline]
+    pub(crate) fn run_skip_tagged(
+        &self,
+        x: &TaggedDfa<'_>,
+        input: &[u8],
+        tags: &mut [usize],
+    ) -> Result<(), Stop> {
+        match self.words {
+            Words::U16(w) => self.run_skip_tagged_in(w, x, input, tags),
+            Words::U32(w) => self.run_skip_tagged_in(w, x, input, tags),
+        }
+    }
+
+    #[inline(always)]
+    fn run_skip_tagged_in<T: Entry>(
+        &self,
+        words: &[T],
+        x: &TaggedDfa<'_>,
+        input: &[u8],
+        tags: &mut [usize],
+    ) -> Result<(), Stop> {
+        let classes = &self.classes;
+        let from = self.skip_from as usize;
+        let (xw, xc, op_start) = (x.words, &x.classes, x.op_start as usize);
+        let level = Level::detected();
+        let mut regs = [NONE; MAX_REGISTERS + 1];
+        x.start_regs(&mut regs, 0);
+        let mut q = self.start as usize;
+        let mut s = x.start as usize;
+        let mut i = 0;
+        loop {
+            if q >= from {
+                let both = self.loop_set(q).meet(&x.loop_set(s));
+                if !both.bytes.is_empty() {
+                    i = simd::find_outside_with(level, &both, input, i);
+                }
+            }
+            let Some(&b) = input.get(i) else { break };
+            let before = q;
+            q = step(words, classes, q, b);
+            if q == 0 {
+                return Err(Stop::Rule(Resume {
+                    state: before,
+                    done: i,
+                }));
+            }
+            let t = xw[s + usize::from(xc[usize::from(b)])];
+            TaggedDfa::effect(xw, op_start, t, &mut regs, i);
+            s = (t & NEXT_MASK) as usize;
+            i += 1;
+        }
+        if !self.accepts(words, q) {
+            return Err(Stop::Rule(Resume {
+                state: q,
+                done: input.len(),
+            }));
+        }
+        Self::finish(x, s, &regs, input.len(), tags)
+    }
+
     /// Walks `input`; `Ok` if it matches, else the offset of the first byte
     /// after which no match is possible (or the input's length).
     #[inline]

@@ -62,6 +62,12 @@ pub struct TaggedDfa<'a> {
     pub(crate) utf8_only: bool,
     /// Its two-byte steps, if the generator emitted them.
     pub(crate) pairs: Option<Pairs<'a>>,
+    /// One loop set per state (the bytes on which it loops without
+    /// effect; see [`crate::wire::Kind::Tagged`]), or none.
+    pub(crate) loops: &'a [u8],
+    /// `2^32 / (alphabet + 1)` rounded up: `row * recip >> 32` is the
+    /// state of a row.
+    pub(crate) recip: u64,
 }
 
 /// The two-byte steps of a [`TaggedDfa`]: a table of targets with rows of
@@ -110,9 +116,18 @@ impl<'a> TaggedDfa<'a> {
             Ok(x) => x,
             Err(e) => return Err(e),
         };
+        let p = h.params;
+        // The loop sets, if any, come after the words.
+        let loops_at = p[9] as usize;
+        let (rest, loops) = if loops_at == 0 {
+            (rest, rest.split_at(rest.len()).1)
+        } else if 4 * loops_at > rest.len() {
+            return Err(WireError::Truncated);
+        } else {
+            rest.split_at(4 * loops_at)
+        };
         // SAFETY: header and class map keep the caller's 4-byte alignment.
         let all = unsafe { wire::as_u32s(rest) };
-        let p = h.params;
         let (pairs_at, lists) = (p[7] as usize, p[8]);
         if pairs_at > all.len() || p[4] as usize > all.len() || p[5] as usize > all.len() {
             return Err(WireError::Truncated);
@@ -140,6 +155,8 @@ impl<'a> TaggedDfa<'a> {
                     words: pair_words,
                 })
             },
+            loops,
+            recip: u32::MAX as u64 / (p[0] as u64 + 1) + 1,
         })
     }
 
@@ -151,6 +168,17 @@ impl<'a> TaggedDfa<'a> {
     /// Whether it has two-byte steps.
     pub fn has_pairs(&self) -> bool {
         self.pairs.is_some()
+    }
+
+    /// Whether it has loop sets, for bit-parallel extraction.
+    pub fn has_loops(&self) -> bool {
+        !self.loops.is_empty()
+    }
+
+    /// The loop set of the state at row `s` (has_loops must hold).
+    #[inline(always)]
+    pub(crate) fn loop_set(&self, s: usize) -> crate::simd::LoopSet {
+        crate::simd::LoopSet::from_records(self.loops, ((s as u64 * self.recip) >> 32) as usize)
     }
 }
 

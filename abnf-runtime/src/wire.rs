@@ -34,7 +34,7 @@ pub const MAGIC: [u8; 4] = *b"ABNF";
 
 /// The version of the format. Any change to a table's layout or to the
 /// meaning of its words changes it.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// The header's length in 32-bit words.
 pub const HEADER_WORDS: usize = 16;
@@ -52,11 +52,15 @@ pub const MAX_PARAMS: usize = HEADER_WORDS - 4;
 #[repr(u32)]
 pub enum Kind {
     /// A recognizer's transition table. Parameters: the number of byte
-    /// classes (`alphabet`), the premultiplied start state and the number
-    /// of words. Then 256
+    /// classes (`alphabet`), the premultiplied start state, the number
+    /// of words, the first state walked bit-parallel (premultiplied; the
+    /// states from it on loop on many bytes) and the number of such states.
+    /// Then 256
     /// bytes (byte → class), then the transitions (`states × alphabet`
     /// words, row 0 the dead state, entries premultiplied by `alphabet`),
-    /// then one word per state that is 1 where the input may end.
+    /// then one word per state that is 1 where the input may end, padded to
+    /// a multiple of 4 bytes, then the loop set of each bit-parallel state
+    /// ([`crate::simd::LoopSet::to_record`], 48 bytes each).
     Table = 1,
     /// The reverse automaton of a [`Kind::Table`], for walking an input from
     /// both ends. Parameters: the premultiplied start state, the 32-bit words
@@ -69,7 +73,10 @@ pub enum Kind {
     /// offsets (in words, from the end of the class map) of the operation
     /// lists and of the final maps; whether it trusts UTF-8; and, when it
     /// has two-byte steps, the offset of their words and of their lists
-    /// (else 0, 0). Then 256 bytes (byte → class), then the words.
+    /// (else 0, 0); the offset of the loop sets (else 0). Then 256 bytes
+    /// (byte → class), then the words, then, if it has them, one loop set
+    /// per state ([`crate::simd::LoopSet::to_record`]: the bytes on which
+    /// it loops without effect; empty for most states).
     Tagged = 3,
 }
 

@@ -13,15 +13,20 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use iri_bench::contenders::{operations, Corpus};
+use iri_bench::long::{long_iri_corpus, long_uri_corpus, LONG_N};
 use iri_bench::{iri_corpus, uri_corpus, CorpusStats, DEFAULT_N, DEFAULT_SEED};
 
 fn compare(c: &mut Criterion) {
     let iri = iri_corpus(DEFAULT_N, DEFAULT_SEED);
     let uri = uri_corpus(DEFAULT_N, DEFAULT_SEED);
+    let long_iri = long_iri_corpus(LONG_N, DEFAULT_SEED);
+    let long_uri = long_uri_corpus(LONG_N, DEFAULT_SEED);
     for op in operations() {
         let corpus = match op.corpus {
             Corpus::Iri => &iri,
             Corpus::Uri => &uri,
+            Corpus::LongIri => &long_iri,
+            Corpus::LongUri => &long_uri,
         };
         let stats = CorpusStats::of(corpus);
         let mut out = vec![false; corpus.len()];

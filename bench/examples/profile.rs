@@ -8,7 +8,8 @@
 //! target/release/examples/profile validate-uri fluent
 //! ```
 //!
-//! Operations: `validate-iri`, `validate-uri`, `batch`, `extract`.
+//! Operations: `validate-iri`, `validate-uri`, `batch`, `extract`; with a
+//! `-long` suffix (`validate-iri-long`, ...), on the long corpus.
 //! Contenders: `ours`, or the operation's first peer (`oxiri` for IRIs,
 //! `fluent` for URIs); for `batch`, `ours` (`is_match_many`) or `loop`.
 //! Prints the checksum and the mean time per input.
@@ -18,6 +19,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use iri_bench::contenders::{batch, extract, iri, uri};
+use iri_bench::long::{long_iri_corpus, long_uri_corpus, LONG_N};
 use iri_bench::{iri_corpus, uri_corpus, DEFAULT_N, DEFAULT_SEED};
 
 type Run = fn(&[String], &mut [bool]) -> u64;
@@ -30,6 +32,10 @@ fn main() -> ExitCode {
             eprintln!("usage: profile OPERATION CONTENDER (see the source's header)");
             return ExitCode::from(2);
         }
+    };
+    let (op, long) = match op.strip_suffix("-long") {
+        Some(op) => (op, true),
+        None => (op, false),
     };
     let run: Run = match (op, who) {
         ("validate-iri", "ours") => iri::ours,
@@ -45,13 +51,14 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let corpus = if op == "validate-uri" {
-        uri_corpus(DEFAULT_N, DEFAULT_SEED)
-    } else {
-        iri_corpus(DEFAULT_N, DEFAULT_SEED)
+    let corpus = match (op == "validate-uri", long) {
+        (true, false) => uri_corpus(DEFAULT_N, DEFAULT_SEED),
+        (false, false) => iri_corpus(DEFAULT_N, DEFAULT_SEED),
+        (true, true) => long_uri_corpus(LONG_N, DEFAULT_SEED),
+        (false, true) => long_iri_corpus(LONG_N, DEFAULT_SEED),
     };
     let mut out = vec![false; corpus.len()];
-    let rounds = 2000;
+    let rounds = if long { 500 } else { 2000 };
     let mut sum = 0;
     let t = Instant::now();
     for _ in 0..rounds {

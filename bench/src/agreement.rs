@@ -33,13 +33,13 @@ pub type Validator = (&'static str, fn(&str) -> bool);
 /// checked against.
 pub fn validators(corpus: Corpus) -> Vec<Validator> {
     match corpus {
-        Corpus::Iri => vec![
+        Corpus::Iri | Corpus::LongIri => vec![
             ("oxiri", |s| oxiri::IriRef::parse(s).is_ok()),
             ("iri-string", |s| IriReferenceStr::new(s).is_ok()),
             ("fluent-uri", |s| fluent_uri::IriRef::parse(s).is_ok()),
             ("url", |s| url::Url::parse(s).is_ok()),
         ],
-        Corpus::Uri => vec![
+        Corpus::Uri | Corpus::LongUri => vec![
             ("oxiri", |s| oxiri::IriRef::parse(s).is_ok()),
             ("iri-string", |s| UriReferenceStr::new(s).is_ok()),
             ("fluent-uri", |s| fluent_uri::UriRef::parse(s).is_ok()),
@@ -56,8 +56,8 @@ fn verdict(valid: bool) -> String {
 /// [`Corpus::Uri`]).
 pub fn validity(corpus: &[String], kind: Corpus) -> Vec<Disagreement> {
     let (what, ours): (&'static str, fn(&str) -> bool) = match kind {
-        Corpus::Iri => ("IRI-reference", |s| rfc3987::IRI_REFERENCE.is_match(s)),
-        Corpus::Uri => ("URI-reference", |s| rfc3986::URI_REFERENCE.is_match(s)),
+        Corpus::Iri | Corpus::LongIri => ("IRI-reference", |s| rfc3987::IRI_REFERENCE.is_match(s)),
+        Corpus::Uri | Corpus::LongUri => ("URI-reference", |s| rfc3986::URI_REFERENCE.is_match(s)),
     };
     let validators = validators(kind);
     let mut out = Vec::new();

@@ -49,6 +49,10 @@ pub enum Corpus {
     Iri,
     /// [`crate::uri_corpus`] (ASCII).
     Uri,
+    /// [`crate::long::long_iri_corpus`] (about 1.7 KB per IRI).
+    LongIri,
+    /// [`crate::long::long_uri_corpus`].
+    LongUri,
 }
 
 /// One operation and its contenders.
@@ -93,6 +97,7 @@ pub fn operations() -> Vec<Operation> {
                 c("iri-string IriReferenceStr::new", Peer, iri::iri_string),
                 c("fluent-uri IriRef::parse", Peer, iri::fluent),
                 c("url Url::parse (WHATWG)", Reference, iri::url),
+                c("ada-url Url::can_parse (WHATWG)", Reference, iri::ada),
             ],
         },
         Operation {
@@ -128,6 +133,44 @@ pub fn operations() -> Vec<Operation> {
                     extract::iri_string,
                 ),
                 c("fluent-uri IriRef::parse + accessors", Peer, extract::fluent),
+                c("ada-url Url::parse + accessors (WHATWG)", Reference, extract::ada),
+            ],
+        },
+        Operation {
+            name: "IRI-reference validate, long",
+            corpus: Corpus::LongIri,
+            contenders: vec![
+                c("iri-grammar IRI_REFERENCE.is_match", Ours, iri::ours),
+                c("oxiri IriRef::parse", Peer, iri::oxiri),
+                c("iri-string IriReferenceStr::new", Peer, iri::iri_string),
+                c("fluent-uri IriRef::parse", Peer, iri::fluent),
+                c("url Url::parse (WHATWG)", Reference, iri::url),
+                c("ada-url Url::can_parse (WHATWG)", Reference, iri::ada),
+            ],
+        },
+        Operation {
+            name: "URI-reference validate, long",
+            corpus: Corpus::LongUri,
+            contenders: vec![
+                c("iri-grammar URI_REFERENCE.is_match", Ours, uri::ours),
+                c("iri-string UriReferenceStr::new", Peer, uri::iri_string),
+                c("fluent-uri UriRef::parse", Peer, uri::fluent),
+                c("oxiri IriRef::parse (IRI)", Reference, uri::oxiri),
+            ],
+        },
+        Operation {
+            name: "IRI-reference extract, long",
+            corpus: Corpus::LongIri,
+            contenders: vec![
+                c("iri-grammar IriRef::parse + accessors", Ours, extract::ours),
+                c("oxiri IriRef::parse + accessors", Peer, extract::oxiri),
+                c(
+                    "iri-string IriReferenceStr + accessors",
+                    Peer,
+                    extract::iri_string,
+                ),
+                c("fluent-uri IriRef::parse + accessors", Peer, extract::fluent),
+                c("ada-url Url::parse + accessors (WHATWG)", Reference, extract::ada),
             ],
         },
     ]
@@ -165,6 +208,11 @@ pub mod iri {
     /// relative references without a base).
     pub fn url(corpus: &[String], _: &mut [bool]) -> u64 {
         count(corpus, |s| url::Url::parse(s).is_ok())
+    }
+
+    /// `ada_url::Url::can_parse(.., None)` (WHATWG, as `url`).
+    pub fn ada(corpus: &[String], _: &mut [bool]) -> u64 {
+        count(corpus, |s| ada_url::Url::can_parse(s, None))
     }
 }
 
@@ -287,6 +335,24 @@ pub mod extract {
                     + r.path_str().len() as u64
                     + len(r.query_str())
                     + len(r.fragment_str());
+            }
+        }
+        sum
+    }
+
+    /// `ada_url::Url::parse(.., None)`, then `protocol`, `hostname`,
+    /// `pathname`, `search`, `hash` (WHATWG: absolute URLs only, the
+    /// components normalized, with their delimiters).
+    pub fn ada(corpus: &[String], _: &mut [bool]) -> u64 {
+        let mut sum = 0;
+        for s in corpus {
+            if let Ok(u) = ada_url::Url::parse(s.as_str(), None) {
+                sum += 1
+                    + u.protocol().len() as u64
+                    + u.hostname().len() as u64
+                    + u.pathname().len() as u64
+                    + u.search().len() as u64
+                    + u.hash().len() as u64;
             }
         }
         sum

@@ -28,12 +28,15 @@
 //! (every non-ASCII character percent-encoded as UTF-8), so it is ASCII only
 //! and the same inputs are invalid.
 //!
+//! [`long`] makes the long-input corpus (about 1.7 KB per IRI).
+//!
 //! [`contenders`] holds what the benchmarks time: one function per
 //! implementation and operation, each processing a whole corpus;
 //! [`agreement`] finds where the peers and `iri-grammar` disagree.
 
 pub mod agreement;
 pub mod contenders;
+pub mod long;
 
 /// The corpus size the benchmarks use.
 pub const DEFAULT_N: usize = 10_000;

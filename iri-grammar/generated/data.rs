@@ -23,7 +23,9 @@ static __DATAURL_SPARSE: &[u8] = include_bytes!(
 /// dataurl    = "data:" [ mediatype ] [ ";base64" ] "," data
 /// ```
 ///
-/// Minimized DFA: 27 states × 18 byte classes, a 1346-byte table; 2203 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 27 states × 18 byte classes, a 1540-byte table; 2203 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
 pub static DATAURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "data",
     "dataurl",
@@ -53,7 +55,9 @@ static __MEDIATYPE_SPARSE: &[u8] = include_bytes!(
 /// mediatype  = [ type "/" subtype ] *( ";" parameter )
 /// ```
 ///
-/// Minimized DFA: 13 states × 7 byte classes, a 528-byte table; 1375 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 13 states × 7 byte classes, a 672-byte table; 1375 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (144 bytes of loop sets in the table).
 pub static MEDIATYPE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "data",
     "mediatype",
@@ -83,7 +87,9 @@ static __DATA_SPARSE: &[u8] = include_bytes!(
 /// data       = *urlchar
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 856 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static DATA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "data",
     "data",
@@ -113,7 +119,9 @@ static __PARAMETER_SPARSE: &[u8] = include_bytes!(
 /// parameter  = attribute "=" value
 /// ```
 ///
-/// Minimized DFA: 9 states × 5 byte classes, a 428-byte table; 1153 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 9 states × 5 byte classes, a 524-byte table; 1153 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static PARAMETER: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "data",
     "parameter",
@@ -143,7 +151,7 @@ static __URLCHAR_SPARSE: &[u8] = include_bytes!(
 /// urlchar    = uric
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 865 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 372-byte table; 865 bytes as a sparse `regex-automata` DFA.
 pub static URLCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "data",
     "urlchar",
@@ -173,7 +181,9 @@ static __TYPE_SPARSE: &[u8] = include_bytes!(
 /// type            = discrete-type / composite-type
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 943 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static TYPE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "data",
     "type",
@@ -204,7 +214,9 @@ static __DISCRETE_TYPE_SPARSE: &[u8] = include_bytes!(
 ///                   "application" / extension-token
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 943 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static DISCRETE_TYPE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "data",
     "discrete-type",
@@ -234,7 +246,9 @@ static __COMPOSITE_TYPE_SPARSE: &[u8] = include_bytes!(
 /// composite-type  = "message" / "multipart" / extension-token
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 943 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static COMPOSITE_TYPE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "data",
     "composite-type",
@@ -264,7 +278,9 @@ static __EXTENSION_TOKEN_SPARSE: &[u8] = include_bytes!(
 /// extension-token = ietf-token / x-token
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 943 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static EXTENSION_TOKEN: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "data",
     "extension-token",
@@ -294,7 +310,9 @@ static __IETF_TOKEN_SPARSE: &[u8] = include_bytes!(
 /// ietf-token      = token
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 943 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static IETF_TOKEN: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "data",
     "ietf-token",
@@ -324,7 +342,9 @@ static __X_TOKEN_SPARSE: &[u8] = include_bytes!(
 /// x-token         = "X-" token
 /// ```
 ///
-/// Minimized DFA: 7 states × 6 byte classes, a 418-byte table; 979 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 7 states × 6 byte classes, a 468-byte table; 979 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static X_TOKEN: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "data",
     "x-token",
@@ -354,7 +374,9 @@ static __SUBTYPE_SPARSE: &[u8] = include_bytes!(
 /// subtype         = extension-token / iana-token
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 943 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static SUBTYPE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "data",
     "subtype",
@@ -384,7 +406,9 @@ static __IANA_TOKEN_SPARSE: &[u8] = include_bytes!(
 /// iana-token      = token
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 943 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static IANA_TOKEN: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "data",
     "iana-token",
@@ -414,7 +438,9 @@ static __ATTRIBUTE_SPARSE: &[u8] = include_bytes!(
 /// attribute       = token
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 943 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static ATTRIBUTE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "data",
     "attribute",
@@ -444,7 +470,9 @@ static __VALUE_SPARSE: &[u8] = include_bytes!(
 /// value           = token
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 943 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static VALUE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "data",
     "value",
@@ -474,7 +502,9 @@ static __TOKEN_SPARSE: &[u8] = include_bytes!(
 /// token           = 1*( token-urlchar / escaped )
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 943 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static TOKEN: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "data",
     "token",
@@ -505,7 +535,7 @@ static __TOKEN_URLCHAR_SPARSE: &[u8] = include_bytes!(
 ///                 / "&" / "+" / "$"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 817 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 817 bytes as a sparse `regex-automata` DFA.
 pub static TOKEN_URLCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "data",
     "token-urlchar",

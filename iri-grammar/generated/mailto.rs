@@ -23,7 +23,9 @@ static __MAILTO_URI_SPARSE: &[u8] = include_bytes!(
 /// mailtoURI    = "mailto:" [ to ] [ hfields ]
 /// ```
 ///
-/// Minimized DFA: 49 states × 27 byte classes, a 3064-byte table; 4483 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 49 states × 27 byte classes, a 3544-byte table; 4483 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 10 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (480 bytes of loop sets in the table).
 pub static MAILTO_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "mailtoURI",
@@ -53,7 +55,9 @@ static __TO_SPARSE: &[u8] = include_bytes!(
 /// to           = addr-spec *("," addr-spec )
 /// ```
 ///
-/// Minimized DFA: 15 states × 13 byte classes, a 740-byte table; 1369 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 15 states × 13 byte classes, a 932-byte table; 1369 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
 pub static TO: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "to",
@@ -83,7 +87,9 @@ static __HFIELDS_SPARSE: &[u8] = include_bytes!(
 /// hfields      = "?" hfield *( "&" hfield )
 /// ```
 ///
-/// Minimized DFA: 8 states × 7 byte classes, a 448-byte table; 1000 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 8 states × 7 byte classes, a 544-byte table; 1000 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static HFIELDS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "hfields",
@@ -113,7 +119,9 @@ static __HFIELD_SPARSE: &[u8] = include_bytes!(
 /// hfield       = hfname "=" hfvalue
 /// ```
 ///
-/// Minimized DFA: 7 states × 5 byte classes, a 404-byte table; 979 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 7 states × 5 byte classes, a 500-byte table; 979 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static HFIELD: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "hfield",
@@ -143,7 +151,9 @@ static __HFNAME_SPARSE: &[u8] = include_bytes!(
 /// hfname       = *qchar
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 856 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static HFNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "hfname",
@@ -173,7 +183,9 @@ static __HFVALUE_SPARSE: &[u8] = include_bytes!(
 /// hfvalue      = *qchar
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 856 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static HFVALUE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "hfvalue",
@@ -203,7 +215,9 @@ static __ADDR_SPEC_SPARSE: &[u8] = include_bytes!(
 /// addr-spec    = local-part "@" domain
 /// ```
 ///
-/// Minimized DFA: 15 states × 12 byte classes, a 710-byte table; 1357 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 15 states × 12 byte classes, a 904-byte table; 1357 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
 pub static ADDR_SPEC: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "addr-spec",
@@ -233,7 +247,9 @@ static __LOCAL_PART_SPARSE: &[u8] = include_bytes!(
 /// local-part   = dot-atom-text / quoted-string
 /// ```
 ///
-/// Minimized DFA: 10 states × 9 byte classes, a 520-byte table; 1108 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 10 states × 9 byte classes, a 616-byte table; 1108 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static LOCAL_PART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "local-part",
@@ -263,7 +279,9 @@ static __DOMAIN_SPARSE: &[u8] = include_bytes!(
 /// domain       = dot-atom-text / "[" *dtext-no-obs "]"
 /// ```
 ///
-/// Minimized DFA: 6 states × 6 byte classes, a 404-byte table; 976 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 6 states × 6 byte classes, a 500-byte table; 976 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static DOMAIN: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "domain",
@@ -294,7 +312,7 @@ static __DTEXT_NO_OBS_SPARSE: &[u8] = include_bytes!(
 ///                %d94-126  ; characters not including
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
 pub static DTEXT_NO_OBS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "dtext-no-obs",
@@ -324,7 +342,7 @@ static __QCHAR_SPARSE: &[u8] = include_bytes!(
 /// qchar        = unreserved / pct-encoded / some-delims
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 865 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 372-byte table; 865 bytes as a sparse `regex-automata` DFA.
 pub static QCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "qchar",
@@ -355,7 +373,7 @@ static __SOME_DELIMS_SPARSE: &[u8] = include_bytes!(
 ///              / "+" / "," / ";" / ":" / "@"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 787 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 787 bytes as a sparse `regex-automata` DFA.
 pub static SOME_DELIMS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "some-delims",
@@ -395,7 +413,7 @@ static __ATEXT_SPARSE: &[u8] = include_bytes!(
 ///                  "~"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 811 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 811 bytes as a sparse `regex-automata` DFA.
 pub static ATEXT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "atext",
@@ -425,7 +443,9 @@ static __DOT_ATOM_TEXT_SPARSE: &[u8] = include_bytes!(
 /// dot-atom-text  = 1*atext *("." 1*atext)
 /// ```
 ///
-/// Minimized DFA: 3 states × 3 byte classes, a 344-byte table; 871 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 3 byte classes, a 392-byte table; 871 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static DOT_ATOM_TEXT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "dot-atom-text",
@@ -455,7 +475,9 @@ static __QUOTED_STRING_SPARSE: &[u8] = include_bytes!(
 /// quoted-string  = DQUOTE *([FWS] qcontent) [FWS] DQUOTE
 /// ```
 ///
-/// Minimized DFA: 8 states × 7 byte classes, a 448-byte table; 922 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 8 states × 7 byte classes, a 496-byte table; 922 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static QUOTED_STRING: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "quoted-string",
@@ -517,7 +539,7 @@ static __QTEXT_SPARSE: &[u8] = include_bytes!(
 ///                  %d93-126           ;  "\" or the quote character
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 775 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
 pub static QTEXT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "qtext",

@@ -23,7 +23,9 @@ static __GENERICURL_SPARSE: &[u8] = include_bytes!(
 /// genericurl     = scheme ":" schemepart
 /// ```
 ///
-/// Minimized DFA: 5 states × 6 byte classes, a 390-byte table; 895 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 6 byte classes, a 488-byte table; 895 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static GENERICURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "genericurl",
@@ -56,7 +58,9 @@ static __URL_SPARSE: &[u8] = include_bytes!(
 ///                  prosperourl | otherurl
 /// ```
 ///
-/// Minimized DFA: 5 states × 6 byte classes, a 390-byte table; 895 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 6 byte classes, a 488-byte table; 895 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static URL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "url",
@@ -86,7 +90,9 @@ static __OTHERURL_SPARSE: &[u8] = include_bytes!(
 /// otherurl       = genericurl
 /// ```
 ///
-/// Minimized DFA: 5 states × 6 byte classes, a 390-byte table; 895 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 6 byte classes, a 488-byte table; 895 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static OTHERURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "otherurl",
@@ -116,7 +122,9 @@ static __SCHEME_SPARSE: &[u8] = include_bytes!(
 /// scheme         = 1*[ lowalpha | digit | "+" | "-" | "." ]
 /// ```
 ///
-/// Minimized DFA: 2 states × 2 byte classes, a 332-byte table; 778 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 2 states × 2 byte classes, a 380-byte table; 778 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static SCHEME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "scheme",
@@ -146,7 +154,9 @@ static __SCHEMEPART_SPARSE: &[u8] = include_bytes!(
 /// schemepart     = *xchar | ip-schemepart
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 850 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static SCHEMEPART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "schemepart",
@@ -176,7 +186,9 @@ static __IP_SCHEMEPART_SPARSE: &[u8] = include_bytes!(
 /// ip-schemepart  = "//" login [ "/" urlpath ]
 /// ```
 ///
-/// Minimized DFA: 42 states × 11 byte classes, a 1328-byte table; 3058 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 42 states × 11 byte classes, a 1664-byte table; 3058 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (336 bytes of loop sets in the table).
 pub static IP_SCHEMEPART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "ip-schemepart",
@@ -206,7 +218,9 @@ static __LOGIN_SPARSE: &[u8] = include_bytes!(
 /// login          = [ user [ ":" password ] "@" ] hostport
 /// ```
 ///
-/// Minimized DFA: 37 states × 10 byte classes, a 1134-byte table; 2881 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 37 states × 10 byte classes, a 1424-byte table; 2881 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (288 bytes of loop sets in the table).
 pub static LOGIN: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "login",
@@ -236,7 +250,9 @@ static __HOSTPORT_SPARSE: &[u8] = include_bytes!(
 /// hostport       = host [ ":" port ]
 /// ```
 ///
-/// Minimized DFA: 16 states × 6 byte classes, a 544-byte table; 1216 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 16 states × 6 byte classes, a 640-byte table; 1216 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static HOSTPORT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "hostport",
@@ -266,7 +282,9 @@ static __HOST_SPARSE: &[u8] = include_bytes!(
 /// host           = hostname | hostnumber
 /// ```
 ///
-/// Minimized DFA: 14 states × 5 byte classes, a 488-byte table; 1174 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 14 states × 5 byte classes, a 584-byte table; 1174 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static HOST: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "host",
@@ -296,7 +314,9 @@ static __HOSTNAME_SPARSE: &[u8] = include_bytes!(
 /// hostname       = *[ domainlabel "." ] toplabel
 /// ```
 ///
-/// Minimized DFA: 6 states × 5 byte classes, a 392-byte table; 910 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 6 states × 5 byte classes, a 488-byte table; 910 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static HOSTNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "hostname",
@@ -326,7 +346,9 @@ static __DOMAINLABEL_SPARSE: &[u8] = include_bytes!(
 /// domainlabel    = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
 /// ```
 ///
-/// Minimized DFA: 4 states × 3 byte classes, a 352-byte table; 832 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 3 byte classes, a 400-byte table; 832 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static DOMAINLABEL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "domainlabel",
@@ -356,7 +378,9 @@ static __TOPLABEL_SPARSE: &[u8] = include_bytes!(
 /// toplabel       = alpha | alpha *[ alphadigit | "-" ] alphadigit
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 826 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 826 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static TOPLABEL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "toplabel",
@@ -386,7 +410,7 @@ static __ALPHADIGIT_SPARSE: &[u8] = include_bytes!(
 /// alphadigit     = alpha | digit
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 775 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
 pub static ALPHADIGIT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "alphadigit",
@@ -446,7 +470,7 @@ static __PORT_SPARSE: &[u8] = include_bytes!(
 /// port           = digits
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
 pub static PORT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "port",
@@ -476,7 +500,9 @@ static __USER_SPARSE: &[u8] = include_bytes!(
 /// user           = *[ uchar | ";" | "?" | "&" | "=" ]
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 868 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 868 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static USER: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "user",
@@ -506,7 +532,9 @@ static __PASSWORD_SPARSE: &[u8] = include_bytes!(
 /// password       = *[ uchar | ";" | "?" | "&" | "=" ]
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 868 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 868 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static PASSWORD: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "password",
@@ -536,7 +564,9 @@ static __URLPATH_SPARSE: &[u8] = include_bytes!(
 /// urlpath        = *xchar    ; depends on protocol see section 3.1
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 850 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static URLPATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "urlpath",
@@ -566,7 +596,9 @@ static __FTPURL_SPARSE: &[u8] = include_bytes!(
 /// ftpurl         = "ftp://" login [ "/" fpath [ ";type=" ftptype ]]
 /// ```
 ///
-/// Minimized DFA: 53 states × 20 byte classes, a 2546-byte table; 3295 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 53 states × 20 byte classes, a 2884-byte table; 3295 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 7 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (336 bytes of loop sets in the table).
 pub static FTPURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "ftpurl",
@@ -596,7 +628,9 @@ static __FPATH_SPARSE: &[u8] = include_bytes!(
 /// fpath          = fsegment *[ "/" fsegment ]
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 850 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static FPATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "fpath",
@@ -626,7 +660,9 @@ static __FSEGMENT_SPARSE: &[u8] = include_bytes!(
 /// fsegment       = *[ uchar | "?" | ":" | "@" | "&" | "=" ]
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 856 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static FSEGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "fsegment",
@@ -656,7 +692,7 @@ static __FTPTYPE_SPARSE: &[u8] = include_bytes!(
 /// ftptype        = "A" | "I" | "D" | "a" | "i" | "d"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 793 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 793 bytes as a sparse `regex-automata` DFA.
 pub static FTPTYPE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "ftptype",
@@ -686,7 +722,9 @@ static __FILEURL_SPARSE: &[u8] = include_bytes!(
 /// fileurl        = "file://" [ host | "localhost" ] "/" fpath
 /// ```
 ///
-/// Minimized DFA: 24 states × 14 byte classes, a 1040-byte table; 1432 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 24 states × 14 byte classes, a 1184-byte table; 1432 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (144 bytes of loop sets in the table).
 pub static FILEURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "fileurl",
@@ -716,7 +754,9 @@ static __HTTPURL_SPARSE: &[u8] = include_bytes!(
 /// httpurl        = "http://" hostport [ "/" hpath [ "?" search ]]
 /// ```
 ///
-/// Minimized DFA: 29 states × 14 byte classes, a 1190-byte table; 1597 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 29 states × 14 byte classes, a 1384-byte table; 1597 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
 pub static HTTPURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "httpurl",
@@ -746,7 +786,9 @@ static __HPATH_SPARSE: &[u8] = include_bytes!(
 /// hpath          = hsegment *[ "/" hsegment ]
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 850 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static HPATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "hpath",
@@ -776,7 +818,9 @@ static __HSEGMENT_SPARSE: &[u8] = include_bytes!(
 /// hsegment       = *[ uchar | ";" | ":" | "@" | "&" | "=" ]
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 856 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static HSEGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "hsegment",
@@ -806,7 +850,9 @@ static __SEARCH_SPARSE: &[u8] = include_bytes!(
 /// search         = *[ uchar | ";" | ":" | "@" | "&" | "=" ]
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 856 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static SEARCH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "search",
@@ -837,7 +883,9 @@ static __GOPHERURL_SPARSE: &[u8] = include_bytes!(
 ///                  [ "%09" search [ "%09" gopher+_string ] ] ] ] ]
 /// ```
 ///
-/// Minimized DFA: 28 states × 16 byte classes, a 1272-byte table; 1516 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 28 states × 16 byte classes, a 1416-byte table; 1516 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (144 bytes of loop sets in the table).
 pub static GOPHERURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "gopherurl",
@@ -867,7 +915,7 @@ static __GTYPE_SPARSE: &[u8] = include_bytes!(
 /// gtype          = xchar
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 859 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 372-byte table; 859 bytes as a sparse `regex-automata` DFA.
 pub static GTYPE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "gtype",
@@ -897,7 +945,9 @@ static __SELECTOR_SPARSE: &[u8] = include_bytes!(
 /// selector       = *xchar
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 850 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static SELECTOR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "selector",
@@ -927,7 +977,9 @@ static __GOPHER_STRING_SPARSE: &[u8] = include_bytes!(
 /// gopher+_string = *xchar
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 850 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static GOPHER_STRING: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "gopher+_string",
@@ -957,7 +1009,9 @@ static __MAILTOURL_SPARSE: &[u8] = include_bytes!(
 /// mailtourl      = "mailto:" encoded822addr
 /// ```
 ///
-/// Minimized DFA: 12 states × 11 byte classes, a 608-byte table; 1048 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 12 states × 11 byte classes, a 656-byte table; 1048 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static MAILTOURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "mailtourl",
@@ -987,7 +1041,9 @@ static __ENCODED822ADDR_SPARSE: &[u8] = include_bytes!(
 /// encoded822addr = 1*xchar               ; further defined in RFC822
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 907 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 907 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static ENCODED822ADDR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "encoded822addr",
@@ -1017,7 +1073,9 @@ static __NEWSURL_SPARSE: &[u8] = include_bytes!(
 /// newsurl        = "news:" grouppart
 /// ```
 ///
-/// Minimized DFA: 25 states × 16 byte classes, a 1170-byte table; 1651 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 25 states × 16 byte classes, a 1364-byte table; 1651 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
 pub static NEWSURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "newsurl",
@@ -1047,7 +1105,9 @@ static __GROUPPART_SPARSE: &[u8] = include_bytes!(
 /// grouppart      = "*" | group | article
 /// ```
 ///
-/// Minimized DFA: 20 states × 11 byte classes, a 800-byte table; 1552 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 20 states × 11 byte classes, a 992-byte table; 1552 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
 pub static GROUPPART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "grouppart",
@@ -1077,7 +1137,9 @@ static __GROUP_SPARSE: &[u8] = include_bytes!(
 /// group          = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]
 /// ```
 ///
-/// Minimized DFA: 3 states × 3 byte classes, a 344-byte table; 805 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 3 byte classes, a 392-byte table; 805 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static GROUP: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "group",
@@ -1107,7 +1169,9 @@ static __ARTICLE_SPARSE: &[u8] = include_bytes!(
 /// article        = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host
 /// ```
 ///
-/// Minimized DFA: 17 states × 9 byte classes, a 660-byte table; 1297 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 17 states × 9 byte classes, a 804-byte table; 1297 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (144 bytes of loop sets in the table).
 pub static ARTICLE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "article",
@@ -1137,7 +1201,9 @@ static __NNTPURL_SPARSE: &[u8] = include_bytes!(
 /// nntpurl        = "nntp://" hostport "/" group [ "/" digits ]
 /// ```
 ///
-/// Minimized DFA: 27 states × 11 byte classes, a 968-byte table; 1465 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 27 states × 11 byte classes, a 1112-byte table; 1465 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (144 bytes of loop sets in the table).
 pub static NNTPURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "nntpurl",
@@ -1167,7 +1233,9 @@ static __TELNETURL_SPARSE: &[u8] = include_bytes!(
 /// telneturl      = "telnet://" login [ "/" ]
 /// ```
 ///
-/// Minimized DFA: 47 states × 15 byte classes, a 1824-byte table; 3097 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 47 states × 15 byte classes, a 2112-byte table; 3097 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (288 bytes of loop sets in the table).
 pub static TELNETURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "telneturl",
@@ -1197,7 +1265,9 @@ static __WAISURL_SPARSE: &[u8] = include_bytes!(
 /// waisurl        = waisdatabase | waisindex | waisdoc
 /// ```
 ///
-/// Minimized DFA: 35 states × 16 byte classes, a 1510-byte table; 1831 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 35 states × 16 byte classes, a 1800-byte table; 1831 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 6 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (288 bytes of loop sets in the table).
 pub static WAISURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "waisurl",
@@ -1227,7 +1297,9 @@ static __WAISDATABASE_SPARSE: &[u8] = include_bytes!(
 /// waisdatabase   = "wais://" hostport "/" database
 /// ```
 ///
-/// Minimized DFA: 26 states × 14 byte classes, a 1100-byte table; 1474 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 26 states × 14 byte classes, a 1244-byte table; 1474 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (144 bytes of loop sets in the table).
 pub static WAISDATABASE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "waisdatabase",
@@ -1257,7 +1329,9 @@ static __WAISINDEX_SPARSE: &[u8] = include_bytes!(
 /// waisindex      = "wais://" hostport "/" database "?" search
 /// ```
 ///
-/// Minimized DFA: 29 states × 16 byte classes, a 1306-byte table; 1597 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 29 states × 16 byte classes, a 1500-byte table; 1597 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
 pub static WAISINDEX: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "waisindex",
@@ -1287,7 +1361,9 @@ static __WAISDOC_SPARSE: &[u8] = include_bytes!(
 /// waisdoc        = "wais://" hostport "/" database "/" wtype "/" wpath
 /// ```
 ///
-/// Minimized DFA: 32 states × 14 byte classes, a 1280-byte table; 1708 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 32 states × 14 byte classes, a 1520-byte table; 1708 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (240 bytes of loop sets in the table).
 pub static WAISDOC: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "waisdoc",
@@ -1317,7 +1393,9 @@ static __DATABASE_SPARSE: &[u8] = include_bytes!(
 /// database       = *uchar
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 850 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static DATABASE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "database",
@@ -1347,7 +1425,9 @@ static __WTYPE_SPARSE: &[u8] = include_bytes!(
 /// wtype          = *uchar
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 850 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static WTYPE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "wtype",
@@ -1377,7 +1457,9 @@ static __WPATH_SPARSE: &[u8] = include_bytes!(
 /// wpath          = *uchar
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 850 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static WPATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "wpath",
@@ -1407,7 +1489,9 @@ static __PROSPEROURL_SPARSE: &[u8] = include_bytes!(
 /// prosperourl    = "prospero://" hostport "/" ppath *[ fieldspec ]
 /// ```
 ///
-/// Minimized DFA: 36 states × 17 byte classes, a 1616-byte table; 1798 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 36 states × 17 byte classes, a 1856-byte table; 1798 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (240 bytes of loop sets in the table).
 pub static PROSPEROURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "prosperourl",
@@ -1437,7 +1521,9 @@ static __PPATH_SPARSE: &[u8] = include_bytes!(
 /// ppath          = psegment *[ "/" psegment ]
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 850 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static PPATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "ppath",
@@ -1467,7 +1553,9 @@ static __PSEGMENT_SPARSE: &[u8] = include_bytes!(
 /// psegment       = *[ uchar | "?" | ":" | "@" | "&" | "=" ]
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 856 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static PSEGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "psegment",
@@ -1497,7 +1585,9 @@ static __FIELDSPEC_SPARSE: &[u8] = include_bytes!(
 /// fieldspec      = ";" fieldname "=" fieldvalue
 /// ```
 ///
-/// Minimized DFA: 8 states × 6 byte classes, a 432-byte table; 982 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 8 states × 6 byte classes, a 528-byte table; 982 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static FIELDSPEC: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "fieldspec",
@@ -1527,7 +1617,9 @@ static __FIELDNAME_SPARSE: &[u8] = include_bytes!(
 /// fieldname      = *[ uchar | "?" | ":" | "@" | "&" ]
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 850 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static FIELDNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "fieldname",
@@ -1557,7 +1649,9 @@ static __FIELDVALUE_SPARSE: &[u8] = include_bytes!(
 /// fieldvalue     = *[ uchar | "?" | ":" | "@" | "&" ]
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 850 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 850 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static FIELDVALUE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "fieldvalue",
@@ -1590,7 +1684,7 @@ static __LOWALPHA_SPARSE: &[u8] = include_bytes!(
 ///                  "y" | "z"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
 pub static LOWALPHA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "lowalpha",
@@ -1622,7 +1716,7 @@ static __HIALPHA_SPARSE: &[u8] = include_bytes!(
 ///                  "S" | "T" | "U" | "V" | "W" | "X" | "Y" | "Z"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
 pub static HIALPHA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "hialpha",
@@ -1652,7 +1746,7 @@ static __ALPHA_SPARSE: &[u8] = include_bytes!(
 /// alpha          = lowalpha | hialpha
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
 pub static ALPHA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "alpha",
@@ -1683,7 +1777,7 @@ static __DIGIT_SPARSE: &[u8] = include_bytes!(
 ///                  "8" | "9"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 763 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 763 bytes as a sparse `regex-automata` DFA.
 pub static DIGIT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "digit",
@@ -1713,7 +1807,7 @@ static __SAFE_SPARSE: &[u8] = include_bytes!(
 /// safe           = "$" | "-" | "_" | "." | "+"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 781 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 781 bytes as a sparse `regex-automata` DFA.
 pub static SAFE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "safe",
@@ -1743,7 +1837,7 @@ static __EXTRA_SPARSE: &[u8] = include_bytes!(
 /// extra          = "!" | "*" | "'" | "(" | ")" | ","
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 775 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
 pub static EXTRA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "extra",
@@ -1773,7 +1867,7 @@ static __NATIONAL_SPARSE: &[u8] = include_bytes!(
 /// national       = "{" | "}" | "|" | "\" | "^" | "~" | "[" | "]" | "`"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 775 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
 pub static NATIONAL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "national",
@@ -1803,7 +1897,7 @@ static __PUNCTUATION_SPARSE: &[u8] = include_bytes!(
 /// punctuation    = "<" | ">" | "#" | "%" | <">
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 781 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 781 bytes as a sparse `regex-automata` DFA.
 pub static PUNCTUATION: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "punctuation",
@@ -1833,7 +1927,7 @@ static __RESERVED_SPARSE: &[u8] = include_bytes!(
 /// reserved       = ";" | "/" | "?" | ":" | "@" | "&" | "="
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 787 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 787 bytes as a sparse `regex-automata` DFA.
 pub static RESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "reserved",
@@ -1864,7 +1958,7 @@ static __HEX_SPARSE: &[u8] = include_bytes!(
 ///                  "a" | "b" | "c" | "d" | "e" | "f"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 775 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
 pub static HEX: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "hex",
@@ -1924,7 +2018,7 @@ static __UNRESERVED_SPARSE: &[u8] = include_bytes!(
 /// unreserved     = alpha | digit | safe | extra
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 799 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 799 bytes as a sparse `regex-automata` DFA.
 pub static UNRESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "unreserved",
@@ -1954,7 +2048,7 @@ static __UCHAR_SPARSE: &[u8] = include_bytes!(
 /// uchar          = unreserved | escape
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 859 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 372-byte table; 859 bytes as a sparse `regex-automata` DFA.
 pub static UCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "uchar",
@@ -1984,7 +2078,7 @@ static __XCHAR_SPARSE: &[u8] = include_bytes!(
 /// xchar          = unreserved | reserved | escape
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 859 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 372-byte table; 859 bytes as a sparse `regex-automata` DFA.
 pub static XCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "xchar",
@@ -2014,7 +2108,7 @@ static __DIGITS_SPARSE: &[u8] = include_bytes!(
 /// digits         = 1*digit
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
 pub static DIGITS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "digits",

@@ -23,7 +23,9 @@ static __URI_REFERENCE_SPARSE: &[u8] = include_bytes!(
 ///       URI-reference = [ absoluteURI | relativeURI ] [ "#" fragment ]
 /// ```
 ///
-/// Minimized DFA: 13 states × 11 byte classes, a 632-byte table; 1405 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 13 states × 11 byte classes, a 824-byte table; 1405 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
 pub static URI_REFERENCE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "URI-reference",
@@ -53,7 +55,9 @@ static __ABSOLUTE_URI_SPARSE: &[u8] = include_bytes!(
 ///       absoluteURI   = scheme ":" ( hier_part | opaque_part )
 /// ```
 ///
-/// Minimized DFA: 7 states × 8 byte classes, a 446-byte table; 985 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 7 states × 8 byte classes, a 544-byte table; 985 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static ABSOLUTE_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "absoluteURI",
@@ -83,7 +87,9 @@ static __RELATIVE_URI_SPARSE: &[u8] = include_bytes!(
 ///       relativeURI   = ( net_path | abs_path | rel_path ) [ "?" query ]
 /// ```
 ///
-/// Minimized DFA: 8 states × 7 byte classes, a 448-byte table; 1078 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 8 states × 7 byte classes, a 544-byte table; 1078 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static RELATIVE_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "relativeURI",
@@ -113,7 +119,9 @@ static __HIER_PART_SPARSE: &[u8] = include_bytes!(
 ///       hier_part     = ( net_path | abs_path ) [ "?" query ]
 /// ```
 ///
-/// Minimized DFA: 5 states × 5 byte classes, a 380-byte table; 871 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 5 byte classes, a 428-byte table; 871 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static HIER_PART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "hier_part",
@@ -143,7 +151,9 @@ static __OPAQUE_PART_SPARSE: &[u8] = include_bytes!(
 ///       opaque_part   = uric_no_slash *uric
 /// ```
 ///
-/// Minimized DFA: 5 states × 5 byte classes, a 380-byte table; 925 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 5 byte classes, a 428-byte table; 925 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static OPAQUE_PART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "opaque_part",
@@ -174,7 +184,7 @@ static __URIC_NO_SLASH_SPARSE: &[u8] = include_bytes!(
 ///                       "&" | "=" | "+" | "$" | ","
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 871 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 372-byte table; 871 bytes as a sparse `regex-automata` DFA.
 pub static URIC_NO_SLASH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "uric_no_slash",
@@ -204,7 +214,9 @@ static __NET_PATH_SPARSE: &[u8] = include_bytes!(
 ///       net_path      = "//" authority [ abs_path ]
 /// ```
 ///
-/// Minimized DFA: 6 states × 5 byte classes, a 392-byte table; 886 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 6 states × 5 byte classes, a 440-byte table; 886 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static NET_PATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "net_path",
@@ -234,7 +246,9 @@ static __ABS_PATH_SPARSE: &[u8] = include_bytes!(
 ///       abs_path      = "/"  path_segments
 /// ```
 ///
-/// Minimized DFA: 5 states × 5 byte classes, a 380-byte table; 871 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 5 byte classes, a 428-byte table; 871 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static ABS_PATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "abs_path",
@@ -264,7 +278,9 @@ static __REL_PATH_SPARSE: &[u8] = include_bytes!(
 ///       rel_path      = rel_segment [ abs_path ]
 /// ```
 ///
-/// Minimized DFA: 8 states × 6 byte classes, a 432-byte table; 1066 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 8 states × 6 byte classes, a 528-byte table; 1066 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static REL_PATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "rel_path",
@@ -295,7 +311,9 @@ static __REL_SEGMENT_SPARSE: &[u8] = include_bytes!(
 ///                           ";" | "@" | "&" | "=" | "+" | "$" | "," )
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 943 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 943 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static REL_SEGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "rel_segment",
@@ -325,7 +343,9 @@ static __SCHEME_SPARSE: &[u8] = include_bytes!(
 ///       scheme        = alpha *( alpha | digit | "+" | "-" | "." )
 /// ```
 ///
-/// Minimized DFA: 3 states × 3 byte classes, a 344-byte table; 799 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 3 byte classes, a 392-byte table; 799 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static SCHEME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "scheme",
@@ -355,7 +375,9 @@ static __AUTHORITY_SPARSE: &[u8] = include_bytes!(
 ///       authority     = server | reg_name
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 862 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 862 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static AUTHORITY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "authority",
@@ -386,7 +408,9 @@ static __REG_NAME_SPARSE: &[u8] = include_bytes!(
 ///                           ";" | ":" | "@" | "&" | "=" | "+" )
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 931 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 931 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static REG_NAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "reg_name",
@@ -416,7 +440,9 @@ static __SERVER_SPARSE: &[u8] = include_bytes!(
 ///       server        = [ [ userinfo "@" ] hostport ]
 /// ```
 ///
-/// Minimized DFA: 34 states × 10 byte classes, a 1068-byte table; 2692 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 34 states × 10 byte classes, a 1308-byte table; 2692 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (240 bytes of loop sets in the table).
 pub static SERVER: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "server",
@@ -447,7 +473,9 @@ static __USERINFO_SPARSE: &[u8] = include_bytes!(
 ///                          ";" | ":" | "&" | "=" | "+" | "$" | "," )
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 862 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 862 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static USERINFO: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "userinfo",
@@ -477,7 +505,9 @@ static __HOSTPORT_SPARSE: &[u8] = include_bytes!(
 ///       hostport      = host [ ":" port ]
 /// ```
 ///
-/// Minimized DFA: 16 states × 6 byte classes, a 544-byte table; 1234 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 16 states × 6 byte classes, a 640-byte table; 1234 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static HOSTPORT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "hostport",
@@ -507,7 +537,9 @@ static __HOST_SPARSE: &[u8] = include_bytes!(
 ///       host          = hostname | IPv4address
 /// ```
 ///
-/// Minimized DFA: 15 states × 5 byte classes, a 500-byte table; 1201 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 15 states × 5 byte classes, a 596-byte table; 1201 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static HOST: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "host",
@@ -537,7 +569,9 @@ static __HOSTNAME_SPARSE: &[u8] = include_bytes!(
 ///       hostname      = *( domainlabel "." ) toplabel [ "." ]
 /// ```
 ///
-/// Minimized DFA: 7 states × 5 byte classes, a 404-byte table; 937 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 7 states × 5 byte classes, a 500-byte table; 937 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static HOSTNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "hostname",
@@ -567,7 +601,9 @@ static __DOMAINLABEL_SPARSE: &[u8] = include_bytes!(
 ///       domainlabel   = alphanum | alphanum *( alphanum | "-" ) alphanum
 /// ```
 ///
-/// Minimized DFA: 4 states × 3 byte classes, a 352-byte table; 832 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 3 byte classes, a 400-byte table; 832 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static DOMAINLABEL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "domainlabel",
@@ -597,7 +633,9 @@ static __TOPLABEL_SPARSE: &[u8] = include_bytes!(
 ///       toplabel      = alpha | alpha *( alphanum | "-" ) alphanum
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 826 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 826 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static TOPLABEL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "toplabel",
@@ -687,7 +725,9 @@ static __PATH_SPARSE: &[u8] = include_bytes!(
 ///       path          = [ abs_path | opaque_part ]
 /// ```
 ///
-/// Minimized DFA: 8 states × 6 byte classes, a 432-byte table; 1048 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 8 states × 6 byte classes, a 528-byte table; 1048 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static PATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "path",
@@ -717,7 +757,9 @@ static __PATH_SEGMENTS_SPARSE: &[u8] = include_bytes!(
 ///       path_segments = segment *( "/" segment )
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 856 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static PATH_SEGMENTS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "path_segments",
@@ -747,7 +789,9 @@ static __SEGMENT_SPARSE: &[u8] = include_bytes!(
 ///       segment       = *pchar *( ";" param )
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 862 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 862 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static SEGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "segment",
@@ -777,7 +821,9 @@ static __PARAM_SPARSE: &[u8] = include_bytes!(
 ///       param         = *pchar
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 862 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 862 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static PARAM: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "param",
@@ -808,7 +854,7 @@ static __PCHAR_SPARSE: &[u8] = include_bytes!(
 ///                       ":" | "@" | "&" | "=" | "+" | "$" | ","
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 871 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 372-byte table; 871 bytes as a sparse `regex-automata` DFA.
 pub static PCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "pchar",
@@ -838,7 +884,9 @@ static __QUERY_SPARSE: &[u8] = include_bytes!(
 ///       query         = *uric
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 856 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static QUERY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "query",
@@ -868,7 +916,9 @@ static __FRAGMENT_SPARSE: &[u8] = include_bytes!(
 ///       fragment      = *uric
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 856 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static FRAGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "fragment",
@@ -898,7 +948,7 @@ static __URIC_SPARSE: &[u8] = include_bytes!(
 ///       uric          = reserved | unreserved | escaped
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 865 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 372-byte table; 865 bytes as a sparse `regex-automata` DFA.
 pub static URIC: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "uric",
@@ -929,7 +979,7 @@ static __RESERVED_SPARSE: &[u8] = include_bytes!(
 ///                       "$" | ","
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 799 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 799 bytes as a sparse `regex-automata` DFA.
 pub static RESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "reserved",
@@ -959,7 +1009,7 @@ static __UNRESERVED_SPARSE: &[u8] = include_bytes!(
 ///       unreserved    = alphanum | mark
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 805 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 805 bytes as a sparse `regex-automata` DFA.
 pub static UNRESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "unreserved",
@@ -990,7 +1040,7 @@ static __MARK_SPARSE: &[u8] = include_bytes!(
 ///                       "(" | ")"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 787 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 787 bytes as a sparse `regex-automata` DFA.
 pub static MARK: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "mark",
@@ -1051,7 +1101,7 @@ static __HEX_SPARSE: &[u8] = include_bytes!(
 ///                               "a" | "b" | "c" | "d" | "e" | "f"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 775 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
 pub static HEX: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "hex",
@@ -1081,7 +1131,7 @@ static __ALPHANUM_SPARSE: &[u8] = include_bytes!(
 ///       alphanum      = alpha | digit
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 775 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
 pub static ALPHANUM: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "alphanum",
@@ -1111,7 +1161,7 @@ static __ALPHA_SPARSE: &[u8] = include_bytes!(
 ///       alpha         = lowalpha | upalpha
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
 pub static ALPHA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "alpha",
@@ -1143,7 +1193,7 @@ static __LOWALPHA_SPARSE: &[u8] = include_bytes!(
 ///                  "s" | "t" | "u" | "v" | "w" | "x" | "y" | "z"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
 pub static LOWALPHA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "lowalpha",
@@ -1175,7 +1225,7 @@ static __UPALPHA_SPARSE: &[u8] = include_bytes!(
 ///                  "S" | "T" | "U" | "V" | "W" | "X" | "Y" | "Z"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
 pub static UPALPHA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "upalpha",
@@ -1206,7 +1256,7 @@ static __DIGIT_SPARSE: &[u8] = include_bytes!(
 ///                  "8" | "9"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 763 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 763 bytes as a sparse `regex-automata` DFA.
 pub static DIGIT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "digit",

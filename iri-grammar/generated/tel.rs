@@ -23,7 +23,9 @@ static __TELEPHONE_URI_SPARSE: &[u8] = include_bytes!(
 /// telephone-uri        = "tel:" telephone-subscriber
 /// ```
 ///
-/// Minimized DFA: 117 states × 30 byte classes, a 7574-byte table; 9883 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 117 states × 30 byte classes, a 8440-byte table; 9883 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 18 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (864 bytes of loop sets in the table).
 pub static TELEPHONE_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "telephone-uri",
@@ -53,7 +55,9 @@ static __TELEPHONE_SUBSCRIBER_SPARSE: &[u8] = include_bytes!(
 /// telephone-subscriber = global-number / local-number
 /// ```
 ///
-/// Minimized DFA: 113 states × 28 byte classes, a 6874-byte table; 9805 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 113 states × 28 byte classes, a 7740-byte table; 9805 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 18 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (864 bytes of loop sets in the table).
 pub static TELEPHONE_SUBSCRIBER: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "telephone-subscriber",
@@ -83,7 +87,9 @@ static __GLOBAL_NUMBER_SPARSE: &[u8] = include_bytes!(
 /// global-number        = global-number-digits *par
 /// ```
 ///
-/// Minimized DFA: 26 states × 20 byte classes, a 1412-byte table; 2146 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 26 states × 20 byte classes, a 1652-byte table; 2146 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 5 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (240 bytes of loop sets in the table).
 pub static GLOBAL_NUMBER: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "global-number",
@@ -113,7 +119,9 @@ static __LOCAL_NUMBER_SPARSE: &[u8] = include_bytes!(
 /// local-number         = local-number-digits *par context *par
 /// ```
 ///
-/// Minimized DFA: 110 states × 28 byte classes, a 6700-byte table; 9688 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 110 states × 28 byte classes, a 7564-byte table; 9688 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 18 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (864 bytes of loop sets in the table).
 pub static LOCAL_NUMBER: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "local-number",
@@ -143,7 +151,9 @@ static __PAR_SPARSE: &[u8] = include_bytes!(
 /// par                  = parameter / extension / isdn-subaddress
 /// ```
 ///
-/// Minimized DFA: 22 states × 16 byte classes, a 1068-byte table; 1828 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 22 states × 16 byte classes, a 1260-byte table; 1828 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
 pub static PAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "par",
@@ -173,7 +183,9 @@ static __ISDN_SUBADDRESS_SPARSE: &[u8] = include_bytes!(
 /// isdn-subaddress      = ";isub=" 1*uric
 /// ```
 ///
-/// Minimized DFA: 11 states × 10 byte classes, a 562-byte table; 1033 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 11 states × 10 byte classes, a 612-byte table; 1033 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static ISDN_SUBADDRESS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "isdn-subaddress",
@@ -233,7 +245,9 @@ static __CONTEXT_SPARSE: &[u8] = include_bytes!(
 /// context              = ";phone-context=" descriptor
 /// ```
 ///
-/// Minimized DFA: 25 states × 17 byte classes, a 1220-byte table; 1321 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 25 states × 17 byte classes, a 1316-byte table; 1321 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static CONTEXT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "context",
@@ -263,7 +277,9 @@ static __DESCRIPTOR_SPARSE: &[u8] = include_bytes!(
 /// descriptor           = domainname / global-number-digits
 /// ```
 ///
-/// Minimized DFA: 10 states × 7 byte classes, a 480-byte table; 1024 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 10 states × 7 byte classes, a 576-byte table; 1024 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static DESCRIPTOR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "descriptor",
@@ -354,7 +370,9 @@ static __DOMAINNAME_SPARSE: &[u8] = include_bytes!(
 /// domainname           = *( domainlabel "." ) toplabel [ "." ]
 /// ```
 ///
-/// Minimized DFA: 7 states × 5 byte classes, a 404-byte table; 937 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 7 states × 5 byte classes, a 500-byte table; 937 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static DOMAINNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "domainname",
@@ -385,7 +403,9 @@ static __DOMAINLABEL_SPARSE: &[u8] = include_bytes!(
 ///                        / alphanum *( alphanum / "-" ) alphanum
 /// ```
 ///
-/// Minimized DFA: 4 states × 3 byte classes, a 352-byte table; 832 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 3 byte classes, a 400-byte table; 832 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static DOMAINLABEL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "domainlabel",
@@ -415,7 +435,9 @@ static __TOPLABEL_SPARSE: &[u8] = include_bytes!(
 /// toplabel             = ALPHA / ALPHA *( alphanum / "-" ) alphanum
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 826 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 826 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static TOPLABEL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "toplabel",
@@ -445,7 +467,9 @@ static __PARAMETER_SPARSE: &[u8] = include_bytes!(
 /// parameter            = ";" pname ["=" pvalue ]
 /// ```
 ///
-/// Minimized DFA: 8 states × 7 byte classes, a 448-byte table; 1018 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 8 states × 7 byte classes, a 544-byte table; 1018 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
 pub static PARAMETER: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "parameter",
@@ -475,7 +499,9 @@ static __PNAME_SPARSE: &[u8] = include_bytes!(
 /// pname                = 1*( alphanum / "-" )
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 805 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 388-byte table; 805 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static PNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "pname",
@@ -505,7 +531,9 @@ static __PVALUE_SPARSE: &[u8] = include_bytes!(
 /// pvalue               = 1*paramchar
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 931 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 420-byte table; 931 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static PVALUE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "pvalue",
@@ -535,7 +563,7 @@ static __PARAMCHAR_SPARSE: &[u8] = include_bytes!(
 /// paramchar            = param-unreserved / unreserved / pct-encoded
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 871 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 372-byte table; 871 bytes as a sparse `regex-automata` DFA.
 pub static PARAMCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "paramchar",
@@ -565,7 +593,7 @@ static __UNRESERVED_SPARSE: &[u8] = include_bytes!(
 /// unreserved           = alphanum / mark
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 805 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 805 bytes as a sparse `regex-automata` DFA.
 pub static UNRESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "unreserved",
@@ -596,7 +624,7 @@ static __MARK_SPARSE: &[u8] = include_bytes!(
 ///                        "'" / "(" / ")"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 787 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 787 bytes as a sparse `regex-automata` DFA.
 pub static MARK: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "mark",
@@ -656,7 +684,7 @@ static __PARAM_UNRESERVED_SPARSE: &[u8] = include_bytes!(
 /// param-unreserved     = "[" / "]" / "/" / ":" / "&" / "+" / "$"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 799 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 799 bytes as a sparse `regex-automata` DFA.
 pub static PARAM_UNRESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "param-unreserved",
@@ -686,7 +714,7 @@ static __PHONEDIGIT_SPARSE: &[u8] = include_bytes!(
 /// phonedigit           = DIGIT / [ visual-separator ]
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 775 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
 pub static PHONEDIGIT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "phonedigit",
@@ -716,7 +744,7 @@ static __PHONEDIGIT_HEX_SPARSE: &[u8] = include_bytes!(
 /// phonedigit-hex       = HEXDIG / "*" / "#" / [ visual-separator ]
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 793 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 793 bytes as a sparse `regex-automata` DFA.
 pub static PHONEDIGIT_HEX: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "phonedigit-hex",
@@ -746,7 +774,7 @@ static __VISUAL_SEPARATOR_SPARSE: &[u8] = include_bytes!(
 /// visual-separator     = "-" / "." / "(" / ")"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
 pub static VISUAL_SEPARATOR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "visual-separator",
@@ -776,7 +804,7 @@ static __ALPHANUM_SPARSE: &[u8] = include_bytes!(
 /// alphanum             = ALPHA / DIGIT
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 775 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
 pub static ALPHANUM: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "alphanum",
@@ -807,7 +835,7 @@ static __RESERVED_SPARSE: &[u8] = include_bytes!(
 ///                        "=" / "+" / "$" / ","
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 799 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 799 bytes as a sparse `regex-automata` DFA.
 pub static RESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "reserved",
@@ -837,7 +865,7 @@ static __URIC_SPARSE: &[u8] = include_bytes!(
 /// uric                 = reserved / unreserved / pct-encoded
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 370-byte table; 865 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 372-byte table; 865 bytes as a sparse `regex-automata` DFA.
 pub static URIC: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "uric",

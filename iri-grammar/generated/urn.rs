@@ -25,7 +25,9 @@ static __NAMESTRING_SPARSE: &[u8] = include_bytes!(
 ///                 [ "#" f-component ]
 /// ```
 ///
-/// Minimized DFA: 80 states × 14 byte classes, a 2720-byte table; 3568 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 80 states × 14 byte classes, a 2864-byte table; 3568 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 3 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (144 bytes of loop sets in the table).
 pub static NAMESTRING: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "namestring",
@@ -55,7 +57,9 @@ static __ASSIGNED_NAME_SPARSE: &[u8] = include_bytes!(
 /// assigned-name = "urn" ":" NID ":" NSS
 /// ```
 ///
-/// Minimized DFA: 72 states × 11 byte classes, a 2048-byte table; 3226 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 72 states × 11 byte classes, a 2096-byte table; 3226 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static ASSIGNED_NAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "assigned-name",
@@ -115,7 +119,7 @@ static __LDH_SPARSE: &[u8] = include_bytes!(
 /// ldh           = alphanum / "-"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 781 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 781 bytes as a sparse `regex-automata` DFA.
 pub static LDH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "ldh",
@@ -145,7 +149,9 @@ static __NSS_SPARSE: &[u8] = include_bytes!(
 /// NSS           = pchar *(pchar / "/")
 /// ```
 ///
-/// Minimized DFA: 5 states × 5 byte classes, a 380-byte table; 925 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 5 byte classes, a 428-byte table; 925 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static NSS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "NSS",
@@ -176,7 +182,9 @@ static __RQ_COMPONENTS_SPARSE: &[u8] = include_bytes!(
 ///                 [ "?=" q-component ]
 /// ```
 ///
-/// Minimized DFA: 7 states × 7 byte classes, a 432-byte table; 961 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 7 states × 7 byte classes, a 480-byte table; 961 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static RQ_COMPONENTS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "rq-components",
@@ -206,7 +214,9 @@ static __R_COMPONENT_SPARSE: &[u8] = include_bytes!(
 /// r-component   = pchar *( pchar / "/" / "?" )
 /// ```
 ///
-/// Minimized DFA: 5 states × 5 byte classes, a 380-byte table; 925 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 5 byte classes, a 428-byte table; 925 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static R_COMPONENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "r-component",
@@ -236,7 +246,9 @@ static __Q_COMPONENT_SPARSE: &[u8] = include_bytes!(
 /// q-component   = pchar *( pchar / "/" / "?" )
 /// ```
 ///
-/// Minimized DFA: 5 states × 5 byte classes, a 380-byte table; 925 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 5 byte classes, a 428-byte table; 925 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static Q_COMPONENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "q-component",
@@ -266,7 +278,9 @@ static __F_COMPONENT_SPARSE: &[u8] = include_bytes!(
 /// f-component   = fragment
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 856 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
 pub static F_COMPONENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "f-component",
@@ -296,7 +310,7 @@ static __ALPHANUM_SPARSE: &[u8] = include_bytes!(
 /// alphanum      = ALPHA / DIGIT
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 338-byte table; 775 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
 pub static ALPHANUM: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "urn",
     "alphanum",

@@ -10,8 +10,15 @@
 //!   last lanes finished one at a time);
 //! - `components::*::parse` accepts exactly what the rule's recognizer
 //!   accepts, fails at the same offset, and returns spans that lie inside
-//!   the input, in order, with the delimiters the grammar puts around them.
+//!   the input, in order, with the delimiters the grammar puts around them;
+//! - the bit-parallel walk (runs of a self-looping state skipped a vector
+//!   block at a time, at every vector width this CPU has and with the
+//!   scalar twin) gives the plain table walk's verdict and error offset,
+//!   for every rule of every spec, on valid and invalid inputs, non-ASCII
+//!   and invalid UTF-8, of every length up to 200 bytes (across the 16-
+//!   and 32-byte block boundaries) and long ones.
 
+use iri_grammar::abnf_runtime::simd::Level;
 use iri_grammar::{rfc3986, rfc3987, Recognizer, Span};
 use proptest::prelude::*;
 
@@ -217,5 +224,270 @@ fn batch_sizes_around_the_lane_count() {
             .map(|i| pool[(i * 5 + n) % pool.len()].repeat(1 + i % 3))
             .collect();
         check_batch(&rfc3987::IRI_REFERENCE, &inputs);
+    }
+}
+
+/// Every recognizer of every grammar, each once.
+fn all_rules() -> Vec<&'static Recognizer> {
+    let mut all: Vec<&'static Recognizer> = Vec::new();
+    for r in iri_grammar::GRAMMARS.iter().flat_map(|g| g.rules()) {
+        if !all.iter().any(|m| std::ptr::eq(*m, *r)) {
+            all.push(r);
+        }
+    }
+    all
+}
+
+/// xorshift64: deterministic inputs, no proptest shrinking needed to read a
+/// failure (the input is printed).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Pieces of URI/IRI-like text: scheme and authority openings of the specs'
+/// grammars, delimiters, escapes (good and bad), non-ASCII characters and
+/// bytes that are not UTF-8.
+const PIECES: &[&[u8]] = &[
+    b"http:",
+    b"https://",
+    b"//",
+    b"example.org",
+    b"user@",
+    b":8080",
+    b"[2001:db8::7]",
+    b"[v1.x]",
+    b"/",
+    b"a",
+    b"Zz09",
+    b"-._~",
+    b"!$&'()*+,;=",
+    b"?",
+    b"q=1&r=2",
+    b"#",
+    b"%41",
+    b"%zz",
+    b"%",
+    b":",
+    b"@",
+    b"mailto:",
+    b"urn:isbn:",
+    b"data:text/plain;base64,",
+    b"tel:+1-",
+    b"tag:a.b,2001:",
+    b"file:///",
+    b";type=",
+    b" ",
+    b"<",
+    b"\t",
+    "é".as_bytes(),
+    "例え".as_bytes(),
+    "😀".as_bytes(),
+    "\u{E000}".as_bytes(),
+    "\u{FFFF}".as_bytes(),
+    b"\xff",
+    b"\xc3",
+    b"\xed\xa0\x80",
+];
+
+/// Bytes the loops of the grammars run on: inserted as long runs, so that
+/// the walk spends whole blocks in one state.
+const RUNS: &[u8] = b"aZ09-._~!$&'()*+,;=:@/?";
+
+/// A random input: pieces, some with a long run of one loop byte inside.
+fn bit_parallel_input(rng: &mut Rng, max_pieces: usize) -> Vec<u8> {
+    let mut s = Vec::new();
+    for _ in 0..rng.below(max_pieces + 1) {
+        s.extend_from_slice(PIECES[rng.below(PIECES.len())]);
+        if rng.below(4) == 0 {
+            let b = RUNS[rng.below(RUNS.len())];
+            s.extend(std::iter::repeat_n(b, 1 + rng.below(80)));
+        }
+    }
+    s
+}
+
+/// The bit-parallel walk at every level against the plain walk, and what
+/// the public API reports, on `input`.
+fn check_bit_parallel(r: &Recognizer, input: &[u8]) {
+    let plain = r.table().full_match(input);
+    for level in Level::available() {
+        assert_eq!(
+            r.table().full_match_skipping(input, level),
+            plain,
+            "{r:?}, {level:?} on {:?}",
+            String::from_utf8_lossy(input)
+        );
+    }
+    assert_eq!(
+        r.validate_bytes(input).map_err(|e| e.offset()),
+        plain,
+        "{r:?} on {:?}",
+        String::from_utf8_lossy(input)
+    );
+    assert_eq!(r.is_match_bytes(input), plain.is_ok());
+}
+
+#[test]
+fn bit_parallel_walk_agrees_with_the_table_walk_on_every_rule() {
+    let rules = all_rules();
+    let skipping = rules.iter().filter(|r| r.table().skip_states() > 0).count();
+    assert!(skipping >= 20, "only {skipping} of {} rules skip", rules.len());
+    assert!(rfc3987::IRI_REFERENCE.table().skip_states() > 0);
+    let mut rng = Rng(0x0001_7b17_ba5e_1234);
+    for r in rules {
+        for _ in 0..if r.table().skip_states() > 0 { 60 } else { 8 } {
+            let input = bit_parallel_input(&mut rng, 12);
+            check_bit_parallel(r, &input);
+        }
+    }
+}
+
+#[test]
+fn bit_parallel_walk_agrees_across_block_boundaries() {
+    // Every length from 0 to 200 of long valid and invalid inputs: the
+    // skip ends in every position of a 16- and a 32-byte block, and in the
+    // overlapping last block.
+    let bases: [&[u8]; 6] = [
+        b"http://example.org/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/b?q=1&r=22222222222222222222222222222222222222222222222222222222222222222#ffffffffffffffffffffffffffffffffffffffffffffffffffff",
+        b"data:text/plain;base64,QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NTY3ODkrLw==QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NTY3ODkrLw==",
+        b"http://a/%41%42%43bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb%zzcccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc",
+        "https://例え.jp/résumééééééééééééééééééééééééééééééé/😀😀😀xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx?\u{E000}yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy#zzzzzzzzzzzzzzzzzzz"
+            .as_bytes(),
+        b"//user:pass@host.example.org:80/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p?aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa aaaaaaaaaaaaaaaaaaaa",
+        b"mailto:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa@bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.org?subject=ccccccccccccccccccccccccccccc\xff",
+    ];
+    let rules: Vec<&Recognizer> = all_rules()
+        .into_iter()
+        .filter(|r| r.table().skip_states() > 0)
+        .collect();
+    for base in bases {
+        for end in 0..=base.len().min(200) {
+            for r in &rules {
+                check_bit_parallel(r, &base[..end]);
+            }
+        }
+    }
+    // A bad byte at every position of a long valid input.
+    let good: Vec<u8> = bases[0].to_vec();
+    assert!(rfc3987::IRI_REFERENCE.is_match_bytes(&good));
+    for at in 0..good.len() {
+        for bad in [b' ', 0xff, b'%'] {
+            let mut input = good.clone();
+            input[at] = bad;
+            for r in [&rfc3987::IRI_REFERENCE, &rfc3986::URI_REFERENCE, &rfc3987::IRI] {
+                check_bit_parallel(r, &input);
+            }
+        }
+    }
+}
+
+#[test]
+fn bit_parallel_walk_agrees_on_long_inputs() {
+    let mut rng = Rng(0x10a6_1a9e);
+    let rules: Vec<&Recognizer> = all_rules()
+        .into_iter()
+        .filter(|r| r.table().skip_states() > 0)
+        .collect();
+    for _ in 0..40 {
+        let input = bit_parallel_input(&mut rng, 200);
+        for r in &rules {
+            check_bit_parallel(r, &input);
+        }
+    }
+    // A 100 KB query, valid, then with a space near its end.
+    let mut s = b"http://example.org/?".to_vec();
+    while s.len() < 100_000 {
+        s.extend_from_slice(b"key=value&");
+    }
+    assert!(rfc3987::IRI_REFERENCE.is_match_bytes(&s));
+    check_bit_parallel(&rfc3987::IRI_REFERENCE, &s);
+    let n = s.len();
+    s[n - 3] = b' ';
+    assert_eq!(
+        rfc3987::IRI_REFERENCE.validate_bytes(&s).unwrap_err().offset(),
+        n - 3
+    );
+    check_bit_parallel(&rfc3987::IRI_REFERENCE, &s);
+}
+
+/// Extraction with the splitter (RFC 3986 Appendix B) in one pass with a
+/// recognizer, which inputs of 96 bytes or more take bit-parallel: the
+/// recognizer's error, or the splitter's own parts.
+fn check_split(r: &Recognizer, input: &str) {
+    use iri_grammar::rfc3986_appendix_b::components::Reference;
+    let got = Reference::parse_checked(r, input);
+    match r.validate(input) {
+        Err(e) => assert_eq!(got.unwrap_err().offset(), e.offset(), "{r:?} on {input:?}"),
+        Ok(()) => assert_eq!(
+            got.expect("valid"),
+            Reference::parse(input).expect("the splitter matches everything"),
+            "{r:?} on {input:?}"
+        ),
+    }
+}
+
+#[test]
+fn bit_parallel_extraction_agrees_with_the_splitter() {
+    let mut rng = Rng(0x00e8_7ac7);
+    let recognizers = [
+        &rfc3987::IRI_REFERENCE,
+        &rfc3986::URI_REFERENCE,
+        &rfc3987::IRI,
+        &rfc3986::URI,
+    ];
+    for round in 0..400 {
+        let bytes = bit_parallel_input(&mut rng, if round % 4 == 0 { 120 } else { 25 });
+        let input = String::from_utf8_lossy(&bytes);
+        for r in recognizers {
+            check_split(r, &input);
+        }
+    }
+    // Every length of long valid inputs (and a bad byte at every place of
+    // one), around the length where the bit-parallel walk starts.
+    let long = "https://user@example.org:8080/a/bb/ccc%41/déjà/vu?q=1&rr=%7B%7D&s=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa#frag/ment?x";
+    for end in (0..=long.len()).filter(|&e| long.is_char_boundary(e)) {
+        for r in recognizers {
+            check_split(r, &long[..end]);
+        }
+    }
+    for at in 0..long.len() {
+        if long.is_char_boundary(at) && long.is_char_boundary(at + 1) {
+            let bad = format!("{} {}", &long[..at], &long[at + 1..]);
+            check_split(&rfc3987::IRI_REFERENCE, &bad);
+        }
+    }
+}
+
+#[test]
+fn errors_after_a_skipped_run_expect_what_the_table_walk_expects() {
+    // The state an error reports (what could have come instead) is found by
+    // the bit-parallel walk for long prefixes: the same state as after a
+    // short prefix that ends in the same component.
+    use iri_grammar::IriRef;
+    for (short, long) in [
+        ("http://a/b c", format!("http://a/{} c", "b%41".repeat(60))),
+        ("http://a/?q c", format!("http://a/?{} c", "q=1&".repeat(60))),
+        ("http://a/#f c", format!("http://a/#{} c", "f/?".repeat(80))),
+        ("//a{", format!("//{}{{", "a.b".repeat(60))),
+    ] {
+        let (s, l) = (
+            IriRef::parse(short).unwrap_err(),
+            IriRef::parse(&long).unwrap_err(),
+        );
+        assert_eq!(Some(l.offset()), long.find([' ', '{']), "{long}");
+        for b in 0..=255u8 {
+            assert_eq!(s.expects(b), l.expects(b), "{short} / {long}: byte {b:#x}");
+        }
     }
 }

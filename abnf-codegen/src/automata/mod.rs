@@ -1,5 +1,7 @@
 //! HIR → minimized anchored dense DFA, and its serialized form.
 
+pub mod bitpar;
+
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -165,9 +167,10 @@ impl Automaton {
         (sparse.to_bytes_little_endian(), sparse.to_bytes_big_endian())
     }
 
-    /// The compact table the generated recognizer walks.
+    /// The compact table the generated recognizer walks, with the states
+    /// that [`bitpar`] accelerates numbered last.
     pub fn compact(&self) -> Compact {
-        Compact::new(&self.dfa)
+        bitpar::accelerate(&Compact::new(&self.dfa))
     }
 
     /// Full match of `input`: `Ok(())`, or `Err(offset)` where offset is the
@@ -175,7 +178,10 @@ impl Automaton {
     /// Walks the compact table with the runtime's own walk, as generated
     /// code does.
     pub fn full_match(&self, input: &[u8]) -> Result<(), usize> {
-        self.wire.get_or_init(|| self.compact().wire()).table().full_match(input)
+        self.wire
+            .get_or_init(|| self.compact().wire())
+            .table()
+            .full_match(input)
     }
 }
 
@@ -270,6 +276,9 @@ pub struct Compact {
     pub accept: Vec<bool>,
     /// The (premultiplied) start state.
     pub start: u32,
+    /// The states walked bit-parallel and their loop sets (none until
+    /// [`bitpar::accelerate`] numbers them last).
+    pub skip: bitpar::Acceleration,
 }
 
 impl Compact {
@@ -326,6 +335,7 @@ impl Compact {
             accept,
             // The start state is live unless the rule matches nothing.
             start: if live.is_empty() { 0 } else { alphabet as u32 },
+            skip: bitpar::Acceleration::default(),
         }
     }
 
@@ -361,10 +371,25 @@ impl Compact {
             .copied()
             .chain(self.accept.iter().map(|&a| u32::from(a)))
             .collect();
-        let params = [self.alphabet as u32, self.start, words.len() as u32];
+        let skip_from = if self.skip.sets.is_empty() {
+            (self.states() * self.alphabet) as u32
+        } else {
+            self.skip.first
+        };
+        let params = [
+            self.alphabet as u32,
+            self.start,
+            words.len() as u32,
+            skip_from,
+            self.skip.sets.len() as u32,
+        ];
         rtwire::write_header(&mut out, Kind::Table, width, &params, big_endian);
         out.extend_from_slice(&self.classes);
         rtwire::write_words(&mut out, &words, width, big_endian);
+        out.resize(out.len().next_multiple_of(4), 0);
+        for set in &self.skip.sets {
+            out.extend_from_slice(&set.to_runtime().to_record());
+        }
         out
     }
 

@@ -746,6 +746,13 @@ impl TaggedDfa {
         if let Some((p, _)) = pairs {
             words.extend(p);
         }
+        // The one-pass extractions (those asked for with two-byte steps)
+        // also get loop sets, for the bit-parallel walk.
+        let loops = match pair_bytes {
+            Some(_) => crate::automata::bitpar::tagged_loops(self),
+            None => Vec::new(),
+        };
+        let loops_at = if loops.is_empty() { 0 } else { words.len() as u32 };
         let params = [
             self.alphabet as u32,
             self.tags as u32,
@@ -757,11 +764,15 @@ impl TaggedDfa {
             u32::from(self.utf8_only),
             pairs_at,
             lists,
+            loops_at,
         ];
         let mut out = Vec::new();
         rtwire::write_header(&mut out, Kind::Tagged, 4, &params, big_endian);
         out.extend_from_slice(&self.classes);
         rtwire::write_words(&mut out, &words, 4, big_endian);
+        for set in &loops {
+            out.extend_from_slice(&set.to_runtime().to_record());
+        }
         Some(out)
     }
 

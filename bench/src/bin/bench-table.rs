@@ -10,7 +10,8 @@
 //! to the operation's fastest peer (`oxiri`, `iri-string`, `fluent-uri`;
 //! `url` and other reference-only contenders are never that peer).
 //!
-//! Options: `--n N` (corpus size, default 10000), `--seed S`, `--rounds R`
+//! Options: `--n N` (corpus size, default 10000), `--n-long N` (long corpus
+//! size, default 2000), `--seed S`, `--rounds R`
 //! (default 101), `--examples K` (inputs shown per disagreement group,
 //! default 2).
 
@@ -19,10 +20,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use iri_bench::contenders::{operations, Corpus, Role};
+use iri_bench::long::{long_iri_corpus, long_uri_corpus, LONG_N};
 use iri_bench::{agreement, iri_corpus, uri_corpus, CorpusStats, DEFAULT_N, DEFAULT_SEED};
 
 struct Options {
     n: usize,
+    n_long: usize,
     seed: u64,
     rounds: usize,
     examples: usize,
@@ -31,6 +34,7 @@ struct Options {
 fn parse_args() -> Result<Options, String> {
     let mut o = Options {
         n: DEFAULT_N,
+        n_long: LONG_N,
         seed: DEFAULT_SEED,
         rounds: 101,
         examples: 2,
@@ -47,11 +51,14 @@ fn parse_args() -> Result<Options, String> {
         };
         match a.as_str() {
             "--n" => o.n = value("--n")?.max(1) as usize,
+            "--n-long" => o.n_long = value("--n-long")?.max(1) as usize,
             "--seed" => o.seed = value("--seed")?,
             "--rounds" => o.rounds = value("--rounds")?.max(1) as usize,
             "--examples" => o.examples = value("--examples")? as usize,
             "-h" | "--help" => {
-                return Err("usage: bench-table [--n N] [--seed S] [--rounds R] [--examples K]".into())
+                return Err(
+                    "usage: bench-table [--n N] [--n-long N] [--seed S] [--rounds R] [--examples K]".into(),
+                )
             }
             other => return Err(format!("unknown argument {other:?} (try --help)")),
         }
@@ -85,7 +92,10 @@ fn main() -> ExitCode {
     }
     let iri = iri_corpus(o.n, o.seed);
     let uri = uri_corpus(o.n, o.seed);
+    let long_iri = long_iri_corpus(o.n_long, o.seed);
+    let long_uri = long_uri_corpus(o.n_long, o.seed);
     let (si, su) = (CorpusStats::of(&iri), CorpusStats::of(&uri));
+    let (sli, slu) = (CorpusStats::of(&long_iri), CorpusStats::of(&long_uri));
     println!(
         "corpus: {} IRIs, seed {:#x}: {} bytes ({:.1} per IRI, {:.1}% non-ASCII); URI variant {} bytes ({:.1} per URI)",
         si.n,
@@ -95,6 +105,16 @@ fn main() -> ExitCode {
         100.0 * si.non_ascii as f64 / si.n as f64,
         su.bytes,
         su.mean_len()
+    );
+    println!(
+        "long corpus: {} IRIs, seed {:#x}: {} bytes ({:.1} per IRI, {:.1}% non-ASCII); URI variant {} bytes ({:.1} per URI)",
+        sli.n,
+        o.seed,
+        sli.bytes,
+        sli.mean_len(),
+        100.0 * sli.non_ascii as f64 / sli.n as f64,
+        slu.bytes,
+        slu.mean_len()
     );
     println!(
         "timing: whole corpus per run, 3 warm-up runs, median of {} rounds alternating the contenders",
@@ -108,6 +128,8 @@ fn main() -> ExitCode {
         let (corpus, stats) = match op.corpus {
             Corpus::Iri => (&iri, si),
             Corpus::Uri => (&uri, su),
+            Corpus::LongIri => (&long_iri, sli),
+            Corpus::LongUri => (&long_uri, slu),
         };
         let k = op.contenders.len();
         let mut out = vec![false; corpus.len()];
@@ -206,6 +228,8 @@ fn main() -> ExitCode {
     println!("disagreements with iri-grammar:");
     let mut all = agreement::validity(&iri, Corpus::Iri);
     all.extend(agreement::validity(&uri, Corpus::Uri));
+    all.extend(agreement::validity(&long_iri, Corpus::LongIri));
+    all.extend(agreement::validity(&long_uri, Corpus::LongUri));
     all.extend(agreement::components(&iri));
     let lines = agreement::summarize(&all, o.examples);
     if lines.is_empty() {

@@ -1,0 +1,661 @@
+//! Bit-parallel byte classification: the one module with intrinsics and
+//! `unsafe`, and its scalar twin.
+//!
+//! A set of ASCII bytes is a [`NibbleSet`]: sixteen bytes, one per low
+//! nibble, whose bit `h` says whether the byte `h << 4 | low` is in the set
+//! (the encoding of simdjson's `json_character_block` and of Hyperscan's
+//! "shufti": two nibble lookups and an `and` classify a whole vector of
+//! bytes). Bytes 0x80 and above are never in a set. The generator derives
+//! the sets from its automata (the bytes on which a state loops to itself);
+//! the runtime uses them to find, with one trailing-zero count per block,
+//! the first byte that leaves a state.
+//!
+//! A [`LoopSet`] may also have an *escape*: a byte `x` and a set `H` such
+//! that `x h1 h2` (both `h` in `H`) leads the state back to itself, as
+//! `"%" HEXDIG HEXDIG` does in every URI component. The generator finds
+//! them in the automaton too; a block's escapes are found with one more
+//! compare and one more lookup, and three shifts of the masks.
+//!
+//! [`find_outside`] picks the widest implementation the CPU has, once (no
+//! `std` needed: CPUID is read directly): AVX2 (32-byte vectors), SSSE3
+//! (16), or the scalar twin [`find_outside_scalar`]. All give the same
+//! answer; the tests compare them.
+
+use core::sync::atomic::{AtomicU8, Ordering};
+
+/// A set of ASCII bytes: bit `h` of `self.0[l]` is byte `h << 4 | l`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(16))]
+pub struct NibbleSet(pub [u8; 16]);
+
+impl NibbleSet {
+    /// The set of the given bytes (bytes 0x80 and above are left out).
+    pub const fn of(bytes: &[u8]) -> NibbleSet {
+        let mut t = [0u8; 16];
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b < 0x80 {
+                t[(b & 15) as usize] |= 1 << (b >> 4);
+            }
+            i += 1;
+        }
+        NibbleSet(t)
+    }
+
+    /// Whether `b` is in the set.
+    #[inline(always)]
+    pub const fn contains(&self, b: u8) -> bool {
+        b < 0x80 && self.0[(b & 15) as usize] >> (b >> 4) & 1 == 1
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(&self) -> bool {
+        u128::from_ne_bytes(self.0) == 0
+    }
+}
+
+/// The length of a [`LoopSet`]'s record in a table.
+pub const LOOP_SET_BYTES: usize = 48;
+
+/// The bytes a state loops on: those of `bytes`, and the three-byte
+/// sequences `escape h1 h2` with `h1` and `h2` in `escaped` (none when
+/// `escaped` is empty). `escape` is never in `escaped` or in `bytes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoopSet {
+    /// The single bytes.
+    pub bytes: NibbleSet,
+    /// The byte that opens an escape.
+    pub escape: u8,
+    /// The bytes allowed in an escape's two following positions.
+    pub escaped: NibbleSet,
+}
+
+impl LoopSet {
+    /// A set without escapes.
+    pub const fn plain(bytes: NibbleSet) -> LoopSet {
+        LoopSet {
+            bytes,
+            escape: 0,
+            escaped: NibbleSet([0; 16]),
+        }
+    }
+
+    /// The bytes and escapes on which both `self` and `other` loop: the
+    /// common bytes, and `self`'s escape if all its bytes are single bytes
+    /// of `other`.
+    #[inline]
+    pub fn meet(&self, other: &LoopSet) -> LoopSet {
+        let and = |a: &NibbleSet, b: &NibbleSet| {
+            NibbleSet((u128::from_ne_bytes(a.0) & u128::from_ne_bytes(b.0)).to_ne_bytes())
+        };
+        let keep = other.bytes.contains(self.escape) && and(&self.escaped, &other.bytes) == self.escaped;
+        LoopSet {
+            bytes: and(&self.bytes, &other.bytes),
+            escape: self.escape,
+            escaped: if keep { self.escaped } else { NibbleSet([0; 16]) },
+        }
+    }
+
+    /// The set as a record of [`LOOP_SET_BYTES`] bytes, as tables carry it
+    /// (see [`crate::wire`]): `bytes`, `escaped`, then `escape` and zeros.
+    pub fn to_record(&self) -> [u8; LOOP_SET_BYTES] {
+        let mut r = [0u8; LOOP_SET_BYTES];
+        r[..16].copy_from_slice(&self.bytes.0);
+        r[16..32].copy_from_slice(&self.escaped.0);
+        r[32] = self.escape;
+        r
+    }
+
+    /// Record `k` of `records` (see [`LoopSet::to_record`]).
+    #[inline(always)]
+    pub fn from_records(records: &[u8], k: usize) -> LoopSet {
+        let r = &records[k * LOOP_SET_BYTES..(k + 1) * LOOP_SET_BYTES];
+        let nibbles = |at: usize| {
+            let mut t = [0u8; 16];
+            t.copy_from_slice(&r[at..at + 16]);
+            NibbleSet(t)
+        };
+        LoopSet {
+            bytes: nibbles(0),
+            escaped: nibbles(16),
+            escape: r[32],
+        }
+    }
+
+    /// Whether an escape starts at `input[i]` (all three bytes present).
+    #[inline(always)]
+    fn escape_at(&self, input: &[u8], i: usize) -> bool {
+        match input.get(i..i + 3) {
+            Some(&[x, a, b]) => x == self.escape && self.escaped.contains(a) && self.escaped.contains(b),
+            _ => false,
+        }
+    }
+}
+
+/// Which implementation [`find_outside`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// One byte at a time.
+    Scalar,
+    /// 16-byte vectors, two `pshufb` per vector (x86-64 with SSSE3).
+    Ssse3,
+    /// 32-byte vectors (x86-64 with AVX2, enabled by the OS).
+    Avx2,
+}
+
+impl Level {
+    /// The widest implementation this CPU runs, detected once.
+    #[inline]
+    pub fn detected() -> Level {
+        // 0: not yet detected; else 1 + the level.
+        static LEVEL: AtomicU8 = AtomicU8::new(0);
+        match LEVEL.load(Ordering::Relaxed) {
+            1 => Level::Scalar,
+            2 => Level::Ssse3,
+            3 => Level::Avx2,
+            _ => {
+                let l = detect();
+                LEVEL.store(l as u8 + 1, Ordering::Relaxed);
+                l
+            }
+        }
+    }
+
+    /// Every level this CPU can run (for tests and benchmarks).
+    pub fn available() -> impl Iterator<Item = Level> {
+        let top = Level::detected() as u8;
+        [Level::Scalar, Level::Ssse3, Level::Avx2]
+            .into_iter()
+            .filter(move |l| *l as u8 <= top)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn detect() -> Level {
+    use core::arch::x86_64::{__cpuid, __cpuid_count};
+    if cfg!(target_feature = "avx2") {
+        return Level::Avx2;
+    }
+    // Leaf 1: ECX bit 9 SSSE3, bit 27 OSXSAVE, bit 28 AVX. Leaf 7: EBX bit 5
+    // AVX2. Leaf 0 says how many leaves there are.
+    let max = __cpuid(0).eax;
+    let ecx1 = __cpuid(1).ecx;
+    let ssse3 = ecx1 >> 9 & 1 == 1;
+    let avx2 = max >= 7
+        && ecx1 >> 27 & 1 == 1
+        && ecx1 >> 28 & 1 == 1
+        && __cpuid_count(7, 0).ebx >> 5 & 1 == 1
+        // SAFETY: OSXSAVE (checked just above) means the CPU has XGETBV
+        // and the OS enabled it.
+        && unsafe { xcr0() } & 0b110 == 0b110;
+    if avx2 {
+        Level::Avx2
+    } else if ssse3 || cfg!(target_feature = "ssse3") {
+        Level::Ssse3
+    } else {
+        Level::Scalar
+    }
+}
+
+/// XCR0: which register states the OS saves (bit 1 SSE, bit 2 AVX).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "xsave")]
+unsafe fn xcr0() -> u64 {
+    core::arch::x86_64::_xgetbv(0)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn detect() -> Level {
+    Level::Scalar
+}
+
+/// The first index `i >= from` at which `input` leaves `set`: its byte is
+/// not in `set.bytes` and does not start an escape. `input.len()` if there
+/// is none (also when `from >= input.len()`).
+#[inline]
+pub fn find_outside(set: &LoopSet, input: &[u8], from: usize) -> usize {
+    find_outside_with(Level::detected(), set, input, from)
+}
+
+/// [`find_outside`] with a given implementation; a level the CPU does not
+/// have runs the best one it has.
+#[inline]
+pub fn find_outside_with(level: Level, set: &LoopSet, input: &[u8], from: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let top = Level::detected();
+        let level = if level as u8 > top as u8 { top } else { level };
+        match level {
+            // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0) on this
+            // CPU, so the function's target feature is present.
+            Level::Avx2 => return unsafe { x86::find_outside_avx2(set, input, from) },
+            // SAFETY: as above, for SSSE3.
+            Level::Ssse3 => return unsafe { x86::find_outside_ssse3(set, input, from) },
+            Level::Scalar => {}
+        }
+    }
+    let _ = level;
+    find_outside_scalar(set, input, from)
+}
+
+/// The scalar twin of [`find_outside`]: one byte (or escape) at a time.
+#[inline]
+pub fn find_outside_scalar(set: &LoopSet, input: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while let Some(&b) = input.get(i) {
+        if set.bytes.contains(b) {
+            i += 1;
+        } else if set.escape_at(input, i) {
+            i += 3;
+        } else {
+            return i;
+        }
+    }
+    input.len()
+}
+
+/// Where the search goes on after a vector step found `p` outside: `p + 3`
+/// if an escape starts there (one that crossed the end of the window the
+/// vectors looked at), else `None`: `p` is the answer.
+#[inline(always)]
+fn resume_after(set: &LoopSet, input: &[u8], p: usize) -> Option<usize> {
+    set.escape_at(input, p).then_some(p + 3)
+}
+
+/// The escapes that start in a 64-byte window, from its masks of escape
+/// bytes (`open`) and of bytes allowed in an escape (`esc`): only those
+/// with all three bytes in the window.
+#[inline(always)]
+fn escape_starts(open: u64, esc: u64) -> u64 {
+    open & esc >> 1 & esc >> 2
+}
+
+/// A window's bytes outside the set: neither in it (`inside`) nor in an
+/// escape that starts in the window (`starts`).
+#[inline(always)]
+fn outside_of(inside: u64, starts: u64) -> u64 {
+    !(inside | starts | starts << 1 | starts << 2)
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use core::arch::x86_64::*;
+
+    use super::{escape_starts, outside_of, resume_after, LoopSet};
+
+    /// Bit `h` for high nibble `h < 8`: the second lookup's table. High
+    /// nibbles 8 to 15 (non-ASCII bytes) map to 0, so they are never in a
+    /// set.
+    const HIGH: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0];
+
+    /// The lookup tables of a [`LoopSet`] in 16-byte registers.
+    #[derive(Clone, Copy)]
+    struct Tables16 {
+        bytes: __m128i,
+        escaped: __m128i,
+        high: __m128i,
+        escape: __m128i,
+    }
+
+    /// One bit per byte of `v`: set where the byte is in the nibble set
+    /// `lo` (`hi` holds [`HIGH`]).
+    #[inline]
+    #[target_feature(enable = "ssse3")]
+    fn in16(lo: __m128i, hi: __m128i, v: __m128i) -> u64 {
+        let nib = _mm_set1_epi8(0x0f);
+        let a = _mm_shuffle_epi8(lo, _mm_and_si128(v, nib));
+        let b = _mm_shuffle_epi8(hi, _mm_and_si128(_mm_srli_epi16::<4>(v), nib));
+        let out = _mm_cmpeq_epi8(_mm_and_si128(a, b), _mm_setzero_si128());
+        u64::from(!(_mm_movemask_epi8(out) as u32) & 0xffff)
+    }
+
+    /// The bytes of the set among the 64 at `p`.
+    ///
+    /// # Safety
+    ///
+    /// `p .. p + 64` must be readable.
+    #[inline]
+    #[target_feature(enable = "ssse3")]
+    unsafe fn inside16(t: &Tables16, p: *const u8) -> u64 {
+        let mut inside = 0;
+        for k in 0..4 {
+            // SAFETY: inside `p .. p + 64` (the caller's promise); an
+            // unaligned load.
+            let v = unsafe { _mm_loadu_si128(p.add(16 * k).cast()) };
+            inside |= in16(t.bytes, t.high, v) << (16 * k);
+        }
+        inside
+    }
+
+    /// The escapes that start among the 64 bytes at `p`.
+    ///
+    /// # Safety
+    ///
+    /// `p .. p + 64` must be readable.
+    #[inline]
+    #[target_feature(enable = "ssse3")]
+    unsafe fn starts16(t: &Tables16, p: *const u8) -> u64 {
+        let (mut open, mut esc) = (0u64, 0u64);
+        for k in 0..4 {
+            // SAFETY: as in `inside16`.
+            let v = unsafe { _mm_loadu_si128(p.add(16 * k).cast()) };
+            open |= u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, t.escape)) as u32 & 0xffff) << (16 * k);
+            esc |= in16(t.escaped, t.high, v) << (16 * k);
+        }
+        escape_starts(open, esc)
+    }
+
+    /// [`super::find_outside`] with 16-byte vectors.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have SSSE3.
+    #[target_feature(enable = "ssse3")]
+    pub(super) unsafe fn find_outside_ssse3(set: &LoopSet, input: &[u8], from: usize) -> usize {
+        // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
+        let t = unsafe {
+            Tables16 {
+                bytes: _mm_loadu_si128(set.bytes.0.as_ptr().cast()),
+                escaped: _mm_loadu_si128(set.escaped.0.as_ptr().cast()),
+                high: _mm_loadu_si128(HIGH.as_ptr().cast()),
+                escape: _mm_set1_epi8(set.escape as i8),
+            }
+        };
+        // SAFETY: `inside16` and `starts16` read 64 bytes from `p`, which
+        // `find` makes sure are inside its buffer.
+        find(
+            set,
+            input,
+            from,
+            |p| unsafe { inside16(&t, p) },
+            |p| unsafe { starts16(&t, p) },
+        )
+    }
+
+    /// The lookup tables of a [`LoopSet`] in 32-byte registers (each table
+    /// in both 128-bit lanes: `vpshufb` looks up per lane).
+    #[derive(Clone, Copy)]
+    struct Tables32 {
+        bytes: __m256i,
+        escaped: __m256i,
+        high: __m256i,
+        escape: __m256i,
+    }
+
+    /// [`in16`] for 32 bytes.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn in32(lo: __m256i, hi: __m256i, v: __m256i) -> u64 {
+        let nib = _mm256_set1_epi8(0x0f);
+        let a = _mm256_shuffle_epi8(lo, _mm256_and_si256(v, nib));
+        let b = _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16::<4>(v), nib));
+        let out = _mm256_cmpeq_epi8(_mm256_and_si256(a, b), _mm256_setzero_si256());
+        u64::from(!(_mm256_movemask_epi8(out) as u32))
+    }
+
+    /// [`inside16`] with 32-byte vectors.
+    ///
+    /// # Safety
+    ///
+    /// `p .. p + 64` must be readable.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn inside32(t: &Tables32, p: *const u8) -> u64 {
+        // SAFETY: both loads lie inside `p .. p + 64` (the caller's
+        // promise); unaligned loads.
+        let (v0, v1) = unsafe { (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(32).cast())) };
+        in32(t.bytes, t.high, v0) | in32(t.bytes, t.high, v1) << 32
+    }
+
+    /// [`starts16`] with 32-byte vectors.
+    ///
+    /// # Safety
+    ///
+    /// `p .. p + 64` must be readable.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn starts32(t: &Tables32, p: *const u8) -> u64 {
+        // SAFETY: as in `inside32`.
+        let (v0, v1) = unsafe { (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(32).cast())) };
+        let open = |v| u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, t.escape)) as u32);
+        let open = open(v0) | open(v1) << 32;
+        let esc = in32(t.escaped, t.high, v0) | in32(t.escaped, t.high, v1) << 32;
+        escape_starts(open, esc)
+    }
+
+    /// [`super::find_outside`] with 32-byte vectors.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2 (and the OS must save its registers).
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn find_outside_avx2(set: &LoopSet, input: &[u8], from: usize) -> usize {
+        // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
+        let t = unsafe {
+            Tables32 {
+                bytes: _mm256_broadcastsi128_si256(_mm_loadu_si128(set.bytes.0.as_ptr().cast())),
+                escaped: _mm256_broadcastsi128_si256(_mm_loadu_si128(set.escaped.0.as_ptr().cast())),
+                high: _mm256_broadcastsi128_si256(_mm_loadu_si128(HIGH.as_ptr().cast())),
+                escape: _mm256_set1_epi8(set.escape as i8),
+            }
+        };
+        // SAFETY: `inside32` and `starts32` read 64 bytes from `p`, which
+        // `find` makes sure are inside its buffer.
+        find(
+            set,
+            input,
+            from,
+            |p| unsafe { inside32(&t, p) },
+            |p| unsafe { starts32(&t, p) },
+        )
+    }
+
+    /// The search over 64-byte windows, whatever computes a window's masks
+    /// (`inside`: bytes in the set; `starts`: escapes starting there, only
+    /// computed for a window with bytes outside the set): whole windows
+    /// read from `input`; then the last 64 bytes of the input, with the
+    /// bits of what was already read shifted out; an input shorter than 64
+    /// bytes is copied into a window padded with 0x80 (never in a set,
+    /// never in an escape: the generator keeps them ASCII).
+    #[inline(always)]
+    fn find(
+        set: &LoopSet,
+        input: &[u8],
+        from: usize,
+        inside: impl Fn(*const u8) -> u64,
+        starts: impl Fn(*const u8) -> u64,
+    ) -> usize {
+        let escapes = !set.escaped.is_empty();
+        let n = input.len();
+        let mut tail;
+        let mut i = from;
+        while i < n {
+            // The window and how far its bit 0 is before `i`.
+            let (p, shift) = if i + 64 <= n {
+                // `input[i .. i + 64]` exists.
+                (input[i..i + 64].as_ptr(), 0)
+            } else if n >= 64 {
+                // Bytes `n - 64 + k`, shifted so that bit 0 is byte `i`
+                // (escapes that start before `i` are dropped before they
+                // are widened); the bits past the end are 0: outside.
+                (input[n - 64..].as_ptr(), i - (n - 64))
+            } else {
+                tail = [0x80u8; 64];
+                tail[..n - i].copy_from_slice(&input[i..]);
+                (tail.as_ptr(), 0)
+            };
+            let inside = inside(p) >> shift;
+            if inside == !0 {
+                i += 64;
+                continue;
+            }
+            let starts = if escapes { starts(p) >> shift } else { 0 };
+            let m = outside_of(inside, starts);
+            if m == 0 {
+                i += 64;
+                continue;
+            }
+            let p = i + m.trailing_zeros() as usize;
+            if p >= n {
+                return n;
+            }
+            match resume_after(set, input, p) {
+                Some(next) => i = next,
+                None => return p,
+            }
+        }
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (xorshift).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    fn hex() -> NibbleSet {
+        NibbleSet::of(b"0123456789abcdefABCDEF")
+    }
+
+    #[test]
+    fn nibble_set_holds_exactly_its_ascii_bytes() {
+        let bytes: [u8; 6] = [b'a', b'/', 0, 0x7f, 0x80, 0xff];
+        let set = NibbleSet::of(&bytes);
+        for b in 0..=255u8 {
+            assert_eq!(set.contains(b), b < 0x80 && bytes.contains(&b), "{b:#x}");
+        }
+    }
+
+    #[test]
+    fn every_level_agrees_with_the_scalar_twin() {
+        let mut rng = Rng(0x5eed_1234_abcd);
+        let mut input = [0u8; 300];
+        for round in 0..2000 {
+            // A set of most ASCII bytes, and inputs mostly inside it, with
+            // outsiders (some non-ASCII) at random places.
+            let members: alloc::vec::Vec<u8> = (0..=255u8)
+                .filter(|&b| b != b'%' && rng.next() % 8 != 0)
+                .collect();
+            let bytes = NibbleSet::of(&members);
+            let set = if round % 2 == 0 {
+                LoopSet::plain(bytes)
+            } else {
+                LoopSet {
+                    bytes,
+                    escape: b'%',
+                    escaped: hex(),
+                }
+            };
+            let inside: alloc::vec::Vec<u8> = (0..128u8).filter(|&b| bytes.contains(b)).collect();
+            let n = (rng.next() % 300) as usize;
+            let outsiders = rng.next() % 4;
+            for b in input[..n].iter_mut() {
+                *b = inside[(rng.next() % inside.len() as u64) as usize];
+            }
+            for _ in 0..outsiders {
+                if n > 0 {
+                    input[(rng.next() % n as u64) as usize] = (rng.next() % 256) as u8;
+                }
+            }
+            // Escapes, good and bad, some across the 64-byte windows.
+            for _ in 0..rng.next() % 12 {
+                if n > 0 {
+                    let k = (rng.next() % n as u64) as usize;
+                    let esc: &[u8] = [&b"%4F"[..], b"%a", b"%%41", b"%G1", b"%"][(rng.next() % 5) as usize];
+                    let end = (k + esc.len()).min(n);
+                    input[k..end].copy_from_slice(&esc[..end - k]);
+                }
+            }
+            let input = &input[..n];
+            for from in [
+                0,
+                1,
+                2,
+                15,
+                16,
+                17,
+                31,
+                32,
+                33,
+                62,
+                63,
+                64,
+                65,
+                n.saturating_sub(1),
+                n,
+                n + 1,
+            ] {
+                let want = find_outside_scalar(&set, input, from);
+                for level in Level::available() {
+                    assert_eq!(
+                        find_outside_with(level, &set, input, from),
+                        want,
+                        "round {round}, {level:?}, from {from}, length {n}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod escapes {
+    use super::*;
+
+    #[test]
+    fn escapes_are_skipped_whole_and_only_whole() {
+        let set = LoopSet {
+            bytes: NibbleSet::of(b"abcdefghijklmnopqrstuvwxyz0123456789/"),
+            escape: b'%',
+            escaped: NibbleSet::of(b"0123456789abcdefABCDEF"),
+        };
+        let cases: &[(&[u8], usize)] = &[
+            (b"", 0),
+            (b"ab%41cd", 7),
+            (b"ab%4", 2),
+            (b"ab%4G", 2),
+            (b"%%41", 0),
+            (b"%41%", 3),
+            (b"a%41%42%43#", 10),
+        ];
+        for &(input, want) in cases {
+            for level in Level::available() {
+                assert_eq!(
+                    find_outside_with(level, &set, input, 0),
+                    want,
+                    "{level:?} {input:?}"
+                );
+            }
+        }
+        // An escape at every offset of a long run, across the windows.
+        for at in 0..200 {
+            let mut input = alloc::vec![b'a'; 200];
+            input[at] = b'%';
+            let whole = at + 2 < 200;
+            if whole {
+                input[at + 1] = b'F';
+                input[at + 2] = b'0';
+            }
+            for level in Level::available() {
+                let want = if whole { 200 } else { at };
+                assert_eq!(
+                    find_outside_with(level, &set, &input, 0),
+                    want,
+                    "{level:?} at {at}"
+                );
+            }
+        }
+    }
+}
