@@ -230,9 +230,13 @@ impl Recognizer {
     /// [`Recognizer::extract`] left it).
     #[doc(hidden)]
     #[cold]
+    ///
+    /// The error holds the offset only: its callers (a library's own error
+    /// type) work out what was expected when they are displayed, so that
+    /// rejecting an input costs no more than finding where it fails.
     pub fn __error(&self, input: &str, at: Resume) -> MatchError {
         match self.table.resume(input.as_bytes(), at) {
-            Err(offset) => self.error(input.as_bytes(), offset),
+            Err(offset) => MatchError::__new(self.grammar, self.rule, offset),
             Ok(()) => crate::__private::inconsistent(self.grammar, self.rule, input.len()),
         }
     }
@@ -305,7 +309,11 @@ impl fmt::Debug for Recognizer {
 /// assert_eq!(e.offset(), 2);
 /// assert_eq!(e.to_string(), "invalid g:digits at byte offset 2: found 'x', expected '0'-'9'");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// Two errors are equal when they are for the same rule at the same offset
+/// (what was found and expected there follow from the input; an error made
+/// on a fast path, [`MatchError::expected`] empty, equals the full one).
+#[derive(Clone, Copy, Debug)]
 pub struct MatchError {
     grammar: &'static str,
     rule: &'static str,
@@ -315,7 +323,7 @@ pub struct MatchError {
 }
 
 /// What an input held where it stopped matching.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug)]
 enum Found {
     /// Not recorded.
     Unknown,
@@ -323,6 +331,20 @@ enum Found {
     Char(char),
     /// A byte that does not start a UTF-8 character there.
     Byte(u8),
+}
+
+impl PartialEq for MatchError {
+    fn eq(&self, other: &MatchError) -> bool {
+        (self.grammar, self.rule, self.offset) == (other.grammar, other.rule, other.offset)
+    }
+}
+
+impl Eq for MatchError {}
+
+impl core::hash::Hash for MatchError {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        (self.grammar, self.rule, self.offset).hash(state);
+    }
 }
 
 impl MatchError {
