@@ -175,7 +175,10 @@ impl Automaton {
     /// Walks the compact table with the runtime's own walk, as generated
     /// code does.
     pub fn full_match(&self, input: &[u8]) -> Result<(), usize> {
-        self.wire.get_or_init(|| self.compact().wire()).table().full_match(input)
+        self.wire
+            .get_or_init(|| self.compact().wire())
+            .table()
+            .full_match(input)
     }
 }
 
