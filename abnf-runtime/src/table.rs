@@ -9,7 +9,7 @@
 
 use crate::simd::{self, Level, LoopSet, LOOP_SET_BYTES};
 use crate::tagged::{Pairs, TaggedDfa, NONE};
-use crate::wire::{self, Aligned, Kind, WireError, MAX_REGISTERS, NEXT_MASK};
+use crate::wire::{self, Kind, WireError, MAX_REGISTERS, NEXT_MASK};
 use crate::ByteSet;
 
 /// A recognizer's DFA as a flat table (see [`Kind::Table`]): row 0 is the
@@ -77,35 +77,9 @@ pub struct Reverse<'a> {
     pub(crate) sets: &'a [u32],
 }
 
-/// A `const` panic with the error's message: embedded tables are checked
-/// while the generated code is compiled.
-const fn refuse(e: WireError) -> ! {
-    panic!("{}", e.message())
-}
+wire::loaders!(Table, "a recognizer table ([`Kind::Table`])");
 
 impl<'a> Table<'a> {
-    /// Reads a table written by `abnf-codegen` ([`Kind::Table`], in this
-    /// target's byte order), checking its header; `bytes` must start at a
-    /// 4-byte boundary.
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Table<'a>, WireError> {
-        if !wire::is_aligned(bytes) {
-            return Err(WireError::Alignment);
-        }
-        // SAFETY: checked just above.
-        unsafe { Table::decode(bytes) }
-    }
-
-    /// [`Table::from_bytes`] for generated code: the check runs while the
-    /// code is compiled, and a table that does not pass is a compile error.
-    #[doc(hidden)]
-    pub const fn __wire(bytes: &'static Aligned<[u8]>) -> Table<'static> {
-        // SAFETY: `Aligned` starts its bytes at a 4-byte boundary.
-        match unsafe { Table::decode(&bytes.bytes) } {
-            Ok(t) => t,
-            Err(e) => refuse(e),
-        }
-    }
-
     /// # Safety
     ///
     /// `bytes` must start at a 4-byte boundary.
@@ -235,27 +209,9 @@ impl<'a> Table<'a> {
     }
 }
 
+wire::loaders!(Reverse, "the reverse automaton of a table ([`Kind::Reverse`])");
+
 impl<'a> Reverse<'a> {
-    /// Reads a reverse automaton written by `abnf-codegen`
-    /// ([`Kind::Reverse`]); `bytes` must start at a 4-byte boundary.
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Reverse<'a>, WireError> {
-        if !wire::is_aligned(bytes) {
-            return Err(WireError::Alignment);
-        }
-        // SAFETY: checked just above.
-        unsafe { Reverse::decode(bytes) }
-    }
-
-    /// [`Reverse::from_bytes`] for generated code, checked at compile time.
-    #[doc(hidden)]
-    pub const fn __wire(bytes: &'static Aligned<[u8]>) -> Reverse<'static> {
-        // SAFETY: `Aligned` starts its bytes at a 4-byte boundary.
-        match unsafe { Reverse::decode(&bytes.bytes) } {
-            Ok(t) => t,
-            Err(e) => refuse(e),
-        }
-    }
-
     /// # Safety
     ///
     /// `bytes` must start at a 4-byte boundary.

@@ -6,7 +6,7 @@ use core::fmt;
 use core::iter::FusedIterator;
 
 use crate::wire::{
-    self, Aligned, Kind, WireError, DELTA, FIRST_LIST, FIRST_PAIR_LIST, MAX_REGISTERS, NEXT_BITS, NEXT_MASK,
+    self, Kind, WireError, DELTA, FIRST_LIST, FIRST_PAIR_LIST, MAX_REGISTERS, NEXT_BITS, NEXT_MASK,
     NOT_FINAL, PENDING, SET_POS, UNSET,
 };
 use crate::{ByteSet, MatchError};
@@ -79,28 +79,9 @@ pub(crate) struct Pairs<'a> {
     pub(crate) words: &'a [u32],
 }
 
+wire::loaders!(TaggedDfa, "a tagged DFA ([`Kind::Tagged`])");
+
 impl<'a> TaggedDfa<'a> {
-    /// Reads a tagged DFA written by `abnf-codegen` ([`Kind::Tagged`]);
-    /// `bytes` must start at a 4-byte boundary.
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<TaggedDfa<'a>, WireError> {
-        if !wire::is_aligned(bytes) {
-            return Err(WireError::Alignment);
-        }
-        // SAFETY: checked just above.
-        unsafe { TaggedDfa::decode(bytes) }
-    }
-
-    /// [`TaggedDfa::from_bytes`] for generated code, checked at compile
-    /// time.
-    #[doc(hidden)]
-    pub const fn __wire(bytes: &'static Aligned<[u8]>) -> TaggedDfa<'static> {
-        // SAFETY: `Aligned` starts its bytes at a 4-byte boundary.
-        match unsafe { TaggedDfa::decode(&bytes.bytes) } {
-            Ok(t) => t,
-            Err(e) => panic!("{}", e.message()),
-        }
-    }
-
     /// # Safety
     ///
     /// `bytes` must start at a 4-byte boundary.

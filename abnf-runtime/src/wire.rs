@@ -270,6 +270,35 @@ impl<const N: usize> Aligned<[u8; N]> {
     }
 }
 
+/// `from_bytes` (checked when called) and `__wire` (checked while generated
+/// code compiles: a table that does not pass is a compile error) for a
+/// table type with a `const unsafe fn decode` that reads 4-aligned bytes.
+macro_rules! loaders {
+    ($ty:ident, $what:literal) => {
+        impl<'a> $ty<'a> {
+            #[doc = concat!("Reads ", $what, " written by `abnf-codegen` (in this target's byte order), checking its header; `bytes` must start at a 4-byte boundary.")]
+            pub fn from_bytes(bytes: &'a [u8]) -> Result<$ty<'a>, $crate::wire::WireError> {
+                if !$crate::wire::is_aligned(bytes) {
+                    return Err($crate::wire::WireError::Alignment);
+                }
+                // SAFETY: checked just above.
+                unsafe { $ty::decode(bytes) }
+            }
+
+            #[doc = concat!("[`", stringify!($ty), "::from_bytes`] for generated code, checked at compile time.")]
+            #[doc(hidden)]
+            pub const fn __wire(bytes: &'static $crate::wire::Aligned<[u8]>) -> $ty<'static> {
+                // SAFETY: `Aligned` starts its bytes at a 4-byte boundary.
+                match unsafe { $ty::decode(&bytes.bytes) } {
+                    Ok(t) => t,
+                    Err(e) => panic!("{}", e.message()),
+                }
+            }
+        }
+    };
+}
+pub(crate) use loaders;
+
 /// `bytes` (which start 4-aligned) as native-endian `u16`s, or as `u32`s.
 ///
 /// # Safety
