@@ -24,23 +24,16 @@
 //! let trans = [0, 0, 0, 4, 0, 4];
 //! let accept = [0, 0, 1];
 //! wire::write_words(&mut bytes, &[&trans[..], &accept[..]].concat(), 4, cfg!(target_endian = "big"));
-//! // Tables are read in place as 32-bit words: copy them to aligned memory.
-//! let words: Vec<u32> = bytes.chunks(4).map(|c| u32::from_ne_bytes(c.try_into().unwrap())).collect();
-//! let aligned: &[u8] = unsafe_free_bytes(&words);
-//! let table = Table::from_bytes(aligned)?;
+//! // Tables are read in place as 16- or 32-bit words: they must start at a
+//! // 4-byte boundary, which `wire::Aligned` gives (generated code wraps its
+//! // `include_bytes!` in it).
+//! let mut aligned = wire::Aligned::new([0u8; wire::HEADER_BYTES + 256 + 9 * 4]);
+//! aligned.bytes.copy_from_slice(&bytes);
+//! let table = Table::from_bytes(&aligned.bytes)?;
 //! assert_eq!(table.full_match(b"2026"), Ok(()));
 //! assert_eq!(table.full_match(b"20x6"), Err(2));
 //! assert_eq!(table.full_match(b""), Err(0));
 //! assert_eq!(table.expected(table.state_after(b"20")).to_string(), "'0'-'9'");
-//! # fn unsafe_free_bytes(w: &[u32]) -> &[u8] { bytemuck_like(w) }
-//! # fn bytemuck_like(w: &[u32]) -> &[u8] {
-//! #     // The doctest keeps to safe code: leak a copy whose start is
-//! #     // 4-aligned because it is a `Vec<u32>`'s buffer.
-//! #     let v: Vec<u32> = w.to_vec();
-//! #     let v = Vec::leak(v);
-//! #     let (_, b, _) = unsafe { v.align_to::<u8>() };
-//! #     b
-//! # }
 //! # Ok::<(), abnf_runtime::wire::WireError>(())
 //! ```
 //!
