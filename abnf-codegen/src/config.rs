@@ -489,6 +489,23 @@ impl Config {
     /// import must stay inside the folder of a spec given with
     /// [`Config::spec`] or a folder given with [`Config::specs_dir`] (see
     /// [`crate::limits`] and the README's "Limits" section).
+    ///
+    /// ```
+    /// let root = std::env::temp_dir().join("abnf-codegen-doc-import-dir");
+    /// let (specs, shared) = (root.join("specs"), root.join("shared"));
+    /// std::fs::create_dir_all(&specs)?;
+    /// std::fs::create_dir_all(&shared)?;
+    /// std::fs::write(shared.join("core.abnf"), "word = 1*ALPHA\n")?;
+    /// std::fs::write(specs.join("list.abnf"), "; @import ../shared/core.abnf word\nlist = word *(\",\" word)\n")?;
+    /// // `../shared` is outside the spec's folder: refused unless allowed.
+    /// assert!(abnf_codegen::Config::new().spec(specs.join("list.abnf")).build().is_err());
+    /// let compiled = abnf_codegen::Config::new()
+    ///     .spec(specs.join("list.abnf"))
+    ///     .import_dir(&shared)
+    ///     .build()?;
+    /// assert!(compiled.recognizer("list", "list").unwrap().is_match(b"a,bc"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn import_dir(&mut self, dir: impl AsRef<Path>) -> &mut Config {
         self.import_dirs.push(dir.as_ref().to_path_buf());
         self
