@@ -32,28 +32,7 @@ pub(crate) fn directives(g: &Grammar, diags: &mut Vec<Diagnostic>) -> Vec<Bound>
             continue;
         }
         let text = &g.sources.get(m.file).text;
-        let mut offset = 0;
-        for line in text.split_inclusive('\n') {
-            let start = offset;
-            offset += line.len();
-            let Some(args) = line
-                .trim_start()
-                .strip_prefix(';')
-                .map(str::trim_start)
-                .and_then(|r| r.strip_prefix("@depth"))
-                .filter(|r| r.is_empty() || r.starts_with(|c: char| c.is_ascii_whitespace()))
-            else {
-                continue;
-            };
-            let args_start = start + (line.len() - args.len());
-            let words: Vec<(&str, Span)> = args
-                .split_ascii_whitespace()
-                .map(|w| {
-                    let off = args_start + (w.as_ptr() as usize - args.as_ptr() as usize);
-                    (w, Span::new(m.file, off..off + w.len()))
-                })
-                .collect();
-            let line_span = Span::new(m.file, start..start + line.trim_end().len());
+        for (line_span, words) in crate::syntax::directive_words(m.file, text, "@depth") {
             let [(name, name_span), (n, n_span)] = words[..] else {
                 diags.push(
                     Diagnostic::error("`@depth` takes a rule and a depth", Some(line_span))

@@ -23,28 +23,19 @@ pub(crate) fn directives(g: &Grammar, diags: &mut Vec<Diagnostic>) -> Vec<Module
             continue;
         }
         let text = &g.sources.get(m.file).text;
-        let mut offset = 0;
-        for line in text.split_inclusive('\n') {
-            let start = offset;
-            offset += line.len();
-            let Some(args) = line
-                .trim_start()
-                .strip_prefix(';')
-                .map(str::trim_start)
-                .and_then(|r| r.strip_prefix("@terminals"))
-                .filter(|r| r.is_empty() || r.starts_with(|c: char| c.is_ascii_whitespace()))
-            else {
-                continue;
+        for (line_span, words) in crate::syntax::directive_words(m.file, text, "@terminals") {
+            let arg = words.iter().map(|(w, _)| *w).collect::<Vec<_>>().join(" ");
+            let arg_span = match (words.first(), words.last()) {
+                (Some((_, first)), Some((_, last))) => Span::new(m.file, first.start..last.end),
+                _ => Span::new(m.file, line_span.end..line_span.end),
             };
-            let arg = args.trim();
-            let at = start + (line.len() - args.len()) + (args.len() - args.trim_start().len());
-            match arg {
+            match arg.as_str() {
                 "octets" => out.push(ModuleId(mi as u32)),
                 "code-points" => {}
                 _ => diags.push(
                     Diagnostic::error(
                         format!("`@terminals` is `octets` or `code-points`, not `{arg}`"),
-                        Some(Span::new(m.file, at..at + arg.len())),
+                        Some(arg_span),
                     )
                     .with_label("unknown encoding")
                     .with_note("write `; @terminals octets` for a byte-oriented protocol"),

@@ -308,12 +308,12 @@ const DIALECT: &str = "@dialect";
 
 /// The words after `; DIRECTIVE` on each line that has it: the line, and
 /// each word with its span.
-fn directive_lines<'t>(
+fn directive_lines<'t: 'l, 'l>(
     file: FileId,
     text: &'t str,
-    lines: &'t [Line],
+    lines: &'l [Line],
     directive: &'t str,
-) -> impl Iterator<Item = (&'t Line, Vec<(&'t str, Span)>)> + 't {
+) -> impl Iterator<Item = (&'l Line, Vec<(&'t str, Span)>)> + 'l {
     lines.iter().filter_map(move |l| {
         let line = l.text(text);
         let args = line
@@ -332,6 +332,24 @@ fn directive_lines<'t>(
             .collect();
         Some((l, words))
     })
+}
+
+/// Each `; DIRECTIVE` line of `text`: the line's span (without its line
+/// break and trailing blanks) and the words after the directive with their
+/// spans. For directives read after the grammar is resolved (`@depth`,
+/// `@terminals`); the same reading as the front end's own directives.
+pub(crate) fn directive_words<'t>(
+    file: FileId,
+    text: &'t str,
+    directive: &'t str,
+) -> Vec<(Span, Vec<(&'t str, Span)>)> {
+    let lines = split_lines(text);
+    directive_lines(file, text, &lines, directive)
+        .map(|(l, words)| {
+            let line_span = Span::new(file, l.start..l.start + l.text(text).trim_end().len());
+            (line_span, words)
+        })
+        .collect()
 }
 
 /// `; @components RULE FIELD[=RULE|RULE...]...`: a field named like a rule
