@@ -84,32 +84,14 @@ fn c(name: &'static str, role: Role, run: Run) -> Contender {
     Contender { name, role, run }
 }
 
-/// Every operation, in the order the table prints them.
+/// Every operation, in the order the table prints them: validation and
+/// extraction on the short corpus, the batch API, then the same validation
+/// and extraction on the long corpus.
 pub fn operations() -> Vec<Operation> {
     use Role::*;
     vec![
-        Operation {
-            name: "IRI-reference validate",
-            corpus: Corpus::Iri,
-            contenders: vec![
-                c("iri-grammar IRI_REFERENCE.is_match", Ours, iri::ours),
-                c("oxiri IriRef::parse", Peer, iri::oxiri),
-                c("iri-string IriReferenceStr::new", Peer, iri::iri_string),
-                c("fluent-uri IriRef::parse", Peer, iri::fluent),
-                c("url Url::parse (WHATWG)", Reference, iri::url),
-                c("ada-url Url::can_parse (WHATWG)", Reference, iri::ada),
-            ],
-        },
-        Operation {
-            name: "URI-reference validate",
-            corpus: Corpus::Uri,
-            contenders: vec![
-                c("iri-grammar URI_REFERENCE.is_match", Ours, uri::ours),
-                c("iri-string UriReferenceStr::new", Peer, uri::iri_string),
-                c("fluent-uri UriRef::parse", Peer, uri::fluent),
-                c("oxiri IriRef::parse (IRI)", Reference, uri::oxiri),
-            ],
-        },
+        iri_validate("IRI-reference validate", Corpus::Iri),
+        uri_validate("URI-reference validate", Corpus::Uri),
         Operation {
             name: "IRI-reference batch",
             corpus: Corpus::Iri,
@@ -121,59 +103,60 @@ pub fn operations() -> Vec<Operation> {
                 c("fluent-uri IriRef::parse loop", Peer, batch::fluent),
             ],
         },
-        Operation {
-            name: "IRI-reference extract",
-            corpus: Corpus::Iri,
-            contenders: vec![
-                c("iri-grammar IriRef::parse + accessors", Ours, extract::ours),
-                c("oxiri IriRef::parse + accessors", Peer, extract::oxiri),
-                c(
-                    "iri-string IriReferenceStr + accessors",
-                    Peer,
-                    extract::iri_string,
-                ),
-                c("fluent-uri IriRef::parse + accessors", Peer, extract::fluent),
-                c("ada-url Url::parse + accessors (WHATWG)", Reference, extract::ada),
-            ],
-        },
-        Operation {
-            name: "IRI-reference validate, long",
-            corpus: Corpus::LongIri,
-            contenders: vec![
-                c("iri-grammar IRI_REFERENCE.is_match", Ours, iri::ours),
-                c("oxiri IriRef::parse", Peer, iri::oxiri),
-                c("iri-string IriReferenceStr::new", Peer, iri::iri_string),
-                c("fluent-uri IriRef::parse", Peer, iri::fluent),
-                c("url Url::parse (WHATWG)", Reference, iri::url),
-                c("ada-url Url::can_parse (WHATWG)", Reference, iri::ada),
-            ],
-        },
-        Operation {
-            name: "URI-reference validate, long",
-            corpus: Corpus::LongUri,
-            contenders: vec![
-                c("iri-grammar URI_REFERENCE.is_match", Ours, uri::ours),
-                c("iri-string UriReferenceStr::new", Peer, uri::iri_string),
-                c("fluent-uri UriRef::parse", Peer, uri::fluent),
-                c("oxiri IriRef::parse (IRI)", Reference, uri::oxiri),
-            ],
-        },
-        Operation {
-            name: "IRI-reference extract, long",
-            corpus: Corpus::LongIri,
-            contenders: vec![
-                c("iri-grammar IriRef::parse + accessors", Ours, extract::ours),
-                c("oxiri IriRef::parse + accessors", Peer, extract::oxiri),
-                c(
-                    "iri-string IriReferenceStr + accessors",
-                    Peer,
-                    extract::iri_string,
-                ),
-                c("fluent-uri IriRef::parse + accessors", Peer, extract::fluent),
-                c("ada-url Url::parse + accessors (WHATWG)", Reference, extract::ada),
-            ],
-        },
+        iri_extract("IRI-reference extract", Corpus::Iri),
+        iri_validate("IRI-reference validate, long", Corpus::LongIri),
+        uri_validate("URI-reference validate, long", Corpus::LongUri),
+        iri_extract("IRI-reference extract, long", Corpus::LongIri),
     ]
+}
+
+fn iri_validate(name: &'static str, corpus: Corpus) -> Operation {
+    use Role::*;
+    Operation {
+        name,
+        corpus,
+        contenders: vec![
+            c("iri-grammar IRI_REFERENCE.is_match", Ours, iri::ours),
+            c("oxiri IriRef::parse", Peer, iri::oxiri),
+            c("iri-string IriReferenceStr::new", Peer, iri::iri_string),
+            c("fluent-uri IriRef::parse", Peer, iri::fluent),
+            c("url Url::parse (WHATWG)", Reference, iri::url),
+            c("ada-url Url::can_parse (WHATWG)", Reference, iri::ada),
+        ],
+    }
+}
+
+fn uri_validate(name: &'static str, corpus: Corpus) -> Operation {
+    use Role::*;
+    Operation {
+        name,
+        corpus,
+        contenders: vec![
+            c("iri-grammar URI_REFERENCE.is_match", Ours, uri::ours),
+            c("iri-string UriReferenceStr::new", Peer, uri::iri_string),
+            c("fluent-uri UriRef::parse", Peer, uri::fluent),
+            c("oxiri IriRef::parse (IRI)", Reference, uri::oxiri),
+        ],
+    }
+}
+
+fn iri_extract(name: &'static str, corpus: Corpus) -> Operation {
+    use Role::*;
+    Operation {
+        name,
+        corpus,
+        contenders: vec![
+            c("iri-grammar IriRef::parse + accessors", Ours, extract::ours),
+            c("oxiri IriRef::parse + accessors", Peer, extract::oxiri),
+            c(
+                "iri-string IriReferenceStr + accessors",
+                Peer,
+                extract::iri_string,
+            ),
+            c("fluent-uri IriRef::parse + accessors", Peer, extract::fluent),
+            c("ada-url Url::parse + accessors (WHATWG)", Reference, extract::ada),
+        ],
+    }
 }
 
 fn count(corpus: &[String], valid: impl Fn(&str) -> bool) -> u64 {
