@@ -772,9 +772,11 @@ impl Config {
                         Shape::List(f) => vec![f],
                     };
                     for f in fields {
-                        let Some(element) = &f.element else { continue };
+                        let (Some(element), Some(item)) = (&f.element, f.rule) else {
+                            continue;
+                        };
                         let built = lowerer
-                            .lower_element(element, f.rule)
+                            .lower_element(element, item)
                             .and_then(|hir| self.tagged(g, ty.rule, &hir, false));
                         match built {
                             Ok(d) => {
@@ -1681,12 +1683,19 @@ impl Compiled {
                             &mut element_files.borrow_mut(),
                         )
                     });
+                    let (holds, target) = match f.rule {
+                        Some(rule) => (g.rule(rule).name.clone(), target(rule)),
+                        None => (
+                            ast::expr_at(&r.expr, &f.path).map_or_else(String::new, ast::choice_text),
+                            Target::Leaf,
+                        ),
+                    };
                     EmitField {
                         name: f.name.clone(),
-                        rule: g.rule(f.rule).name.clone(),
+                        rule: holds,
                         group,
                         card: f.card,
-                        target: target(f.rule),
+                        target,
                         element,
                     }
                 };

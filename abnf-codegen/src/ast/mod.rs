@@ -36,8 +36,10 @@ pub enum Card {
 pub struct Field {
     /// Rust field name (snake case, unique within its parent).
     pub name: String,
-    /// The rule the field holds (for `Many`, the rule of each item).
-    pub rule: RuleId,
+    /// The rule the field holds (for `Many`, the rule of each item), or
+    /// `None` for a choice between literals (`( "+" / "-" )`), whose field
+    /// is the matched text.
+    pub rule: Option<RuleId>,
     /// Cardinality.
     pub card: Card,
     /// For `Many`: the repeated element (each item's text is the element's
@@ -386,7 +388,8 @@ fn shape(g: &Grammar, body: &Expr) -> Option<Shape> {
                     Expr::Ref(id, _) => camel(&g.rule(*id).name),
                     _ => fields
                         .first()
-                        .map(|f| camel(&g.rule(f.rule).name))
+                        .and_then(|f| f.rule)
+                        .map(|rule| camel(&g.rule(rule).name))
                         .or_else(|| literal_name(a))
                         .unwrap_or_else(|| format!("Alt{}", i + 1)),
                 };
@@ -404,7 +407,7 @@ fn shape(g: &Grammar, body: &Expr) -> Option<Shape> {
             let rule = first_rule(g, expr)?;
             Some(Shape::List(Field {
                 name: snake(&format!("{}s", g.rule(rule).name)),
-                rule,
+                rule: Some(rule),
                 card: Card::Many,
                 element: Some((**expr).clone()),
                 path: vec![],
@@ -433,9 +436,10 @@ fn literal_name(e: &Expr) -> Option<String> {
     if text.is_empty() {
         return Some("Empty".into());
     }
-    if text
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    if text.chars().any(|c| c.is_ascii_alphanumeric())
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
     {
         let name = camel(text);
         return Some(if name.starts_with(|c: char| c.is_ascii_digit()) {
@@ -491,6 +495,35 @@ fn literal_name(e: &Expr) -> Option<String> {
     Some(name)
 }
 
+/// The field name of a choice between literals: the literals' names joined
+/// by `or` (`"+" / "-"` → `plus_or_minus`, `"T" / "t"` → `t_or_t`), or
+/// `choice` when there are more than three or one has no name.
+fn choice_name(alts: &[Expr]) -> String {
+    let names: Option<Vec<String>> = alts.iter().map(literal_name).collect();
+    match names {
+        Some(names) if names.len() <= 3 => snake(&names.join("-or-")),
+        _ => "choice".into(),
+    }
+}
+
+/// The expression at `path` in a rule body (see [`Field::path`]).
+pub fn expr_at<'e>(body: &'e Expr, path: &[usize]) -> Option<&'e Expr> {
+    path.iter().try_fold(body, |e, &i| match e {
+        Expr::Alt(es) | Expr::Concat(es) => es.get(i),
+        Expr::Repeat { expr, .. } if i == 0 => Some(&**expr),
+        _ => None,
+    })
+}
+
+/// A choice between literals as ABNF (`"+" / "-"`), for docs.
+pub fn choice_text(e: &Expr) -> String {
+    match e {
+        Expr::Alt(alts) => alts.iter().map(choice_text).collect::<Vec<_>>().join(" / "),
+        Expr::Str { text, case_sensitive } => format!("{}{text:?}", if *case_sensitive { "%s" } else { "" }),
+        _ => String::new(),
+    }
+}
+
 fn first_rule(g: &Grammar, e: &Expr) -> Option<RuleId> {
     let mut found = None;
     e.for_each_ref(&mut |id, _| {
@@ -514,7 +547,7 @@ fn fields_of(
     match e {
         Expr::Ref(id, _) if g.rule(*id).module.0 != 0 => out.push(Field {
             name: names.unique(snake(&g.rule(*id).name)),
-            rule: *id,
+            rule: Some(*id),
             card,
             element: None,
             path: path.clone(),
@@ -541,7 +574,7 @@ fn fields_of(
                 if holds_rule(g, expr) {
                     out.push(Field {
                         name: names.unique(snake(&format!("{}s", g.rule(rule).name))),
-                        rule,
+                        rule: Some(rule),
                         card: Card::Many,
                         element: Some((**expr).clone()),
                         path: path.clone(),
@@ -549,6 +582,16 @@ fn fields_of(
                 }
             }
         }
+        // A choice between literals, such as the sign of RFC 3339's
+        // `time-numoffset = ("+" / "-") time-hour ":" time-minute`: one field
+        // with the matched text, named from the literals.
+        Expr::Alt(alts) if alts.iter().all(|a| matches!(a, Expr::Str { .. })) => out.push(Field {
+            name: names.unique(choice_name(alts)),
+            rule: None,
+            card,
+            element: None,
+            path: path.clone(),
+        }),
         // A group of alternatives inside a concatenation, such as RFC
         // 2396's `( hier_part | opaque_part )`: the rules of each alternative
         // become optional fields (one alternative matches).
@@ -653,5 +696,19 @@ mod tests {
         assert_eq!(camel("gopher+_string"), "GopherString");
         assert_eq!(camel("absoluteURI"), "AbsoluteUri");
         assert_eq!(snake("taggingEntity"), "tagging_entity");
+    }
+
+    #[test]
+    fn literal_names() {
+        let lit = |t: &str| Expr::Str {
+            text: t.into(),
+            case_sensitive: false,
+        };
+        assert_eq!(literal_name(&lit("-")).as_deref(), Some("Minus"));
+        assert_eq!(literal_name(&lit("x-y")).as_deref(), Some("XY"));
+        assert_eq!(literal_name(&lit("::")).as_deref(), Some("ColonColon"));
+        assert_eq!(choice_name(&[lit("+"), lit("-")]), "plus_or_minus");
+        assert_eq!(choice_name(&[lit("a"), lit("b"), lit("c"), lit("d")]), "choice");
+        assert_eq!(choice_text(&Expr::Alt(vec![lit("+"), lit("-")])), r#""+" / "-""#);
     }
 }

@@ -33,7 +33,8 @@ pub enum Target {
 pub struct EmitField {
     /// Rust field name.
     pub name: String,
-    /// The rule it holds, for docs.
+    /// What it holds, for docs: a rule name, or a choice between literals
+    /// as ABNF (`"+" / "-"`).
     pub rule: String,
     /// Its capture group.
     pub group: usize,

@@ -13,7 +13,11 @@
 //! assert_eq!(t.full_time.partial_time.time_second, "57");
 //! match t.full_time.time_offset.kind {
 //!     ast::TimeOffsetKind::Z => unreachable!(),
-//!     ast::TimeOffsetKind::TimeNumoffset(o) => assert_eq!((o.text, o.time_hour), ("-08:00", "08")),
+//!     ast::TimeOffsetKind::TimeNumoffset(o) => {
+//!         // `time-numoffset = ("+" / "-") time-hour ":" time-minute`: the
+//!         // choice between literals is a field named from them.
+//!         assert_eq!((o.plus_or_minus, o.time_hour, o.time_minute), ("-", "08", "00"));
+//!     }
 //! }
 //!
 //! let err = rfc3339::DATE_TIME.validate("1985-04-12T23:20:5Z").unwrap_err();
@@ -56,6 +60,21 @@ mod tests {
         let t = ast::DateTime::parse(EXAMPLES[0]).unwrap();
         assert_eq!(t.full_time.partial_time.time_secfrac, Some(".52"));
         assert_eq!(t.full_time.time_offset.kind, ast::TimeOffsetKind::Z);
+    }
+
+    #[test]
+    fn the_offset_sign_is_a_field() {
+        for (s, sign, hour, minute) in [(EXAMPLES[1], "-", "08", "00"), (EXAMPLES[4], "+", "00", "20")] {
+            let t = ast::DateTime::parse(s).unwrap();
+            let ast::TimeOffsetKind::TimeNumoffset(o) = t.full_time.time_offset.kind else {
+                panic!("{s}: not a numeric offset");
+            };
+            assert_eq!(
+                (o.plus_or_minus, o.time_hour, o.time_minute),
+                (sign, hour, minute),
+                "{s}"
+            );
+        }
     }
 
     #[test]
