@@ -1,6 +1,6 @@
 //! The generated Rust for one small grammar, pinned so that any change to the
 //! emitter shows up in review (`cargo insta review`, or
-//! `INSTA_UPDATE=always cargo test -p abnf-codegen --test snapshot`).
+//! `INSTA_UPDATE=always cargo test -p abnf-codegen snapshot::`).
 
 const GRAMMAR: &str = r#"; A small grammar with every shape the emitter knows.
 ; @components pair key value

@@ -1151,7 +1151,9 @@ fn deep_nesting_is_a_diagnostic_not_a_crash() {
     }
     let output = std::process::Command::new(std::env::current_exe().unwrap())
         .args([
-            "deep_nesting_is_a_diagnostic_not_a_crash",
+            concat!(module_path!(), "::deep_nesting_is_a_diagnostic_not_a_crash")
+                .split_once("::")
+                .map_or("", |(_crate, path)| path),
             "--exact",
             "--nocapture",
         ])

@@ -3,7 +3,7 @@
 //! files beside them) and the intended use (`ui/pass/*.rs`).
 //!
 //! Regenerate the `.stderr` files with
-//! `TRYBUILD=overwrite cargo test -p tests --test ui` and check the diff.
+//! `TRYBUILD=overwrite cargo test -p tests ui::` and check the diff.
 
 #[test]
 fn ui() {

@@ -3,7 +3,8 @@
 //! - `stats`: per exported rule of every grammar in `specs/`, the NFA and DFA
 //!   states, table sizes and build time.
 //! - `new-grammar NAME`: scaffolds `specs/NAME.abnf` and
-//!   `tests/tests/NAME.rs` (the module appears in `iri-grammar` by itself).
+//!   `tests/tests/NAME.rs`, a module of the one integration test binary (the
+//!   grammar's module appears in `iri-grammar` by itself).
 //! - `props [N]`: the property tests against the reference matcher with N
 //!   cases each (default 10,000), in release mode.
 //! - `codegen [--check] [--out DIR]`: writes the generated code for `specs/`
@@ -451,13 +452,18 @@ fn new_grammar(name: &str) -> Result<String, String> {
         ),
     )
     .map_err(|e| format!("{}: {e}", test.display()))?;
+    // The test file is a module of the one integration test binary.
+    let main = root.join("tests/tests/main.rs");
+    let mut mods = std::fs::read_to_string(&main).map_err(|e| format!("{}: {e}", main.display()))?;
+    mods.push_str(&format!("mod {name};\n"));
+    std::fs::write(&main, mods).map_err(|e| format!("{}: {e}", main.display()))?;
     Ok(format!(
         "created {} and {}\n\
          next:\n  \
          1. write the RFC's ABNF into the spec file (see docs/adding-a-grammar.md)\n  \
          2. cargo run -p abnf-codegen -- check {}\n  \
          3. cargo xtask codegen\n  \
-         4. put the RFC's examples into the test file and run cargo test -p tests --test {name}",
+         4. put the RFC's examples into the test file and run cargo test -p tests {name}::",
         spec.display(),
         test.display(),
         spec.display()
