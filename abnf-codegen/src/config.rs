@@ -5,13 +5,14 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::ast::{self, AstModel, Shape};
 use crate::automata::{self, Automaton, BuildError, Limits};
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::emit::ast::{
+use crate::emit::typed::{
     EmitComponents, EmitField, EmitShape, EmitTdfa, EmitType, EmitTypeKind, EmitVariant, Target,
 };
 use crate::emit::{self, EmitGrammar, EmitKind, EmitRule, IncludeStyle};
+use crate::names::{self, Namer};
+use crate::typed::{self, Shape, TypeModel};
 
 use crate::grammar::{self, Grammar, ModuleId, RuleId, SpecInput};
 use crate::limits;
@@ -172,7 +173,7 @@ pub struct Compiled {
 /// The typed AST of each root module with its automata.
 #[derive(Default)]
 struct TypedParts {
-    models: Vec<(ModuleId, AstModel)>,
+    models: Vec<(ModuleId, TypeModel)>,
     tdfas: HashMap<RuleId, TaggedDfa>,
     elements: HashMap<(RuleId, String), TaggedDfa>,
     /// Per root module, its `@components` extractions, in spec order.
@@ -267,7 +268,7 @@ impl Config {
     /// Exports only these rules of `grammar` (a spec file stem). Without
     /// this, every rule the file defines or imports is exported. Below the
     /// rules named here, every rule with parts gets a typed node (see
-    /// [`crate::ast`]).
+    /// [`crate::typed`]).
     ///
     /// ```
     /// let compiled = abnf_codegen::Config::new()
@@ -357,7 +358,7 @@ impl Config {
     }
 
     /// Gives these rules of `grammar` a typed AST node even where the default
-    /// choice (see [`crate::ast`]) would make them leaves.
+    /// choice (see [`crate::typed`]) would make them leaves.
     ///
     /// ```
     /// let files = abnf_codegen::Config::new()
@@ -748,7 +749,7 @@ impl Config {
             leaves.extend(too_big.keys().copied());
             let explicit = self.exports.contains_key(name);
             let model = loop {
-                let model = ast::model(g, ids, explicit, &forced, &leaves);
+                let model = typed::model(g, ids, explicit, &forced, &leaves);
                 let mut demoted = Vec::new();
                 for ty in &model.types {
                     if parts.tdfas.contains_key(&ty.rule) {
@@ -766,7 +767,7 @@ impl Config {
                             continue;
                         }
                     }
-                    let fields: Vec<&ast::Field> = match &ty.shape {
+                    let fields: Vec<&typed::Field> = match &ty.shape {
                         Shape::Struct(fs) => fs.iter().collect(),
                         Shape::Enum(vs) => vs.iter().flat_map(|v| &v.fields).collect(),
                         Shape::List(f) => vec![f],
@@ -830,7 +831,7 @@ impl Config {
             let mut share = Vec::new();
             let mut bad = false;
             for (i, (name, rules)) in c.fields.iter().enumerate() {
-                if seen.insert(ast::snake(name), ()).is_some() {
+                if seen.insert(names::snake(name), ()).is_some() {
                     errors.push(Diagnostic::error(
                         format!("`@components {}` names field `{name}` twice", r.name),
                         Some(r.name_span),
@@ -1183,7 +1184,7 @@ impl Compiled {
 
     /// The typed-AST shape and tagged DFA of a typed rule, by module and
     /// rule name.
-    pub fn tagged(&self, grammar: &str, rule: &str) -> Option<(&ast::AstType, &TaggedDfa)> {
+    pub fn tagged(&self, grammar: &str, rule: &str) -> Option<(&typed::RuleType, &TaggedDfa)> {
         let m = self.grammar.module_by_name(grammar)?;
         let id = self.grammar.module(m).get(rule)?;
         let (_, model) = self.typed.models.iter().find(|(mm, _)| *mm == m)?;
@@ -1278,7 +1279,7 @@ impl Compiled {
                     )
                     .with_note(format!(
                         "each spec becomes a module named after its file; rename the file, for example to `{}.abnf`",
-                        match emit::file_stem_name(&module.name).trim_start_matches("r_") {
+                        match names::file_stem_name(&module.name).trim_start_matches("r_") {
                             INDEX_MODULE => format!("{INDEX_MODULE}_spec"),
                             other => other.to_string(),
                         }
@@ -1298,7 +1299,7 @@ impl Compiled {
             let mut idents: HashMap<String, RuleId> = HashMap::new();
             for &id in ids {
                 let r = g.rule(id);
-                let mut ident = emit::constant_name(&r.name);
+                let mut ident = names::constant_name(&r.name);
                 if ident == "GRAMMAR" {
                     ident.push_str("_RULE");
                 }
@@ -1327,7 +1328,7 @@ impl Compiled {
                 } else {
                     let a = &self.automata[&id];
                     let home_name = &g.module(r.module).name;
-                    let dfa_path = format!("{}/{}", module.name, emit::file_stem_name(&r.name));
+                    let dfa_path = format!("{}/{}", module.name, names::file_stem_name(&r.name));
                     let compact = a.compact();
                     let (sparse_le, sparse_be) = a.sparse_bytes();
                     let reverse = self.reverses.get(&id);
@@ -1582,16 +1583,16 @@ impl Compiled {
         if built.is_empty() {
             return None;
         }
-        let mut names = ast::Names::default();
-        let mut hidden = emit::Namer::default();
-        let mut paths = emit::Namer::default();
+        let mut names = names::Names::default();
+        let mut hidden = Namer::default();
+        let mut paths = Namer::default();
         let items: Vec<EmitComponents> = built
             .iter()
             .map(|c| {
                 let r = g.rule(c.rule);
-                let stem = paths.unique(emit::file_stem_name(&r.name));
+                let stem = paths.unique(names::file_stem_name(&r.name));
                 EmitComponents {
-                    name: names.unique(ast::camel(&r.name)),
+                    name: names.unique(names::camel(&r.name)),
                     rule: r.name.clone(),
                     grammar: module.clone(),
                     doc: rule_doc(g, c.rule, "Components of"),
@@ -1600,13 +1601,13 @@ impl Compiled {
                         .iter()
                         .map(|(f, rules)| {
                             (
-                                ast::snake(f),
+                                names::snake(f),
                                 rules.iter().map(|&t| g.rule(t).name.clone()).collect(),
                             )
                         })
                         .collect(),
                     tdfa: emit_tdfa(
-                        hidden.unique(format!("__{}_COMPONENTS", emit::constant_name(&r.name))),
+                        hidden.unique(format!("__{}_COMPONENTS", names::constant_name(&r.name))),
                         format!("{module}/components/{stem}"),
                         &c.tdfa,
                         true,
@@ -1615,14 +1616,14 @@ impl Compiled {
                 }
             })
             .collect();
-        Some(emit::ast::components_module(&items, runtime, style))
+        Some(emit::typed::components_module(&items, runtime, style))
     }
 
     /// The typed AST module of root module `m`.
     fn ast_emit(
         &self,
         m: ModuleId,
-        model: &AstModel,
+        model: &TypeModel,
         runtime: &str,
         style: IncludeStyle,
         files: &mut Vec<GeneratedFile>,
@@ -1637,8 +1638,8 @@ impl Compiled {
         // Hidden items and table files get unique names in order of
         // appearance (`__A_B_CS_ITEM` of rule `a-b` field `cs` and of rule
         // `a` field `b-cs`; the same field in two variants).
-        let hidden = std::cell::RefCell::new(emit::Namer::default());
-        let paths = std::cell::RefCell::new(emit::Namer::default());
+        let hidden = std::cell::RefCell::new(Namer::default());
+        let paths = std::cell::RefCell::new(Namer::default());
         for ty in &model.types {
             let r = g.rule(ty.rule);
             let home = r.module;
@@ -1658,22 +1659,22 @@ impl Compiled {
                     home_name: (home_type.name != ty.name).then(|| home_type.name.clone()),
                 }
             } else {
-                let stem = paths.borrow_mut().unique(emit::file_stem_name(&r.name));
+                let stem = paths.borrow_mut().unique(names::file_stem_name(&r.name));
                 let tdfa_name = hidden
                     .borrow_mut()
-                    .unique(format!("__{}_TDFA", emit::constant_name(&r.name)));
+                    .unique(format!("__{}_TDFA", names::constant_name(&r.name)));
                 // Groups in the order `regular::captures` numbers them.
                 let next_group = std::cell::Cell::new(1);
                 let take_group = || next_group.replace(next_group.get() + 1);
                 let element_files = std::cell::RefCell::new(Vec::new());
-                let field = |f: &ast::Field| {
+                let field = |f: &typed::Field| {
                     let group = take_group();
                     let element = self.typed.elements.get(&(ty.rule, f.name.clone())).map(|d| {
                         emit_tdfa(
                             hidden.borrow_mut().unique(format!(
                                 "__{}_{}_ITEM",
-                                emit::constant_name(&r.name),
-                                emit::constant_name(&f.name)
+                                names::constant_name(&r.name),
+                                names::constant_name(&f.name)
                             )),
                             paths
                                 .borrow_mut()
@@ -1686,7 +1687,7 @@ impl Compiled {
                     let (holds, target) = match f.rule {
                         Some(rule) => (g.rule(rule).name.clone(), target(rule)),
                         None => (
-                            ast::expr_at(&r.expr, &f.path).map_or_else(String::new, ast::choice_text),
+                            typed::expr_at(&r.expr, &f.path).map_or_else(String::new, typed::choice_text),
                             Target::Leaf,
                         ),
                     };
@@ -1739,7 +1740,7 @@ impl Compiled {
                 kind,
             });
         }
-        emit::ast::ast_module(module, &types, runtime, style)
+        emit::typed::ast_module(module, &types, runtime, style)
     }
 }
 

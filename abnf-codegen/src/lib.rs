@@ -45,7 +45,6 @@
 // tool; boxing every `Result` would add noise for no measurable gain.
 #![allow(clippy::result_large_err)]
 
-pub mod ast;
 pub mod automata;
 mod config;
 pub mod depth;
@@ -53,6 +52,7 @@ pub mod diagnostic;
 pub mod emit;
 pub mod grammar;
 pub mod limits;
+pub mod names;
 pub mod oracle;
 pub mod partial;
 pub mod records;
@@ -62,6 +62,7 @@ pub mod syntax;
 pub mod tagged;
 pub mod terminals;
 pub mod tools;
+pub mod typed;
 pub mod wire;
 
 pub use config::{

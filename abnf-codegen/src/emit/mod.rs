@@ -4,11 +4,7 @@
 //! the code here only walks that model with `quote!` and formats the result
 //! with `prettyplease`.
 
-pub mod ast;
-mod names;
-
-pub(crate) use names::words;
-pub use names::{constant_name, file_stem_name, Namer};
+pub mod typed;
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};

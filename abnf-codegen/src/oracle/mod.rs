@@ -25,7 +25,7 @@ pub struct Oracle<'g> {
 }
 
 /// Where sub-expressions of a rule's body matched in the priority parse:
-/// path (as in [`crate::ast::Field::path`]) → byte span. A sub-expression
+/// path (as in [`crate::typed::Field::path`]) → byte span. A sub-expression
 /// inside a repetition reports its last iteration, as capture groups do.
 pub type Spans = HashMap<Vec<usize>, (usize, usize)>;
 

@@ -17,12 +17,12 @@ use std::collections::HashMap;
 use regex_syntax::hir::{Capture, Hir};
 
 use super::{repeat, Lowerer};
-use crate::ast::{AstModel, Shape};
 use crate::diagnostic::Diagnostic;
 use crate::grammar::{Expr, RuleId};
+use crate::typed::{Shape, TypeModel};
 
 /// Number of groups of typed rule `rule`'s tagged DFA, group 0 included.
-pub fn group_count(model: &AstModel, rule: RuleId) -> usize {
+pub fn group_count(model: &TypeModel, rule: RuleId) -> usize {
     let Some(ty) = model.get(rule) else { return 1 };
     1 + match &ty.shape {
         Shape::Struct(fields) => fields.len(),
@@ -40,7 +40,7 @@ impl Lowerer<'_> {
     /// The HIR of typed rule `rule` with a capture group per field and
     /// variant (group 0, the whole match, is added by the compiler). Returns
     /// the HIR and the number of groups including group 0.
-    pub fn lower_captured(&mut self, model: &AstModel, rule: RuleId) -> Result<(Hir, usize), Diagnostic> {
+    pub fn lower_captured(&mut self, model: &TypeModel, rule: RuleId) -> Result<(Hir, usize), Diagnostic> {
         let mut next = 1;
         let hir = self.captured(model, rule, &mut next)?;
         debug_assert_eq!(next as usize, group_count(model, rule));
@@ -76,7 +76,7 @@ impl Lowerer<'_> {
         })
     }
 
-    fn captured(&mut self, model: &AstModel, rule: RuleId, next: &mut u32) -> Result<Hir, Diagnostic> {
+    fn captured(&mut self, model: &TypeModel, rule: RuleId, next: &mut u32) -> Result<Hir, Diagnostic> {
         let ty = model.get(rule).expect("captured() is called on typed rules");
         // An alternative that is a single rule is both a variant and that
         // variant's field: two sites at one path, the variant outermost.

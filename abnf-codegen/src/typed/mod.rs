@@ -19,6 +19,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::grammar::{Expr, Grammar, RuleId};
+use crate::names::{camel, snake, Names};
 
 /// How many times a field occurs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,7 +76,7 @@ pub enum Shape {
 
 /// A rule with a type.
 #[derive(Clone, Debug)]
-pub struct AstType {
+pub struct RuleType {
     /// The rule.
     pub rule: RuleId,
     /// Rust type name (camel case).
@@ -84,7 +85,7 @@ pub struct AstType {
     pub shape: Shape,
 }
 
-impl AstType {
+impl RuleType {
     /// The body path of each capture group of this rule's tagged DFA, group 1
     /// first (group 0 is the whole match): fields in order, or each variant
     /// followed by its fields.
@@ -102,15 +103,15 @@ impl AstType {
 
 /// Which rules are typed, and their shapes.
 #[derive(Clone, Debug, Default)]
-pub struct AstModel {
+pub struct TypeModel {
     /// Typed rules, in grammar order.
-    pub types: Vec<AstType>,
+    pub types: Vec<RuleType>,
     index: HashMap<RuleId, usize>,
 }
 
-impl AstModel {
+impl TypeModel {
     /// The type of a rule, if it has one.
-    pub fn get(&self, rule: RuleId) -> Option<&AstType> {
+    pub fn get(&self, rule: RuleId) -> Option<&RuleType> {
         self.index.get(&rule).map(|&i| &self.types[i])
     }
 
@@ -239,7 +240,7 @@ pub fn model(
     explicit: bool,
     forced: &BTreeSet<RuleId>,
     leaves: &BTreeSet<RuleId>,
-) -> AstModel {
+) -> TypeModel {
     let mut tokens = Tokens::new(g, roots, explicit);
     let tops = top_rules(g, roots);
     let reach = crate::grammar::reachable(g, roots);
@@ -258,7 +259,7 @@ pub fn model(
             typed.push(id);
         }
     }
-    let mut out = AstModel::default();
+    let mut out = TypeModel::default();
     // Type names, and the `{Name}Kind` enum each enum type brings.
     let mut type_names = Names::default();
     for id in typed {
@@ -271,7 +272,7 @@ pub fn model(
             type_names.unique(camel(&g.rule(id).name))
         };
         out.index.insert(id, out.types.len());
-        out.types.push(AstType {
+        out.types.push(RuleType {
             rule: id,
             name,
             shape,
@@ -606,97 +607,9 @@ fn fields_of(
     }
 }
 
-/// Unique names within one scope, in order of appearance: a name already
-/// taken gets the first free numeric suffix, so the second `h16` field is
-/// `h16_2`, the second `Alpha` variant `Alpha2`, and a later field `h16-2`
-/// (also `h16_2`) becomes `h16_2_2` instead of colliding.
-#[derive(Default)]
-pub struct Names(std::collections::HashSet<String>);
-
-impl Names {
-    /// Takes `base`, or `base` with the first free numeric suffix.
-    pub fn unique(&mut self, base: String) -> String {
-        self.unique_with(base, &[])
-    }
-
-    /// A unique name such that the name followed by each of `suffixes` is
-    /// free too (an enum `Host` brings `HostKind`); all of them are taken.
-    pub fn unique_with(&mut self, base: String, suffixes: &[&str]) -> String {
-        let free = |set: &std::collections::HashSet<String>, n: &str| {
-            !set.contains(n) && suffixes.iter().all(|s| !set.contains(&format!("{n}{s}")))
-        };
-        let mut name = base.clone();
-        let mut n = 1;
-        while !free(&self.0, &name) {
-            n += 1;
-            name = if base.starts_with(|c: char| c.is_ascii_uppercase()) {
-                format!("{base}{n}")
-            } else {
-                format!("{base}_{n}")
-            };
-        }
-        for s in suffixes {
-            self.0.insert(format!("{name}{s}"));
-        }
-        self.0.insert(name.clone());
-        name
-    }
-}
-
-const KEYWORDS: &[&str] = &[
-    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false",
-    "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
-    "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while",
-    "abstract", "become", "box", "do", "final", "gen", "macro", "override", "priv", "try", "typeof",
-    "unsized", "virtual", "yield", // Names the generated types use themselves.
-    "span", "text",
-];
-
-/// `ihier-part` → `ihier_part`; keywords get a trailing `_`.
-pub fn snake(name: &str) -> String {
-    let mut s = crate::emit::words(name).join("_").to_ascii_lowercase();
-    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
-        s.insert_str(0, "r_");
-    }
-    if KEYWORDS.contains(&s.as_str()) {
-        s.push('_');
-    }
-    s
-}
-
-/// `IRI-reference` → `IriReference`, `IPv6address` → `Ipv6address`.
-pub fn camel(name: &str) -> String {
-    let mut s: String = crate::emit::words(name)
-        .iter()
-        .map(|w| {
-            let lower = w.to_ascii_lowercase();
-            let mut c = lower.chars();
-            c.next()
-                .map_or_else(String::new, |f| f.to_ascii_uppercase().to_string() + c.as_str())
-        })
-        .collect();
-    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
-        s.insert(0, 'R');
-    }
-    if s == "Self" {
-        s.push('_');
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names() {
-        assert_eq!(camel("IRI-reference"), "IriReference");
-        assert_eq!(snake("ihier-part"), "ihier_part");
-        assert_eq!(snake("type"), "type_");
-        assert_eq!(camel("gopher+_string"), "GopherString");
-        assert_eq!(camel("absoluteURI"), "AbsoluteUri");
-        assert_eq!(snake("taggingEntity"), "tagging_entity");
-    }
 
     #[test]
     fn literal_names() {

@@ -6,7 +6,7 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use super::IncludeStyle;
-use crate::ast::Card;
+use crate::typed::Card;
 
 /// A serialized tagged DFA to embed.
 #[derive(Clone, Debug)]
@@ -144,7 +144,7 @@ fn item_fn_ident(owner: &str, field: &str) -> String {
 type ItemFns = HashMap<*const EmitField, Ident>;
 
 fn item_fn_names(types: &[EmitType]) -> ItemFns {
-    let mut namer = super::Namer::default();
+    let mut namer = crate::names::Namer::default();
     let mut out = HashMap::new();
     for ty in types {
         let EmitTypeKind::Local { shape, .. } = &ty.kind else {
