@@ -1,15 +1,25 @@
 //! `abnf-codegen` turns ABNF grammars (RFC 5234, with RFC 7405 case-sensitive
 //! strings) into DFA recognizers at build time.
 //!
-//! The pipeline has one module per stage, and data flows one way:
+//! The pipeline has one module per stage, and data flows one way: each
+//! stage reads only the stages above it in this table.
 //!
 //! | stage | module | output |
 //! |---|---|---|
 //! | spec text → rules with spans | [`syntax`] | [`syntax::SpecFile`] |
-//! | names, imports, core rules, checks | [`grammar`] | [`grammar::Grammar`] |
+//! | names, imports, core rules, checks | [`grammar`] (with [`depth`], [`terminals`]) | [`grammar::Grammar`] |
+//! | which rules get a Rust type | [`typed`] | [`typed::TypeModel`] |
 //! | rules → regular expressions | [`regular`] | `regex_syntax::hir::Hir` |
-//! | HIR → minimized dense DFA | [`automata`] | [`automata::Automaton`] |
-//! | emit model → formatted Rust | [`emit`] | `.rs` files and serialized DFAs |
+//! | HIR → minimized DFA, compact table | [`automata`] | [`automata::Automaton`] |
+//! | HIR with captures → tagged DFA | [`tagged`] | [`tagged::TaggedDfa`] |
+//! | the pipeline, rule by rule | [`compile`] (with [`partial`]) | [`Compiled`] |
+//! | compiled grammar → emit model → Rust | [`emit`] | [`Generated`] files |
+//!
+//! Beside the pipeline: [`Config`] (the builder), [`limits`] (every limit,
+//! in one place), [`names`] (Rust names from rule names), [`diagnostic`]
+//! (errors as data, rendered once at the edge), [`wire`] (the runtime's table
+//! format, as the generator writes it). Off the pipeline, for authoring:
+//! [`oracle`] (a reference matcher), [`sample`], [`records`], [`tools`].
 //!
 //! Problems are [`Diagnostic`]s with spans, collected and rendered once
 //! ([`Diagnostics::render`]).
@@ -46,10 +56,12 @@
 #![allow(clippy::result_large_err)]
 
 pub mod automata;
+pub mod compile;
 mod config;
 pub mod depth;
 pub mod diagnostic;
 pub mod emit;
+mod files;
 pub mod grammar;
 pub mod limits;
 pub mod names;
@@ -65,7 +77,8 @@ pub mod tools;
 pub mod typed;
 pub mod wire;
 
-pub use config::{
-    specs_hash, write_if_changed, Compiled, Config, Error, Generated, GeneratedFile, Recognizer, RuleStats,
-};
+pub use compile::{Compiled, Recognizer, RuleStats};
+pub use config::{Config, Error};
 pub use diagnostic::{Diagnostic, Diagnostics, Severity, Span};
+pub use emit::{Generated, GeneratedFile};
+pub use files::{specs_hash, write_if_changed};

@@ -29,3 +29,12 @@ pub const MAX_SUGGESTIONS: usize = 200;
 /// The most characters of a source line a diagnostic shows around its caret;
 /// longer lines are cut, with `…` where text was left out.
 pub const MAX_EXCERPT_CHARS: usize = 120;
+
+/// The most states a `@bidirectional` rule's reverse automaton may have; a
+/// larger one is left out (the recognizer then walks forwards only).
+pub const MAX_REVERSE_STATES: usize = 4096;
+
+/// The most bytes the two-byte steps of an `@components` extraction may
+/// take (they are emitted only for small automata, such as the splitting
+/// grammar of RFC 3986 Appendix B: 20 KB of its 31 KB).
+pub const MAX_PAIR_BYTES: usize = 64 * 1024;

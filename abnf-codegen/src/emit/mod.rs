@@ -1,10 +1,14 @@
-//! Emit model → tokens → formatted Rust.
+//! Compiled grammar → emit model → tokens → formatted Rust.
 //!
-//! The generator first builds a small model of what to emit ([`EmitGrammar`]);
-//! the code here only walks that model with `quote!` and formats the result
-//! with `prettyplease`.
+//! [`plan`] turns a [`crate::Compiled`] grammar into a small model of what to
+//! emit ([`EmitGrammar`], [`typed::EmitType`]) and the table files; the code
+//! here and in [`typed`] only walks that model with `quote!` and formats the
+//! result with `prettyplease`.
 
+pub mod plan;
 pub mod typed;
+
+pub use plan::{Generated, GeneratedFile};
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};

@@ -1,0 +1,652 @@
+//! The pipeline from a [`Config`] to a [`Compiled`] grammar: load and check
+//! the specs, lower every exported rule and build its recognizer, then the
+//! typed trees' and `@components`' tagged DFAs. Rules that cannot be
+//! compiled are left out here ([`crate::partial`]); turning the result into
+//! Rust is [`crate::emit`]'s job.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fmt;
+use std::time::Duration;
+
+use crate::automata::{self, Automaton, BuildError};
+use crate::config::{Config, Error};
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::grammar::{self, Grammar, ModuleId, RuleId};
+use crate::limits::{MAX_PAIR_BYTES, MAX_REVERSE_STATES};
+use crate::names;
+use crate::partial::{self, LeftOut};
+use crate::regular::Lowerer;
+use crate::tagged::TaggedDfa;
+use crate::typed::{self, Shape, TypeModel};
+
+/// What to do about a typed AST whose automaton is too large.
+const AST_TOO_BIG: &str = "make the rule a leaf with `Config::ast_leaves` to silence this, raise \
+     `Limits::tagged_states`, or turn the typed AST off with `Config::typed_ast(false)`";
+
+/// A grammar with the automata of its exported rules, in memory.
+pub struct Compiled {
+    /// The resolved grammar.
+    pub grammar: Grammar,
+    /// Warnings found on the way.
+    pub warnings: Diagnostics,
+    pub(crate) exports: Vec<(ModuleId, Vec<RuleId>)>,
+    pub(crate) automata: HashMap<RuleId, Automaton>,
+    /// The reverse automata of `@bidirectional` rules.
+    pub(crate) reverses: HashMap<RuleId, automata::Reverse>,
+    pub(crate) typed: TypedParts,
+    pub(crate) left_out: Vec<LeftOut>,
+}
+
+/// The typed AST of each root module with its automata.
+#[derive(Default)]
+pub(crate) struct TypedParts {
+    pub(crate) models: Vec<(ModuleId, TypeModel)>,
+    pub(crate) tdfas: HashMap<RuleId, TaggedDfa>,
+    pub(crate) elements: HashMap<(RuleId, String), TaggedDfa>,
+    /// Per root module, its `@components` extractions, in spec order.
+    pub(crate) components: Vec<(ModuleId, Vec<BuiltComponents>)>,
+}
+
+/// One `@components` extraction: its fields and its tagged DFA (field `i`
+/// is group `i + 1`).
+pub(crate) struct BuiltComponents {
+    pub(crate) rule: RuleId,
+    pub(crate) fields: Vec<(String, Vec<RuleId>)>,
+    pub(crate) tdfa: TaggedDfa,
+}
+
+/// An in-memory recognizer for one exported rule.
+#[derive(Clone, Copy)]
+pub struct Recognizer<'a> {
+    /// The module that defines the rule.
+    pub grammar: &'a str,
+    /// The rule name as defined.
+    pub rule: &'a str,
+    /// The automaton.
+    pub automaton: &'a Automaton,
+}
+
+impl Recognizer<'_> {
+    /// Whether all of `input` matches the rule.
+    pub fn is_match(&self, input: &[u8]) -> bool {
+        self.automaton.full_match(input).is_ok()
+    }
+
+    /// `Err(offset)` of the first byte at which no match is possible any
+    /// more (the input's length if it ended too early).
+    pub fn full_match(&self, input: &[u8]) -> Result<(), usize> {
+        self.automaton.full_match(input)
+    }
+}
+
+/// Measurements of one rule's automaton.
+#[derive(Clone, Debug)]
+pub struct RuleStats {
+    /// Module (spec file stem).
+    pub grammar: String,
+    /// ABNF rule name.
+    pub rule: String,
+    /// Thompson NFA states.
+    pub nfa_states: usize,
+    /// Minimized DFA states (the dead state included).
+    pub dfa_states: usize,
+    /// Byte classes of the compact table.
+    pub classes: usize,
+    /// Bytes of the compact transition table the recognizer walks.
+    pub table_bytes: usize,
+    /// Bytes of the sparse `regex-automata` DFA (for search and errors).
+    pub sparse_bytes: usize,
+    /// Bytes of the tagged DFA for the typed AST (0 when the rule has none).
+    pub extract_bytes: usize,
+    /// Bytes of the tagged DFA of the rule's `@components` directive (0
+    /// when it has none), its two-byte steps included.
+    pub components_bytes: usize,
+    /// Bytes of the reverse automaton and its sets (`@bidirectional`; 0
+    /// when the rule has none).
+    pub reverse_bytes: usize,
+    /// Time to build and minimize.
+    pub build_time: Duration,
+}
+
+/// Runs the front end only: parse, resolve and check.
+pub(crate) fn load(config: &Config) -> Result<(Grammar, Diagnostics), Error> {
+    let inputs = crate::files::inputs(config)?;
+    let mut resolve = crate::files::import_resolver(config);
+    let (grammar, mut diags) = grammar::load(inputs, &mut resolve);
+    let Some(mut g) = grammar else {
+        return Err(Error::Grammar(diags));
+    };
+    // Bounded recursion rewrites the rules before anything reads them.
+    let mut found = Vec::new();
+    let mut bounds = crate::depth::directives(&g, &mut found);
+    for (module, rule, depth) in &config.depths {
+        match g.module_by_name(module).and_then(|m| g.module(m).get(rule)) {
+            Some(id) if (1..=crate::depth::MAX_DEPTH).contains(depth) => bounds.push((id, *depth, None)),
+            Some(_) => found.push(Diagnostic::error(
+                format!(
+                    "`Config::depth` bounds `{rule}` to {depth}; a depth is from 1 to {}",
+                    crate::depth::MAX_DEPTH
+                ),
+                None,
+            )),
+            None => found.push(Diagnostic::error(
+                format!("`Config::depth` names `{rule}`, which `{module}` neither defines nor imports"),
+                None,
+            )),
+        }
+    }
+    crate::depth::apply(&mut g, &bounds, &mut found);
+    let mut octets = crate::terminals::directives(&g, &mut found);
+    for name in &config.octets {
+        match g.module_by_name(name) {
+            Some(m) => octets.push(m),
+            None => found.push(Diagnostic::error(
+                format!("`Config::octets` names `{name}`, which is not one of the spec files"),
+                None,
+            )),
+        }
+    }
+    crate::terminals::apply(&mut g, &octets, &mut found);
+    let failed = found
+        .iter()
+        .any(|d| d.severity == crate::diagnostic::Severity::Error);
+    diags.items.extend(found);
+    if failed {
+        return Err(Error::Grammar(diags));
+    }
+    Ok((g, diags))
+}
+
+/// Front end, checks, and an automaton per exported rule.
+pub(crate) fn build(config: &Config) -> Result<Compiled, Error> {
+    let (grammar, mut warnings) = load(config)?;
+    let mut errors = Vec::new();
+    let mut exports = resolve_exports(config, &grammar, &mut errors);
+    let all: Vec<RuleId> = exports.iter().flat_map(|(_, rs)| rs.iter().copied()).collect();
+    if !config.no_unused_warnings {
+        warnings.items.extend(grammar::unused_rules(&grammar, &all));
+    }
+    warnings.items.extend(grammar::lints(&grammar));
+    let explicit = partial::explicit_rules(&grammar, &exports, &config.exports);
+
+    let mut lowerer = Lowerer::new(&grammar);
+    let mut failed = Vec::new();
+    let mut left_out = Vec::new();
+    let automata = partial::build_automata(
+        &grammar,
+        &mut lowerer,
+        &all,
+        &explicit,
+        config.limits,
+        &mut failed,
+        &mut errors,
+        &mut warnings.items,
+        &mut left_out,
+    );
+    partial::lowering_failures(
+        &grammar,
+        &lowerer,
+        failed,
+        &explicit,
+        &mut errors,
+        &mut warnings.items,
+        &mut left_out,
+    );
+    for (_, ids) in &mut exports {
+        ids.retain(|id| !left_out.iter().any(|(l, _)| l == id));
+    }
+    let reverses = reverse_automata(&grammar, &automata, &mut warnings);
+    let mut typed = TypedParts::default();
+    if !config.no_ast && errors.is_empty() {
+        typed = build_typed(
+            config,
+            &grammar,
+            &exports,
+            &mut lowerer,
+            &mut errors,
+            &mut warnings.items,
+        );
+    }
+    if !errors.is_empty() {
+        warnings.items.extend(errors);
+        return Err(Error::Grammar(warnings));
+    }
+    Ok(Compiled {
+        grammar,
+        warnings,
+        exports,
+        automata,
+        reverses,
+        typed,
+        left_out: left_out.into_iter().map(|(_, l)| l).collect(),
+    })
+}
+
+fn rule_set(
+    g: &Grammar,
+    m: ModuleId,
+    names: Option<&Vec<String>>,
+    errors: &mut Vec<Diagnostic>,
+) -> BTreeSet<RuleId> {
+    names
+        .into_iter()
+        .flatten()
+        .filter_map(|n| {
+            let found = g.module(m).get(n);
+            if found.is_none() {
+                errors.push(Diagnostic::error(
+                    format!(
+                        "the AST configuration names `{n}`, which `{}` neither defines nor imports",
+                        g.module(m).name
+                    ),
+                    None,
+                ));
+            }
+            found
+        })
+        .collect()
+}
+
+/// The AST model of each root module, and a tagged DFA for every typed
+/// rule and every repeated field's element.
+///
+/// A typed rule whose tagged DFA would be too large falls back to a leaf
+/// (its text, `&str`) with a warning, and the model is made again
+/// without it: the recognizers and the other types are unaffected.
+fn build_typed(
+    config: &Config,
+    g: &Grammar,
+    exports: &[(ModuleId, Vec<RuleId>)],
+    lowerer: &mut Lowerer<'_>,
+    errors: &mut Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
+) -> TypedParts {
+    let mut parts = TypedParts::default();
+    // Rules whose typed tree could not be built, with why.
+    let mut too_big: HashMap<RuleId, Diagnostic> = HashMap::new();
+    for (m, ids) in exports {
+        let name = &g.module(*m).name;
+        let forced = rule_set(g, *m, config.ast_rules.get(name), errors);
+        let mut leaves = rule_set(g, *m, config.ast_leaves.get(name), errors);
+        leaves.extend(too_big.keys().copied());
+        let explicit = config.exports.contains_key(name);
+        let model = loop {
+            let model = typed::model(g, ids, explicit, &forced, &leaves);
+            let mut demoted = Vec::new();
+            for ty in &model.types {
+                if parts.tdfas.contains_key(&ty.rule) {
+                    continue;
+                }
+                let built = lowerer
+                    .lower_captured(&model, ty.rule)
+                    .and_then(|(hir, _)| tagged(config, g, ty.rule, &hir, false));
+                match built {
+                    Ok(d) => {
+                        parts.tdfas.insert(ty.rule, d);
+                    }
+                    Err(d) => {
+                        demoted.push((ty.rule, d));
+                        continue;
+                    }
+                }
+                let fields: Vec<&typed::Field> = match &ty.shape {
+                    Shape::Struct(fs) => fs.iter().collect(),
+                    Shape::Enum(vs) => vs.iter().flat_map(|v| &v.fields).collect(),
+                    Shape::List(f) => vec![f],
+                };
+                for f in fields {
+                    let (Some(element), Some(item)) = (&f.element, f.rule) else {
+                        continue;
+                    };
+                    let built = lowerer
+                        .lower_element(element, item)
+                        .and_then(|hir| tagged(config, g, ty.rule, &hir, false));
+                    match built {
+                        Ok(d) => {
+                            parts.elements.insert((ty.rule, f.name.clone()), d);
+                        }
+                        Err(d) => {
+                            parts.tdfas.remove(&ty.rule);
+                            demoted.push((ty.rule, d));
+                            break;
+                        }
+                    }
+                }
+            }
+            if demoted.is_empty() {
+                break model;
+            }
+            for (rule, d) in demoted {
+                leaves.insert(rule);
+                too_big.entry(rule).or_insert(d);
+            }
+        };
+        parts.models.push((*m, model));
+        let built = build_components(config, g, *m, lowerer, errors);
+        parts.components.push((*m, built));
+    }
+    let mut demoted: Vec<(RuleId, Diagnostic)> = too_big.into_iter().collect();
+    demoted.sort_by_key(|(r, _)| *r);
+    for (_, d) in demoted {
+        let mut d = d
+            .with_label("its typed tree falls back to its text")
+            .with_note(format!("the rule's recognizer is unaffected; {AST_TOO_BIG}"));
+        d.severity = crate::diagnostic::Severity::Warning;
+        warnings.push(d);
+    }
+    parts
+}
+
+/// The tagged DFAs of module `m`'s `@components` directives.
+fn build_components(
+    config: &Config,
+    g: &Grammar,
+    m: ModuleId,
+    lowerer: &mut Lowerer<'_>,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<BuiltComponents> {
+    let mut out = Vec::new();
+    for c in &g.module(m).components {
+        let r = g.rule(c.rule);
+        let mut seen: HashMap<String, ()> = HashMap::new();
+        let mut targets = Vec::new();
+        let mut share = Vec::new();
+        let mut bad = false;
+        for (i, (name, rules)) in c.fields.iter().enumerate() {
+            if seen.insert(names::snake(name), ()).is_some() {
+                errors.push(Diagnostic::error(
+                    format!("`@components {}` names field `{name}` twice", r.name),
+                    Some(r.name_span),
+                ));
+                bad = true;
+            }
+            for &t in rules {
+                if targets.contains(&t) {
+                    errors.push(Diagnostic::error(
+                        format!(
+                            "`@components {}` puts rule `{}` in two fields",
+                            r.name,
+                            g.rule(t).name
+                        ),
+                        Some(g.rule(t).name_span),
+                    ));
+                    bad = true;
+                }
+                targets.push(t);
+                share.push(i);
+            }
+        }
+        if bad {
+            continue;
+        }
+        let built = lowerer
+            .lower_components(c.rule, &targets, &share)
+            .and_then(|(hir, groups)| {
+                // Every field must occur somewhere outside repetitions.
+                for (i, (name, _)) in c.fields.iter().enumerate() {
+                    if !groups.iter().any(|&t| share[t] == i) {
+                        return Err(Diagnostic::error(
+                            format!(
+                                "`@components {}`: no match of `{}` holds field `{name}` (its rules do not occur in it, or only inside a repetition)",
+                                r.name, r.name
+                            ),
+                            Some(r.name_span),
+                        ));
+                    }
+                }
+                tagged(config, g, c.rule, &hir, true)
+                    .map_err(|d| d.with_note("ask for fewer fields in its `@components` directive"))
+            });
+        match built {
+            Ok(tdfa) => out.push(BuiltComponents {
+                rule: c.rule,
+                fields: c.fields.clone(),
+                tdfa,
+            }),
+            Err(d) => errors.push(d),
+        }
+    }
+    out
+}
+
+/// The tagged DFA of `hir`, or why it is too large: `rule`'s `@components`
+/// extraction when `components`, else a parse-tree extraction.
+fn tagged(
+    config: &Config,
+    g: &Grammar,
+    rule: RuleId,
+    hir: &regex_syntax::hir::Hir,
+    components: bool,
+) -> Result<TaggedDfa, Diagnostic> {
+    let what = if components { "components" } else { "extraction" };
+    automata::tagged(hir, config.limits, components).map_err(|e| {
+        let r = g.rule(rule);
+        let detail = match e {
+            BuildError::NfaTooBig(m) | BuildError::DfaTooBig(m) => m,
+        };
+        Diagnostic::error(
+            format!(
+                "the {what} automaton for rule `{}` is too large: {detail}",
+                r.name
+            ),
+            Some(r.name_span),
+        )
+    })
+}
+
+fn resolve_exports(
+    config: &Config,
+    g: &Grammar,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<(ModuleId, Vec<RuleId>)> {
+    let mut out = Vec::new();
+    for (i, m) in g.modules.iter().enumerate() {
+        if !m.root {
+            continue;
+        }
+        let ids = match config.exports.get(&m.name) {
+            Some(names) => names
+                .iter()
+                .filter_map(|n| {
+                    let found = m.get(n);
+                    if found.is_none() {
+                        errors.push(
+                            Diagnostic::error(
+                                format!(
+                                    "the configuration exports `{n}`, which `{}` neither defines nor imports",
+                                    m.name
+                                ),
+                                None,
+                            )
+                            .with_note("check the rule name in `Config::export`"),
+                        );
+                    }
+                    found
+                })
+                .collect(),
+            None => m.defined.iter().chain(&m.imported).copied().collect(),
+        };
+        out.push((ModuleId(i as u32), ids));
+    }
+    for name in config.exports.keys() {
+        if !g.modules.iter().any(|m| m.root && &m.name == name) {
+            errors.push(Diagnostic::error(
+                format!("the configuration exports rules of `{name}`, which is not one of the spec files"),
+                None,
+            ));
+        }
+    }
+    out
+}
+
+/// The reverse automaton of every exported rule a spec marks
+/// `@bidirectional`; a warning for each one that would be too large.
+fn reverse_automata(
+    g: &Grammar,
+    automata: &HashMap<RuleId, Automaton>,
+    warnings: &mut Diagnostics,
+) -> HashMap<RuleId, automata::Reverse> {
+    let mut out = HashMap::new();
+    for &id in g.modules.iter().flat_map(|m| &m.bidirectional) {
+        let Some(a) = automata.get(&id) else { continue };
+        if out.contains_key(&id) {
+            continue;
+        }
+        match a.compact().reverse(MAX_REVERSE_STATES) {
+            Some(rev) => {
+                out.insert(id, rev);
+            }
+            None => {
+                let r = g.rule(id);
+                warnings.items.push(
+                    Diagnostic::warning(
+                        format!(
+                            "rule `{}` is marked `@bidirectional`, but its reverse automaton would have more \
+                             than {MAX_REVERSE_STATES} states",
+                            r.name
+                        ),
+                        Some(r.name_span),
+                    )
+                    .with_label("its recognizer walks forwards only"),
+                );
+            }
+        }
+    }
+    out
+}
+
+impl Compiled {
+    /// The rules of a whole-file export that partial compilation left out
+    /// (see [`crate::partial`]), in the order they were met.
+    pub fn left_out(&self) -> &[LeftOut] {
+        &self.left_out
+    }
+
+    /// The recognizer of an exported rule, by module name and rule name
+    /// (case-insensitive, as in ABNF).
+    pub fn recognizer(&self, grammar: &str, rule: &str) -> Option<Recognizer<'_>> {
+        let m = self.grammar.module_by_name(grammar)?;
+        let id = self.grammar.module(m).get(rule)?;
+        let automaton = self.automata.get(&id)?;
+        let r = self.grammar.rule(id);
+        Some(Recognizer {
+            grammar: &self.grammar.module(r.module).name,
+            rule: &r.name,
+            automaton,
+        })
+    }
+
+    /// The typed-AST shape and tagged DFA of a typed rule, by module and
+    /// rule name.
+    pub fn tagged(&self, grammar: &str, rule: &str) -> Option<(&typed::RuleType, &TaggedDfa)> {
+        let m = self.grammar.module_by_name(grammar)?;
+        let id = self.grammar.module(m).get(rule)?;
+        let (_, model) = self.typed.models.iter().find(|(mm, _)| *mm == m)?;
+        Some((model.get(id)?, self.typed.tdfas.get(&id)?))
+    }
+
+    /// The tagged DFA of an `@components` extraction, by module and rule
+    /// name.
+    pub fn components(&self, grammar: &str, rule: &str) -> Option<&TaggedDfa> {
+        let m = self.grammar.module_by_name(grammar)?;
+        let id = self.grammar.module(m).get(rule)?;
+        let (_, built) = self.typed.components.iter().find(|(mm, _)| *mm == m)?;
+        Some(&built.iter().find(|c| c.rule == id)?.tdfa)
+    }
+
+    /// How many rules got a recognizer.
+    pub fn rule_count(&self) -> usize {
+        self.automata.len()
+    }
+
+    /// Measurements of every automaton, in export order.
+    pub fn stats(&self) -> Vec<RuleStats> {
+        let mut seen = Vec::new();
+        let mut out = Vec::new();
+        for (_, ids) in &self.exports {
+            for id in ids {
+                if seen.contains(id) {
+                    continue;
+                }
+                seen.push(*id);
+                let a = &self.automata[id];
+                let r = self.grammar.rule(*id);
+                let compact = a.compact();
+                out.push(RuleStats {
+                    grammar: self.grammar.module(r.module).name.clone(),
+                    rule: r.name.clone(),
+                    nfa_states: a.nfa_states,
+                    dfa_states: compact.states(),
+                    classes: compact.alphabet,
+                    table_bytes: compact.to_bytes(false).len(),
+                    sparse_bytes: a.sparse_bytes().0.len(),
+                    extract_bytes: self
+                        .typed
+                        .tdfas
+                        .get(id)
+                        .and_then(|d| d.to_bytes(None, false))
+                        .map_or(0, |b| b.len()),
+                    reverse_bytes: self.reverses.get(id).map_or(0, |rev| rev.to_bytes(false).len()),
+                    components_bytes: self
+                        .typed
+                        .components
+                        .iter()
+                        .flat_map(|(_, cs)| cs)
+                        .find(|c| c.rule == *id)
+                        .and_then(|c| c.tdfa.to_bytes(Some(MAX_PAIR_BYTES), false))
+                        .map_or(0, |b| b.len()),
+                    build_time: a.build_time,
+                });
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Compiled")
+            .field("modules", &self.grammar.modules.len())
+            .field("automata", &self.automata.len())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The spans of `@components` extraction `rule` on `input`, per field.
+    fn components(spec: &str, rule: &str, input: &str) -> Vec<Option<(usize, usize)>> {
+        let compiled = Config::new().spec_source("t.abnf", spec).build().unwrap();
+        let id = compiled.grammar.modules[1].get(rule).unwrap();
+        let built = compiled.typed.components[0]
+            .1
+            .iter()
+            .find(|c| c.rule == id)
+            .unwrap();
+        let tags = built.tdfa.run(input.as_bytes()).unwrap();
+        (1..=built.fields.len())
+            .map(|g| Some((tags[2 * g]?, tags[2 * g + 1]?)))
+            .collect()
+    }
+
+    #[test]
+    fn components_at_any_depth_and_shared_fields() {
+        let spec = "; @components pair key value=num|word\n\
+                    pair = key \"=\" val\nkey = 1*ALPHA\nval = num / word\n\
+                    num = 1*DIGIT\nword = 1*ALPHA\n";
+        assert_eq!(components(spec, "pair", "ab=12"), [Some((0, 2)), Some((3, 5))]);
+        assert_eq!(components(spec, "pair", "ab=cd"), [Some((0, 2)), Some((3, 5))]);
+    }
+
+    #[test]
+    fn a_recursive_target_is_captured_whole() {
+        // `list` refers to itself: it is lowered once (Arden's lemma), not
+        // unrolled into nested captures.
+        let spec = "; @components doc head list\n\
+                    doc = head \":\" list\nhead = 1*ALPHA\n\
+                    list = item [ \",\" list ]\nitem = 1*DIGIT\n";
+        assert_eq!(components(spec, "doc", "ab:1,22,3"), [Some((0, 2)), Some((3, 9))]);
+    }
+}

@@ -1,0 +1,605 @@
+//! From a [`Compiled`] grammar to the emit model and the generated files:
+//! the table files of every automaton, the docs of every item, the names of
+//! hidden items, and the checks that the output can be Rust at all (module
+//! names, output size). The Rust text itself is written by the sibling
+//! modules.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::typed::{
+    EmitComponents, EmitField, EmitShape, EmitTdfa, EmitType, EmitTypeKind, EmitVariant, Target,
+};
+use super::{EmitGrammar, EmitKind, EmitRule, IncludeStyle};
+use crate::automata::{Automaton, Limits};
+use crate::compile::{Compiled, RuleStats};
+use crate::config::Error;
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::grammar::{Grammar, ModuleId, RuleId};
+use crate::limits::MAX_PAIR_BYTES;
+use crate::names::{self, Namer};
+use crate::tagged::TaggedDfa;
+use crate::typed::{self, Shape, TypeModel};
+
+/// The stem of the generated index file (`grammars.rs`); no spec may be
+/// named so, or its module would overwrite the index.
+const INDEX_MODULE: &str = "grammars";
+
+/// One generated file, its path relative to the output folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneratedFile {
+    /// Relative path (`rfc3987.rs`, `rfc3987/iri_reference.le.dfa`).
+    pub path: String,
+    /// Contents.
+    pub contents: Vec<u8>,
+}
+
+/// What [`Config::generate`] produces.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The files.
+    pub files: Vec<GeneratedFile>,
+    /// Per-rule measurements.
+    pub stats: Vec<RuleStats>,
+    /// Warnings (generation succeeded).
+    pub warnings: Diagnostics,
+    /// Every spec file read from disk (for `rerun-if-changed`).
+    pub inputs: Vec<PathBuf>,
+}
+
+impl Generated {
+    /// The file at `path`, as text.
+    pub fn file(&self, path: &str) -> Option<&str> {
+        self.files
+            .iter()
+            .find(|f| f.path == path)
+            .and_then(|f| std::str::from_utf8(&f.contents).ok())
+    }
+}
+
+impl Compiled {
+    pub(crate) fn emit(
+        &self,
+        runtime: &str,
+        style: IncludeStyle,
+        regenerate: &str,
+        limits: Limits,
+    ) -> Result<Generated, Error> {
+        let g = &self.grammar;
+        let mut files = Vec::new();
+        let mut errors = Vec::new();
+        let mut module_names = Vec::new();
+        let mut schemes: Vec<(String, String, String)> = Vec::new();
+        let exported_by: HashMap<RuleId, ModuleId> = self
+            .exports
+            .iter()
+            .flat_map(|(m, ids)| {
+                ids.iter()
+                    .filter(|id| g.rule(**id).module == *m)
+                    .map(|id| (*id, *m))
+            })
+            .collect();
+        for (m, _) in &self.exports {
+            let module = g.module(*m);
+            if let Some(why) = not_a_module_name(&module.name) {
+                errors.push(
+                    Diagnostic::error(
+                        format!("the spec file name `{}` cannot name a Rust module: {why}", module.name),
+                        Some(crate::diagnostic::Span::new(module.file, 0..0)),
+                    )
+                    .with_note(format!(
+                        "each spec becomes a module named after its file; rename the file, for example to `{}.abnf`",
+                        match names::file_stem_name(&module.name).trim_start_matches("r_") {
+                            INDEX_MODULE => format!("{INDEX_MODULE}_spec"),
+                            other => other.to_string(),
+                        }
+                    )),
+                );
+            }
+        }
+        if !errors.is_empty() {
+            return Err(Error::Grammar(Diagnostics {
+                sources: g.sources.clone(),
+                items: errors,
+            }));
+        }
+        for (m, ids) in &self.exports {
+            let module = g.module(*m);
+            let mut rules = Vec::new();
+            let mut idents: HashMap<String, RuleId> = HashMap::new();
+            for &id in ids {
+                let r = g.rule(id);
+                let mut ident = names::constant_name(&r.name);
+                if ident == "GRAMMAR" {
+                    ident.push_str("_RULE");
+                }
+                if let Some(&other) = idents.get(&ident) {
+                    errors.push(
+                        Diagnostic::error(
+                            format!(
+                                "rules `{}` and `{}` both become the Rust name `{ident}`",
+                                g.rule(other).name,
+                                r.name
+                            ),
+                            Some(r.name_span),
+                        )
+                        .with_label("this rule's Rust name collides")
+                        .with_secondary(g.rule(other).name_span, "with this rule's")
+                        .with_note("rename one of the rules, or export only one of them"),
+                    );
+                    continue;
+                }
+                idents.insert(ident.clone(), id);
+                let home = exported_by.get(&id).filter(|home| *home != m);
+                let kind = if let Some(home) = home {
+                    EmitKind::Reexport {
+                        module: g.module(*home).name.clone(),
+                    }
+                } else {
+                    let a = &self.automata[&id];
+                    let home_name = &g.module(r.module).name;
+                    let dfa_path = format!("{}/{}", module.name, names::file_stem_name(&r.name));
+                    let compact = a.compact();
+                    let (sparse_le, sparse_be) = a.sparse_bytes();
+                    let reverse = self.reverses.get(&id);
+                    let mut doc = rule_doc(g, id, "Recognizer for");
+                    for (b, depth) in crate::depth::bounds_reached(g, id) {
+                        doc.push(String::new());
+                        doc.push(format!(
+                            " Bounded recursion (`@depth {} {depth}`): `{}` nests at most {depth} levels deep \
+                             here; input that nests it deeper is rejected.",
+                            g.rule(b).name,
+                            g.rule(b).name
+                        ));
+                    }
+                    doc.push(String::new());
+                    doc.push(format!(
+                        " Minimized DFA: {} states × {} byte classes, a {}-byte table; {} bytes as a sparse \
+                         `regex-automata` DFA.",
+                        compact.states(),
+                        compact.alphabet,
+                        compact.to_bytes(false).len(),
+                        sparse_le.len()
+                    ));
+                    if !compact.skip.sets.is_empty() {
+                        doc.push(String::new());
+                        let n = compact.skip.sets.len();
+                        doc.push(format!(
+                            " Bit-parallel: {n} {} on 32 or more ASCII bytes; inputs of 96 bytes or more skip \
+                             their runs a vector block at a time ({} bytes of loop sets in the table).",
+                            if n == 1 { "state loops" } else { "states loop" },
+                            compact.skip.bytes()
+                        ));
+                    }
+                    let mut tables = vec![
+                        ("le.table", compact.to_bytes(false)),
+                        ("be.table", compact.to_bytes(true)),
+                        ("le.sparse", sparse_le),
+                        ("be.sparse", sparse_be),
+                    ];
+                    if let Some(rev) = reverse {
+                        let bytes = rev.to_bytes(false);
+                        doc.push(String::new());
+                        doc.push(format!(
+                            " Matched from both ends (`@bidirectional`): a reverse automaton of {} states, \
+                             {} bytes with its sets.",
+                            rev.states(),
+                            bytes.len()
+                        ));
+                        tables.extend([("le.rev", bytes), ("be.rev", rev.to_bytes(true))]);
+                    }
+                    for (suffix, contents) in tables {
+                        files.push(GeneratedFile {
+                            path: format!("{dfa_path}.{suffix}"),
+                            contents,
+                        });
+                    }
+                    EmitKind::Own {
+                        grammar: home_name.clone(),
+                        dfa_path,
+                        doc,
+                        bidirectional: reverse.is_some(),
+                    }
+                };
+                rules.push(EmitRule {
+                    name: r.name.clone(),
+                    ident,
+                    kind,
+                });
+            }
+            for (scheme, id) in &module.schemes {
+                match idents.iter().find(|(_, r)| *r == id) {
+                    Some((ident, _)) => schemes.push((scheme.clone(), module.name.clone(), ident.clone())),
+                    None => errors.push(Diagnostic::error(
+                        format!(
+                            "`@scheme {scheme}` names rule `{}`, which is not exported",
+                            g.rule(*id).name
+                        ),
+                        Some(g.rule(*id).name_span),
+                    )),
+                }
+            }
+            let source = file_name(&g.sources.get(module.file).name);
+            let eg = EmitGrammar {
+                name: module.name.clone(),
+                source: source.clone(),
+                rules,
+            };
+            let ast = self
+                .typed
+                .models
+                .iter()
+                .find(|(mm, _)| mm == m)
+                .map(|(_, model)| self.ast_emit(*m, model, runtime, style, &mut files));
+            let components = self.components_emit(*m, runtime, style, &mut files);
+            let ast = match (ast, components) {
+                (Some(a), Some(c)) => Some(quote::quote!(#a #c)),
+                (a, c) => a.or(c),
+            };
+            files.push(GeneratedFile {
+                path: format!("{}.rs", module.name),
+                contents: super::grammar_module(&eg, ast, runtime, style, regenerate).into_bytes(),
+            });
+            module_names.push((
+                module.name.as_str(),
+                module_doc(&g.sources.get(module.file).text, &source),
+            ));
+        }
+        if !errors.is_empty() {
+            return Err(Error::Grammar(Diagnostics {
+                sources: g.sources.clone(),
+                items: errors,
+            }));
+        }
+        let total: usize = files.iter().map(|f| f.contents.len()).sum();
+        if total > limits.output_bytes {
+            // Name the rule with the largest recognizer: the likely cause.
+            let largest = self
+                .automata
+                .iter()
+                .map(|(id, a)| (recognizer_bytes(a), *id))
+                .max_by_key(|&(bytes, id)| (bytes, std::cmp::Reverse(id)));
+            let (span, what) = match largest {
+                Some((bytes, id)) => (
+                    Some(g.rule(id).name_span),
+                    format!(
+                        "the largest recognizer, `{}`, takes up to {bytes} bytes",
+                        g.rule(id).name
+                    ),
+                ),
+                None => (None, String::new()),
+            };
+            return Err(Error::Grammar(Diagnostics {
+                sources: g.sources.clone(),
+                items: vec![Diagnostic::error(
+                    format!(
+                        "the generated files would take {total} bytes, above the limit of {} bytes",
+                        limits.output_bytes
+                    ),
+                    span,
+                )
+                .with_label(what)
+                .with_note(
+                    "raise the limit with `Config::limits` (`Limits::output_bytes`), or export fewer rules",
+                )],
+            }));
+        }
+        files.push(GeneratedFile {
+            path: format!("{INDEX_MODULE}.rs"),
+            contents: super::index_module(&module_names, &schemes, runtime, style, regenerate).into_bytes(),
+        });
+        let inputs = g.modules.iter().filter_map(|m| m.path.clone()).collect();
+        Ok(Generated {
+            files,
+            stats: self.stats(),
+            warnings: self.warnings.clone(),
+            inputs,
+        })
+    }
+}
+
+/// `Recognizer for the rule `X` of `file` (line N):` and the rule's ABNF.
+fn rule_doc(g: &Grammar, id: RuleId, what: &str) -> Vec<String> {
+    let r = g.rule(id);
+    let mut doc = vec![format!(
+        " {what} the rule `{}` of `{}` (line {}):",
+        r.name,
+        file_name(&g.sources.get(r.name_span.file).name),
+        g.rule_line(id)
+    )];
+    doc.push(String::new());
+    doc.push(" ```text".into());
+    doc.extend(g.rule_text(id).lines().map(|l| format!(" {l}")));
+    doc.push(" ```".into());
+    doc
+}
+
+fn emit_tdfa(
+    ident: String,
+    path: String,
+    d: &TaggedDfa,
+    pairs: bool,
+    files: &mut Vec<GeneratedFile>,
+) -> EmitTdfa {
+    let pair_bytes = pairs.then_some(MAX_PAIR_BYTES);
+    for (ext, big_endian) in [("le.tdfa", false), ("be.tdfa", true)] {
+        files.push(GeneratedFile {
+            path: format!("{path}.{ext}"),
+            contents: d
+                .to_bytes(pair_bytes, big_endian)
+                .expect("tables fit: state and list counts were checked when building"),
+        });
+    }
+    EmitTdfa {
+        ident,
+        path,
+        tags: d.tags as u32,
+    }
+}
+
+impl Compiled {
+    /// The `components` module of root module `m`, if its spec asks for any.
+    fn components_emit(
+        &self,
+        m: ModuleId,
+        runtime: &str,
+        style: IncludeStyle,
+        files: &mut Vec<GeneratedFile>,
+    ) -> Option<proc_macro2::TokenStream> {
+        let g = &self.grammar;
+        let module = &g.module(m).name;
+        let built = &self.typed.components.iter().find(|(mm, _)| *mm == m)?.1;
+        if built.is_empty() {
+            return None;
+        }
+        let mut names = names::Names::default();
+        let mut hidden = Namer::default();
+        let mut paths = Namer::default();
+        let items: Vec<EmitComponents> = built
+            .iter()
+            .map(|c| {
+                let r = g.rule(c.rule);
+                let stem = paths.unique(names::file_stem_name(&r.name));
+                EmitComponents {
+                    name: names.unique(names::camel(&r.name)),
+                    rule: r.name.clone(),
+                    grammar: module.clone(),
+                    doc: rule_doc(g, c.rule, "Components of"),
+                    fields: c
+                        .fields
+                        .iter()
+                        .map(|(f, rules)| {
+                            (
+                                names::snake(f),
+                                rules.iter().map(|&t| g.rule(t).name.clone()).collect(),
+                            )
+                        })
+                        .collect(),
+                    tdfa: emit_tdfa(
+                        hidden.unique(format!("__{}_COMPONENTS", names::constant_name(&r.name))),
+                        format!("{module}/components/{stem}"),
+                        &c.tdfa,
+                        true,
+                        files,
+                    ),
+                }
+            })
+            .collect();
+        Some(super::typed::components_module(&items, runtime, style))
+    }
+
+    /// The typed AST module of root module `m`.
+    fn ast_emit(
+        &self,
+        m: ModuleId,
+        model: &TypeModel,
+        runtime: &str,
+        style: IncludeStyle,
+        files: &mut Vec<GeneratedFile>,
+    ) -> proc_macro2::TokenStream {
+        let g = &self.grammar;
+        let module = &g.module(m).name;
+        let target = |rule: RuleId| match model.get(rule) {
+            Some(t) => Target::Typed(t.name.clone()),
+            None => Target::Leaf,
+        };
+        let mut types = Vec::new();
+        // Hidden items and table files get unique names in order of
+        // appearance (`__A_B_CS_ITEM` of rule `a-b` field `cs` and of rule
+        // `a` field `b-cs`; the same field in two variants).
+        let hidden = std::cell::RefCell::new(Namer::default());
+        let paths = std::cell::RefCell::new(Namer::default());
+        for ty in &model.types {
+            let r = g.rule(ty.rule);
+            let home = r.module;
+            let home_type = (home != m)
+                .then(|| {
+                    self.typed
+                        .models
+                        .iter()
+                        .find(|(hm, _)| *hm == home)
+                        .and_then(|(_, hmodel)| hmodel.get(ty.rule))
+                })
+                .flatten();
+            let kind = if let Some(home_type) = home_type {
+                EmitTypeKind::Reexport {
+                    module: g.module(home).name.clone(),
+                    is_enum: matches!(ty.shape, Shape::Enum(_)),
+                    home_name: (home_type.name != ty.name).then(|| home_type.name.clone()),
+                }
+            } else {
+                let stem = paths.borrow_mut().unique(names::file_stem_name(&r.name));
+                let tdfa_name = hidden
+                    .borrow_mut()
+                    .unique(format!("__{}_TDFA", names::constant_name(&r.name)));
+                // Groups in the order `regular::captures` numbers them.
+                let next_group = std::cell::Cell::new(1);
+                let take_group = || next_group.replace(next_group.get() + 1);
+                let element_files = std::cell::RefCell::new(Vec::new());
+                let field = |f: &typed::Field| {
+                    let group = take_group();
+                    let element = self.typed.elements.get(&(ty.rule, f.name.clone())).map(|d| {
+                        emit_tdfa(
+                            hidden.borrow_mut().unique(format!(
+                                "__{}_{}_ITEM",
+                                names::constant_name(&r.name),
+                                names::constant_name(&f.name)
+                            )),
+                            paths
+                                .borrow_mut()
+                                .unique(format!("{module}/ast/{stem}.{}", f.name)),
+                            d,
+                            false,
+                            &mut element_files.borrow_mut(),
+                        )
+                    });
+                    let (holds, target) = match f.rule {
+                        Some(rule) => (g.rule(rule).name.clone(), target(rule)),
+                        None => (
+                            typed::expr_at(&r.expr, &f.path).map_or_else(String::new, typed::choice_text),
+                            Target::Leaf,
+                        ),
+                    };
+                    EmitField {
+                        name: f.name.clone(),
+                        rule: holds,
+                        group,
+                        card: f.card,
+                        target,
+                        element,
+                    }
+                };
+                let shape = match &ty.shape {
+                    Shape::Struct(fs) => EmitShape::Struct(fs.iter().map(&field).collect()),
+                    Shape::List(f) => EmitShape::Struct(vec![field(f)]),
+                    Shape::Enum(vs) => EmitShape::Enum(
+                        vs.iter()
+                            .map(|v| EmitVariant {
+                                name: v.name.clone(),
+                                group: take_group(),
+                                fields: v.fields.iter().map(&field).collect(),
+                            })
+                            .collect(),
+                    ),
+                };
+                files.extend(element_files.into_inner());
+                let tdfa = emit_tdfa(
+                    tdfa_name,
+                    format!("{module}/ast/{stem}"),
+                    &self.typed.tdfas[&ty.rule],
+                    false,
+                    files,
+                );
+                let diagram = format!("{module}/ast/{stem}.svg");
+                files.push(GeneratedFile {
+                    path: diagram.clone(),
+                    contents: crate::tools::diagram_svg(g, ty.rule).into_bytes(),
+                });
+                EmitTypeKind::Local {
+                    doc: rule_doc(g, ty.rule, "Parse tree of"),
+                    diagram,
+                    shape,
+                    tdfa,
+                }
+            };
+            types.push(EmitType {
+                name: ty.name.clone(),
+                rule: r.name.clone(),
+                grammar: g.module(home).name.clone(),
+                kind,
+            });
+        }
+        super::typed::ast_module(module, &types, runtime, style)
+    }
+}
+
+/// Bytes of the tables written for one recognizer, estimated from above
+/// without building them (converting a DFA of a million states takes
+/// longer than building it): its compact table and sparse DFA, each in both
+/// byte orders, are each at most the size of the dense DFA.
+fn recognizer_bytes(a: &Automaton) -> usize {
+    4 * a.dfa.memory_usage()
+}
+
+/// A grammar module's docs: the comment lines that open its spec file
+/// (directives left out), then where it came from.
+fn module_doc(text: &str, source: &str) -> Vec<String> {
+    let mut doc: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| l.is_empty() || l.starts_with(';'))
+        .filter_map(|l| l.strip_prefix(';'))
+        .filter(|l| !l.trim_start().starts_with('@'))
+        .map(|l| format!(" {}", doc_text(l.trim())).trim_end().to_string())
+        .collect();
+    while doc.last().is_some_and(|l| l.is_empty()) {
+        doc.pop();
+    }
+    if !doc.is_empty() {
+        doc.push(String::new());
+    }
+    doc.push(format!(" Generated from `{source}`."));
+    doc
+}
+
+/// A comment line as Markdown: brackets (ABNF's options) are not links,
+/// addresses are.
+fn doc_text(line: &str) -> String {
+    line.split(' ')
+        .map(|w| {
+            if w.starts_with("http://") || w.starts_with("https://") {
+                format!("<{w}>")
+            } else {
+                w.replace('[', "\\[").replace(']', "\\]")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The runtime crate's path is pasted into every generated file: it must be
+/// a plain Rust path (`::iri_grammar`, `crate::rt`), not empty, not tokens
+/// that fail to parse, and without generic arguments.
+pub(crate) fn check_runtime_path(runtime: &str) -> Result<(), Error> {
+    let why = match syn::parse_str::<syn::Path>(runtime) {
+        Err(e) => Some(e.to_string()),
+        Ok(p) if p.segments.iter().any(|s| !s.arguments.is_none()) => {
+            Some("generic arguments are not allowed".to_string())
+        }
+        Ok(_) => None,
+    };
+    match why {
+        None => Ok(()),
+        Some(why) => Err(Error::Config(format!(
+            "the runtime crate path {:?} is not a Rust path ({why}); write it like `::iri_grammar`",
+            crate::diagnostic::escape_text(runtime, false)
+        ))),
+    }
+}
+
+/// Why `name` cannot be a Rust module name, if it cannot.
+fn not_a_module_name(name: &str) -> Option<&'static str> {
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    if !(first.is_ascii_alphabetic() || first == '_') {
+        return Some("it must start with a letter");
+    }
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Some("it may hold only ASCII letters, digits and `_`");
+    }
+    if syn::parse_str::<syn::Ident>(name).is_err() {
+        return Some("it is a Rust keyword");
+    }
+    if name == INDEX_MODULE {
+        return Some("`grammars.rs` is the generated index of all modules");
+    }
+    None
+}
+
+/// The last component of a path, for docs that must not depend on where the
+/// workspace was checked out.
+fn file_name(path: &str) -> String {
+    Path::new(path)
+        .file_name()
+        .map_or_else(|| path.to_string(), |f| f.to_string_lossy().into_owned())
+}
