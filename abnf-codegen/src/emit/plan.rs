@@ -34,7 +34,7 @@ pub struct GeneratedFile {
     pub contents: Vec<u8>,
 }
 
-/// What [`Config::generate`] produces.
+/// What [`crate::Config::generate`] produces.
 #[derive(Clone, Debug)]
 pub struct Generated {
     /// The files.
