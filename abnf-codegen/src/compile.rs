@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::automata::{self, Automaton, BuildError};
 use crate::config::{Config, Error};
-use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::grammar::{self, Grammar, ModuleId, RuleId};
 use crate::limits::{MAX_PAIR_BYTES, MAX_REVERSE_STATES};
 use crate::names;
@@ -123,6 +123,7 @@ pub(crate) fn load(config: &Config) -> Result<(Grammar, Diagnostics), Error> {
         match g.module_by_name(module).and_then(|m| g.module(m).get(rule)) {
             Some(id) if (1..=crate::depth::MAX_DEPTH).contains(depth) => bounds.push((id, *depth, None)),
             Some(_) => found.push(Diagnostic::error(
+                Code::Config,
                 format!(
                     "`Config::depth` bounds `{rule}` to {depth}; a depth is from 1 to {}",
                     crate::depth::MAX_DEPTH
@@ -130,6 +131,7 @@ pub(crate) fn load(config: &Config) -> Result<(Grammar, Diagnostics), Error> {
                 None,
             )),
             None => found.push(Diagnostic::error(
+                Code::Config,
                 format!("`Config::depth` names `{rule}`, which `{module}` neither defines nor imports"),
                 None,
             )),
@@ -141,6 +143,7 @@ pub(crate) fn load(config: &Config) -> Result<(Grammar, Diagnostics), Error> {
         match g.module_by_name(name) {
             Some(m) => octets.push(m),
             None => found.push(Diagnostic::error(
+                Code::Config,
                 format!("`Config::octets` names `{name}`, which is not one of the spec files"),
                 None,
             )),
@@ -235,6 +238,7 @@ fn rule_set(
             let found = g.module(m).get(n);
             if found.is_none() {
                 errors.push(Diagnostic::error(
+                    Code::Config,
                     format!(
                         "the AST configuration names `{n}`, which `{}` neither defines nor imports",
                         g.module(m).name
@@ -355,6 +359,7 @@ fn build_components(
         for (i, (name, rules)) in c.fields.iter().enumerate() {
             if seen.insert(names::snake(name), ()).is_some() {
                 errors.push(Diagnostic::error(
+                    Code::Components,
                     format!("`@components {}` names field `{name}` twice", r.name),
                     Some(r.name_span),
                 ));
@@ -363,6 +368,7 @@ fn build_components(
             for &t in rules {
                 if targets.contains(&t) {
                     errors.push(Diagnostic::error(
+                        Code::Components,
                         format!(
                             "`@components {}` puts rule `{}` in two fields",
                             r.name,
@@ -385,7 +391,7 @@ fn build_components(
                 // Every field must occur somewhere outside repetitions.
                 for (i, (name, _)) in c.fields.iter().enumerate() {
                     if !groups.iter().any(|&t| share[t] == i) {
-                        return Err(Diagnostic::error(
+                        return Err(Diagnostic::error(Code::Components, 
                             format!(
                                 "`@components {}`: no match of `{}` holds field `{name}` (its rules do not occur in it, or only inside a repetition)",
                                 r.name, r.name
@@ -425,6 +431,7 @@ fn tagged(
             BuildError::NfaTooBig(m) | BuildError::DfaTooBig(m) => m,
         };
         Diagnostic::error(
+            Code::TooLarge,
             format!(
                 "the {what} automaton for rule `{}` is too large: {detail}",
                 r.name
@@ -452,6 +459,7 @@ fn resolve_exports(
                     if found.is_none() {
                         errors.push(
                             Diagnostic::error(
+                                Code::Config,
                                 format!(
                                     "the configuration exports `{n}`, which `{}` neither defines nor imports",
                                     m.name
@@ -471,6 +479,7 @@ fn resolve_exports(
     for name in config.exports.keys() {
         if !g.modules.iter().any(|m| m.root && &m.name == name) {
             errors.push(Diagnostic::error(
+                Code::Config,
                 format!("the configuration exports rules of `{name}`, which is not one of the spec files"),
                 None,
             ));
@@ -500,6 +509,7 @@ fn reverse_automata(
                 let r = g.rule(id);
                 warnings.items.push(
                     Diagnostic::warning(
+                        Code::TooLarge,
                         format!(
                             "rule `{}` is marked `@bidirectional`, but its reverse automaton would have more \
                              than {MAX_REVERSE_STATES} states",

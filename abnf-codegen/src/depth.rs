@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use crate::diagnostic::{Diagnostic, Span};
+use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::grammar::{Expr, Grammar, RuleId};
 
 /// The deepest bound accepted (each level copies the rule's cycle).
@@ -35,9 +35,13 @@ pub(crate) fn directives(g: &Grammar, diags: &mut Vec<Diagnostic>) -> Vec<Bound>
         for (line_span, words) in crate::syntax::directive_words(m.file, text, "@depth") {
             let [(name, name_span), (n, n_span)] = words[..] else {
                 diags.push(
-                    Diagnostic::error("`@depth` takes a rule and a depth", Some(line_span))
-                        .with_label("here")
-                        .with_note("write `; @depth comment 8`"),
+                    Diagnostic::error(
+                        Code::Directive,
+                        "`@depth` takes a rule and a depth",
+                        Some(line_span),
+                    )
+                    .with_label("here")
+                    .with_note("write `; @depth comment 8`"),
                 );
                 continue;
             };
@@ -46,6 +50,7 @@ pub(crate) fn directives(g: &Grammar, diags: &mut Vec<Diagnostic>) -> Vec<Bound>
                 _ => {
                     diags.push(
                         Diagnostic::error(
+                            Code::Directive,
                             format!("`@depth` needs a depth from 1 to {MAX_DEPTH}, not `{n}`"),
                             Some(n_span),
                         )
@@ -58,6 +63,7 @@ pub(crate) fn directives(g: &Grammar, diags: &mut Vec<Diagnostic>) -> Vec<Bound>
                 Some(id) => out.push((id, depth, Some(name_span))),
                 None => diags.push(
                     Diagnostic::error(
+                        Code::Directive,
                         format!(
                             "`@depth` names `{name}`, which `{}` neither defines nor imports",
                             m.name
@@ -84,6 +90,7 @@ pub(crate) fn apply(g: &mut Grammar, bounds: &[Bound], diags: &mut Vec<Diagnosti
             let r = g.rule(rule);
             diags.push(
                 Diagnostic::warning(
+                    Code::NoEffect,
                     format!("`@depth` bounds rule `{}`, which is not recursive", r.name),
                     Some(span.unwrap_or(r.name_span)),
                 )

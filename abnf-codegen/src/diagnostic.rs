@@ -148,11 +148,108 @@ pub enum Severity {
     Error,
 }
 
+/// What kind of problem a diagnostic reports: a stable name that tools and
+/// tests can match on (the message's words may change; the code does not).
+/// Rendered after the severity, as `error[undefined-rule]: ...`.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Code {
+    /// The spec text does not parse: a missing `=`, an unclosed group, an
+    /// element missing.
+    Syntax,
+    /// A quoted string holds a character ABNF does not allow there.
+    BadString,
+    /// A numeric value or range is malformed, reversed, beyond U+10FFFF or
+    /// only surrogates.
+    BadNumber,
+    /// A repetition whose minimum is above its maximum, or too large.
+    BadRepetition,
+    /// A `; @directive` line is malformed, repeated or names no rule.
+    Directive,
+    /// A spec file cannot be used: too large, not UTF-8, empty, not ABNF,
+    /// or two files that would be one module.
+    SpecFile,
+    /// An `@import` cannot be read or does not provide what it names.
+    Import,
+    /// A rule (or prose value) is used but not defined.
+    UndefinedRule,
+    /// A rule is defined twice, or `=/` extends a rule not yet defined.
+    DuplicateRule,
+    /// [`crate::Config`] names a grammar or rule that does not exist, or a
+    /// value out of range.
+    Config,
+    /// A terminal is not an octet in an `@terminals octets` spec.
+    NotAnOctet,
+    /// A rule is recursive in a way no DFA can recognize.
+    NotRegular,
+    /// A rule matches no string at all (its recursion never ends).
+    EmptyLanguage,
+    /// A rule nests or expands beyond the generator's limits once its
+    /// references are inlined.
+    TooComplex,
+    /// An automaton, or the generated output, would exceed its size limit.
+    TooLarge,
+    /// A rule or file name cannot become a Rust name, or two become the
+    /// same one.
+    RustName,
+    /// An `@components` extraction cannot be built as written.
+    Components,
+    /// An `@scheme` names a rule that is not exported.
+    Scheme,
+    /// Warning: a rule is never used by the rules compiled.
+    UnusedRule,
+    /// Warning: a rule redefines an RFC 5234 core rule.
+    CoreRuleRedefined,
+    /// Warning: a construct whose bounds have no effect (`*0`, `1*[ x ]`), or
+    /// a directive that changes nothing.
+    NoEffect,
+    /// Warning: a line that is not ABNF is skipped as prose.
+    Prose,
+}
+
+impl Code {
+    /// The code as written in diagnostics (`undefined-rule`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::Syntax => "syntax",
+            Code::BadString => "bad-string",
+            Code::BadNumber => "bad-number",
+            Code::BadRepetition => "bad-repetition",
+            Code::Directive => "directive",
+            Code::SpecFile => "spec-file",
+            Code::Import => "import",
+            Code::UndefinedRule => "undefined-rule",
+            Code::DuplicateRule => "duplicate-rule",
+            Code::Config => "config",
+            Code::NotAnOctet => "not-an-octet",
+            Code::NotRegular => "not-regular",
+            Code::EmptyLanguage => "empty-language",
+            Code::TooComplex => "too-complex",
+            Code::TooLarge => "too-large",
+            Code::RustName => "rust-name",
+            Code::Components => "components",
+            Code::Scheme => "scheme",
+            Code::UnusedRule => "unused-rule",
+            Code::CoreRuleRedefined => "core-rule-redefined",
+            Code::NoEffect => "no-effect",
+            Code::Prose => "prose",
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One problem found in the grammar, with where it is.
 #[derive(Clone, Debug)]
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,
+    /// What kind of problem it is.
+    pub code: Code,
     /// One line saying what is wrong.
     pub message: String,
     /// Where (absent only for problems that have no place, such as I/O on a missing file).
@@ -166,9 +263,10 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub(crate) fn error(message: impl Into<String>, span: Option<Span>) -> Diagnostic {
+    pub(crate) fn error(code: Code, message: impl Into<String>, span: Option<Span>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
+            code,
             message: message.into(),
             span,
             label: String::new(),
@@ -177,10 +275,10 @@ impl Diagnostic {
         }
     }
 
-    pub(crate) fn warning(message: impl Into<String>, span: Option<Span>) -> Diagnostic {
+    pub(crate) fn warning(code: Code, message: impl Into<String>, span: Option<Span>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
-            ..Diagnostic::error(message, span)
+            ..Diagnostic::error(code, message, span)
         }
     }
 
@@ -253,6 +351,7 @@ impl Diagnostics {
                     Severity::Error => cs::Diagnostic::error(),
                     Severity::Warning => cs::Diagnostic::warning(),
                 }
+                .with_code(d.code.as_str())
                 .with_message(escape_text(&d.message, false));
                 let mut labels = Vec::new();
                 if let Some(span) = d.span {

@@ -79,6 +79,6 @@ pub mod wire;
 
 pub use compile::{Compiled, Recognizer, RuleStats};
 pub use config::{Config, Error};
-pub use diagnostic::{Diagnostic, Diagnostics, Severity, Span};
+pub use diagnostic::{Code, Diagnostic, Diagnostics, Severity, Span};
 pub use emit::{Generated, GeneratedFile};
 pub use files::{specs_hash, write_if_changed};

@@ -14,7 +14,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::automata::{Automaton, BuildError, Limits};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::grammar::{Grammar, ModuleId, RuleId};
 use crate::regular::{Chain, Lowerer};
 
@@ -228,13 +228,13 @@ fn too_large_rule(
     let rule = g.rule(id);
     if explicit.contains(&id) {
         errors.push(
-            Diagnostic::error(message, Some(rule.name_span))
+            Diagnostic::error(Code::TooLarge, message, Some(rule.name_span))
                 .with_label(label)
                 .with_note(note),
         );
         return;
     }
-    let d = Diagnostic::warning(message.clone(), Some(rule.name_span))
+    let d = Diagnostic::warning(Code::TooLarge, message.clone(), Some(rule.name_span))
         .with_label(label)
         .with_note(format!(
             "`{}` is left out of the output; the other rules compile (export it by name to make this an error)",
@@ -357,9 +357,9 @@ fn chain_diagnostic(g: &Grammar, rule: RuleId, chain: &Chain, error: bool) -> Di
         )
     };
     let mut d = if error {
-        Diagnostic::error(message, Some(r.name_span))
+        Diagnostic::error(Code::NotRegular, message, Some(r.name_span))
     } else {
-        Diagnostic::warning(message, Some(r.name_span))
+        Diagnostic::warning(Code::NotRegular, message, Some(r.name_span))
     };
     d = d.with_label(if chain.path.len() == 1 {
         "this rule's recursion is not regular"

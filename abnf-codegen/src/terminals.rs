@@ -11,7 +11,7 @@
 //! ([`crate::sample::Sampler::sample_bytes`]) follow the choice; recognizers
 //! of such rules are run on `&[u8]` (`is_match_bytes`, `validate_bytes`).
 
-use crate::diagnostic::{Diagnostic, Span};
+use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::grammar::{Expr, Grammar, ModuleId};
 
 /// The `; @terminals octets` lines of every spec file (imported ones too:
@@ -34,6 +34,7 @@ pub(crate) fn directives(g: &Grammar, diags: &mut Vec<Diagnostic>) -> Vec<Module
                 "code-points" => {}
                 _ => diags.push(
                     Diagnostic::error(
+                        Code::Directive,
                         format!("`@terminals` is `octets` or `code-points`, not `{arg}`"),
                         Some(arg_span),
                     )
@@ -65,7 +66,7 @@ fn check(e: &Expr, rule_span: Span, diags: &mut Vec<Diagnostic>) {
         Expr::Alt(es) | Expr::Concat(es) => es.iter().for_each(|e| check(e, rule_span, diags)),
         Expr::Repeat { expr, .. } => check(expr, rule_span, diags),
         Expr::Range(_, hi, span) if *hi > 0xFF => diags.push(
-            Diagnostic::error(
+            Diagnostic::error(Code::NotAnOctet, 
                 format!("%x{hi:X} is not an octet: this spec's terminals are bytes (`@terminals octets`)"),
                 Some(*span),
             )
@@ -73,7 +74,7 @@ fn check(e: &Expr, rule_span: Span, diags: &mut Vec<Diagnostic>) {
             .with_note("write the character as its UTF-8 bytes (`%xC3.A9` for `é`)"),
         ),
         Expr::Str { text, .. } if !text.is_ascii() => diags.push(
-            Diagnostic::error(
+            Diagnostic::error(Code::NotAnOctet, 
                 format!("quoted string {text:?} is not ASCII, and this spec's terminals are bytes (`@terminals octets`)"),
                 Some(rule_span),
             )

@@ -93,7 +93,7 @@ fn check_reports_a_bad_file_with_position_and_caret() {
     assert!(o.stdout.is_empty(), "diagnostics go to stderr");
     let err = stderr(&o);
     let expected = format!(
-        "error: unexpected character `|`\n  ┌─ {}:2:9\n  │\n2 │ b = \"x\" | \"y\"\n  │         ^ ABNF separates alternatives with `/`, not `|`\n",
+        "error[syntax]: unexpected character `|`\n  ┌─ {}:2:9\n  │\n2 │ b = \"x\" | \"y\"\n  │         ^ ABNF separates alternatives with `/`, not `|`\n",
         path.display()
     );
     assert!(
@@ -132,7 +132,7 @@ fn check_runs_the_whole_pipeline() {
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(err.contains(&format!("{}:1:1", path.display())), "{err}");
-    assert!(err.contains("error: rule `a` is recursive"), "{err}");
+    assert!(err.contains("error[not-regular]: rule `a` is recursive"), "{err}");
     assert!(err.contains("a → a"), "{err}");
     assert!(err.contains("\n1 │ a = \"(\" a \")\" / \"x\"\n"), "{err}");
 }
@@ -146,8 +146,11 @@ fn check_of_a_whole_file_leaves_out_what_cannot_compile() {
     let o = run(&args(&[&"check", &path]), b"");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(err.contains("warning: rule `a` is recursive"), "{err}");
-    assert_eq!(err.matches("warning:").count(), 1, "one warning per cycle: {err}");
+    assert!(
+        err.contains("warning[not-regular]: rule `a` is recursive"),
+        "{err}"
+    );
+    assert_eq!(err.matches("warning[").count(), 1, "one warning per cycle: {err}");
     assert!(err.contains("left out (2 of 3 rules): a, b"), "{err}");
     let o = run(&args(&[&"check", &"--deny-warnings", &path]), b"");
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -378,11 +381,17 @@ fn check_warns_about_core_rule_redefinitions_and_bounds_without_effect() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let err = stderr(&o);
     for (warning, at) in [
-        ("rule `a` repeats an optional element at least 1 time", ":1:1"),
-        ("rule `b` repeats an element at most 0 times", ":2:1"),
-        ("rule `DIGIT` redefines the core rule `DIGIT`", ":3:1"),
+        (
+            "[no-effect]: rule `a` repeats an optional element at least 1 time",
+            ":1:1",
+        ),
+        ("[no-effect]: rule `b` repeats an element at most 0 times", ":2:1"),
+        (
+            "[core-rule-redefined]: rule `DIGIT` redefines the core rule `DIGIT`",
+            ":3:1",
+        ),
     ] {
-        assert!(err.contains(&format!("warning: {warning}")), "{warning}:\n{err}");
+        assert!(err.contains(&format!("warning{warning}")), "{warning}:\n{err}");
         assert!(err.contains(&format!("{}{at}", path.display())), "{at}:\n{err}");
     }
     // `c = 0"z"` names the empty string on purpose (RFC 3986's `path-empty`).
@@ -490,7 +499,12 @@ fn many_undefined_names_and_long_names_are_bounded() {
     let path = temp_spec("undefined.abnf", text.as_bytes());
     let o = run_bounded(&args(&[&"check", &path]), 2 * GIB, 60);
     assert_eq!(o.status.code(), Some(1));
-    assert_eq!(stderr(&o).matches("error: undefined rule").count(), 8000);
+    assert_eq!(
+        stderr(&o)
+            .matches("error[undefined-rule]: undefined rule")
+            .count(),
+        8000
+    );
 
     let long = "a".repeat(150_000);
     let text = format!("r = {long}b\n{long}c = \"x\"\n");
@@ -515,7 +529,7 @@ fn generate_refuses_output_beyond_the_limit() {
     // it and its size, and only the other rules are written.
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("warning: the DFA for rule `r` exceeds its size limit"),
+        stderr(&o).contains("warning[too-large]: the DFA for rule `r` exceeds its size limit"),
         "{}",
         stderr(&o)
     );

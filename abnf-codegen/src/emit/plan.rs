@@ -14,7 +14,7 @@ use super::{EmitGrammar, EmitKind, EmitRule, IncludeStyle};
 use crate::automata::{Automaton, Limits};
 use crate::compile::{Compiled, RuleStats};
 use crate::config::Error;
-use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::grammar::{Grammar, ModuleId, RuleId};
 use crate::limits::MAX_PAIR_BYTES;
 use crate::names::{self, Namer};
@@ -83,7 +83,7 @@ impl Compiled {
             let module = g.module(*m);
             if let Some(why) = not_a_module_name(&module.name) {
                 errors.push(
-                    Diagnostic::error(
+                    Diagnostic::error(Code::RustName, 
                         format!("the spec file name `{}` cannot name a Rust module: {why}", module.name),
                         Some(crate::diagnostic::Span::new(module.file, 0..0)),
                     )
@@ -116,6 +116,7 @@ impl Compiled {
                 if let Some(&other) = idents.get(&ident) {
                     errors.push(
                         Diagnostic::error(
+                            Code::RustName,
                             format!(
                                 "rules `{}` and `{}` both become the Rust name `{ident}`",
                                 g.rule(other).name,
@@ -211,6 +212,7 @@ impl Compiled {
                 match idents.iter().find(|(_, r)| *r == id) {
                     Some((ident, _)) => schemes.push((scheme.clone(), module.name.clone(), ident.clone())),
                     None => errors.push(Diagnostic::error(
+                        Code::Scheme,
                         format!(
                             "`@scheme {scheme}` names rule `{}`, which is not exported",
                             g.rule(*id).name
@@ -272,6 +274,7 @@ impl Compiled {
             return Err(Error::Grammar(Diagnostics {
                 sources: g.sources.clone(),
                 items: vec![Diagnostic::error(
+                    Code::TooLarge,
                     format!(
                         "the generated files would take {total} bytes, above the limit of {} bytes",
                         limits.output_bytes

@@ -3,7 +3,7 @@
 //! no effect.
 
 use super::{Expr, Grammar, RuleId};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Code, Diagnostic};
 
 /// The warnings for the rules of the files the user asked for.
 pub fn lints(grammar: &Grammar) -> Vec<Diagnostic> {
@@ -21,7 +21,7 @@ pub fn lints(grammar: &Grammar) -> Vec<Diagnostic> {
                 .find(|&&c| grammar.rule(c).name.eq_ignore_ascii_case(&rule.name));
             if let Some(&c) = core_rule.filter(|_| !bnf) {
                 out.push(
-                    Diagnostic::warning(
+                    Diagnostic::warning(Code::CoreRuleRedefined, 
                         format!("rule `{}` redefines the core rule `{}`", rule.name, grammar.rule(c).name),
                         Some(rule.name_span),
                     )
@@ -52,6 +52,7 @@ fn repeat_lints(grammar: &Grammar, id: RuleId, e: &Expr, out: &mut Vec<Diagnosti
             if *max == Some(0) {
                 out.push(
                     Diagnostic::warning(
+                        Code::NoEffect,
                         format!("rule `{}` repeats an element at most 0 times", rule.name),
                         Some(rule.name_span),
                     )
@@ -63,7 +64,7 @@ fn repeat_lints(grammar: &Grammar, id: RuleId, e: &Expr, out: &mut Vec<Diagnosti
                 );
             } else if *min >= 1 && matches!(&**expr, Expr::Repeat { min: 0, .. }) {
                 out.push(
-                    Diagnostic::warning(
+                    Diagnostic::warning(Code::NoEffect, 
                         format!(
                             "rule `{}` repeats an optional element at least {min} time{}",
                             rule.name,

@@ -20,7 +20,7 @@ use std::path::PathBuf;
 
 use abnf::types::{Node, Repeat, TerminalValues};
 
-use crate::diagnostic::{Diagnostic, Diagnostics, FileId, SourceMap, Span};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, FileId, SourceMap, Span};
 use crate::limits;
 use crate::syntax::{self, SpecFile, Tok, TokKind};
 
@@ -318,6 +318,7 @@ impl Loader {
                     .add(&input.name, String::from_utf8_lossy(&input.bytes).into_owned());
                 self.diags.push(
                     Diagnostic::error(
+                        Code::SpecFile,
                         format!(
                             "`{}` and `{}` would both be the grammar `{name}`",
                             self.inputs[i].as_ref().map_or("", |k| k.name.as_str()),
@@ -338,6 +339,7 @@ impl Loader {
             let file = self.sources.add(&input.name, "");
             self.diags.push(
                 Diagnostic::error(
+                    Code::SpecFile,
                     format!(
                         "spec file is too large: {} bytes, the limit is {} bytes",
                         input.bytes.len(),
@@ -361,6 +363,7 @@ impl Loader {
                 let file = self.sources.add(&input.name, lossy);
                 self.diags.push(
                     Diagnostic::error(
+                        Code::SpecFile,
                         format!(
                             "spec file is not UTF-8: invalid byte {:#04x} at offset {at}",
                             input.bytes[at]
@@ -381,6 +384,7 @@ impl Loader {
                 let file = self.sources.add(&input.name, text);
                 self.diags.push(
                     Diagnostic::error(
+                        Code::SpecFile,
                         format!("no ABNF rules found in `{}`", input.name),
                         Some(Span::new(file, 0..0)),
                     )
@@ -404,6 +408,7 @@ impl Loader {
                     let end = (start + c.len_utf8()).min(file.text.len());
                     self.diags.push(
                         Diagnostic::warning(
+                            Code::Prose,
                             format!(
                                 "`{}` is not ABNF: this line is skipped as prose",
                                 c.escape_debug()
@@ -460,14 +465,19 @@ impl Loader {
                 if let Some(target) = added {
                     if target == importer {
                         self.diags.push(
-                            Diagnostic::error("a spec file cannot import itself", Some(import.file_span))
-                                .with_label("this is the importing file"),
+                            Diagnostic::error(
+                                Code::Import,
+                                "a spec file cannot import itself",
+                                Some(import.file_span),
+                            )
+                            .with_label("this is the importing file"),
                         );
                     }
                 }
             }
             Err(why) => self.diags.push(
                 Diagnostic::error(
+                    Code::Import,
                     format!("cannot import `{}`: {why}", import.file),
                     Some(import.file_span),
                 )
@@ -503,6 +513,7 @@ impl Loader {
         );
         self.diags.push(
             Diagnostic::error(
+                Code::SpecFile,
                 format!(
                     "`{}` does not read as an ABNF spec: {errors} of its {} definitions do not parse",
                     import.file,
@@ -531,6 +542,7 @@ impl Loader {
                         let first = rules[id.0 as usize].name_span;
                         self.diags.push(
                             Diagnostic::error(
+                                Code::DuplicateRule,
                                 format!("rule `{}` is defined twice", def.name),
                                 Some(def.name_span),
                             )
@@ -543,6 +555,7 @@ impl Loader {
                         if def.incremental {
                             self.diags.push(
                                 Diagnostic::error(
+                                    Code::DuplicateRule,
                                     format!(
                                         "`{} =/` adds alternatives to a rule that is not defined before it",
                                         def.name
@@ -578,6 +591,7 @@ impl Loader {
                     let Some(id) = self.modules[t].get(name) else {
                         self.diags.push(
                             Diagnostic::error(
+                                Code::Import,
                                 format!("`{}` defines no rule `{name}`", import.file),
                                 Some(*span),
                             )
@@ -590,6 +604,7 @@ impl Loader {
                         if existing != id {
                             self.diags.push(
                                 Diagnostic::error(
+                                    Code::Import,
                                     format!("imported rule `{name}` is also defined in this file"),
                                     Some(*span),
                                 )
@@ -612,8 +627,12 @@ impl Loader {
                     let found = self.modules[m].get(name);
                     if found.is_none() {
                         self.diags.push(
-                            Diagnostic::error(format!("`@components` names no rule `{name}`"), Some(span))
-                                .with_label("not defined in this file"),
+                            Diagnostic::error(
+                                Code::Directive,
+                                format!("`@components` names no rule `{name}`"),
+                                Some(span),
+                            )
+                            .with_label("not defined in this file"),
                         );
                     }
                     found
@@ -630,6 +649,7 @@ impl Loader {
                         // structs of one name.
                         self.diags.push(
                             Diagnostic::error(
+                                Code::Directive,
                                 format!("`@components` is given twice for rule `{}`", d.rule),
                                 Some(d.rule_span),
                             )
@@ -649,8 +669,12 @@ impl Loader {
                 match self.modules[m].get(&name) {
                     Some(id) => self.modules[m].bidirectional.push(id),
                     None => self.diags.push(
-                        Diagnostic::error(format!("`@bidirectional` names no rule `{name}`"), Some(span))
-                            .with_label("not defined in this file"),
+                        Diagnostic::error(
+                            Code::Directive,
+                            format!("`@bidirectional` names no rule `{name}`"),
+                            Some(span),
+                        )
+                        .with_label("not defined in this file"),
                     ),
                 }
             }
@@ -663,6 +687,7 @@ impl Loader {
                 if let Some(&first) = scheme_at.get(&d.scheme) {
                     self.diags.push(
                         Diagnostic::error(
+                            Code::Directive,
                             format!("`@scheme {}` is given twice", d.scheme),
                             Some(d.scheme_span),
                         )
@@ -677,6 +702,7 @@ impl Loader {
                     Some(id) => self.modules[m].schemes.push((d.scheme, id)),
                     None => self.diags.push(
                         Diagnostic::error(
+                            Code::Directive,
                             format!("`@scheme {}` names no rule `{}`", d.scheme, d.rule),
                             Some(d.rule_span),
                         )
@@ -810,6 +836,7 @@ impl Lower<'_, '_> {
         }
         let d = if prose {
             Diagnostic::error(
+                Code::UndefinedRule,
                 format!(
                     "prose value `{}` cannot be matched: it does not name a rule",
                     self.sources.snippet(span)
@@ -821,8 +848,12 @@ impl Lower<'_, '_> {
                 "a prose value is accepted only when it names a rule, like `<pchar>`; write the rule instead",
             )
         } else {
-            let mut d =
-                Diagnostic::error(format!("undefined rule `{name}`"), Some(span)).with_label("not defined");
+            let mut d = Diagnostic::error(
+                Code::UndefinedRule,
+                format!("undefined rule `{name}`"),
+                Some(span),
+            )
+            .with_label("not defined");
             if let Some(close) = self.closest(name) {
                 d = d.with_note(format!("a rule with a similar name exists: `{close}`"));
             } else {
@@ -920,6 +951,7 @@ pub fn unused_rules(grammar: &Grammar, exported: &[RuleId]) -> Vec<Diagnostic> {
                 let rule = grammar.rule(id);
                 out.push(
                     Diagnostic::warning(
+                        Code::UnusedRule,
                         format!("rule `{}` is never used", rule.name),
                         Some(rule.name_span),
                     )

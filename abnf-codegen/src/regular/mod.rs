@@ -21,7 +21,7 @@ use regex_syntax::hir::{
     Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, Look, Repetition,
 };
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::grammar::{Expr, Grammar, RuleId};
 
 /// The most HIR nodes one rule may expand to once every reference is inlined.
@@ -74,6 +74,7 @@ impl<'g> Lowerer<'g> {
         if self.depth >= MAX_REFERENCE_DEPTH {
             let r = self.grammar.rule(rule);
             return Err(Diagnostic::error(
+                Code::TooComplex,
                 format!(
                     "rule references nest more than {MAX_REFERENCE_DEPTH} deep at rule `{}`",
                     r.name
@@ -100,7 +101,7 @@ impl<'g> Lowerer<'g> {
         let (_, depth) = recursion::hir_shape(&h);
         if depth > MAX_HIR_DEPTH {
             let r = self.grammar.rule(rule);
-            return Err(Diagnostic::error(
+            return Err(Diagnostic::error(Code::TooComplex, 
                 format!("rule `{}` nests more than {MAX_HIR_DEPTH} levels deep once its references are inlined", r.name),
                 Some(r.name_span),
             )
@@ -109,7 +110,7 @@ impl<'g> Lowerer<'g> {
         }
         if n > MAX_HIR_NODES {
             let r = self.grammar.rule(rule);
-            return Err(Diagnostic::error(
+            return Err(Diagnostic::error(Code::TooComplex, 
                 format!(
                     "rule `{}` expands to more than {MAX_HIR_NODES} regular-expression nodes once its references are inlined",
                     r.name
@@ -153,6 +154,7 @@ impl<'g> Lowerer<'g> {
             Expr::Range(lo, hi, span) => (
                 code_points(*lo, *hi).ok_or_else(|| {
                     Diagnostic::error(
+                        Code::BadNumber,
                         format!("%x{lo:X}-{hi:X} holds only surrogate code points, which have no UTF-8 form"),
                         Some(*span),
                     )

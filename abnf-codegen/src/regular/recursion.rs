@@ -7,7 +7,7 @@ use std::collections::{HashMap, VecDeque};
 use regex_syntax::hir::Hir;
 
 use super::{repeat, Lowerer};
-use crate::diagnostic::{Diagnostic, Span};
+use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::grammar::{Expr, Grammar, RuleId};
 
 /// Strongly connected components of the rule reference graph.
@@ -200,6 +200,7 @@ impl Lowerer<'_> {
                 None => {
                     let r = self.grammar.rule(m);
                     Err(Diagnostic::error(
+                        Code::EmptyLanguage,
                         format!("rule `{}` matches no string: its recursion never ends", r.name),
                         Some(r.name_span),
                     )
@@ -290,6 +291,7 @@ impl Lowerer<'_> {
         let names: Vec<&str> = path.iter().map(|id| g.rule(*id).name.as_str()).collect();
         let r = g.rule(rule);
         let mut d = Diagnostic::error(
+            Code::NotRegular,
             format!(
                 "rule `{}` is recursive in a way no DFA can recognize: {} → {}",
                 r.name,

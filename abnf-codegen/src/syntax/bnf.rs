@@ -13,7 +13,7 @@ use abnf::types::{Node, Repeat};
 
 use super::lexer::{Tok, TokKind};
 use super::RuleDef;
-use crate::diagnostic::{Diagnostic, FileId, Span};
+use crate::diagnostic::{Code, Diagnostic, FileId, Span};
 
 #[derive(Clone, Debug, PartialEq)]
 enum T {
@@ -50,7 +50,14 @@ pub(crate) fn parse_rule(
     let chunk = &text[range.clone()];
     let base = range.start;
     let err = |at: usize, len: usize, msg: String, label: &str| {
-        Box::new(Diagnostic::error(msg, Some(Span::new(file, base + at..base + at + len))).with_label(label))
+        Box::new(
+            Diagnostic::error(
+                Code::Syntax,
+                msg,
+                Some(Span::new(file, base + at..base + at + len)),
+            )
+            .with_label(label),
+        )
     };
     let lead = chunk.len() - chunk.trim_start().len();
     let name_len = chunk[lead..]
@@ -215,6 +222,7 @@ pub(crate) fn parse_rule(
         };
         return Err(Box::new(
             Diagnostic::error(
+                Code::Syntax,
                 format!("syntax error in rule `{name}`: {what}"),
                 Some(Span::new(file, *s..*e)),
             )
@@ -242,8 +250,12 @@ impl Parser<'_> {
             None => Span::new(self.file, self.end..self.end),
         };
         Box::new(
-            Diagnostic::error(format!("syntax error in rule `{}`: {msg}", self.rule), Some(span))
-                .with_label("an element is missing here"),
+            Diagnostic::error(
+                Code::Syntax,
+                format!("syntax error in rule `{}`: {msg}", self.rule),
+                Some(span),
+            )
+            .with_label("an element is missing here"),
         )
     }
 
@@ -336,6 +348,7 @@ impl Parser<'_> {
                     _ => {
                         return Err(Box::new(
                             Diagnostic::error(
+                                Code::Syntax,
                                 format!(
                                     "syntax error in rule `{}`: `{open}` is never closed; expected `{close}`",
                                     self.rule

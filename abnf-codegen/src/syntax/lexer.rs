@@ -2,7 +2,7 @@
 //! position, and records the element tokens in textual order so that the
 //! nodes the `abnf` crate returns can be given spans.
 
-use crate::diagnostic::{Diagnostic, FileId, Span};
+use crate::diagnostic::{Code, Diagnostic, FileId, Span};
 
 /// Kinds of element tokens, in the order the `abnf` crate's AST visits them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,7 +45,10 @@ impl<'a> Lexer<'a> {
     }
 
     fn err(&self, start: usize, end: usize, msg: impl Into<String>, label: &str) -> Box<Diagnostic> {
-        Box::new(Diagnostic::error(msg, Some(self.span(start, end.max(start + 1)))).with_label(label))
+        Box::new(
+            Diagnostic::error(Code::Syntax, msg, Some(self.span(start, end.max(start + 1))))
+                .with_label(label),
+        )
     }
 
     fn peek(&self) -> Option<char> {
@@ -111,6 +114,7 @@ pub(crate) fn lex_rule(file: FileId, text: &str, base: usize) -> LexResult<Lexed
         };
         return Err(Box::new(
             Diagnostic::error(
+                Code::Syntax,
                 format!("expected `=` or `=/` after the rule name `{name}`, found {found}"),
                 Some(lx.span(lx.pos, lx.pos + 1)),
             )
@@ -138,6 +142,7 @@ pub(crate) fn lex_rule(file: FileId, text: &str, base: usize) -> LexResult<Lexed
         if !is_element && !matches!(c, ' ' | '\t' | '\r' | '\n' | ';') && want_element {
             return Err(Box::new(
                 Diagnostic::error(
+                    Code::Syntax,
                     format!("syntax error in rule `{name}`: expected an element before `{c}`"),
                     Some(lx.span(start, start + 1)),
                 )
@@ -173,6 +178,7 @@ pub(crate) fn lex_rule(file: FileId, text: &str, base: usize) -> LexResult<Lexed
                     Some((o, at)) => {
                         return Err(Box::new(
                             Diagnostic::error(
+                                Code::Syntax,
                                 format!(
                                     "syntax error in rule `{name}`: `{c}` closes a group opened with `{o}`"
                                 ),
@@ -277,6 +283,7 @@ pub(crate) fn lex_rule(file: FileId, text: &str, base: usize) -> LexResult<Lexed
                     if a > b {
                         return Err(Box::new(
                             Diagnostic::error(
+                                Code::BadRepetition,
                                 format!("repetition `{min}*{max}` has a minimum above its maximum"),
                                 Some(lx.span(start, lx.pos)),
                             )
@@ -325,6 +332,7 @@ pub(crate) fn lex_rule(file: FileId, text: &str, base: usize) -> LexResult<Lexed
         let close = if o == '(' { ')' } else { ']' };
         return Err(Box::new(
             Diagnostic::error(
+                Code::Syntax,
                 format!("syntax error in rule `{name}`: `{o}` is never closed; expected `{close}`"),
                 Some(lx.span(at, at + 1)),
             )
@@ -338,6 +346,7 @@ pub(crate) fn lex_rule(file: FileId, text: &str, base: usize) -> LexResult<Lexed
     if want_element {
         return Err(Box::new(
             Diagnostic::error(
+                Code::Syntax,
                 format!("syntax error in rule `{name}`: the rule ends early; expected an element"),
                 Some(lx.span(rule_end, rule_end)),
             )
@@ -358,6 +367,7 @@ fn lex_quoted(lx: &mut Lexer<'_>, content_start: usize) -> LexResult<()> {
         let end = lx.line_end();
         return Err(Box::new(
             Diagnostic::error(
+                Code::Syntax,
                 "unterminated quoted string",
                 Some(lx.span(open, end.max(open + 1))),
             )
@@ -373,6 +383,7 @@ fn lex_quoted(lx: &mut Lexer<'_>, content_start: usize) -> LexResult<()> {
         let at = content_start + i;
         return Err(Box::new(
             Diagnostic::error(
+                Code::BadString,
                 format!(
                     "quoted strings hold printable US-ASCII only; found {:?} (U+{:04X})",
                     c, c as u32
@@ -417,6 +428,7 @@ fn lex_num_val(lx: &mut Lexer<'_>, start: usize, base: char) -> LexResult<()> {
                     .unwrap_or_else(|| "the value does not fit in 32 bits".into());
                 return Err(Box::new(
                     Diagnostic::error(
+                        Code::BadNumber,
                         format!("bad numeric value `{}`: {bad}", &lx.text[start..lx.pos]),
                         Some(lx.span(digits_start, lx.pos)),
                     )
@@ -427,6 +439,7 @@ fn lex_num_val(lx: &mut Lexer<'_>, start: usize, base: char) -> LexResult<()> {
         if value > 0x10FFFF {
             return Err(Box::new(
                 Diagnostic::error(
+                    Code::BadNumber,
                     format!("numeric value `{digits}` is above U+10FFFF, the last Unicode code point"),
                     Some(lx.span(digits_start, lx.pos)),
                 )
@@ -450,6 +463,7 @@ fn lex_num_val(lx: &mut Lexer<'_>, start: usize, base: char) -> LexResult<()> {
     if sep == Some('-') && values[0] > values[1] {
         return Err(Box::new(
             Diagnostic::error(
+                Code::BadNumber,
                 format!(
                     "reversed range `{}`: {:#X} is above {:#X}",
                     &lx.text[start..lx.pos],

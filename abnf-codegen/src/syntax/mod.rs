@@ -16,7 +16,7 @@ mod bnf;
 mod lexer;
 pub mod rfc_text;
 
-use crate::diagnostic::{Diagnostic, FileId, SourceMap, Span};
+use crate::diagnostic::{Code, Diagnostic, FileId, SourceMap, Span};
 pub(crate) use lexer::{Tok, TokKind};
 
 /// An `; @import FILE RULE...` directive: RULEs of FILE become visible here.
@@ -163,7 +163,7 @@ pub fn parse_spec_at(
                     _ => Span::new(file, 0..0),
                 };
                 diags.push(
-                    Diagnostic::error("unknown `@dialect`: expected `abnf` or `bnf`", Some(span))
+                    Diagnostic::error(Code::Directive, "unknown `@dialect`: expected `abnf` or `bnf`", Some(span))
                         .with_label("not a dialect")
                         .with_note("write `; @dialect bnf` for the older BNF of RFC 2396, or leave the line out for ABNF"),
                 );
@@ -190,6 +190,7 @@ pub fn parse_spec_at(
     let Some(base) = base else {
         diags.push(
             Diagnostic::error(
+                Code::SpecFile,
                 "no rules found: the file is empty or holds only comments",
                 Some(Span::new(file, 0..0)),
             )
@@ -366,6 +367,7 @@ fn parse_components_directives(
         let Some(((rule, rule_span), fields)) = words.split_first().filter(|(_, f)| !f.is_empty()) else {
             diags.push(
                 Diagnostic::error(
+                    Code::Directive,
                     "`@components` takes a rule and the fields to extract from it",
                     Some(Span::new(file, l.start..l.end)),
                 )
@@ -390,8 +392,12 @@ fn parse_components_directives(
             }
             if name.is_empty() || list.iter().any(|(r, _)| r.is_empty()) {
                 diags.push(
-                    Diagnostic::error(format!("`{w}` is not a field of `@components`"), Some(span))
-                        .with_label("expected `NAME` or `NAME=RULE|RULE...`"),
+                    Diagnostic::error(
+                        Code::Directive,
+                        format!("`{w}` is not a field of `@components`"),
+                        Some(span),
+                    )
+                    .with_label("expected `NAME` or `NAME=RULE|RULE...`"),
                 );
                 continue;
             }
@@ -424,6 +430,7 @@ fn parse_scheme_directives(
             }),
             _ => diags.push(
                 Diagnostic::error(
+                    Code::Directive,
                     "`@scheme` takes a scheme name and a rule",
                     Some(Span::new(file, l.start..l.end)),
                 )
@@ -444,6 +451,7 @@ fn parse_directives(file: FileId, text: &str, lines: &[Line], diags: &mut Vec<Di
         let Some((path, path_span)) = words.next() else {
             diags.push(
                 Diagnostic::error(
+                    Code::Directive,
                     "`@import` needs a file name and the rules to import",
                     Some(Span::new(file, l.start..l.end)),
                 )
@@ -457,7 +465,7 @@ fn parse_directives(file: FileId, text: &str, lines: &[Line], diags: &mut Vec<Di
             .collect();
         if rules.is_empty() {
             diags.push(
-                Diagnostic::error("`@import` names no rules", Some(path_span))
+                Diagnostic::error(Code::Directive, "`@import` names no rules", Some(path_span))
                     .with_label("import of this file")
                     .with_note("list the rules to import after the file name"),
             );
@@ -518,6 +526,7 @@ fn parse_rule(
             };
             diags.push(
                 Diagnostic::error(
+                    Code::Syntax,
                     format!("syntax error in rule `{}`: {what}", lexed.name),
                     Some(Span::new(file, offset..(offset + 1).min(text.len()))),
                 )
