@@ -391,7 +391,8 @@ fn build_components(
                 // Every field must occur somewhere outside repetitions.
                 for (i, (name, _)) in c.fields.iter().enumerate() {
                     if !groups.iter().any(|&t| share[t] == i) {
-                        return Err(Diagnostic::error(Code::Components, 
+                        return Err(Diagnostic::error(
+                            Code::Components,
                             format!(
                                 "`@components {}`: no match of `{}` holds field `{name}` (its rules do not occur in it, or only inside a repetition)",
                                 r.name, r.name

@@ -66,7 +66,8 @@ fn check(e: &Expr, rule_span: Span, diags: &mut Vec<Diagnostic>) {
         Expr::Alt(es) | Expr::Concat(es) => es.iter().for_each(|e| check(e, rule_span, diags)),
         Expr::Repeat { expr, .. } => check(expr, rule_span, diags),
         Expr::Range(_, hi, span) if *hi > 0xFF => diags.push(
-            Diagnostic::error(Code::NotAnOctet, 
+            Diagnostic::error(
+                Code::NotAnOctet,
                 format!("%x{hi:X} is not an octet: this spec's terminals are bytes (`@terminals octets`)"),
                 Some(*span),
             )
@@ -74,7 +75,8 @@ fn check(e: &Expr, rule_span: Span, diags: &mut Vec<Diagnostic>) {
             .with_note("write the character as its UTF-8 bytes (`%xC3.A9` for `é`)"),
         ),
         Expr::Str { text, .. } if !text.is_ascii() => diags.push(
-            Diagnostic::error(Code::NotAnOctet, 
+            Diagnostic::error(
+                Code::NotAnOctet,
                 format!("quoted string {text:?} is not ASCII, and this spec's terminals are bytes (`@terminals octets`)"),
                 Some(rule_span),
             )

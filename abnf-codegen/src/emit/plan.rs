@@ -83,7 +83,8 @@ impl Compiled {
             let module = g.module(*m);
             if let Some(why) = not_a_module_name(&module.name) {
                 errors.push(
-                    Diagnostic::error(Code::RustName, 
+                    Diagnostic::error(
+                        Code::RustName,
                         format!("the spec file name `{}` cannot name a Rust module: {why}", module.name),
                         Some(crate::diagnostic::Span::new(module.file, 0..0)),
                     )

@@ -21,7 +21,8 @@ pub fn lints(grammar: &Grammar) -> Vec<Diagnostic> {
                 .find(|&&c| grammar.rule(c).name.eq_ignore_ascii_case(&rule.name));
             if let Some(&c) = core_rule.filter(|_| !bnf) {
                 out.push(
-                    Diagnostic::warning(Code::CoreRuleRedefined, 
+                    Diagnostic::warning(
+                        Code::CoreRuleRedefined,
                         format!("rule `{}` redefines the core rule `{}`", rule.name, grammar.rule(c).name),
                         Some(rule.name_span),
                     )
@@ -64,7 +65,8 @@ fn repeat_lints(grammar: &Grammar, id: RuleId, e: &Expr, out: &mut Vec<Diagnosti
                 );
             } else if *min >= 1 && matches!(&**expr, Expr::Repeat { min: 0, .. }) {
                 out.push(
-                    Diagnostic::warning(Code::NoEffect, 
+                    Diagnostic::warning(
+                        Code::NoEffect,
                         format!(
                             "rule `{}` repeats an optional element at least {min} time{}",
                             rule.name,

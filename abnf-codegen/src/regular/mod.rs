@@ -101,7 +101,8 @@ impl<'g> Lowerer<'g> {
         let (_, depth) = recursion::hir_shape(&h);
         if depth > MAX_HIR_DEPTH {
             let r = self.grammar.rule(rule);
-            return Err(Diagnostic::error(Code::TooComplex, 
+            return Err(Diagnostic::error(
+                Code::TooComplex,
                 format!("rule `{}` nests more than {MAX_HIR_DEPTH} levels deep once its references are inlined", r.name),
                 Some(r.name_span),
             )
@@ -110,7 +111,8 @@ impl<'g> Lowerer<'g> {
         }
         if n > MAX_HIR_NODES {
             let r = self.grammar.rule(rule);
-            return Err(Diagnostic::error(Code::TooComplex, 
+            return Err(Diagnostic::error(
+                Code::TooComplex,
                 format!(
                     "rule `{}` expands to more than {MAX_HIR_NODES} regular-expression nodes once its references are inlined",
                     r.name
