@@ -69,19 +69,24 @@ pub enum EmitKind {
     },
 }
 
+/// `use RUNTIME::__private as __rt;`: generated code reaches the runtime's
+/// hidden items (table loaders, tag readers) through this short alias, once
+/// per generated module.
+pub(crate) fn private_alias(rt: &TokenStream) -> TokenStream {
+    quote! {
+        #[allow(unused_imports)]
+        use #rt::__private as __rt;
+    }
+}
+
 /// `static NAME: &Aligned<[u8]>` holding the little- or big-endian file,
-/// whichever the target is.
-pub(crate) fn aligned_static(
-    rt: &TokenStream,
-    name: &Ident,
-    le: TokenStream,
-    be: TokenStream,
-) -> TokenStream {
+/// whichever the target is (through [`private_alias`]).
+pub(crate) fn aligned_static(name: &Ident, le: TokenStream, be: TokenStream) -> TokenStream {
     quote! {
         #[cfg(target_endian = "little")]
-        static #name: &#rt::__private::Aligned<[u8]> = &#rt::__private::Aligned::new(*include_bytes!(#le));
+        static #name: &__rt::Aligned<[u8]> = &__rt::Aligned::new(*include_bytes!(#le));
         #[cfg(target_endian = "big")]
-        static #name: &#rt::__private::Aligned<[u8]> = &#rt::__private::Aligned::new(*include_bytes!(#be));
+        static #name: &__rt::Aligned<[u8]> = &__rt::Aligned::new(*include_bytes!(#be));
     }
 }
 
@@ -122,10 +127,10 @@ pub fn grammar_module(
                 let path = |s: &str| include_path(&format!("{dfa_path}.{s}"), style);
                 let (sparse_le, sparse_be) = (path("le.sparse"), path("be.sparse"));
                 let name = &r.name;
-                items.push(aligned_static(&rt, &table, path("le.table"), path("be.table")));
+                items.push(aligned_static(&table, path("le.table"), path("be.table")));
                 let reverse = if *bidirectional {
                     let rev = format_ident!("__{}_REV", r.ident);
-                    items.push(aligned_static(&rt, &rev, path("le.rev"), path("be.rev")));
+                    items.push(aligned_static(&rev, path("le.rev"), path("be.rev")));
                     quote!(::core::option::Option::Some(#rev))
                 } else {
                     quote!(::core::option::Option::None)
@@ -143,7 +148,9 @@ pub fn grammar_module(
     }
     let gname = &g.name;
     let gdoc = format!(" Every exported rule of `{}`, in spec order.", g.source);
+    let alias = private_alias(&rt);
     let tokens = quote! {
+        #alias
         #(#items)*
         #[doc = #gdoc]
         pub static GRAMMAR: #rt::Grammar = #rt::Grammar::__new(#gname, &[#(&#consts),*]);

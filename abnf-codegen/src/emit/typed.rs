@@ -165,7 +165,7 @@ fn item_fn_names(types: &[EmitType]) -> ItemFns {
 /// The expression that builds a field's value from `tags`.
 fn field_expr(items: &ItemFns, f: &EmitField, rt: &TokenStream) -> TokenStream {
     let g = Literal::usize_unsuffixed(f.group);
-    let p = quote!(#rt::__private);
+    let p = quote!(__rt);
     match (&f.card, &f.target) {
         (Card::One, Target::Leaf) => quote!(#p::leaf(input, &tags, #g)),
         (Card::Optional, Target::Leaf) => quote!(#p::group(&tags, #g).map(|s| &input[s.range()])),
@@ -189,7 +189,7 @@ fn tdfa_items(t: &EmitTdfa, rt: &TokenStream, style: IncludeStyle) -> TokenStrea
     let name = ident(&t.ident);
     let le = super::include_path(&format!("{}.le.tdfa", t.path), style);
     let be = super::include_path(&format!("{}.be.tdfa", t.path), style);
-    let bytes_static = super::aligned_static(rt, &bytes, le, be);
+    let bytes_static = super::aligned_static(&bytes, le, be);
     quote! {
         #bytes_static
         static #name: #rt::TaggedDfa<'static> = #rt::TaggedDfa::__wire(#bytes);
@@ -224,7 +224,7 @@ fn item_fns(
             fn #fn_name(input: &str, pos: usize, end: usize) -> ::core::option::Option<(#ty, usize)> {
                 let mut tags = [usize::MAX; #ntags];
                 let next = #tdfa.longest(input.as_bytes(), pos, end, &mut tags)?;
-                let s = #rt::__private::group(&tags, 1)?;
+                let s = __rt::group(&tags, 1)?;
                 Some((#value, next))
             }
         });
@@ -344,7 +344,7 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
                             quote!(#kind::#vn { #(#init),* })
                         }
                     };
-                    arms.push(quote!(if #rt::__private::group(&tags, #vg).is_some() { #value }));
+                    arms.push(quote!(if __rt::group(&tags, #vg).is_some() { #value }));
                     fns.extend(item_fns(&ty.name, &item_names, &v.fields, &rt, style));
                 }
                 let kdoc = format!(" Which alternative of `{rule}` matched.");
@@ -361,7 +361,7 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
                     pub kind: #kind #lt,
                 };
                 let init = quote! {
-                    kind: #(#arms else)* { #rt::__private::inconsistent(#gname, #rule, start) },
+                    kind: #(#arms else)* { __rt::inconsistent(#gname, #rule, start) },
                 };
                 (decl, init, fns)
             }
@@ -403,16 +403,18 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
                 pub fn __sub(input: &'a str, span: #rt::Span) -> Self {
                     match Self::parse_span(input, span.start, span.end) {
                         Ok(node) => node,
-                        Err(e) => #rt::__private::inconsistent(#gname, #rule, e.offset()),
+                        Err(e) => __rt::inconsistent(#gname, #rule, e.offset()),
                     }
                 }
             }
         });
     }
     let doc = format!(" Typed, borrowed parse trees for the rules of `{grammar}`.");
+    let alias = super::private_alias(&rt);
     quote! {
         #[doc = #doc]
         pub mod ast {
+            #alias
             #(#items)*
         }
     }
@@ -439,7 +441,8 @@ pub struct EmitComponents {
 /// The `pub mod components { ... }` of one grammar module.
 pub fn components_module(items: &[EmitComponents], runtime: &str, style: IncludeStyle) -> TokenStream {
     let rt: TokenStream = runtime.parse().expect("runtime path is a Rust path");
-    let p = quote!(#rt::__private);
+    let p = quote!(__rt);
+    let alias = super::private_alias(&rt);
     let types = items.iter().map(|c| {
         let name = ident(&c.name);
         let tables = tdfa_items(&c.tdfa, &rt, style);
@@ -518,6 +521,7 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
         /// Component extractions asked for by the spec's `@components`
         /// directives: one pass over the input gives the spans of the parts.
         pub mod components {
+            #alias
             #(#types)*
         }
     }
