@@ -17,7 +17,7 @@ use crate::names;
 use crate::partial::{self, LeftOut};
 use crate::regular::Lowerer;
 use crate::tagged::TaggedDfa;
-use crate::typed::{self, Shape, TypeModel};
+use crate::typed::{self, Groups, Shape, TypeModel};
 
 /// What to do about a typed AST whose automaton is too large.
 const AST_TOO_BIG: &str = "make the rule a leaf with `Config::ast_leaves` to silence this, raise \
@@ -41,10 +41,16 @@ pub struct Compiled {
 #[derive(Default)]
 pub(crate) struct TypedParts {
     pub(crate) models: Vec<(ModuleId, TypeModel)>,
-    pub(crate) tdfas: HashMap<RuleId, TaggedDfa>,
+    pub(crate) tdfas: HashMap<RuleId, TypedDfa>,
     pub(crate) elements: HashMap<(RuleId, String), TaggedDfa>,
     /// Per root module, its `@components` extractions, in spec order.
     pub(crate) components: Vec<(ModuleId, Vec<BuiltComponents>)>,
+}
+
+/// A typed rule's tagged DFA, and which of its groups holds which part.
+pub(crate) struct TypedDfa {
+    pub(crate) groups: Groups,
+    pub(crate) dfa: TaggedDfa,
 }
 
 /// One `@components` extraction: its fields and its tagged DFA (field `i`
@@ -281,9 +287,12 @@ fn build_typed(
                 if parts.tdfas.contains_key(&ty.rule) {
                     continue;
                 }
-                let built = lowerer
-                    .lower_captured(&model, ty.rule)
-                    .and_then(|(hir, _)| tagged(config, g, ty.rule, &hir, false));
+                let built = lowerer.lower_captured(&model, ty.rule).and_then(|(hir, groups)| {
+                    Ok(TypedDfa {
+                        groups,
+                        dfa: tagged(config, g, ty.rule, &hir, false)?,
+                    })
+                });
                 match built {
                     Ok(d) => {
                         parts.tdfas.insert(ty.rule, d);
@@ -547,13 +556,14 @@ impl Compiled {
         })
     }
 
-    /// The typed-AST shape and tagged DFA of a typed rule, by module and
-    /// rule name.
-    pub fn tagged(&self, grammar: &str, rule: &str) -> Option<(&typed::RuleType, &TaggedDfa)> {
+    /// The typed-tree shape of a typed rule, which capture group holds which
+    /// part, and its tagged DFA, by module and rule name.
+    pub fn tagged(&self, grammar: &str, rule: &str) -> Option<(&typed::RuleType, &Groups, &TaggedDfa)> {
         let m = self.grammar.module_by_name(grammar)?;
         let id = self.grammar.module(m).get(rule)?;
         let (_, model) = self.typed.models.iter().find(|(mm, _)| *mm == m)?;
-        Some((model.get(id)?, self.typed.tdfas.get(&id)?))
+        let d = self.typed.tdfas.get(&id)?;
+        Some((model.get(id)?, &d.groups, &d.dfa))
     }
 
     /// The tagged DFA of an `@components` extraction, by module and rule
@@ -595,7 +605,7 @@ impl Compiled {
                         .typed
                         .tdfas
                         .get(id)
-                        .and_then(|d| d.to_bytes(None, false))
+                        .and_then(|d| d.dfa.to_bytes(None, false))
                         .map_or(0, |b| b.len()),
                     reverse_bytes: self.reverses.get(id).map_or(0, |rev| rev.to_bytes(false).len()),
                     components_bytes: self

@@ -89,14 +89,14 @@ proptest! {
         let oracle = Oracle::new(g);
         let mut sampler = Sampler::new(g, seed);
         for (module, id, name) in rules() {
-            let Some((ty, dfa)) = c.tagged(&module, &name) else { continue };
+            let Some((_, groups, dfa)) = c.tagged(&module, &name) else { continue };
             let s = sampler.sample(id);
             let Some(spans) = oracle.priority_parse(id, &s, 2_000_000) else {
                 // Over the search budget: nothing to compare.
                 continue;
             };
             let tags = dfa.run(s.as_bytes()).expect("a sample matches");
-            for (i, path) in ty.group_paths().iter().enumerate() {
+            for (i, path) in groups.paths().enumerate() {
                 let g = i + 1;
                 let got = tags[2 * g].zip(tags[2 * g + 1]);
                 prop_assert_eq!(got, spans.get(path).copied(), "{}:{} group {} ({:?}) on {:?}", module, name, g, path, s);

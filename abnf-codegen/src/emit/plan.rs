@@ -436,12 +436,12 @@ impl Compiled {
                 let tdfa_name = hidden
                     .borrow_mut()
                     .unique(format!("__{}_TDFA", names::constant_name(&r.name)));
-                // Groups in the order `regular::captures` numbers them.
-                let next_group = std::cell::Cell::new(1);
-                let take_group = || next_group.replace(next_group.get() + 1);
+                // The groups as `regular::captures` placed them.
+                let typed_dfa = &self.typed.tdfas[&ty.rule];
+                let groups = &typed_dfa.groups;
                 let element_files = std::cell::RefCell::new(Vec::new());
                 let field = |f: &typed::Field| {
-                    let group = take_group();
+                    let group = groups.field(&f.path).expect("every field has a group");
                     let element = self.typed.elements.get(&(ty.rule, f.name.clone())).map(|d| {
                         emit_tdfa(
                             hidden.borrow_mut().unique(format!(
@@ -480,7 +480,7 @@ impl Compiled {
                         vs.iter()
                             .map(|v| EmitVariant {
                                 name: v.name.clone(),
-                                group: take_group(),
+                                group: groups.variant(&v.path).expect("every variant has a group"),
                                 fields: v.fields.iter().map(&field).collect(),
                             })
                             .collect(),
@@ -490,7 +490,7 @@ impl Compiled {
                 let tdfa = emit_tdfa(
                     tdfa_name,
                     format!("{module}/ast/{stem}"),
-                    &self.typed.tdfas[&ty.rule],
+                    &typed_dfa.dfa,
                     false,
                     files,
                 );

@@ -19,32 +19,16 @@ use regex_syntax::hir::{Capture, Hir};
 use super::{repeat, Lowerer};
 use crate::diagnostic::Diagnostic;
 use crate::grammar::{Expr, RuleId};
-use crate::typed::{Shape, TypeModel};
-
-/// Number of groups of typed rule `rule`'s tagged DFA, group 0 included.
-pub fn group_count(model: &TypeModel, rule: RuleId) -> usize {
-    let Some(ty) = model.get(rule) else { return 1 };
-    1 + match &ty.shape {
-        Shape::Struct(fields) => fields.len(),
-        Shape::Enum(variants) => variants.iter().map(|v| 1 + v.fields.len()).sum(),
-        Shape::List(_) => 1,
-    }
-}
-
-enum Site {
-    Field,
-    Variant,
-}
+use crate::typed::{Groups, Shape, Site, TypeModel};
 
 impl Lowerer<'_> {
     /// The HIR of typed rule `rule` with a capture group per field and
-    /// variant (group 0, the whole match, is added by the compiler). Returns
-    /// the HIR and the number of groups including group 0.
-    pub fn lower_captured(&mut self, model: &TypeModel, rule: RuleId) -> Result<(Hir, usize), Diagnostic> {
-        let mut next = 1;
-        let hir = self.captured(model, rule, &mut next)?;
-        debug_assert_eq!(next as usize, group_count(model, rule));
-        Ok((hir, next as usize))
+    /// variant (group 0, the whole match, is added by the compiler), and
+    /// which group holds which part.
+    pub fn lower_captured(&mut self, model: &TypeModel, rule: RuleId) -> Result<(Hir, Groups), Diagnostic> {
+        let mut groups = Groups::default();
+        let hir = self.captured(model, rule, &mut groups)?;
+        Ok((hir, groups))
     }
 
     /// A repetition element with group 1 around the (first occurrence of
@@ -76,7 +60,7 @@ impl Lowerer<'_> {
         })
     }
 
-    fn captured(&mut self, model: &TypeModel, rule: RuleId, next: &mut u32) -> Result<Hir, Diagnostic> {
+    fn captured(&mut self, model: &TypeModel, rule: RuleId, groups: &mut Groups) -> Result<Hir, Diagnostic> {
         let ty = model.get(rule).expect("captured() is called on typed rules");
         // An alternative that is a single rule is both a variant and that
         // variant's field: two sites at one path, the variant outermost.
@@ -93,7 +77,7 @@ impl Lowerer<'_> {
             Shape::List(f) => add(&f.path, Site::Field),
         }
         let body = self.grammar.rule(rule).expr.clone();
-        self.walk(&body, &mut Vec::new(), &sites, next)
+        self.walk(&body, &mut Vec::new(), &sites, groups)
     }
 
     fn walk(
@@ -101,17 +85,10 @@ impl Lowerer<'_> {
         e: &Expr,
         path: &mut Vec<usize>,
         sites: &HashMap<Vec<usize>, Vec<Site>>,
-        next: &mut u32,
+        groups: &mut Groups,
     ) -> Result<Hir, Diagnostic> {
         let here = sites.get(path.as_slice()).map_or(&[][..], |v| v.as_slice());
-        let groups: Vec<u32> = here
-            .iter()
-            .map(|_| {
-                let g = *next;
-                *next += 1;
-                g
-            })
-            .collect();
+        let numbers: Vec<u32> = here.iter().map(|&site| groups.push(path, site) as u32).collect();
         let inner = match here.last() {
             Some(Site::Field) => self.expr(e, None)?.0,
             Some(Site::Variant) | None => {
@@ -123,7 +100,7 @@ impl Lowerer<'_> {
                             let mut hs = Vec::with_capacity(es.len());
                             for (i, child) in es.iter().enumerate() {
                                 path.push(i);
-                                hs.push(self.walk(child, path, sites, next)?);
+                                hs.push(self.walk(child, path, sites, groups)?);
                                 path.pop();
                             }
                             if matches!(e, Expr::Alt(_)) {
@@ -134,7 +111,7 @@ impl Lowerer<'_> {
                         }
                         Expr::Repeat { min, max, expr } => {
                             path.push(0);
-                            let h = self.walk(expr, path, sites, next)?;
+                            let h = self.walk(expr, path, sites, groups)?;
                             path.pop();
                             repeat(*min, *max, h)
                         }
@@ -143,7 +120,7 @@ impl Lowerer<'_> {
                 }
             }
         };
-        Ok(groups.into_iter().rev().fold(inner, |h, g| capture(g, h)))
+        Ok(numbers.into_iter().rev().fold(inner, |h, g| capture(g, h)))
     }
 }
 

@@ -12,7 +12,6 @@
 mod captures;
 mod recursion;
 
-pub use captures::group_count;
 pub use recursion::Chain;
 
 use std::collections::HashMap;

@@ -85,19 +85,56 @@ pub struct RuleType {
     pub shape: Shape,
 }
 
-impl RuleType {
-    /// The body path of each capture group of this rule's tagged DFA, group 1
-    /// first (group 0 is the whole match): fields in order, or each variant
-    /// followed by its fields.
-    pub fn group_paths(&self) -> Vec<Vec<usize>> {
-        match &self.shape {
-            Shape::Struct(fields) => fields.iter().map(|f| f.path.clone()).collect(),
-            Shape::List(f) => vec![f.path.clone()],
-            Shape::Enum(variants) => variants
-                .iter()
-                .flat_map(|v| std::iter::once(v.path.clone()).chain(v.fields.iter().map(|f| f.path.clone())))
-                .collect(),
-        }
+/// What a capture group of a typed rule's tagged DFA holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Site {
+    /// A field (or a list field's whole repetition).
+    Field,
+    /// An enum variant's alternative.
+    Variant,
+}
+
+/// The capture groups of a typed rule's tagged DFA: group `i + 1` holds the
+/// part at the `i`-th site (group 0 is the whole match). Made once, by
+/// [`crate::regular::Lowerer::lower_captured`] as it places the groups, and
+/// read by the emitter and the tests.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Groups {
+    sites: Vec<(Vec<usize>, Site)>,
+}
+
+impl Groups {
+    /// The next group holds `site` at `path`; returns its number.
+    pub(crate) fn push(&mut self, path: &[usize], site: Site) -> usize {
+        self.sites.push((path.to_vec(), site));
+        self.sites.len()
+    }
+
+    /// The group of the field at body path `path` (see [`Field::path`]).
+    pub fn field(&self, path: &[usize]) -> Option<usize> {
+        self.find(path, Site::Field)
+    }
+
+    /// The group of the variant at body path `path` (see [`Variant::path`]).
+    pub fn variant(&self, path: &[usize]) -> Option<usize> {
+        self.find(path, Site::Variant)
+    }
+
+    fn find(&self, path: &[usize], site: Site) -> Option<usize> {
+        self.sites
+            .iter()
+            .position(|(p, s)| p == path && *s == site)
+            .map(|i| i + 1)
+    }
+
+    /// The body path of each group, group 1 first.
+    pub fn paths(&self) -> impl Iterator<Item = &[usize]> {
+        self.sites.iter().map(|(p, _)| p.as_slice())
+    }
+
+    /// How many groups there are, group 0 included.
+    pub fn count(&self) -> usize {
+        self.sites.len() + 1
     }
 }
 
