@@ -52,7 +52,7 @@ fn generate(specs: &Path, out: &Path, _prebuilt: &Path) -> Result<(), String> {
 fn generate(specs: &Path, out: &Path, prebuilt: &Path) -> Result<(), String> {
     println!("cargo:rerun-if-changed={}", prebuilt.display());
     let recorded = std::fs::read_to_string(prebuilt.join("SPECS_HASH")).unwrap_or_default();
-    let current = specs_hash(specs)?;
+    let current = specs_hash(specs).map_err(|e| format!("error: {}: {e}", specs.display()))?;
     if recorded.trim() == current {
         return copy_dir(prebuilt, out).map_err(|e| format!("error: copying {}: {e}", prebuilt.display()));
     }
@@ -110,25 +110,9 @@ fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// FNV-1a over every `*.abnf` and `*.bnf` file of `dir` (sorted by name): name, NUL,
-/// contents, NUL. `abnf_codegen::specs_hash` computes the same value.
+// `specs_hash`: the same function as `abnf_codegen::specs_hash`, which this
+// build script cannot call without compiling the generator (the point of the
+// checked-in code is not to). The tests crate includes this file too and
+// checks that the two agree.
 #[cfg(not(feature = "regenerate"))]
-fn specs_hash(dir: &Path) -> Result<String, String> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| format!("error: {}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "abnf" || e == "bnf"))
-        .collect();
-    files.sort();
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for f in files {
-        let name = f.file_name().unwrap_or_default().to_string_lossy().into_owned();
-        let text = std::fs::read(&f).map_err(|e| format!("error: {}: {e}", f.display()))?;
-        println!("cargo:rerun-if-changed={}", f.display());
-        for &b in name.as_bytes().iter().chain(&[0]).chain(&text).chain(&[0]) {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    Ok(format!("{h:016x}"))
-}
+include!("build/specs_hash.rs");

@@ -948,8 +948,8 @@ fn check_rendered(diags: &Diagnostics, item: &Diagnostic) -> Result<(), String> 
     };
     let rendered = one.render(false);
     let head = match item.severity {
-        Severity::Error => format!("error: {}", item.message),
-        Severity::Warning => format!("warning: {}", item.message),
+        Severity::Error => format!("error[{}]: {}", item.code, item.message),
+        Severity::Warning => format!("warning[{}]: {}", item.code, item.message),
     };
     if !rendered.starts_with(&head) {
         return Err(format!(

@@ -8,6 +8,7 @@ mod batch;
 mod edge_cases;
 mod extraction;
 mod from_specs;
+mod generated;
 mod legacy;
 mod operations;
 mod peers;
