@@ -61,9 +61,10 @@ pub(crate) struct BuiltComponents {
     pub(crate) tdfa: TaggedDfa,
 }
 
-/// An in-memory recognizer for one exported rule.
+/// One exported rule's automaton, in memory: what [`Compiled::recognizer`]
+/// returns (the generated code's counterpart is `abnf_runtime::Recognizer`).
 #[derive(Clone, Copy)]
-pub struct Recognizer<'a> {
+pub struct CompiledRule<'a> {
     /// The module that defines the rule.
     pub grammar: &'a str,
     /// The rule name as defined.
@@ -72,7 +73,7 @@ pub struct Recognizer<'a> {
     pub automaton: &'a Automaton,
 }
 
-impl Recognizer<'_> {
+impl CompiledRule<'_> {
     /// Whether all of `input` matches the rule.
     pub fn is_match(&self, input: &[u8]) -> bool {
         self.automaton.full_match(input).is_ok()
@@ -544,12 +545,12 @@ impl Compiled {
 
     /// The recognizer of an exported rule, by module name and rule name
     /// (case-insensitive, as in ABNF).
-    pub fn recognizer(&self, grammar: &str, rule: &str) -> Option<Recognizer<'_>> {
+    pub fn recognizer(&self, grammar: &str, rule: &str) -> Option<CompiledRule<'_>> {
         let m = self.grammar.module_by_name(grammar)?;
         let id = self.grammar.module(m).get(rule)?;
         let automaton = self.automata.get(&id)?;
         let r = self.grammar.rule(id);
-        Some(Recognizer {
+        Some(CompiledRule {
             grammar: &self.grammar.module(r.module).name,
             rule: &r.name,
             automaton,

@@ -40,6 +40,7 @@ pub struct Config {
 
 /// Why generation failed.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Error {
     /// The grammar has errors (rendered with file, line, column and caret).
     Grammar(Diagnostics),
@@ -64,7 +65,15 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { error, .. } => Some(error),
+            // The diagnostics are the error's text itself, not a cause.
+            Error::Grammar(_) | Error::Config(_) => None,
+        }
+    }
+}
 
 impl Error {
     /// The diagnostics, when the grammar was at fault.

@@ -77,7 +77,7 @@ pub mod tools;
 pub mod typed;
 pub mod wire;
 
-pub use compile::{Compiled, Recognizer, RuleStats};
+pub use compile::{Compiled, CompiledRule, RuleStats};
 pub use config::{Config, Error};
 pub use diagnostic::{Code, Diagnostic, Diagnostics, Severity, Span};
 pub use emit::{Generated, GeneratedFile};
