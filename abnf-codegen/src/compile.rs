@@ -42,7 +42,9 @@ pub struct Compiled {
 pub(crate) struct TypedParts {
     pub(crate) models: Vec<(ModuleId, TypeModel)>,
     pub(crate) tdfas: HashMap<RuleId, TypedDfa>,
-    pub(crate) elements: HashMap<(RuleId, String), TaggedDfa>,
+    /// Each list field's element automaton, by rule and the field's body path
+    /// (two variants may each have a field of the same name).
+    pub(crate) elements: HashMap<(RuleId, Vec<usize>), TaggedDfa>,
     /// Per root module, its `@components` extractions, in spec order.
     pub(crate) components: Vec<(ModuleId, Vec<BuiltComponents>)>,
 }
@@ -317,7 +319,7 @@ fn build_typed(
                         .and_then(|hir| tagged(config, g, ty.rule, &hir, false));
                     match built {
                         Ok(d) => {
-                            parts.elements.insert((ty.rule, f.name.clone()), d);
+                            parts.elements.insert((ty.rule, f.path.clone()), d);
                         }
                         Err(d) => {
                             parts.tdfas.remove(&ty.rule);
@@ -670,5 +672,26 @@ mod tests {
                     doc = head \":\" list\nhead = 1*ALPHA\n\
                     list = item [ \",\" list ]\nitem = 1*DIGIT\n";
         assert_eq!(components(spec, "doc", "ab:1,22,3"), [Some((0, 2)), Some((3, 9))]);
+    }
+
+    #[test]
+    fn same_named_list_fields_in_two_variants_keep_their_own_elements() {
+        // Both variants have a field `items`, with different separators.
+        let spec = "a = \"x\" *( \",\" item ) / \"y\" *( \";\" item )\nitem = 1*DIGIT\n";
+        let compiled = Config::new().spec_source("t.abnf", spec).build().unwrap();
+        let id = compiled.grammar.modules[1].get("a").unwrap();
+        let (ty, _, _) = compiled.tagged("t", "a").unwrap();
+        let Shape::Enum(variants) = &ty.shape else {
+            panic!("{:?}", ty.shape)
+        };
+        let elements: Vec<&TaggedDfa> = variants
+            .iter()
+            .map(|v| {
+                assert_eq!(v.fields[0].name, "items");
+                &compiled.typed.elements[&(id, v.fields[0].path.clone())]
+            })
+            .collect();
+        assert!(elements[0].run(b",12").is_ok() && elements[0].run(b";12").is_err());
+        assert!(elements[1].run(b";12").is_ok() && elements[1].run(b",12").is_err());
     }
 }

@@ -442,7 +442,7 @@ impl Compiled {
                 let element_files = std::cell::RefCell::new(Vec::new());
                 let field = |f: &typed::Field| {
                     let group = groups.field(&f.path).expect("every field has a group");
-                    let element = self.typed.elements.get(&(ty.rule, f.name.clone())).map(|d| {
+                    let element = self.typed.elements.get(&(ty.rule, f.path.clone())).map(|d| {
                         emit_tdfa(
                             hidden.borrow_mut().unique(format!(
                                 "__{}_{}_ITEM",
