@@ -228,6 +228,7 @@ pub fn load(
         modules: Vec::new(),
         specs: Vec::new(),
         inputs: Vec::new(),
+        import_targets: HashMap::new(),
     };
     let core = loader.sources.add(core::CORE_FILE_NAME, core::CORE_RULES);
     let core_spec = syntax::parse_spec(&loader.sources, core, &mut loader.diags);
@@ -269,6 +270,10 @@ struct Loader {
     modules: Vec<Module>,
     specs: Vec<SpecFile>,
     inputs: Vec<Option<SpecInput>>,
+    /// The module each `@import` line (importing module, file-name span)
+    /// resolved to. An import that failed has none: its rules are not
+    /// looked up in a loaded module that happens to have the same stem.
+    import_targets: HashMap<(usize, Span), usize>,
 }
 
 fn stem(name: &str) -> String {
@@ -463,6 +468,7 @@ impl Loader {
                     }
                 }
                 if let Some(target) = added {
+                    self.import_targets.insert((importer, import.file_span), target);
                     if target == importer {
                         self.diags.push(
                             Diagnostic::error(
@@ -583,8 +589,7 @@ impl Loader {
         // Pass 2: imports enter the importing module's scope.
         for m in 1..self.modules.len() {
             for import in self.specs[m].imports.clone() {
-                let target_name = stem(&import.file);
-                let Some(t) = self.modules.iter().position(|x| x.name == target_name) else {
+                let Some(&t) = self.import_targets.get(&(m, import.file_span)) else {
                     continue; // already reported
                 };
                 for (name, span) in &import.rules {
