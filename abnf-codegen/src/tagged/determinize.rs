@@ -1,0 +1,548 @@
+//! Determinization: Laurikari's tagged DFAs with leftmost-first priority
+//! (see the parent module), from a Thompson NFA with capture groups.
+
+use super::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Val {
+    Unset,
+    /// Set at this position, not stored yet.
+    Pending,
+    /// Set at the previous position (pending there): stored now.
+    Prev,
+    Old(u32),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Key {
+    sids: Vec<StateID>,
+    regs: Vec<u32>,
+}
+
+/// How [`TaggedDfa::build_with`] gives tag values registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Registers {
+    /// One register per distinct value, tags never set marked in the state
+    /// itself: fewest registers and copies, but a state also records which
+    /// tags hold equal values and which are unset, so a grammar with many
+    /// optional parts gets a state for each combination.
+    Shared,
+    /// Registers per tag (two tags never share one, threads with the same
+    /// value of a tag do), and tags never set held in registers (as
+    /// "unset"): a state records how threads share values tag by tag, which
+    /// follows the NFA's structure, not which parts happened to be present
+    /// or empty. More registers, and copies where threads fork. Threads
+    /// that can never give the parse are dropped as the DFA is built (see
+    /// `Builder::prune`), which the splitting grammars need; it costs
+    /// generator time, so the shared form skips it.
+    PerTag,
+}
+
+/// While a [`Registers::PerTag`] DFA is built: the source of a copy that
+/// clears a register, which becomes the register after the scratch one
+/// (no operation writes it, so it holds "unset").
+const NONE_PLACEHOLDER: u32 = u32::MAX;
+
+struct Builder<'a> {
+    nfa: &'a NFA,
+    mode: Registers,
+    max_states: usize,
+    tags: usize,
+    map: HashMap<Key, u32>,
+    states: Vec<Key>,
+    op_lists: HashMap<Vec<RegOp>, u32>,
+    op_vec: Vec<Vec<RegOp>>,
+    registers: usize,
+    /// Memo of [`Builder::covers`], by sorted sets of states.
+    covered: HashMap<(Vec<StateID>, Vec<StateID>), bool>,
+}
+
+impl TaggedDfa {
+    /// Determinizes `nfa` (built with all captures, anchored start, no
+    /// look-around).
+    pub fn build(nfa: &NFA) -> Result<TaggedDfa, TaggedError> {
+        Self::build_with(nfa, Registers::Shared)
+    }
+
+    /// Determinizes `nfa` with registers given out as `mode` says.
+    pub fn build_with(nfa: &NFA, mode: Registers) -> Result<TaggedDfa, TaggedError> {
+        Self::build_capped(nfa, mode, MAX_STATES)
+    }
+
+    /// Like [`TaggedDfa::build_with`], stopping with
+    /// [`TaggedError::TooManyStates`] past `max_states` states (at most
+    /// [`MAX_STATES`]).
+    pub fn build_capped(nfa: &NFA, mode: Registers, max_states: usize) -> Result<TaggedDfa, TaggedError> {
+        let tags = nfa.group_info().slot_len();
+        let mut b = Builder {
+            max_states: max_states.min(MAX_STATES),
+            nfa,
+            mode,
+            tags,
+            map: HashMap::default(),
+            states: Vec::new(),
+            op_lists: HashMap::from_iter([(Vec::new(), 0)]),
+            op_vec: vec![Vec::new()],
+            registers: 0,
+            covered: HashMap::default(),
+        };
+        // State 0: dead (no threads).
+        b.intern(Key {
+            sids: Vec::new(),
+            regs: Vec::new(),
+        })?;
+        let mut configs = Vec::new();
+        let mut seen = HashSet::default();
+        b.closure(
+            nfa.start_anchored(),
+            vec![Val::Unset; tags],
+            &mut configs,
+            &mut seen,
+        )?;
+        b.prune(&mut configs);
+        let (key, start_ops) = b.canonical(&configs);
+        let start = b.intern(key)?;
+
+        let classes = nfa.byte_classes();
+        let alphabet = classes.alphabet_len() - 1; // without the EOI class
+        let reps: Vec<u8> = classes.representatives(..).filter_map(|u| u.as_u8()).collect();
+        debug_assert_eq!(reps.len(), alphabet);
+        let mut class_of = [0u8; 256];
+        for byte in 0..=255u8 {
+            class_of[byte as usize] = classes.get(byte);
+        }
+        let mut next = Vec::new();
+        let mut ops = Vec::new();
+        let mut s = 0;
+        while s < b.states.len() {
+            let key = b.states[s].clone();
+            for &byte in &reps {
+                let mut configs = Vec::new();
+                let mut seen = HashSet::default();
+                for (i, &sid) in key.sids.iter().enumerate() {
+                    let Some(to) = step(nfa.state(sid), byte) else {
+                        continue;
+                    };
+                    let regs = &key.regs[i * tags..(i + 1) * tags];
+                    let vals = regs
+                        .iter()
+                        .map(|&r| match r {
+                            UNSET => Val::Unset,
+                            PENDING => Val::Prev,
+                            r => Val::Old(r),
+                        })
+                        .collect();
+                    b.closure(to, vals, &mut configs, &mut seen)?;
+                }
+                b.prune(&mut configs);
+                let (target, list) = b.canonical(&configs);
+                let identity = list
+                    .iter()
+                    .all(|op| matches!(op, RegOp::Copy { dst, src } if dst == src));
+                let op_index = if identity { 0 } else { b.op_index(list) };
+                next.push(b.intern(target)?);
+                ops.push(op_index);
+            }
+            s += 1;
+        }
+        let finals = b
+            .states
+            .iter()
+            .map(|k| {
+                let i = k
+                    .sids
+                    .iter()
+                    .position(|&sid| matches!(nfa.state(sid), State::Match { .. }))?;
+                Some(k.regs[i * tags..(i + 1) * tags].to_vec())
+            })
+            .collect();
+        // Operations are built as parallel assignments; run them in place,
+        // one after the other (one register bank, most lists a single
+        // store), with one scratch register for cycles of copies.
+        let scratch = b.registers as u32;
+        let mut uses_scratch = false;
+        // The register that holds "unset" comes after the scratch register.
+        let none_reg = scratch + 1;
+        let mut uses_none = false;
+        let mut seq = |list: &[RegOp]| {
+            let list: Vec<RegOp> = list
+                .iter()
+                .map(|&op| match op {
+                    RegOp::Copy {
+                        dst,
+                        src: NONE_PLACEHOLDER,
+                    } => {
+                        uses_none = true;
+                        RegOp::Copy { dst, src: none_reg }
+                    }
+                    op => op,
+                })
+                .collect();
+            let (out, used) = sequential(&list, scratch);
+            uses_scratch |= used;
+            out
+        };
+        let op_lists: Vec<Vec<RegOp>> = b.op_vec.iter().map(|l| seq(l)).collect();
+        // Registers start out unset (the runtime's and `run`'s), so the
+        // start needs no copies of "unset".
+        let start_ops: Vec<RegOp> = seq(&start_ops)
+            .into_iter()
+            .filter(|op| !matches!(op, RegOp::Copy { src, .. } if *src == none_reg))
+            .collect();
+        Ok(TaggedDfa {
+            classes: class_of,
+            alphabet,
+            next,
+            ops,
+            op_lists,
+            finals,
+            start,
+            start_ops,
+            utf8_only: false,
+            registers: if uses_none {
+                b.registers + 2
+            } else {
+                b.registers + usize::from(uses_scratch)
+            },
+            tags,
+        })
+    }
+}
+
+/// Turns a parallel assignment into a sequence with the same effect:
+/// identity copies dropped, each copy emitted once no pending copy still
+/// reads its destination, a cycle of copies broken through `scratch`, and
+/// position stores last (they read no register). Returns whether `scratch`
+/// was used.
+fn sequential(list: &[RegOp], scratch: u32) -> (Vec<RegOp>, bool) {
+    let mut copies: Vec<(u32, u32)> = list
+        .iter()
+        .filter_map(|op| match *op {
+            RegOp::Copy { dst, src } if dst != src => Some((dst, src)),
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut used = false;
+    while !copies.is_empty() {
+        match copies
+            .iter()
+            .position(|&(d, _)| !copies.iter().any(|&(_, s)| s == d))
+        {
+            Some(i) => {
+                let (dst, src) = copies.remove(i);
+                out.push(RegOp::Copy { dst, src });
+            }
+            None => {
+                // Every destination is still read: save one, read it from
+                // the scratch register instead.
+                let (d, _) = copies[0];
+                out.push(RegOp::Copy { dst: scratch, src: d });
+                used = true;
+                for c in copies.iter_mut() {
+                    if c.1 == d {
+                        c.1 = scratch;
+                    }
+                }
+            }
+        }
+    }
+    out.extend(
+        list.iter()
+            .filter(|op| matches!(op, RegOp::SetPos { .. }))
+            .copied(),
+    );
+    (out, used)
+}
+
+/// The state a byte-consuming NFA state moves to on `byte`.
+fn step(state: &State, byte: u8) -> Option<StateID> {
+    match state {
+        State::ByteRange { trans } => trans.matches_byte(byte).then_some(trans.next),
+        State::Sparse(s) => s.matches_byte(byte),
+        State::Dense(d) => d.matches_byte(byte),
+        _ => None,
+    }
+}
+
+impl Builder<'_> {
+    fn intern(&mut self, key: Key) -> Result<u32, TaggedError> {
+        if let Some(&id) = self.map.get(&key) {
+            return Ok(id);
+        }
+        if self.states.len() >= self.max_states {
+            return Err(TaggedError::TooManyStates);
+        }
+        let id = self.states.len() as u32;
+        self.map.insert(key.clone(), id);
+        self.states.push(key);
+        Ok(id)
+    }
+
+    fn op_index(&mut self, list: Vec<RegOp>) -> u32 {
+        if let Some(&i) = self.op_lists.get(&list) {
+            return i;
+        }
+        let i = self.op_vec.len() as u32;
+        self.op_lists.insert(list.clone(), i);
+        self.op_vec.push(list);
+        i
+    }
+
+    /// Drops the threads that can never give the parse: those after the
+    /// shortest run of first threads that accept every nonempty rest of the
+    /// input that any thread accepts. The threads that run spawns keep their
+    /// priority over those of the threads after it, so whatever follows,
+    /// one of them wins. A thread at the match state is kept: it decides the
+    /// parse if the input ends here. Grammars that split rather than
+    /// validate (RFC 3986 Appendix B) otherwise carry losing threads through
+    /// whole parts, and a state for each way they line up.
+    fn prune(&mut self, configs: &mut Vec<(StateID, Vec<Val>)>) {
+        if self.mode == Registers::Shared {
+            return;
+        }
+        let sids: Vec<StateID> = configs.iter().map(|(sid, _)| *sid).collect();
+        let nfa = self.nfa;
+        // Covering is monotone in the number of first threads taken: if all
+        // but the last do not cover, no fewer do.
+        if sids.len() < 2 || !self.covers(&sids[..sids.len() - 1], &sids) {
+            return;
+        }
+        let (mut lo, mut hi) = (1, sids.len() - 1);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if self.covers(&sids[..mid], &sids) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        let mut k = 0;
+        configs.retain(|(sid, _)| {
+            k += 1;
+            k <= lo || matches!(nfa.state(*sid), State::Match { .. })
+        });
+    }
+
+    /// Whether threads at NFA states `first` accept every nonempty string
+    /// that threads at `all` accept: a walk over pairs of state sets, one
+    /// byte class at a time, up to a small limit (beyond it, the answer is
+    /// no, and nothing is pruned).
+    fn covers(&mut self, first: &[StateID], all: &[StateID]) -> bool {
+        let norm = |s: &[StateID]| {
+            let mut v = s.to_vec();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let key = (norm(first), norm(all));
+        if key.0 == key.1 {
+            return true;
+        }
+        if let Some(&u) = self.covered.get(&key) {
+            return u;
+        }
+        const LIMIT: usize = 256;
+        let nfa = self.nfa;
+        let close = |from: Vec<StateID>| -> Option<Vec<StateID>> {
+            let mut out = Vec::new();
+            let mut stack = from;
+            while let Some(s) = stack.pop() {
+                if out.contains(&s) {
+                    continue;
+                }
+                out.push(s);
+                match nfa.state(s) {
+                    State::Union { alternates } => stack.extend(alternates.iter().copied()),
+                    State::BinaryUnion { alt1, alt2 } => stack.extend([*alt1, *alt2]),
+                    State::Capture { next, .. } => stack.push(*next),
+                    State::Look { .. } => return None,
+                    _ => {}
+                }
+            }
+            out.sort();
+            Some(out)
+        };
+        let accepts = |set: &[StateID]| set.iter().any(|&s| matches!(nfa.state(s), State::Match { .. }));
+        let reps: Vec<u8> = nfa
+            .byte_classes()
+            .representatives(..)
+            .filter_map(|u| u.as_u8())
+            .collect();
+        let mut seen = vec![key.clone()];
+        let mut todo = vec![key.clone()];
+        let mut covers = true;
+        'pairs: while let Some((p, a)) = todo.pop() {
+            for &byte in &reps {
+                let Some(a2) = close(a.iter().filter_map(|&s| step(nfa.state(s), byte)).collect()) else {
+                    covers = false;
+                    break 'pairs;
+                };
+                if a2.is_empty() {
+                    continue;
+                }
+                let Some(p2) = close(p.iter().filter_map(|&s| step(nfa.state(s), byte)).collect()) else {
+                    covers = false;
+                    break 'pairs;
+                };
+                if p2.is_empty() || (accepts(&a2) && !accepts(&p2)) {
+                    covers = false;
+                    break 'pairs;
+                }
+                // The first threads may have spawned threads at every
+                // state the others reach: then they accept all the others do.
+                if a2.iter().all(|s| p2.contains(s)) {
+                    continue;
+                }
+                let pair = (p2, a2);
+                if !seen.contains(&pair) {
+                    if seen.len() >= LIMIT {
+                        covers = false;
+                        break 'pairs;
+                    }
+                    seen.push(pair.clone());
+                    todo.push(pair);
+                }
+            }
+        }
+        self.covered.insert(key, covers);
+        covers
+    }
+
+    /// Adds the epsilon closure of `sid` to `out` in priority order (a
+    /// depth-first walk that takes alternatives in order). `seen` holds every
+    /// NFA state reached in this step, as in a PikeVM: the first thread to
+    /// reach a state wins it, and epsilon loops end.
+    fn closure(
+        &self,
+        sid: StateID,
+        vals: Vec<Val>,
+        out: &mut Vec<(StateID, Vec<Val>)>,
+        seen: &mut HashSet<StateID>,
+    ) -> Result<(), TaggedError> {
+        let mut stack = vec![(sid, vals)];
+        while let Some((sid, mut vals)) = stack.pop() {
+            if !seen.insert(sid) {
+                continue;
+            }
+            match self.nfa.state(sid) {
+                State::ByteRange { .. } | State::Sparse(_) | State::Dense(_) | State::Match { .. } => {
+                    out.push((sid, vals));
+                }
+                State::Union { alternates } => {
+                    for &alt in alternates.iter().rev() {
+                        stack.push((alt, vals.clone()));
+                    }
+                }
+                State::BinaryUnion { alt1, alt2 } => {
+                    stack.push((*alt2, vals.clone()));
+                    stack.push((*alt1, vals));
+                }
+                State::Capture { next, slot, .. } => {
+                    // Group 0 is the whole match, whose span the caller
+                    // knows; tracking its end would cost an operation on
+                    // every byte after which the input could end.
+                    if slot.as_usize() >= 2 {
+                        vals[slot.as_usize()] = Val::Pending;
+                    }
+                    stack.push((*next, vals));
+                }
+                State::Fail => {}
+                State::Look { .. } => return Err(TaggedError::LookAround),
+            }
+        }
+        Ok(())
+    }
+
+    /// Numbers registers by first appearance; returns the state key and the
+    /// operations that fill the new registers.
+    fn canonical(&mut self, configs: &[(StateID, Vec<Val>)]) -> (Key, Vec<RegOp>) {
+        if self.mode == Registers::PerTag {
+            return self.canonical_per_tag(configs);
+        }
+        let mut number: HashMap<Val, u32> = HashMap::default();
+        let mut ops = Vec::new();
+        let mut sids = Vec::with_capacity(configs.len());
+        let mut regs = Vec::with_capacity(configs.len() * self.tags);
+        for (sid, vals) in configs {
+            sids.push(*sid);
+            for &v in vals {
+                match v {
+                    Val::Unset => {
+                        regs.push(UNSET);
+                        continue;
+                    }
+                    Val::Pending => {
+                        regs.push(PENDING);
+                        continue;
+                    }
+                    Val::Prev | Val::Old(_) => {}
+                }
+                let next = number.len() as u32;
+                let r = *number.entry(v).or_insert_with(|| {
+                    ops.push(match v {
+                        Val::Prev => RegOp::SetPos { dst: next },
+                        Val::Old(src) => RegOp::Copy { dst: next, src },
+                        Val::Unset | Val::Pending => unreachable!("not stored in registers"),
+                    });
+                    next
+                });
+                regs.push(r);
+            }
+        }
+        self.registers = self.registers.max(number.len());
+        (Key { sids, regs }, ops)
+    }
+
+    /// [`Registers::PerTag`]: a register per tag and distinct value, unset
+    /// tags included (a copy of the register that holds "unset"); tag `t`'s
+    /// first value in priority order takes register `t - 2`, further values
+    /// the registers after the last tag's. Group 0 is never tracked.
+    fn canonical_per_tag(&mut self, configs: &[(StateID, Vec<Val>)]) -> (Key, Vec<RegOp>) {
+        let mut ops = Vec::new();
+        let mut sids = Vec::with_capacity(configs.len());
+        let mut regs = Vec::with_capacity(configs.len() * self.tags);
+        let mut number: HashMap<(usize, Val), u32> = HashMap::default();
+        // The first value of tag `t` (in priority order) lives in register
+        // `t - 2` in every state, so that a loop that keeps its threads in
+        // order needs no copies; other values take the registers after those.
+        let tracked = self.tags.saturating_sub(2) as u32;
+        let mut first = vec![false; self.tags];
+        let mut extra = 0u32;
+        for (sid, vals) in configs {
+            sids.push(*sid);
+            for (t, &v) in vals.iter().enumerate() {
+                if t < 2 {
+                    regs.push(UNSET);
+                    continue;
+                }
+                if v == Val::Pending {
+                    regs.push(PENDING);
+                    continue;
+                }
+                let r = *number.entry((t, v)).or_insert_with(|| {
+                    let next = if !first[t] {
+                        first[t] = true;
+                        t as u32 - 2
+                    } else {
+                        extra += 1;
+                        tracked + extra - 1
+                    };
+                    ops.push(match v {
+                        Val::Unset => RegOp::Copy {
+                            dst: next,
+                            src: NONE_PLACEHOLDER,
+                        },
+                        Val::Prev => RegOp::SetPos { dst: next },
+                        Val::Old(src) => RegOp::Copy { dst: next, src },
+                        Val::Pending => unreachable!("not stored in registers"),
+                    });
+                    next
+                });
+                regs.push(r);
+            }
+        }
+        self.registers = self.registers.max((tracked + extra) as usize);
+        (Key { sids, regs }, ops)
+    }
+}
