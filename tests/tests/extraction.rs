@@ -1981,3 +1981,35 @@ fn parse_time_is_linear() {
         "8x input took {ratio:.1}x the time ({t_small:?} vs {t_large:?})"
     );
 }
+
+/// Every validated type, borrowed and owned, serializes as its text and
+/// deserializes through its parser: a JSON string that is not valid for the
+/// type is an error, not a value.
+#[test]
+fn serde_round_trips_and_validates() {
+    use iri_grammar::{
+        AbsoluteIri, AbsoluteIriBuf, AbsoluteUri, AbsoluteUriBuf, Iri, IriBuf, IriRef, IriRefBuf, Uri,
+        UriBuf, UriRef, UriRefBuf,
+    };
+    macro_rules! round_trip {
+        ($($Borrowed:ident $Owned:ident: $good:expr, $bad:expr;)*) => {$(
+            let json = serde_json::to_string(&$Borrowed::parse($good).unwrap()).unwrap();
+            assert_eq!(json, serde_json::to_string($good).unwrap());
+            let back: $Borrowed<'_> = serde_json::from_str(&json).unwrap();
+            assert_eq!(back.as_str(), $good);
+            let owned: $Owned = serde_json::from_str(&json).unwrap();
+            assert_eq!(serde_json::to_string(&owned).unwrap(), json);
+            let bad = serde_json::to_string($bad).unwrap();
+            assert!(serde_json::from_str::<$Borrowed<'_>>(&bad).is_err(), "{} {}", stringify!($Borrowed), $bad);
+            assert!(serde_json::from_str::<$Owned>(&bad).is_err(), "{} {}", stringify!($Owned), $bad);
+        )*};
+    }
+    round_trip! {
+        IriRef IriRefBuf: "../b/ç?q#f", "a b";
+        Iri IriBuf: "http://é.example/p?q#f", "/relative";
+        UriRef UriRefBuf: "../b?q#f", "../ç";
+        Uri UriBuf: "http://a/b?q#f", "http://a/ç";
+        AbsoluteIri AbsoluteIriBuf: "http://é.example/p?q", "http://a/b#f";
+        AbsoluteUri AbsoluteUriBuf: "http://a/b?q", "http://a/b#f";
+    }
+}
