@@ -7,8 +7,7 @@
 //! README's "Limits" section.
 
 pub use crate::automata::{Limits, MAX_MINIMIZE_STATES};
-pub use crate::regular::{MAX_HIR_DEPTH, MAX_HIR_NODES, MAX_REFERENCE_DEPTH};
-pub use crate::tagged::{MAX_REGISTERS, MAX_STATES as MAX_TAGGED_STATES};
+pub use abnf_runtime::wire::MAX_REGISTERS;
 
 /// The largest spec file read, in bytes (a root spec or an import). Imports
 /// are read through this cap, so `/dev/zero` cannot exhaust memory.
@@ -38,3 +37,21 @@ pub const MAX_REVERSE_STATES: usize = 4096;
 /// take (they are emitted only for small automata, such as the splitting
 /// grammar of RFC 3986 Appendix B: 20 KB of its 31 KB).
 pub const MAX_PAIR_BYTES: usize = 64 * 1024;
+
+/// The most HIR nodes one rule may expand to once every reference is inlined.
+/// Bounds memory on grammars such as `a = b b`, `b = c c`, ... whose inlined
+/// form doubles at every level.
+pub const MAX_HIR_NODES: usize = 1 << 20;
+
+/// How deep a rule's regular expression may nest once inlined; the
+/// Thompson compiler recurses on it.
+pub const MAX_HIR_DEPTH: usize = 400;
+
+/// How deep rule references may nest (`a = b`, `b = c`, ...) before
+/// lowering stops; keeps the lowering's own recursion off the stack limit.
+pub const MAX_REFERENCE_DEPTH: usize = 500;
+
+/// The most states a tagged DFA may have (its state numbers are 16 bits
+/// in the runtime's two-byte steps); [`Limits::tagged_states`] may only
+/// lower it.
+pub const MAX_TAGGED_STATES: usize = 0xFFFF;

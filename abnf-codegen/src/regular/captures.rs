@@ -153,7 +153,7 @@ impl Lowerer<'_> {
 
     /// Whether `e` reaches a target through references, outside repetitions.
     fn reaches(&self, e: &Expr, targets: &[RuleId], depth: usize) -> bool {
-        if depth > super::MAX_REFERENCE_DEPTH {
+        if depth > crate::limits::MAX_REFERENCE_DEPTH {
             return false;
         }
         match e {

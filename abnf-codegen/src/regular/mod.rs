@@ -23,18 +23,7 @@ use regex_syntax::hir::{
 use crate::diagnostic::{Code, Diagnostic};
 use crate::grammar::{Expr, Grammar, RuleId};
 
-/// The most HIR nodes one rule may expand to once every reference is inlined.
-/// Bounds memory on grammars such as `a = b b`, `b = c c`, ... whose inlined
-/// form doubles at every level.
-pub const MAX_HIR_NODES: usize = 1 << 20;
-
-/// How deep a rule's regular expression may nest once inlined; the
-/// Thompson compiler recurses on it.
-pub const MAX_HIR_DEPTH: usize = 400;
-
-/// How deep rule references may nest (`a = b`, `b = c`, ...) before
-/// lowering stops; keeps the lowering's own recursion off the stack limit.
-pub const MAX_REFERENCE_DEPTH: usize = 500;
+use crate::limits::{MAX_HIR_DEPTH, MAX_HIR_NODES, MAX_REFERENCE_DEPTH};
 
 /// Lowers rules to HIR, memoizing each rule's result.
 pub struct Lowerer<'g> {

@@ -34,8 +34,7 @@ pub use abnf_runtime::wire::{FIRST_LIST, FIRST_PAIR_LIST, MAX_REGISTERS, NEXT_BI
 
 use crate::wire::{WireBytes, NATIVE_BIG_ENDIAN};
 
-/// The most DFA states a tagged DFA may have.
-pub const MAX_STATES: usize = 0xFFFF;
+pub use crate::limits::MAX_TAGGED_STATES as MAX_STATES;
 
 /// One register operation on a transition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
