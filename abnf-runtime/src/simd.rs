@@ -339,6 +339,44 @@ pub fn find_outside_scalar(set: &LoopSet, input: &[u8], from: usize) -> usize {
     input.len()
 }
 
+/// The first index of `byte` in `input`, if any (`memchr`), 64 bytes per
+/// step with the widest vectors this CPU has: for a check that looks for
+/// one byte in long inputs (the lead byte of RFC 3987's forbidden bidi
+/// formatting characters, say).
+#[inline]
+pub fn find_byte(input: &[u8], byte: u8) -> Option<usize> {
+    find_byte_with(Level::detected(), input, byte)
+}
+
+/// [`find_byte`] with a given implementation (a level the CPU does not
+/// have runs the best one it has).
+#[inline]
+pub fn find_byte_with(level: Level, input: &[u8], byte: u8) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let top = Level::detected();
+        let level = if level as u8 > top as u8 { top } else { level };
+        if input.len() >= 64 {
+            match level {
+                // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0) on
+                // this CPU, so the function's target feature is present.
+                Level::Avx2 => return unsafe { x86::find_byte_avx2(input, byte) },
+                // SAFETY: as above, for SSSE3.
+                Level::Ssse3 => return unsafe { x86::find_byte_ssse3(input, byte) },
+                Level::Scalar => {}
+            }
+        }
+    }
+    let _ = level;
+    find_byte_scalar(input, byte)
+}
+
+/// The scalar twin of [`find_byte`].
+#[inline]
+pub fn find_byte_scalar(input: &[u8], byte: u8) -> Option<usize> {
+    input.iter().position(|&b| b == byte)
+}
+
 /// Where the search goes on after a vector step found `p` outside: past
 /// the escape or character that starts there (one that crossed the end of
 /// the window the vectors looked at), else `None`: `p` is the answer.
@@ -615,6 +653,75 @@ mod x86 {
         )
     }
 
+    /// [`super::find_byte`] with 32-byte vectors, on an input of at least
+    /// 64 bytes.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2 (and the OS must save its registers).
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn find_byte_avx2(input: &[u8], byte: u8) -> Option<usize> {
+        let x = _mm256_set1_epi8(byte as i8);
+        let hits = |p: *const u8| {
+            // SAFETY: the callers below pass windows of 64 bytes of `input`.
+            let (v0, v1) = unsafe { (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(32).cast())) };
+            let (e0, e1) = (_mm256_cmpeq_epi8(v0, x), _mm256_cmpeq_epi8(v1, x));
+            let any = _mm256_or_si256(e0, e1);
+            if _mm256_testz_si256(any, any) == 1 {
+                0
+            } else {
+                u64::from(_mm256_movemask_epi8(e0) as u32) | u64::from(_mm256_movemask_epi8(e1) as u32) << 32
+            }
+        };
+        find_byte_in(input, hits)
+    }
+
+    /// [`super::find_byte`] with 16-byte vectors, on an input of at least
+    /// 64 bytes.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have SSSE3.
+    #[target_feature(enable = "ssse3")]
+    pub(super) unsafe fn find_byte_ssse3(input: &[u8], byte: u8) -> Option<usize> {
+        let x = _mm_set1_epi8(byte as i8);
+        let hits = |p: *const u8| {
+            let mut m = 0u64;
+            for k in 0..4 {
+                // SAFETY: the callers below pass windows of 64 bytes of
+                // `input`.
+                let v = unsafe { _mm_loadu_si128(p.add(16 * k).cast()) };
+                m |= u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, x)) as u32 & 0xffff) << (16 * k);
+            }
+            m
+        };
+        find_byte_in(input, hits)
+    }
+
+    /// The search over the 64-byte windows of `input` (at least 64 bytes),
+    /// the last one overlapping the one before; `hits` gives a window's
+    /// matches.
+    #[inline(always)]
+    fn find_byte_in(input: &[u8], hits: impl Fn(*const u8) -> u64) -> Option<usize> {
+        let n = input.len();
+        let mut i = 0;
+        while i + 64 <= n {
+            let m = hits(input[i..i + 64].as_ptr());
+            if m != 0 {
+                return Some(i + m.trailing_zeros() as usize);
+            }
+            i += 64;
+        }
+        if i < n {
+            // The last 64 bytes; those before `i` had no match.
+            let m = hits(input[n - 64..].as_ptr());
+            if m != 0 {
+                return Some(n - 64 + m.trailing_zeros() as usize);
+            }
+        }
+        None
+    }
+
     /// The search over 64-byte windows, whatever computes a window's masks
     /// (`inside`: bytes in the set; `starts`: escapes starting there, only
     /// computed for a window with bytes outside the set): whole windows
@@ -813,6 +920,36 @@ mod tests {
                         find_outside_with(level, &set, input, from),
                         want,
                         "round {round}, {level:?}, from {from}, length {n}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod bytes {
+    use super::*;
+
+    #[test]
+    fn find_byte_agrees_with_the_scalar_twin() {
+        let mut input = alloc::vec![b'a'; 300];
+        for n in [0, 1, 63, 64, 65, 127, 128, 129, 200, 300] {
+            for at in (0..n).chain([usize::MAX]) {
+                input.fill(b'a');
+                if at < n {
+                    input[at] = 0xE2;
+                    if at + 7 < n {
+                        input[at + 7] = 0xE2;
+                    }
+                }
+                let want = find_byte_scalar(&input[..n], 0xE2);
+                assert_eq!(want, (at < n).then_some(at));
+                for level in Level::available() {
+                    assert_eq!(
+                        find_byte_with(level, &input[..n], 0xE2),
+                        want,
+                        "{level:?} {n} {at}"
                     );
                 }
             }

@@ -503,3 +503,23 @@ fn errors_after_a_skipped_run_expect_what_the_table_walk_expects() {
         }
     }
 }
+
+#[test]
+fn bidi_formatting_is_found_in_long_inputs_as_in_short_ones() {
+    // The search for the characters' lead byte (E2) runs on vectors from
+    // 64 bytes on: every place in and around the windows, after other E2
+    // characters (U+20AC) that are not bidi formatting.
+    use iri_grammar::ops::find_bidi_formatting;
+    for len in [10, 63, 64, 65, 100, 128, 200] {
+        for at in 0..len {
+            let mut s = "a".repeat(at);
+            s.push('€');
+            s.push('\u{202E}');
+            s.push_str(&"b".repeat(len - at));
+            let want = at + '€'.len_utf8();
+            assert_eq!(find_bidi_formatting(&s), Some((want, '\u{202E}')), "{len} {at}");
+            let clean = s.replace('\u{202E}', "é");
+            assert_eq!(find_bidi_formatting(&clean), None, "{len} {at}");
+        }
+    }
+}
