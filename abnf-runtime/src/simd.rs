@@ -16,6 +16,16 @@
 //! them in the automaton too; a block's escapes are found with one more
 //! compare and one more lookup, and three shifts of the masks.
 //!
+//! A set may also hold whole UTF-8 characters: `leads` lists lead bytes
+//! `l` (of two- and three-byte sequences) such that *every* sequence `l c`
+//! or `l c1 c2` with continuation bytes `c` (0x80-0xBF) loops, which the
+//! generator checks on the automaton; the runtime then only checks that the
+//! right number of continuation bytes follows (one signed compare per
+//! vector, as simdutf classifies them). Other non-ASCII bytes (lead bytes
+//! of four-byte sequences, of sequences with restricted continuations such
+//! as `E0` and `ED`, or of characters the state does not loop on) take
+//! table steps.
+//!
 //! [`find_outside`] picks the widest implementation the CPU has, once (no
 //! `std` needed: CPUID is read directly): AVX2 (32-byte vectors), SSSE3
 //! (16), or the scalar twin [`find_outside_scalar`]. All give the same
@@ -58,9 +68,10 @@ impl NibbleSet {
 /// The length of a [`LoopSet`]'s record in a table.
 pub const LOOP_SET_BYTES: usize = 48;
 
-/// The bytes a state loops on: those of `bytes`, and the three-byte
+/// The bytes a state loops on: those of `bytes`, the three-byte
 /// sequences `escape h1 h2` with `h1` and `h2` in `escaped` (none when
-/// `escaped` is empty). `escape` is never in `escaped` or in `bytes`.
+/// `escaped` is empty), and the UTF-8 sequences that start with a byte of
+/// `leads`. `escape` is never in `escaped` or in `bytes`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LoopSet {
     /// The single bytes.
@@ -69,6 +80,43 @@ pub struct LoopSet {
     pub escape: u8,
     /// The bytes allowed in an escape's two following positions.
     pub escaped: NibbleSet,
+    /// The lead bytes of whole UTF-8 characters in the set.
+    pub leads: Leads,
+}
+
+/// A set of UTF-8 lead bytes `0xC1`-`0xEF`: bit `h - 0xC` of `self.0[l]`
+/// is byte `h << 4 | l` (the [`NibbleSet`] encoding for high nibbles `C`,
+/// `D` and `E`). Low nibble 0 (`C0`, `D0`, `E0`) is never in it: its entry
+/// shares its place in a table record with the escape byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(C, align(16))]
+pub struct Leads(pub [u8; 16]);
+
+impl Leads {
+    /// No lead bytes.
+    pub const NONE: Leads = Leads([0; 16]);
+
+    /// The set of the given lead bytes (others are left out).
+    pub fn of(bytes: &[u8]) -> Leads {
+        let mut t = [0u8; 16];
+        for &b in bytes {
+            if (0xC0..0xF0).contains(&b) && b & 15 != 0 {
+                t[usize::from(b & 15)] |= 1 << ((b >> 4) - 0xC);
+            }
+        }
+        Leads(t)
+    }
+
+    /// Whether `b` is in the set.
+    #[inline(always)]
+    pub const fn contains(&self, b: u8) -> bool {
+        b >= 0xC0 && b < 0xF0 && self.0[(b & 15) as usize] >> ((b >> 4) - 0xC) & 1 == 1
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(&self) -> bool {
+        u128::from_ne_bytes(self.0) == 0
+    }
 }
 
 impl LoopSet {
@@ -78,12 +126,13 @@ impl LoopSet {
             bytes,
             escape: 0,
             escaped: NibbleSet([0; 16]),
+            leads: Leads::NONE,
         }
     }
 
-    /// The bytes and escapes on which both `self` and `other` loop: the
-    /// common bytes, and `self`'s escape if all its bytes are single bytes
-    /// of `other`.
+    /// The bytes, escapes and characters on which both `self` and `other`
+    /// loop: the common bytes and lead bytes, and `self`'s escape if all
+    /// its bytes are single bytes of `other`.
     #[inline]
     pub fn meet(&self, other: &LoopSet) -> LoopSet {
         let and = |a: &NibbleSet, b: &NibbleSet| {
@@ -94,15 +143,20 @@ impl LoopSet {
             bytes: and(&self.bytes, &other.bytes),
             escape: self.escape,
             escaped: if keep { self.escaped } else { NibbleSet([0; 16]) },
+            leads: Leads(
+                (u128::from_ne_bytes(self.leads.0) & u128::from_ne_bytes(other.leads.0)).to_ne_bytes(),
+            ),
         }
     }
 
     /// The set as a record of [`LOOP_SET_BYTES`] bytes, as tables carry it
-    /// (see [`crate::wire`]): `bytes`, `escaped`, then `escape` and zeros.
+    /// (see [`crate::wire`]): `bytes`, `escaped`, then `escape` and
+    /// `leads` (whose first entry is always 0) in the last 16 bytes.
     pub fn to_record(&self) -> [u8; LOOP_SET_BYTES] {
         let mut r = [0u8; LOOP_SET_BYTES];
         r[..16].copy_from_slice(&self.bytes.0);
         r[16..32].copy_from_slice(&self.escaped.0);
+        r[32..48].copy_from_slice(&self.leads.0);
         r[32] = self.escape;
         r
     }
@@ -116,10 +170,13 @@ impl LoopSet {
             t.copy_from_slice(&r[at..at + 16]);
             NibbleSet(t)
         };
+        let mut leads = nibbles(32).0;
+        leads[0] = 0;
         LoopSet {
             bytes: nibbles(0),
             escaped: nibbles(16),
             escape: r[32],
+            leads: Leads(leads),
         }
     }
 
@@ -129,6 +186,33 @@ impl LoopSet {
         match input.get(i..i + 3) {
             Some(&[x, a, b]) => x == self.escape && self.escaped.contains(a) && self.escaped.contains(b),
             _ => false,
+        }
+    }
+
+    /// The length of the character of `leads` that starts at `input[i]`
+    /// (its lead byte followed by enough continuation bytes), if one does.
+    #[inline(always)]
+    fn char_at(&self, input: &[u8], i: usize) -> Option<usize> {
+        let cont = |k: usize| input.get(k).is_some_and(|&c| c & 0xC0 == 0x80);
+        let &l = input.get(i)?;
+        if !self.leads.contains(l) || !cont(i + 1) {
+            return None;
+        }
+        if l < 0xE0 {
+            Some(2)
+        } else {
+            cont(i + 2).then_some(3)
+        }
+    }
+
+    /// Where a loop run goes on after a byte at `i` outside `bytes`: past
+    /// the escape or character that starts there, if one does.
+    #[inline(always)]
+    fn sequence_at(&self, input: &[u8], i: usize) -> Option<usize> {
+        if self.escape_at(input, i) {
+            Some(i + 3)
+        } else {
+            self.char_at(input, i).map(|n| i + n)
         }
     }
 }
@@ -246,8 +330,8 @@ pub fn find_outside_scalar(set: &LoopSet, input: &[u8], from: usize) -> usize {
     while let Some(&b) = input.get(i) {
         if set.bytes.contains(b) {
             i += 1;
-        } else if set.escape_at(input, i) {
-            i += 3;
+        } else if let Some(next) = set.sequence_at(input, i) {
+            i = next;
         } else {
             return i;
         }
@@ -255,12 +339,50 @@ pub fn find_outside_scalar(set: &LoopSet, input: &[u8], from: usize) -> usize {
     input.len()
 }
 
-/// Where the search goes on after a vector step found `p` outside: `p + 3`
-/// if an escape starts there (one that crossed the end of the window the
-/// vectors looked at), else `None`: `p` is the answer.
+/// The first index of `byte` in `input`, if any (`memchr`), 64 bytes per
+/// step with the widest vectors this CPU has: for a check that looks for
+/// one byte in long inputs (the lead byte of RFC 3987's forbidden bidi
+/// formatting characters, say).
+#[inline]
+pub fn find_byte(input: &[u8], byte: u8) -> Option<usize> {
+    find_byte_with(Level::detected(), input, byte)
+}
+
+/// [`find_byte`] with a given implementation (a level the CPU does not
+/// have runs the best one it has).
+#[inline]
+pub fn find_byte_with(level: Level, input: &[u8], byte: u8) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let top = Level::detected();
+        let level = if level as u8 > top as u8 { top } else { level };
+        if input.len() >= 64 {
+            match level {
+                // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0) on
+                // this CPU, so the function's target feature is present.
+                Level::Avx2 => return unsafe { x86::find_byte_avx2(input, byte) },
+                // SAFETY: as above, for SSSE3.
+                Level::Ssse3 => return unsafe { x86::find_byte_ssse3(input, byte) },
+                Level::Scalar => {}
+            }
+        }
+    }
+    let _ = level;
+    find_byte_scalar(input, byte)
+}
+
+/// The scalar twin of [`find_byte`].
+#[inline]
+pub fn find_byte_scalar(input: &[u8], byte: u8) -> Option<usize> {
+    input.iter().position(|&b| b == byte)
+}
+
+/// Where the search goes on after a vector step found `p` outside: past
+/// the escape or character that starts there (one that crossed the end of
+/// the window the vectors looked at), else `None`: `p` is the answer.
 #[inline(always)]
 fn resume_after(set: &LoopSet, input: &[u8], p: usize) -> Option<usize> {
-    set.escape_at(input, p).then_some(p + 3)
+    set.sequence_at(input, p)
 }
 
 /// The escapes that start in a 64-byte window, from its masks of escape
@@ -271,23 +393,62 @@ fn escape_starts(open: u64, esc: u64) -> u64 {
     open & esc >> 1 & esc >> 2
 }
 
-/// A window's bytes outside the set: neither in it (`inside`) nor in an
-/// escape that starts in the window (`starts`).
+/// The sequences of three and of two bytes that start in a 64-byte window
+/// (escapes and characters of `leads`), all of whose bytes are in it.
+#[derive(Clone, Copy)]
+struct Starts {
+    three: u64,
+    two: u64,
+}
+
+impl Starts {
+    const NONE: Starts = Starts { three: 0, two: 0 };
+
+    /// The starts from a window's masks: escapes (see [`escape_starts`]),
+    /// lead bytes of the set (`lead`), of three-byte sequences among them
+    /// (`high`: high nibble `E`), and continuation bytes (`cont`).
+    #[inline(always)]
+    fn of(open: u64, esc: u64, lead: u64, high: u64, cont: u64) -> Starts {
+        let two = lead & !high & cont >> 1;
+        let three = lead & high & cont >> 1 & cont >> 2;
+        Starts {
+            three: escape_starts(open, esc) | three,
+            two,
+        }
+    }
+
+    /// The starts at or after bit `shift` (renumbered from it).
+    #[inline(always)]
+    fn shr(self, shift: usize) -> Starts {
+        Starts {
+            three: self.three >> shift,
+            two: self.two >> shift,
+        }
+    }
+}
+
+/// A window's bytes outside the set: neither in it (`inside`) nor in a
+/// sequence that starts in the window (`starts`).
 #[inline(always)]
-fn outside_of(inside: u64, starts: u64) -> u64 {
-    !(inside | starts | starts << 1 | starts << 2)
+fn outside_of(inside: u64, starts: Starts) -> u64 {
+    let (t, w) = (starts.three, starts.two);
+    !(inside | t | t << 1 | t << 2 | w | w << 1)
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use core::arch::x86_64::*;
 
-    use super::{escape_starts, outside_of, resume_after, LoopSet};
+    use super::{outside_of, resume_after, LoopSet, Starts};
 
     /// Bit `h` for high nibble `h < 8`: the second lookup's table. High
     /// nibbles 8 to 15 (non-ASCII bytes) map to 0, so they are never in a
     /// set.
     const HIGH: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0];
+
+    /// The second lookup's table for lead bytes ([`super::Leads`]): bit
+    /// `h - 0xC` for high nibbles `C`, `D` and `E`.
+    const LEAD_HIGH: [u8; 16] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 0];
 
     /// The lookup tables of a [`LoopSet`] in 16-byte registers.
     #[derive(Clone, Copy)]
@@ -296,6 +457,10 @@ mod x86 {
         escaped: __m128i,
         high: __m128i,
         escape: __m128i,
+        leads: __m128i,
+        lead_high: __m128i,
+        escapes: bool,
+        chars: bool,
     }
 
     /// One bit per byte of `v`: set where the byte is in the nibble set
@@ -328,22 +493,32 @@ mod x86 {
         inside
     }
 
-    /// The escapes that start among the 64 bytes at `p`.
+    /// The escapes and characters that start among the 64 bytes at `p`.
     ///
     /// # Safety
     ///
     /// `p .. p + 64` must be readable.
     #[inline]
     #[target_feature(enable = "ssse3")]
-    unsafe fn starts16(t: &Tables16, p: *const u8) -> u64 {
-        let (mut open, mut esc) = (0u64, 0u64);
+    unsafe fn starts16(t: &Tables16, p: *const u8) -> Starts {
+        let (mut open, mut esc, mut lead, mut high, mut cont) = (0u64, 0u64, 0u64, 0u64, 0u64);
+        let mask = |m: __m128i| u64::from(_mm_movemask_epi8(m) as u32 & 0xffff);
         for k in 0..4 {
             // SAFETY: as in `inside16`.
             let v = unsafe { _mm_loadu_si128(p.add(16 * k).cast()) };
-            open |= u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, t.escape)) as u32 & 0xffff) << (16 * k);
-            esc |= in16(t.escaped, t.high, v) << (16 * k);
+            if t.escapes {
+                open |= mask(_mm_cmpeq_epi8(v, t.escape)) << (16 * k);
+                esc |= in16(t.escaped, t.high, v) << (16 * k);
+            }
+            if t.chars {
+                lead |= in16(t.leads, t.lead_high, v) << (16 * k);
+                let top = _mm_and_si128(v, _mm_set1_epi8(0xF0u8 as i8));
+                high |= mask(_mm_cmpeq_epi8(top, _mm_set1_epi8(0xE0u8 as i8))) << (16 * k);
+                // Continuation bytes 0x80-0xBF are, as signed bytes, below -64.
+                cont |= mask(_mm_cmplt_epi8(v, _mm_set1_epi8(-64))) << (16 * k);
+            }
         }
-        escape_starts(open, esc)
+        Starts::of(open, esc, lead, high, cont)
     }
 
     /// [`super::find_outside`] with 16-byte vectors.
@@ -360,6 +535,10 @@ mod x86 {
                 escaped: _mm_loadu_si128(set.escaped.0.as_ptr().cast()),
                 high: _mm_loadu_si128(HIGH.as_ptr().cast()),
                 escape: _mm_set1_epi8(set.escape as i8),
+                leads: _mm_loadu_si128(set.leads.0.as_ptr().cast()),
+                lead_high: _mm_loadu_si128(LEAD_HIGH.as_ptr().cast()),
+                escapes: !set.escaped.is_empty(),
+                chars: !set.leads.is_empty(),
             }
         };
         // SAFETY: `inside16` and `starts16` read 64 bytes from `p`, which
@@ -381,6 +560,10 @@ mod x86 {
         escaped: __m256i,
         high: __m256i,
         escape: __m256i,
+        leads: __m256i,
+        lead_high: __m256i,
+        escapes: bool,
+        chars: bool,
     }
 
     /// [`in16`] for 32 bytes.
@@ -415,13 +598,28 @@ mod x86 {
     /// `p .. p + 64` must be readable.
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn starts32(t: &Tables32, p: *const u8) -> u64 {
+    unsafe fn starts32(t: &Tables32, p: *const u8) -> Starts {
         // SAFETY: as in `inside32`.
         let (v0, v1) = unsafe { (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(32).cast())) };
-        let open = |v| u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, t.escape)) as u32);
-        let open = open(v0) | open(v1) << 32;
-        let esc = in32(t.escaped, t.high, v0) | in32(t.escaped, t.high, v1) << 32;
-        escape_starts(open, esc)
+        let mask = |m: __m256i| u64::from(_mm256_movemask_epi8(m) as u32);
+        let (mut open, mut esc, mut lead, mut high, mut cont) = (0u64, 0u64, 0u64, 0u64, 0u64);
+        if t.escapes {
+            let o = |v| mask(_mm256_cmpeq_epi8(v, t.escape));
+            open = o(v0) | o(v1) << 32;
+            esc = in32(t.escaped, t.high, v0) | in32(t.escaped, t.high, v1) << 32;
+        }
+        if t.chars {
+            lead = in32(t.leads, t.lead_high, v0) | in32(t.leads, t.lead_high, v1) << 32;
+            let h = |v| {
+                let top = _mm256_and_si256(v, _mm256_set1_epi8(0xF0u8 as i8));
+                mask(_mm256_cmpeq_epi8(top, _mm256_set1_epi8(0xE0u8 as i8)))
+            };
+            high = h(v0) | h(v1) << 32;
+            // Continuation bytes 0x80-0xBF are, as signed bytes, below -64.
+            let c = |v| mask(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), v));
+            cont = c(v0) | c(v1) << 32;
+        }
+        Starts::of(open, esc, lead, high, cont)
     }
 
     /// [`super::find_outside`] with 32-byte vectors.
@@ -438,6 +636,10 @@ mod x86 {
                 escaped: _mm256_broadcastsi128_si256(_mm_loadu_si128(set.escaped.0.as_ptr().cast())),
                 high: _mm256_broadcastsi128_si256(_mm_loadu_si128(HIGH.as_ptr().cast())),
                 escape: _mm256_set1_epi8(set.escape as i8),
+                leads: _mm256_broadcastsi128_si256(_mm_loadu_si128(set.leads.0.as_ptr().cast())),
+                lead_high: _mm256_broadcastsi128_si256(_mm_loadu_si128(LEAD_HIGH.as_ptr().cast())),
+                escapes: !set.escaped.is_empty(),
+                chars: !set.leads.is_empty(),
             }
         };
         // SAFETY: `inside32` and `starts32` read 64 bytes from `p`, which
@@ -451,22 +653,92 @@ mod x86 {
         )
     }
 
+    /// [`super::find_byte`] with 32-byte vectors, on an input of at least
+    /// 64 bytes.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2 (and the OS must save its registers).
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn find_byte_avx2(input: &[u8], byte: u8) -> Option<usize> {
+        let x = _mm256_set1_epi8(byte as i8);
+        let hits = |p: *const u8| {
+            // SAFETY: the callers below pass windows of 64 bytes of `input`.
+            let (v0, v1) = unsafe { (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(32).cast())) };
+            let (e0, e1) = (_mm256_cmpeq_epi8(v0, x), _mm256_cmpeq_epi8(v1, x));
+            let any = _mm256_or_si256(e0, e1);
+            if _mm256_testz_si256(any, any) == 1 {
+                0
+            } else {
+                u64::from(_mm256_movemask_epi8(e0) as u32) | u64::from(_mm256_movemask_epi8(e1) as u32) << 32
+            }
+        };
+        find_byte_in(input, hits)
+    }
+
+    /// [`super::find_byte`] with 16-byte vectors, on an input of at least
+    /// 64 bytes.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have SSSE3.
+    #[target_feature(enable = "ssse3")]
+    pub(super) unsafe fn find_byte_ssse3(input: &[u8], byte: u8) -> Option<usize> {
+        let x = _mm_set1_epi8(byte as i8);
+        let hits = |p: *const u8| {
+            let mut m = 0u64;
+            for k in 0..4 {
+                // SAFETY: the callers below pass windows of 64 bytes of
+                // `input`.
+                let v = unsafe { _mm_loadu_si128(p.add(16 * k).cast()) };
+                m |= u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, x)) as u32 & 0xffff) << (16 * k);
+            }
+            m
+        };
+        find_byte_in(input, hits)
+    }
+
+    /// The search over the 64-byte windows of `input` (at least 64 bytes),
+    /// the last one overlapping the one before; `hits` gives a window's
+    /// matches.
+    #[inline(always)]
+    fn find_byte_in(input: &[u8], hits: impl Fn(*const u8) -> u64) -> Option<usize> {
+        let n = input.len();
+        let mut i = 0;
+        while i + 64 <= n {
+            let m = hits(input[i..i + 64].as_ptr());
+            if m != 0 {
+                return Some(i + m.trailing_zeros() as usize);
+            }
+            i += 64;
+        }
+        if i < n {
+            // The last 64 bytes; those before `i` had no match.
+            let m = hits(input[n - 64..].as_ptr());
+            if m != 0 {
+                return Some(n - 64 + m.trailing_zeros() as usize);
+            }
+        }
+        None
+    }
+
     /// The search over 64-byte windows, whatever computes a window's masks
     /// (`inside`: bytes in the set; `starts`: escapes starting there, only
     /// computed for a window with bytes outside the set): whole windows
     /// read from `input`; then the last 64 bytes of the input, with the
     /// bits of what was already read shifted out; an input shorter than 64
-    /// bytes is copied into a window padded with 0x80 (never in a set,
-    /// never in an escape: the generator keeps them ASCII).
+    /// bytes is copied into a window padded with 0xFF (never in a set,
+    /// never in an escape, which are ASCII, and neither a lead byte of a
+    /// set nor a continuation byte).
     #[inline(always)]
     fn find(
         set: &LoopSet,
         input: &[u8],
         from: usize,
         inside: impl Fn(*const u8) -> u64,
-        starts: impl Fn(*const u8) -> u64,
+        starts: impl Fn(*const u8) -> Starts,
     ) -> usize {
-        let escapes = !set.escaped.is_empty();
+        let sequences = !set.escaped.is_empty() || !set.leads.is_empty();
         let n = input.len();
         let mut tail;
         let mut i = from;
@@ -481,7 +753,7 @@ mod x86 {
                 // are widened); the bits past the end are 0: outside.
                 (input[n - 64..].as_ptr(), i - (n - 64))
             } else {
-                tail = [0x80u8; 64];
+                tail = [0xFFu8; 64];
                 tail[..n - i].copy_from_slice(&input[i..]);
                 (tail.as_ptr(), 0)
             };
@@ -490,7 +762,11 @@ mod x86 {
                 i += 64;
                 continue;
             }
-            let starts = if escapes { starts(p) >> shift } else { 0 };
+            let starts = if sequences {
+                starts(p).shr(shift)
+            } else {
+                Starts::NONE
+            };
             let m = outside_of(inside, starts);
             if m == 0 {
                 i += 64;
@@ -529,6 +805,28 @@ mod tests {
         NibbleSet::of(b"0123456789abcdefABCDEF")
     }
 
+    /// Two-byte leads and most three-byte ones (as for `ucschar`).
+    fn leads() -> Leads {
+        let all: alloc::vec::Vec<u8> = (0xC3..=0xECu8).filter(|&b| b != 0xE0 && b != 0xD5).collect();
+        Leads::of(&all)
+    }
+
+    #[test]
+    fn leads_hold_their_lead_bytes_and_survive_a_record() {
+        let l = leads();
+        for b in 0..=255u8 {
+            let want = (0xC3..=0xEC).contains(&b) && b != 0xE0 && b != 0xD5 && b & 15 != 0;
+            assert_eq!(l.contains(b), want, "{b:#x}");
+        }
+        let set = LoopSet {
+            bytes: NibbleSet::of(b"abc"),
+            escape: b'%',
+            escaped: hex(),
+            leads: l,
+        };
+        assert_eq!(LoopSet::from_records(&set.to_record(), 0), set);
+    }
+
     #[test]
     fn nibble_set_holds_exactly_its_ascii_bytes() {
         let bytes: [u8; 6] = [b'a', b'/', 0, 0x7f, 0x80, 0xff];
@@ -556,6 +854,7 @@ mod tests {
                     bytes,
                     escape: b'%',
                     escaped: hex(),
+                    leads: if round % 4 == 1 { Leads::NONE } else { leads() },
                 }
             };
             let inside: alloc::vec::Vec<u8> = (0..128u8).filter(|&b| bytes.contains(b)).collect();
@@ -567,6 +866,24 @@ mod tests {
             for _ in 0..outsiders {
                 if n > 0 {
                     input[(rng.next() % n as u64) as usize] = (rng.next() % 256) as u8;
+                }
+            }
+            // Characters, whole and cut, some across the windows.
+            for _ in 0..rng.next() % 12 {
+                if n > 0 {
+                    let k = (rng.next() % n as u64) as usize;
+                    let c: &[u8] = [
+                        "é".as_bytes(),
+                        "例".as_bytes(),
+                        "\u{E000}".as_bytes(),
+                        "😀".as_bytes(),
+                        b"\xc3",
+                        b"\xe4\xbe",
+                        b"\xc3\xa9\xa9",
+                        b"\xed\xa0\x80",
+                    ][(rng.next() % 8) as usize];
+                    let end = (k + c.len()).min(n);
+                    input[k..end].copy_from_slice(&c[..end - k]);
                 }
             }
             // Escapes, good and bad, some across the 64-byte windows.
@@ -611,6 +928,36 @@ mod tests {
 }
 
 #[cfg(test)]
+mod bytes {
+    use super::*;
+
+    #[test]
+    fn find_byte_agrees_with_the_scalar_twin() {
+        let mut input = alloc::vec![b'a'; 300];
+        for n in [0, 1, 63, 64, 65, 127, 128, 129, 200, 300] {
+            for at in (0..n).chain([usize::MAX]) {
+                input.fill(b'a');
+                if at < n {
+                    input[at] = 0xE2;
+                    if at + 7 < n {
+                        input[at + 7] = 0xE2;
+                    }
+                }
+                let want = find_byte_scalar(&input[..n], 0xE2);
+                assert_eq!(want, (at < n).then_some(at));
+                for level in Level::available() {
+                    assert_eq!(
+                        find_byte_with(level, &input[..n], 0xE2),
+                        want,
+                        "{level:?} {n} {at}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
 mod escapes {
     use super::*;
 
@@ -620,6 +967,7 @@ mod escapes {
             bytes: NibbleSet::of(b"abcdefghijklmnopqrstuvwxyz0123456789/"),
             escape: b'%',
             escaped: NibbleSet::of(b"0123456789abcdefABCDEF"),
+            leads: Leads::NONE,
         };
         let cases: &[(&[u8], usize)] = &[
             (b"", 0),
@@ -655,6 +1003,57 @@ mod escapes {
                     want,
                     "{level:?} at {at}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn characters_are_skipped_whole_and_only_whole() {
+        let set = LoopSet {
+            bytes: NibbleSet::of(b"abc"),
+            escape: b'%',
+            escaped: NibbleSet::of(b"0123456789ABCDEF"),
+            leads: Leads::of(&[0xC3, 0xE4]),
+        };
+        let cases: &[(&[u8], usize)] = &[
+            ("aé".as_bytes(), 3),
+            ("a例b".as_bytes(), 5),
+            // Not in the set: other leads, four-byte characters, cut or
+            // overlong sequences, stray continuation bytes.
+            ("añ".as_bytes(), 3),
+            ("aü".as_bytes(), 3),
+            ("a😀".as_bytes(), 1),
+            ("aえ".as_bytes(), 1),
+            (b"a\xc3", 1),
+            (b"a\xe4\xbe", 1),
+            (b"a\xc3\xa9\xa9", 3),
+            (b"a\xa9", 1),
+            (b"\xc3\xa9%41\xe4\xbe\x8ba", 9),
+        ];
+        for &(input, want) in cases {
+            assert_eq!(find_outside_scalar(&set, input, 0), want, "{input:?}");
+            for level in Level::available() {
+                assert_eq!(
+                    find_outside_with(level, &set, input, 0),
+                    want,
+                    "{level:?} {input:?}"
+                );
+            }
+        }
+        // A character at every offset of a long run, across the windows.
+        for c in ["é", "例"] {
+            for at in 0..200 {
+                let mut input = alloc::vec![b'a'; 200];
+                let end = (at + c.len()).min(200);
+                input[at..end].copy_from_slice(&c.as_bytes()[..end - at]);
+                let want = if end - at == c.len() { 200 } else { at };
+                for level in Level::available() {
+                    assert_eq!(
+                        find_outside_with(level, &set, &input, 0),
+                        want,
+                        "{level:?} {c} at {at}"
+                    );
+                }
             }
         }
     }

@@ -526,6 +526,10 @@ impl Table<'_> {
         let (row1, row2) = (xa + 1, xa * xa);
         let cells = x.states() * row2;
         let (pn, pe) = (&pairs.words[..cells], &pairs.words[cells..2 * cells]);
+        // Both as long as each other, so that one bounds check serves both
+        // lookups of a round (fewer registers live in the loop: with one
+        // more, the loop spilled to the stack).
+        let pe = &pe[..pn.len()];
         let mut regs = [NONE; MAX_REGISTERS + 1];
         x.start_regs(&mut regs, 0);
         let half = input.len() / 2;
@@ -556,15 +560,15 @@ impl Table<'_> {
                 done: base / 2,
             };
             let mut some = 0u64;
-            let last = bs.len() - 1;
-            for k in 0..fs.len() {
-                q = step(words, classes, q, fs[k]);
-                r = step(rwords, classes, r, bs[last - k]);
-                let c = usize::from(xc[usize::from(ps[2 * k])]) * xa
-                    + usize::from(xc[usize::from(ps[2 * k + 1])]);
+            // Iterators rather than indices: no bounds checks on the input.
+            let rounds = fs.iter().zip(bs.iter().rev()).zip(ps.chunks_exact(2));
+            for (k, ((&a, &b), p)) in rounds.enumerate() {
+                q = step(words, classes, q, a);
+                r = step(rwords, classes, r, b);
+                let c = usize::from(xc[usize::from(p[0])]) * xa + usize::from(xc[usize::from(p[1])]);
                 let f = pe[s + c];
-                effects[k] = f as u16;
-                some |= u64::from(f != 0) << k;
+                effects[k % CHUNK] = f as u16;
+                some |= u64::from(f != 0) << (k % CHUNK);
                 s = pn[s + c] as usize;
             }
             while some != 0 {

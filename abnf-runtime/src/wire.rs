@@ -33,8 +33,9 @@ use core::fmt;
 pub const MAGIC: [u8; 4] = *b"ABNF";
 
 /// The version of the format. Any change to a table's layout or to the
-/// meaning of its words changes it.
-pub const VERSION: u32 = 2;
+/// meaning of its words changes it (3: loop-set records carry the lead
+/// bytes of the UTF-8 characters a state loops on).
+pub const VERSION: u32 = 3;
 
 /// The header's length in 32-bit words.
 pub const HEADER_WORDS: usize = 16;
@@ -60,7 +61,8 @@ pub enum Kind {
     /// words, row 0 the dead state, entries premultiplied by `alphabet`),
     /// then one word per state that is 1 where the input may end, padded to
     /// a multiple of 4 bytes, then the loop set of each bit-parallel state
-    /// ([`crate::simd::LoopSet::to_record`], 48 bytes each).
+    /// ([`crate::simd::LoopSet::to_record`], 48 bytes each: single bytes,
+    /// escape bytes, then the escape byte and the UTF-8 lead bytes).
     Table = 1,
     /// The reverse automaton of a [`Kind::Table`], for walking an input from
     /// both ends. Parameters: the premultiplied start state, the 32-bit words

@@ -298,6 +298,16 @@ const PIECES: &[&[u8]] = &[
     b"\xff",
     b"\xc3",
     b"\xed\xa0\x80",
+    // Characters the loop sets skip whole (two and three bytes), and cut,
+    // overlong or stray pieces of them.
+    "Zürich".as_bytes(),
+    "東京".as_bytes(),
+    "€".as_bytes(),
+    "\u{FFFD}".as_bytes(),
+    b"\xe4\xbe",
+    b"\xc3\xa9\xa9",
+    b"\xc1\xbf",
+    b"\xa9",
 ];
 
 /// Bytes the loops of the grammars run on: inserted as long runs, so that
@@ -358,11 +368,13 @@ fn bit_parallel_walk_agrees_across_block_boundaries() {
     // Every length from 0 to 200 of long valid and invalid inputs: the
     // skip ends in every position of a 16- and a 32-byte block, and in the
     // overlapping last block.
-    let bases: [&[u8]; 6] = [
+    let bases: [&[u8]; 7] = [
         b"http://example.org/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/b?q=1&r=22222222222222222222222222222222222222222222222222222222222222222#ffffffffffffffffffffffffffffffffffffffffffffffffffff",
         b"data:text/plain;base64,QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NTY3ODkrLw==QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NTY3ODkrLw==",
         b"http://a/%41%42%43bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb%zzcccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc",
         "https://例え.jp/résumééééééééééééééééééééééééééééééé/😀😀😀xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx?\u{E000}yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy#zzzzzzzzzzzzzzzzzzz"
+            .as_bytes(),
+        "http://a/東京東京東京東京東京東京東京東京東京東京東京/é?q=€€€€€€€€€€€€€€€€€€€€€€€€€€€€#ÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿ"
             .as_bytes(),
         b"//user:pass@host.example.org:80/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p/p?aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa aaaaaaaaaaaaaaaaaaaa",
         b"mailto:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa@bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.org?subject=ccccccccccccccccccccccccccccc\xff",
@@ -488,6 +500,26 @@ fn errors_after_a_skipped_run_expect_what_the_table_walk_expects() {
         assert_eq!(Some(l.offset()), long.find([' ', '{']), "{long}");
         for b in 0..=255u8 {
             assert_eq!(s.expects(b), l.expects(b), "{short} / {long}: byte {b:#x}");
+        }
+    }
+}
+
+#[test]
+fn bidi_formatting_is_found_in_long_inputs_as_in_short_ones() {
+    // The search for the characters' lead byte (E2) runs on vectors from
+    // 64 bytes on: every place in and around the windows, after other E2
+    // characters (U+20AC) that are not bidi formatting.
+    use iri_grammar::ops::find_bidi_formatting;
+    for len in [10, 63, 64, 65, 100, 128, 200] {
+        for at in 0..len {
+            let mut s = "a".repeat(at);
+            s.push('€');
+            s.push('\u{202E}');
+            s.push_str(&"b".repeat(len - at));
+            let want = at + '€'.len_utf8();
+            assert_eq!(find_bidi_formatting(&s), Some((want, '\u{202E}')), "{len} {at}");
+            let clean = s.replace('\u{202E}', "é");
+            assert_eq!(find_bidi_formatting(&clean), None, "{len} {at}");
         }
     }
 }

@@ -24,6 +24,13 @@
 //!   found here from the transitions, not from the grammar's text). The
 //!   runtime skips whole escapes too; any other `x` takes table steps.
 //!
+//! - and a state may loop on whole UTF-8 characters: the lead bytes `l`
+//!   of two- and three-byte sequences such that every `l c` (or `l c1
+//!   c2`) with continuation bytes `c` leads back to the state ([`utf8_leads`];
+//!   for `ucschar`, `C3`-`DF` and `E1`-`EC`). The runtime skips such a
+//!   character after checking its continuation bytes only, so that the
+//!   non-ASCII text of an IRI stays inside the run.
+//!
 //! [`accelerate`] renumbers the accelerated states last, so that the
 //! runtime tells them apart from the others with one comparison of the
 //! (premultiplied) state number.
@@ -80,6 +87,9 @@ pub struct LoopSet {
     /// The bytes `h` such that `escape h1 h2` loops, for any two of them;
     /// empty when the state has no escape.
     pub escaped: NibbleTable,
+    /// The lead bytes of the UTF-8 characters on which the state loops
+    /// whatever their continuation bytes ([`utf8_leads`]).
+    pub leads: abnf_runtime::simd::Leads,
 }
 
 impl LoopSet {
@@ -90,6 +100,7 @@ impl LoopSet {
             bytes: NibbleSet(self.bytes.0),
             escape: self.escape,
             escaped: NibbleSet(self.escaped.0),
+            leads: self.leads,
         }
     }
 }
@@ -162,6 +173,29 @@ impl Compact {
     }
 }
 
+/// The lead bytes `l` (`C1`-`EF`, low nibble not 0: see the runtime's
+/// `simd::Leads`) such that from state `q` every UTF-8 sequence `l c`, or
+/// `l c1 c2` for a lead of a three-byte sequence, with continuation bytes
+/// `c` in `80`-`BF` leads back to `q`; `next(s, b)` is the state after `b`
+/// from `s`, `None` for the dead state (or a transition that must not be
+/// skipped). Leads whose sequences are not all valid (`E0`, `ED`, `C0`,
+/// `C1`) or not all in the loop (`C2` for `ucschar`, which starts at
+/// U+00A0) are left out, so the runtime checks only that continuation bytes
+/// follow. Four-byte sequences are left to table steps.
+pub fn utf8_leads(q: usize, next: impl Fn(usize, u8) -> Option<usize>) -> abnf_runtime::simd::Leads {
+    let cont = || 0x80..=0xBFu8;
+    let loops = |l: u8| {
+        let Some(s1) = next(q, l) else { return false };
+        if l < 0xE0 {
+            cont().all(|c| next(s1, c) == Some(q))
+        } else {
+            cont().all(|c| next(s1, c).is_some_and(|s2| cont().all(|d| next(s2, d) == Some(q))))
+        }
+    };
+    let leads: Vec<u8> = (0xC1..0xF0u8).filter(|&l| l & 15 != 0 && loops(l)).collect();
+    abnf_runtime::simd::Leads::of(&leads)
+}
+
 /// The loop set of every state of a tagged DFA (empty for most): the
 /// ASCII bytes on which it moves to itself without touching a register, so
 /// that a run of them changes nothing but the position. Only states with
@@ -176,14 +210,23 @@ pub fn tagged_loops(d: &crate::tagged::TaggedDfa) -> Vec<LoopSet> {
                 let t = q * a + usize::from(d.classes[usize::from(b)]);
                 d.next[t] as usize == q && d.op_lists[d.ops[t] as usize].is_empty()
             });
+            let fast = q != 0 && bytes.len() >= MIN_LOOP_BYTES;
+            // Characters are skipped where every step of them moves without
+            // touching a register.
+            let next = |s: usize, b: u8| {
+                let t = s * a + usize::from(d.classes[usize::from(b)]);
+                let n = d.next[t] as usize;
+                (n != 0 && d.op_lists[d.ops[t] as usize].is_empty()).then_some(n)
+            };
             LoopSet {
-                bytes: if q != 0 && bytes.len() >= MIN_LOOP_BYTES {
-                    bytes
-                } else {
-                    NibbleTable([0; 16])
-                },
+                bytes: if fast { bytes } else { NibbleTable([0; 16]) },
                 escape: 0,
                 escaped: NibbleTable([0; 16]),
+                leads: if fast {
+                    utf8_leads(q, next)
+                } else {
+                    abnf_runtime::simd::Leads::NONE
+                },
             }
         })
         .collect()
@@ -219,10 +262,15 @@ pub fn accelerate(c: &Compact) -> Compact {
             .iter()
             .map(|&q| {
                 let (escape, escaped) = c.escape(q).unwrap_or((0, NibbleTable([0; 16])));
+                let next = |s: usize, b: u8| {
+                    let t = c.trans[s * a + usize::from(c.classes[usize::from(b)])] as usize / a;
+                    (t != 0).then_some(t)
+                };
                 LoopSet {
                     bytes: loops[q],
                     escape,
                     escaped,
+                    leads: utf8_leads(q, next),
                 }
             })
             .collect(),
@@ -272,6 +320,21 @@ mod tests {
         for (k, set) in acc.sets.iter().enumerate() {
             assert_eq!(set.bytes, r.ascii_loop(acc.first as usize / r.alphabet + k));
             assert!(set.escaped.is_empty());
+        }
+    }
+
+    #[test]
+    fn utf8_leads_are_those_whose_every_character_loops() {
+        // `ucschar`'s first range: U+00A0 on, so `C2` (U+0080-U+00BF) is
+        // out; `E0` and `ED` have restricted continuations; `EE` and `EF`
+        // start characters past U+D7FF.
+        let r = accelerate(&compact(r"x[a-zA-Z\u{A0}-\u{D7FF}]*"));
+        let [set] = &r.skip.sets[..] else {
+            panic!("{:?}", r.skip)
+        };
+        for l in 0xC0..=0xFFu8 {
+            let want = matches!(l, 0xC3..=0xDF | 0xE1..=0xEC) && l & 15 != 0;
+            assert_eq!(set.leads.contains(l), want, "{l:#x}");
         }
     }
 

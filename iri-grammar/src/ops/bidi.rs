@@ -47,13 +47,14 @@ pub fn is_bidi_formatting(c: char) -> bool {
 pub fn find_bidi_formatting(s: &str) -> Option<(usize, char)> {
     // All seven are E2 80 xx in UTF-8: look for the lead byte only.
     let b = s.as_bytes();
-    // Most inputs are ASCII (one fast scan, a word at a time, says so), and
-    // of the others most have no E2 byte at all.
-    if s.is_ascii() || !b.contains(&0xE2) {
+    // Most short inputs are ASCII (one fast scan, a word at a time, says
+    // so); longer ones are searched for E2 with vectors, once.
+    if b.len() < 64 && s.is_ascii() {
         return None;
     }
+    let find = abnf_runtime::simd::find_byte;
     let mut from = 0;
-    while let Some(i) = b[from..].iter().position(|&x| x == 0xE2).map(|i| i + from) {
+    while let Some(i) = find(&b[from..], 0xE2).map(|i| i + from) {
         if let [0xE2, 0x80, x, ..] = b[i..] {
             if matches!(x, 0x8E | 0x8F | 0xAA..=0xAE) {
                 let c = s[i..].chars().next()?;
