@@ -196,42 +196,6 @@ pub fn utf8_leads(q: usize, next: impl Fn(usize, u8) -> Option<usize>) -> abnf_r
     abnf_runtime::simd::Leads::of(&leads)
 }
 
-/// The loop set of every state of a tagged DFA (empty for most): the
-/// ASCII bytes on which it moves to itself without touching a register, so
-/// that a run of them changes nothing but the position. Only states with
-/// at least [`MIN_LOOP_BYTES`] of them get a set. An extraction walks such
-/// a run bit-parallel where the recognizer walked with it loops too: on
-/// the intersection of both sets (the runtime's `LoopSet::meet`).
-pub fn tagged_loops(d: &crate::tagged::TaggedDfa) -> Vec<LoopSet> {
-    let a = d.alphabet;
-    (0..d.states())
-        .map(|q| {
-            let bytes = NibbleTable::from_fn(|b| {
-                let t = q * a + usize::from(d.classes[usize::from(b)]);
-                d.next[t] as usize == q && d.op_lists[d.ops[t] as usize].is_empty()
-            });
-            let fast = q != 0 && bytes.len() >= MIN_LOOP_BYTES;
-            // Characters are skipped where every step of them moves without
-            // touching a register.
-            let next = |s: usize, b: u8| {
-                let t = s * a + usize::from(d.classes[usize::from(b)]);
-                let n = d.next[t] as usize;
-                (n != 0 && d.op_lists[d.ops[t] as usize].is_empty()).then_some(n)
-            };
-            LoopSet {
-                bytes: if fast { bytes } else { NibbleTable([0; 16]) },
-                escape: 0,
-                escaped: NibbleTable([0; 16]),
-                leads: if fast {
-                    utf8_leads(q, next)
-                } else {
-                    abnf_runtime::simd::Leads::NONE
-                },
-            }
-        })
-        .collect()
-}
-
 /// Renumbers `c`'s states so that the accelerated ones come last, with
 /// their loop sets in [`Compact::skip`]. The dead state stays 0, the others
 /// keep their relative order; the language, the classes and the accepting

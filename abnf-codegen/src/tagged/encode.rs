@@ -2,6 +2,7 @@
 //! one-byte tables, and the two-byte steps where they make it small.
 
 use super::*;
+use crate::automata::bitpar::{utf8_leads, LoopSet, NibbleTable, MIN_LOOP_BYTES};
 
 impl TaggedDfa {
     /// Whether [`TaggedDfa::to_words`] can encode the DFA: premultiplied
@@ -183,7 +184,7 @@ impl TaggedDfa {
         // The one-pass extractions (those asked for with two-byte steps)
         // also get loop sets, for the bit-parallel walk.
         let loops = match pair_bytes {
-            Some(_) => crate::automata::bitpar::tagged_loops(self),
+            Some(_) => self.loop_sets(),
             None => Vec::new(),
         };
         let loops_at = if loops.is_empty() { 0 } else { words.len() as u32 };
@@ -208,5 +209,42 @@ impl TaggedDfa {
             out.extend_from_slice(&set.to_runtime().to_record());
         }
         Some(out)
+    }
+
+    /// The loop set of every state of a tagged DFA (empty for most): the
+    /// ASCII bytes on which it moves to itself without touching a register, so
+    /// that a run of them changes nothing but the position. Only states with
+    /// at least [`MIN_LOOP_BYTES`](crate::automata::bitpar::MIN_LOOP_BYTES) of them get a set. An extraction walks such
+    /// a run bit-parallel where the recognizer walked with it loops too: on
+    /// the intersection of both sets (the runtime's `LoopSet::meet`).
+    pub fn loop_sets(&self) -> Vec<LoopSet> {
+        let d = self;
+        let a = d.alphabet;
+        (0..d.states())
+            .map(|q| {
+                let bytes = NibbleTable::from_fn(|b| {
+                    let t = q * a + usize::from(d.classes[usize::from(b)]);
+                    d.next[t] as usize == q && d.op_lists[d.ops[t] as usize].is_empty()
+                });
+                let fast = q != 0 && bytes.len() >= MIN_LOOP_BYTES;
+                // Characters are skipped where every step of them moves without
+                // touching a register.
+                let next = |s: usize, b: u8| {
+                    let t = s * a + usize::from(d.classes[usize::from(b)]);
+                    let n = d.next[t] as usize;
+                    (n != 0 && d.op_lists[d.ops[t] as usize].is_empty()).then_some(n)
+                };
+                LoopSet {
+                    bytes: if fast { bytes } else { NibbleTable([0; 16]) },
+                    escape: 0,
+                    escaped: NibbleTable([0; 16]),
+                    leads: if fast {
+                        utf8_leads(q, next)
+                    } else {
+                        abnf_runtime::simd::Leads::NONE
+                    },
+                }
+            })
+            .collect()
     }
 }
