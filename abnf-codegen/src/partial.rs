@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::automata::{Automaton, BuildError, Limits};
+use crate::automata::{Automaton, BuildError, Composer, Limits};
 use crate::diagnostic::Diagnostic;
 use crate::grammar::{Grammar, ModuleId, RuleId};
 use crate::regular::{Chain, Lowerer};
@@ -106,6 +106,9 @@ pub(crate) fn build_automata(
 ) -> HashMap<RuleId, Automaton> {
     let wanted: HashSet<RuleId> = all.iter().copied().collect();
     let mut automata = HashMap::new();
+    // Rules share parts (after inlining, equal HIR subtrees): each is
+    // determinized once per grammar.
+    let mut composer = Composer::new(limits);
     // Too-large rules (left out) with their warning and the rules skipped
     // because they use them.
     let mut too_large: Vec<(RuleId, Diagnostic, Vec<RuleId>)> = Vec::new();
@@ -142,7 +145,7 @@ pub(crate) fn build_automata(
                 continue;
             }
         };
-        let e = match Automaton::build(&hir, limits) {
+        let e = match Automaton::build_with(&hir, limits, &mut composer) {
             Ok(a) => {
                 // What the recognizer's tables would take once written.
                 let bytes = 4 * a.dfa.memory_usage();

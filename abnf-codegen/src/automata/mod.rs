@@ -1,6 +1,9 @@
 //! HIR → minimized anchored dense DFA, and its serialized form.
 
 pub mod bitpar;
+mod compose;
+
+pub use compose::Composer;
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -85,47 +88,122 @@ pub struct Automaton {
     wire: OnceLock<WireBytes>,
 }
 
+/// The Thompson NFA of a recognizer's HIR (already anchored).
+fn nfa_of(hir: &Hir, limits: Limits) -> Result<thompson::NFA, BuildError> {
+    thompson::Compiler::new()
+        .configure(
+            thompson::Config::new()
+                // Recognizers report match/no match and where a match
+                // failed; capture states would only enlarge the NFA.
+                .which_captures(WhichCaptures::None)
+                .nfa_size_limit(Some(limits.nfa_bytes)),
+        )
+        .build_from_hir(hir)
+        .map_err(|e| BuildError::NfaTooBig(e.to_string()))
+}
+
+/// Determinizes `nfa` into an anchored dense DFA, minimized when
+/// `minimize`, within `dfa_bytes` and `determinize_bytes`.
+fn dense_from_nfa(
+    nfa: &thompson::NFA,
+    minimize: bool,
+    dfa_bytes: usize,
+    determinize_bytes: usize,
+) -> Result<dense::DFA<Vec<u32>>, BuildError> {
+    let config = dense::Config::new()
+        // Leftmost-first plus the `\z` anchor gives one match
+        // state, reached only after a full match (MatchKind::All
+        // would make most states match states, and the simple
+        // loop would leave its fast path at almost every byte).
+        .match_kind(MatchKind::LeftmostFirst)
+        // Recognizers always match from the first byte.
+        .start_kind(StartKind::Anchored)
+        // Minimal tables: smaller to embed, faster to walk.
+        .minimize(minimize)
+        // Byte classes shrink the table ~4x and cost nothing.
+        .byte_classes(true)
+        // The recognizer drives the DFA itself, one byte at a
+        // time; search-time acceleration would be unused bytes.
+        .accelerate(false)
+        // No `\b` in any grammar, so no quit bytes are needed.
+        .unicode_word_boundary(false)
+        .dfa_size_limit(Some(dfa_bytes))
+        .determinize_size_limit(Some(determinize_bytes));
+    dense::Builder::new()
+        .configure(config)
+        .build_from_nfa(nfa)
+        .map_err(|e| BuildError::DfaTooBig(e.to_string()))
+}
+
+/// Rules whose NFA has at most this many states are determinized whole
+/// (in well under a millisecond); larger ones part by part
+/// ([`compose`]), where shared parts and ambiguity between parts cost
+/// less.
+const COMPOSE_FROM_NFA_STATES: usize = 200;
+
 impl Automaton {
     /// Compiles `(?:hir)\z` into a minimized, anchored dense DFA.
     pub fn build(hir: &Hir, limits: Limits) -> Result<Automaton, BuildError> {
+        Automaton::build_with(hir, limits, &mut Composer::new(limits))
+    }
+
+    /// [`Automaton::build`] with the parts `composer` built for earlier
+    /// rules (the rules of one grammar share many).
+    pub fn build_with(hir: &Hir, limits: Limits, composer: &mut Composer) -> Result<Automaton, BuildError> {
         let t0 = Instant::now();
-        let nfa = thompson::Compiler::new()
-            .configure(
-                thompson::Config::new()
-                    // Recognizers report match/no match and where a match
-                    // failed; capture states would only enlarge the NFA.
-                    .which_captures(WhichCaptures::None)
-                    .nfa_size_limit(Some(limits.nfa_bytes)),
-            )
-            .build_from_hir(&anchored_full(hir.clone()))
-            .map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
-        let config = |minimize: bool, dfa_bytes: usize| {
-            dense::Config::new()
-                // Leftmost-first plus the `\z` anchor gives one match
-                // state, reached only after a full match (MatchKind::All
-                // would make most states match states, and the simple
-                // loop would leave its fast path at almost every byte).
-                .match_kind(MatchKind::LeftmostFirst)
-                // Recognizers always match from the first byte.
-                .start_kind(StartKind::Anchored)
-                // Minimal tables: smaller to embed, faster to walk.
-                .minimize(minimize)
-                // Byte classes shrink the table ~4x and cost nothing.
-                .byte_classes(true)
-                // The recognizer drives the DFA itself, one byte at a
-                // time; search-time acceleration would be unused bytes.
-                .accelerate(false)
-                // No `\b` in any grammar, so no quit bytes are needed.
-                .unicode_word_boundary(false)
-                .dfa_size_limit(Some(dfa_bytes))
-                .determinize_size_limit(Some(limits.determinize_bytes))
-        };
-        let build = |minimize, dfa_bytes| {
-            dense::Builder::new()
-                .configure(config(minimize, dfa_bytes))
-                .build_from_nfa(&nfa)
-                .map_err(|e| BuildError::DfaTooBig(e.to_string()))
-        };
+        // The whole rule's NFA is built in any case: it enforces the NFA
+        // limit as before, and its size is what the docs report.
+        let nfa = nfa_of(&anchored_full(hir.clone()), limits)?;
+        if nfa.states().len() > COMPOSE_FROM_NFA_STATES {
+            match composer.build(hir) {
+                Ok(Some(d)) => {
+                    // The composed DFA is minimal (or too large to
+                    // minimize); as a deterministic NFA it determinizes in
+                    // one step per state and class.
+                    let small = d.states() <= MAX_MINIMIZE_STATES;
+                    let det = d
+                        .to_nfa()
+                        .map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
+                    let dfa = dense_from_nfa(&det, small, usize::MAX, usize::MAX)?;
+                    return Ok(Automaton {
+                        nfa_states: nfa.states().len(),
+                        dfa,
+                        build_time: t0.elapsed(),
+                        wire: OnceLock::new(),
+                    });
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    return Err(BuildError::DfaTooBig(format!(
+                        "determinizing it reached {} states ({} bytes of transitions), past the limit of {} bytes",
+                        e.states, e.bytes, limits.dfa_bytes
+                    )))
+                }
+            }
+        }
+        let dfa = Automaton::direct(&nfa, limits)?;
+        Ok(Automaton {
+            nfa_states: nfa.states().len(),
+            dfa,
+            build_time: t0.elapsed(),
+            wire: OnceLock::new(),
+        })
+    }
+
+    /// Compiles `(?:hir)\z` by determinizing its whole NFA at once.
+    #[cfg(test)]
+    pub(crate) fn build_direct(hir: &Hir, limits: Limits) -> Result<Automaton, BuildError> {
+        let nfa = nfa_of(&anchored_full(hir.clone()), limits)?;
+        Ok(Automaton {
+            nfa_states: nfa.states().len(),
+            dfa: Automaton::direct(&nfa, limits)?,
+            build_time: Duration::ZERO,
+            wire: OnceLock::new(),
+        })
+    }
+
+    fn direct(nfa: &thompson::NFA, limits: Limits) -> Result<dense::DFA<Vec<u32>>, BuildError> {
+        let build = |minimize, dfa_bytes| dense_from_nfa(nfa, minimize, dfa_bytes, limits.determinize_bytes);
         // regex-automata's minimizer takes time quadratic in the states of
         // long chains (`65536"x"` takes minutes): minimize only automata of
         // a size real grammars have. Determinizing is the other cost (a
@@ -136,17 +214,11 @@ impl Automaton {
         // without minimizing, up to the real limit.
         let stride = nfa.byte_classes().alphabet_len().next_power_of_two();
         let cap = MAX_MINIMIZE_STATES.saturating_mul(stride * std::mem::size_of::<u32>());
-        let dfa = match build(true, cap.min(limits.dfa_bytes)) {
-            Ok(dfa) => dfa,
-            Err(_) if cap < limits.dfa_bytes => build(false, limits.dfa_bytes)?,
-            Err(e) => return Err(e),
-        };
-        Ok(Automaton {
-            nfa_states: nfa.states().len(),
-            dfa,
-            build_time: t0.elapsed(),
-            wire: OnceLock::new(),
-        })
+        match build(true, cap.min(limits.dfa_bytes)) {
+            Ok(dfa) => Ok(dfa),
+            Err(_) if cap < limits.dfa_bytes => build(false, limits.dfa_bytes),
+            Err(e) => Err(e),
+        }
     }
 
     /// Number of DFA states reachable from the start state (the dead state
