@@ -493,7 +493,7 @@ mod tests {
             .parse(pattern)
             .unwrap();
         let limits = Limits::default();
-        let direct = Automaton::build_direct(&hir, limits).unwrap().compact();
+        let direct = Compact::new(&Automaton::build_direct(&hir, limits).unwrap().dfa);
         let mut c = Composer::new(limits);
         // Compose every part, however small.
         let mut info = HashMap::new();
