@@ -282,11 +282,13 @@ fn numeric_values_match_code_points_as_utf8() {
 // that use them, and rules whose automaton exceeds the size limit), and
 // finish within `RFC_TIME_LIMIT`; the RFCs' own examples must pass.
 
-/// Generous: the slowest file (RFC 9051) takes about 20 s of CPU in a
-/// debug build (abnf-codegen and regex-automata are optimized even there);
-/// this is wall time, and the tests of this file run side by side on a
-/// machine that may be shared.
-const RFC_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(300);
+/// The bound each corpus file must build in (wall time). The slowest,
+/// RFC 9051 and RFC 3261, take about 2 s of CPU each in a release build
+/// (they took 9 and 12 s before rules were determinized part by part; see
+/// the README); this leaves room for a debug build of the tests crate
+/// (abnf-codegen and regex-automata are optimized even there) and for the
+/// tests of this file running side by side on a shared 2-core machine.
+const RFC_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 fn rfc_path(file: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -534,8 +536,9 @@ fn rfc3261_sip_compiles_in_seconds_and_names_what_it_leaves_out() {
     let c = rfc_build(
         "rfc3261.abnf",
         |_| {},
-        &["comment", "Server", "User-Agent", "Contact"],
+        &["comment", "Server", "User-Agent"],
         &[
+            "Contact",
             "Request-URI",
             "Via",
             "SIP-URI",
@@ -551,9 +554,14 @@ fn rfc3261_sip_compiles_in_seconds_and_names_what_it_leaves_out() {
         "RFC 3261 compiles all but a few rules: {:?}",
         c.left_out()
     );
-    let contact = c.left_out().iter().find(|l| l.rule == "Contact").unwrap();
+    // Only the nested `comment` and its users are left out: `Contact`,
+    // whose DFA used to pass the size limit, compiles part by part.
     assert!(
-        matches!(&contact.reason, abnf_codegen::partial::LeftOutReason::TooLarge(m) if m.contains("size limit"))
+        c.left_out()
+            .iter()
+            .all(|l| matches!(l.reason, abnf_codegen::partial::LeftOutReason::NonRegular(_))),
+        "{:?}",
+        c.left_out()
     );
     // RFC 3261 §19.1.3 and §7.1, §20.42, §20.16.
     rfc_examples(
@@ -587,6 +595,18 @@ fn rfc3261_sip_compiles_in_seconds_and_names_what_it_leaves_out() {
         &["Via: SIP/2.0"],
     );
     rfc_examples(&c, "rfc3261", "CSeq", &["CSeq: 4711 INVITE"], &["CSeq: INVITE"]);
+    // §20.10.
+    rfc_examples(
+        &c,
+        "rfc3261",
+        "Contact",
+        &[
+            "Contact: \"Mr. Watson\" <sip:watson@worcester.bell-telephone.com>\r\n   ;q=0.7; expires=3600,\r\n   \"Mr. Watson\" <mailto:watson@bell-telephone.com> ;q=0.1",
+            "m: <sips:bob@192.0.2.4>;expires=60",
+            "Contact: *",
+        ],
+        &["Contact: <sip:a@b", "Contact:"],
+    );
 }
 
 #[test]
@@ -594,8 +614,26 @@ fn rfc9051_imap_compiles_what_is_regular() {
     let c = rfc_build(
         "rfc9051.abnf",
         |_| {},
-        &["body", "body-extension", "search-key"],
-        &["tag", "sequence-set", "date-time", "mailbox", "flag", "uid-set"],
+        &["body", "body-extension", "search-key", "envelope"],
+        &[
+            "tag",
+            "sequence-set",
+            "date-time",
+            "mailbox",
+            "flag",
+            "uid-set",
+            // Ten `nstring`s each: too large until rules were
+            // determinized part by part.
+            "env-from",
+            "env-bcc",
+            "body-fld-dsp",
+        ],
+    );
+    // `envelope` is too large, and says how large it got.
+    let envelope = c.left_out().iter().find(|l| l.rule == "envelope").unwrap();
+    assert!(
+        matches!(&envelope.reason, abnf_codegen::partial::LeftOutReason::TooLarge(m) if m.contains("states")),
+        "{envelope:?}"
     );
     // `uid-set = (uniqueid / uid-range) *("," uid-set)` is recursive but
     // regular: it compiles.

@@ -193,6 +193,15 @@ impl Composer {
         if weight <= SMALL {
             return direct(self);
         }
+        // A counted repetition of a small part (`*998text`, RFC 5322) is a
+        // chain that a direct construction builds state by state, where
+        // copies composed would carry every position they could be at.
+        if let HirKind::Repetition(r) = hir.kind() {
+            let counted = r.min > 1 || r.max.is_some_and(|m| m > 1);
+            if counted && info[&(&*r.sub as *const Hir)].1 <= SMALL {
+                return direct(self);
+            }
+        }
         let composed = match hir.kind() {
             HirKind::Concat(subs) => {
                 let parts = subs

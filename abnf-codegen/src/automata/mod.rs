@@ -214,10 +214,20 @@ impl Automaton {
         // without minimizing, up to the real limit.
         let stride = nfa.byte_classes().alphabet_len().next_power_of_two();
         let cap = MAX_MINIMIZE_STATES.saturating_mul(stride * std::mem::size_of::<u32>());
+        let sized = |e: BuildError| match e {
+            // Name the size: the states the limit holds at this stride.
+            BuildError::DfaTooBig(m) if m.starts_with("DFA exceeded size limit") => {
+                BuildError::DfaTooBig(format!(
+                    "{m} (more than {} states)",
+                    limits.dfa_bytes / (stride * std::mem::size_of::<u32>())
+                ))
+            }
+            e => e,
+        };
         match build(true, cap.min(limits.dfa_bytes)) {
             Ok(dfa) => Ok(dfa),
-            Err(_) if cap < limits.dfa_bytes => build(false, limits.dfa_bytes),
-            Err(e) => Err(e),
+            Err(_) if cap < limits.dfa_bytes => build(false, limits.dfa_bytes).map_err(sized),
+            Err(e) => Err(sized(e)),
         }
     }
 
