@@ -140,6 +140,26 @@ pub(crate) fn build_automata(
         }
         let hir = match lowerer.lower(id) {
             Ok(h) => h,
+            // Too large once references are inlined (RFC 5322's `fields`,
+            // once its parts compile): left out as an automaton over its
+            // limit is, unless a cycle is why.
+            Err(d)
+                if d.message.ends_with("once its references are inlined")
+                    && lowerer.non_regular_chain(id).is_none() =>
+            {
+                let note = d.notes.first().cloned().unwrap_or_default();
+                too_large_rule(
+                    g,
+                    id,
+                    (d.message.clone(), "this rule is too large to compile"),
+                    note,
+                    explicit,
+                    errors,
+                    left_out,
+                    &mut too_large,
+                );
+                continue;
+            }
             Err(d) => {
                 failed.push((id, d));
                 continue;

@@ -781,6 +781,58 @@ fn octet_terminals_make_rfc3629_accept_utf8() {
     }
     assert!(non_ascii > 0);
     assert!(!oracle.matches_bytes(id, b"h\xe9llo"));
+    // `sample --invalid`: near misses are bytes, and not UTF-8.
+    for _ in 0..50 {
+        let miss = sampler
+            .invalid_bytes(id, |s| r.is_match(s), 1000)
+            .expect("UTF8-octets has near misses");
+        assert!(
+            std::str::from_utf8(&miss).is_err(),
+            "a miss that is UTF-8: {miss:?}"
+        );
+        assert!(
+            !oracle.matches_bytes(id, &miss),
+            "oracle accepts the miss {miss:?}"
+        );
+    }
+}
+
+#[test]
+fn octet_terminals_reach_typed_trees() {
+    // Exported by name, every rule below `UTF8-octets` with a part gets a
+    // type, and the typed trees' automata read octets.
+    let c = rfc_build(
+        "rfc3629.abnf",
+        |c| {
+            c.octets("rfc3629")
+                .typed_ast(true)
+                .export("rfc3629", &["UTF8-octets", "UTF8-char"]);
+        },
+        &[],
+        &["UTF8-octets", "UTF8-char"],
+    );
+    let (_, char_tree) = c.tagged("rfc3629", "UTF8-char").expect("UTF8-char is typed");
+    // `é` is `UTF8-2`: the variant's group spans both bytes.
+    let groups = char_tree.run("é".as_bytes()).expect("a UTF-8 character parses");
+    assert!(groups.contains(&Some(2)), "{groups:?}");
+    assert!(char_tree.run("😀".as_bytes()).is_ok());
+    // A Latin-1 `é` and an overlong `/` are not characters.
+    assert!(char_tree.run(b"\xe9").is_err());
+    assert!(char_tree.run(b"\xc0\xaf").is_err());
+    let (_, octets_tree) = c.tagged("rfc3629", "UTF8-octets").unwrap();
+    assert!(octets_tree.run("héllo wörld".as_bytes()).is_ok());
+    assert!(octets_tree.run(b"h\xe9llo").is_err());
+    // `UTF8-2 = %xC2-DF UTF8-tail` would hand out one byte of a character
+    // as its `&str` field: it stays text, with a warning saying why.
+    assert!(c.tagged("rfc3629", "UTF8-2").is_none());
+    assert!(
+        c.warnings
+            .items
+            .iter()
+            .any(|d| d.message.contains("`UTF8-2`") && d.message.contains("cut a UTF-8 character")),
+        "{:?}",
+        c.warnings.items.iter().map(|d| &d.message).collect::<Vec<_>>()
+    );
 }
 
 #[test]
