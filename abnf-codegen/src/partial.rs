@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use crate::automata::{Automaton, BuildError, Composer, Limits};
 use crate::diagnostic::Diagnostic;
 use crate::grammar::{Grammar, ModuleId, RuleId};
-use crate::regular::{Chain, Lowerer};
+use crate::regular::{Chain, Lowerer, MAX_HIR_NODES};
 
 /// How many names a "left out with it" note lists before it counts the rest.
 const MAX_LISTED: usize = 12;
@@ -109,6 +109,7 @@ pub(crate) fn build_automata(
     // Rules share parts (after inlining, equal HIR subtrees): each is
     // determinized once per grammar.
     let mut composer = Composer::new(limits);
+    let mut sizes = HashMap::new();
     // Too-large rules (left out) with their warning and the rules skipped
     // because they use them.
     let mut too_large: Vec<(RuleId, Diagnostic, Vec<RuleId>)> = Vec::new();
@@ -137,6 +138,32 @@ pub(crate) fn build_automata(
                 ));
                 continue;
             }
+        }
+        // A rule whose inlined HIR would pass the node limit is left out
+        // before it is built (RFC 5322's `fields` with a bounded `comment`
+        // takes seconds to grow to the limit).
+        if !explicit.contains(&id)
+            && inlined_nodes(g, id, &mut sizes, &mut Vec::new()).is_some_and(|n| n > MAX_HIR_NODES)
+        {
+            too_large_rule(
+                g,
+                id,
+                (
+                    format!(
+                        "rule `{}` expands to more than {MAX_HIR_NODES} regular-expression nodes once its references are inlined",
+                        rule.name
+                    ),
+                    "this rule is too large to compile",
+                ),
+                "each reference copies the referenced rule; a chain of rules that each use the next several times \
+                 grows exponentially"
+                    .into(),
+                explicit,
+                errors,
+                left_out,
+                &mut too_large,
+            );
+            continue;
         }
         let hir = match lowerer.lower(id) {
             Ok(h) => h,
@@ -233,6 +260,49 @@ pub(crate) fn build_automata(
         warnings.push(d);
     }
     automata
+}
+
+/// The number of HIR nodes the lowering counts for `rule` once its
+/// references are inlined (as `regular::Lowerer` counts them), or `None`
+/// when it reaches a recursive rule (solved otherwise).
+fn inlined_nodes(
+    g: &Grammar,
+    rule: RuleId,
+    memo: &mut HashMap<RuleId, Option<usize>>,
+    visiting: &mut Vec<RuleId>,
+) -> Option<usize> {
+    fn expr(
+        g: &Grammar,
+        e: &crate::grammar::Expr,
+        memo: &mut HashMap<RuleId, Option<usize>>,
+        visiting: &mut Vec<RuleId>,
+    ) -> Option<usize> {
+        use crate::grammar::Expr;
+        Some(match e {
+            Expr::Alt(es) | Expr::Concat(es) => {
+                let mut n: usize = 1;
+                for e in es {
+                    n = n.saturating_add(expr(g, e, memo, visiting)?);
+                }
+                n
+            }
+            Expr::Repeat { expr: e, .. } => expr(g, e, memo, visiting)?.saturating_add(1),
+            Expr::Ref(id, _) => inlined_nodes(g, *id, memo, visiting)?,
+            Expr::Str { text, .. } => text.len() + 1,
+            Expr::Range(..) => 1,
+        })
+    }
+    if let Some(&n) = memo.get(&rule) {
+        return n;
+    }
+    if visiting.contains(&rule) {
+        return None;
+    }
+    visiting.push(rule);
+    let n = expr(g, &g.rule(rule).expr, memo, visiting);
+    visiting.pop();
+    memo.insert(rule, n);
+    n
 }
 
 /// A rule whose automaton or tables are too large: an error when it was

@@ -282,13 +282,15 @@ fn numeric_values_match_code_points_as_utf8() {
 // that use them, and rules whose automaton exceeds the size limit), and
 // finish within `RFC_TIME_LIMIT`; the RFCs' own examples must pass.
 
-/// The bound each corpus file must build in (wall time). The slowest,
-/// RFC 9051 and RFC 3261, take about 2 s of CPU each in a release build
-/// (they took 9 and 12 s before rules were determinized part by part; see
-/// the README); this leaves room for a debug build of the tests crate
-/// (abnf-codegen and regex-automata are optimized even there) and for the
-/// tests of this file running side by side on a shared 2-core machine.
-const RFC_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
+/// The bound each corpus build must finish in (wall time). The slowest
+/// files, RFC 9051 and RFC 3261, take under 2 s of CPU each in a release
+/// build (9 and 12 s before rules were determinized part by part; see the
+/// README); RFC 5322 with `comment` bounded 3 deep takes 8.5 s (12.3 s
+/// before, when 20 more of its rules were left out). This leaves room for a
+/// debug build of the tests crate (abnf-codegen and regex-automata are
+/// optimized even there) and for the tests of this file running side by
+/// side on a shared 2-core machine.
+const RFC_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
 
 fn rfc_path(file: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -822,14 +824,15 @@ fn octet_terminals_reach_typed_trees() {
     let (_, octets_tree) = c.tagged("rfc3629", "UTF8-octets").unwrap();
     assert!(octets_tree.run("héllo wörld".as_bytes()).is_ok());
     assert!(octets_tree.run(b"h\xe9llo").is_err());
-    // `UTF8-2 = %xC2-DF UTF8-tail` would hand out one byte of a character
-    // as its `&str` field: it stays text, with a warning saying why.
-    assert!(c.tagged("rfc3629", "UTF8-2").is_none());
+    // `UTF8-3 = %xE0 %xA0-BF UTF8-tail / ...` would hand out one byte of a
+    // character as its `&str` field: it stays text, with a warning saying
+    // why.
+    assert!(c.tagged("rfc3629", "UTF8-3").is_none());
     assert!(
         c.warnings
             .items
             .iter()
-            .any(|d| d.message.contains("`UTF8-2`") && d.message.contains("cut a UTF-8 character")),
+            .any(|d| d.message.contains("`UTF8-3`") && d.message.contains("cut a UTF-8 character")),
         "{:?}",
         c.warnings.items.iter().map(|d| &d.message).collect::<Vec<_>>()
     );

@@ -21,7 +21,8 @@
 //! `(?:hir)\z`, where leftmost-first priorities decide nothing, so the
 //! result is the same minimal DFA as the direct construction gives.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::FxHasher;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
@@ -33,9 +34,14 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 
 use super::{Compact, Limits, MAX_MINIMIZE_STATES};
 
-/// Parts this small (in [`weight`]) are determinized directly: composing
-/// them would cost more conversions than it saves.
+/// Parts this small (in [`summarize`]'s weight, about NFA states) are
+/// determinized directly: composing them would cost more conversions than
+/// it saves.
 const SMALL: usize = 48;
+
+/// Rules up to this weight are determinized whole, in well under a
+/// millisecond.
+const COMPOSE_FROM: usize = 200;
 
 /// A complete DFA over bytes: state 0 is the dead state.
 #[derive(Clone, Debug)]
@@ -134,7 +140,11 @@ pub(crate) struct Exceeded {
 pub struct Composer {
     limits: Limits,
     cap_bytes: usize,
-    cache: HashMap<u64, Vec<(Hir, Result<Rc<Dfa>, Exceeded>)>>,
+    /// By the part's structural hash (128 bits: two 64-bit hashes with
+    /// different keys, so that a collision among the parts of one run is
+    /// as good as impossible; comparing or cloning the parts themselves
+    /// would cost time in the size of each, at every level).
+    cache: HashMap<(u64, u64), Result<Rc<Dfa>, Exceeded>>,
 }
 
 impl Composer {
@@ -145,36 +155,36 @@ impl Composer {
         Composer {
             limits,
             cap_bytes: limits.dfa_bytes,
-            cache: HashMap::new(),
+            cache: HashMap::default(),
         }
     }
 
     /// The DFA of `hir` (full match), minimized unless it has more than
-    /// [`MAX_MINIMIZE_STATES`] states; `Ok(None)` when a part cannot be
-    /// composed (look-arounds) and the caller should build it directly.
+    /// [`MAX_MINIMIZE_STATES`] states; `Ok(None)` when `hir` is small
+    /// enough to build directly, or cannot be composed (look-arounds).
     pub(crate) fn build(&mut self, hir: &Hir) -> Result<Option<Rc<Dfa>>, Exceeded> {
         if !hir.properties().look_set().is_empty() {
             return Ok(None);
         }
-        let mut info = HashMap::new();
-        summarize(hir, &mut info);
+        let mut info = HashMap::default();
+        let (_, weight) = summarize(hir, &mut info);
+        if weight <= COMPOSE_FROM {
+            return Ok(None);
+        }
         self.part(hir, &info).map(Some)
     }
 
-    fn part(&mut self, hir: &Hir, info: &HashMap<*const Hir, (u64, usize)>) -> Result<Rc<Dfa>, Exceeded> {
+    fn part(
+        &mut self,
+        hir: &Hir,
+        info: &HashMap<*const Hir, ((u64, u64), usize)>,
+    ) -> Result<Rc<Dfa>, Exceeded> {
         let (hash, weight) = info[&(hir as *const Hir)];
-        if let Some(found) = self
-            .cache
-            .get(&hash)
-            .and_then(|v| v.iter().find(|(h, _)| h == hir))
-        {
-            return found.1.clone();
+        if let Some(found) = self.cache.get(&hash) {
+            return found.clone();
         }
         let result = self.part_uncached(hir, weight, info);
-        self.cache
-            .entry(hash)
-            .or_default()
-            .push((hir.clone(), result.clone()));
+        self.cache.insert(hash, result.clone());
         result
     }
 
@@ -182,7 +192,7 @@ impl Composer {
         &mut self,
         hir: &Hir,
         weight: usize,
-        info: &HashMap<*const Hir, (u64, usize)>,
+        info: &HashMap<*const Hir, ((u64, u64), usize)>,
     ) -> Result<Rc<Dfa>, Exceeded> {
         let direct = |c: &Composer| -> Result<Rc<Dfa>, Exceeded> {
             direct_part(hir, c.limits).map(Rc::new).ok_or(Exceeded {
@@ -231,52 +241,59 @@ impl Composer {
 }
 
 /// Per node: a structural hash (equal subtrees hash equal) and a size.
-fn summarize(hir: &Hir, info: &mut HashMap<*const Hir, (u64, usize)>) -> (u64, usize) {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    let mut weight = 1;
-    std::mem::discriminant(hir.kind()).hash(&mut h);
+fn summarize(hir: &Hir, info: &mut HashMap<*const Hir, ((u64, u64), usize)>) -> ((u64, u64), usize) {
+    // Two hashers, told apart by what they start with.
+    let mut h = (FxHasher::default(), FxHasher::default());
+    0u8.hash(&mut h.0);
+    1u8.hash(&mut h.1);
+    let mut feed = |x: &dyn Fn(&mut FxHasher)| {
+        x(&mut h.0);
+        x(&mut h.1);
+    };
+    let mut weight: usize = 1;
+    feed(&|s| std::mem::discriminant(hir.kind()).hash(s));
     match hir.kind() {
         HirKind::Empty => {}
         HirKind::Literal(l) => {
-            l.0.hash(&mut h);
+            feed(&|s| l.0.hash(s));
             weight += l.0.len();
         }
         HirKind::Class(Class::Unicode(c)) => {
             for r in c.ranges() {
-                (r.start(), r.end()).hash(&mut h);
+                feed(&|s| (r.start(), r.end()).hash(s));
             }
             // UTF-8 sequences: a few NFA states per range.
             weight += 3 * c.ranges().len();
         }
         HirKind::Class(Class::Bytes(c)) => {
             for r in c.ranges() {
-                (r.start(), r.end()).hash(&mut h);
+                feed(&|s| (r.start(), r.end()).hash(s));
             }
             weight += c.ranges().len();
         }
-        HirKind::Look(l) => format!("{l:?}").hash(&mut h),
+        HirKind::Look(l) => feed(&|s| format!("{l:?}").hash(s)),
         HirKind::Repetition(r) => {
-            (r.min, r.max, r.greedy).hash(&mut h);
+            feed(&|s| (r.min, r.max, r.greedy).hash(s));
             let (sh, sw) = summarize(&r.sub, info);
-            sh.hash(&mut h);
+            feed(&|s| sh.hash(s));
             // A counted repetition copies its part.
             let copies = r.max.unwrap_or(r.min).max(1) as usize;
             weight = weight.saturating_add(sw.saturating_mul(copies));
         }
         HirKind::Capture(c) => {
             let (sh, sw) = summarize(&c.sub, info);
-            sh.hash(&mut h);
-            weight += sw;
+            feed(&|s| sh.hash(s));
+            weight = weight.saturating_add(sw);
         }
         HirKind::Concat(subs) | HirKind::Alternation(subs) => {
-            for s in subs {
-                let (sh, sw) = summarize(s, info);
-                sh.hash(&mut h);
+            for sub in subs {
+                let (sh, sw) = summarize(sub, info);
+                feed(&|s| sh.hash(s));
                 weight = weight.saturating_add(sw);
             }
         }
     }
-    let out = (h.finish(), weight);
+    let out = ((h.0.finish(), h.1.finish()), weight);
     info.insert(hir as *const Hir, out);
     out
 }
@@ -298,7 +315,7 @@ struct Part<'a> {
 /// The subset construction over deterministic parts.
 fn subsets(parts: &[Part<'_>], start: Vec<Elem>, cap_bytes: usize) -> Result<Dfa, Exceeded> {
     // Joint byte classes: bytes that every part's classes agree on.
-    let mut joint: HashMap<Vec<u8>, u8> = HashMap::new();
+    let mut joint: HashMap<Vec<u8>, u8> = HashMap::default();
     let mut classes = [0u8; 256];
     let mut reps: Vec<u8> = Vec::new();
     for b in 0..=255u8 {
@@ -338,7 +355,8 @@ fn subsets(parts: &[Part<'_>], start: Vec<Elem>, cap_bytes: usize) -> Result<Dfa
     let mut start: Vec<Elem> = start.into_iter().filter(|e| *e == EPS || e.1 != 0).collect();
     closure(&mut start);
     let mut sets: Vec<Vec<Elem>> = vec![Vec::new()];
-    let mut index: HashMap<Vec<Elem>, u32> = HashMap::from([(Vec::new(), 0)]);
+    let mut index: HashMap<Vec<Elem>, u32> = HashMap::default();
+    index.insert(Vec::new(), 0);
     let start_id = match index.get(&start) {
         Some(&id) => id,
         None => {
@@ -505,7 +523,7 @@ mod tests {
         let direct = Compact::new(&Automaton::build_direct(&hir, limits).unwrap().dfa);
         let mut c = Composer::new(limits);
         // Compose every part, however small.
-        let mut info = HashMap::new();
+        let mut info = HashMap::default();
         summarize(&hir, &mut info);
         for v in info.values_mut() {
             v.1 = SMALL + 1;
@@ -546,7 +564,7 @@ mod tests {
             dfa_bytes: 64 << 10,
             ..Limits::default()
         });
-        let mut info = HashMap::new();
+        let mut info = HashMap::default();
         summarize(&hir, &mut info);
         for v in info.values_mut() {
             v.1 = SMALL + 1;

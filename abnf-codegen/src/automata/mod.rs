@@ -80,7 +80,9 @@ pub enum BuildError {
 pub struct Automaton {
     /// The minimized DFA that recognizes exactly the rule (full match).
     pub dfa: dense::DFA<Vec<u32>>,
-    /// States in the Thompson NFA.
+    /// States in the Thompson NFA determinized: the rule's own, or for a
+    /// rule built part by part ([`Composer`]), the NFA form of the DFA its
+    /// parts composed into.
     pub nfa_states: usize,
     /// Time to compile the NFA, determinize and minimize.
     pub build_time: Duration,
@@ -135,12 +137,6 @@ fn dense_from_nfa(
         .map_err(|e| BuildError::DfaTooBig(e.to_string()))
 }
 
-/// Rules whose NFA has at most this many states are determinized whole
-/// (in well under a millisecond); larger ones part by part
-/// ([`compose`]), where shared parts and ambiguity between parts cost
-/// less.
-const COMPOSE_FROM_NFA_STATES: usize = 200;
-
 impl Automaton {
     /// Compiles `(?:hir)\z` into a minimized, anchored dense DFA.
     pub fn build(hir: &Hir, limits: Limits) -> Result<Automaton, BuildError> {
@@ -151,36 +147,27 @@ impl Automaton {
     /// rules (the rules of one grammar share many).
     pub fn build_with(hir: &Hir, limits: Limits, composer: &mut Composer) -> Result<Automaton, BuildError> {
         let t0 = Instant::now();
-        // The whole rule's NFA is built in any case: it enforces the NFA
-        // limit as before, and its size is what the docs report.
-        let nfa = nfa_of(&anchored_full(hir.clone()), limits)?;
-        if nfa.states().len() > COMPOSE_FROM_NFA_STATES {
-            match composer.build(hir) {
-                Ok(Some(d)) => {
-                    // The composed DFA is minimal (or too large to
-                    // minimize); as a deterministic NFA it determinizes in
-                    // one step per state and class.
-                    let small = d.states() <= MAX_MINIMIZE_STATES;
-                    let det = d
-                        .to_nfa()
-                        .map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
-                    let dfa = dense_from_nfa(&det, small, usize::MAX, usize::MAX)?;
-                    return Ok(Automaton {
-                        nfa_states: nfa.states().len(),
-                        dfa,
-                        build_time: t0.elapsed(),
-                        wire: OnceLock::new(),
-                    });
-                }
-                Ok(None) => {}
-                Err(e) => {
-                    return Err(BuildError::DfaTooBig(format!(
-                        "determinizing it reached {} states ({} bytes of transitions), past the limit of {} bytes",
-                        e.states, e.bytes, limits.dfa_bytes
-                    )))
-                }
+        match composer.build(hir) {
+            Ok(Some(d)) => {
+                // The composed DFA is minimal already (or too large to
+                // minimize); as a deterministic NFA it determinizes in one
+                // step per state and class, into the same states.
+                let det = d.to_nfa().map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
+                let dfa = dense_from_nfa(&det, false, usize::MAX, usize::MAX)?;
+                return Ok(Automaton {
+                    nfa_states: det.states().len(),
+                    dfa,
+                    build_time: t0.elapsed(),
+                    wire: OnceLock::new(),
+                });
             }
+            Ok(None) => {}
+            Err(e) => return Err(BuildError::DfaTooBig(format!(
+                "determinizing it reached {} states ({} bytes of transitions), past the limit of {} bytes",
+                e.states, e.bytes, limits.dfa_bytes
+            ))),
         }
+        let nfa = nfa_of(&anchored_full(hir.clone()), limits)?;
         let dfa = Automaton::direct(&nfa, limits)?;
         Ok(Automaton {
             nfa_states: nfa.states().len(),
