@@ -871,3 +871,26 @@ fn bounded_recursion_agrees_with_the_sampler_and_the_oracle() {
         assert_eq!(oracle.matches(id, s), ok, "oracle on {s:?}");
     }
 }
+
+#[test]
+fn a_rule_that_concatenates_itself_is_regular() {
+    // `a = a a / B` is `B+`: regular although not linear. The oracle reads
+    // the recursion as written; the recognizer must agree with it.
+    let c = compile("a = a a / \"x\" / \"yz\"\nb = \"(\" b \")\" / \"x\"\n");
+    let id = rule_id(&c, "t", "a");
+    let oracle = abnf_codegen::oracle::Oracle::new(&c.grammar);
+    for (s, ok) in [
+        ("x", true),
+        ("xyzx", true),
+        ("yzyz", true),
+        ("", false),
+        ("y", false),
+        ("xy", false),
+    ] {
+        assert_eq!(matches(&c, "a", s), ok, "recognizer on {s:?}");
+        assert_eq!(oracle.matches(id, s), ok, "oracle on {s:?}");
+    }
+    // Nesting stays refused, with the cycle named.
+    assert!(c.recognizer("t", "b").is_none());
+    assert!(c.left_out().iter().any(|l| l.rule == "b"));
+}

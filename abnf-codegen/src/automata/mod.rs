@@ -162,10 +162,12 @@ impl Automaton {
                 });
             }
             Ok(None) => {}
-            Err(e) => return Err(BuildError::DfaTooBig(format!(
+            Err(e) => {
+                return Err(BuildError::DfaTooBig(format!(
                 "determinizing it reached {} states ({} bytes of transitions), past the limit of {} bytes",
                 e.states, e.bytes, limits.dfa_bytes
-            ))),
+            )))
+            }
         }
         let nfa = nfa_of(&anchored_full(hir.clone()), limits)?;
         let dfa = Automaton::direct(&nfa, limits)?;
