@@ -285,7 +285,7 @@ fn numeric_values_match_code_points_as_utf8() {
 /// The bound each corpus build must finish in (wall time). The slowest
 /// files, RFC 9051 and RFC 3261, take under 2 s of CPU each in a release
 /// build (9 and 12 s before rules were determinized part by part; see the
-/// README); RFC 5322 with `comment` bounded 3 deep takes 8.5 s (12.3 s
+/// README); RFC 5322 with `comment` bounded 3 deep takes about 10 s (12.3 s
 /// before, when 20 more of its rules were left out). This leaves room for a
 /// debug build of the tests crate (abnf-codegen and regex-automata are
 /// optimized even there) and for the tests of this file running side by
