@@ -162,7 +162,7 @@ impl Composer {
     /// The DFA of `hir` (full match), minimized unless it has more than
     /// [`MAX_MINIMIZE_STATES`] states; `Ok(None)` when `hir` is small
     /// enough to build directly, or cannot be composed (look-arounds).
-    pub(crate) fn build(&mut self, hir: &Hir) -> Result<Option<Rc<Dfa>>, Exceeded> {
+    pub(crate) fn build(&mut self, hir: &Hir) -> Result<Option<Rc<Dfa>>, super::BuildError> {
         if !hir.properties().look_set().is_empty() {
             return Ok(None);
         }
@@ -171,7 +171,22 @@ impl Composer {
         if weight <= COMPOSE_FROM {
             return Ok(None);
         }
-        self.part(hir, &info).map(Some)
+        // A rule whose whole NFA may pass its limit (at 64 bytes of NFA a
+        // unit of weight; a counted repetition multiplies its part) is
+        // refused by that limit, as a direct construction would refuse it,
+        // before its parts are tried. Below that, building the whole NFA
+        // only to count it would cost as much as composing (RFC 5322's
+        // address lists, with `comment` bounded, have 400,000 nodes); the
+        // parts' own NFAs are bounded by the same limit.
+        if weight > self.limits.nfa_bytes / 64 {
+            super::nfa_of(&crate::regular::anchored_full(hir.clone()), self.limits)?;
+        }
+        self.part(hir, &info).map(Some).map_err(|e| {
+            super::BuildError::DfaTooBig(format!(
+                "determinizing it reached {} states ({} bytes of transitions), past the limit of {} bytes",
+                e.states, e.bytes, self.cap_bytes
+            ))
+        })
     }
 
     fn part(

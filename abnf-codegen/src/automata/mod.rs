@@ -147,30 +147,21 @@ impl Automaton {
     /// rules (the rules of one grammar share many).
     pub fn build_with(hir: &Hir, limits: Limits, composer: &mut Composer) -> Result<Automaton, BuildError> {
         let t0 = Instant::now();
-        match composer.build(hir) {
-            Ok(Some(d)) => {
-                // As a deterministic NFA the composed DFA determinizes in
-                // one step per state and class. It is minimized again:
-                // `regex-automata` may give a state reached both at the
-                // start and later two DFA states, which minimizing merges
-                // (without it RFC 3986's `path` has 5 states, not 4).
-                let det = d.to_nfa().map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
-                let small = d.states() <= MAX_MINIMIZE_STATES;
-                let dfa = dense_from_nfa(&det, small, usize::MAX, usize::MAX)?;
-                return Ok(Automaton {
-                    nfa_states: det.states().len(),
-                    dfa,
-                    build_time: t0.elapsed(),
-                    wire: OnceLock::new(),
-                });
-            }
-            Ok(None) => {}
-            Err(e) => {
-                return Err(BuildError::DfaTooBig(format!(
-                "determinizing it reached {} states ({} bytes of transitions), past the limit of {} bytes",
-                e.states, e.bytes, limits.dfa_bytes
-            )))
-            }
+        if let Some(d) = composer.build(hir)? {
+            // As a deterministic NFA the composed DFA determinizes in one
+            // step per state and class. It is minimized again:
+            // `regex-automata` may give a state reached both at the start
+            // and later two DFA states, which minimizing merges (without it
+            // RFC 3986's `path` has 5 states, not 4).
+            let det = d.to_nfa().map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
+            let small = d.states() <= MAX_MINIMIZE_STATES;
+            let dfa = dense_from_nfa(&det, small, usize::MAX, usize::MAX)?;
+            return Ok(Automaton {
+                nfa_states: det.states().len(),
+                dfa,
+                build_time: t0.elapsed(),
+                wire: OnceLock::new(),
+            });
         }
         let nfa = nfa_of(&anchored_full(hir.clone()), limits)?;
         let dfa = Automaton::direct(&nfa, limits)?;
