@@ -182,10 +182,14 @@ impl Composer {
             super::nfa_of(&crate::regular::anchored_full(hir.clone()), self.limits)?;
         }
         self.part(hir, &info).map(Some).map_err(|e| {
-            super::BuildError::DfaTooBig(format!(
-                "determinizing it reached {} states ({} bytes of transitions), past the limit of {} bytes",
-                e.states, e.bytes, self.cap_bytes
-            ))
+            super::BuildError::DfaTooBig(match e.states {
+                // A small part built directly was refused.
+                0 => format!("a part of it exceeds the DFA limit of {} bytes", self.cap_bytes),
+                n => format!(
+                    "determinizing it reached {n} states ({} bytes of transitions), past the limit of {} bytes",
+                    e.bytes, self.cap_bytes
+                ),
+            })
         })
     }
 
@@ -516,8 +520,8 @@ fn minimize(dfa: Dfa) -> Dfa {
 /// The DFA of a small part, built directly.
 fn direct_part(hir: &Hir, limits: Limits) -> Option<Dfa> {
     let nfa = super::nfa_of(&crate::regular::anchored_full(hir.clone()), limits).ok()?;
-    let d: dense::DFA<Vec<u32>> =
-        super::dense_from_nfa(&nfa, true, limits.dfa_bytes, limits.determinize_bytes).ok()?;
+    // Minimized unless it is a long chain (`65536"x"`), as a rule is.
+    let d: dense::DFA<Vec<u32>> = super::Automaton::direct(&nfa, limits).ok()?;
     Some(Dfa::from_compact(&Compact::new(&d)))
 }
 
