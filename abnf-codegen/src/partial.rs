@@ -172,6 +172,7 @@ pub(crate) fn build_automata(
             // limit is, unless a cycle is why.
             Err(d)
                 if d.message.ends_with("once its references are inlined")
+                    && !explicit.contains(&id)
                     && lowerer.non_regular_chain(id).is_none() =>
             {
                 let note = d.notes.first().cloned().unwrap_or_default();

@@ -347,7 +347,9 @@ fn subsets(parts: &[Part<'_>], start: Vec<Elem>, cap_bytes: usize) -> Result<Dfa
         classes[b as usize] = c;
     }
     let alphabet = reps.len();
-    let stride = alphabet.next_power_of_two();
+    // As `regex-automata` counts a dense DFA: its classes and the
+    // end-of-input class, rounded up to a power of two.
+    let stride = (alphabet + 1).next_power_of_two();
     let closure = |set: &mut Vec<Elem>| {
         let mut i = 0;
         while i < set.len() {
