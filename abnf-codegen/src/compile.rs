@@ -438,6 +438,17 @@ fn tagged(
     components: bool,
 ) -> Result<TaggedDfa, Diagnostic> {
     let what = if components { "components" } else { "extraction" };
+    if g.octets.contains(&g.rule(rule).module) && crate::terminals::splits_characters(hir) {
+        return Err(Diagnostic::error(
+            Code::NotAnOctet,
+            format!(
+                "the {what} automaton for rule `{}` would cut a UTF-8 character: one of its parts can start or \
+                 end inside one (its spec's terminals are octets), and parts are `&str`s",
+                g.rule(rule).name
+            ),
+            Some(g.rule(rule).name_span),
+        ));
+    }
     automata::tagged(hir, config.limits, components).map_err(|e| {
         let r = g.rule(rule);
         let detail = match e {

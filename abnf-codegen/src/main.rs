@@ -496,7 +496,18 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                 path: "<stdout>".into(),
                 error,
             };
+            let octets = grammar.octets.contains(&grammar.rule(id).module);
             for _ in 0..n {
+                if invalid && octets {
+                    // Terminals are bytes: misses are bytes too.
+                    let Some(bytes) = sampler.invalid_bytes(id, |s| recognizer.is_match(s), 1000) else {
+                        return Err(Error::Config(format!(
+                            "no near miss of `{rule}` found that is invalid"
+                        )));
+                    };
+                    write_record(&mut out, &bytes, framing.framing()).map_err(io_err)?;
+                    continue;
+                }
                 let s = if invalid {
                     match sampler.invalid_by(id, |s| recognizer.is_match(s.as_bytes()), 1000) {
                         Some(s) => s,
@@ -506,7 +517,7 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                             )))
                         }
                     }
-                } else if grammar.octets.contains(&grammar.rule(id).module) {
+                } else if octets {
                     // Terminals are bytes: the string's characters are
                     // U+0000-U+00FF, one per byte.
                     let bytes = sampler.sample_bytes(id);

@@ -13,9 +13,10 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::automata::{Automaton, BuildError, Limits};
+use crate::automata::{Automaton, BuildError, Composer, Limits};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::grammar::{Grammar, ModuleId, RuleId};
+use crate::limits::MAX_HIR_NODES;
 use crate::regular::{Chain, Lowerer};
 
 /// How many names a "left out with it" note lists before it counts the rest.
@@ -106,6 +107,10 @@ pub(crate) fn build_automata(
 ) -> HashMap<RuleId, Automaton> {
     let wanted: HashSet<RuleId> = all.iter().copied().collect();
     let mut automata = HashMap::new();
+    // Rules share parts (after inlining, equal HIR subtrees): each is
+    // determinized once per grammar.
+    let mut composer = Composer::new(limits);
+    let mut sizes = HashMap::new();
     // Too-large rules (left out) with their warning and the rules skipped
     // because they use them.
     let mut too_large: Vec<(RuleId, Diagnostic, Vec<RuleId>)> = Vec::new();
@@ -135,14 +140,61 @@ pub(crate) fn build_automata(
                 continue;
             }
         }
+        // A rule whose inlined HIR would pass the node limit is left out
+        // before it is built (RFC 5322's `fields` with a bounded `comment`
+        // takes seconds to grow to the limit).
+        if !explicit.contains(&id)
+            && inlined_nodes(g, id, &mut sizes, &mut Vec::new()).is_some_and(|n| n > MAX_HIR_NODES)
+        {
+            too_large_rule(
+                g,
+                id,
+                (
+                    format!(
+                        "rule `{}` expands to more than {MAX_HIR_NODES} regular-expression nodes once its references are inlined",
+                        rule.name
+                    ),
+                    "this rule is too large to compile",
+                ),
+                "each reference copies the referenced rule; a chain of rules that each use the next several times \
+                 grows exponentially"
+                    .into(),
+                explicit,
+                errors,
+                left_out,
+                &mut too_large,
+            );
+            continue;
+        }
         let hir = match lowerer.lower(id) {
             Ok(h) => h,
+            // Too large once references are inlined (RFC 5322's `fields`,
+            // once its parts compile): left out as an automaton over its
+            // limit is, unless a cycle is why.
+            Err(d)
+                if d.message.ends_with("once its references are inlined")
+                    && !explicit.contains(&id)
+                    && lowerer.non_regular_chain(id).is_none() =>
+            {
+                let note = d.notes.first().cloned().unwrap_or_default();
+                too_large_rule(
+                    g,
+                    id,
+                    (d.message.clone(), "this rule is too large to compile"),
+                    note,
+                    explicit,
+                    errors,
+                    left_out,
+                    &mut too_large,
+                );
+                continue;
+            }
             Err(d) => {
                 failed.push((id, d));
                 continue;
             }
         };
-        let e = match Automaton::build(&hir, limits) {
+        let e = match Automaton::build_with(&hir, limits, &mut composer) {
             Ok(a) => {
                 // What the recognizer's tables would take once written.
                 let bytes = 4 * a.dfa.memory_usage();
@@ -210,6 +262,49 @@ pub(crate) fn build_automata(
         warnings.push(d);
     }
     automata
+}
+
+/// The number of HIR nodes the lowering counts for `rule` once its
+/// references are inlined (as `regular::Lowerer` counts them), or `None`
+/// when it reaches a recursive rule (solved otherwise).
+fn inlined_nodes(
+    g: &Grammar,
+    rule: RuleId,
+    memo: &mut HashMap<RuleId, Option<usize>>,
+    visiting: &mut Vec<RuleId>,
+) -> Option<usize> {
+    fn expr(
+        g: &Grammar,
+        e: &crate::grammar::Expr,
+        memo: &mut HashMap<RuleId, Option<usize>>,
+        visiting: &mut Vec<RuleId>,
+    ) -> Option<usize> {
+        use crate::grammar::Expr;
+        Some(match e {
+            Expr::Alt(es) | Expr::Concat(es) => {
+                let mut n: usize = 1;
+                for e in es {
+                    n = n.saturating_add(expr(g, e, memo, visiting)?);
+                }
+                n
+            }
+            Expr::Repeat { expr: e, .. } => expr(g, e, memo, visiting)?.saturating_add(1),
+            Expr::Ref(id, _) => inlined_nodes(g, *id, memo, visiting)?,
+            Expr::Str { text, .. } => text.len() + 1,
+            Expr::Range(..) => 1,
+        })
+    }
+    if let Some(&n) = memo.get(&rule) {
+        return n;
+    }
+    if visiting.contains(&rule) {
+        return None;
+    }
+    visiting.push(rule);
+    let n = expr(g, &g.rule(rule).expr, memo, visiting);
+    visiting.pop();
+    memo.insert(rule, n);
+    n
 }
 
 /// A rule whose automaton or tables are too large: an error when it was

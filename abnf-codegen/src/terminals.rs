@@ -86,3 +86,177 @@ fn check(e: &Expr, rule_span: Span, diags: &mut Vec<Diagnostic>) {
         _ => {}
     }
 }
+
+/// Whether a capture group of `hir` (a typed tree's field or variant, an
+/// `@components` field) can start or end inside a multi-byte UTF-8
+/// character of a valid UTF-8 input: where the bytes after its start or
+/// its end can begin with a continuation byte (`%x80-BF`). Typed trees and
+/// components hand out their fields as `&str`, which must not split a
+/// character; in a spec whose terminals are octets, `UTF8-2 = %xC2-DF
+/// UTF8-tail` would make the field `UTF8-tail` one byte of a character.
+/// Conservative: it looks at which bytes can follow, not at whether the
+/// input around them is valid UTF-8.
+pub(crate) fn splits_characters(hir: &regex_syntax::hir::Hir) -> bool {
+    let mut found = false;
+    walk(hir, Bytes::default(), &mut found);
+    found
+}
+
+/// A set of bytes.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Bytes([u64; 4]);
+
+impl Bytes {
+    fn add_range(&mut self, lo: u8, hi: u8) {
+        for b in lo..=hi {
+            self.0[b as usize / 64] |= 1 << (b % 64);
+        }
+    }
+
+    fn union(self, o: Bytes) -> Bytes {
+        Bytes(std::array::from_fn(|i| self.0[i] | o.0[i]))
+    }
+
+    /// Holds a UTF-8 continuation byte.
+    fn continuation(self) -> bool {
+        // 0x80..=0xBF: bits 0..64 of word 2.
+        self.0[2] != 0
+    }
+}
+
+/// The bytes a match of `hir` can start with, and whether it can be empty.
+fn first(hir: &regex_syntax::hir::Hir) -> (Bytes, bool) {
+    use regex_syntax::hir::{Class, HirKind};
+    let mut set = Bytes::default();
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => (set, true),
+        HirKind::Literal(l) => {
+            set.add_range(l.0[0], l.0[0]);
+            (set, l.0.is_empty())
+        }
+        HirKind::Class(Class::Bytes(c)) => {
+            c.ranges().iter().for_each(|r| set.add_range(r.start(), r.end()));
+            (set, false)
+        }
+        HirKind::Class(Class::Unicode(c)) => {
+            // Code points start with their first UTF-8 byte, never a
+            // continuation byte.
+            for r in c.ranges() {
+                let mut buf = [0; 4];
+                let lo = r.start().encode_utf8(&mut buf).as_bytes()[0];
+                let hi = r.end().encode_utf8(&mut buf).as_bytes()[0];
+                set.add_range(lo, hi);
+            }
+            (set, false)
+        }
+        HirKind::Repetition(r) => {
+            let (s, e) = first(&r.sub);
+            (s, e || r.min == 0)
+        }
+        HirKind::Capture(c) => first(&c.sub),
+        HirKind::Concat(subs) => {
+            for s in subs {
+                let (f, e) = first(s);
+                set = set.union(f);
+                if !e {
+                    return (set, false);
+                }
+            }
+            (set, true)
+        }
+        HirKind::Alternation(subs) => {
+            let mut empty = false;
+            for s in subs {
+                let (f, e) = first(s);
+                set = set.union(f);
+                empty |= e;
+            }
+            (set, empty)
+        }
+    }
+}
+
+/// Walks `hir`, which `follow` can follow, marking `found` at a capture
+/// whose start or end a continuation byte can follow.
+fn walk(hir: &regex_syntax::hir::Hir, follow: Bytes, found: &mut bool) {
+    use regex_syntax::hir::HirKind;
+    if *found {
+        return;
+    }
+    match hir.kind() {
+        HirKind::Capture(c) => {
+            let (f, e) = first(&c.sub);
+            let start = if e { f.union(follow) } else { f };
+            if start.continuation() || follow.continuation() {
+                *found = true;
+                return;
+            }
+            walk(&c.sub, follow, found);
+        }
+        HirKind::Concat(subs) => {
+            let mut after = follow;
+            for s in subs.iter().rev() {
+                walk(s, after, found);
+                let (f, e) = first(s);
+                after = if e { f.union(after) } else { f };
+            }
+        }
+        HirKind::Alternation(subs) => subs.iter().for_each(|s| walk(s, follow, found)),
+        HirKind::Repetition(r) => {
+            let again = r.max.is_none_or(|m| m > 1);
+            let after = if again {
+                first(&r.sub).0.union(follow)
+            } else {
+                follow
+            };
+            walk(&r.sub, after, found);
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use regex_syntax::hir::{Capture, Hir};
+
+    use super::splits_characters;
+
+    fn cap(index: u32, sub: Hir) -> Hir {
+        Hir::capture(Capture {
+            index,
+            name: None,
+            sub: Box::new(sub),
+        })
+    }
+
+    fn bytes(lo: u8, hi: u8) -> Hir {
+        use regex_syntax::hir::{Class, ClassBytes, ClassBytesRange};
+        Hir::class(Class::Bytes(ClassBytes::new([ClassBytesRange::new(lo, hi)])))
+    }
+
+    #[test]
+    fn a_field_inside_a_character_splits_it() {
+        // UTF8-2 = %xC2-DF UTF8-tail, with UTF8-tail a field.
+        assert!(splits_characters(&Hir::concat(vec![
+            bytes(0xC2, 0xDF),
+            cap(1, bytes(0x80, 0xBF))
+        ])));
+        // The lead byte alone as a field ends inside the character.
+        assert!(splits_characters(&Hir::concat(vec![
+            cap(1, bytes(0xC2, 0xDF)),
+            bytes(0x80, 0xBF)
+        ])));
+        // A whole character as a field, or ASCII around it, does not.
+        let utf8_2 = Hir::concat(vec![bytes(0xC2, 0xDF), bytes(0x80, 0xBF)]);
+        assert!(!splits_characters(&Hir::concat(vec![
+            cap(1, utf8_2.clone()),
+            cap(2, Hir::literal(*b"a")),
+            Hir::repetition(regex_syntax::hir::Repetition {
+                min: 0,
+                max: None,
+                greedy: true,
+                sub: Box::new(cap(3, utf8_2)),
+            }),
+        ])));
+    }
+}

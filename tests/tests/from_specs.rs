@@ -282,11 +282,15 @@ fn numeric_values_match_code_points_as_utf8() {
 // that use them, and rules whose automaton exceeds the size limit), and
 // finish within `RFC_TIME_LIMIT`; the RFCs' own examples must pass.
 
-/// Generous: the slowest file (RFC 9051) takes about 20 s of CPU in a
-/// debug build (abnf-codegen and regex-automata are optimized even there);
-/// this is wall time, and the tests of this file run side by side on a
-/// machine that may be shared.
-const RFC_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(300);
+/// The bound each corpus build must finish in (wall time). The slowest
+/// files, RFC 9051 and RFC 3261, take under 2 s of CPU each in a release
+/// build (9 and 12 s before rules were determinized part by part; see the
+/// README); RFC 5322 with `comment` bounded 3 deep takes about 10 s (12.3 s
+/// before, when 20 more of its rules were left out). This leaves room for a
+/// debug build of the tests crate (abnf-codegen and regex-automata are
+/// optimized even there) and for the tests of this file running side by
+/// side on a shared 2-core machine.
+const RFC_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
 
 fn rfc_path(file: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -534,8 +538,9 @@ fn rfc3261_sip_compiles_in_seconds_and_names_what_it_leaves_out() {
     let c = rfc_build(
         "rfc3261.abnf",
         |_| {},
-        &["comment", "Server", "User-Agent", "Contact"],
+        &["comment", "Server", "User-Agent"],
         &[
+            "Contact",
             "Request-URI",
             "Via",
             "SIP-URI",
@@ -551,9 +556,14 @@ fn rfc3261_sip_compiles_in_seconds_and_names_what_it_leaves_out() {
         "RFC 3261 compiles all but a few rules: {:?}",
         c.left_out()
     );
-    let contact = c.left_out().iter().find(|l| l.rule == "Contact").unwrap();
+    // Only the nested `comment` and its users are left out: `Contact`,
+    // whose DFA used to pass the size limit, compiles part by part.
     assert!(
-        matches!(&contact.reason, abnf_codegen::partial::LeftOutReason::TooLarge(m) if m.contains("size limit"))
+        c.left_out()
+            .iter()
+            .all(|l| matches!(l.reason, abnf_codegen::partial::LeftOutReason::NonRegular(_))),
+        "{:?}",
+        c.left_out()
     );
     // RFC 3261 §19.1.3 and §7.1, §20.42, §20.16.
     rfc_examples(
@@ -587,6 +597,18 @@ fn rfc3261_sip_compiles_in_seconds_and_names_what_it_leaves_out() {
         &["Via: SIP/2.0"],
     );
     rfc_examples(&c, "rfc3261", "CSeq", &["CSeq: 4711 INVITE"], &["CSeq: INVITE"]);
+    // §20.10.
+    rfc_examples(
+        &c,
+        "rfc3261",
+        "Contact",
+        &[
+            "Contact: \"Mr. Watson\" <sip:watson@worcester.bell-telephone.com>\r\n   ;q=0.7; expires=3600,\r\n   \"Mr. Watson\" <mailto:watson@bell-telephone.com> ;q=0.1",
+            "m: <sips:bob@192.0.2.4>;expires=60",
+            "Contact: *",
+        ],
+        &["Contact: <sip:a@b", "Contact:"],
+    );
 }
 
 #[test]
@@ -594,8 +616,26 @@ fn rfc9051_imap_compiles_what_is_regular() {
     let c = rfc_build(
         "rfc9051.abnf",
         |_| {},
-        &["body", "body-extension", "search-key"],
-        &["tag", "sequence-set", "date-time", "mailbox", "flag", "uid-set"],
+        &["body", "body-extension", "search-key", "envelope"],
+        &[
+            "tag",
+            "sequence-set",
+            "date-time",
+            "mailbox",
+            "flag",
+            "uid-set",
+            // Ten `nstring`s each: too large until rules were
+            // determinized part by part.
+            "env-from",
+            "env-bcc",
+            "body-fld-dsp",
+        ],
+    );
+    // `envelope` is too large, and says how large it got.
+    let envelope = c.left_out().iter().find(|l| l.rule == "envelope").unwrap();
+    assert!(
+        matches!(&envelope.reason, abnf_codegen::partial::LeftOutReason::TooLarge(m) if m.contains("states")),
+        "{envelope:?}"
     );
     // `uid-set = (uniqueid / uid-range) *("," uid-set)` is recursive but
     // regular: it compiles.
@@ -743,6 +783,59 @@ fn octet_terminals_make_rfc3629_accept_utf8() {
     }
     assert!(non_ascii > 0);
     assert!(!oracle.matches_bytes(id, b"h\xe9llo"));
+    // `sample --invalid`: near misses are bytes, and not UTF-8.
+    for _ in 0..50 {
+        let miss = sampler
+            .invalid_bytes(id, |s| r.is_match(s), 1000)
+            .expect("UTF8-octets has near misses");
+        assert!(
+            std::str::from_utf8(&miss).is_err(),
+            "a miss that is UTF-8: {miss:?}"
+        );
+        assert!(
+            !oracle.matches_bytes(id, &miss),
+            "oracle accepts the miss {miss:?}"
+        );
+    }
+}
+
+#[test]
+fn octet_terminals_reach_typed_trees() {
+    // Exported by name, every rule below `UTF8-octets` with a part gets a
+    // type, and the typed trees' automata read octets.
+    let c = rfc_build(
+        "rfc3629.abnf",
+        |c| {
+            c.octets("rfc3629")
+                .typed_ast(true)
+                .export("rfc3629", &["UTF8-octets", "UTF8-char"]);
+        },
+        &[],
+        &["UTF8-octets", "UTF8-char"],
+    );
+    let (_, _, char_tree) = c.tagged("rfc3629", "UTF8-char").expect("UTF8-char is typed");
+    // `é` is `UTF8-2`: the variant's group spans both bytes.
+    let groups = char_tree.run("é".as_bytes()).expect("a UTF-8 character parses");
+    assert!(groups.contains(&Some(2)), "{groups:?}");
+    assert!(char_tree.run("😀".as_bytes()).is_ok());
+    // A Latin-1 `é` and an overlong `/` are not characters.
+    assert!(char_tree.run(b"\xe9").is_err());
+    assert!(char_tree.run(b"\xc0\xaf").is_err());
+    let (_, _, octets_tree) = c.tagged("rfc3629", "UTF8-octets").unwrap();
+    assert!(octets_tree.run("héllo wörld".as_bytes()).is_ok());
+    assert!(octets_tree.run(b"h\xe9llo").is_err());
+    // `UTF8-3 = %xE0 %xA0-BF UTF8-tail / ...` would hand out one byte of a
+    // character as its `&str` field: it stays text, with a warning saying
+    // why.
+    assert!(c.tagged("rfc3629", "UTF8-3").is_none());
+    assert!(
+        c.warnings
+            .items
+            .iter()
+            .any(|d| d.message.contains("`UTF8-3`") && d.message.contains("cut a UTF-8 character")),
+        "{:?}",
+        c.warnings.items.iter().map(|d| &d.message).collect::<Vec<_>>()
+    );
 }
 
 #[test]
@@ -777,4 +870,27 @@ fn bounded_recursion_agrees_with_the_sampler_and_the_oracle() {
         assert_eq!(r.is_match(s.as_bytes()), ok, "recognizer on {s:?}");
         assert_eq!(oracle.matches(id, s), ok, "oracle on {s:?}");
     }
+}
+
+#[test]
+fn a_rule_that_concatenates_itself_is_regular() {
+    // `a = a a / B` is `B+`: regular although not linear. The oracle reads
+    // the recursion as written; the recognizer must agree with it.
+    let c = compile("a = a a / \"x\" / \"yz\"\nb = \"(\" b \")\" / \"x\"\n");
+    let id = rule_id(&c, "t", "a");
+    let oracle = abnf_codegen::oracle::Oracle::new(&c.grammar);
+    for (s, ok) in [
+        ("x", true),
+        ("xyzx", true),
+        ("yzyz", true),
+        ("", false),
+        ("y", false),
+        ("xy", false),
+    ] {
+        assert_eq!(matches(&c, "a", s), ok, "recognizer on {s:?}");
+        assert_eq!(oracle.matches(id, s), ok, "oracle on {s:?}");
+    }
+    // Nesting stays refused, with the cycle named.
+    assert!(c.recognizer("t", "b").is_none());
+    assert!(c.left_out().iter().any(|l| l.rule == "b"));
 }

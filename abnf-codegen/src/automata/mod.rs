@@ -1,6 +1,9 @@
 //! HIR → minimized anchored dense DFA, and its serialized form.
 
 pub mod bitpar;
+mod compose;
+
+pub use compose::Composer;
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -49,10 +52,10 @@ impl Default for Limits {
         Limits {
             nfa_bytes: 64 << 20,
             // 8 MiB is about 16,000 states of 128 byte classes before
-            // minimizing (RFC 3261's `challenge` needs 5 MiB for 10,000,
-            // 326 once minimized): a recognizer table no one embeds, and
-            // reached in seconds (RFC 3261's `Contact` took 11 s to reach
-            // the earlier 64 MiB).
+            // minimizing (RFC 3261's `challenge` needs 5 MiB for 10,000
+            // determinized whole, 326 once minimized): a recognizer table
+            // no one embeds. Rules built part by part (`compose`) reach it,
+            // if at all, in well under a second.
             dfa_bytes: 8 << 20,
             determinize_bytes: 64 << 20,
             tagged_states: 16 * 1024,
@@ -77,7 +80,9 @@ pub enum BuildError {
 pub struct Automaton {
     /// The minimized DFA that recognizes exactly the rule (full match).
     pub dfa: dense::DFA<Vec<u32>>,
-    /// States in the Thompson NFA.
+    /// States in the Thompson NFA determinized: the rule's own, or for a
+    /// rule built part by part ([`Composer`]), the NFA form of the DFA its
+    /// parts composed into.
     pub nfa_states: usize,
     /// Time to compile the NFA, determinize and minimize.
     pub build_time: Duration,
@@ -85,47 +90,103 @@ pub struct Automaton {
     wire: OnceLock<WireBytes>,
 }
 
+/// The Thompson NFA of a recognizer's HIR (already anchored).
+fn nfa_of(hir: &Hir, limits: Limits) -> Result<thompson::NFA, BuildError> {
+    thompson::Compiler::new()
+        .configure(
+            thompson::Config::new()
+                // Recognizers report match/no match and where a match
+                // failed; capture states would only enlarge the NFA.
+                .which_captures(WhichCaptures::None)
+                .nfa_size_limit(Some(limits.nfa_bytes)),
+        )
+        .build_from_hir(hir)
+        .map_err(|e| BuildError::NfaTooBig(e.to_string()))
+}
+
+/// Determinizes `nfa` into an anchored dense DFA, minimized when
+/// `minimize`, within `dfa_bytes` and `determinize_bytes`.
+fn dense_from_nfa(
+    nfa: &thompson::NFA,
+    minimize: bool,
+    dfa_bytes: usize,
+    determinize_bytes: usize,
+) -> Result<dense::DFA<Vec<u32>>, BuildError> {
+    let config = dense::Config::new()
+        // Leftmost-first plus the `\z` anchor gives one match
+        // state, reached only after a full match (MatchKind::All
+        // would make most states match states, and the simple
+        // loop would leave its fast path at almost every byte).
+        .match_kind(MatchKind::LeftmostFirst)
+        // Recognizers always match from the first byte.
+        .start_kind(StartKind::Anchored)
+        // Minimal tables: smaller to embed, faster to walk.
+        .minimize(minimize)
+        // Byte classes shrink the table ~4x and cost nothing.
+        .byte_classes(true)
+        // The recognizer drives the DFA itself, one byte at a
+        // time; search-time acceleration would be unused bytes.
+        .accelerate(false)
+        // No `\b` in any grammar, so no quit bytes are needed.
+        .unicode_word_boundary(false)
+        .dfa_size_limit(Some(dfa_bytes))
+        .determinize_size_limit(Some(determinize_bytes));
+    dense::Builder::new()
+        .configure(config)
+        .build_from_nfa(nfa)
+        .map_err(|e| BuildError::DfaTooBig(e.to_string()))
+}
+
 impl Automaton {
     /// Compiles `(?:hir)\z` into a minimized, anchored dense DFA.
     pub fn build(hir: &Hir, limits: Limits) -> Result<Automaton, BuildError> {
+        Automaton::build_with(hir, limits, &mut Composer::new(limits))
+    }
+
+    /// [`Automaton::build`] with the parts `composer` built for earlier
+    /// rules (the rules of one grammar share many).
+    pub fn build_with(hir: &Hir, limits: Limits, composer: &mut Composer) -> Result<Automaton, BuildError> {
         let t0 = Instant::now();
-        let nfa = thompson::Compiler::new()
-            .configure(
-                thompson::Config::new()
-                    // Recognizers report match/no match and where a match
-                    // failed; capture states would only enlarge the NFA.
-                    .which_captures(WhichCaptures::None)
-                    .nfa_size_limit(Some(limits.nfa_bytes)),
-            )
-            .build_from_hir(&anchored_full(hir.clone()))
-            .map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
-        let config = |minimize: bool, dfa_bytes: usize| {
-            dense::Config::new()
-                // Leftmost-first plus the `\z` anchor gives one match
-                // state, reached only after a full match (MatchKind::All
-                // would make most states match states, and the simple
-                // loop would leave its fast path at almost every byte).
-                .match_kind(MatchKind::LeftmostFirst)
-                // Recognizers always match from the first byte.
-                .start_kind(StartKind::Anchored)
-                // Minimal tables: smaller to embed, faster to walk.
-                .minimize(minimize)
-                // Byte classes shrink the table ~4x and cost nothing.
-                .byte_classes(true)
-                // The recognizer drives the DFA itself, one byte at a
-                // time; search-time acceleration would be unused bytes.
-                .accelerate(false)
-                // No `\b` in any grammar, so no quit bytes are needed.
-                .unicode_word_boundary(false)
-                .dfa_size_limit(Some(dfa_bytes))
-                .determinize_size_limit(Some(limits.determinize_bytes))
-        };
-        let build = |minimize, dfa_bytes| {
-            dense::Builder::new()
-                .configure(config(minimize, dfa_bytes))
-                .build_from_nfa(&nfa)
-                .map_err(|e| BuildError::DfaTooBig(e.to_string()))
-        };
+        if let Some(d) = composer.build(hir)? {
+            // As a deterministic NFA the composed DFA determinizes in one
+            // step per state and class. It is minimized again:
+            // `regex-automata` may give a state reached both at the start
+            // and later two DFA states, which minimizing merges (without it
+            // RFC 3986's `path` has 5 states, not 4).
+            let det = d.to_nfa().map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
+            let small = d.states() <= MAX_MINIMIZE_STATES;
+            let dfa = dense_from_nfa(&det, small, usize::MAX, usize::MAX)?;
+            return Ok(Automaton {
+                nfa_states: det.states().len(),
+                dfa,
+                build_time: t0.elapsed(),
+                wire: OnceLock::new(),
+            });
+        }
+        let nfa = nfa_of(&anchored_full(hir.clone()), limits)?;
+        let dfa = Automaton::direct(&nfa, limits)?;
+        Ok(Automaton {
+            nfa_states: nfa.states().len(),
+            dfa,
+            build_time: t0.elapsed(),
+            wire: OnceLock::new(),
+        })
+    }
+
+    /// Compiles `(?:hir)\z` by determinizing its whole NFA at once.
+    #[cfg(test)]
+    pub(crate) fn build_direct(hir: &Hir, limits: Limits) -> Result<Automaton, BuildError> {
+        let nfa = nfa_of(&anchored_full(hir.clone()), limits)?;
+        Ok(Automaton {
+            nfa_states: nfa.states().len(),
+            dfa: Automaton::direct(&nfa, limits)?,
+            build_time: Duration::ZERO,
+            wire: OnceLock::new(),
+        })
+    }
+
+    fn direct(nfa: &thompson::NFA, limits: Limits) -> Result<dense::DFA<Vec<u32>>, BuildError> {
+        let build = |minimize, dfa_bytes| dense_from_nfa(nfa, minimize, dfa_bytes, limits.determinize_bytes);
         // regex-automata's minimizer takes time quadratic in the states of
         // long chains (`65536"x"` takes minutes): minimize only automata of
         // a size real grammars have. Determinizing is the other cost (a
@@ -136,17 +197,21 @@ impl Automaton {
         // without minimizing, up to the real limit.
         let stride = nfa.byte_classes().alphabet_len().next_power_of_two();
         let cap = MAX_MINIMIZE_STATES.saturating_mul(stride * std::mem::size_of::<u32>());
-        let dfa = match build(true, cap.min(limits.dfa_bytes)) {
-            Ok(dfa) => dfa,
-            Err(_) if cap < limits.dfa_bytes => build(false, limits.dfa_bytes)?,
-            Err(e) => return Err(e),
+        let sized = |e: BuildError| match e {
+            // Name the size: the states the limit holds at this stride.
+            BuildError::DfaTooBig(m) if m.starts_with("DFA exceeded size limit") => {
+                BuildError::DfaTooBig(format!(
+                    "{m} (more than {} states)",
+                    limits.dfa_bytes / (stride * std::mem::size_of::<u32>())
+                ))
+            }
+            e => e,
         };
-        Ok(Automaton {
-            nfa_states: nfa.states().len(),
-            dfa,
-            build_time: t0.elapsed(),
-            wire: OnceLock::new(),
-        })
+        match build(true, cap.min(limits.dfa_bytes)) {
+            Ok(dfa) => Ok(dfa),
+            Err(_) if cap < limits.dfa_bytes => build(false, limits.dfa_bytes).map_err(sized),
+            Err(e) => Err(sized(e)),
+        }
     }
 
     /// Number of DFA states reachable from the start state (the dead state

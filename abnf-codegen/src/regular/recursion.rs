@@ -322,9 +322,16 @@ impl Lowerer<'_> {
 ///   repetition matches only the empty string, the repetition is
 ///   `*(γ B)` (`a = "x" *"x"`, `set = item *("," item)`). (`L = αM ∪ β`
 ///   with `M = (γL)*` gives `M = (γ(α ∪ β))*`.)
+/// - In a rule that is its own cycle, alternatives that only concatenate
+///   the rule with itself (`a = a a / "x"`, `a = a a a / a / B`) add
+///   nothing but concatenations of its other alternatives `B`: the least
+///   language with `L = B ∪ L·L` is `B+`, written `B *B`.
 fn simplify(e: &Expr, members: &[RuleId]) -> Expr {
     let e = drop_empty_repeats(e);
     let [x] = members else { return e };
+    if let Some(closed) = self_concatenation(&e, *x) {
+        return closed;
+    }
     let eps = replace_star_tail(&e, *x, &|_| Expr::Concat(Vec::new()));
     if mentions(&eps, members) || eps == e {
         return e;
@@ -336,6 +343,42 @@ fn simplify(e: &Expr, members: &[RuleId]) -> Expr {
             prefix.iter().cloned().chain([eps.clone()]).collect(),
         )),
     })
+}
+
+/// `B *B` when every alternative of `e` either does not mention `x` (they
+/// make `B`) or is `x` concatenated with itself, at least once twice.
+fn self_concatenation(e: &Expr, x: RuleId) -> Option<Expr> {
+    fn alternatives<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        match e {
+            Expr::Alt(es) => es.iter().for_each(|e| alternatives(e, out)),
+            e => out.push(e),
+        }
+    }
+    let is_x = |e: &Expr| matches!(e, Expr::Ref(r, _) if *r == x);
+    let mut alts = Vec::new();
+    alternatives(e, &mut alts);
+    let mut base = Vec::new();
+    let mut doubled = false;
+    for alt in alts {
+        match alt {
+            Expr::Concat(es) if !es.is_empty() && es.iter().all(is_x) => doubled |= es.len() >= 2,
+            e if is_x(e) => {}
+            e if !mentions(e, &[x]) => base.push(e.clone()),
+            _ => return None,
+        }
+    }
+    if !doubled || base.is_empty() {
+        return None;
+    }
+    let b = Expr::Alt(base);
+    Some(Expr::Concat(vec![
+        b.clone(),
+        Expr::Repeat {
+            min: 0,
+            max: None,
+            expr: Box::new(b),
+        },
+    ]))
 }
 
 fn drop_empty_repeats(e: &Expr) -> Expr {

@@ -258,6 +258,36 @@ impl<'g> Sampler<'g> {
     }
 }
 
+impl Sampler<'_> {
+    /// For a grammar whose terminals are octets: a near miss of `rule`, as
+    /// bytes, that `accepts` rejects, if one turns up within `tries`. The
+    /// mutations use the bytes at the grammar's boundaries (RFC 3629's
+    /// `%xC2`, `%xBF`, `%xC0`...), so the misses of a UTF-8 grammar include
+    /// truncated characters, stray continuation bytes and overlong forms.
+    pub fn invalid_bytes(
+        &mut self,
+        rule: RuleId,
+        accepts: impl Fn(&[u8]) -> bool,
+        tries: usize,
+    ) -> Option<Vec<u8>> {
+        // Characters stand for bytes here (U+0000-U+00FF, one per byte).
+        let boundary: Vec<char> = self
+            .boundary_chars(rule)
+            .into_iter()
+            .filter(|&c| (c as u32) <= 0xFF)
+            .chain(['\u{80}', '\u{FF}'])
+            .collect();
+        (0..tries)
+            .map(|_| {
+                self.near_miss(rule, &boundary)
+                    .chars()
+                    .map(|c| c as u32 as u8)
+                    .collect::<Vec<u8>>()
+            })
+            .find(|s| !accepts(s))
+    }
+}
+
 /// How far past `max_depth` generation may go (only shortest choices are
 /// made there) before it stops.
 const MAX_EXTRA_DEPTH: usize = 1000;

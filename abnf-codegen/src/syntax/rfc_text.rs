@@ -205,18 +205,31 @@ pub fn extract(rfc: &str) -> Extracted {
             continue;
         };
         let base = indent(&lines[i]);
+        // The column of the `=`: a continuation that starts with a rule
+        // name (RFC 3261's `sent-protocol = protocol-name SLASH
+        // protocol-version` / `SLASH transport`) must be indented past it.
+        let eq_col = lines[i].find('=').unwrap_or(0);
         let mut members = vec![i];
         let mut open = brackets_open(&lines[i]);
         let mut j = i + 1;
+        // Since the last line of the rule: a blank line, and page furniture.
+        let (mut blank, mut page_break) = (false, false);
         while j < lines.len() {
             let l = &lines[j];
             if l.trim().is_empty() || is_furniture(l) {
+                blank |= l.trim().is_empty();
+                page_break |= is_furniture(l);
                 j += 1;
                 continue;
             }
             let t = l.trim_start();
+            // A line of names is taken only right below the rule (or
+            // across a page break), indented past its `=`, and when it
+            // does not itself define a rule: prose indented that deep
+            // after a blank line stays prose.
+            let names = indent(l) > eq_col && (!blank || page_break) && rule_start(l).is_none();
             let continues = indent(l) > base
-                && (open > 0 || t.starts_with(['/', '[', '(', ')', ']', ';', '"', '%']))
+                && (open > 0 || t.starts_with(['/', '[', '(', ')', ']', ';', '"', '%']) || names)
                 && abnf_elements(t);
             if !continues {
                 if indent(l) > base {
@@ -225,6 +238,7 @@ pub fn extract(rfc: &str) -> Extracted {
                 break;
             }
             open += brackets_open(l);
+            (blank, page_break) = (false, false);
             members.push(j);
             j += 1;
         }
@@ -299,6 +313,31 @@ mod tests {
         let e = extract("   a = \"x\" | \"y\"\n   b = \"z\"\n       / \"w\" | \"v\"\n   scheme = $2\n");
         assert_eq!(e.stray, vec![(0, 11, '|'), (2, 13, '|')]);
         assert_eq!(e.rules, 1);
+    }
+
+    #[test]
+    fn a_continuation_may_start_with_a_rule_name() {
+        // RFC 3261 §25.1, as published (two rules around it).
+        let rfc = "   via-extension     =  generic-param\r\n   sent-protocol     =  protocol-name SLASH protocol-version\r\n                        SLASH transport\r\n   protocol-name     =  \"SIP\" / token\r\n   Request        =  Request-Line\r\n                     *( message-header )\r\n                     CRLF\r\n                     [ message-body ]\r\n";
+        let e = extract(rfc);
+        assert_eq!(e.rules, 4);
+        assert!(
+            e.abnf.contains("sent-protocol     =  protocol-name SLASH protocol-version\n                     SLASH transport\n"),
+            "{}",
+            e.abnf
+        );
+        assert!(
+            e.abnf.contains("*( message-header )\n                  CRLF\n"),
+            "{}",
+            e.abnf
+        );
+    }
+
+    #[test]
+    fn words_below_a_rule_after_a_blank_line_stay_prose() {
+        let e = extract("   a = b\r\n\r\n         some words here\r\n   c = d\r\n");
+        assert_eq!(e.rules, 2);
+        assert!(!e.abnf.contains("words"), "{}", e.abnf);
     }
 
     #[test]
