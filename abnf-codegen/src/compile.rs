@@ -449,7 +449,7 @@ fn tagged(
             Some(g.rule(rule).name_span),
         ));
     }
-    automata::tagged(hir, config.limits, components).map_err(|e| {
+    crate::tagged::from_hir(hir, config.limits, components).map_err(|e| {
         let r = g.rule(rule);
         let detail = match e {
             BuildError::NfaTooBig(m) | BuildError::DfaTooBig(m) => m,

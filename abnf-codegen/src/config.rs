@@ -7,11 +7,11 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::automata::Limits;
 use crate::compile::Compiled;
 use crate::diagnostic::Diagnostics;
 use crate::emit::{Generated, IncludeStyle};
 use crate::grammar::Grammar;
+use crate::limits::Limits;
 
 /// Configures and runs code generation.
 ///
@@ -342,7 +342,7 @@ impl Config {
     /// warning (see [`crate::partial`]).
     ///
     /// ```
-    /// use abnf_codegen::automata::Limits;
+    /// use abnf_codegen::limits::Limits;
     ///
     /// let result = abnf_codegen::Config::new()
     ///     .spec_source("big.abnf", "big = *(\"a\" / \"b\") \"a\" 12(\"a\" / \"b\")\n")

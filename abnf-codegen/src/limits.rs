@@ -6,7 +6,6 @@
 //! What the generator refuses, and with which message, is listed in the
 //! README's "Limits" section.
 
-pub use crate::automata::{Limits, MAX_MINIMIZE_STATES};
 pub use abnf_runtime::wire::MAX_REGISTERS;
 
 /// The largest spec file read, in bytes (a root spec or an import). Imports
@@ -55,3 +54,50 @@ pub const MAX_REFERENCE_DEPTH: usize = 500;
 /// in the runtime's two-byte steps); [`Limits::tagged_states`] may only
 /// lower it.
 pub const MAX_TAGGED_STATES: usize = 0xFFFF;
+
+/// DFAs with more states than this (before minimization) are not
+/// minimized. RFC 3987's `IRI-reference` has about 1,600.
+pub const MAX_MINIMIZE_STATES: usize = 20_000;
+
+/// Size limits for building automata. A grammar that exceeds one gets an
+/// error naming the rule and the limit, not an out-of-memory.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Bytes of heap the Thompson NFA may use.
+    pub nfa_bytes: usize,
+    /// Bytes the final (minimized) DFA may use.
+    pub dfa_bytes: usize,
+    /// Bytes the subset construction may use while determinizing.
+    pub determinize_bytes: usize,
+    /// States a tagged (typed-tree or `@components`) DFA may have; past
+    /// it the builder stops at once. At most [`MAX_TAGGED_STATES`].
+    pub tagged_states: usize,
+    /// Bytes of generated tables one rule's recognizer may take (its
+    /// transition table and sparse DFA, in both byte orders).
+    pub rule_output_bytes: usize,
+    /// Bytes all generated files of one run may take together.
+    pub output_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        // Generous for URI grammars (RFC 3987's IRI-reference needs about
+        // 1 MB to determinize and 160 KB minimized) while keeping a
+        // pathological grammar well inside this machine's memory.
+        Limits {
+            nfa_bytes: 64 << 20,
+            // 8 MiB is about 16,000 states of 128 byte classes before
+            // minimizing (RFC 3261's `challenge` needs 5 MiB for 10,000
+            // determinized whole, 326 once minimized): a recognizer table
+            // no one embeds. Rules built part by part (`compose`) reach it,
+            // if at all, in well under a second.
+            dfa_bytes: 8 << 20,
+            determinize_bytes: 64 << 20,
+            tagged_states: 16 * 1024,
+            // RFC 3987's largest recognizer takes about 700 KB in all; the
+            // whole of iri-grammar's output is about 8 MB.
+            rule_output_bytes: 16 << 20,
+            output_bytes: 64 << 20,
+        }
+    }
+}

@@ -171,7 +171,7 @@ struct LimitArgs {
 
 impl LimitArgs {
     fn apply(self, config: &mut Config) {
-        let mut l = abnf_codegen::automata::Limits::default();
+        let mut l = abnf_codegen::limits::Limits::default();
         l.nfa_bytes = self.nfa_bytes.unwrap_or(l.nfa_bytes);
         l.dfa_bytes = self.dfa_bytes.unwrap_or(l.dfa_bytes);
         l.determinize_bytes = self.determinize_bytes.unwrap_or(l.determinize_bytes);

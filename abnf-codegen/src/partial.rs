@@ -13,9 +13,10 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::automata::{Automaton, BuildError, Composer, Limits};
+use crate::automata::{Automaton, BuildError, Composer};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::grammar::{Grammar, ModuleId, RuleId};
+use crate::limits::Limits;
 use crate::limits::MAX_HIR_NODES;
 use crate::regular::{Chain, Lowerer};
 

@@ -10,7 +10,7 @@
 //!   bidirectional-formatting character, at most 16 KiB per diagnostic.
 #![no_main]
 
-use abnf_codegen::automata::Limits;
+use abnf_codegen::limits::Limits;
 use abnf_codegen::grammar::{self, SpecInput};
 use abnf_codegen::{Config, Diagnostics, Error};
 use libfuzzer_sys::fuzz_target;

@@ -16,7 +16,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
 use std::time::Duration;
 
-use abnf_codegen::automata::Limits;
+use abnf_codegen::limits::Limits;
 use abnf_codegen::{Config, Diagnostic, Diagnostics, Error, Severity};
 
 /// How far the pipeline runs.

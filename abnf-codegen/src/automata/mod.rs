@@ -20,54 +20,10 @@ use abnf_runtime::wire::{self as rtwire, Kind};
 use crate::regular::anchored_full;
 use crate::wire::{WireBytes, NATIVE_BIG_ENDIAN};
 
-/// DFAs with more states than this (before minimization) are not
-/// minimized. RFC 3987's `IRI-reference` has about 1,600.
-pub const MAX_MINIMIZE_STATES: usize = 20_000;
+use crate::limits::{Limits, MAX_MINIMIZE_STATES};
 
-/// Size limits for building automata. A grammar that exceeds one gets an
-/// error naming the rule and the limit, not an out-of-memory.
-#[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    /// Bytes of heap the Thompson NFA may use.
-    pub nfa_bytes: usize,
-    /// Bytes the final (minimized) DFA may use.
-    pub dfa_bytes: usize,
-    /// Bytes the subset construction may use while determinizing.
-    pub determinize_bytes: usize,
-    /// States a tagged (typed-tree or `@components`) DFA may have; past
-    /// it the builder stops at once. At most [`crate::tagged::MAX_STATES`].
-    pub tagged_states: usize,
-    /// Bytes of generated tables one rule's recognizer may take (its
-    /// transition table and sparse DFA, in both byte orders).
-    pub rule_output_bytes: usize,
-    /// Bytes all generated files of one run may take together.
-    pub output_bytes: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        // Generous for URI grammars (RFC 3987's IRI-reference needs about
-        // 1 MB to determinize and 160 KB minimized) while keeping a
-        // pathological grammar well inside this machine's memory.
-        Limits {
-            nfa_bytes: 64 << 20,
-            // 8 MiB is about 16,000 states of 128 byte classes before
-            // minimizing (RFC 3261's `challenge` needs 5 MiB for 10,000
-            // determinized whole, 326 once minimized): a recognizer table
-            // no one embeds. Rules built part by part (`compose`) reach it,
-            // if at all, in well under a second.
-            dfa_bytes: 8 << 20,
-            determinize_bytes: 64 << 20,
-            tagged_states: 16 * 1024,
-            // RFC 3987's largest recognizer takes about 700 KB in all; the
-            // whole of iri-grammar's output is about 8 MB.
-            rule_output_bytes: 16 << 20,
-            output_bytes: 64 << 20,
-        }
-    }
-}
-
-/// Why an automaton could not be built.
+/// Why an automaton could not be built: a size limit, with what exceeded
+/// it (regex-automata's own error text, or ours with the states reached).
 #[derive(Clone, Debug)]
 pub enum BuildError {
     /// The NFA exceeded [`Limits::nfa_bytes`].
@@ -75,6 +31,17 @@ pub enum BuildError {
     /// The DFA exceeded a DFA limit.
     DfaTooBig(String),
 }
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::NfaTooBig(why) => write!(f, "the NFA is too large: {why}"),
+            BuildError::DfaTooBig(why) => write!(f, "the DFA is too large: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
 
 /// A built DFA for one rule, with what it cost.
 pub struct Automaton {
@@ -248,77 +215,6 @@ impl Automaton {
             .table()
             .full_match(input)
     }
-}
-
-/// Builds the minimized tagged DFA of a HIR with capture groups.
-///
-/// A large automaton (over 128 states for `@components` extractions, which
-/// `components` marks, over 512 for parse trees) is also built with
-/// registers per tag and losing threads pruned ([`Registers::PerTag`]), and
-/// that form is taken when it has at most a sixth of the states. It costs
-/// register copies where threads fork, so it pays only when it shrinks the
-/// automaton by that much: for a grammar that splits rather than validates
-/// (RFC 3986 Appendix B: 31 states instead of 900), whose
-/// one-register-per-value form has a state for each combination of
-/// optional parts present or absent. (Building both forms of every
-/// automaton would cost generator time on every rule.)
-///
-/// `@components` extractions also read non-ASCII characters whole where
-/// they can ([`TaggedDfa::trust_utf8`]): they are run on `&str`s, or check
-/// UTF-8 first. Parse trees keep their byte-level automata.
-///
-/// [`Registers::PerTag`]: crate::tagged::Registers::PerTag
-/// [`TaggedDfa::trust_utf8`]: crate::tagged::TaggedDfa::trust_utf8
-pub fn tagged(hir: &Hir, limits: Limits, components: bool) -> Result<crate::tagged::TaggedDfa, BuildError> {
-    use crate::tagged::{Registers, TaggedDfa, MAX_REGISTERS};
-    let nfa = thompson::Compiler::new()
-        .configure(
-            thompson::Config::new()
-                // The capture groups are the tags.
-                .which_captures(WhichCaptures::All)
-                .nfa_size_limit(Some(limits.nfa_bytes)),
-        )
-        .build_from_hir(hir)
-        .map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
-    let build = |mode| -> Result<TaggedDfa, BuildError> {
-        let mut dfa = TaggedDfa::build_capped(&nfa, mode, limits.tagged_states).map_err(|e| match e {
-            crate::tagged::TaggedError::TooManyStates => BuildError::DfaTooBig(format!(
-                "the tagged DFA has more than {} states (`Limits::tagged_states`)",
-                limits.tagged_states.min(crate::tagged::MAX_STATES)
-            )),
-            e => BuildError::DfaTooBig(format!("{e:?}")),
-        })?;
-        dfa.minimize();
-        // Components are read from `&str`s (their byte entry points check
-        // UTF-8 first), parse trees also from spans of one.
-        if components && dfa.trust_utf8() {
-            dfa.minimize();
-        }
-        dfa.merge_classes();
-        Ok(dfa)
-    };
-    let mut dfa = build(Registers::Shared)?;
-    if dfa.states() > if components { 128 } else { 512 } {
-        if let Ok(p) = build(Registers::PerTag) {
-            if p.states() * 6 <= dfa.states() && p.registers <= MAX_REGISTERS && p.fits_words() {
-                dfa = p;
-            }
-        }
-    }
-    if dfa.registers > MAX_REGISTERS {
-        return Err(BuildError::DfaTooBig(format!(
-            "the tagged DFA needs {} registers, more than the runtime's {}",
-            dfa.registers, MAX_REGISTERS
-        )));
-    }
-    if !dfa.fits_words() {
-        return Err(BuildError::DfaTooBig(format!(
-            "{} states or {} register operation lists do not fit the runtime's 32-bit transitions",
-            dfa.states(),
-            dfa.op_lists.len()
-        )));
-    }
-    Ok(dfa)
 }
 
 /// A DFA as a flat transition table, for the recognizer's hot loop.

@@ -11,11 +11,12 @@ use super::typed::{
     EmitComponents, EmitField, EmitShape, EmitTdfa, EmitType, EmitTypeKind, EmitVariant, Target,
 };
 use super::{EmitGrammar, EmitKind, EmitRule, IncludeStyle};
-use crate::automata::{Automaton, Limits};
+use crate::automata::Automaton;
 use crate::compile::{Compiled, RuleStats};
 use crate::config::Error;
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::grammar::{Grammar, ModuleId, RuleId};
+use crate::limits::Limits;
 use crate::limits::MAX_PAIR_BYTES;
 use crate::names::{self, Namer};
 use crate::tagged::TaggedDfa;

@@ -214,7 +214,7 @@ impl TaggedDfa {
     /// The loop set of every state of a tagged DFA (empty for most): the
     /// ASCII bytes on which it moves to itself without touching a register, so
     /// that a run of them changes nothing but the position. Only states with
-    /// at least [`MIN_LOOP_BYTES`](crate::automata::bitpar::MIN_LOOP_BYTES) of them get a set. An extraction walks such
+    /// at least [`MIN_LOOP_BYTES`] of them get a set. An extraction walks such
     /// a run bit-parallel where the recognizer walked with it loops too: on
     /// the intersection of both sets (the runtime's `LoopSet::meet`).
     pub fn loop_sets(&self) -> Vec<LoopSet> {

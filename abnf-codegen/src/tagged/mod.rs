@@ -32,6 +32,11 @@ use regex_automata::util::primitives::StateID;
 use abnf_runtime::wire::{self as rtwire, Kind, DELTA, NOT_FINAL, SET_POS};
 pub use abnf_runtime::wire::{FIRST_LIST, FIRST_PAIR_LIST, MAX_REGISTERS, NEXT_BITS, PENDING, UNSET};
 
+use regex_automata::nfa::thompson::{self, WhichCaptures};
+use regex_syntax::hir::Hir;
+
+use crate::automata::BuildError;
+use crate::limits::Limits;
 use crate::wire::{WireBytes, NATIVE_BIG_ENDIAN};
 
 pub use crate::limits::MAX_TAGGED_STATES as MAX_STATES;
@@ -128,6 +133,73 @@ mod minimize;
 mod utf8;
 
 pub use determinize::Registers;
+
+/// Builds the minimized tagged DFA of a HIR with capture groups.
+///
+/// A large automaton (over 128 states for `@components` extractions, which
+/// `components` marks, over 512 for parse trees) is also built with
+/// registers per tag and losing threads pruned ([`Registers::PerTag`]), and
+/// that form is taken when it has at most a sixth of the states. It costs
+/// register copies where threads fork, so it pays only when it shrinks the
+/// automaton by that much: for a grammar that splits rather than validates
+/// (RFC 3986 Appendix B: 31 states instead of 900), whose
+/// one-register-per-value form has a state for each combination of
+/// optional parts present or absent. (Building both forms of every
+/// automaton would cost generator time on every rule.)
+///
+/// `@components` extractions also read non-ASCII characters whole where
+/// they can ([`TaggedDfa::trust_utf8`]): they are run on `&str`s, or check
+/// UTF-8 first. Parse trees keep their byte-level automata.
+pub fn from_hir(hir: &Hir, limits: Limits, components: bool) -> Result<TaggedDfa, BuildError> {
+    let nfa = thompson::Compiler::new()
+        .configure(
+            thompson::Config::new()
+                // The capture groups are the tags.
+                .which_captures(WhichCaptures::All)
+                .nfa_size_limit(Some(limits.nfa_bytes)),
+        )
+        .build_from_hir(hir)
+        .map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
+    let build = |mode| -> Result<TaggedDfa, BuildError> {
+        let mut dfa = TaggedDfa::build_capped(&nfa, mode, limits.tagged_states).map_err(|e| match e {
+            TaggedError::TooManyStates => BuildError::DfaTooBig(format!(
+                "the tagged DFA has more than {} states (`Limits::tagged_states`)",
+                limits.tagged_states.min(MAX_STATES)
+            )),
+            e => BuildError::DfaTooBig(e.to_string()),
+        })?;
+        dfa.minimize();
+        // Components are read from `&str`s (their byte entry points check
+        // UTF-8 first), parse trees also from spans of one.
+        if components && dfa.trust_utf8() {
+            dfa.minimize();
+        }
+        dfa.merge_classes();
+        Ok(dfa)
+    };
+    let mut dfa = build(Registers::Shared)?;
+    if dfa.states() > if components { 128 } else { 512 } {
+        if let Ok(p) = build(Registers::PerTag) {
+            if p.states() * 6 <= dfa.states() && p.registers <= MAX_REGISTERS && p.fits_words() {
+                dfa = p;
+            }
+        }
+    }
+    if dfa.registers > MAX_REGISTERS {
+        return Err(BuildError::DfaTooBig(format!(
+            "the tagged DFA needs {} registers, more than the runtime's {}",
+            dfa.registers, MAX_REGISTERS
+        )));
+    }
+    if !dfa.fits_words() {
+        return Err(BuildError::DfaTooBig(format!(
+            "{} states or {} register operation lists do not fit the runtime's 32-bit transitions",
+            dfa.states(),
+            dfa.op_lists.len()
+        )));
+    }
+    Ok(dfa)
+}
 
 impl TaggedDfa {
     /// Number of states (the dead state included).
