@@ -452,7 +452,8 @@ fn tagged(
     crate::tagged::from_hir(hir, config.limits, components).map_err(|e| {
         let r = g.rule(rule);
         let detail = match e {
-            BuildError::NfaTooBig(m) | BuildError::DfaTooBig(m) => m,
+            BuildError::NfaTooBig(e) => e.to_string(),
+            BuildError::DfaTooBig(m) => m,
         };
         Diagnostic::error(
             Code::TooLarge,

@@ -17,8 +17,7 @@ use std::collections::HashMap;
 use crate::diagnostic::{Code, Diagnostic, Span};
 use crate::grammar::{Expr, Grammar, RuleId};
 
-/// The deepest bound accepted (each level copies the rule's cycle).
-pub const MAX_DEPTH: u32 = 64;
+pub use crate::limits::MAX_BOUNDED_DEPTH as MAX_DEPTH;
 
 /// A bound to apply: rule, depth, and where it was asked for (a directive's
 /// span; `None` for [`crate::Config::depth`]).

@@ -9,7 +9,7 @@ use codespan_reporting::diagnostic as cs;
 use codespan_reporting::files::{self, Files};
 use std::collections::{BTreeMap, HashMap};
 
-use crate::limits::MAX_EXCERPT_CHARS;
+use crate::limits::{MAX_EXCERPT_CHARS, MAX_MESSAGE_CHARS};
 use codespan_reporting::term;
 use codespan_reporting::term::termcolor::{Ansi, NoColor, WriteColor};
 
@@ -418,9 +418,6 @@ pub(crate) fn escape_text(text: &str, keep_newlines: bool) -> String {
     }
     out
 }
-
-/// The most characters of a message, label or note that are rendered.
-const MAX_MESSAGE_CHARS: usize = 300;
 
 /// One source line as shown: the text (cut and escaped) and where original
 /// byte offsets of the line land in it.

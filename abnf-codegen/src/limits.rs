@@ -101,3 +101,10 @@ impl Default for Limits {
         }
     }
 }
+
+/// The most characters of a message, label or note that are rendered.
+pub const MAX_MESSAGE_CHARS: usize = 300;
+
+/// The deepest bound `@depth` (and `Config::depth`) accepts: each level
+/// copies the rule's cycle.
+pub const MAX_BOUNDED_DEPTH: u32 = 64;

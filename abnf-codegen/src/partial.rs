@@ -226,7 +226,7 @@ pub(crate) fn build_automata(
             Err(e) => e,
         };
         let (what, detail, knob, flag) = match e {
-            BuildError::NfaTooBig(m) => ("NFA", m, "nfa_bytes", "`--nfa-bytes`"),
+            BuildError::NfaTooBig(e) => ("NFA", e.to_string(), "nfa_bytes", "`--nfa-bytes`"),
             BuildError::DfaTooBig(m) => (
                 "DFA",
                 m,

@@ -26,8 +26,8 @@ use crate::limits::{Limits, MAX_MINIMIZE_STATES};
 /// it (regex-automata's own error text, or ours with the states reached).
 #[derive(Clone, Debug)]
 pub enum BuildError {
-    /// The NFA exceeded [`Limits::nfa_bytes`].
-    NfaTooBig(String),
+    /// The NFA exceeded [`Limits::nfa_bytes`]: regex-automata's error.
+    NfaTooBig(thompson::BuildError),
     /// The DFA exceeded a DFA limit.
     DfaTooBig(String),
 }
@@ -35,13 +35,20 @@ pub enum BuildError {
 impl std::fmt::Display for BuildError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            BuildError::NfaTooBig(why) => write!(f, "the NFA is too large: {why}"),
+            BuildError::NfaTooBig(e) => write!(f, "the NFA is too large: {e}"),
             BuildError::DfaTooBig(why) => write!(f, "the DFA is too large: {why}"),
         }
     }
 }
 
-impl std::error::Error for BuildError {}
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::NfaTooBig(e) => Some(e),
+            BuildError::DfaTooBig(_) => None,
+        }
+    }
+}
 
 /// A built DFA for one rule, with what it cost.
 pub struct Automaton {
@@ -68,7 +75,7 @@ fn nfa_of(hir: &Hir, limits: Limits) -> Result<thompson::NFA, BuildError> {
                 .nfa_size_limit(Some(limits.nfa_bytes)),
         )
         .build_from_hir(hir)
-        .map_err(|e| BuildError::NfaTooBig(e.to_string()))
+        .map_err(BuildError::NfaTooBig)
 }
 
 /// Determinizes `nfa` into an anchored dense DFA, minimized when
@@ -120,7 +127,7 @@ impl Automaton {
             // `regex-automata` may give a state reached both at the start
             // and later two DFA states, which minimizing merges (without it
             // RFC 3986's `path` has 5 states, not 4).
-            let det = d.to_nfa().map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
+            let det = d.to_nfa().map_err(BuildError::NfaTooBig)?;
             let small = d.states() <= MAX_MINIMIZE_STATES;
             let dfa = dense_from_nfa(&det, small, usize::MAX, usize::MAX)?;
             return Ok(Automaton {

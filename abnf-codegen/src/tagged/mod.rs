@@ -159,7 +159,7 @@ pub fn from_hir(hir: &Hir, limits: Limits, components: bool) -> Result<TaggedDfa
                 .nfa_size_limit(Some(limits.nfa_bytes)),
         )
         .build_from_hir(hir)
-        .map_err(|e| BuildError::NfaTooBig(e.to_string()))?;
+        .map_err(BuildError::NfaTooBig)?;
     let build = |mode| -> Result<TaggedDfa, BuildError> {
         let mut dfa = TaggedDfa::build_capped(&nfa, mode, limits.tagged_states).map_err(|e| match e {
             TaggedError::TooManyStates => BuildError::DfaTooBig(format!(
