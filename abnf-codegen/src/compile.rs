@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::time::Duration;
 
-use crate::automata::{self, Automaton, BuildError};
+use crate::automata::{self, Automaton, SizeError};
 use crate::config::{Config, Error};
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::grammar::{self, Grammar, ModuleId, RuleId};
@@ -452,8 +452,8 @@ fn tagged(
     crate::tagged::from_hir(hir, config.limits, components).map_err(|e| {
         let r = g.rule(rule);
         let detail = match e {
-            BuildError::NfaTooBig(e) => e.to_string(),
-            BuildError::DfaTooBig(m) => m,
+            SizeError::NfaTooBig(e) => e.to_string(),
+            SizeError::DfaTooBig(m) => m,
         };
         Diagnostic::error(
             Code::TooLarge,

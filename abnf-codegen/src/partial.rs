@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::automata::{Automaton, BuildError, Composer};
+use crate::automata::{Automaton, Composer, SizeError};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::grammar::{Grammar, ModuleId, RuleId};
 use crate::limits::Limits;
@@ -226,8 +226,8 @@ pub(crate) fn build_automata(
             Err(e) => e,
         };
         let (what, detail, knob, flag) = match e {
-            BuildError::NfaTooBig(e) => ("NFA", e.to_string(), "nfa_bytes", "`--nfa-bytes`"),
-            BuildError::DfaTooBig(m) => (
+            SizeError::NfaTooBig(e) => ("NFA", e.to_string(), "nfa_bytes", "`--nfa-bytes`"),
+            SizeError::DfaTooBig(m) => (
                 "DFA",
                 m,
                 "dfa_bytes` or `Limits::determinize_bytes",

@@ -162,7 +162,7 @@ impl Composer {
     /// The DFA of `hir` (full match), minimized unless it has more than
     /// [`MAX_MINIMIZE_STATES`] states; `Ok(None)` when `hir` is small
     /// enough to build directly, or cannot be composed (look-arounds).
-    pub(crate) fn build(&mut self, hir: &Hir) -> Result<Option<Rc<Dfa>>, super::BuildError> {
+    pub(crate) fn build(&mut self, hir: &Hir) -> Result<Option<Rc<Dfa>>, super::SizeError> {
         if !hir.properties().look_set().is_empty() {
             return Ok(None);
         }
@@ -182,7 +182,7 @@ impl Composer {
             super::nfa_of(&crate::regular::anchored_full(hir.clone()), self.limits)?;
         }
         self.part(hir, &info).map(Some).map_err(|e| {
-            super::BuildError::DfaTooBig(match e.states {
+            super::SizeError::DfaTooBig(match e.states {
                 // A small part built directly was refused.
                 0 => format!("a part of it exceeds the DFA limit of {} bytes", self.cap_bytes),
                 n => format!(

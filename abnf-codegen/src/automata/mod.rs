@@ -25,27 +25,27 @@ use crate::limits::{Limits, MAX_MINIMIZE_STATES};
 /// Why an automaton could not be built: a size limit, with what exceeded
 /// it (regex-automata's own error text, or ours with the states reached).
 #[derive(Clone, Debug)]
-pub enum BuildError {
+pub enum SizeError {
     /// The NFA exceeded [`Limits::nfa_bytes`]: regex-automata's error.
     NfaTooBig(thompson::BuildError),
     /// The DFA exceeded a DFA limit.
     DfaTooBig(String),
 }
 
-impl std::fmt::Display for BuildError {
+impl std::fmt::Display for SizeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            BuildError::NfaTooBig(e) => write!(f, "the NFA is too large: {e}"),
-            BuildError::DfaTooBig(why) => write!(f, "the DFA is too large: {why}"),
+            SizeError::NfaTooBig(e) => write!(f, "the NFA is too large: {e}"),
+            SizeError::DfaTooBig(why) => write!(f, "the DFA is too large: {why}"),
         }
     }
 }
 
-impl std::error::Error for BuildError {
+impl std::error::Error for SizeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            BuildError::NfaTooBig(e) => Some(e),
-            BuildError::DfaTooBig(_) => None,
+            SizeError::NfaTooBig(e) => Some(e),
+            SizeError::DfaTooBig(_) => None,
         }
     }
 }
@@ -65,7 +65,7 @@ pub struct Automaton {
 }
 
 /// The Thompson NFA of a recognizer's HIR (already anchored).
-fn nfa_of(hir: &Hir, limits: Limits) -> Result<thompson::NFA, BuildError> {
+fn nfa_of(hir: &Hir, limits: Limits) -> Result<thompson::NFA, SizeError> {
     thompson::Compiler::new()
         .configure(
             thompson::Config::new()
@@ -75,7 +75,7 @@ fn nfa_of(hir: &Hir, limits: Limits) -> Result<thompson::NFA, BuildError> {
                 .nfa_size_limit(Some(limits.nfa_bytes)),
         )
         .build_from_hir(hir)
-        .map_err(BuildError::NfaTooBig)
+        .map_err(SizeError::NfaTooBig)
 }
 
 /// Determinizes `nfa` into an anchored dense DFA, minimized when
@@ -85,7 +85,7 @@ fn dense_from_nfa(
     minimize: bool,
     dfa_bytes: usize,
     determinize_bytes: usize,
-) -> Result<dense::DFA<Vec<u32>>, BuildError> {
+) -> Result<dense::DFA<Vec<u32>>, SizeError> {
     let config = dense::Config::new()
         // Leftmost-first plus the `\z` anchor gives one match
         // state, reached only after a full match (MatchKind::All
@@ -108,18 +108,18 @@ fn dense_from_nfa(
     dense::Builder::new()
         .configure(config)
         .build_from_nfa(nfa)
-        .map_err(|e| BuildError::DfaTooBig(e.to_string()))
+        .map_err(|e| SizeError::DfaTooBig(e.to_string()))
 }
 
 impl Automaton {
     /// Compiles `(?:hir)\z` into a minimized, anchored dense DFA.
-    pub fn build(hir: &Hir, limits: Limits) -> Result<Automaton, BuildError> {
+    pub fn build(hir: &Hir, limits: Limits) -> Result<Automaton, SizeError> {
         Automaton::build_with(hir, limits, &mut Composer::new(limits))
     }
 
     /// [`Automaton::build`] with the parts `composer` built for earlier
     /// rules (the rules of one grammar share many).
-    pub fn build_with(hir: &Hir, limits: Limits, composer: &mut Composer) -> Result<Automaton, BuildError> {
+    pub fn build_with(hir: &Hir, limits: Limits, composer: &mut Composer) -> Result<Automaton, SizeError> {
         let t0 = Instant::now();
         if let Some(d) = composer.build(hir)? {
             // As a deterministic NFA the composed DFA determinizes in one
@@ -127,7 +127,7 @@ impl Automaton {
             // `regex-automata` may give a state reached both at the start
             // and later two DFA states, which minimizing merges (without it
             // RFC 3986's `path` has 5 states, not 4).
-            let det = d.to_nfa().map_err(BuildError::NfaTooBig)?;
+            let det = d.to_nfa().map_err(SizeError::NfaTooBig)?;
             let small = d.states() <= MAX_MINIMIZE_STATES;
             let dfa = dense_from_nfa(&det, small, usize::MAX, usize::MAX)?;
             return Ok(Automaton {
@@ -149,7 +149,7 @@ impl Automaton {
 
     /// Compiles `(?:hir)\z` by determinizing its whole NFA at once.
     #[cfg(test)]
-    pub(crate) fn build_direct(hir: &Hir, limits: Limits) -> Result<Automaton, BuildError> {
+    pub(crate) fn build_direct(hir: &Hir, limits: Limits) -> Result<Automaton, SizeError> {
         let nfa = nfa_of(&anchored_full(hir.clone()), limits)?;
         Ok(Automaton {
             nfa_states: nfa.states().len(),
@@ -159,7 +159,7 @@ impl Automaton {
         })
     }
 
-    fn direct(nfa: &thompson::NFA, limits: Limits) -> Result<dense::DFA<Vec<u32>>, BuildError> {
+    fn direct(nfa: &thompson::NFA, limits: Limits) -> Result<dense::DFA<Vec<u32>>, SizeError> {
         let build = |minimize, dfa_bytes| dense_from_nfa(nfa, minimize, dfa_bytes, limits.determinize_bytes);
         // regex-automata's minimizer takes time quadratic in the states of
         // long chains (`65536"x"` takes minutes): minimize only automata of
@@ -171,10 +171,10 @@ impl Automaton {
         // without minimizing, up to the real limit.
         let stride = nfa.byte_classes().alphabet_len().next_power_of_two();
         let cap = MAX_MINIMIZE_STATES.saturating_mul(stride * std::mem::size_of::<u32>());
-        let sized = |e: BuildError| match e {
+        let sized = |e: SizeError| match e {
             // Name the size: the states the limit holds at this stride.
-            BuildError::DfaTooBig(m) if m.starts_with("DFA exceeded size limit") => {
-                BuildError::DfaTooBig(format!(
+            SizeError::DfaTooBig(m) if m.starts_with("DFA exceeded size limit") => {
+                SizeError::DfaTooBig(format!(
                     "{m} (more than {} states)",
                     limits.dfa_bytes / (stride * std::mem::size_of::<u32>())
                 ))

@@ -35,7 +35,7 @@ pub use abnf_runtime::wire::{FIRST_LIST, FIRST_PAIR_LIST, MAX_REGISTERS, NEXT_BI
 use regex_automata::nfa::thompson::{self, WhichCaptures};
 use regex_syntax::hir::Hir;
 
-use crate::automata::BuildError;
+use crate::automata::SizeError;
 use crate::limits::Limits;
 use crate::wire::{WireBytes, NATIVE_BIG_ENDIAN};
 
@@ -150,7 +150,7 @@ pub use determinize::Registers;
 /// `@components` extractions also read non-ASCII characters whole where
 /// they can ([`TaggedDfa::trust_utf8`]): they are run on `&str`s, or check
 /// UTF-8 first. Parse trees keep their byte-level automata.
-pub fn from_hir(hir: &Hir, limits: Limits, components: bool) -> Result<TaggedDfa, BuildError> {
+pub fn from_hir(hir: &Hir, limits: Limits, components: bool) -> Result<TaggedDfa, SizeError> {
     let nfa = thompson::Compiler::new()
         .configure(
             thompson::Config::new()
@@ -159,14 +159,14 @@ pub fn from_hir(hir: &Hir, limits: Limits, components: bool) -> Result<TaggedDfa
                 .nfa_size_limit(Some(limits.nfa_bytes)),
         )
         .build_from_hir(hir)
-        .map_err(BuildError::NfaTooBig)?;
-    let build = |mode| -> Result<TaggedDfa, BuildError> {
+        .map_err(SizeError::NfaTooBig)?;
+    let build = |mode| -> Result<TaggedDfa, SizeError> {
         let mut dfa = TaggedDfa::build_capped(&nfa, mode, limits.tagged_states).map_err(|e| match e {
-            TaggedError::TooManyStates => BuildError::DfaTooBig(format!(
+            TaggedError::TooManyStates => SizeError::DfaTooBig(format!(
                 "the tagged DFA has more than {} states (`Limits::tagged_states`)",
                 limits.tagged_states.min(MAX_STATES)
             )),
-            e => BuildError::DfaTooBig(e.to_string()),
+            e => SizeError::DfaTooBig(e.to_string()),
         })?;
         dfa.minimize();
         // Components are read from `&str`s (their byte entry points check
@@ -186,13 +186,13 @@ pub fn from_hir(hir: &Hir, limits: Limits, components: bool) -> Result<TaggedDfa
         }
     }
     if dfa.registers > MAX_REGISTERS {
-        return Err(BuildError::DfaTooBig(format!(
+        return Err(SizeError::DfaTooBig(format!(
             "the tagged DFA needs {} registers, more than the runtime's {}",
             dfa.registers, MAX_REGISTERS
         )));
     }
     if !dfa.fits_words() {
-        return Err(BuildError::DfaTooBig(format!(
+        return Err(SizeError::DfaTooBig(format!(
             "{} states or {} register operation lists do not fit the runtime's 32-bit transitions",
             dfa.states(),
             dfa.op_lists.len()
