@@ -438,7 +438,16 @@ fn tagged(
     components: bool,
 ) -> Result<TaggedDfa, Diagnostic> {
     let what = if components { "components" } else { "extraction" };
-    if g.octets.contains(&g.rule(rule).module) && crate::terminals::splits_characters(hir) {
+    // Typed trees of a spec whose terminals are octets read bytes, so they
+    // cannot cut a character; `@components`, and trees emitted into a spec
+    // that reads text (when the specs compiled together differ), hand out
+    // `&str`s, which must not.
+    let home = g.rule(rule).module;
+    let all_octets = (0..g.modules.len())
+        .filter(|&i| g.modules[i].root)
+        .all(|i| g.octets.contains(&ModuleId(i as u32)));
+    let byte_tree = !components && all_octets;
+    if g.octets.contains(&home) && !byte_tree && crate::terminals::splits_characters(hir) {
         return Err(Diagnostic::error(
             Code::NotAnOctet,
             format!(

@@ -54,7 +54,7 @@ pub mod wire;
 pub use bytes::ByteSet;
 pub use recognizer::{Grammar, MatchError, Recognizer};
 pub use table::{Reverse, Table};
-pub use tagged::{List, Span, TaggedDfa};
+pub use tagged::{List, Span, TaggedDfa, Text};
 
 /// What generated code uses; not part of the API.
 #[doc(hidden)]
@@ -63,10 +63,10 @@ pub mod __private {
     pub use crate::tagged::group;
     pub use crate::wire::Aligned;
 
-    /// The text of a group that a successful parse always sets.
+    /// The text (or bytes) of a group that a successful parse always sets.
     #[inline]
-    pub fn leaf<'a>(input: &'a str, tags: &[usize], g: usize) -> &'a str {
-        group(tags, g).map_or("", |s| &input[s.range()])
+    pub fn leaf<'a, S: crate::tagged::Text + ?Sized>(input: &'a S, tags: &[usize], g: usize) -> &'a S {
+        &input[group(tags, g).unwrap_or_default().range()]
     }
 
     /// A part that the enclosing rule matched does not match its own rule:

@@ -416,19 +416,43 @@ pub fn group(tags: &[usize], g: usize) -> Option<Span> {
     (start != NONE && end != NONE).then_some(Span { start, end })
 }
 
-/// The parts of a repetition (path segments, say), read one at a time from
-/// the input without allocating.
-#[derive(Clone, Copy)]
-pub struct List<'a, T> {
-    input: &'a str,
-    pos: usize,
-    end: usize,
-    item: fn(&'a str, usize, usize) -> Option<(T, usize)>,
+/// The input of a typed tree: text (`str`, the default) or, for a grammar
+/// whose terminals are octets (`; @terminals octets`), bytes (`[u8]`).
+/// Sealed: implemented for these two only.
+pub trait Text:
+    sealed::Sealed + core::ops::Index<core::ops::Range<usize>, Output = Self> + PartialEq
+{
+}
+impl Text for str {}
+impl Text for [u8] {}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for str {}
+    impl Sealed for [u8] {}
 }
 
-impl<'a, T> List<'a, T> {
+/// The parts of a repetition (path segments, say), read one at a time from
+/// the input without allocating. `S` is the input's type: `str`, or `[u8]`
+/// for a grammar whose terminals are octets.
+pub struct List<'a, T, S: Text + ?Sized = str> {
+    input: &'a S,
+    pos: usize,
+    end: usize,
+    item: fn(&'a S, usize, usize) -> Option<(T, usize)>,
+}
+
+impl<T, S: Text + ?Sized> Clone for List<'_, T, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, S: Text + ?Sized> Copy for List<'_, T, S> {}
+
+impl<'a, T, S: Text + ?Sized> List<'a, T, S> {
     #[doc(hidden)]
-    pub fn __new(input: &'a str, span: Span, item: fn(&'a str, usize, usize) -> Option<(T, usize)>) -> Self {
+    pub fn __new(input: &'a S, span: Span, item: fn(&'a S, usize, usize) -> Option<(T, usize)>) -> Self {
         List {
             input,
             pos: span.start,
@@ -437,14 +461,22 @@ impl<'a, T> List<'a, T> {
         }
     }
 
-    /// The text of the whole repetition (what is left of it once iteration
-    /// has started).
-    pub fn as_str(&self) -> &'a str {
+    /// The input of the whole repetition (what is left of it once
+    /// iteration has started).
+    pub fn text(&self) -> &'a S {
         &self.input[self.pos..self.end]
     }
 }
 
-impl<T> Iterator for List<'_, T> {
+impl<'a, T> List<'a, T> {
+    /// The text of the whole repetition (what is left of it once iteration
+    /// has started).
+    pub fn as_str(&self) -> &'a str {
+        self.text()
+    }
+}
+
+impl<T, S: Text + ?Sized> Iterator for List<'_, T, S> {
     type Item = T;
 
     fn next(&mut self) -> Option<T> {
@@ -464,21 +496,18 @@ impl<T> Iterator for List<'_, T> {
     }
 }
 
-impl<T> FusedIterator for List<'_, T> {}
+impl<T, S: Text + ?Sized> FusedIterator for List<'_, T, S> {}
 
-impl<T: fmt::Debug + Clone> fmt::Debug for List<'_, T>
-where
-    Self: Clone,
-{
+impl<T: fmt::Debug, S: Text + ?Sized> fmt::Debug for List<'_, T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.clone()).finish()
+        f.debug_list().entries(*self).finish()
     }
 }
 
-impl<T> PartialEq for List<'_, T> {
+impl<T, S: Text + ?Sized> PartialEq for List<'_, T, S> {
     fn eq(&self, other: &Self) -> bool {
-        self.as_str() == other.as_str()
+        self.text() == other.text()
     }
 }
 
-impl<T> Eq for List<'_, T> {}
+impl<T, S: Text + ?Sized> Eq for List<'_, T, S> {}

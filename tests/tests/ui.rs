@@ -11,6 +11,40 @@ fn ui() {
     t.compile_fail("ui/fail/*.rs");
     t.pass("ui/pass/*.rs");
     t.pass(collision_corpus());
+    t.pass(octets_corpus());
+}
+
+/// A spec whose terminals are octets (`data/octets/`): its typed trees read
+/// `&[u8]`, so bytes that are not UTF-8 parse, and their parts are byte
+/// slices.
+fn octets_corpus() -> std::path::PathBuf {
+    let out = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("octets");
+    let _ = std::fs::remove_dir_all(&out);
+    let generated = abnf_codegen::Config::new()
+        .spec("data/octets/octets.abnf")
+        .include_style(abnf_codegen::emit::IncludeStyle::Relative)
+        .generate()
+        .unwrap_or_else(|e| panic!("the octets spec was refused:\n{e}"));
+    abnf_codegen::write_if_changed(&out.join("gen"), &generated.files).unwrap();
+    let main = out.join("main.rs");
+    std::fs::write(
+        &main,
+        "#[path = \"gen/grammars.rs\"]\nmod grammars;\n\
+         use grammars::octets::{self, ast};\n\
+         fn main() {\n\
+             let input: &[u8] = b\"X-Name: caf\\xe9,na\\xefve,b\";\n\
+             assert!(octets::FIELD.is_match_bytes(input));\n\
+             let f: ast::Field<'_> = ast::Field::parse(input).unwrap();\n\
+             let name: &[u8] = f.name;\n\
+             assert_eq!(name, b\"X-Name\");\n\
+             assert_eq!(f.value.item, b\"caf\\xe9\");\n\
+             let rest: Vec<&[u8]> = f.value.items.collect();\n\
+             assert_eq!(rest, [&b\"na\\xefve\"[..], &b\"b\"[..]]);\n\
+             assert_eq!(ast::Field::parse(b\"X-Name: \\x01\").unwrap_err().offset(), 8);\n\
+         }\n",
+    )
+    .unwrap();
+    main
 }
 
 /// The generator's collision corpus (`data/collisions/`, names that collide

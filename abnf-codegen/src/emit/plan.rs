@@ -404,7 +404,14 @@ impl Compiled {
     ) -> proc_macro2::TokenStream {
         let g = &self.grammar;
         let module = &g.module(m).name;
+        // A type from a spec whose trees read the other input type (bytes
+        // for octet terminals, `&str` otherwise) cannot be a field here: such
+        // a field holds its text.
+        let octets = g.octets.contains(&m);
         let target = |rule: RuleId| match model.get(rule) {
+            Some(_) if g.rule(rule).module != m && g.octets.contains(&g.rule(rule).module) != octets => {
+                Target::Leaf
+            }
             Some(t) => Target::Typed(t.name.clone()),
             None => Target::Leaf,
         };
@@ -514,7 +521,7 @@ impl Compiled {
                 kind,
             });
         }
-        super::typed::ast_module(module, &types, runtime, style)
+        super::typed::ast_module(module, &types, runtime, style, g.octets.contains(&m))
     }
 }
 

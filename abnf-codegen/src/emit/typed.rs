@@ -114,9 +114,10 @@ fn kind_has_lifetime(variants: &[EmitVariant]) -> bool {
     variants.iter().any(|v| !v.fields.is_empty())
 }
 
-fn field_type(f: &EmitField, rt: &TokenStream) -> TokenStream {
+/// A field's type; `text` is the input's type (`str`, or `[u8]` for octets).
+fn field_type(f: &EmitField, rt: &TokenStream, text: &TokenStream) -> TokenStream {
     let item = match &f.target {
-        Target::Leaf => quote!(&'a str),
+        Target::Leaf => quote!(&'a #text),
         Target::Typed(t) => {
             let t = ident(t);
             quote!(#t<'a>)
@@ -125,7 +126,9 @@ fn field_type(f: &EmitField, rt: &TokenStream) -> TokenStream {
     match f.card {
         Card::One => item,
         Card::Optional => quote!(::core::option::Option<#item>),
-        Card::Many => quote!(#rt::List<'a, #item>),
+        // `str` is the list's default input type.
+        Card::Many if text.to_string() == "str" => quote!(#rt::List<'a, #item>),
+        Card::Many => quote!(#rt::List<'a, #item, #text>),
     }
 }
 
@@ -201,8 +204,10 @@ fn item_fns(
     items: &ItemFns,
     fields: &[EmitField],
     rt: &TokenStream,
+    text: &TokenStream,
     style: IncludeStyle,
 ) -> TokenStream {
+    let bytes = input_bytes(text);
     let mut out = TokenStream::new();
     for f in fields {
         let Some(elem) = &f.element else { continue };
@@ -210,7 +215,7 @@ fn item_fns(
         let tdfa = ident(&elem.ident);
         let ntags = Literal::usize_unsuffixed(elem.tags as usize);
         let (ty, value) = match &f.target {
-            Target::Leaf => (quote!(&str), quote!(&input[s.range()])),
+            Target::Leaf => (quote!(&#text), quote!(&input[s.range()])),
             Target::Typed(t) => {
                 let t = ident(t);
                 (quote!(#t<'_>), quote!(#t::__sub(input, s)))
@@ -221,9 +226,9 @@ fn item_fns(
         out.extend(quote! {
             #tables
             #[doc = #doc]
-            fn #fn_name(input: &str, pos: usize, end: usize) -> ::core::option::Option<(#ty, usize)> {
+            fn #fn_name(input: &#text, pos: usize, end: usize) -> ::core::option::Option<(#ty, usize)> {
                 let mut tags = [usize::MAX; #ntags];
-                let next = #tdfa.longest(input.as_bytes(), pos, end, &mut tags)?;
+                let next = #tdfa.longest(#bytes, pos, end, &mut tags)?;
                 let s = __rt::group(&tags, 1)?;
                 Some((#value, next))
             }
@@ -232,9 +237,28 @@ fn item_fns(
     out
 }
 
-/// The `pub mod ast { ... }` of one grammar module.
-pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: IncludeStyle) -> TokenStream {
+/// `input` as bytes, for the automata: `input.as_bytes()` for `str`.
+fn input_bytes(text: &TokenStream) -> TokenStream {
+    if text.to_string() == "str" {
+        quote!(input.as_bytes())
+    } else {
+        quote!(input)
+    }
+}
+
+/// The `pub mod ast { ... }` of one grammar module. With `octets` (the
+/// spec's terminals are octets), the trees read `&[u8]` and their parts are
+/// byte slices; otherwise `&str`.
+pub fn ast_module(
+    grammar: &str,
+    types: &[EmitType],
+    runtime: &str,
+    style: IncludeStyle,
+    octets: bool,
+) -> TokenStream {
     let rt: TokenStream = runtime.parse().expect("runtime path is a Rust path");
+    let text = if octets { quote!([u8]) } else { quote!(str) };
+    let bytes = input_bytes(&text);
     let item_names = item_fn_names(types);
     let mut items = Vec::new();
     for ty in types {
@@ -279,7 +303,7 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
             EmitShape::Struct(fields) => {
                 let decl = fields.iter().map(|f| {
                     let n = ident(&f.name);
-                    let t = field_type(f, &rt);
+                    let t = field_type(f, &rt, &text);
                     let d = format!(" `{}`", f.rule);
                     quote!(#[doc = #d] pub #n: #t,)
                 });
@@ -291,7 +315,7 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
                 (
                     quote!(#(#decl)*),
                     quote!(#(#init)*),
-                    item_fns(&ty.name, &item_names, fields, &rt, style),
+                    item_fns(&ty.name, &item_names, fields, &rt, &text, style),
                 )
             }
             EmitShape::Enum(variants) => {
@@ -323,7 +347,7 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
                             quote!(#kind::#vn)
                         }
                         [f] => {
-                            let t = field_type(f, &rt);
+                            let t = field_type(f, &rt, &text);
                             let e = field_expr(&item_names, f, &rt);
                             vdecl.push(quote!(#[doc = #vdoc] #vn(#t),));
                             quote!(#kind::#vn(#e))
@@ -331,7 +355,7 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
                         fs => {
                             let decl = fs.iter().map(|f| {
                                 let n = ident(&f.name);
-                                let t = field_type(f, &rt);
+                                let t = field_type(f, &rt, &text);
                                 let d = format!(" `{}`", f.rule);
                                 quote!(#[doc = #d] #n: #t)
                             });
@@ -345,7 +369,7 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
                         }
                     };
                     arms.push(quote!(if __rt::group(&tags, #vg).is_some() { #value }));
-                    fns.extend(item_fns(&ty.name, &item_names, &v.fields, &rt, style));
+                    fns.extend(item_fns(&ty.name, &item_names, &v.fields, &rt, &text, style));
                 }
                 let kdoc = format!(" Which alternative of `{rule}` matched.");
                 items.push(quote! {
@@ -377,20 +401,20 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
                 /// Where this node is in the input.
                 pub span: #rt::Span,
                 /// The text this node matched.
-                pub text: &'a str,
+                pub text: &'a #text,
                 #fields_decl
             }
             impl<'a> #name<'a> {
                 #[doc = #parse_doc]
-                pub fn parse(input: &'a str) -> ::core::result::Result<Self, #rt::MatchError> {
+                pub fn parse(input: &'a #text) -> ::core::result::Result<Self, #rt::MatchError> {
                     Self::parse_span(input, 0, input.len())
                 }
 
                 /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
                 #[doc(hidden)]
-                pub fn parse_span(input: &'a str, start: usize, end: usize) -> ::core::result::Result<Self, #rt::MatchError> {
+                pub fn parse_span(input: &'a #text, start: usize, end: usize) -> ::core::result::Result<Self, #rt::MatchError> {
                     let mut tags = [usize::MAX; #ntags];
-                    #tdfa_ident.parse(#gname, #rule, input.as_bytes(), start, end, &mut tags)?;
+                    #tdfa_ident.parse(#gname, #rule, #bytes, start, end, &mut tags)?;
                     Ok(Self {
                         span: #rt::Span { start, end },
                         text: &input[start..end],
@@ -400,7 +424,7 @@ pub fn ast_module(grammar: &str, types: &[EmitType], runtime: &str, style: Inclu
 
                 /// A part that an enclosing parse has already matched as this rule.
                 #[doc(hidden)]
-                pub fn __sub(input: &'a str, span: #rt::Span) -> Self {
+                pub fn __sub(input: &'a #text, span: #rt::Span) -> Self {
                     match Self::parse_span(input, span.start, span.end) {
                         Ok(node) => node,
                         Err(e) => __rt::inconsistent(#gname, #rule, e.offset()),
