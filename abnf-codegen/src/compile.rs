@@ -275,6 +275,14 @@ fn build_typed(
     warnings: &mut Vec<Diagnostic>,
 ) -> TypedParts {
     let mut parts = TypedParts::default();
+    // The rules a spec that reads text (not octets) reaches: their trees
+    // may be emitted into its module, with `&str` parts.
+    let text_roots: Vec<RuleId> = exports
+        .iter()
+        .filter(|(m, _)| !g.octets.contains(m))
+        .flat_map(|(_, ids)| ids.iter().copied())
+        .collect();
+    let read_as_text = grammar::reachable(g, &text_roots);
     // Rules whose typed tree could not be built, with why.
     let mut too_big: HashMap<RuleId, Diagnostic> = HashMap::new();
     for (m, ids) in exports {
@@ -293,7 +301,7 @@ fn build_typed(
                 let built = lowerer.lower_captured(&model, ty.rule).and_then(|(hir, groups)| {
                     Ok(TypedDfa {
                         groups,
-                        dfa: tagged(config, g, ty.rule, &hir, false)?,
+                        dfa: tagged(config, g, ty.rule, &hir, false, read_as_text[ty.rule.0 as usize])?,
                     })
                 });
                 match built {
@@ -314,9 +322,9 @@ fn build_typed(
                     let (Some(element), Some(item)) = (&f.element, f.rule) else {
                         continue;
                     };
-                    let built = lowerer
-                        .lower_element(element, item)
-                        .and_then(|hir| tagged(config, g, ty.rule, &hir, false));
+                    let built = lowerer.lower_element(element, item).and_then(|hir| {
+                        tagged(config, g, ty.rule, &hir, false, read_as_text[ty.rule.0 as usize])
+                    });
                     match built {
                         Ok(d) => {
                             parts.elements.insert((ty.rule, f.path.clone()), d);
@@ -413,7 +421,7 @@ fn build_components(
                         ));
                     }
                 }
-                tagged(config, g, c.rule, &hir, true)
+                tagged(config, g, c.rule, &hir, true, true)
                     .map_err(|d| d.with_note("ask for fewer fields in its `@components` directive"))
             });
         match built {
@@ -429,25 +437,22 @@ fn build_components(
 }
 
 /// The tagged DFA of `hir`, or why it is too large: `rule`'s `@components`
-/// extraction when `components`, else a parse-tree extraction.
+/// extraction when `components`, else a parse-tree extraction. `str_parts`
+/// says that its parts are handed out as `&str`s.
 fn tagged(
     config: &Config,
     g: &Grammar,
     rule: RuleId,
     hir: &regex_syntax::hir::Hir,
     components: bool,
+    str_parts: bool,
 ) -> Result<TaggedDfa, Diagnostic> {
     let what = if components { "components" } else { "extraction" };
     // Typed trees of a spec whose terminals are octets read bytes, so they
-    // cannot cut a character; `@components`, and trees emitted into a spec
-    // that reads text (when the specs compiled together differ), hand out
-    // `&str`s, which must not.
-    let home = g.rule(rule).module;
-    let all_octets = (0..g.modules.len())
-        .filter(|&i| g.modules[i].root)
-        .all(|i| g.octets.contains(&ModuleId(i as u32)));
-    let byte_tree = !components && all_octets;
-    if g.octets.contains(&home) && !byte_tree && crate::terminals::splits_characters(hir) {
+    // cannot cut a character; parts handed out as `&str`s (`@components`, a
+    // tree in a spec that reads text, which may use octet rules it imports)
+    // must not.
+    if !g.octets.is_empty() && str_parts && crate::terminals::splits_characters(hir) {
         return Err(Diagnostic::error(
             Code::NotAnOctet,
             format!(
@@ -714,5 +719,26 @@ mod tests {
             .collect();
         assert!(elements[0].run(b",12").is_ok() && elements[0].run(b";12").is_err());
         assert!(elements[1].run(b";12").is_ok() && elements[1].run(b",12").is_err());
+    }
+
+    #[test]
+    fn an_octet_spec_keeps_its_byte_trees_beside_a_text_spec() {
+        // `o` reads bytes, so its tree may split a character; `t`, compiled
+        // with it, reads text and uses none of `o`'s rules.
+        let compiled = Config::new()
+            .spec_source("t.abnf", "d = 1*DIGIT \"-\" 1*DIGIT\n")
+            .spec_source(
+                "o.abnf",
+                "; @terminals octets\nf = n \":\" v\nn = 1*ALPHA\nv = 1*%x80-FF\n",
+            )
+            .build()
+            .unwrap();
+        let (_, _, tree) = compiled.tagged("o", "f").expect("f is typed");
+        assert!(tree.run(b"a:\xe9").is_ok());
+        assert!(compiled
+            .warnings
+            .items
+            .iter()
+            .all(|d| !d.message.contains("cut a UTF-8")));
     }
 }

@@ -743,15 +743,22 @@ fn fixtures() {
 fn fixture_seconds(case: &std::path::Path) -> Duration {
     let secs = fixture_roots(case)
         .iter()
-        .filter_map(|root| {
-            let text = String::from_utf8_lossy(&std::fs::read(root).unwrap()).into_owned();
-            text.lines()
-                .filter_map(|l| l.strip_prefix("; test:"))
-                .flat_map(|opts| opts.split_whitespace().map(str::to_string).collect::<Vec<_>>())
-                .find_map(|o| o.strip_prefix("seconds=").map(|v| v.parse::<u64>().unwrap()))
-        })
-        .next();
+        .flat_map(|root| fixture_options(root))
+        .find_map(|(k, v)| (k == "seconds").then(|| v.parse().unwrap()));
     Duration::from_secs(secs.unwrap_or(20))
+}
+
+/// The `KEY=VALUE` options of a root spec's `; test:` lines.
+fn fixture_options(root: &std::path::Path) -> Vec<(String, String)> {
+    let text = String::from_utf8_lossy(&std::fs::read(root).unwrap()).into_owned();
+    text.lines()
+        .filter_map(|l| l.strip_prefix("; test:"))
+        .flat_map(str::split_whitespace)
+        .map(|opt| {
+            let (k, v) = opt.split_once('=').unwrap_or((opt, ""));
+            (k.to_string(), v.to_string())
+        })
+        .collect()
 }
 
 /// The root spec files of a fixture.
@@ -773,31 +780,25 @@ fn fixture_output(case: &std::path::Path) -> String {
     let mut config = Config::new();
     let mut limits = Limits::default();
     for root in fixture_roots(case) {
-        let text = String::from_utf8_lossy(&std::fs::read(&root).unwrap()).into_owned();
         let stem = root.file_stem().unwrap().to_string_lossy().into_owned();
-        for line in text.lines() {
-            let Some(opts) = line.strip_prefix("; test:") else {
-                continue;
-            };
-            for opt in opts.split_whitespace() {
-                let (k, v) = opt.split_once('=').unwrap_or((opt, ""));
-                match k {
-                    "runtime" => {
-                        config.runtime_crate(v);
-                    }
-                    "rule_output_bytes" => limits.rule_output_bytes = v.parse().unwrap(),
-                    "output_bytes" => limits.output_bytes = v.parse().unwrap(),
-                    "nfa_bytes" => limits.nfa_bytes = v.parse().unwrap(),
-                    "dfa_bytes" => limits.dfa_bytes = v.parse().unwrap(),
-                    "determinize_bytes" => limits.determinize_bytes = v.parse().unwrap(),
-                    "tagged_states" => limits.tagged_states = v.parse().unwrap(),
-                    // Read by `fixture_seconds`.
-                    "seconds" => {}
-                    "export" => {
-                        config.export(&stem, &v.split(',').collect::<Vec<_>>());
-                    }
-                    other => panic!("{}: unknown test option `{other}`", root.display()),
+        for (k, v) in fixture_options(&root) {
+            let v = v.as_str();
+            match k.as_str() {
+                "runtime" => {
+                    config.runtime_crate(v);
                 }
+                "rule_output_bytes" => limits.rule_output_bytes = v.parse().unwrap(),
+                "output_bytes" => limits.output_bytes = v.parse().unwrap(),
+                "nfa_bytes" => limits.nfa_bytes = v.parse().unwrap(),
+                "dfa_bytes" => limits.dfa_bytes = v.parse().unwrap(),
+                "determinize_bytes" => limits.determinize_bytes = v.parse().unwrap(),
+                "tagged_states" => limits.tagged_states = v.parse().unwrap(),
+                // Read by `fixture_seconds`.
+                "seconds" => {}
+                "export" => {
+                    config.export(&stem, &v.split(',').collect::<Vec<_>>());
+                }
+                other => panic!("{}: unknown test option `{other}`", root.display()),
             }
         }
         config.spec(&root);

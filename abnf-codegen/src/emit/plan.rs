@@ -468,7 +468,8 @@ impl Compiled {
                     let (holds, target) = match f.rule {
                         Some(rule) => (g.rule(rule).name.clone(), target(rule)),
                         None => (
-                            typed::expr_at(&r.expr, &f.path).map_or_else(String::new, typed::choice_text),
+                            typed::expr_at(&r.expr, &f.path)
+                                .map_or_else(String::new, |e| crate::tools::abnf_text(g, e)),
                             Target::Leaf,
                         ),
                     };

@@ -114,8 +114,35 @@ fn kind_has_lifetime(variants: &[EmitVariant]) -> bool {
     variants.iter().any(|v| !v.fields.is_empty())
 }
 
-/// A field's type; `text` is the input's type (`str`, or `[u8]` for octets).
-fn field_type(f: &EmitField, rt: &TokenStream, text: &TokenStream) -> TokenStream {
+/// What a module's typed trees read: text, or bytes for a spec whose
+/// terminals are octets.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Input {
+    Text,
+    Bytes,
+}
+
+impl Input {
+    /// The input's type.
+    fn ty(self) -> TokenStream {
+        match self {
+            Input::Text => quote!(str),
+            Input::Bytes => quote!([u8]),
+        }
+    }
+
+    /// `input` as bytes, for the automata.
+    fn as_bytes(self) -> TokenStream {
+        match self {
+            Input::Text => quote!(input.as_bytes()),
+            Input::Bytes => quote!(input),
+        }
+    }
+}
+
+/// A field's type.
+fn field_type(f: &EmitField, rt: &TokenStream, input: Input) -> TokenStream {
+    let text = input.ty();
     let item = match &f.target {
         Target::Leaf => quote!(&'a #text),
         Target::Typed(t) => {
@@ -127,7 +154,7 @@ fn field_type(f: &EmitField, rt: &TokenStream, text: &TokenStream) -> TokenStrea
         Card::One => item,
         Card::Optional => quote!(::core::option::Option<#item>),
         // `str` is the list's default input type.
-        Card::Many if text.to_string() == "str" => quote!(#rt::List<'a, #item>),
+        Card::Many if input == Input::Text => quote!(#rt::List<'a, #item>),
         Card::Many => quote!(#rt::List<'a, #item, #text>),
     }
 }
@@ -204,10 +231,10 @@ fn item_fns(
     items: &ItemFns,
     fields: &[EmitField],
     rt: &TokenStream,
-    text: &TokenStream,
+    input: Input,
     style: IncludeStyle,
 ) -> TokenStream {
-    let bytes = input_bytes(text);
+    let (text, bytes) = (input.ty(), input.as_bytes());
     let mut out = TokenStream::new();
     for f in fields {
         let Some(elem) = &f.element else { continue };
@@ -237,15 +264,6 @@ fn item_fns(
     out
 }
 
-/// `input` as bytes, for the automata: `input.as_bytes()` for `str`.
-fn input_bytes(text: &TokenStream) -> TokenStream {
-    if text.to_string() == "str" {
-        quote!(input.as_bytes())
-    } else {
-        quote!(input)
-    }
-}
-
 /// The `pub mod ast { ... }` of one grammar module. With `octets` (the
 /// spec's terminals are octets), the trees read `&[u8]` and their parts are
 /// byte slices; otherwise `&str`.
@@ -257,8 +275,8 @@ pub fn ast_module(
     octets: bool,
 ) -> TokenStream {
     let rt: TokenStream = runtime.parse().expect("runtime path is a Rust path");
-    let text = if octets { quote!([u8]) } else { quote!(str) };
-    let bytes = input_bytes(&text);
+    let input = if octets { Input::Bytes } else { Input::Text };
+    let (text, bytes) = (input.ty(), input.as_bytes());
     let item_names = item_fn_names(types);
     let mut items = Vec::new();
     for ty in types {
@@ -303,7 +321,7 @@ pub fn ast_module(
             EmitShape::Struct(fields) => {
                 let decl = fields.iter().map(|f| {
                     let n = ident(&f.name);
-                    let t = field_type(f, &rt, &text);
+                    let t = field_type(f, &rt, input);
                     let d = format!(" `{}`", f.rule);
                     quote!(#[doc = #d] pub #n: #t,)
                 });
@@ -315,7 +333,7 @@ pub fn ast_module(
                 (
                     quote!(#(#decl)*),
                     quote!(#(#init)*),
-                    item_fns(&ty.name, &item_names, fields, &rt, &text, style),
+                    item_fns(&ty.name, &item_names, fields, &rt, input, style),
                 )
             }
             EmitShape::Enum(variants) => {
@@ -347,7 +365,7 @@ pub fn ast_module(
                             quote!(#kind::#vn)
                         }
                         [f] => {
-                            let t = field_type(f, &rt, &text);
+                            let t = field_type(f, &rt, input);
                             let e = field_expr(&item_names, f, &rt);
                             vdecl.push(quote!(#[doc = #vdoc] #vn(#t),));
                             quote!(#kind::#vn(#e))
@@ -355,7 +373,7 @@ pub fn ast_module(
                         fs => {
                             let decl = fs.iter().map(|f| {
                                 let n = ident(&f.name);
-                                let t = field_type(f, &rt, &text);
+                                let t = field_type(f, &rt, input);
                                 let d = format!(" `{}`", f.rule);
                                 quote!(#[doc = #d] #n: #t)
                             });
@@ -369,7 +387,7 @@ pub fn ast_module(
                         }
                     };
                     arms.push(quote!(if __rt::group(&tags, #vg).is_some() { #value }));
-                    fns.extend(item_fns(&ty.name, &item_names, &v.fields, &rt, &text, style));
+                    fns.extend(item_fns(&ty.name, &item_names, &v.fields, &rt, input, style));
                 }
                 let kdoc = format!(" Which alternative of `{rule}` matched.");
                 items.push(quote! {

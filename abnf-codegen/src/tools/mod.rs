@@ -152,6 +152,11 @@ pub fn inline(g: &Grammar, rule: RuleId, budget: usize) -> String {
     }
 }
 
+/// An expression written as ABNF, references by name (`"+" / "-"`).
+pub fn abnf_text(g: &Grammar, e: &Expr) -> String {
+    show(g, e, 0, &mut Vec::new())
+}
+
 fn show(g: &Grammar, e: &Expr, depth: usize, stack: &mut Vec<RuleId>) -> String {
     let paren = |s: String, e: &Expr| match e {
         Expr::Alt(es) | Expr::Concat(es) if es.len() > 1 => format!("( {s} )"),

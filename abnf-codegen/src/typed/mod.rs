@@ -553,15 +553,6 @@ pub fn expr_at<'e>(body: &'e Expr, path: &[usize]) -> Option<&'e Expr> {
     })
 }
 
-/// A choice between literals as ABNF (`"+" / "-"`), for docs.
-pub fn choice_text(e: &Expr) -> String {
-    match e {
-        Expr::Alt(alts) => alts.iter().map(choice_text).collect::<Vec<_>>().join(" / "),
-        Expr::Str { text, case_sensitive } => format!("{}{text:?}", if *case_sensitive { "%s" } else { "" }),
-        _ => String::new(),
-    }
-}
-
 fn first_rule(g: &Grammar, e: &Expr) -> Option<RuleId> {
     let mut found = None;
     e.for_each_ref(&mut |id, _| {
@@ -659,6 +650,5 @@ mod tests {
         assert_eq!(literal_name(&lit("::")).as_deref(), Some("ColonColon"));
         assert_eq!(choice_name(&[lit("+"), lit("-")]), "plus_or_minus");
         assert_eq!(choice_name(&[lit("a"), lit("b"), lit("c"), lit("d")]), "choice");
-        assert_eq!(choice_text(&Expr::Alt(vec![lit("+"), lit("-")])), r#""+" / "-""#);
     }
 }
