@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::time::Duration;
 
-use crate::automata::{self, Automaton, SizeError};
+use crate::automata::{self, Automaton, Compact, SizeError};
 use crate::config::{Config, Error};
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::grammar::{self, Grammar, ModuleId, RuleId};
@@ -565,6 +565,18 @@ fn reverse_automata(
 }
 
 impl Compiled {
+    /// The table the runtime walks for exported rule `id`: the automaton's
+    /// [`Compact`] form, with a shuffle automaton for the rules a spec marks
+    /// `@bidirectional` (its hot rules).
+    pub(crate) fn recognizer_table(&self, id: RuleId) -> Compact {
+        let compact = self.automata[&id].compact();
+        if self.reverses.contains_key(&id) {
+            compact.with_shuffle()
+        } else {
+            compact
+        }
+    }
+
     /// The rules of a whole-file export that partial compilation left out
     /// (see [`crate::partial`]), in the order they were met.
     pub fn left_out(&self) -> &[LeftOut] {
@@ -621,7 +633,7 @@ impl Compiled {
                 seen.push(*id);
                 let a = &self.automata[id];
                 let r = self.grammar.rule(*id);
-                let compact = a.compact();
+                let compact = self.recognizer_table(*id);
                 out.push(RuleStats {
                     grammar: self.grammar.module(r.module).name.clone(),
                     rule: r.name.clone(),

@@ -53,7 +53,7 @@ pub mod wire;
 
 pub use bytes::ByteSet;
 pub use recognizer::{Grammar, MatchError, Recognizer};
-pub use table::{Reverse, Table};
+pub use table::{Reverse, Shuffle, Table};
 pub use tagged::{List, Span, TaggedDfa, Text};
 
 /// What generated code uses; not part of the API.

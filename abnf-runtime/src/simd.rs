@@ -435,11 +435,163 @@ fn outside_of(inside: u64, starts: Starts) -> u64 {
     !(inside | t | t << 1 | t << 2 | w | w << 1)
 }
 
+/// Lanes of a shuffle automaton's vector (`table::Shuffle`).
+pub const LANES: usize = 64;
+
+/// The lane of every state without a lane of its own; it maps to itself.
+pub const ESCAPE: u8 = (LANES - 1) as u8;
+
+/// Bytes of a shuffle automaton's rows: one vector per byte value.
+pub const SHUFFLE_ROWS: usize = 256 * LANES;
+
+/// Bytes of a shuffle automaton in a table: its rows and its accept lanes.
+pub const SHUFFLE_BYTES: usize = SHUFFLE_ROWS + LANES;
+
+/// Which implementation [`shuffle_walk`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShuffleLevel {
+    /// One table lookup per byte: the scalar twin.
+    Scalar,
+    /// One `vpermb` per byte, four quarters of the input at once (x86-64
+    /// with AVX-512 VBMI, enabled by the OS).
+    Vbmi,
+}
+
+impl ShuffleLevel {
+    /// The fastest implementation this CPU runs, detected once.
+    #[inline]
+    pub fn detected() -> ShuffleLevel {
+        // 0: not yet detected; 1: scalar; 2: VBMI.
+        static LEVEL: AtomicU8 = AtomicU8::new(0);
+        match LEVEL.load(Ordering::Relaxed) {
+            1 => ShuffleLevel::Scalar,
+            2 => ShuffleLevel::Vbmi,
+            _ => {
+                let l = if detect_vbmi() {
+                    ShuffleLevel::Vbmi
+                } else {
+                    ShuffleLevel::Scalar
+                };
+                LEVEL.store(l as u8 + 1, Ordering::Relaxed);
+                l
+            }
+        }
+    }
+}
+
+/// Whether the CPU has AVX-512 F, BW and VBMI and the OS saves the
+/// 512-bit registers.
+#[cfg(target_arch = "x86_64")]
+fn detect_vbmi() -> bool {
+    use core::arch::x86_64::{__cpuid, __cpuid_count};
+    if cfg!(all(
+        target_feature = "avx512f",
+        target_feature = "avx512bw",
+        target_feature = "avx512vbmi"
+    )) {
+        return true;
+    }
+    // Leaf 1: ECX bit 27 OSXSAVE. Leaf 7: EBX bit 16 AVX512F, bit 30
+    // AVX512BW; ECX bit 1 AVX512VBMI. XCR0 bits 1, 2, 5, 6, 7: the SSE,
+    // AVX, opmask and both halves of the ZMM state.
+    if __cpuid(0).eax < 7 || __cpuid(1).ecx >> 27 & 1 == 0 {
+        return false;
+    }
+    let leaf7 = __cpuid_count(7, 0);
+    leaf7.ebx >> 16 & 1 == 1
+        && leaf7.ebx >> 30 & 1 == 1
+        && leaf7.ecx >> 1 & 1 == 1
+        // SAFETY: OSXSAVE (checked above) means the CPU has XGETBV and the
+        // OS enabled it.
+        && unsafe { xcr0() } & 0b1110_0110 == 0b1110_0110
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn detect_vbmi() -> bool {
+    false
+}
+
+/// The lane a shuffle automaton ends in after `input`, from lane `start`
+/// (`rows` as in `table::Shuffle`), at the fastest level this CPU has.
+#[inline]
+pub fn shuffle_walk(rows: &[u8; SHUFFLE_ROWS], start: u8, input: &[u8]) -> u8 {
+    shuffle_walk_with(ShuffleLevel::detected(), rows, start, input)
+}
+
+/// [`shuffle_walk`] at a given level (one the CPU has, else the scalar
+/// twin runs).
+#[inline(always)]
+pub fn shuffle_walk_with(level: ShuffleLevel, rows: &[u8; SHUFFLE_ROWS], start: u8, input: &[u8]) -> u8 {
+    #[cfg(target_arch = "x86_64")]
+    if level == ShuffleLevel::Vbmi && ShuffleLevel::detected() == ShuffleLevel::Vbmi {
+        // SAFETY: `ShuffleLevel::detected` found AVX-512 F, BW and VBMI
+        // (CPUID and XCR0) on this CPU.
+        return unsafe { x86::shuffle_walk_vbmi(rows, start, input) };
+    }
+    let _ = level;
+    shuffle_walk_scalar(rows, start, input)
+}
+
+/// The scalar twin of [`shuffle_walk`]: one lookup per byte. Lane `j`
+/// goes to `rows[64 * b + j]` on byte `b`; `start` must be below 64.
+pub fn shuffle_walk_scalar(rows: &[u8; SHUFFLE_ROWS], start: u8, input: &[u8]) -> u8 {
+    input.iter().fold(start, |j, &b| {
+        rows[usize::from(b) * LANES + usize::from(j & ESCAPE)]
+    })
+}
+
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use core::arch::x86_64::*;
 
     use super::{outside_of, resume_after, LoopSet, Starts};
+
+    /// [`super::shuffle_walk`] with 64-byte vectors: each quarter of the
+    /// input is walked from the identity vector (lane `j` holds `j`), one
+    /// `vpermb` per byte, so that afterwards lane `j` holds the lane the
+    /// quarter leads `j` to; the four are independent chains, and three
+    /// more permutes compose them. The first quarter starts from `start`
+    /// in every lane instead.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F, BW and VBMI, enabled by the OS.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    pub(super) unsafe fn shuffle_walk_vbmi(rows: &[u8; super::SHUFFLE_ROWS], start: u8, input: &[u8]) -> u8 {
+        // Lane `j` of row `b`: its 64 bytes start at `64 * b`.
+        let row = |b: u8| -> __m512i {
+            let r: &[u8; 64] = rows[usize::from(b) * 64..][..64]
+                .try_into()
+                .unwrap_or(&[super::ESCAPE; 64]);
+            // SAFETY: `r` is 64 readable bytes; the load is unaligned.
+            unsafe { _mm512_loadu_si512(r.as_ptr().cast()) }
+        };
+        let mut ids = [0u8; 64];
+        for (j, x) in ids.iter_mut().enumerate() {
+            *x = j as u8;
+        }
+        // SAFETY: `ids` is 64 readable bytes.
+        let id = unsafe { _mm512_loadu_si512(ids.as_ptr().cast()) };
+        let q = input.len() / 4;
+        let (q0, rest) = input.split_at(q);
+        let (q1, rest) = rest.split_at(q);
+        let (q2, q3) = rest.split_at(q);
+        let mut a = _mm512_set1_epi8((start & super::ESCAPE) as i8);
+        let (mut b, mut c, mut d) = (id, id, id);
+        for (((&x0, &x1), &x2), &x3) in q0.iter().zip(q1).zip(q2).zip(q3) {
+            a = _mm512_permutexvar_epi8(a, row(x0));
+            b = _mm512_permutexvar_epi8(b, row(x1));
+            c = _mm512_permutexvar_epi8(c, row(x2));
+            d = _mm512_permutexvar_epi8(d, row(x3));
+        }
+        // The last quarter has up to three bytes more.
+        for &x in &q3[q..] {
+            d = _mm512_permutexvar_epi8(d, row(x));
+        }
+        // Lane `j` of `permute(x, y)` is `y[x[j]]`: b after a, and so on.
+        let f = _mm512_permutexvar_epi8(_mm512_permutexvar_epi8(_mm512_permutexvar_epi8(a, b), c), d);
+        _mm_cvtsi128_si32(_mm512_castsi512_si128(f)) as u8
+    }
 
     /// Bit `h` for high nibble `h < 8`: the second lookup's table. High
     /// nibbles 8 to 15 (non-ASCII bytes) map to 0, so they are never in a
@@ -1054,6 +1206,39 @@ mod escapes {
                         "{level:?} {c} at {at}"
                     );
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod shuffle {
+    use super::*;
+
+    #[test]
+    fn the_vector_walk_ends_in_the_lane_of_the_scalar_twin() {
+        // Random rows (any lane to any lane), inputs of every length up to
+        // 300: each quarter's length, and the last quarter's extra bytes.
+        let mut x = 0x5eed_u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut rows = [0u8; SHUFFLE_ROWS];
+        for r in rows.iter_mut() {
+            *r = (next() % LANES as u64) as u8;
+        }
+        let input: alloc::vec::Vec<u8> = (0..300).map(|_| next() as u8).collect();
+        for end in 0..=input.len() {
+            for start in [0, 17, ESCAPE] {
+                let want = shuffle_walk_scalar(&rows, start, &input[..end]);
+                assert_eq!(
+                    shuffle_walk_with(ShuffleLevel::Vbmi, &rows, start, &input[..end]),
+                    want
+                );
+                assert_eq!(shuffle_walk(&rows, start, &input[..end]), want);
             }
         }
     }

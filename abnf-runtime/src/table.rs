@@ -31,6 +31,29 @@ pub struct Table<'a> {
     pub(crate) skip_from: u32,
     pub(crate) recip: u64,
     pub(crate) loops: &'a [u8],
+    pub(crate) shuffle: Option<Shuffle<'a>>,
+}
+
+/// A table's states as lanes of a 64-byte vector (the generator's
+/// `automata::shuffle`): `rows[64 * b + j]` is the lane byte `b` leads lane
+/// `j` to, `accept[j]` is 1 where lane `j` accepts. Lane 0 is the dead
+/// state, lane [`simd::ESCAPE`] every state without a lane.
+#[derive(Clone, Copy, Debug)]
+pub struct Shuffle<'a> {
+    pub(crate) rows: &'a [u8; simd::SHUFFLE_ROWS],
+    pub(crate) accept: &'a [u8; simd::LANES],
+    pub(crate) start: u8,
+}
+
+impl Shuffle<'_> {
+    /// Whether all of `input` matches, walked as lanes at the given vector
+    /// width; `None` if the walk reached a state without a lane (or
+    /// `level` has no byte permute), and the table must walk it.
+    #[inline(always)]
+    pub fn full_match(&self, input: &[u8], level: simd::ShuffleLevel) -> Option<bool> {
+        let lane = simd::shuffle_walk_with(level, self.rows, self.start, input);
+        (lane != simd::ESCAPE).then(|| self.accept[usize::from(lane)] == 1)
+    }
 }
 
 /// The table's entries, 16-bit when they fit.
@@ -94,12 +117,36 @@ impl<'a> Table<'a> {
         };
         let (alphabet, start, n) = (h.params[0], h.params[1], h.params[2] as usize);
         let (skip_from, sets) = (h.params[3], h.params[4] as usize);
-        // The words, padded to a 4-byte boundary, then the loop sets.
+        // The words, padded to a 4-byte boundary, then the loop sets, then
+        // the shuffle automaton if there is one.
         let word_bytes = (n * h.width as usize).next_multiple_of(4);
-        if rest.len() < word_bytes + sets * LOOP_SET_BYTES {
+        let loop_end = word_bytes + sets * LOOP_SET_BYTES;
+        // The shuffle rows start at a multiple of 64 bytes of the table
+        // (`rest` starts 320 bytes in, after the header and class map).
+        let shuffle_at =
+            (wire::HEADER_BYTES + 256 + loop_end).next_multiple_of(64) - wire::HEADER_BYTES - 256;
+        let shuffle_end = if h.params[5] == 1 {
+            shuffle_at + simd::SHUFFLE_BYTES
+        } else {
+            loop_end
+        };
+        if rest.len() < shuffle_end || h.params[6] >= simd::LANES as u32 {
             return Err(WireError::Truncated);
         }
         let loops = rest.split_at(word_bytes).1.split_at(sets * LOOP_SET_BYTES).0;
+        let shuffle = if h.params[5] != 1 {
+            None
+        } else {
+            let (rows, accept) = rest.split_at(shuffle_at).1.split_at(simd::SHUFFLE_ROWS);
+            match (rows.first_chunk(), accept.first_chunk()) {
+                (Some(rows), Some(accept)) => Some(Shuffle {
+                    rows,
+                    accept,
+                    start: h.params[6] as u8,
+                }),
+                _ => return Err(WireError::Truncated),
+            }
+        };
         // SAFETY: the header (64 bytes) and the class map (256 bytes) keep
         // 4-byte alignment, which the caller guarantees for `bytes`.
         let words = match unsafe { Words::new(rest, h.width) } {
@@ -118,7 +165,14 @@ impl<'a> Table<'a> {
             skip_from,
             recip: u32::MAX as u64 / alphabet as u64 + 1,
             loops,
+            shuffle,
         })
+    }
+
+    /// The table's shuffle automaton, if the generator made one (for the
+    /// rules a spec marks `@bidirectional`).
+    pub fn shuffle(&self) -> Option<&Shuffle<'a>> {
+        self.shuffle.as_ref()
     }
 
     /// How many states are walked bit-parallel.

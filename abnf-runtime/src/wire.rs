@@ -35,7 +35,7 @@ pub const MAGIC: [u8; 4] = *b"ABNF";
 /// The version of the format. Any change to a table's layout or to the
 /// meaning of its words changes it (3: loop-set records carry the lead
 /// bytes of the UTF-8 characters a state loops on).
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// The header's length in 32-bit words.
 pub const HEADER_WORDS: usize = 16;
@@ -55,14 +55,18 @@ pub enum Kind {
     /// A recognizer's transition table. Parameters: the number of byte
     /// classes (`alphabet`), the premultiplied start state, the number
     /// of words, the first state walked bit-parallel (premultiplied; the
-    /// states from it on loop on many bytes) and the number of such states.
+    /// states from it on loop on many bytes), the number of such states,
+    /// whether a shuffle automaton follows (1 or 0) and its start lane.
     /// Then 256
     /// bytes (byte → class), then the transitions (`states × alphabet`
     /// words, row 0 the dead state, entries premultiplied by `alphabet`),
     /// then one word per state that is 1 where the input may end, padded to
     /// a multiple of 4 bytes, then the loop set of each bit-parallel state
     /// ([`crate::simd::LoopSet::to_record`], 48 bytes each: single bytes,
-    /// escape bytes, then the escape byte and the UTF-8 lead bytes).
+    /// escape bytes, then the escape byte and the UTF-8 lead bytes), then
+    /// the shuffle automaton if there is one ([`crate::table::Shuffle`],
+    /// from the next multiple of 64 bytes: 64 bytes per byte value, lane
+    /// to lane, then 64 accept bytes).
     Table = 1,
     /// The reverse automaton of a [`Kind::Table`], for walking an input from
     /// both ends. Parameters: the premultiplied start state, the 32-bit words
@@ -256,9 +260,11 @@ pub fn write_words(out: &mut alloc::vec::Vec<u8>, words: &[u32], width: u32, big
 }
 
 /// Alignment wrapper for embedded table bytes, so that they can be read as
-/// `u16`s and `u32`s in place: generated code holds each table as
-/// `&Aligned<[u8]>` around an `include_bytes!`.
-#[repr(C)]
+/// `u16`s and `u32`s in place, and a shuffle automaton's rows as whole
+/// 64-byte vectors (a vector load that crosses a cache line costs twice):
+/// generated code holds each table as `&Aligned<[u8]>` around an
+/// `include_bytes!`.
+#[repr(C, align(64))]
 pub struct Aligned<B: ?Sized> {
     _align: [u32; 0],
     /// The bytes.

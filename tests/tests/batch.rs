@@ -16,9 +16,12 @@
 //!   scalar twin) gives the plain table walk's verdict and error offset,
 //!   for every rule of every spec, on valid and invalid inputs, non-ASCII
 //!   and invalid UTF-8, of every length up to 200 bytes (across the 16-
-//!   and 32-byte block boundaries) and long ones.
+//!   and 32-byte block boundaries) and long ones;
+//! - the shuffle automata of the `@bidirectional` rules (their common
+//!   states as vector lanes) give the table walk's verdict or escape to
+//!   it, with the AVX-512 VBMI walk and its scalar twin in agreement.
 
-use iri_grammar::abnf_runtime::simd::Level;
+use iri_grammar::abnf_runtime::simd::{Level, ShuffleLevel};
 use iri_grammar::{rfc3986, rfc3987, Recognizer, Span};
 use proptest::prelude::*;
 
@@ -167,6 +170,10 @@ fn only_the_marked_rules_are_bidirectional() {
     );
     assert!(!rfc3987::IHOST.is_bidirectional());
     assert!(!rfc3986::SCHEME.is_bidirectional());
+    // The same rules, and only they, have a shuffle automaton.
+    for r in all_rules() {
+        assert_eq!(r.table().shuffle().is_some(), r.is_bidirectional(), "{r:?}");
+    }
     let long = "http://example.org/a/long/path/to/some/resource?with=query#and-fragment";
     for r in bidirectional() {
         assert_eq!(r.is_match(long), r.is_match_forward(long.as_bytes()));
@@ -346,6 +353,52 @@ fn check_bit_parallel(r: &Recognizer, input: &[u8]) {
         String::from_utf8_lossy(input)
     );
     assert_eq!(r.is_match_bytes(input), plain.is_ok());
+    if let Some(sh) = r.table().shuffle() {
+        // The lanes walk: the same verdict, or an escape to the table, and
+        // the same answer from the vector walk and its scalar twin.
+        let scalar = sh.full_match(input, ShuffleLevel::Scalar);
+        assert!(
+            scalar.is_none() || scalar == Some(plain.is_ok()),
+            "{r:?} on {:?}",
+            String::from_utf8_lossy(input)
+        );
+        assert_eq!(sh.full_match(input, ShuffleLevel::detected()), scalar);
+    }
+}
+
+#[test]
+fn shuffle_automata_hold_the_common_states() {
+    // IRI-reference has 278 states, 63 of them get lanes: the ones a
+    // reference with a registered name, a port, a path, a query and a
+    // fragment passes through, and not an IPv6 literal's.
+    for r in [&rfc3987::IRI_REFERENCE, &rfc3986::URI_REFERENCE] {
+        let sh = r.table().shuffle().expect("@bidirectional");
+        for input in [
+            "http://user@example.org:8080/a/b%20c?q=1&r#frag",
+            "/relative/path?x",
+            "urn:isbn:0451450523",
+            "mailto:a@b.c",
+            "a b",
+        ] {
+            assert_eq!(
+                sh.full_match(input.as_bytes(), ShuffleLevel::Scalar),
+                Some(r.is_match_forward(input.as_bytes())),
+                "{r:?} on {input:?}"
+            );
+        }
+        let v6 = b"http://[2001:db8:85a3:8d3:1319:8a2e:370:7348]/";
+        assert_eq!(sh.full_match(v6, ShuffleLevel::Scalar), None, "{r:?}");
+        assert!(r.is_match_bytes(v6));
+    }
+    // Non-ASCII text in paths, queries and fragments stays in lanes too.
+    let sh = rfc3987::IRI_REFERENCE.table().shuffle().unwrap();
+    for input in ["http://a.jp/résumé/例え", "/é?q=é#é"] {
+        assert_eq!(
+            sh.full_match(input.as_bytes(), ShuffleLevel::Scalar),
+            Some(true),
+            "{input:?}"
+        );
+    }
 }
 
 #[test]

@@ -246,6 +246,7 @@ pub fn accelerate(c: &Compact) -> Compact {
         accept: order.iter().map(|&q| c.accept[q]).collect(),
         start: (new_of[c.start as usize / a] * a) as u32,
         skip,
+        shuffle: None,
     }
 }
 

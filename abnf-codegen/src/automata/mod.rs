@@ -2,6 +2,7 @@
 
 pub mod bitpar;
 mod compose;
+pub mod shuffle;
 
 pub use compose::Composer;
 
@@ -247,6 +248,9 @@ pub struct Compact {
     /// The states walked bit-parallel and their loop sets (none until
     /// [`bitpar::accelerate`] numbers them last).
     pub skip: bitpar::Acceleration,
+    /// The states as lanes of a shuffle automaton, for short inputs (none
+    /// until [`Compact::with_shuffle`]).
+    pub shuffle: Option<shuffle::Shuffle>,
 }
 
 impl Compact {
@@ -304,7 +308,15 @@ impl Compact {
             // The start state is live unless the rule matches nothing.
             start: if live.is_empty() { 0 } else { alphabet as u32 },
             skip: bitpar::Acceleration::default(),
+            shuffle: None,
         }
+    }
+
+    /// This table with its [`shuffle::Shuffle`] automaton (in the same
+    /// wire bytes, after the loop sets).
+    pub fn with_shuffle(mut self) -> Compact {
+        self.shuffle = Some(shuffle::Shuffle::of(&self));
+        self
     }
 
     /// Number of states (the dead state included).
@@ -350,6 +362,8 @@ impl Compact {
             words.len() as u32,
             skip_from,
             self.skip.sets.len() as u32,
+            u32::from(self.shuffle.is_some()),
+            self.shuffle.as_ref().map_or(0, |sh| u32::from(sh.start)),
         ];
         rtwire::write_header(&mut out, Kind::Table, width, &params, big_endian);
         out.extend_from_slice(&self.classes);
@@ -357,6 +371,11 @@ impl Compact {
         out.resize(out.len().next_multiple_of(4), 0);
         for set in &self.skip.sets {
             out.extend_from_slice(&set.to_runtime().to_record());
+        }
+        if let Some(sh) = &self.shuffle {
+            // Its rows start at a multiple of 64 bytes, as vectors.
+            out.resize(out.len().next_multiple_of(64), 0);
+            out.extend_from_slice(&sh.to_bytes());
         }
         out
     }

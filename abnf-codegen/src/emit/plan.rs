@@ -142,7 +142,7 @@ impl Compiled {
                     let a = &self.automata[&id];
                     let home_name = &g.module(r.module).name;
                     let dfa_path = format!("{}/{}", module.name, names::file_stem_name(&r.name));
-                    let compact = a.compact();
+                    let compact = self.recognizer_table(id);
                     let (sparse_le, sparse_be) = a.sparse_bytes();
                     let reverse = self.reverses.get(&id);
                     let mut doc = rule_doc(g, id, "Recognizer for");
@@ -190,6 +190,17 @@ impl Compiled {
                             bytes.len()
                         ));
                         tables.extend([("le.rev", bytes), ("be.rev", rev.to_bytes(true))]);
+                    }
+                    if let Some(sh) = &compact.shuffle {
+                        doc.push(String::new());
+                        doc.push(format!(
+                            " Inputs under 96 bytes are walked as a shuffle automaton where the CPU has \
+                             AVX-512 VBMI: {} of the {} states as vector lanes, one byte permute per byte, \
+                             {} bytes in the table.",
+                            sh.states.len(),
+                            compact.states(),
+                            sh.to_bytes().len()
+                        ));
                     }
                     for (suffix, contents) in tables {
                         files.push(GeneratedFile {
