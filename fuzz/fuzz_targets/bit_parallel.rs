@@ -2,6 +2,8 @@
 //! and on long inputs made from them: for every recognizer of every grammar
 //! (`iri_grammar::GRAMMARS`), at every vector width this CPU has and with
 //! the scalar twin, the verdict and the error offset are the plain walk's;
+//! the shuffle automata of the `@bidirectional` rules give the same verdict
+//! or escape to the table, at every level;
 //! and extraction with RFC 3986 Appendix B's splitter (bit-parallel from
 //! 96 bytes on) gives the splitter's own parts or the recognizer's error.
 //!
@@ -11,7 +13,7 @@
 #![no_main]
 
 use iri_grammar::rfc3986_appendix_b::components::Reference;
-use iri_grammar::abnf_runtime::simd::Level;
+use iri_grammar::abnf_runtime::simd::{Level, ShuffleLevel};
 use iri_grammar::{rfc3986, rfc3987, Recognizer, GRAMMARS};
 use libfuzzer_sys::fuzz_target;
 
@@ -21,6 +23,14 @@ fn check(r: &Recognizer, input: &[u8]) {
         assert_eq!(r.table().full_match_skipping(input, level), plain, "{r:?}, {level:?} on {input:?}");
     }
     assert_eq!(r.validate_bytes(input).map_err(|e| e.offset()), plain, "{r:?} on {input:?}");
+    assert_eq!(r.is_match_bytes(input), plain.is_ok(), "{r:?} on {input:?}");
+    // The shuffle automaton (`@bidirectional` rules): the table's verdict
+    // or an escape, the same from the VBMI walk and its scalar twin.
+    if let Some(sh) = r.table().shuffle() {
+        let scalar = sh.full_match(input, ShuffleLevel::Scalar);
+        assert!(scalar.is_none() || scalar == Some(plain.is_ok()), "{r:?} on {input:?}");
+        assert_eq!(sh.full_match(input, ShuffleLevel::detected()), scalar, "{r:?} on {input:?}");
+    }
 }
 
 fn check_split(r: &Recognizer, input: &str) {
