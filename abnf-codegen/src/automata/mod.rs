@@ -532,13 +532,14 @@ pub fn reachable_states<T: AsRef<[u32]>>(dfa: &dense::DFA<T>) -> Vec<StateID> {
 mod tests {
     use super::*;
 
-    fn compact(pattern: &str) -> Compact {
+    /// The table of `pattern` (also for the tests of the submodules).
+    pub(super) fn compact(pattern: &str) -> Compact {
         let hir = regex_syntax::parse(pattern).unwrap();
         Automaton::build(&hir, Limits::default()).unwrap().compact()
     }
 
     /// Every string over `alphabet` up to `max` bytes long.
-    fn strings(alphabet: &[u8], max: usize) -> Vec<Vec<u8>> {
+    pub(super) fn strings(alphabet: &[u8], max: usize) -> Vec<Vec<u8>> {
         let mut all = vec![Vec::new()];
         let mut last = vec![Vec::new()];
         for _ in 0..max {

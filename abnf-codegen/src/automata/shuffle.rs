@@ -28,14 +28,14 @@ pub const ESCAPE: u8 = (LANES - 1) as u8;
 
 /// How many steps of the random walk [`hot_states`] follows: the length of
 /// the inputs the shuffle automaton is for.
-const WALK: usize = 96;
+pub const WALK: usize = 96;
 
 /// How likely a non-ASCII byte is, against an ASCII one, in the random
 /// input of [`hot_states`]: all 128 together as likely as one ASCII byte,
 /// as in text that is mostly ASCII (a UTF-8 character's later bytes are
 /// not rare once it has started: a state that only continues characters
 /// passes on all its mass).
-const NON_ASCII_WEIGHT: f64 = 1.0 / 128.0;
+pub const NON_ASCII_WEIGHT: f64 = 1.0 / 128.0;
 
 /// A [`Compact`] DFA's states as lanes, and its transitions per byte.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -169,12 +169,7 @@ pub fn hot_states(c: &Compact, n: usize) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::automata::{Automaton, Limits};
-
-    fn compact(pattern: &str) -> Compact {
-        let hir = regex_syntax::parse(pattern).unwrap();
-        Automaton::build(&hir, Limits::default()).unwrap().compact()
-    }
+    use crate::automata::tests::{compact, strings};
 
     /// The lane walk ends in the table walk's state, or in the escape lane
     /// when the table walk passed a state without a lane.
@@ -193,25 +188,6 @@ mod tests {
             assert_eq!(sh.states[usize::from(j)], s, "{input:?}");
             assert_eq!(sh.accept[usize::from(j)] == 1, c.accept[s], "{input:?}");
         }
-    }
-
-    fn strings(alphabet: &[u8], max: usize) -> Vec<Vec<u8>> {
-        let mut all = vec![Vec::new()];
-        let mut last = vec![Vec::new()];
-        for _ in 0..max {
-            last = last
-                .iter()
-                .flat_map(|s: &Vec<u8>| {
-                    alphabet.iter().map(move |&b| {
-                        let mut t = s.clone();
-                        t.push(b);
-                        t
-                    })
-                })
-                .collect();
-            all.extend(last.iter().cloned());
-        }
-        all
     }
 
     #[test]
