@@ -9,7 +9,7 @@ use once_cell::race::OnceBox;
 use regex_automata::dfa::sparse;
 
 use crate::simd::ShuffleLevel;
-use crate::table::{Resume, Reverse, Stop, Table, Words, BIDIRECTIONAL_MIN, SKIP_MIN};
+use crate::table::{Resume, Reverse, Stop, Table, Words, BIDIRECTIONAL_MIN, SHUFFLE_MAX, SKIP_MIN};
 use crate::tagged::TaggedDfa;
 use crate::wire::Aligned;
 use crate::ByteSet;
@@ -110,22 +110,22 @@ impl Recognizer {
     /// Inputs of 96 bytes or more, when the rule's automaton has states
     /// that loop on many bytes, are walked bit-parallel instead: runs of
     /// those states are skipped a vector block at a time
-    /// ([`Table::full_match_skipping`]). Shorter inputs of `@bidirectional`
-    /// rules are walked as a shuffle automaton where the CPU has AVX-512
-    /// VBMI ([`crate::table::Shuffle`]), and by the table if they reach a
-    /// state it has no lane for.
+    /// ([`Table::full_match_skipping`]). Inputs under 192 bytes of
+    /// `@bidirectional` rules are walked as a shuffle automaton instead
+    /// where the CPU has AVX-512 VBMI ([`crate::table::Shuffle`]), and as
+    /// above if they reach a state it has no lane for.
     #[inline]
     pub fn is_match_bytes(&self, input: &[u8]) -> bool {
-        if input.len() >= SKIP_MIN && self.table.skips() {
-            return self.table.run_skip(input).is_ok();
-        }
         if let Some(sh) = &self.table.shuffle {
             let level = ShuffleLevel::detected();
-            if level == ShuffleLevel::Vbmi {
+            if input.len() < SHUFFLE_MAX && level == ShuffleLevel::Vbmi {
                 if let Some(verdict) = sh.full_match(input, level) {
                     return verdict;
                 }
             }
+        }
+        if input.len() >= SKIP_MIN && self.table.skips() {
+            return self.table.run_skip(input).is_ok();
         }
         match &self.reverse {
             Some(rev) if input.len() >= BIDIRECTIONAL_MIN => self.table.full_match_both_ends(rev, input),

@@ -194,7 +194,7 @@ impl Compiled {
                     if let Some(sh) = &compact.shuffle {
                         doc.push(String::new());
                         doc.push(format!(
-                            " Inputs under 96 bytes are walked as a shuffle automaton where the CPU has \
+                            " Inputs under 192 bytes are walked as a shuffle automaton where the CPU has \
                              AVX-512 VBMI: {} of the {} states as vector lanes, one byte permute per byte, \
                              {} bytes in the table.",
                             sh.states.len(),
