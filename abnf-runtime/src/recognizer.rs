@@ -148,6 +148,18 @@ impl Recognizer {
         self.table.run(input).is_ok()
     }
 
+    /// Whether all of `input` matches, walking it from both ends at once
+    /// for a bidirectional rule (forwards only otherwise), whatever the
+    /// input's length and the CPU: what [`Recognizer::is_match_bytes`]
+    /// does for short inputs without a shuffle automaton, or when one
+    /// escapes.
+    pub fn is_match_both_ends(&self, input: &[u8]) -> bool {
+        match &self.reverse {
+            Some(rev) => self.table.full_match_both_ends(rev, input),
+            None => self.table.run(input).is_ok(),
+        }
+    }
+
     /// Checks many inputs at once: `out[i]` says whether `inputs[i]`
     /// matches. Faster than a loop over [`Recognizer::is_match`] (several
     /// inputs are walked in step), and allocates nothing.

@@ -82,6 +82,13 @@ proptest! {
                     r.is_match_forward(&bytes[..end]),
                     "{:?} on {:?}", r, String::from_utf8_lossy(&bytes[..end])
                 );
+                // The walk from both ends itself (which the shuffle
+                // automaton replaces on CPUs with AVX-512 VBMI).
+                prop_assert_eq!(
+                    r.is_match_both_ends(&bytes[..end]),
+                    r.is_match_forward(&bytes[..end]),
+                    "{:?} on {:?}", r, String::from_utf8_lossy(&bytes[..end])
+                );
             }
             prop_assert_eq!(r.validate(&input).is_ok(), r.is_match_forward(bytes));
         }
@@ -204,10 +211,15 @@ fn long_inputs_from_both_ends() {
                 r.is_match_forward(s.as_bytes()),
                 "{r:?}, {len} bytes"
             );
+            assert_eq!(
+                r.is_match_both_ends(s.as_bytes()),
+                r.is_match_forward(s.as_bytes())
+            );
             for at in [0, 7, len / 2, len - 1] {
                 let mut bad = s.clone().into_bytes();
                 bad[at] = b' ';
                 assert!(!r.is_match_bytes(&bad), "{r:?}, space at {at} of {len}");
+                assert!(!r.is_match_both_ends(&bad), "{r:?}, space at {at} of {len}");
                 assert_eq!(r.is_match_bytes(&bad), r.is_match_forward(&bad));
             }
         }
