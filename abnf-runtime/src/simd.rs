@@ -226,6 +226,9 @@ pub enum Level {
     Ssse3,
     /// 32-byte vectors (x86-64 with AVX2, enabled by the OS).
     Avx2,
+    /// 64-byte vectors and mask registers (x86-64 with AVX2 and AVX-512 F
+    /// and BW, enabled by the OS).
+    Avx512,
 }
 
 impl Level {
@@ -238,6 +241,7 @@ impl Level {
             1 => Level::Scalar,
             2 => Level::Ssse3,
             3 => Level::Avx2,
+            4 => Level::Avx512,
             _ => {
                 let l = detect();
                 LEVEL.store(l as u8 + 1, Ordering::Relaxed);
@@ -249,7 +253,7 @@ impl Level {
     /// Every level this CPU can run (for tests and benchmarks).
     pub fn available() -> impl Iterator<Item = Level> {
         let top = Level::detected() as u8;
-        [Level::Scalar, Level::Ssse3, Level::Avx2]
+        [Level::Scalar, Level::Ssse3, Level::Avx2, Level::Avx512]
             .into_iter()
             .filter(move |l| *l as u8 <= top)
     }
@@ -273,13 +277,28 @@ fn detect() -> Level {
         // SAFETY: OSXSAVE (checked just above) means the CPU has XGETBV
         // and the OS enabled it.
         && unsafe { xcr0() } & 0b110 == 0b110;
-    if avx2 {
+    if avx2 && avx512bw() {
+        Level::Avx512
+    } else if avx2 {
         Level::Avx2
     } else if ssse3 || cfg!(target_feature = "ssse3") {
         Level::Ssse3
     } else {
         Level::Scalar
     }
+}
+
+/// Whether the CPU has AVX-512 F and BW and the OS saves the 512-bit
+/// registers (to be asked once AVX2 and XGETBV are known to be there).
+#[cfg(target_arch = "x86_64")]
+fn avx512bw() -> bool {
+    let leaf7 = core::arch::x86_64::__cpuid_count(7, 0);
+    // Leaf 7 EBX: bit 16 AVX512F, bit 30 AVX512BW. XCR0 bits 5-7: the
+    // opmask registers and both halves of the ZMM state.
+    leaf7.ebx >> 16 & 1 == 1
+        && leaf7.ebx >> 30 & 1 == 1
+        // SAFETY: only called once OSXSAVE was found (XGETBV is there).
+        && unsafe { xcr0() } & 0b1110_0000 == 0b1110_0000
 }
 
 /// XCR0: which register states the OS saves (bit 1 SSE, bit 2 AVX).
@@ -311,6 +330,10 @@ pub fn find_outside_with(level: Level, set: &LoopSet, input: &[u8], from: usize)
         let top = Level::detected();
         let level = if level as u8 > top as u8 { top } else { level };
         match level {
+            // SAFETY: `Level::detected` found AVX-512 F and BW (CPUID and
+            // XCR0) on this CPU, so the function's target features are
+            // present.
+            Level::Avx512 => return unsafe { x86::find_outside_avx512(set, input, from) },
             // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0) on this
             // CPU, so the function's target feature is present.
             Level::Avx2 => return unsafe { x86::find_outside_avx2(set, input, from) },
@@ -359,8 +382,9 @@ pub fn find_byte_with(level: Level, input: &[u8], byte: u8) -> Option<usize> {
         if input.len() >= 64 {
             match level {
                 // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0) on
-                // this CPU, so the function's target feature is present.
-                Level::Avx2 => return unsafe { x86::find_byte_avx2(input, byte) },
+                // this CPU (also at the AVX-512 level, which needs AVX2), so
+                // the function's target feature is present.
+                Level::Avx2 | Level::Avx512 => return unsafe { x86::find_byte_avx2(input, byte) },
                 // SAFETY: as above, for SSSE3.
                 Level::Ssse3 => return unsafe { x86::find_byte_ssse3(input, byte) },
                 Level::Scalar => {}
@@ -802,6 +826,59 @@ mod x86 {
             from,
             |p| unsafe { inside32(&t, p) },
             |p| unsafe { starts32(&t, p) },
+        )
+    }
+
+    /// One bit per byte of `v`: set where the byte is in the nibble set
+    /// `lo` (`hi` holds [`HIGH`] in every 128-bit lane).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn in64(lo: __m512i, hi: __m512i, v: __m512i) -> u64 {
+        let nib = _mm512_set1_epi8(0x0f);
+        let a = _mm512_shuffle_epi8(lo, _mm512_and_si512(v, nib));
+        let b = _mm512_shuffle_epi8(hi, _mm512_and_si512(_mm512_srli_epi16::<4>(v), nib));
+        _mm512_test_epi8_mask(a, b)
+    }
+
+    /// [`super::find_outside`] with 64-byte vectors: [`find_outside_avx2`]
+    /// with one vector per window and the masks read from mask registers.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F and BW (and the OS must save their
+    /// registers).
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) unsafe fn find_outside_avx512(set: &LoopSet, input: &[u8], from: usize) -> usize {
+        // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
+        let lane = |t: &[u8; 16]| unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(t.as_ptr().cast())) };
+        let (bytes, escaped, high) = (lane(&set.bytes.0), lane(&set.escaped.0), lane(&HIGH));
+        let (leads, lead_high) = (lane(&set.leads.0), lane(&LEAD_HIGH));
+        let escape = _mm512_set1_epi8(set.escape as i8);
+        let (escapes, chars) = (!set.escaped.is_empty(), !set.leads.is_empty());
+        // SAFETY: `find` passes pointers to 64 readable bytes.
+        let load = |p: *const u8| unsafe { _mm512_loadu_si512(p.cast()) };
+        find(
+            set,
+            input,
+            from,
+            |p| in64(bytes, high, load(p)),
+            |p| {
+                let v = load(p);
+                let (mut open, mut esc, mut lead, mut hi3, mut cont) = (0u64, 0u64, 0u64, 0u64, 0u64);
+                if escapes {
+                    open = _mm512_cmpeq_epi8_mask(v, escape);
+                    esc = in64(escaped, high, v);
+                }
+                if chars {
+                    lead = in64(leads, lead_high, v);
+                    let top = _mm512_and_si512(v, _mm512_set1_epi8(0xF0u8 as i8));
+                    hi3 = _mm512_cmpeq_epi8_mask(top, _mm512_set1_epi8(0xE0u8 as i8));
+                    // Continuation bytes 0x80-0xBF are, as signed bytes,
+                    // below -64.
+                    cont = _mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64));
+                }
+                Starts::of(open, esc, lead, hi3, cont)
+            },
         )
     }
 
