@@ -9,7 +9,9 @@ use once_cell::race::OnceBox;
 use regex_automata::dfa::sparse;
 
 use crate::simd::ShuffleLevel;
-use crate::table::{Resume, Reverse, Stop, Table, Words, BIDIRECTIONAL_MIN, SHUFFLE_MAX, SKIP_MIN};
+use crate::table::{
+    Resume, Reverse, Stop, Table, Words, BIDIRECTIONAL_MIN, SHUFFLE_HEAD, SHUFFLE_MAX, SKIP_MIN,
+};
 use crate::tagged::TaggedDfa;
 use crate::wire::Aligned;
 use crate::ByteSet;
@@ -113,14 +115,23 @@ impl Recognizer {
     /// ([`Table::full_match_skipping`]). Inputs under 192 bytes of
     /// `@bidirectional` rules are walked as a shuffle automaton instead
     /// where the CPU has AVX-512 VBMI ([`crate::table::Shuffle`]), and as
-    /// above if they reach a state it has no lane for.
+    /// above if they reach a state it has no lane for; longer inputs walk
+    /// their first 32 bytes so, and the rest bit-parallel from there.
     #[inline]
     pub fn is_match_bytes(&self, input: &[u8]) -> bool {
         if let Some(sh) = &self.table.shuffle {
             let level = ShuffleLevel::detected();
-            if input.len() < SHUFFLE_MAX && level == ShuffleLevel::Vbmi {
-                if let Some(verdict) = sh.full_match(input, level) {
-                    return verdict;
+            if level == ShuffleLevel::Vbmi {
+                if input.len() < SHUFFLE_MAX {
+                    if let Some(verdict) = sh.full_match(input, level) {
+                        return verdict;
+                    }
+                } else if self.table.skips() {
+                    // The head of a long input, where runs are short, as
+                    // lanes; the rest bit-parallel from the state reached.
+                    if let Some(s) = sh.state_after(&input[..SHUFFLE_HEAD], level) {
+                        return s != 0 && self.table.run_skip_from(s, input, SHUFFLE_HEAD).is_ok();
+                    }
                 }
             }
         }

@@ -468,8 +468,9 @@ pub const ESCAPE: u8 = (LANES - 1) as u8;
 /// Bytes of a shuffle automaton's rows: one vector per byte value.
 pub const SHUFFLE_ROWS: usize = 256 * LANES;
 
-/// Bytes of a shuffle automaton in a table: its rows and its accept lanes.
-pub const SHUFFLE_BYTES: usize = SHUFFLE_ROWS + LANES;
+/// Bytes of a shuffle automaton in a table: its rows, its accept lanes
+/// and the table state of each lane (32-bit words).
+pub const SHUFFLE_BYTES: usize = SHUFFLE_ROWS + LANES + 4 * LANES;
 
 /// Which implementation [`shuffle_walk`] runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -42,16 +42,12 @@ pub struct Table<'a> {
 pub struct Shuffle<'a> {
     pub(crate) rows: &'a [u8; simd::SHUFFLE_ROWS],
     pub(crate) accept: &'a [u8; simd::LANES],
+    /// The table state of each lane (premultiplied; 0 for the escape lane).
+    pub(crate) states: &'a [u32; simd::LANES],
     pub(crate) start: u8,
 }
 
 impl Shuffle<'_> {
-    /// PROTOTYPE
-    #[doc(hidden)]
-    pub fn __rows(&self) -> (&[u8; simd::SHUFFLE_ROWS], u8, &[u8; 64]) {
-        (self.rows, self.start, self.accept)
-    }
-
     /// Whether all of `input` matches, walked as lanes at the given vector
     /// width; `None` if the walk reached a state without a lane (or
     /// `level` has no byte permute), and the table must walk it.
@@ -59,6 +55,14 @@ impl Shuffle<'_> {
     pub fn full_match(&self, input: &[u8], level: simd::ShuffleLevel) -> Option<bool> {
         let lane = simd::shuffle_walk_with(level, self.rows, self.start, input);
         (lane != simd::ESCAPE).then(|| self.accept[usize::from(lane)] == 1)
+    }
+
+    /// The table state (premultiplied; 0 is the dead state) after `prefix`,
+    /// walked as lanes; `None` if the walk escaped.
+    #[inline(always)]
+    pub fn state_after(&self, prefix: &[u8], level: simd::ShuffleLevel) -> Option<usize> {
+        let lane = simd::shuffle_walk_with(level, self.rows, self.start, prefix);
+        (lane != simd::ESCAPE).then(|| self.states[usize::from(lane)] as usize)
     }
 }
 
@@ -144,10 +148,16 @@ impl<'a> Table<'a> {
             None
         } else {
             let (rows, accept) = rest.split_at(shuffle_at).1.split_at(simd::SHUFFLE_ROWS);
-            match (rows.first_chunk(), accept.first_chunk()) {
-                (Some(rows), Some(accept)) => Some(Shuffle {
+            let (accept, states) = accept.split_at(simd::LANES);
+            // SAFETY: `states` starts a multiple of 64 bytes after the
+            // 64-aligned rows, so at a 4-byte boundary of the caller's
+            // 4-aligned `bytes`.
+            let states = unsafe { wire::as_u32s(states) };
+            match (rows.first_chunk(), accept.first_chunk(), states.first_chunk()) {
+                (Some(rows), Some(accept), Some(states)) => Some(Shuffle {
                     rows,
                     accept,
+                    states,
                     start: h.params[6] as u8,
                 }),
                 _ => return Err(WireError::Truncated),
@@ -330,6 +340,13 @@ pub(crate) const SKIP_MIN: usize = 96;
 /// and IRI corpora).
 pub(crate) const SHUFFLE_MAX: usize = 192;
 
+/// How many bytes of a longer input the shuffle automaton walks before the
+/// bit-parallel walk takes over from the state it reached: the scheme and
+/// authority, whose runs are too short for vector searches (measured on
+/// the long corpus: 32, 48, 64 and 96 within noise of each other for IRIs,
+/// 32 best for URIs; 128 slower).
+pub(crate) const SHUFFLE_HEAD: usize = 32;
+
 /// How many bytes the recognizer walks between checks for the dead state:
 /// checking every byte costs a branch per byte, never checking would walk a
 /// huge invalid input to its end.
@@ -378,7 +395,30 @@ impl Table<'_> {
 
     #[inline(always)]
     fn run_skip_in<T: Entry>(&self, words: &[T], input: &[u8], level: Level) -> Result<(), usize> {
-        match self.walk_skip(words, input, level) {
+        self.run_skip_from_in(words, self.start as usize, input, 0, level)
+    }
+
+    /// [`Table::run_skip`] from table state `s` (premultiplied, not dead)
+    /// at offset `from` of `input`.
+    #[inline]
+    pub(crate) fn run_skip_from(&self, s: usize, input: &[u8], from: usize) -> Result<(), usize> {
+        let level = Level::detected();
+        match self.words {
+            Words::U16(w) => self.run_skip_from_in(w, s, input, from, level),
+            Words::U32(w) => self.run_skip_from_in(w, s, input, from, level),
+        }
+    }
+
+    #[inline(always)]
+    fn run_skip_from_in<T: Entry>(
+        &self,
+        words: &[T],
+        s: usize,
+        input: &[u8],
+        from: usize,
+        level: Level,
+    ) -> Result<(), usize> {
+        match self.walk_skip_from(words, s, input, from, level) {
             Ok(s) if self.accepts(words, s) => Ok(()),
             Ok(_) => Err(input.len()),
             Err(i) => Err(i),
@@ -389,10 +429,21 @@ impl Table<'_> {
     /// of the byte that leads to the dead state.
     #[inline(always)]
     fn walk_skip<T: Entry>(&self, words: &[T], input: &[u8], level: Level) -> Result<usize, usize> {
+        self.walk_skip_from(words, self.start as usize, input, 0, level)
+    }
+
+    /// [`Table::walk_skip`] from state `s` at offset `i`.
+    #[inline(always)]
+    fn walk_skip_from<T: Entry>(
+        &self,
+        words: &[T],
+        mut s: usize,
+        input: &[u8],
+        mut i: usize,
+        level: Level,
+    ) -> Result<usize, usize> {
         let classes = &self.classes;
         let from = self.skip_from as usize;
-        let mut s = self.start as usize;
-        let mut i = 0;
         loop {
             if s >= from {
                 i = simd::find_outside_with(level, &self.loop_set(s), input, i);

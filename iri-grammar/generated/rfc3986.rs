@@ -33,13 +33,13 @@ static __URI_SPARSE: &[u8] = include_bytes!(
 /// URI           = scheme ":" hier-part [ "?" query ] [ "#" fragment ]
 /// ```
 ///
-/// Minimized DFA: 180 states × 21 byte classes, a 25024-byte table; 7876 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 180 states × 21 byte classes, a 25280-byte table; 7876 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 7 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (336 bytes of loop sets in the table).
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 185 states, 12276 bytes with its sets.
 ///
-/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 180 states as vector lanes, one byte permute per byte, 16448 bytes in the table.
+/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 180 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
 pub static URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "URI",
@@ -112,13 +112,13 @@ static __URI_REFERENCE_SPARSE: &[u8] = include_bytes!(
 /// URI-reference = URI / relative-ref
 /// ```
 ///
-/// Minimized DFA: 183 states × 21 byte classes, a 25216-byte table; 8179 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 183 states × 21 byte classes, a 25472-byte table; 8179 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 8 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (384 bytes of loop sets in the table).
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 203 states, 13464 bytes with its sets.
 ///
-/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 183 states as vector lanes, one byte permute per byte, 16448 bytes in the table.
+/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 183 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
 pub static URI_REFERENCE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "URI-reference",
@@ -156,13 +156,13 @@ static __ABSOLUTE_URI_SPARSE: &[u8] = include_bytes!(
 /// absolute-URI  = scheme ":" hier-part [ "?" query ]
 /// ```
 ///
-/// Minimized DFA: 177 states × 20 byte classes, a 24512-byte table; 7699 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 177 states × 20 byte classes, a 24768-byte table; 7699 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 6 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (288 bytes of loop sets in the table).
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 151 states, 9728 bytes with its sets.
 ///
-/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 177 states as vector lanes, one byte permute per byte, 16448 bytes in the table.
+/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 177 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
 pub static ABSOLUTE_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "absolute-URI",
@@ -200,13 +200,13 @@ static __RELATIVE_REF_SPARSE: &[u8] = include_bytes!(
 /// relative-ref  = relative-part [ "?" query ] [ "#" fragment ]
 /// ```
 ///
-/// Minimized DFA: 181 states × 19 byte classes, a 24384-byte table; 7969 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 181 states × 19 byte classes, a 24640-byte table; 7969 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 7 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (336 bytes of loop sets in the table).
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 163 states, 10172 bytes with its sets.
 ///
-/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 181 states as vector lanes, one byte permute per byte, 16448 bytes in the table.
+/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 181 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
 pub static RELATIVE_REF: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "relative-ref",

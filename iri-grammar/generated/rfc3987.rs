@@ -34,13 +34,13 @@ static __IRI_SPARSE: &[u8] = include_bytes!(
 ///                       [ "#" ifragment ]
 /// ```
 ///
-/// Minimized DFA: 262 states × 44 byte classes, a 40768-byte table; 10618 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 262 states × 44 byte classes, a 41024-byte table; 10618 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 8 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (384 bytes of loop sets in the table).
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 296 states, 36768 bytes with its sets.
 ///
-/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 262 states as vector lanes, one byte permute per byte, 16448 bytes in the table.
+/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 262 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
 pub static IRI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "IRI",
@@ -113,13 +113,13 @@ static __IRI_REFERENCE_SPARSE: &[u8] = include_bytes!(
 /// IRI-reference  = IRI / irelative-ref
 /// ```
 ///
-/// Minimized DFA: 278 states × 44 byte classes, a 42240-byte table; 11410 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 278 states × 44 byte classes, a 42496-byte table; 11410 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 9 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (432 bytes of loop sets in the table).
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 398 states, 49416 bytes with its sets.
 ///
-/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 278 states as vector lanes, one byte permute per byte, 16448 bytes in the table.
+/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 278 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
 pub static IRI_REFERENCE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "IRI-reference",
@@ -157,13 +157,13 @@ static __ABSOLUTE_IRI_SPARSE: &[u8] = include_bytes!(
 /// absolute-IRI   = scheme ":" ihier-part [ "?" iquery ]
 /// ```
 ///
-/// Minimized DFA: 246 states × 43 byte classes, a 38784-byte table; 10054 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 246 states × 43 byte classes, a 39040-byte table; 10054 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 7 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (336 bytes of loop sets in the table).
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 220 states, 26024 bytes with its sets.
 ///
-/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 246 states as vector lanes, one byte permute per byte, 16448 bytes in the table.
+/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 246 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
 pub static ABSOLUTE_IRI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "absolute-IRI",
@@ -201,13 +201,13 @@ static __IRELATIVE_REF_SPARSE: &[u8] = include_bytes!(
 /// irelative-ref  = irelative-part [ "?" iquery ] [ "#" ifragment ]
 /// ```
 ///
-/// Minimized DFA: 276 states × 42 byte classes, a 40896-byte table; 11086 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 276 states × 42 byte classes, a 41152-byte table; 11086 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 8 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (384 bytes of loop sets in the table).
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 358 states, 43024 bytes with its sets.
 ///
-/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 276 states as vector lanes, one byte permute per byte, 16448 bytes in the table.
+/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 276 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
 pub static IRELATIVE_REF: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "irelative-ref",

@@ -375,7 +375,7 @@ impl Compact {
         if let Some(sh) = &self.shuffle {
             // Its rows start at a multiple of 64 bytes, as vectors.
             out.resize(out.len().next_multiple_of(64), 0);
-            out.extend_from_slice(&sh.to_bytes());
+            out.extend_from_slice(&sh.to_bytes(self.alphabet, big_endian));
         }
         out
     }

@@ -97,13 +97,23 @@ impl Shuffle {
             .fold(from, |j, &b| self.rows[usize::from(b)][usize::from(j)])
     }
 
-    /// Bytes in the runtime's format: the rows, then the accept lanes.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity((self.rows.len() + 1) * LANES);
+    /// Bytes in the runtime's format: the rows, the accept lanes, then
+    /// each lane's state in the table (premultiplied by `alphabet`; 0 for
+    /// the escape lane), as 32-bit words in the given byte order.
+    pub fn to_bytes(&self, alphabet: usize, big_endian: bool) -> Vec<u8> {
+        let mut out = Vec::with_capacity((self.rows.len() + 1) * LANES + 4 * LANES);
         for row in &self.rows {
             out.extend_from_slice(row);
         }
         out.extend_from_slice(&self.accept);
+        for j in 0..LANES {
+            let state = self.states.get(j).map_or(0, |&s| (s * alphabet) as u32);
+            out.extend_from_slice(&if big_endian {
+                state.to_be_bytes()
+            } else {
+                state.to_le_bytes()
+            });
+        }
         out
     }
 }

@@ -199,7 +199,7 @@ impl Compiled {
                              {} bytes in the table.",
                             sh.states.len(),
                             compact.states(),
-                            sh.to_bytes().len()
+                            sh.to_bytes(compact.alphabet, false).len()
                         ));
                     }
                     for (suffix, contents) in tables {
