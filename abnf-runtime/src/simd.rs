@@ -381,10 +381,13 @@ pub fn find_byte_with(level: Level, input: &[u8], byte: u8) -> Option<usize> {
         let level = if level as u8 > top as u8 { top } else { level };
         if input.len() >= 64 {
             match level {
+                // SAFETY: `Level::detected` found AVX-512 F and BW (CPUID
+                // and XCR0) on this CPU, so the function's target features
+                // are present.
+                Level::Avx512 => return unsafe { x86::find_byte_avx512(input, byte) },
                 // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0) on
-                // this CPU (also at the AVX-512 level, which needs AVX2), so
-                // the function's target feature is present.
-                Level::Avx2 | Level::Avx512 => return unsafe { x86::find_byte_avx2(input, byte) },
+                // this CPU, so the function's target feature is present.
+                Level::Avx2 => return unsafe { x86::find_byte_avx2(input, byte) },
                 // SAFETY: as above, for SSSE3.
                 Level::Ssse3 => return unsafe { x86::find_byte_ssse3(input, byte) },
                 Level::Scalar => {}
@@ -903,6 +906,21 @@ mod x86 {
                 u64::from(_mm256_movemask_epi8(e0) as u32) | u64::from(_mm256_movemask_epi8(e1) as u32) << 32
             }
         };
+        find_byte_in(input, hits)
+    }
+
+    /// [`super::find_byte`] with 64-byte vectors, on an input of at least
+    /// 64 bytes.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F and BW (and the OS must save their
+    /// registers).
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) unsafe fn find_byte_avx512(input: &[u8], byte: u8) -> Option<usize> {
+        let x = _mm512_set1_epi8(byte as i8);
+        // SAFETY: the callers below pass windows of 64 bytes of `input`.
+        let hits = |p: *const u8| _mm512_cmpeq_epi8_mask(unsafe { _mm512_loadu_si512(p.cast()) }, x);
         find_byte_in(input, hits)
     }
 
