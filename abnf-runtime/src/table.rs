@@ -352,6 +352,19 @@ pub(crate) const SHUFFLE_HEAD: usize = 32;
 /// huge invalid input to its end.
 const CHUNK: usize = 64;
 
+/// Whether the bytes at `i` and `i + 1` are both in `set`: a run worth a
+/// vector search. Shorter runs (most of them, at the start of an IRI) take
+/// table steps, which are always right; this only saves the setup of a
+/// search that would stop at once (measured on the long corpus: IRI
+/// validation from 203 to 191 ns, extraction from 361 to 341 ns).
+#[inline(always)]
+fn run_ahead(set: &LoopSet, input: &[u8], i: usize) -> bool {
+    match input.get(i..i + 2) {
+        Some(&[a, b]) => set.bytes.contains(a) && set.bytes.contains(b),
+        _ => false,
+    }
+}
+
 /// One entry type of a [`Table`].
 pub(crate) trait Entry: Copy {
     fn index(self) -> usize;
@@ -446,7 +459,10 @@ impl Table<'_> {
         let from = self.skip_from as usize;
         loop {
             if s >= from {
-                i = simd::find_outside_with(level, &self.loop_set(s), input, i);
+                let set = self.loop_set(s);
+                if run_ahead(&set, input, i) {
+                    i = simd::find_outside_with(level, &set, input, i);
+                }
             }
             let Some(&b) = input.get(i) else { break };
             s = step(words, classes, s, b);
@@ -502,7 +518,7 @@ impl Table<'_> {
         loop {
             if q >= from {
                 let both = self.loop_set(q).meet(&x.loop_set(s));
-                if !both.bytes.is_empty() {
+                if run_ahead(&both, input, i) {
                     i = simd::find_outside_with(level, &both, input, i);
                 }
             }
