@@ -229,6 +229,35 @@ mod tests {
     }
 
     #[test]
+    fn the_runtime_reads_it_from_the_table_and_refuses_it_cut_short() {
+        use crate::wire::{WireBytes, NATIVE_BIG_ENDIAN};
+        use abnf_runtime::simd::ShuffleLevel;
+        use abnf_runtime::wire::WireError;
+
+        let c = compact(r"x(a{0,100}|[b-z]*)").with_shuffle();
+        let bytes = c.to_bytes(NATIVE_BIG_ENDIAN);
+        let wire = WireBytes::new(&bytes);
+        let table = wire.table();
+        let sh = table.shuffle().expect("the table carries it");
+        for level in [ShuffleLevel::Scalar, ShuffleLevel::detected()] {
+            assert_eq!(sh.full_match(b"xbcd", level), Some(true));
+            assert_eq!(sh.full_match(b"xab", level), Some(false));
+            assert_eq!(sh.full_match(&[b'a'; 90], level), Some(false));
+            assert_eq!(
+                sh.full_match(&[b"x".as_slice(), &[b'a'; 90]].concat(), level),
+                None
+            );
+            // The state after a prefix is the table's.
+            assert_eq!(sh.state_after(b"xb", level), Some(table.state_after(b"xb")));
+        }
+        let short = WireBytes::new(&bytes[..bytes.len() - 4]);
+        assert_eq!(
+            abnf_runtime::Table::from_bytes(short.bytes()).map(|_| ()),
+            Err(WireError::Truncated)
+        );
+    }
+
+    #[test]
     fn the_start_state_has_a_lane_and_a_dead_dfa_has_one_state() {
         let c = compact(r"[a-z]{3}");
         assert_eq!(hot_states(&c, 1), vec![c.start as usize / c.alphabet]);
