@@ -288,7 +288,11 @@ impl Recognizer {
     /// Like [`Recognizer::validate`] on bytes.
     pub fn validate_bytes(&self, input: &[u8]) -> Result<(), MatchError> {
         if input.len() >= SKIP_MIN && self.table.skips() {
-            // The bit-parallel walk finds the table walk's offset.
+            // A rule with a shuffle automaton checks the input the fast way
+            // first; the bit-parallel walk finds the table walk's offset.
+            if self.table.shuffle.is_some() && self.is_match_bytes(input) {
+                return Ok(());
+            }
             return self
                 .table
                 .run_skip(input)
