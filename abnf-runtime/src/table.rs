@@ -517,9 +517,12 @@ impl Table<'_> {
         let mut i = 0;
         loop {
             if q >= from {
-                let both = self.loop_set(q).meet(&x.loop_set(s));
-                if run_ahead(&both, input, i) {
-                    i = simd::find_outside_with(level, &both, input, i);
+                let mine = self.loop_set(q);
+                if run_ahead(&mine, input, i) {
+                    let both = mine.meet(&x.loop_set(s));
+                    if run_ahead(&both, input, i) {
+                        i = simd::find_outside_with(level, &both, input, i);
+                    }
                 }
             }
             let Some(&b) = input.get(i) else { break };
