@@ -27,9 +27,14 @@
 //! table steps.
 //!
 //! [`find_outside`] picks the widest implementation the CPU has, once (no
-//! `std` needed: CPUID is read directly): AVX2 (32-byte vectors), SSSE3
-//! (16), or the scalar twin [`find_outside_scalar`]. All give the same
-//! answer; the tests compare them.
+//! `std` needed: CPUID is read directly): AVX-512 BW (64-byte vectors and
+//! mask registers), AVX2 (32), SSSE3 (16), or the scalar twin
+//! [`find_outside_scalar`]. All give the same answer; the tests compare
+//! them.
+//!
+//! The module also walks shuffle automata ([`shuffle_walk`]: a DFA's
+//! states as the lanes of a 64-byte vector, one `vpermb` per byte, with
+//! AVX-512 VBMI), with the scalar twin [`shuffle_walk_scalar`].
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
