@@ -48,9 +48,10 @@ pub struct Shuffle<'a> {
 }
 
 impl Shuffle<'_> {
-    /// Whether all of `input` matches, walked as lanes at the given vector
-    /// width; `None` if the walk reached a state without a lane (or
-    /// `level` has no byte permute), and the table must walk it.
+    /// Whether all of `input` matches, walked as lanes by the given
+    /// implementation (the scalar twin where the CPU lacks VBMI); `None`
+    /// if the walk reached a state without a lane, and the table must
+    /// walk it.
     #[inline(always)]
     pub fn full_match(&self, input: &[u8], level: simd::ShuffleLevel) -> Option<bool> {
         let lane = simd::shuffle_walk_with(level, self.rows, self.start, input);
@@ -149,9 +150,10 @@ impl<'a> Table<'a> {
         } else {
             let (rows, accept) = rest.split_at(shuffle_at).1.split_at(simd::SHUFFLE_ROWS);
             let (accept, states) = accept.split_at(simd::LANES);
-            // SAFETY: `states` starts a multiple of 64 bytes after the
-            // 64-aligned rows, so at a 4-byte boundary of the caller's
-            // 4-aligned `bytes`.
+            // SAFETY: `states` starts a multiple of 64 bytes into `bytes`
+            // (the rows start at one, and the rows and the accept lanes
+            // are multiples of 64 bytes long), so at a 4-byte boundary:
+            // the caller guarantees one for `bytes`.
             let states = unsafe { wire::as_u32s(states) };
             match (rows.first_chunk(), accept.first_chunk(), states.first_chunk()) {
                 (Some(rows), Some(accept), Some(states)) => Some(Shuffle {
