@@ -556,7 +556,7 @@ fn reverse_automata(
                         ),
                         Some(r.name_span),
                     )
-                    .with_label("its recognizer walks forwards only"),
+                    .with_label("it gets no reverse automaton (its shuffle automaton is kept)"),
                 );
             }
         }
@@ -570,7 +570,8 @@ impl Compiled {
     /// `@bidirectional` (its hot rules).
     pub(crate) fn recognizer_table(&self, id: RuleId) -> Compact {
         let compact = self.automata[&id].compact();
-        if self.reverses.contains_key(&id) {
+        // Marked, whether or not its reverse automaton was small enough.
+        if self.grammar.modules.iter().any(|m| m.bidirectional.contains(&id)) {
             compact.with_shuffle()
         } else {
             compact
@@ -691,6 +692,27 @@ mod tests {
         (1..=built.fields.len())
             .map(|g| Some((tags[2 * g]?, tags[2 * g + 1]?)))
             .collect()
+    }
+
+    #[test]
+    fn a_marked_rule_keeps_its_shuffle_automaton_without_a_reverse_one() {
+        // The reverse automaton of `a` is too large (a warning), the
+        // shuffle automaton is not tied to it.
+        let spec = "; @bidirectional a b\na = 12( \"a\" / \"b\" ) \"a\" *( \"a\" / \"b\" )\nb = 1*\"b\"\n";
+        let compiled = Config::new().spec_source("t.abnf", spec).build().unwrap();
+        let (a, b) = (
+            compiled.grammar.modules[1].get("a").unwrap(),
+            compiled.grammar.modules[1].get("b").unwrap(),
+        );
+        assert!(!compiled.reverses.contains_key(&a));
+        assert!(compiled.recognizer_table(a).shuffle.is_some());
+        assert!(compiled.reverses.contains_key(&b));
+        assert!(compiled.recognizer_table(b).shuffle.is_some());
+        assert!(compiled
+            .warnings
+            .items
+            .iter()
+            .any(|w| w.code == Code::TooLarge && w.message.contains("rule `a`")));
     }
 
     #[test]
