@@ -39,7 +39,7 @@ static __URI_SPARSE: &[u8] = include_bytes!(
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 185 states, 12276 bytes with its sets.
 ///
-/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 180 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
+/// Short inputs, and the head of long ones, are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 180 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
 pub static URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "URI",
@@ -118,7 +118,7 @@ static __URI_REFERENCE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 203 states, 13464 bytes with its sets.
 ///
-/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 183 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
+/// Short inputs, and the head of long ones, are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 183 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
 pub static URI_REFERENCE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "URI-reference",
@@ -162,7 +162,7 @@ static __ABSOLUTE_URI_SPARSE: &[u8] = include_bytes!(
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 151 states, 9728 bytes with its sets.
 ///
-/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 177 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
+/// Short inputs, and the head of long ones, are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 177 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
 pub static ABSOLUTE_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "absolute-URI",
@@ -206,7 +206,7 @@ static __RELATIVE_REF_SPARSE: &[u8] = include_bytes!(
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 163 states, 10172 bytes with its sets.
 ///
-/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 181 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
+/// Short inputs, and the head of long ones, are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 181 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
 pub static RELATIVE_REF: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "relative-ref",

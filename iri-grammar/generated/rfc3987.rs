@@ -40,7 +40,7 @@ static __IRI_SPARSE: &[u8] = include_bytes!(
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 296 states, 36768 bytes with its sets.
 ///
-/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 262 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
+/// Short inputs, and the head of long ones, are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 262 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
 pub static IRI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "IRI",
@@ -119,7 +119,7 @@ static __IRI_REFERENCE_SPARSE: &[u8] = include_bytes!(
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 398 states, 49416 bytes with its sets.
 ///
-/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 278 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
+/// Short inputs, and the head of long ones, are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 278 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
 pub static IRI_REFERENCE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "IRI-reference",
@@ -163,7 +163,7 @@ static __ABSOLUTE_IRI_SPARSE: &[u8] = include_bytes!(
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 220 states, 26024 bytes with its sets.
 ///
-/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 246 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
+/// Short inputs, and the head of long ones, are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 246 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
 pub static ABSOLUTE_IRI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "absolute-IRI",
@@ -207,7 +207,7 @@ static __IRELATIVE_REF_SPARSE: &[u8] = include_bytes!(
 ///
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 358 states, 43024 bytes with its sets.
 ///
-/// Inputs under 192 bytes are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 276 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
+/// Short inputs, and the head of long ones, are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 276 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
 pub static IRELATIVE_REF: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3987",
     "irelative-ref",

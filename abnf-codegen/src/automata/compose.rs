@@ -232,21 +232,17 @@ impl Composer {
             }
         }
         let composed = match hir.kind() {
-            HirKind::Concat(subs) => {
+            HirKind::Concat(subs) | HirKind::Alternation(subs) => {
                 let parts = subs
                     .iter()
                     .map(|s| self.part(s, info))
                     .collect::<Result<Vec<_>, _>>()?;
                 let refs: Vec<&Dfa> = parts.iter().map(|p| &**p).collect();
-                concat(&refs, self.cap_bytes)?
-            }
-            HirKind::Alternation(subs) => {
-                let parts = subs
-                    .iter()
-                    .map(|s| self.part(s, info))
-                    .collect::<Result<Vec<_>, _>>()?;
-                let refs: Vec<&Dfa> = parts.iter().map(|p| &**p).collect();
-                union(&refs, false, self.cap_bytes)?
+                if matches!(hir.kind(), HirKind::Concat(_)) {
+                    concat(&refs, self.cap_bytes)?
+                } else {
+                    union(&refs, false, self.cap_bytes)?
+                }
             }
             HirKind::Repetition(r) => {
                 let sub = self.part(&r.sub, info)?;

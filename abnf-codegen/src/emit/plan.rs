@@ -194,9 +194,9 @@ impl Compiled {
                     if let Some(sh) = &compact.shuffle {
                         doc.push(String::new());
                         doc.push(format!(
-                            " Inputs under 192 bytes are walked as a shuffle automaton where the CPU has \
-                             AVX-512 VBMI: {} of the {} states as vector lanes, one byte permute per byte, \
-                             {} bytes in the table.",
+                            " Short inputs, and the head of long ones, are walked as a shuffle automaton where \
+                             the CPU has AVX-512 VBMI: {} of the {} states as vector lanes, one byte permute \
+                             per byte, {} bytes in the table.",
                             sh.states.len(),
                             compact.states(),
                             sh.to_bytes(compact.alphabet, false).len()
