@@ -8,7 +8,7 @@ use core::fmt;
 use once_cell::race::OnceBox;
 use regex_automata::dfa::sparse;
 
-use crate::simd::ShuffleLevel;
+use crate::simd::{walk_exits, ExitWalk, ShuffleLevel};
 use crate::table::{
     Resume, Reverse, Stop, Table, Words, BIDIRECTIONAL_MIN, SHUFFLE_HEAD, SHUFFLE_MAX, SKIP_MIN,
 };
@@ -219,6 +219,36 @@ impl Recognizer {
             return self.table.run_skip_tagged(parts, bytes, tags);
         }
         self.__extract_plain(parts, input, tags)
+    }
+
+    /// [`Recognizer::extract`] for an extraction that the generator also
+    /// emitted as an exit-to-exit walk (`walk`, over the same tagged DFA
+    /// `parts`). Where the CPU has AVX-512 VBMI and the rule a shuffle
+    /// automaton, the input is checked first ([`Recognizer::is_match`]),
+    /// then `walk` finds the parts, a vector test and a trailing-zero count
+    /// per state it passes through ([`crate::simd::walk_exits`]): two short
+    /// passes in place of one walk of two automata in step. Elsewhere, and
+    /// for inputs that do not match (whose error needs the forward walk),
+    /// this is [`Recognizer::extract`].
+    #[doc(hidden)]
+    #[inline]
+    pub fn extract_by_exits<W: ExitWalk>(
+        &self,
+        parts: &TaggedDfa<'_>,
+        walk: &W,
+        input: &str,
+        tags: &mut [usize],
+    ) -> Result<(), Stop> {
+        if self.table.shuffle.is_some() && ShuffleLevel::detected() == ShuffleLevel::Vbmi {
+            let bytes = input.as_bytes();
+            if self.is_match_bytes(bytes) {
+                return match walk_exits(ShuffleLevel::Vbmi, walk, bytes, tags) {
+                    true => Ok(()),
+                    false => Err(Stop::Parts),
+                };
+            }
+        }
+        self.extract(parts, input, tags)
     }
 
     /// [`Recognizer::extract`] by the bit-parallel walk whatever the

@@ -538,11 +538,193 @@ pub fn shuffle_walk_scalar(rows: &[u8; SHUFFLE_ROWS], start: u8, input: &[u8]) -
     })
 }
 
+/// A byte → *atom bits* map for [`Exits`]: bytes that a walk treats alike
+/// share a bit (the generator's exit plans; see [`ExitWalk`]). 64-byte
+/// aligned, so that its four quarters load as whole vectors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct AtomTable(pub [u8; 256]);
+
+impl AtomTable {
+    /// The table whose bytes `first..=last` of each range have `bits`
+    /// (bytes in no range have none; ranges that overlap add their bits).
+    pub const fn from_ranges(ranges: &[(u8, u8, u8)]) -> AtomTable {
+        let mut t = [0u8; 256];
+        let mut i = 0;
+        while i < ranges.len() {
+            let (first, last, bits) = ranges[i];
+            let mut b = first as usize;
+            while b <= last as usize {
+                t[b] |= bits;
+                b += 1;
+            }
+            i += 1;
+        }
+        AtomTable(t)
+    }
+}
+
+/// Finds the *exits* of one input: the first byte at or after an offset
+/// whose atom bits ([`AtomTable`]) meet a state's mask. What a generated
+/// [`ExitWalk`] calls once per state it passes through.
+pub trait Exits {
+    /// The first offset `i >= from` with `atoms[input[i]] & bits != 0`, or
+    /// the input's length if there is none (also when `from` is past it).
+    fn next_exit(&mut self, from: usize, bits: u8) -> usize;
+}
+
+/// The scalar twin of the vector [`Exits`]: one lookup per byte.
+#[derive(Clone, Copy, Debug)]
+pub struct ScalarExits<'a> {
+    input: &'a [u8],
+    atoms: &'a AtomTable,
+}
+
+impl<'a> ScalarExits<'a> {
+    /// Exits of `input` under `atoms`.
+    pub fn new(input: &'a [u8], atoms: &'a AtomTable) -> ScalarExits<'a> {
+        ScalarExits { input, atoms }
+    }
+}
+
+impl Exits for ScalarExits<'_> {
+    #[inline(always)]
+    fn next_exit(&mut self, from: usize, bits: u8) -> usize {
+        let rest = self.input.get(from..).unwrap_or_default();
+        rest.iter()
+            .position(|&b| self.atoms.0[usize::from(b)] & bits != 0)
+            .map_or(self.input.len(), |p| from + p)
+    }
+}
+
+/// A walk from exit to exit, as the generator emits it for a tagged DFA
+/// whose states loop on most bytes (`abnf_codegen`'s exit plans): each
+/// state asks [`Exits::next_exit`] for the next byte it does not loop on
+/// and steps there. [`walk_exits`] runs it with the vector [`Exits`] where
+/// the CPU has them, with [`ScalarExits`] otherwise; both give the same
+/// answers, so the walk's result does not depend on the CPU.
+pub trait ExitWalk {
+    /// The walk's atom table.
+    fn atoms(&self) -> &'static AtomTable;
+
+    /// Walks all of `input`, whose exits `exits` finds; on a match fills
+    /// `tags` as [`crate::TaggedDfa::run`] does, and returns true.
+    fn walk<E: Exits>(&self, input: &[u8], exits: &mut E, tags: &mut [usize]) -> bool;
+}
+
+/// Runs `walk` over `input` at `level` (with 64-byte vectors at
+/// [`ShuffleLevel::Vbmi`] if the CPU has it, else the scalar twin).
+#[inline]
+pub fn walk_exits<W: ExitWalk>(level: ShuffleLevel, walk: &W, input: &[u8], tags: &mut [usize]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if level == ShuffleLevel::Vbmi && ShuffleLevel::detected() == ShuffleLevel::Vbmi {
+        // SAFETY: `ShuffleLevel::detected` found AVX-512 F, BW and VBMI
+        // (CPUID and XCR0) on this CPU.
+        return unsafe { x86::walk_exits_vbmi(walk, input, tags) };
+    }
+    let _ = level;
+    walk.walk(input, &mut ScalarExits::new(input, walk.atoms()), tags)
+}
+
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use core::arch::x86_64::*;
 
     use super::{outside_of, resume_after, LoopSet, Starts};
+
+    /// [`super::Exits`] with 64-byte vectors: the block that holds the
+    /// offset asked about is loaded (masked past the input's end) and
+    /// classified once, two `vpermi2b` lookups into the atom table and a
+    /// blend on the bytes' top bit; each question is then one `vptestmb`
+    /// and a trailing-zero count. Blocks start at multiples of 64.
+    pub(super) struct VbmiExits<'a> {
+        input: &'a [u8],
+        table: [__m512i; 4],
+        /// The block classified: its offset, its atoms, and which of its
+        /// 64 positions are in the input.
+        base: usize,
+        atoms: __m512i,
+        live: u64,
+    }
+
+    impl VbmiExits<'_> {
+        /// Loads and classifies the block at `base` (below the input's length).
+        #[inline(always)]
+        fn load(&mut self, base: usize) {
+            let n = self.input.len() - base;
+            self.live = if n >= 64 { !0 } else { (1u64 << n) - 1 };
+            // SAFETY: the CPU has AVX-512 F, BW and VBMI (`VbmiExits` is only
+            // made by `walk_exits_vbmi`); the masked load reads only the
+            // `live` bytes, which are `input[base..]` (masked-off lanes do not
+            // fault).
+            unsafe {
+                let v = _mm512_maskz_loadu_epi8(self.live, self.input.as_ptr().add(base).cast());
+                let low = _mm512_permutex2var_epi8(self.table[0], v, self.table[1]);
+                let high = _mm512_permutex2var_epi8(self.table[2], v, self.table[3]);
+                self.atoms = _mm512_mask_blend_epi8(_mm512_movepi8_mask(v), low, high);
+            }
+            self.base = base;
+        }
+
+        /// The positions of the classified block whose atoms meet `bits`.
+        #[inline(always)]
+        fn hits(&self, bits: u8) -> u64 {
+            // SAFETY: as in `load`.
+            unsafe { _mm512_test_epi8_mask(self.atoms, _mm512_set1_epi8(bits as i8)) & self.live }
+        }
+    }
+
+    impl super::Exits for VbmiExits<'_> {
+        #[inline(always)]
+        fn next_exit(&mut self, from: usize, bits: u8) -> usize {
+            let len = self.input.len();
+            if from >= len {
+                return len;
+            }
+            let mut base = from & !63;
+            if base != self.base {
+                self.load(base);
+            }
+            let here = self.hits(bits) >> (from - base);
+            if here != 0 {
+                return from + here.trailing_zeros() as usize;
+            }
+            loop {
+                base += 64;
+                if base >= len {
+                    return len;
+                }
+                self.load(base);
+                let m = self.hits(bits);
+                if m != 0 {
+                    return base + m.trailing_zeros() as usize;
+                }
+            }
+        }
+    }
+
+    /// [`super::walk_exits`] with [`VbmiExits`].
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F, BW and VBMI, enabled by the OS.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    pub(super) unsafe fn walk_exits_vbmi<W: super::ExitWalk>(walk: &W, input: &[u8], tags: &mut [usize]) -> bool {
+        let t = walk.atoms();
+        // SAFETY: `AtomTable` is 256 bytes; each load reads 64 of them.
+        let quarter = |k: usize| unsafe { _mm512_loadu_si512(t.0.as_ptr().add(64 * k).cast()) };
+        let mut exits = VbmiExits {
+            input,
+            table: [quarter(0), quarter(1), quarter(2), quarter(3)],
+            base: 0,
+            atoms: _mm512_setzero_si512(),
+            live: 0,
+        };
+        if !input.is_empty() {
+            exits.load(0);
+        }
+        walk.walk(input, &mut exits, tags)
+    }
 
     /// [`super::shuffle_walk`] with 64-byte vectors: each quarter of the
     /// input is walked from the identity vector (lane `j` holds `j`), one
@@ -1306,6 +1488,91 @@ mod shuffle {
                     want
                 );
                 assert_eq!(shuffle_walk(&rows, start, &input[..end]), want);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod exits {
+    use super::*;
+
+    /// Records every exit asked for, with both scanners.
+    struct Probe {
+        questions: alloc::vec::Vec<(usize, u8)>,
+    }
+
+    static TABLE: AtomTable = AtomTable::from_ranges(&[
+        (0x00, 0x2F, 1),
+        (b'#', b'#', 2),
+        (b'/', b'/', 4),
+        (b'0', b'9', 8),
+        (b':', 0x7F, 16),
+        (b'?', b'?', 32),
+        (0x80, 0xBF, 64),
+        (0xC0, 0xFF, 128),
+    ]);
+
+    impl ExitWalk for Probe {
+        fn atoms(&self) -> &'static AtomTable {
+            &TABLE
+        }
+
+        fn walk<E: Exits>(&self, _: &[u8], exits: &mut E, tags: &mut [usize]) -> bool {
+            for (k, &(from, bits)) in self.questions.iter().enumerate() {
+                tags[k] = exits.next_exit(from, bits);
+            }
+            true
+        }
+    }
+
+    #[test]
+    fn ranges_make_the_table() {
+        assert_eq!(TABLE.0[usize::from(b'#')], 3);
+        assert_eq!(TABLE.0[usize::from(b'5')], 8);
+        assert_eq!(TABLE.0[usize::from(b'a')], 16);
+        assert_eq!(TABLE.0[0xC3], 128);
+    }
+
+    #[test]
+    fn the_vector_exits_are_the_scalar_twin_s() {
+        // (On a CPU without VBMI both runs are the scalar twin.) Inputs of
+        // every length up to 200, questions from every offset (past the end
+        // too), forwards and backwards (a walk may ask about an earlier
+        // block again), for every mask of one and of several bits.
+        let mut x = 0x5eed_u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        // Sparse exits, so that questions cross blocks.
+        let input: alloc::vec::Vec<u8> = (0..200)
+            .map(|_| match next() % 16 {
+                0 => b'#',
+                1 => b'/',
+                2 => 0xC3,
+                3 => 0x80,
+                _ => b'a' + (next() % 3) as u8,
+            })
+            .collect();
+        for end in 0..=input.len() {
+            let input = &input[..end];
+            let mut questions = alloc::vec::Vec::new();
+            for from in (0..end + 2).chain((0..end).rev().step_by(7)) {
+                questions.push((from, 1 << (from % 8)));
+                questions.push((from, (next() as u8) | 2));
+            }
+            let probe = Probe { questions };
+            let mut want = alloc::vec![0; probe.questions.len()];
+            let mut got = want.clone();
+            walk_exits(ShuffleLevel::Scalar, &probe, input, &mut want);
+            walk_exits(ShuffleLevel::Vbmi, &probe, input, &mut got);
+            assert_eq!(got, want, "length {end}");
+            for (&(from, bits), &at) in probe.questions.iter().zip(&want) {
+                let first = (from..end).find(|&i| TABLE.0[usize::from(input[i])] & bits != 0);
+                assert_eq!(at, first.unwrap_or(end));
             }
         }
     }

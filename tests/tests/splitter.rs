@@ -11,6 +11,8 @@
 //!   invalid ones, the error is the recognizer's own;
 //! - with a recognizer that walks forwards only (no `@bidirectional`): the
 //!   one-byte fused walk gives the same parts;
+//! - by the generated exit walk (`Reference::__parse_by_exits`, vector
+//!   and scalar twin): the same parts as the table walk on any string;
 //! - on bytes that are not UTF-8 (the splitter reads non-ASCII characters
 //!   whole, trusting `&str`): its byte entry point fails where the UTF-8
 //!   stops, and never panics.
@@ -246,6 +248,47 @@ proptest! {
         match r.validate(&input) {
             Ok(()) => prop_assert_eq!(Reference::parse_checked(r, &input), Reference::parse(&input)),
             Err(e) => prop_assert_eq!(Reference::parse_checked(r, &input), Err(e)),
+        }
+    }
+}
+
+/// The generated exit walk of the splitter gives the table walk's parts on
+/// `input` (any string: the splitter matches them all), with 64-byte
+/// vectors (where the CPU has VBMI) and with the scalar twin.
+fn check_exit_walk(input: &str) {
+    use iri_grammar::abnf_runtime::simd::ShuffleLevel;
+    let want = Reference::parse(input).expect("the splitter matches every string");
+    for level in [ShuffleLevel::Scalar, ShuffleLevel::Vbmi] {
+        assert_eq!(Reference::__parse_by_exits(input, level), Some(want), "{level:?} on {input:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_exit_walk_splits_as_the_table_walk(input in prop_oneof![
+        reference_like(),
+        "[:/?#@\\[\\]0-9a%é]{0,150}",
+        "[ -~é\u{10348}]{0,300}",
+    ]) {
+        check_exit_walk(&input);
+    }
+}
+
+#[test]
+fn the_exit_walk_splits_vectors_and_samples_as_the_table_walk() {
+    for s in vector_inputs().iter().chain(&sampled_inputs(200)) {
+        check_exit_walk(s);
+    }
+    // Delimiters at every place around the 64-byte block boundaries.
+    let long = "a".repeat(200);
+    for at in 0..long.len() {
+        for d in ["#", "?", "/", ":", "@", "//", "[", "]", "é"] {
+            let mut s = long.clone();
+            s.insert_str(at, d);
+            check_exit_walk(&s);
+            check_exit_walk(&format!("s://h{s}"));
         }
     }
 }

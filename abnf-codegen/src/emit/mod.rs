@@ -5,6 +5,7 @@
 //! here and in [`typed`] only walks that model with `quote!` and formats the
 //! result with `prettyplease`.
 
+pub mod exits;
 pub mod plan;
 pub mod typed;
 

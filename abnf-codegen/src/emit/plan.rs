@@ -398,6 +398,10 @@ impl Compiled {
                         true,
                         files,
                     ),
+                    exits: c.tdfa.exit_plan().map(|plan| {
+                        let name = hidden.unique(format!("__{}Exits", names::camel(&r.name)));
+                        super::exits::ExitWalkModel::of(name, &c.tdfa, &plan)
+                    }),
                 }
             })
             .collect();

@@ -106,7 +106,7 @@ pub enum EmitTypeKind {
     },
 }
 
-fn ident(s: &str) -> Ident {
+pub(super) fn ident(s: &str) -> Ident {
     Ident::new(s, Span::call_site())
 }
 
@@ -478,6 +478,8 @@ pub struct EmitComponents {
     pub fields: Vec<(String, Vec<String>)>,
     /// Its tagged DFA.
     pub tdfa: EmitTdfa,
+    /// Its exit walk, if its DFA has an exit plan.
+    pub exits: Option<super::exits::ExitWalkModel>,
 }
 
 /// The `pub mod components { ... }` of one grammar module.
@@ -498,8 +500,28 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
             format!(" Where {} matched, if it did.", list.join(" or "))
         });
         let groups: Vec<Literal> = (1..=c.fields.len()).map(Literal::usize_unsuffixed).collect();
+        let walk = c.exits.as_ref().map(|m| super::exits::exit_walk_items(m, &rt, rule));
+        let (extract, by_exits) = match &c.exits {
+            Some(m) => {
+                let w = ident(&m.ident);
+                (
+                    quote!(recognizer.extract_by_exits(&#tdfa, &#w, input, &mut tags)),
+                    quote! {
+                        /// `parse` by the generated exit walk (for tests): at
+                        /// `level`, or the scalar twin where the CPU lacks it.
+                        #[doc(hidden)]
+                        pub fn __parse_by_exits(input: &str, level: #rt::simd::ShuffleLevel) -> ::core::option::Option<Self> {
+                            let mut tags = [usize::MAX; #ntags];
+                            #rt::simd::walk_exits(level, &#w, input.as_bytes(), &mut tags).then(|| Self::from_tags(&tags))
+                        }
+                    },
+                )
+            }
+            None => (quote!(recognizer.extract(&#tdfa, input, &mut tags)), quote!()),
+        };
         quote! {
             #tables
+            #walk
             #(#[doc = #doc])*
             ///
             /// The spans of the parts named in the spec's `@components`
@@ -545,7 +567,7 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
                 /// its rule, else this rule's.
                 pub fn parse_checked(recognizer: &#rt::Recognizer, input: &str) -> ::core::result::Result<Self, #rt::MatchError> {
                     let mut tags = [usize::MAX; #ntags];
-                    match recognizer.extract(&#tdfa, input, &mut tags) {
+                    match #extract {
                         Ok(()) => Ok(Self::from_tags(&tags)),
                         Err(#p::Stop::Rule(at)) => Err(recognizer.__error(input, at)),
                         Err(#p::Stop::Parts) => Err(Self::parse(input)
@@ -553,6 +575,7 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
                             .unwrap_or_else(|| #p::inconsistent(#gname, #rule, input.len()))),
                     }
                 }
+                #by_exits
                 fn from_tags(tags: &[usize]) -> Self {
                     Self { #( #names: #p::group(tags, #groups), )* }
                 }

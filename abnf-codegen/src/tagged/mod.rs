@@ -129,6 +129,7 @@ impl std::error::Error for TaggedError {}
 mod classes;
 mod determinize;
 mod encode;
+pub mod exits;
 mod minimize;
 mod utf8;
 
