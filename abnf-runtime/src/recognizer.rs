@@ -229,7 +229,10 @@ impl Recognizer {
     /// per state it passes through ([`crate::simd::walk_exits`]): two short
     /// passes in place of one walk of two automata in step. Elsewhere, and
     /// for inputs that do not match (whose error needs the forward walk),
-    /// this is [`Recognizer::extract`].
+    /// this is [`Recognizer::extract`]; a short input that does not match
+    /// stops at once, for [`Recognizer::__error`] to walk forwards from its
+    /// start (a long one is walked bit-parallel to its error, as
+    /// [`Recognizer::extract`] does).
     #[doc(hidden)]
     #[inline]
     pub fn extract_by_exits<W: ExitWalk>(
@@ -246,6 +249,12 @@ impl Recognizer {
                     true => Ok(()),
                     false => Err(Stop::Parts),
                 };
+            }
+            if bytes.len() < SKIP_MIN {
+                return Err(Stop::Rule(Resume {
+                    state: self.table.start as usize,
+                    done: 0,
+                }));
             }
         }
         self.extract(parts, input, tags)

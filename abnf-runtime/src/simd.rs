@@ -571,6 +571,12 @@ pub trait Exits {
     /// The first offset `i >= from` with `atoms[input[i]] & bits != 0`, or
     /// the input's length if there is none (also when `from` is past it).
     fn next_exit(&mut self, from: usize, bits: u8) -> usize;
+
+    /// The first offset `i >= from` with `input[i]` equal to `a` or `b`,
+    /// or the input's length: [`Exits::next_exit`] for a state whose exits
+    /// are those two bytes (or one, twice), which long runs find with one
+    /// compare per byte value and block instead of a classification.
+    fn next_byte(&mut self, from: usize, a: u8, b: u8) -> usize;
 }
 
 /// The scalar twin of the vector [`Exits`]: one lookup per byte.
@@ -593,6 +599,14 @@ impl Exits for ScalarExits<'_> {
         let rest = self.input.get(from..).unwrap_or_default();
         rest.iter()
             .position(|&b| self.atoms.0[usize::from(b)] & bits != 0)
+            .map_or(self.input.len(), |p| from + p)
+    }
+
+    #[inline(always)]
+    fn next_byte(&mut self, from: usize, a: u8, b: u8) -> usize {
+        let rest = self.input.get(from..).unwrap_or_default();
+        rest.iter()
+            .position(|&x| x == a || x == b)
             .map_or(self.input.len(), |p| from + p)
     }
 }
@@ -643,6 +657,7 @@ mod x86 {
         /// The block classified: its offset, its atoms, and which of its
         /// 64 positions are in the input.
         base: usize,
+        bytes: __m512i,
         atoms: __m512i,
         live: u64,
     }
@@ -659,6 +674,7 @@ mod x86 {
             // fault).
             unsafe {
                 let v = _mm512_maskz_loadu_epi8(self.live, self.input.as_ptr().add(base).cast());
+                self.bytes = v;
                 let low = _mm512_permutex2var_epi8(self.table[0], v, self.table[1]);
                 let high = _mm512_permutex2var_epi8(self.table[2], v, self.table[3]);
                 self.atoms = _mm512_mask_blend_epi8(_mm512_movepi8_mask(v), low, high);
@@ -671,6 +687,18 @@ mod x86 {
         fn hits(&self, bits: u8) -> u64 {
             // SAFETY: as in `load`.
             unsafe { _mm512_test_epi8_mask(self.atoms, _mm512_set1_epi8(bits as i8)) & self.live }
+        }
+    }
+
+    impl VbmiExits<'_> {
+        /// The positions of `bytes` (a block) that hold `a` or `b`.
+        #[inline(always)]
+        fn equal(bytes: __m512i, a: u8, b: u8) -> u64 {
+            // SAFETY: as in `load`.
+            unsafe {
+                _mm512_cmpeq_epi8_mask(bytes, _mm512_set1_epi8(a as i8))
+                    | _mm512_cmpeq_epi8_mask(bytes, _mm512_set1_epi8(b as i8))
+            }
         }
     }
 
@@ -701,6 +729,45 @@ mod x86 {
                 }
             }
         }
+
+        #[inline(always)]
+        fn next_byte(&mut self, from: usize, a: u8, b: u8) -> usize {
+            let len = self.input.len();
+            if from >= len {
+                return len;
+            }
+            let mut base = from & !63;
+            if base != self.base {
+                self.load(base);
+            }
+            let here = (Self::equal(self.bytes, a, b) & self.live) >> (from - base);
+            if here != 0 {
+                return from + here.trailing_zeros() as usize;
+            }
+            // Whole blocks without classifying them; the block with the
+            // byte (or the last one) is loaded as usual.
+            base += 64;
+            while base + 64 <= len {
+                // SAFETY: `input[base..base + 64]` is in bounds.
+                let v = unsafe { _mm512_loadu_si512(self.input.as_ptr().add(base).cast()) };
+                let m = Self::equal(v, a, b);
+                if m != 0 {
+                    self.load(base);
+                    return base + m.trailing_zeros() as usize;
+                }
+                base += 64;
+            }
+            if base >= len {
+                return len;
+            }
+            self.load(base);
+            let m = Self::equal(self.bytes, a, b) & self.live;
+            if m != 0 {
+                base + m.trailing_zeros() as usize
+            } else {
+                len
+            }
+        }
     }
 
     /// [`super::walk_exits`] with [`VbmiExits`].
@@ -717,6 +784,7 @@ mod x86 {
             input,
             table: [quarter(0), quarter(1), quarter(2), quarter(3)],
             base: 0,
+            bytes: _mm512_setzero_si512(),
             atoms: _mm512_setzero_si512(),
             live: 0,
         };
@@ -1520,7 +1588,12 @@ mod exits {
 
         fn walk<E: Exits>(&self, _: &[u8], exits: &mut E, tags: &mut [usize]) -> bool {
             for (k, &(from, bits)) in self.questions.iter().enumerate() {
-                tags[k] = exits.next_exit(from, bits);
+                tags[k] = match bits {
+                    // Two of the test input's bytes, as `next_byte` finds them.
+                    0 => exits.next_byte(from, b'#', 0xC3),
+                    1 => exits.next_byte(from, b'/', b'/'),
+                    _ => exits.next_exit(from, bits),
+                };
             }
             true
         }
@@ -1563,6 +1636,8 @@ mod exits {
             for from in (0..end + 2).chain((0..end).rev().step_by(7)) {
                 questions.push((from, 1 << (from % 8)));
                 questions.push((from, (next() as u8) | 2));
+                questions.push((from, 0));
+                questions.push((from, 1));
             }
             let probe = Probe { questions };
             let mut want = alloc::vec![0; probe.questions.len()];
@@ -1571,7 +1646,11 @@ mod exits {
             walk_exits(ShuffleLevel::Vbmi, &probe, input, &mut got);
             assert_eq!(got, want, "length {end}");
             for (&(from, bits), &at) in probe.questions.iter().zip(&want) {
-                let first = (from..end).find(|&i| TABLE.0[usize::from(input[i])] & bits != 0);
+                let first = (from..end).find(|&i| match bits {
+                    0 => input[i] == b'#' || input[i] == 0xC3,
+                    1 => input[i] == b'/',
+                    _ => TABLE.0[usize::from(input[i])] & bits != 0,
+                });
                 assert_eq!(at, first.unwrap_or(end));
             }
         }

@@ -642,7 +642,7 @@ pub mod components {
     static __REFERENCE_COMPONENTS: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __REFERENCE_COMPONENTS_BYTES,
     );
-    /// The tagged DFA of `reference` as an exit-to-exit walk (`simd::ExitWalk`): 30 states, 8 atoms.
+    /// The tagged DFA of `reference` as an exit-to-exit walk (`simd::ExitWalk`), its states as nested blocks, transitions as jumps forwards: 30 states, 8 atoms.
     #[doc(hidden)]
     pub struct __ReferenceExits;
     impl ::abnf_runtime::simd::ExitWalk for __ReferenceExits {
@@ -666,7 +666,15 @@ pub mod components {
             &ATOMS
         }
         #[inline(always)]
-        #[allow(unused_mut, unreachable_patterns, clippy::match_single_binding)]
+        #[allow(
+            unused_mut,
+            unused_labels,
+            unused_assignments,
+            unreachable_code,
+            unreachable_patterns,
+            clippy::match_single_binding,
+            clippy::never_loop
+        )]
         fn walk<E: ::abnf_runtime::simd::Exits>(
             &self,
             input: &[u8],
@@ -674,1749 +682,1896 @@ pub mod components {
             tags: &mut [usize],
         ) -> bool {
             let mut r = [usize::MAX; 23];
-            let mut s: u32 = 1;
             let mut i = 0usize;
-            loop {
-                match s {
-                    1 => {
-                        let n = i;
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            0u8..=b'"'
-                            | b'$'..=b'.'
-                            | b'0'..=b'9'
-                            | b';'..=b'>'
-                            | b'@'..=255u8 => {
-                                r[16] = r[0];
-                                r[0] = n;
-                                r[17] = n;
-                                s = 2;
+            's8: {
+                's3: {
+                    's10: {
+                        's6: {
+                            's5: {
+                                's22: {
+                                    's18: {
+                                        's17: {
+                                            's25: {
+                                                's29: {
+                                                    's30: {
+                                                        's23: {
+                                                            's24: {
+                                                                's19: {
+                                                                    's13: {
+                                                                        's15: {
+                                                                            's16: {
+                                                                                's12: {
+                                                                                    's11: {
+                                                                                        's28: {
+                                                                                            's21: {
+                                                                                                's26: {
+                                                                                                    's27: {
+                                                                                                        's20: {
+                                                                                                            's14: {
+                                                                                                                's9: {
+                                                                                                                    's4: {
+                                                                                                                        's7: {
+                                                                                                                            's2: {
+                                                                                                                                loop {
+                                                                                                                                    let n = i;
+                                                                                                                                    let Some(&b) = input.get(n) else {
+                                                                                                                                        tags[0] = usize::MAX;
+                                                                                                                                        tags[1] = usize::MAX;
+                                                                                                                                        tags[2] = r[0];
+                                                                                                                                        tags[3] = r[1];
+                                                                                                                                        tags[4] = r[2];
+                                                                                                                                        tags[5] = r[3];
+                                                                                                                                        tags[6] = r[4];
+                                                                                                                                        tags[7] = r[5];
+                                                                                                                                        tags[8] = r[6];
+                                                                                                                                        tags[9] = r[7];
+                                                                                                                                        tags[10] = r[8];
+                                                                                                                                        tags[11] = r[9];
+                                                                                                                                        tags[12] = input.len();
+                                                                                                                                        tags[13] = input.len();
+                                                                                                                                        tags[14] = r[12];
+                                                                                                                                        tags[15] = r[13];
+                                                                                                                                        tags[16] = r[14];
+                                                                                                                                        tags[17] = r[15];
+                                                                                                                                        return true;
+                                                                                                                                    };
+                                                                                                                                    match b {
+                                                                                                                                        0u8..=b'"'
+                                                                                                                                        | b'$'..=b'.'
+                                                                                                                                        | b'0'..=b'9'
+                                                                                                                                        | b';'..=b'>'
+                                                                                                                                        | b'@'..=255u8 => {
+                                                                                                                                            r[16] = r[0];
+                                                                                                                                            r[0] = n;
+                                                                                                                                            r[17] = n;
+                                                                                                                                            i = n + 1;
+                                                                                                                                            break 's2;
+                                                                                                                                        }
+                                                                                                                                        b'#' => {
+                                                                                                                                            r[10] = n;
+                                                                                                                                            r[11] = n;
+                                                                                                                                            i = n + 1;
+                                                                                                                                            break 's3;
+                                                                                                                                        }
+                                                                                                                                        b'/' => {
+                                                                                                                                            r[16] = n;
+                                                                                                                                            i = n + 1;
+                                                                                                                                            break 's4;
+                                                                                                                                        }
+                                                                                                                                        b':' => {
+                                                                                                                                            r[10] = n;
+                                                                                                                                            i = n + 1;
+                                                                                                                                            break 's5;
+                                                                                                                                        }
+                                                                                                                                        b'?' => {
+                                                                                                                                            r[10] = n;
+                                                                                                                                            r[11] = n;
+                                                                                                                                            i = n + 1;
+                                                                                                                                            break 's6;
+                                                                                                                                        }
+                                                                                                                                        _ => return false,
+                                                                                                                                    }
+                                                                                                                                }
+                                                                                                                            }
+                                                                                                                            loop {
+                                                                                                                                let n = exits.next_exit(i, 228);
+                                                                                                                                let Some(&b) = input.get(n) else {
+                                                                                                                                    tags[0] = usize::MAX;
+                                                                                                                                    tags[1] = usize::MAX;
+                                                                                                                                    tags[2] = r[16];
+                                                                                                                                    tags[3] = r[1];
+                                                                                                                                    tags[4] = r[2];
+                                                                                                                                    tags[5] = r[3];
+                                                                                                                                    tags[6] = r[4];
+                                                                                                                                    tags[7] = r[5];
+                                                                                                                                    tags[8] = r[6];
+                                                                                                                                    tags[9] = r[7];
+                                                                                                                                    tags[10] = r[8];
+                                                                                                                                    tags[11] = r[9];
+                                                                                                                                    tags[12] = r[17];
+                                                                                                                                    tags[13] = input.len();
+                                                                                                                                    tags[14] = r[12];
+                                                                                                                                    tags[15] = r[13];
+                                                                                                                                    tags[16] = r[14];
+                                                                                                                                    tags[17] = r[15];
+                                                                                                                                    return true;
+                                                                                                                                };
+                                                                                                                                match b {
+                                                                                                                                    b'#' => {
+                                                                                                                                        r[0] = r[16];
+                                                                                                                                        r[10] = r[17];
+                                                                                                                                        r[11] = n;
+                                                                                                                                        i = n + 1;
+                                                                                                                                        break 's3;
+                                                                                                                                    }
+                                                                                                                                    b'/' => {
+                                                                                                                                        r[0] = r[16];
+                                                                                                                                        r[10] = r[17];
+                                                                                                                                        i = n + 1;
+                                                                                                                                        break 's5;
+                                                                                                                                    }
+                                                                                                                                    b':' => {
+                                                                                                                                        r[1] = n;
+                                                                                                                                        i = n + 1;
+                                                                                                                                        break 's7;
+                                                                                                                                    }
+                                                                                                                                    b'?' => {
+                                                                                                                                        r[0] = r[16];
+                                                                                                                                        r[10] = r[17];
+                                                                                                                                        r[11] = n;
+                                                                                                                                        i = n + 1;
+                                                                                                                                        break 's6;
+                                                                                                                                    }
+                                                                                                                                    _ => return false,
+                                                                                                                                }
+                                                                                                                            }
+                                                                                                                        }
+                                                                                                                        loop {
+                                                                                                                            let n = i;
+                                                                                                                            let Some(&b) = input.get(n) else {
+                                                                                                                                tags[0] = usize::MAX;
+                                                                                                                                tags[1] = usize::MAX;
+                                                                                                                                tags[2] = r[0];
+                                                                                                                                tags[3] = r[1];
+                                                                                                                                tags[4] = r[2];
+                                                                                                                                tags[5] = r[3];
+                                                                                                                                tags[6] = r[4];
+                                                                                                                                tags[7] = r[5];
+                                                                                                                                tags[8] = r[6];
+                                                                                                                                tags[9] = r[7];
+                                                                                                                                tags[10] = r[8];
+                                                                                                                                tags[11] = r[9];
+                                                                                                                                tags[12] = input.len();
+                                                                                                                                tags[13] = input.len();
+                                                                                                                                tags[14] = r[12];
+                                                                                                                                tags[15] = r[13];
+                                                                                                                                tags[16] = r[14];
+                                                                                                                                tags[17] = r[15];
+                                                                                                                                return true;
+                                                                                                                            };
+                                                                                                                            match b {
+                                                                                                                                0u8..=b'"' | b'$'..=b'.' | b'0'..=b'>' | b'@'..=255u8 => {
+                                                                                                                                    r[10] = n;
+                                                                                                                                    i = n + 1;
+                                                                                                                                    break 's5;
+                                                                                                                                }
+                                                                                                                                b'#' => {
+                                                                                                                                    r[10] = n;
+                                                                                                                                    r[11] = n;
+                                                                                                                                    i = n + 1;
+                                                                                                                                    break 's3;
+                                                                                                                                }
+                                                                                                                                b'/' => {
+                                                                                                                                    r[16] = n;
+                                                                                                                                    i = n + 1;
+                                                                                                                                    break 's4;
+                                                                                                                                }
+                                                                                                                                b'?' => {
+                                                                                                                                    r[10] = n;
+                                                                                                                                    r[11] = n;
+                                                                                                                                    i = n + 1;
+                                                                                                                                    break 's6;
+                                                                                                                                }
+                                                                                                                                _ => return false,
+                                                                                                                            }
+                                                                                                                        }
+                                                                                                                    }
+                                                                                                                    loop {
+                                                                                                                        let n = i;
+                                                                                                                        let Some(&b) = input.get(n) else {
+                                                                                                                            tags[0] = usize::MAX;
+                                                                                                                            tags[1] = usize::MAX;
+                                                                                                                            tags[2] = r[0];
+                                                                                                                            tags[3] = r[1];
+                                                                                                                            tags[4] = r[2];
+                                                                                                                            tags[5] = r[3];
+                                                                                                                            tags[6] = r[4];
+                                                                                                                            tags[7] = r[5];
+                                                                                                                            tags[8] = r[6];
+                                                                                                                            tags[9] = r[7];
+                                                                                                                            tags[10] = r[8];
+                                                                                                                            tags[11] = r[9];
+                                                                                                                            tags[12] = r[16];
+                                                                                                                            tags[13] = input.len();
+                                                                                                                            tags[14] = r[12];
+                                                                                                                            tags[15] = r[13];
+                                                                                                                            tags[16] = r[14];
+                                                                                                                            tags[17] = r[15];
+                                                                                                                            return true;
+                                                                                                                        };
+                                                                                                                        match b {
+                                                                                                                            0u8..=b'"' | b'$'..=b'.' | b'0'..=b'>' | b'@'..=255u8 => {
+                                                                                                                                r[10] = r[16];
+                                                                                                                                i = n + 1;
+                                                                                                                                break 's5;
+                                                                                                                            }
+                                                                                                                            b'#' => {
+                                                                                                                                r[10] = r[16];
+                                                                                                                                r[11] = n;
+                                                                                                                                i = n + 1;
+                                                                                                                                break 's3;
+                                                                                                                            }
+                                                                                                                            b'/' => {
+                                                                                                                                i = n + 1;
+                                                                                                                                break 's9;
+                                                                                                                            }
+                                                                                                                            b'?' => {
+                                                                                                                                r[10] = r[16];
+                                                                                                                                r[11] = n;
+                                                                                                                                i = n + 1;
+                                                                                                                                break 's6;
+                                                                                                                            }
+                                                                                                                            _ => return false,
+                                                                                                                        }
+                                                                                                                    }
+                                                                                                                }
+                                                                                                                loop {
+                                                                                                                    let n = i;
+                                                                                                                    let Some(&b) = input.get(n) else {
+                                                                                                                        tags[0] = usize::MAX;
+                                                                                                                        tags[1] = usize::MAX;
+                                                                                                                        tags[2] = r[0];
+                                                                                                                        tags[3] = r[1];
+                                                                                                                        tags[4] = input.len();
+                                                                                                                        tags[5] = input.len();
+                                                                                                                        tags[6] = r[4];
+                                                                                                                        tags[7] = r[5];
+                                                                                                                        tags[8] = input.len();
+                                                                                                                        tags[9] = input.len();
+                                                                                                                        tags[10] = r[8];
+                                                                                                                        tags[11] = r[9];
+                                                                                                                        tags[12] = input.len();
+                                                                                                                        tags[13] = input.len();
+                                                                                                                        tags[14] = r[12];
+                                                                                                                        tags[15] = r[13];
+                                                                                                                        tags[16] = r[14];
+                                                                                                                        tags[17] = r[15];
+                                                                                                                        return true;
+                                                                                                                    };
+                                                                                                                    match b {
+                                                                                                                        0u8..=b'"'
+                                                                                                                        | b'$'..=b'.'
+                                                                                                                        | b'0'..=b'9'
+                                                                                                                        | b';'..=b'>'
+                                                                                                                        | b'A'..=b'Z'
+                                                                                                                        | b'\\'..=255u8 => {
+                                                                                                                            r[16] = r[4];
+                                                                                                                            r[2] = n;
+                                                                                                                            r[4] = n;
+                                                                                                                            r[17] = n;
+                                                                                                                            i = n + 1;
+                                                                                                                            break 's11;
+                                                                                                                        }
+                                                                                                                        b'#' => {
+                                                                                                                            r[2] = n;
+                                                                                                                            r[3] = n;
+                                                                                                                            r[6] = n;
+                                                                                                                            r[7] = n;
+                                                                                                                            r[10] = n;
+                                                                                                                            r[11] = n;
+                                                                                                                            i = n + 1;
+                                                                                                                            break 's3;
+                                                                                                                        }
+                                                                                                                        b'/' => {
+                                                                                                                            r[2] = n;
+                                                                                                                            r[3] = n;
+                                                                                                                            r[6] = n;
+                                                                                                                            r[7] = n;
+                                                                                                                            r[10] = n;
+                                                                                                                            i = n + 1;
+                                                                                                                            break 's5;
+                                                                                                                        }
+                                                                                                                        b':' => {
+                                                                                                                            r[16] = r[4];
+                                                                                                                            r[2] = n;
+                                                                                                                            r[4] = n;
+                                                                                                                            r[17] = n;
+                                                                                                                            r[18] = n;
+                                                                                                                            i = n + 1;
+                                                                                                                            break 's12;
+                                                                                                                        }
+                                                                                                                        b'?' => {
+                                                                                                                            r[2] = n;
+                                                                                                                            r[3] = n;
+                                                                                                                            r[6] = n;
+                                                                                                                            r[7] = n;
+                                                                                                                            r[10] = n;
+                                                                                                                            r[11] = n;
+                                                                                                                            i = n + 1;
+                                                                                                                            break 's6;
+                                                                                                                        }
+                                                                                                                        b'@' => {
+                                                                                                                            r[2] = n;
+                                                                                                                            r[4] = n;
+                                                                                                                            r[5] = n;
+                                                                                                                            i = n + 1;
+                                                                                                                            break 's13;
+                                                                                                                        }
+                                                                                                                        b'[' => {
+                                                                                                                            r[16] = r[4];
+                                                                                                                            r[2] = n;
+                                                                                                                            r[4] = n;
+                                                                                                                            r[17] = n;
+                                                                                                                            i = n + 1;
+                                                                                                                            break 's14;
+                                                                                                                        }
+                                                                                                                        _ => return false,
+                                                                                                                    }
+                                                                                                                }
+                                                                                                            }
+                                                                                                            loop {
+                                                                                                                let n = exits.next_exit(i, 252);
+                                                                                                                let Some(&b) = input.get(n) else {
+                                                                                                                    tags[0] = usize::MAX;
+                                                                                                                    tags[1] = usize::MAX;
+                                                                                                                    tags[2] = r[0];
+                                                                                                                    tags[3] = r[1];
+                                                                                                                    tags[4] = r[2];
+                                                                                                                    tags[5] = input.len();
+                                                                                                                    tags[6] = r[16];
+                                                                                                                    tags[7] = r[5];
+                                                                                                                    tags[8] = r[17];
+                                                                                                                    tags[9] = input.len();
+                                                                                                                    tags[10] = r[8];
+                                                                                                                    tags[11] = r[9];
+                                                                                                                    tags[12] = input.len();
+                                                                                                                    tags[13] = input.len();
+                                                                                                                    tags[14] = r[12];
+                                                                                                                    tags[15] = r[13];
+                                                                                                                    tags[16] = r[14];
+                                                                                                                    tags[17] = r[15];
+                                                                                                                    return true;
+                                                                                                                };
+                                                                                                                match b {
+                                                                                                                    b'#' => {
+                                                                                                                        r[4] = r[16];
+                                                                                                                        r[6] = r[17];
+                                                                                                                        r[3] = n;
+                                                                                                                        r[7] = n;
+                                                                                                                        r[10] = n;
+                                                                                                                        r[11] = n;
+                                                                                                                        i = n + 1;
+                                                                                                                        break 's3;
+                                                                                                                    }
+                                                                                                                    b'/' => {
+                                                                                                                        r[4] = r[16];
+                                                                                                                        r[6] = r[17];
+                                                                                                                        r[3] = n;
+                                                                                                                        r[7] = n;
+                                                                                                                        r[10] = n;
+                                                                                                                        i = n + 1;
+                                                                                                                        break 's5;
+                                                                                                                    }
+                                                                                                                    b':' => {
+                                                                                                                        r[18] = n;
+                                                                                                                        i = n + 1;
+                                                                                                                        break 's20;
+                                                                                                                    }
+                                                                                                                    b'?' => {
+                                                                                                                        r[4] = r[16];
+                                                                                                                        r[6] = r[17];
+                                                                                                                        r[3] = n;
+                                                                                                                        r[7] = n;
+                                                                                                                        r[10] = n;
+                                                                                                                        r[11] = n;
+                                                                                                                        i = n + 1;
+                                                                                                                        break 's6;
+                                                                                                                    }
+                                                                                                                    b'@' => {
+                                                                                                                        r[5] = n;
+                                                                                                                        i = n + 1;
+                                                                                                                        break 's13;
+                                                                                                                    }
+                                                                                                                    b']' => {
+                                                                                                                        i = n + 1;
+                                                                                                                        break 's21;
+                                                                                                                    }
+                                                                                                                    _ => return false,
+                                                                                                                }
+                                                                                                            }
+                                                                                                        }
+                                                                                                        loop {
+                                                                                                            let n = i;
+                                                                                                            let Some(&b) = input.get(n) else {
+                                                                                                                tags[0] = usize::MAX;
+                                                                                                                tags[1] = usize::MAX;
+                                                                                                                tags[2] = r[0];
+                                                                                                                tags[3] = r[1];
+                                                                                                                tags[4] = r[2];
+                                                                                                                tags[5] = input.len();
+                                                                                                                tags[6] = r[16];
+                                                                                                                tags[7] = r[5];
+                                                                                                                tags[8] = r[17];
+                                                                                                                tags[9] = r[18];
+                                                                                                                tags[10] = input.len();
+                                                                                                                tags[11] = input.len();
+                                                                                                                tags[12] = input.len();
+                                                                                                                tags[13] = input.len();
+                                                                                                                tags[14] = r[12];
+                                                                                                                tags[15] = r[13];
+                                                                                                                tags[16] = r[14];
+                                                                                                                tags[17] = r[15];
+                                                                                                                return true;
+                                                                                                            };
+                                                                                                            match b {
+                                                                                                                0u8..=b'"'
+                                                                                                                | b'$'..=b'.'
+                                                                                                                | b':'..=b'>'
+                                                                                                                | b'A'..=b'\\'
+                                                                                                                | b'^'..=255u8 => {
+                                                                                                                    r[19] = r[18];
+                                                                                                                    r[18] = n;
+                                                                                                                    r[20] = n;
+                                                                                                                    r[21] = n;
+                                                                                                                    r[22] = n;
+                                                                                                                    i = n + 1;
+                                                                                                                    break 's26;
+                                                                                                                }
+                                                                                                                b'#' => {
+                                                                                                                    r[4] = r[16];
+                                                                                                                    r[6] = r[17];
+                                                                                                                    r[7] = r[18];
+                                                                                                                    r[3] = n;
+                                                                                                                    r[8] = n;
+                                                                                                                    r[9] = n;
+                                                                                                                    r[10] = n;
+                                                                                                                    r[11] = n;
+                                                                                                                    i = n + 1;
+                                                                                                                    break 's3;
+                                                                                                                }
+                                                                                                                b'/' => {
+                                                                                                                    r[4] = r[16];
+                                                                                                                    r[6] = r[17];
+                                                                                                                    r[7] = r[18];
+                                                                                                                    r[3] = n;
+                                                                                                                    r[8] = n;
+                                                                                                                    r[9] = n;
+                                                                                                                    r[10] = n;
+                                                                                                                    i = n + 1;
+                                                                                                                    break 's5;
+                                                                                                                }
+                                                                                                                b'0'..=b'9' => {
+                                                                                                                    r[19] = n;
+                                                                                                                    i = n + 1;
+                                                                                                                    break 's27;
+                                                                                                                }
+                                                                                                                b'?' => {
+                                                                                                                    r[4] = r[16];
+                                                                                                                    r[6] = r[17];
+                                                                                                                    r[7] = r[18];
+                                                                                                                    r[3] = n;
+                                                                                                                    r[8] = n;
+                                                                                                                    r[9] = n;
+                                                                                                                    r[10] = n;
+                                                                                                                    r[11] = n;
+                                                                                                                    i = n + 1;
+                                                                                                                    break 's6;
+                                                                                                                }
+                                                                                                                b'@' => {
+                                                                                                                    r[5] = n;
+                                                                                                                    i = n + 1;
+                                                                                                                    break 's13;
+                                                                                                                }
+                                                                                                                b']' => {
+                                                                                                                    i = n + 1;
+                                                                                                                    break 's21;
+                                                                                                                }
+                                                                                                                _ => return false,
+                                                                                                            }
+                                                                                                        }
+                                                                                                    }
+                                                                                                    loop {
+                                                                                                        let n = exits.next_exit(i, 254);
+                                                                                                        let Some(&b) = input.get(n) else {
+                                                                                                            tags[0] = usize::MAX;
+                                                                                                            tags[1] = usize::MAX;
+                                                                                                            tags[2] = r[0];
+                                                                                                            tags[3] = r[1];
+                                                                                                            tags[4] = r[2];
+                                                                                                            tags[5] = input.len();
+                                                                                                            tags[6] = r[16];
+                                                                                                            tags[7] = r[5];
+                                                                                                            tags[8] = r[17];
+                                                                                                            tags[9] = r[18];
+                                                                                                            tags[10] = r[19];
+                                                                                                            tags[11] = input.len();
+                                                                                                            tags[12] = input.len();
+                                                                                                            tags[13] = input.len();
+                                                                                                            tags[14] = r[12];
+                                                                                                            tags[15] = r[13];
+                                                                                                            tags[16] = r[14];
+                                                                                                            tags[17] = r[15];
+                                                                                                            return true;
+                                                                                                        };
+                                                                                                        match b {
+                                                                                                            0u8..=b'"'
+                                                                                                            | b'$'..=b'.'
+                                                                                                            | b':'..=b'>'
+                                                                                                            | b'A'..=b'\\'
+                                                                                                            | b'^'..=255u8 => {
+                                                                                                                r[20] = r[19];
+                                                                                                                r[19] = r[18];
+                                                                                                                r[18] = n;
+                                                                                                                r[21] = n;
+                                                                                                                r[22] = n;
+                                                                                                                i = n + 1;
+                                                                                                                break 's26;
+                                                                                                            }
+                                                                                                            b'#' => {
+                                                                                                                r[4] = r[16];
+                                                                                                                r[6] = r[17];
+                                                                                                                r[7] = r[18];
+                                                                                                                r[8] = r[19];
+                                                                                                                r[3] = n;
+                                                                                                                r[9] = n;
+                                                                                                                r[10] = n;
+                                                                                                                r[11] = n;
+                                                                                                                i = n + 1;
+                                                                                                                break 's3;
+                                                                                                            }
+                                                                                                            b'/' => {
+                                                                                                                r[4] = r[16];
+                                                                                                                r[6] = r[17];
+                                                                                                                r[7] = r[18];
+                                                                                                                r[8] = r[19];
+                                                                                                                r[3] = n;
+                                                                                                                r[9] = n;
+                                                                                                                r[10] = n;
+                                                                                                                i = n + 1;
+                                                                                                                break 's5;
+                                                                                                            }
+                                                                                                            b'?' => {
+                                                                                                                r[4] = r[16];
+                                                                                                                r[6] = r[17];
+                                                                                                                r[7] = r[18];
+                                                                                                                r[8] = r[19];
+                                                                                                                r[3] = n;
+                                                                                                                r[9] = n;
+                                                                                                                r[10] = n;
+                                                                                                                r[11] = n;
+                                                                                                                i = n + 1;
+                                                                                                                break 's6;
+                                                                                                            }
+                                                                                                            b'@' => {
+                                                                                                                r[5] = n;
+                                                                                                                i = n + 1;
+                                                                                                                break 's13;
+                                                                                                            }
+                                                                                                            b']' => {
+                                                                                                                i = n + 1;
+                                                                                                                break 's21;
+                                                                                                            }
+                                                                                                            _ => return false,
+                                                                                                        }
+                                                                                                    }
+                                                                                                }
+                                                                                                loop {
+                                                                                                    let n = exits.next_exit(i, 248);
+                                                                                                    let Some(&b) = input.get(n) else {
+                                                                                                        tags[0] = usize::MAX;
+                                                                                                        tags[1] = usize::MAX;
+                                                                                                        tags[2] = r[0];
+                                                                                                        tags[3] = r[1];
+                                                                                                        tags[4] = r[2];
+                                                                                                        tags[5] = r[18];
+                                                                                                        tags[6] = r[16];
+                                                                                                        tags[7] = r[5];
+                                                                                                        tags[8] = r[17];
+                                                                                                        tags[9] = r[19];
+                                                                                                        tags[10] = r[20];
+                                                                                                        tags[11] = r[21];
+                                                                                                        tags[12] = r[22];
+                                                                                                        tags[13] = input.len();
+                                                                                                        tags[14] = r[12];
+                                                                                                        tags[15] = r[13];
+                                                                                                        tags[16] = r[14];
+                                                                                                        tags[17] = r[15];
+                                                                                                        return true;
+                                                                                                    };
+                                                                                                    match b {
+                                                                                                        b'#' => {
+                                                                                                            r[3] = r[18];
+                                                                                                            r[4] = r[16];
+                                                                                                            r[6] = r[17];
+                                                                                                            r[7] = r[19];
+                                                                                                            r[8] = r[20];
+                                                                                                            r[9] = r[21];
+                                                                                                            r[10] = r[22];
+                                                                                                            r[11] = n;
+                                                                                                            i = n + 1;
+                                                                                                            break 's3;
+                                                                                                        }
+                                                                                                        b'/' => {
+                                                                                                            r[3] = r[18];
+                                                                                                            r[4] = r[16];
+                                                                                                            r[6] = r[17];
+                                                                                                            r[7] = r[19];
+                                                                                                            r[8] = r[20];
+                                                                                                            r[9] = r[21];
+                                                                                                            r[10] = r[22];
+                                                                                                            i = n + 1;
+                                                                                                            break 's5;
+                                                                                                        }
+                                                                                                        b'?' => {
+                                                                                                            r[3] = r[18];
+                                                                                                            r[4] = r[16];
+                                                                                                            r[6] = r[17];
+                                                                                                            r[7] = r[19];
+                                                                                                            r[8] = r[20];
+                                                                                                            r[9] = r[21];
+                                                                                                            r[10] = r[22];
+                                                                                                            r[11] = n;
+                                                                                                            i = n + 1;
+                                                                                                            break 's6;
+                                                                                                        }
+                                                                                                        b'@' => {
+                                                                                                            r[5] = n;
+                                                                                                            i = n + 1;
+                                                                                                            break 's13;
+                                                                                                        }
+                                                                                                        b']' => {
+                                                                                                            i = n + 1;
+                                                                                                            break 's21;
+                                                                                                        }
+                                                                                                        _ => return false,
+                                                                                                    }
+                                                                                                }
+                                                                                            }
+                                                                                            loop {
+                                                                                                let n = i;
+                                                                                                let Some(&b) = input.get(n) else {
+                                                                                                    tags[0] = usize::MAX;
+                                                                                                    tags[1] = usize::MAX;
+                                                                                                    tags[2] = r[0];
+                                                                                                    tags[3] = r[1];
+                                                                                                    tags[4] = r[2];
+                                                                                                    tags[5] = input.len();
+                                                                                                    tags[6] = r[16];
+                                                                                                    tags[7] = r[5];
+                                                                                                    tags[8] = r[17];
+                                                                                                    tags[9] = input.len();
+                                                                                                    tags[10] = r[8];
+                                                                                                    tags[11] = r[9];
+                                                                                                    tags[12] = input.len();
+                                                                                                    tags[13] = input.len();
+                                                                                                    tags[14] = r[12];
+                                                                                                    tags[15] = r[13];
+                                                                                                    tags[16] = r[14];
+                                                                                                    tags[17] = r[15];
+                                                                                                    return true;
+                                                                                                };
+                                                                                                match b {
+                                                                                                    0u8..=b'"'
+                                                                                                    | b'$'..=b'.'
+                                                                                                    | b'0'..=b'9'
+                                                                                                    | b';'..=b'>'
+                                                                                                    | b'A'..=255u8 => {
+                                                                                                        r[18] = r[17];
+                                                                                                        r[17] = r[16];
+                                                                                                        r[16] = n;
+                                                                                                        r[19] = n;
+                                                                                                        r[20] = n;
+                                                                                                        i = n + 1;
+                                                                                                        break 's28;
+                                                                                                    }
+                                                                                                    b'#' => {
+                                                                                                        r[4] = r[16];
+                                                                                                        r[6] = r[17];
+                                                                                                        r[3] = n;
+                                                                                                        r[7] = n;
+                                                                                                        r[10] = n;
+                                                                                                        r[11] = n;
+                                                                                                        i = n + 1;
+                                                                                                        break 's3;
+                                                                                                    }
+                                                                                                    b'/' => {
+                                                                                                        r[4] = r[16];
+                                                                                                        r[6] = r[17];
+                                                                                                        r[3] = n;
+                                                                                                        r[7] = n;
+                                                                                                        r[10] = n;
+                                                                                                        i = n + 1;
+                                                                                                        break 's5;
+                                                                                                    }
+                                                                                                    b':' => {
+                                                                                                        r[18] = n;
+                                                                                                        i = n + 1;
+                                                                                                        break 's12;
+                                                                                                    }
+                                                                                                    b'?' => {
+                                                                                                        r[4] = r[16];
+                                                                                                        r[6] = r[17];
+                                                                                                        r[3] = n;
+                                                                                                        r[7] = n;
+                                                                                                        r[10] = n;
+                                                                                                        r[11] = n;
+                                                                                                        i = n + 1;
+                                                                                                        break 's6;
+                                                                                                    }
+                                                                                                    b'@' => {
+                                                                                                        r[5] = n;
+                                                                                                        i = n + 1;
+                                                                                                        break 's13;
+                                                                                                    }
+                                                                                                    _ => return false,
+                                                                                                }
+                                                                                            }
+                                                                                        }
+                                                                                        loop {
+                                                                                            let n = exits.next_exit(i, 232);
+                                                                                            let Some(&b) = input.get(n) else {
+                                                                                                tags[0] = usize::MAX;
+                                                                                                tags[1] = usize::MAX;
+                                                                                                tags[2] = r[0];
+                                                                                                tags[3] = r[1];
+                                                                                                tags[4] = r[2];
+                                                                                                tags[5] = r[16];
+                                                                                                tags[6] = r[17];
+                                                                                                tags[7] = r[5];
+                                                                                                tags[8] = r[18];
+                                                                                                tags[9] = r[19];
+                                                                                                tags[10] = r[8];
+                                                                                                tags[11] = r[9];
+                                                                                                tags[12] = r[20];
+                                                                                                tags[13] = input.len();
+                                                                                                tags[14] = r[12];
+                                                                                                tags[15] = r[13];
+                                                                                                tags[16] = r[14];
+                                                                                                tags[17] = r[15];
+                                                                                                return true;
+                                                                                            };
+                                                                                            match b {
+                                                                                                b'#' => {
+                                                                                                    r[3] = r[16];
+                                                                                                    r[4] = r[17];
+                                                                                                    r[6] = r[18];
+                                                                                                    r[7] = r[19];
+                                                                                                    r[10] = r[20];
+                                                                                                    r[11] = n;
+                                                                                                    i = n + 1;
+                                                                                                    break 's3;
+                                                                                                }
+                                                                                                b'/' => {
+                                                                                                    r[3] = r[16];
+                                                                                                    r[4] = r[17];
+                                                                                                    r[6] = r[18];
+                                                                                                    r[7] = r[19];
+                                                                                                    r[10] = r[20];
+                                                                                                    i = n + 1;
+                                                                                                    break 's5;
+                                                                                                }
+                                                                                                b'?' => {
+                                                                                                    r[3] = r[16];
+                                                                                                    r[4] = r[17];
+                                                                                                    r[6] = r[18];
+                                                                                                    r[7] = r[19];
+                                                                                                    r[10] = r[20];
+                                                                                                    r[11] = n;
+                                                                                                    i = n + 1;
+                                                                                                    break 's6;
+                                                                                                }
+                                                                                                b'@' => {
+                                                                                                    r[5] = n;
+                                                                                                    i = n + 1;
+                                                                                                    break 's13;
+                                                                                                }
+                                                                                                _ => return false,
+                                                                                            }
+                                                                                        }
+                                                                                    }
+                                                                                    loop {
+                                                                                        let n = exits.next_exit(i, 236);
+                                                                                        let Some(&b) = input.get(n) else {
+                                                                                            tags[0] = usize::MAX;
+                                                                                            tags[1] = usize::MAX;
+                                                                                            tags[2] = r[0];
+                                                                                            tags[3] = r[1];
+                                                                                            tags[4] = r[2];
+                                                                                            tags[5] = input.len();
+                                                                                            tags[6] = r[16];
+                                                                                            tags[7] = r[5];
+                                                                                            tags[8] = r[17];
+                                                                                            tags[9] = input.len();
+                                                                                            tags[10] = r[8];
+                                                                                            tags[11] = r[9];
+                                                                                            tags[12] = input.len();
+                                                                                            tags[13] = input.len();
+                                                                                            tags[14] = r[12];
+                                                                                            tags[15] = r[13];
+                                                                                            tags[16] = r[14];
+                                                                                            tags[17] = r[15];
+                                                                                            return true;
+                                                                                        };
+                                                                                        match b {
+                                                                                            b'#' => {
+                                                                                                r[4] = r[16];
+                                                                                                r[6] = r[17];
+                                                                                                r[3] = n;
+                                                                                                r[7] = n;
+                                                                                                r[10] = n;
+                                                                                                r[11] = n;
+                                                                                                i = n + 1;
+                                                                                                break 's3;
+                                                                                            }
+                                                                                            b'/' => {
+                                                                                                r[4] = r[16];
+                                                                                                r[6] = r[17];
+                                                                                                r[3] = n;
+                                                                                                r[7] = n;
+                                                                                                r[10] = n;
+                                                                                                i = n + 1;
+                                                                                                break 's5;
+                                                                                            }
+                                                                                            b':' => {
+                                                                                                r[18] = n;
+                                                                                                i = n + 1;
+                                                                                                break 's12;
+                                                                                            }
+                                                                                            b'?' => {
+                                                                                                r[4] = r[16];
+                                                                                                r[6] = r[17];
+                                                                                                r[3] = n;
+                                                                                                r[7] = n;
+                                                                                                r[10] = n;
+                                                                                                r[11] = n;
+                                                                                                i = n + 1;
+                                                                                                break 's6;
+                                                                                            }
+                                                                                            b'@' => {
+                                                                                                r[5] = n;
+                                                                                                i = n + 1;
+                                                                                                break 's13;
+                                                                                            }
+                                                                                            _ => return false,
+                                                                                        }
+                                                                                    }
+                                                                                }
+                                                                                loop {
+                                                                                    let n = i;
+                                                                                    let Some(&b) = input.get(n) else {
+                                                                                        tags[0] = usize::MAX;
+                                                                                        tags[1] = usize::MAX;
+                                                                                        tags[2] = r[0];
+                                                                                        tags[3] = r[1];
+                                                                                        tags[4] = r[2];
+                                                                                        tags[5] = input.len();
+                                                                                        tags[6] = r[16];
+                                                                                        tags[7] = r[5];
+                                                                                        tags[8] = r[17];
+                                                                                        tags[9] = r[18];
+                                                                                        tags[10] = input.len();
+                                                                                        tags[11] = input.len();
+                                                                                        tags[12] = input.len();
+                                                                                        tags[13] = input.len();
+                                                                                        tags[14] = r[12];
+                                                                                        tags[15] = r[13];
+                                                                                        tags[16] = r[14];
+                                                                                        tags[17] = r[15];
+                                                                                        return true;
+                                                                                    };
+                                                                                    match b {
+                                                                                        0u8..=b'"' | b'$'..=b'.' | b':'..=b'>' | b'A'..=255u8 => {
+                                                                                            r[19] = r[18];
+                                                                                            r[18] = r[17];
+                                                                                            r[17] = r[16];
+                                                                                            r[16] = n;
+                                                                                            r[20] = n;
+                                                                                            r[21] = n;
+                                                                                            r[22] = n;
+                                                                                            i = n + 1;
+                                                                                            break 's15;
+                                                                                        }
+                                                                                        b'#' => {
+                                                                                            r[4] = r[16];
+                                                                                            r[6] = r[17];
+                                                                                            r[7] = r[18];
+                                                                                            r[3] = n;
+                                                                                            r[8] = n;
+                                                                                            r[9] = n;
+                                                                                            r[10] = n;
+                                                                                            r[11] = n;
+                                                                                            i = n + 1;
+                                                                                            break 's3;
+                                                                                        }
+                                                                                        b'/' => {
+                                                                                            r[4] = r[16];
+                                                                                            r[6] = r[17];
+                                                                                            r[7] = r[18];
+                                                                                            r[3] = n;
+                                                                                            r[8] = n;
+                                                                                            r[9] = n;
+                                                                                            r[10] = n;
+                                                                                            i = n + 1;
+                                                                                            break 's5;
+                                                                                        }
+                                                                                        b'0'..=b'9' => {
+                                                                                            r[19] = n;
+                                                                                            i = n + 1;
+                                                                                            break 's16;
+                                                                                        }
+                                                                                        b'?' => {
+                                                                                            r[4] = r[16];
+                                                                                            r[6] = r[17];
+                                                                                            r[7] = r[18];
+                                                                                            r[3] = n;
+                                                                                            r[8] = n;
+                                                                                            r[9] = n;
+                                                                                            r[10] = n;
+                                                                                            r[11] = n;
+                                                                                            i = n + 1;
+                                                                                            break 's6;
+                                                                                        }
+                                                                                        b'@' => {
+                                                                                            r[5] = n;
+                                                                                            i = n + 1;
+                                                                                            break 's13;
+                                                                                        }
+                                                                                        _ => return false,
+                                                                                    }
+                                                                                }
+                                                                            }
+                                                                            loop {
+                                                                                let n = exits.next_exit(i, 254);
+                                                                                let Some(&b) = input.get(n) else {
+                                                                                    tags[0] = usize::MAX;
+                                                                                    tags[1] = usize::MAX;
+                                                                                    tags[2] = r[0];
+                                                                                    tags[3] = r[1];
+                                                                                    tags[4] = r[2];
+                                                                                    tags[5] = input.len();
+                                                                                    tags[6] = r[16];
+                                                                                    tags[7] = r[5];
+                                                                                    tags[8] = r[17];
+                                                                                    tags[9] = r[18];
+                                                                                    tags[10] = r[19];
+                                                                                    tags[11] = input.len();
+                                                                                    tags[12] = input.len();
+                                                                                    tags[13] = input.len();
+                                                                                    tags[14] = r[12];
+                                                                                    tags[15] = r[13];
+                                                                                    tags[16] = r[14];
+                                                                                    tags[17] = r[15];
+                                                                                    return true;
+                                                                                };
+                                                                                match b {
+                                                                                    0u8..=b'"' | b'$'..=b'.' | b':'..=b'>' | b'A'..=255u8 => {
+                                                                                        r[20] = r[19];
+                                                                                        r[19] = r[18];
+                                                                                        r[18] = r[17];
+                                                                                        r[17] = r[16];
+                                                                                        r[16] = n;
+                                                                                        r[21] = n;
+                                                                                        r[22] = n;
+                                                                                        i = n + 1;
+                                                                                        break 's15;
+                                                                                    }
+                                                                                    b'#' => {
+                                                                                        r[4] = r[16];
+                                                                                        r[6] = r[17];
+                                                                                        r[7] = r[18];
+                                                                                        r[8] = r[19];
+                                                                                        r[3] = n;
+                                                                                        r[9] = n;
+                                                                                        r[10] = n;
+                                                                                        r[11] = n;
+                                                                                        i = n + 1;
+                                                                                        break 's3;
+                                                                                    }
+                                                                                    b'/' => {
+                                                                                        r[4] = r[16];
+                                                                                        r[6] = r[17];
+                                                                                        r[7] = r[18];
+                                                                                        r[8] = r[19];
+                                                                                        r[3] = n;
+                                                                                        r[9] = n;
+                                                                                        r[10] = n;
+                                                                                        i = n + 1;
+                                                                                        break 's5;
+                                                                                    }
+                                                                                    b'?' => {
+                                                                                        r[4] = r[16];
+                                                                                        r[6] = r[17];
+                                                                                        r[7] = r[18];
+                                                                                        r[8] = r[19];
+                                                                                        r[3] = n;
+                                                                                        r[9] = n;
+                                                                                        r[10] = n;
+                                                                                        r[11] = n;
+                                                                                        i = n + 1;
+                                                                                        break 's6;
+                                                                                    }
+                                                                                    b'@' => {
+                                                                                        r[5] = n;
+                                                                                        i = n + 1;
+                                                                                        break 's13;
+                                                                                    }
+                                                                                    _ => return false,
+                                                                                }
+                                                                            }
+                                                                        }
+                                                                        loop {
+                                                                            let n = exits.next_exit(i, 232);
+                                                                            let Some(&b) = input.get(n) else {
+                                                                                tags[0] = usize::MAX;
+                                                                                tags[1] = usize::MAX;
+                                                                                tags[2] = r[0];
+                                                                                tags[3] = r[1];
+                                                                                tags[4] = r[2];
+                                                                                tags[5] = r[16];
+                                                                                tags[6] = r[17];
+                                                                                tags[7] = r[5];
+                                                                                tags[8] = r[18];
+                                                                                tags[9] = r[19];
+                                                                                tags[10] = r[20];
+                                                                                tags[11] = r[21];
+                                                                                tags[12] = r[22];
+                                                                                tags[13] = input.len();
+                                                                                tags[14] = r[12];
+                                                                                tags[15] = r[13];
+                                                                                tags[16] = r[14];
+                                                                                tags[17] = r[15];
+                                                                                return true;
+                                                                            };
+                                                                            match b {
+                                                                                b'#' => {
+                                                                                    r[3] = r[16];
+                                                                                    r[4] = r[17];
+                                                                                    r[6] = r[18];
+                                                                                    r[7] = r[19];
+                                                                                    r[8] = r[20];
+                                                                                    r[9] = r[21];
+                                                                                    r[10] = r[22];
+                                                                                    r[11] = n;
+                                                                                    i = n + 1;
+                                                                                    break 's3;
+                                                                                }
+                                                                                b'/' => {
+                                                                                    r[3] = r[16];
+                                                                                    r[4] = r[17];
+                                                                                    r[6] = r[18];
+                                                                                    r[7] = r[19];
+                                                                                    r[8] = r[20];
+                                                                                    r[9] = r[21];
+                                                                                    r[10] = r[22];
+                                                                                    i = n + 1;
+                                                                                    break 's5;
+                                                                                }
+                                                                                b'?' => {
+                                                                                    r[3] = r[16];
+                                                                                    r[4] = r[17];
+                                                                                    r[6] = r[18];
+                                                                                    r[7] = r[19];
+                                                                                    r[8] = r[20];
+                                                                                    r[9] = r[21];
+                                                                                    r[10] = r[22];
+                                                                                    r[11] = n;
+                                                                                    i = n + 1;
+                                                                                    break 's6;
+                                                                                }
+                                                                                b'@' => {
+                                                                                    r[5] = n;
+                                                                                    i = n + 1;
+                                                                                    break 's13;
+                                                                                }
+                                                                                _ => return false,
+                                                                            }
+                                                                        }
+                                                                    }
+                                                                    loop {
+                                                                        let n = i;
+                                                                        let Some(&b) = input.get(n) else {
+                                                                            tags[0] = usize::MAX;
+                                                                            tags[1] = usize::MAX;
+                                                                            tags[2] = r[0];
+                                                                            tags[3] = r[1];
+                                                                            tags[4] = r[2];
+                                                                            tags[5] = input.len();
+                                                                            tags[6] = r[4];
+                                                                            tags[7] = r[5];
+                                                                            tags[8] = input.len();
+                                                                            tags[9] = input.len();
+                                                                            tags[10] = r[8];
+                                                                            tags[11] = r[9];
+                                                                            tags[12] = input.len();
+                                                                            tags[13] = input.len();
+                                                                            tags[14] = r[12];
+                                                                            tags[15] = r[13];
+                                                                            tags[16] = r[14];
+                                                                            tags[17] = r[15];
+                                                                            return true;
+                                                                        };
+                                                                        match b {
+                                                                            0u8..=b'"'
+                                                                            | b'$'..=b'.'
+                                                                            | b'0'..=b'9'
+                                                                            | b';'..=b'>'
+                                                                            | b'A'..=b'Z'
+                                                                            | b'\\'..=255u8 => {
+                                                                                r[6] = n;
+                                                                                i = n + 1;
+                                                                                break 's17;
+                                                                            }
+                                                                            b'#' => {
+                                                                                r[3] = n;
+                                                                                r[6] = n;
+                                                                                r[7] = n;
+                                                                                r[10] = n;
+                                                                                r[11] = n;
+                                                                                i = n + 1;
+                                                                                break 's3;
+                                                                            }
+                                                                            b'/' | b'@' => {
+                                                                                r[3] = n;
+                                                                                r[6] = n;
+                                                                                r[7] = n;
+                                                                                r[10] = n;
+                                                                                i = n + 1;
+                                                                                break 's5;
+                                                                            }
+                                                                            b':' => {
+                                                                                r[6] = n;
+                                                                                r[7] = n;
+                                                                                i = n + 1;
+                                                                                break 's18;
+                                                                            }
+                                                                            b'?' => {
+                                                                                r[3] = n;
+                                                                                r[6] = n;
+                                                                                r[7] = n;
+                                                                                r[10] = n;
+                                                                                r[11] = n;
+                                                                                i = n + 1;
+                                                                                break 's6;
+                                                                            }
+                                                                            b'[' => {
+                                                                                r[6] = n;
+                                                                                i = n + 1;
+                                                                                break 's19;
+                                                                            }
+                                                                            _ => return false,
+                                                                        }
+                                                                    }
+                                                                }
+                                                                loop {
+                                                                    let n = exits.next_exit(i, 252);
+                                                                    let Some(&b) = input.get(n) else {
+                                                                        tags[0] = usize::MAX;
+                                                                        tags[1] = usize::MAX;
+                                                                        tags[2] = r[0];
+                                                                        tags[3] = r[1];
+                                                                        tags[4] = r[2];
+                                                                        tags[5] = input.len();
+                                                                        tags[6] = r[4];
+                                                                        tags[7] = r[5];
+                                                                        tags[8] = r[6];
+                                                                        tags[9] = input.len();
+                                                                        tags[10] = r[8];
+                                                                        tags[11] = r[9];
+                                                                        tags[12] = input.len();
+                                                                        tags[13] = input.len();
+                                                                        tags[14] = r[12];
+                                                                        tags[15] = r[13];
+                                                                        tags[16] = r[14];
+                                                                        tags[17] = r[15];
+                                                                        return true;
+                                                                    };
+                                                                    match b {
+                                                                        b'#' => {
+                                                                            r[3] = n;
+                                                                            r[7] = n;
+                                                                            r[10] = n;
+                                                                            r[11] = n;
+                                                                            i = n + 1;
+                                                                            break 's3;
+                                                                        }
+                                                                        b'/' => {
+                                                                            r[3] = n;
+                                                                            r[7] = n;
+                                                                            r[10] = n;
+                                                                            i = n + 1;
+                                                                            break 's5;
+                                                                        }
+                                                                        b':' => {
+                                                                            r[16] = n;
+                                                                            i = n + 1;
+                                                                            break 's23;
+                                                                        }
+                                                                        b'?' => {
+                                                                            r[3] = n;
+                                                                            r[7] = n;
+                                                                            r[10] = n;
+                                                                            r[11] = n;
+                                                                            i = n + 1;
+                                                                            break 's6;
+                                                                        }
+                                                                        b'@' => {
+                                                                            r[16] = n;
+                                                                            r[17] = n;
+                                                                            r[18] = n;
+                                                                            i = n + 1;
+                                                                            break 's24;
+                                                                        }
+                                                                        b']' => {
+                                                                            i = n + 1;
+                                                                            break 's25;
+                                                                        }
+                                                                        _ => return false,
+                                                                    }
+                                                                }
+                                                            }
+                                                            loop {
+                                                                let n = exits.next_exit(i, 240);
+                                                                let Some(&b) = input.get(n) else {
+                                                                    tags[0] = usize::MAX;
+                                                                    tags[1] = usize::MAX;
+                                                                    tags[2] = r[0];
+                                                                    tags[3] = r[1];
+                                                                    tags[4] = r[2];
+                                                                    tags[5] = r[16];
+                                                                    tags[6] = r[4];
+                                                                    tags[7] = r[5];
+                                                                    tags[8] = r[6];
+                                                                    tags[9] = r[17];
+                                                                    tags[10] = r[8];
+                                                                    tags[11] = r[9];
+                                                                    tags[12] = r[18];
+                                                                    tags[13] = input.len();
+                                                                    tags[14] = r[12];
+                                                                    tags[15] = r[13];
+                                                                    tags[16] = r[14];
+                                                                    tags[17] = r[15];
+                                                                    return true;
+                                                                };
+                                                                match b {
+                                                                    b'#' => {
+                                                                        r[3] = r[16];
+                                                                        r[7] = r[17];
+                                                                        r[10] = r[18];
+                                                                        r[11] = n;
+                                                                        i = n + 1;
+                                                                        break 's3;
+                                                                    }
+                                                                    b'/' => {
+                                                                        r[3] = r[16];
+                                                                        r[7] = r[17];
+                                                                        r[10] = r[18];
+                                                                        i = n + 1;
+                                                                        break 's5;
+                                                                    }
+                                                                    b'?' => {
+                                                                        r[3] = r[16];
+                                                                        r[7] = r[17];
+                                                                        r[10] = r[18];
+                                                                        r[11] = n;
+                                                                        i = n + 1;
+                                                                        break 's6;
+                                                                    }
+                                                                    b']' => {
+                                                                        i = n + 1;
+                                                                        break 's25;
+                                                                    }
+                                                                    _ => return false,
+                                                                }
+                                                            }
+                                                        }
+                                                        loop {
+                                                            let n = i;
+                                                            let Some(&b) = input.get(n) else {
+                                                                tags[0] = usize::MAX;
+                                                                tags[1] = usize::MAX;
+                                                                tags[2] = r[0];
+                                                                tags[3] = r[1];
+                                                                tags[4] = r[2];
+                                                                tags[5] = input.len();
+                                                                tags[6] = r[4];
+                                                                tags[7] = r[5];
+                                                                tags[8] = r[6];
+                                                                tags[9] = r[16];
+                                                                tags[10] = input.len();
+                                                                tags[11] = input.len();
+                                                                tags[12] = input.len();
+                                                                tags[13] = input.len();
+                                                                tags[14] = r[12];
+                                                                tags[15] = r[13];
+                                                                tags[16] = r[14];
+                                                                tags[17] = r[15];
+                                                                return true;
+                                                            };
+                                                            match b {
+                                                                0u8..=b'"'
+                                                                | b'$'..=b'.'
+                                                                | b':'..=b'>'
+                                                                | b'@'..=b'\\'
+                                                                | b'^'..=255u8 => {
+                                                                    r[17] = r[16];
+                                                                    r[16] = n;
+                                                                    r[18] = n;
+                                                                    r[19] = n;
+                                                                    r[20] = n;
+                                                                    i = n + 1;
+                                                                    break 's29;
+                                                                }
+                                                                b'#' => {
+                                                                    r[7] = r[16];
+                                                                    r[3] = n;
+                                                                    r[8] = n;
+                                                                    r[9] = n;
+                                                                    r[10] = n;
+                                                                    r[11] = n;
+                                                                    i = n + 1;
+                                                                    break 's3;
+                                                                }
+                                                                b'/' => {
+                                                                    r[7] = r[16];
+                                                                    r[3] = n;
+                                                                    r[8] = n;
+                                                                    r[9] = n;
+                                                                    r[10] = n;
+                                                                    i = n + 1;
+                                                                    break 's5;
+                                                                }
+                                                                b'0'..=b'9' => {
+                                                                    r[17] = n;
+                                                                    i = n + 1;
+                                                                    break 's30;
+                                                                }
+                                                                b'?' => {
+                                                                    r[7] = r[16];
+                                                                    r[3] = n;
+                                                                    r[8] = n;
+                                                                    r[9] = n;
+                                                                    r[10] = n;
+                                                                    r[11] = n;
+                                                                    i = n + 1;
+                                                                    break 's6;
+                                                                }
+                                                                b']' => {
+                                                                    i = n + 1;
+                                                                    break 's25;
+                                                                }
+                                                                _ => return false,
+                                                            }
+                                                        }
+                                                    }
+                                                    loop {
+                                                        let n = exits.next_exit(i, 254);
+                                                        let Some(&b) = input.get(n) else {
+                                                            tags[0] = usize::MAX;
+                                                            tags[1] = usize::MAX;
+                                                            tags[2] = r[0];
+                                                            tags[3] = r[1];
+                                                            tags[4] = r[2];
+                                                            tags[5] = input.len();
+                                                            tags[6] = r[4];
+                                                            tags[7] = r[5];
+                                                            tags[8] = r[6];
+                                                            tags[9] = r[16];
+                                                            tags[10] = r[17];
+                                                            tags[11] = input.len();
+                                                            tags[12] = input.len();
+                                                            tags[13] = input.len();
+                                                            tags[14] = r[12];
+                                                            tags[15] = r[13];
+                                                            tags[16] = r[14];
+                                                            tags[17] = r[15];
+                                                            return true;
+                                                        };
+                                                        match b {
+                                                            0u8..=b'"'
+                                                            | b'$'..=b'.'
+                                                            | b':'..=b'>'
+                                                            | b'@'..=b'\\'
+                                                            | b'^'..=255u8 => {
+                                                                r[18] = r[17];
+                                                                r[17] = r[16];
+                                                                r[16] = n;
+                                                                r[19] = n;
+                                                                r[20] = n;
+                                                                i = n + 1;
+                                                                break 's29;
+                                                            }
+                                                            b'#' => {
+                                                                r[7] = r[16];
+                                                                r[8] = r[17];
+                                                                r[3] = n;
+                                                                r[9] = n;
+                                                                r[10] = n;
+                                                                r[11] = n;
+                                                                i = n + 1;
+                                                                break 's3;
+                                                            }
+                                                            b'/' => {
+                                                                r[7] = r[16];
+                                                                r[8] = r[17];
+                                                                r[3] = n;
+                                                                r[9] = n;
+                                                                r[10] = n;
+                                                                i = n + 1;
+                                                                break 's5;
+                                                            }
+                                                            b'?' => {
+                                                                r[7] = r[16];
+                                                                r[8] = r[17];
+                                                                r[3] = n;
+                                                                r[9] = n;
+                                                                r[10] = n;
+                                                                r[11] = n;
+                                                                i = n + 1;
+                                                                break 's6;
+                                                            }
+                                                            b']' => {
+                                                                i = n + 1;
+                                                                break 's25;
+                                                            }
+                                                            _ => return false,
+                                                        }
+                                                    }
+                                                }
+                                                loop {
+                                                    let n = exits.next_exit(i, 240);
+                                                    let Some(&b) = input.get(n) else {
+                                                        tags[0] = usize::MAX;
+                                                        tags[1] = usize::MAX;
+                                                        tags[2] = r[0];
+                                                        tags[3] = r[1];
+                                                        tags[4] = r[2];
+                                                        tags[5] = r[16];
+                                                        tags[6] = r[4];
+                                                        tags[7] = r[5];
+                                                        tags[8] = r[6];
+                                                        tags[9] = r[17];
+                                                        tags[10] = r[18];
+                                                        tags[11] = r[19];
+                                                        tags[12] = r[20];
+                                                        tags[13] = input.len();
+                                                        tags[14] = r[12];
+                                                        tags[15] = r[13];
+                                                        tags[16] = r[14];
+                                                        tags[17] = r[15];
+                                                        return true;
+                                                    };
+                                                    match b {
+                                                        b'#' => {
+                                                            r[3] = r[16];
+                                                            r[7] = r[17];
+                                                            r[8] = r[18];
+                                                            r[9] = r[19];
+                                                            r[10] = r[20];
+                                                            r[11] = n;
+                                                            i = n + 1;
+                                                            break 's3;
+                                                        }
+                                                        b'/' => {
+                                                            r[3] = r[16];
+                                                            r[7] = r[17];
+                                                            r[8] = r[18];
+                                                            r[9] = r[19];
+                                                            r[10] = r[20];
+                                                            i = n + 1;
+                                                            break 's5;
+                                                        }
+                                                        b'?' => {
+                                                            r[3] = r[16];
+                                                            r[7] = r[17];
+                                                            r[8] = r[18];
+                                                            r[9] = r[19];
+                                                            r[10] = r[20];
+                                                            r[11] = n;
+                                                            i = n + 1;
+                                                            break 's6;
+                                                        }
+                                                        b']' => {
+                                                            i = n + 1;
+                                                            break 's25;
+                                                        }
+                                                        _ => return false,
+                                                    }
+                                                }
+                                            }
+                                            loop {
+                                                let n = i;
+                                                let Some(&b) = input.get(n) else {
+                                                    tags[0] = usize::MAX;
+                                                    tags[1] = usize::MAX;
+                                                    tags[2] = r[0];
+                                                    tags[3] = r[1];
+                                                    tags[4] = r[2];
+                                                    tags[5] = input.len();
+                                                    tags[6] = r[4];
+                                                    tags[7] = r[5];
+                                                    tags[8] = r[6];
+                                                    tags[9] = input.len();
+                                                    tags[10] = r[8];
+                                                    tags[11] = r[9];
+                                                    tags[12] = input.len();
+                                                    tags[13] = input.len();
+                                                    tags[14] = r[12];
+                                                    tags[15] = r[13];
+                                                    tags[16] = r[14];
+                                                    tags[17] = r[15];
+                                                    return true;
+                                                };
+                                                match b {
+                                                    0u8..=b'"' | b'$'..=b'9' | b';'..=b'>' | b'@'..=255u8 => {
+                                                        r[3] = n;
+                                                        r[7] = n;
+                                                        r[10] = n;
+                                                        i = n + 1;
+                                                        break 's5;
+                                                    }
+                                                    b'#' => {
+                                                        r[3] = n;
+                                                        r[7] = n;
+                                                        r[10] = n;
+                                                        r[11] = n;
+                                                        i = n + 1;
+                                                        break 's3;
+                                                    }
+                                                    b':' => {
+                                                        r[7] = n;
+                                                        i = n + 1;
+                                                        break 's18;
+                                                    }
+                                                    b'?' => {
+                                                        r[3] = n;
+                                                        r[7] = n;
+                                                        r[10] = n;
+                                                        r[11] = n;
+                                                        i = n + 1;
+                                                        break 's6;
+                                                    }
+                                                    _ => return false,
+                                                }
+                                            }
+                                        }
+                                        loop {
+                                            let n = exits.next_exit(i, 236);
+                                            let Some(&b) = input.get(n) else {
+                                                tags[0] = usize::MAX;
+                                                tags[1] = usize::MAX;
+                                                tags[2] = r[0];
+                                                tags[3] = r[1];
+                                                tags[4] = r[2];
+                                                tags[5] = input.len();
+                                                tags[6] = r[4];
+                                                tags[7] = r[5];
+                                                tags[8] = r[6];
+                                                tags[9] = input.len();
+                                                tags[10] = r[8];
+                                                tags[11] = r[9];
+                                                tags[12] = input.len();
+                                                tags[13] = input.len();
+                                                tags[14] = r[12];
+                                                tags[15] = r[13];
+                                                tags[16] = r[14];
+                                                tags[17] = r[15];
+                                                return true;
+                                            };
+                                            match b {
+                                                b'#' => {
+                                                    r[3] = n;
+                                                    r[7] = n;
+                                                    r[10] = n;
+                                                    r[11] = n;
+                                                    i = n + 1;
+                                                    break 's3;
+                                                }
+                                                b'/' | b'@' => {
+                                                    r[3] = n;
+                                                    r[7] = n;
+                                                    r[10] = n;
+                                                    i = n + 1;
+                                                    break 's5;
+                                                }
+                                                b':' => {
+                                                    r[7] = n;
+                                                    i = n + 1;
+                                                    break 's18;
+                                                }
+                                                b'?' => {
+                                                    r[3] = n;
+                                                    r[7] = n;
+                                                    r[10] = n;
+                                                    r[11] = n;
+                                                    i = n + 1;
+                                                    break 's6;
+                                                }
+                                                _ => return false,
+                                            }
+                                        }
+                                    }
+                                    loop {
+                                        let n = i;
+                                        let Some(&b) = input.get(n) else {
+                                            tags[0] = usize::MAX;
+                                            tags[1] = usize::MAX;
+                                            tags[2] = r[0];
+                                            tags[3] = r[1];
+                                            tags[4] = r[2];
+                                            tags[5] = input.len();
+                                            tags[6] = r[4];
+                                            tags[7] = r[5];
+                                            tags[8] = r[6];
+                                            tags[9] = r[7];
+                                            tags[10] = input.len();
+                                            tags[11] = input.len();
+                                            tags[12] = input.len();
+                                            tags[13] = input.len();
+                                            tags[14] = r[12];
+                                            tags[15] = r[13];
+                                            tags[16] = r[14];
+                                            tags[17] = r[15];
+                                            return true;
+                                        };
+                                        match b {
+                                            0u8..=b'"' | b'$'..=b'/' | b':'..=b'>' | b'@'..=255u8 => {
+                                                r[3] = n;
+                                                r[8] = n;
+                                                r[9] = n;
+                                                r[10] = n;
+                                                i = n + 1;
+                                                break 's5;
+                                            }
+                                            b'#' => {
+                                                r[3] = n;
+                                                r[8] = n;
+                                                r[9] = n;
+                                                r[10] = n;
+                                                r[11] = n;
+                                                i = n + 1;
+                                                break 's3;
+                                            }
+                                            b'0'..=b'9' => {
+                                                r[8] = n;
+                                                i = n + 1;
+                                                break 's22;
+                                            }
+                                            b'?' => {
+                                                r[3] = n;
+                                                r[8] = n;
+                                                r[9] = n;
+                                                r[10] = n;
+                                                r[11] = n;
+                                                i = n + 1;
+                                                break 's6;
+                                            }
+                                            _ => return false,
+                                        }
+                                    }
+                                }
+                                loop {
+                                    let n = exits.next_exit(i, 254);
+                                    let Some(&b) = input.get(n) else {
+                                        tags[0] = usize::MAX;
+                                        tags[1] = usize::MAX;
+                                        tags[2] = r[0];
+                                        tags[3] = r[1];
+                                        tags[4] = r[2];
+                                        tags[5] = input.len();
+                                        tags[6] = r[4];
+                                        tags[7] = r[5];
+                                        tags[8] = r[6];
+                                        tags[9] = r[7];
+                                        tags[10] = r[8];
+                                        tags[11] = input.len();
+                                        tags[12] = input.len();
+                                        tags[13] = input.len();
+                                        tags[14] = r[12];
+                                        tags[15] = r[13];
+                                        tags[16] = r[14];
+                                        tags[17] = r[15];
+                                        return true;
+                                    };
+                                    match b {
+                                        0u8..=b'"' | b'$'..=b'/' | b':'..=b'>' | b'@'..=255u8 => {
+                                            r[3] = n;
+                                            r[9] = n;
+                                            r[10] = n;
+                                            i = n + 1;
+                                            break 's5;
+                                        }
+                                        b'#' => {
+                                            r[3] = n;
+                                            r[9] = n;
+                                            r[10] = n;
+                                            r[11] = n;
+                                            i = n + 1;
+                                            break 's3;
+                                        }
+                                        b'?' => {
+                                            r[3] = n;
+                                            r[9] = n;
+                                            r[10] = n;
+                                            r[11] = n;
+                                            i = n + 1;
+                                            break 's6;
+                                        }
+                                        _ => return false,
+                                    }
+                                }
                             }
-                            b'#' => {
-                                r[10] = n;
-                                r[11] = n;
-                                s = 3;
+                            loop {
+                                let n = exits.next_byte(i, b'#', b'?');
+                                let Some(&b) = input.get(n) else {
+                                    tags[0] = usize::MAX;
+                                    tags[1] = usize::MAX;
+                                    tags[2] = r[0];
+                                    tags[3] = r[1];
+                                    tags[4] = r[2];
+                                    tags[5] = r[3];
+                                    tags[6] = r[4];
+                                    tags[7] = r[5];
+                                    tags[8] = r[6];
+                                    tags[9] = r[7];
+                                    tags[10] = r[8];
+                                    tags[11] = r[9];
+                                    tags[12] = r[10];
+                                    tags[13] = input.len();
+                                    tags[14] = r[12];
+                                    tags[15] = r[13];
+                                    tags[16] = r[14];
+                                    tags[17] = r[15];
+                                    return true;
+                                };
+                                match b {
+                                    b'#' => {
+                                        r[11] = n;
+                                        i = n + 1;
+                                        break 's3;
+                                    }
+                                    b'?' => {
+                                        r[11] = n;
+                                        i = n + 1;
+                                        break 's6;
+                                    }
+                                    _ => return false,
+                                }
                             }
-                            b'/' => {
-                                r[16] = n;
-                                s = 4;
-                            }
-                            b':' => {
-                                r[10] = n;
-                                s = 5;
-                            }
-                            b'?' => {
-                                r[10] = n;
-                                r[11] = n;
-                                s = 6;
-                            }
-                            _ => return false,
                         }
-                        i = n + 1;
+                        loop {
+                            let n = i;
+                            let Some(&b) = input.get(n) else {
+                                tags[0] = usize::MAX;
+                                tags[1] = usize::MAX;
+                                tags[2] = r[0];
+                                tags[3] = r[1];
+                                tags[4] = r[2];
+                                tags[5] = r[3];
+                                tags[6] = r[4];
+                                tags[7] = r[5];
+                                tags[8] = r[6];
+                                tags[9] = r[7];
+                                tags[10] = r[8];
+                                tags[11] = r[9];
+                                tags[12] = r[10];
+                                tags[13] = r[11];
+                                tags[14] = input.len();
+                                tags[15] = input.len();
+                                tags[16] = r[14];
+                                tags[17] = r[15];
+                                return true;
+                            };
+                            match b {
+                                0u8..=b'"' | b'$'..=255u8 => {
+                                    r[12] = n;
+                                    i = n + 1;
+                                    break 's10;
+                                }
+                                b'#' => {
+                                    r[12] = n;
+                                    r[13] = n;
+                                    i = n + 1;
+                                    break 's3;
+                                }
+                                _ => return false,
+                            }
+                        }
                     }
-                    2 => {
-                        let n = exits.next_exit(i, 228);
-                        let Some(&b) = input.get(n) else { break };
+                    loop {
+                        let n = exits.next_byte(i, b'#', b'#');
+                        let Some(&b) = input.get(n) else {
+                            tags[0] = usize::MAX;
+                            tags[1] = usize::MAX;
+                            tags[2] = r[0];
+                            tags[3] = r[1];
+                            tags[4] = r[2];
+                            tags[5] = r[3];
+                            tags[6] = r[4];
+                            tags[7] = r[5];
+                            tags[8] = r[6];
+                            tags[9] = r[7];
+                            tags[10] = r[8];
+                            tags[11] = r[9];
+                            tags[12] = r[10];
+                            tags[13] = r[11];
+                            tags[14] = r[12];
+                            tags[15] = input.len();
+                            tags[16] = r[14];
+                            tags[17] = r[15];
+                            return true;
+                        };
                         match b {
                             b'#' => {
-                                r[0] = r[16];
-                                r[10] = r[17];
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' => {
-                                r[0] = r[16];
-                                r[10] = r[17];
-                                s = 5;
-                            }
-                            b':' => {
-                                r[1] = n;
-                                s = 7;
-                            }
-                            b'?' => {
-                                r[0] = r[16];
-                                r[10] = r[17];
-                                r[11] = n;
-                                s = 6;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    3 => {
-                        let n = i;
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            0u8..=255u8 => {
-                                r[14] = n;
-                                s = 8;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    4 => {
-                        let n = i;
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            0u8..=b'"' | b'$'..=b'.' | b'0'..=b'>' | b'@'..=255u8 => {
-                                r[10] = r[16];
-                                s = 5;
-                            }
-                            b'#' => {
-                                r[10] = r[16];
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' => {
-                                s = 9;
-                            }
-                            b'?' => {
-                                r[10] = r[16];
-                                r[11] = n;
-                                s = 6;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    5 => {
-                        let n = exits.next_exit(i, 192);
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            b'#' => {
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'?' => {
-                                r[11] = n;
-                                s = 6;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    6 => {
-                        let n = i;
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            0u8..=b'"' | b'$'..=255u8 => {
-                                r[12] = n;
-                                s = 10;
-                            }
-                            b'#' => {
-                                r[12] = n;
                                 r[13] = n;
-                                s = 3;
+                                i = n + 1;
+                                break 's3;
                             }
                             _ => return false,
                         }
-                        i = n + 1;
                     }
-                    7 => {
-                        let n = i;
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            0u8..=b'"' | b'$'..=b'.' | b'0'..=b'>' | b'@'..=255u8 => {
-                                r[10] = n;
-                                s = 5;
-                            }
-                            b'#' => {
-                                r[10] = n;
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' => {
-                                r[16] = n;
-                                s = 4;
-                            }
-                            b'?' => {
-                                r[10] = n;
-                                r[11] = n;
-                                s = 6;
-                            }
-                            _ => return false,
+                }
+                loop {
+                    let n = i;
+                    let Some(&b) = input.get(n) else {
+                        tags[0] = usize::MAX;
+                        tags[1] = usize::MAX;
+                        tags[2] = r[0];
+                        tags[3] = r[1];
+                        tags[4] = r[2];
+                        tags[5] = r[3];
+                        tags[6] = r[4];
+                        tags[7] = r[5];
+                        tags[8] = r[6];
+                        tags[9] = r[7];
+                        tags[10] = r[8];
+                        tags[11] = r[9];
+                        tags[12] = r[10];
+                        tags[13] = r[11];
+                        tags[14] = r[12];
+                        tags[15] = r[13];
+                        tags[16] = input.len();
+                        tags[17] = input.len();
+                        return true;
+                    };
+                    match b {
+                        0u8..=255u8 => {
+                            r[14] = n;
+                            i = n + 1;
+                            break 's8;
                         }
-                        i = n + 1;
+                        _ => return false,
                     }
-                    8 => break,
-                    9 => {
-                        let n = i;
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            0u8..=b'"'
-                            | b'$'..=b'.'
-                            | b'0'..=b'9'
-                            | b';'..=b'>'
-                            | b'A'..=b'Z'
-                            | b'\\'..=255u8 => {
-                                r[16] = r[4];
-                                r[2] = n;
-                                r[4] = n;
-                                r[17] = n;
-                                s = 11;
-                            }
-                            b'#' => {
-                                r[2] = n;
-                                r[3] = n;
-                                r[6] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' => {
-                                r[2] = n;
-                                r[3] = n;
-                                r[6] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                s = 5;
-                            }
-                            b':' => {
-                                r[16] = r[4];
-                                r[2] = n;
-                                r[4] = n;
-                                r[17] = n;
-                                r[18] = n;
-                                s = 12;
-                            }
-                            b'?' => {
-                                r[2] = n;
-                                r[3] = n;
-                                r[6] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 6;
-                            }
-                            b'@' => {
-                                r[2] = n;
-                                r[4] = n;
-                                r[5] = n;
-                                s = 13;
-                            }
-                            b'[' => {
-                                r[16] = r[4];
-                                r[2] = n;
-                                r[4] = n;
-                                r[17] = n;
-                                s = 14;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    10 => {
-                        let n = exits.next_exit(i, 128);
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            b'#' => {
-                                r[13] = n;
-                                s = 3;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    11 => {
-                        let n = exits.next_exit(i, 236);
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            b'#' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[3] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[3] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                s = 5;
-                            }
-                            b':' => {
-                                r[18] = n;
-                                s = 12;
-                            }
-                            b'?' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[3] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 6;
-                            }
-                            b'@' => {
-                                r[5] = n;
-                                s = 13;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    12 => {
-                        let n = i;
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            0u8..=b'"' | b'$'..=b'.' | b':'..=b'>' | b'A'..=255u8 => {
-                                r[19] = r[18];
-                                r[18] = r[17];
-                                r[17] = r[16];
-                                r[16] = n;
-                                r[20] = n;
-                                r[21] = n;
-                                r[22] = n;
-                                s = 15;
-                            }
-                            b'#' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[7] = r[18];
-                                r[3] = n;
-                                r[8] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[7] = r[18];
-                                r[3] = n;
-                                r[8] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                s = 5;
-                            }
-                            b'0'..=b'9' => {
-                                r[19] = n;
-                                s = 16;
-                            }
-                            b'?' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[7] = r[18];
-                                r[3] = n;
-                                r[8] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 6;
-                            }
-                            b'@' => {
-                                r[5] = n;
-                                s = 13;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    13 => {
-                        let n = i;
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            0u8..=b'"'
-                            | b'$'..=b'.'
-                            | b'0'..=b'9'
-                            | b';'..=b'>'
-                            | b'A'..=b'Z'
-                            | b'\\'..=255u8 => {
-                                r[6] = n;
-                                s = 17;
-                            }
-                            b'#' => {
-                                r[3] = n;
-                                r[6] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' | b'@' => {
-                                r[3] = n;
-                                r[6] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                s = 5;
-                            }
-                            b':' => {
-                                r[6] = n;
-                                r[7] = n;
-                                s = 18;
-                            }
-                            b'?' => {
-                                r[3] = n;
-                                r[6] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 6;
-                            }
-                            b'[' => {
-                                r[6] = n;
-                                s = 19;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    14 => {
-                        let n = exits.next_exit(i, 252);
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            b'#' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[3] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[3] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                s = 5;
-                            }
-                            b':' => {
-                                r[18] = n;
-                                s = 20;
-                            }
-                            b'?' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[3] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 6;
-                            }
-                            b'@' => {
-                                r[5] = n;
-                                s = 13;
-                            }
-                            b']' => {
-                                s = 21;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    15 => {
-                        let n = exits.next_exit(i, 232);
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            b'#' => {
-                                r[3] = r[16];
-                                r[4] = r[17];
-                                r[6] = r[18];
-                                r[7] = r[19];
-                                r[8] = r[20];
-                                r[9] = r[21];
-                                r[10] = r[22];
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' => {
-                                r[3] = r[16];
-                                r[4] = r[17];
-                                r[6] = r[18];
-                                r[7] = r[19];
-                                r[8] = r[20];
-                                r[9] = r[21];
-                                r[10] = r[22];
-                                s = 5;
-                            }
-                            b'?' => {
-                                r[3] = r[16];
-                                r[4] = r[17];
-                                r[6] = r[18];
-                                r[7] = r[19];
-                                r[8] = r[20];
-                                r[9] = r[21];
-                                r[10] = r[22];
-                                r[11] = n;
-                                s = 6;
-                            }
-                            b'@' => {
-                                r[5] = n;
-                                s = 13;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    16 => {
-                        let n = exits.next_exit(i, 254);
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            0u8..=b'"' | b'$'..=b'.' | b':'..=b'>' | b'A'..=255u8 => {
-                                r[20] = r[19];
-                                r[19] = r[18];
-                                r[18] = r[17];
-                                r[17] = r[16];
-                                r[16] = n;
-                                r[21] = n;
-                                r[22] = n;
-                                s = 15;
-                            }
-                            b'#' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[7] = r[18];
-                                r[8] = r[19];
-                                r[3] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[7] = r[18];
-                                r[8] = r[19];
-                                r[3] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                s = 5;
-                            }
-                            b'?' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[7] = r[18];
-                                r[8] = r[19];
-                                r[3] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 6;
-                            }
-                            b'@' => {
-                                r[5] = n;
-                                s = 13;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    17 => {
-                        let n = exits.next_exit(i, 236);
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            b'#' => {
-                                r[3] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' | b'@' => {
-                                r[3] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                s = 5;
-                            }
-                            b':' => {
-                                r[7] = n;
-                                s = 18;
-                            }
-                            b'?' => {
-                                r[3] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 6;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    18 => {
-                        let n = i;
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            0u8..=b'"' | b'$'..=b'/' | b':'..=b'>' | b'@'..=255u8 => {
-                                r[3] = n;
-                                r[8] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                s = 5;
-                            }
-                            b'#' => {
-                                r[3] = n;
-                                r[8] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'0'..=b'9' => {
-                                r[8] = n;
-                                s = 22;
-                            }
-                            b'?' => {
-                                r[3] = n;
-                                r[8] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 6;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    19 => {
-                        let n = exits.next_exit(i, 252);
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            b'#' => {
-                                r[3] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' => {
-                                r[3] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                s = 5;
-                            }
-                            b':' => {
-                                r[16] = n;
-                                s = 23;
-                            }
-                            b'?' => {
-                                r[3] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 6;
-                            }
-                            b'@' => {
-                                r[16] = n;
-                                r[17] = n;
-                                r[18] = n;
-                                s = 24;
-                            }
-                            b']' => {
-                                s = 25;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    20 => {
-                        let n = i;
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            0u8..=b'"'
-                            | b'$'..=b'.'
-                            | b':'..=b'>'
-                            | b'A'..=b'\\'
-                            | b'^'..=255u8 => {
-                                r[19] = r[18];
-                                r[18] = n;
-                                r[20] = n;
-                                r[21] = n;
-                                r[22] = n;
-                                s = 26;
-                            }
-                            b'#' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[7] = r[18];
-                                r[3] = n;
-                                r[8] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[7] = r[18];
-                                r[3] = n;
-                                r[8] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                s = 5;
-                            }
-                            b'0'..=b'9' => {
-                                r[19] = n;
-                                s = 27;
-                            }
-                            b'?' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[7] = r[18];
-                                r[3] = n;
-                                r[8] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 6;
-                            }
-                            b'@' => {
-                                r[5] = n;
-                                s = 13;
-                            }
-                            b']' => {
-                                s = 21;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    21 => {
-                        let n = i;
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            0u8..=b'"'
-                            | b'$'..=b'.'
-                            | b'0'..=b'9'
-                            | b';'..=b'>'
-                            | b'A'..=255u8 => {
-                                r[18] = r[17];
-                                r[17] = r[16];
-                                r[16] = n;
-                                r[19] = n;
-                                r[20] = n;
-                                s = 28;
-                            }
-                            b'#' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[3] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[3] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                s = 5;
-                            }
-                            b':' => {
-                                r[18] = n;
-                                s = 12;
-                            }
-                            b'?' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[3] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 6;
-                            }
-                            b'@' => {
-                                r[5] = n;
-                                s = 13;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    22 => {
-                        let n = exits.next_exit(i, 254);
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            0u8..=b'"' | b'$'..=b'/' | b':'..=b'>' | b'@'..=255u8 => {
-                                r[3] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                s = 5;
-                            }
-                            b'#' => {
-                                r[3] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'?' => {
-                                r[3] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 6;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    23 => {
-                        let n = i;
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            0u8..=b'"'
-                            | b'$'..=b'.'
-                            | b':'..=b'>'
-                            | b'@'..=b'\\'
-                            | b'^'..=255u8 => {
-                                r[17] = r[16];
-                                r[16] = n;
-                                r[18] = n;
-                                r[19] = n;
-                                r[20] = n;
-                                s = 29;
-                            }
-                            b'#' => {
-                                r[7] = r[16];
-                                r[3] = n;
-                                r[8] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' => {
-                                r[7] = r[16];
-                                r[3] = n;
-                                r[8] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                s = 5;
-                            }
-                            b'0'..=b'9' => {
-                                r[17] = n;
-                                s = 30;
-                            }
-                            b'?' => {
-                                r[7] = r[16];
-                                r[3] = n;
-                                r[8] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 6;
-                            }
-                            b']' => {
-                                s = 25;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    24 => {
-                        let n = exits.next_exit(i, 240);
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            b'#' => {
-                                r[3] = r[16];
-                                r[7] = r[17];
-                                r[10] = r[18];
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' => {
-                                r[3] = r[16];
-                                r[7] = r[17];
-                                r[10] = r[18];
-                                s = 5;
-                            }
-                            b'?' => {
-                                r[3] = r[16];
-                                r[7] = r[17];
-                                r[10] = r[18];
-                                r[11] = n;
-                                s = 6;
-                            }
-                            b']' => {
-                                s = 25;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    25 => {
-                        let n = i;
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            0u8..=b'"' | b'$'..=b'9' | b';'..=b'>' | b'@'..=255u8 => {
-                                r[3] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                s = 5;
-                            }
-                            b'#' => {
-                                r[3] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b':' => {
-                                r[7] = n;
-                                s = 18;
-                            }
-                            b'?' => {
-                                r[3] = n;
-                                r[7] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 6;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    26 => {
-                        let n = exits.next_exit(i, 248);
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            b'#' => {
-                                r[3] = r[18];
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[7] = r[19];
-                                r[8] = r[20];
-                                r[9] = r[21];
-                                r[10] = r[22];
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' => {
-                                r[3] = r[18];
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[7] = r[19];
-                                r[8] = r[20];
-                                r[9] = r[21];
-                                r[10] = r[22];
-                                s = 5;
-                            }
-                            b'?' => {
-                                r[3] = r[18];
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[7] = r[19];
-                                r[8] = r[20];
-                                r[9] = r[21];
-                                r[10] = r[22];
-                                r[11] = n;
-                                s = 6;
-                            }
-                            b'@' => {
-                                r[5] = n;
-                                s = 13;
-                            }
-                            b']' => {
-                                s = 21;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    27 => {
-                        let n = exits.next_exit(i, 254);
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            0u8..=b'"'
-                            | b'$'..=b'.'
-                            | b':'..=b'>'
-                            | b'A'..=b'\\'
-                            | b'^'..=255u8 => {
-                                r[20] = r[19];
-                                r[19] = r[18];
-                                r[18] = n;
-                                r[21] = n;
-                                r[22] = n;
-                                s = 26;
-                            }
-                            b'#' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[7] = r[18];
-                                r[8] = r[19];
-                                r[3] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[7] = r[18];
-                                r[8] = r[19];
-                                r[3] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                s = 5;
-                            }
-                            b'?' => {
-                                r[4] = r[16];
-                                r[6] = r[17];
-                                r[7] = r[18];
-                                r[8] = r[19];
-                                r[3] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 6;
-                            }
-                            b'@' => {
-                                r[5] = n;
-                                s = 13;
-                            }
-                            b']' => {
-                                s = 21;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    28 => {
-                        let n = exits.next_exit(i, 232);
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            b'#' => {
-                                r[3] = r[16];
-                                r[4] = r[17];
-                                r[6] = r[18];
-                                r[7] = r[19];
-                                r[10] = r[20];
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' => {
-                                r[3] = r[16];
-                                r[4] = r[17];
-                                r[6] = r[18];
-                                r[7] = r[19];
-                                r[10] = r[20];
-                                s = 5;
-                            }
-                            b'?' => {
-                                r[3] = r[16];
-                                r[4] = r[17];
-                                r[6] = r[18];
-                                r[7] = r[19];
-                                r[10] = r[20];
-                                r[11] = n;
-                                s = 6;
-                            }
-                            b'@' => {
-                                r[5] = n;
-                                s = 13;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    29 => {
-                        let n = exits.next_exit(i, 240);
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            b'#' => {
-                                r[3] = r[16];
-                                r[7] = r[17];
-                                r[8] = r[18];
-                                r[9] = r[19];
-                                r[10] = r[20];
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' => {
-                                r[3] = r[16];
-                                r[7] = r[17];
-                                r[8] = r[18];
-                                r[9] = r[19];
-                                r[10] = r[20];
-                                s = 5;
-                            }
-                            b'?' => {
-                                r[3] = r[16];
-                                r[7] = r[17];
-                                r[8] = r[18];
-                                r[9] = r[19];
-                                r[10] = r[20];
-                                r[11] = n;
-                                s = 6;
-                            }
-                            b']' => {
-                                s = 25;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    30 => {
-                        let n = exits.next_exit(i, 254);
-                        let Some(&b) = input.get(n) else { break };
-                        match b {
-                            0u8..=b'"'
-                            | b'$'..=b'.'
-                            | b':'..=b'>'
-                            | b'@'..=b'\\'
-                            | b'^'..=255u8 => {
-                                r[18] = r[17];
-                                r[17] = r[16];
-                                r[16] = n;
-                                r[19] = n;
-                                r[20] = n;
-                                s = 29;
-                            }
-                            b'#' => {
-                                r[7] = r[16];
-                                r[8] = r[17];
-                                r[3] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 3;
-                            }
-                            b'/' => {
-                                r[7] = r[16];
-                                r[8] = r[17];
-                                r[3] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                s = 5;
-                            }
-                            b'?' => {
-                                r[7] = r[16];
-                                r[8] = r[17];
-                                r[3] = n;
-                                r[9] = n;
-                                r[10] = n;
-                                r[11] = n;
-                                s = 6;
-                            }
-                            b']' => {
-                                s = 25;
-                            }
-                            _ => return false,
-                        }
-                        i = n + 1;
-                    }
-                    _ => return false,
                 }
             }
-            match s {
-                1 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = r[3];
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = r[6];
-                    tags[9] = r[7];
-                    tags[10] = r[8];
-                    tags[11] = r[9];
-                    tags[12] = input.len();
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                2 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[16];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = r[3];
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = r[6];
-                    tags[9] = r[7];
-                    tags[10] = r[8];
-                    tags[11] = r[9];
-                    tags[12] = r[17];
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                3 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = r[3];
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = r[6];
-                    tags[9] = r[7];
-                    tags[10] = r[8];
-                    tags[11] = r[9];
-                    tags[12] = r[10];
-                    tags[13] = r[11];
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = input.len();
-                    tags[17] = input.len();
-                }
-                4 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = r[3];
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = r[6];
-                    tags[9] = r[7];
-                    tags[10] = r[8];
-                    tags[11] = r[9];
-                    tags[12] = r[16];
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                5 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = r[3];
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = r[6];
-                    tags[9] = r[7];
-                    tags[10] = r[8];
-                    tags[11] = r[9];
-                    tags[12] = r[10];
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                6 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = r[3];
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = r[6];
-                    tags[9] = r[7];
-                    tags[10] = r[8];
-                    tags[11] = r[9];
-                    tags[12] = r[10];
-                    tags[13] = r[11];
-                    tags[14] = input.len();
-                    tags[15] = input.len();
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                7 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = r[3];
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = r[6];
-                    tags[9] = r[7];
-                    tags[10] = r[8];
-                    tags[11] = r[9];
-                    tags[12] = input.len();
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                8 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = r[3];
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = r[6];
-                    tags[9] = r[7];
-                    tags[10] = r[8];
-                    tags[11] = r[9];
-                    tags[12] = r[10];
-                    tags[13] = r[11];
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = input.len();
-                }
-                9 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = input.len();
-                    tags[5] = input.len();
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = input.len();
-                    tags[9] = input.len();
-                    tags[10] = r[8];
-                    tags[11] = r[9];
-                    tags[12] = input.len();
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                10 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = r[3];
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = r[6];
-                    tags[9] = r[7];
-                    tags[10] = r[8];
-                    tags[11] = r[9];
-                    tags[12] = r[10];
-                    tags[13] = r[11];
-                    tags[14] = r[12];
-                    tags[15] = input.len();
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                11 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = input.len();
-                    tags[6] = r[16];
-                    tags[7] = r[5];
-                    tags[8] = r[17];
-                    tags[9] = input.len();
-                    tags[10] = r[8];
-                    tags[11] = r[9];
-                    tags[12] = input.len();
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                12 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = input.len();
-                    tags[6] = r[16];
-                    tags[7] = r[5];
-                    tags[8] = r[17];
-                    tags[9] = r[18];
-                    tags[10] = input.len();
-                    tags[11] = input.len();
-                    tags[12] = input.len();
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                13 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = input.len();
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = input.len();
-                    tags[9] = input.len();
-                    tags[10] = r[8];
-                    tags[11] = r[9];
-                    tags[12] = input.len();
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                14 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = input.len();
-                    tags[6] = r[16];
-                    tags[7] = r[5];
-                    tags[8] = r[17];
-                    tags[9] = input.len();
-                    tags[10] = r[8];
-                    tags[11] = r[9];
-                    tags[12] = input.len();
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                15 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = r[16];
-                    tags[6] = r[17];
-                    tags[7] = r[5];
-                    tags[8] = r[18];
-                    tags[9] = r[19];
-                    tags[10] = r[20];
-                    tags[11] = r[21];
-                    tags[12] = r[22];
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                16 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = input.len();
-                    tags[6] = r[16];
-                    tags[7] = r[5];
-                    tags[8] = r[17];
-                    tags[9] = r[18];
-                    tags[10] = r[19];
-                    tags[11] = input.len();
-                    tags[12] = input.len();
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                17 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = input.len();
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = r[6];
-                    tags[9] = input.len();
-                    tags[10] = r[8];
-                    tags[11] = r[9];
-                    tags[12] = input.len();
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                18 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = input.len();
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = r[6];
-                    tags[9] = r[7];
-                    tags[10] = input.len();
-                    tags[11] = input.len();
-                    tags[12] = input.len();
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                19 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = input.len();
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = r[6];
-                    tags[9] = input.len();
-                    tags[10] = r[8];
-                    tags[11] = r[9];
-                    tags[12] = input.len();
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                20 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = input.len();
-                    tags[6] = r[16];
-                    tags[7] = r[5];
-                    tags[8] = r[17];
-                    tags[9] = r[18];
-                    tags[10] = input.len();
-                    tags[11] = input.len();
-                    tags[12] = input.len();
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                21 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = input.len();
-                    tags[6] = r[16];
-                    tags[7] = r[5];
-                    tags[8] = r[17];
-                    tags[9] = input.len();
-                    tags[10] = r[8];
-                    tags[11] = r[9];
-                    tags[12] = input.len();
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                22 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = input.len();
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = r[6];
-                    tags[9] = r[7];
-                    tags[10] = r[8];
-                    tags[11] = input.len();
-                    tags[12] = input.len();
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                23 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = input.len();
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = r[6];
-                    tags[9] = r[16];
-                    tags[10] = input.len();
-                    tags[11] = input.len();
-                    tags[12] = input.len();
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                24 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = r[16];
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = r[6];
-                    tags[9] = r[17];
-                    tags[10] = r[8];
-                    tags[11] = r[9];
-                    tags[12] = r[18];
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                25 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = input.len();
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = r[6];
-                    tags[9] = input.len();
-                    tags[10] = r[8];
-                    tags[11] = r[9];
-                    tags[12] = input.len();
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                26 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = r[18];
-                    tags[6] = r[16];
-                    tags[7] = r[5];
-                    tags[8] = r[17];
-                    tags[9] = r[19];
-                    tags[10] = r[20];
-                    tags[11] = r[21];
-                    tags[12] = r[22];
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                27 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = input.len();
-                    tags[6] = r[16];
-                    tags[7] = r[5];
-                    tags[8] = r[17];
-                    tags[9] = r[18];
-                    tags[10] = r[19];
-                    tags[11] = input.len();
-                    tags[12] = input.len();
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                28 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = r[16];
-                    tags[6] = r[17];
-                    tags[7] = r[5];
-                    tags[8] = r[18];
-                    tags[9] = r[19];
-                    tags[10] = r[8];
-                    tags[11] = r[9];
-                    tags[12] = r[20];
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                29 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = r[16];
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = r[6];
-                    tags[9] = r[17];
-                    tags[10] = r[18];
-                    tags[11] = r[19];
-                    tags[12] = r[20];
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                30 => {
-                    tags[0] = usize::MAX;
-                    tags[1] = usize::MAX;
-                    tags[2] = r[0];
-                    tags[3] = r[1];
-                    tags[4] = r[2];
-                    tags[5] = input.len();
-                    tags[6] = r[4];
-                    tags[7] = r[5];
-                    tags[8] = r[6];
-                    tags[9] = r[16];
-                    tags[10] = r[17];
-                    tags[11] = input.len();
-                    tags[12] = input.len();
-                    tags[13] = input.len();
-                    tags[14] = r[12];
-                    tags[15] = r[13];
-                    tags[16] = r[14];
-                    tags[17] = r[15];
-                }
-                _ => return false,
-            }
-            true
+            tags[0] = usize::MAX;
+            tags[1] = usize::MAX;
+            tags[2] = r[0];
+            tags[3] = r[1];
+            tags[4] = r[2];
+            tags[5] = r[3];
+            tags[6] = r[4];
+            tags[7] = r[5];
+            tags[8] = r[6];
+            tags[9] = r[7];
+            tags[10] = r[8];
+            tags[11] = r[9];
+            tags[12] = r[10];
+            tags[13] = r[11];
+            tags[14] = r[12];
+            tags[15] = r[13];
+            tags[16] = r[14];
+            tags[17] = input.len();
+            return true;
         }
     }
     /// Components of the rule `reference` of `rfc3986_appendix_b.abnf` (line 26):

@@ -58,6 +58,10 @@ pub enum Moves {
     ToEnd,
     /// The next byte whose atom bits meet these.
     Skip(u8),
+    /// The next byte that is one of these two (or this one, twice): a
+    /// state with one or two exit bytes, whose long runs are searched for
+    /// them without classifying the bytes.
+    Search(u8, u8),
 }
 
 impl ExitWalkModel {
@@ -71,7 +75,14 @@ impl ExitWalkModel {
                 } else if plan.steps_every_byte(q) {
                     Moves::Step
                 } else {
-                    Moves::Skip(plan.exits[q])
+                    let exit_bytes: Vec<u8> = (0..=255u8)
+                        .filter(|&b| plan.atoms[usize::from(b)] & plan.exits[q] != 0)
+                        .collect();
+                    match exit_bytes[..] {
+                        [a] => Moves::Search(a, a),
+                        [a, b] => Moves::Search(a, b),
+                        _ => Moves::Skip(plan.exits[q]),
+                    }
                 };
                 // Exit bytes grouped by what they do, in byte order.
                 let mut arms: Vec<(Vec<(u8, u8)>, u32, Vec<RegOp>)> = Vec::new();
@@ -144,6 +155,186 @@ fn ops_code(ops: &[RegOp], at: &TokenStream) -> TokenStream {
     quote!(#(#ops)*)
 }
 
+impl ExitWalkModel {
+    /// The states in an order where every transition to another state goes
+    /// forwards (the start first), if the transitions between distinct
+    /// states have no cycle: then the walk is emitted as nested labeled
+    /// blocks, and every transition is a direct jump.
+    pub fn forward_order(&self) -> Option<Vec<usize>> {
+        let index = |id: u32| self.states.iter().position(|st| st.id == id);
+        let mut incoming = vec![0usize; self.states.len()];
+        let edges: Vec<Vec<usize>> = self
+            .states
+            .iter()
+            .map(|st| {
+                let mut to: Vec<usize> = st
+                    .arms
+                    .iter()
+                    .filter(|a| a.1 != st.id)
+                    .filter_map(|a| index(a.1))
+                    .collect();
+                to.sort_unstable();
+                to.dedup();
+                to
+            })
+            .collect();
+        for &t in edges.iter().flatten() {
+            incoming[t] += 1;
+        }
+        let start = index(self.start)?;
+        if incoming[start] != 0 {
+            return None;
+        }
+        let mut ready = vec![start];
+        let mut order = Vec::new();
+        while let Some(q) = ready.pop() {
+            order.push(q);
+            for &t in &edges[q] {
+                incoming[t] -= 1;
+                if incoming[t] == 0 {
+                    ready.push(t);
+                }
+            }
+        }
+        // States the start does not reach are never walked.
+        let reached = order.len();
+        (incoming.iter().all(|&n| n == 0) || reached == self.states.len()).then_some(order)
+    }
+}
+
+/// How one state's code finds its next byte `n`.
+fn find_code(moves: Moves) -> TokenStream {
+    match moves {
+        Moves::ToEnd | Moves::Step => quote!(let n = i;),
+        Moves::Skip(bits) => {
+            let bits = Literal::u8_unsuffixed(bits);
+            quote!(let n = exits.next_exit(i, #bits);)
+        }
+        Moves::Search(a, b) => {
+            let (a, b) = (byte_lit(a), byte_lit(b));
+            quote!(let n = exits.next_byte(i, #a, #b);)
+        }
+    }
+}
+
+/// The arms of one state's `match` on the byte found: operations, then
+/// `goto(target)`.
+fn arms_code(st: &ExitState, goto: impl Fn(u32) -> TokenStream) -> TokenStream {
+    let at = quote!(n);
+    let arms = st.arms.iter().map(|(ranges, to, ops)| {
+        let pats = ranges.iter().map(|&(x, y)| {
+            let (lx, ly) = (byte_lit(x), byte_lit(y));
+            if x == y {
+                quote!(#lx)
+            } else {
+                quote!(#lx..=#ly)
+            }
+        });
+        let ops = ops_code(ops, &at);
+        let go = goto(*to);
+        quote!(#(#pats)|* => { #ops #go })
+    });
+    quote! {
+        match b {
+            #(#arms)*
+            _ => return false,
+        }
+    }
+}
+
+/// Where a match ends in state `st`: its tags, and true; or false.
+fn finish_code(st: &ExitState) -> TokenStream {
+    let Some(regs) = &st.finals else {
+        return quote!(return false;);
+    };
+    let sets = regs.iter().enumerate().map(|(t, &reg)| {
+        let t = Literal::usize_unsuffixed(t);
+        match reg {
+            UNSET => quote!(tags[#t] = usize::MAX;),
+            PENDING => quote!(tags[#t] = input.len();),
+            reg => {
+                let reg = Literal::u32_unsuffixed(reg);
+                quote!(tags[#t] = r[#reg];)
+            }
+        }
+    });
+    quote!(#(#sets)* return true;)
+}
+
+/// The walk as nested labeled blocks, states in `order`: the code after
+/// block `'sK` is state K's, so `break 'sK` jumps to it (always forwards).
+fn blocks_code(m: &ExitWalkModel, order: &[usize]) -> TokenStream {
+    let label = |id: u32| syn::Lifetime::new(&format!("'s{id}"), proc_macro2::Span::call_site());
+    let mut code = TokenStream::new();
+    for (k, &q) in order.iter().enumerate() {
+        let st = &m.states[q];
+        let finish = finish_code(st);
+        let body = if st.moves == Moves::ToEnd {
+            finish
+        } else {
+            let find = find_code(st.moves);
+            let id = st.id;
+            let arms = arms_code(st, |to| {
+                if to == id {
+                    quote!(i = n + 1; continue;)
+                } else {
+                    let l = label(to);
+                    quote!(i = n + 1; break #l;)
+                }
+            });
+            quote! {
+                loop {
+                    #find
+                    let Some(&b) = input.get(n) else { #finish };
+                    #arms
+                }
+            }
+        };
+        code = if k == 0 {
+            body
+        } else {
+            let l = label(st.id);
+            quote!(#l: { #code } #body)
+        };
+    }
+    code
+}
+
+/// The walk as a loop around a `match` on the state, for automata whose
+/// states form cycles.
+fn loop_code(m: &ExitWalkModel) -> TokenStream {
+    let blocks = m.states.iter().map(|st| {
+        let id = Literal::u32_unsuffixed(st.id);
+        let finish = finish_code(st);
+        if st.moves == Moves::ToEnd {
+            return quote!(#id => { #finish });
+        }
+        let find = find_code(st.moves);
+        let arms = arms_code(st, |to| {
+            let to = Literal::u32_unsuffixed(to);
+            quote!(s = #to;)
+        });
+        quote! {
+            #id => {
+                #find
+                let Some(&b) = input.get(n) else { #finish };
+                #arms
+                i = n + 1;
+            }
+        }
+    });
+    let start = Literal::u32_unsuffixed(m.start);
+    quote! {
+        let mut s: u32 = #start;
+        loop {
+            match s {
+                #(#blocks)*
+                _ => return false,
+            }
+        }
+    }
+}
+
 /// The walk's unit struct and its `ExitWalk` implementation.
 pub fn exit_walk_items(m: &ExitWalkModel, rt: &TokenStream, rule: &str) -> TokenStream {
     let name = ident(&m.ident);
@@ -153,63 +344,14 @@ pub fn exit_walk_items(m: &ExitWalkModel, rt: &TokenStream, rule: &str) -> Token
         quote!((#first, #last, #bits))
     });
     let registers = Literal::usize_unsuffixed(m.registers);
-    let start = Literal::u32_unsuffixed(m.start);
     let start_ops = ops_code(&m.start_ops, &quote!(0));
-    let at = quote!(n);
-    let blocks = m.states.iter().map(|st| {
-        let id = Literal::u32_unsuffixed(st.id);
-        let find = match st.moves {
-            Moves::ToEnd => return quote!(#id => break,),
-            Moves::Step => quote!(let n = i;),
-            Moves::Skip(bits) => {
-                let bits = Literal::u8_unsuffixed(bits);
-                quote!(let n = exits.next_exit(i, #bits);)
-            }
-        };
-        let arms = st.arms.iter().map(|(ranges, to, ops)| {
-            let pats = ranges.iter().map(|&(x, y)| {
-                let (lx, ly) = (byte_lit(x), byte_lit(y));
-                if x == y {
-                    quote!(#lx)
-                } else {
-                    quote!(#lx..=#ly)
-                }
-            });
-            let to = Literal::u32_unsuffixed(*to);
-            let ops = ops_code(ops, &at);
-            quote!(#(#pats)|* => { #ops s = #to; })
-        });
-        quote! {
-            #id => {
-                #find
-                let Some(&b) = input.get(n) else { break };
-                match b {
-                    #(#arms)*
-                    _ => return false,
-                }
-                i = n + 1;
-            }
-        }
-    });
-    let finals = m.states.iter().filter_map(|st| {
-        let regs = st.finals.as_ref()?;
-        let id = Literal::u32_unsuffixed(st.id);
-        let sets = regs.iter().enumerate().map(|(t, &reg)| {
-            let t = Literal::usize_unsuffixed(t);
-            match reg {
-                UNSET => quote!(tags[#t] = usize::MAX;),
-                PENDING => quote!(tags[#t] = input.len();),
-                reg => {
-                    let reg = Literal::u32_unsuffixed(reg);
-                    quote!(tags[#t] = r[#reg];)
-                }
-            }
-        });
-        Some(quote!(#id => { #(#sets)* }))
-    });
+    let (form, body) = match m.forward_order() {
+        Some(order) => ("its states as nested blocks, transitions as jumps forwards", blocks_code(m, &order)),
+        None => ("a loop around a match on the state", loop_code(m)),
+    };
     let doc = format!(
-        " The tagged DFA of `{rule}` as an exit-to-exit walk (`simd::ExitWalk`): \
-         {} states, {} atoms.",
+        " The tagged DFA of `{rule}` as an exit-to-exit walk (`simd::ExitWalk`), \
+         {form}: {} states, {} atoms.",
         m.states.len(),
         m.atoms.iter().map(|r| r.2).fold(0u8, |acc, b| acc | b).count_ones(),
     );
@@ -223,23 +365,12 @@ pub fn exit_walk_items(m: &ExitWalkModel, rt: &TokenStream, rule: &str) -> Token
                 &ATOMS
             }
             #[inline(always)]
-            #[allow(unused_mut, unreachable_patterns, clippy::match_single_binding)]
+            #[allow(unused_mut, unused_labels, unused_assignments, unreachable_code, unreachable_patterns, clippy::match_single_binding, clippy::never_loop)]
             fn walk<E: #rt::simd::Exits>(&self, input: &[u8], exits: &mut E, tags: &mut [usize]) -> bool {
                 let mut r = [usize::MAX; #registers];
                 #start_ops
-                let mut s: u32 = #start;
                 let mut i = 0usize;
-                loop {
-                    match s {
-                        #(#blocks)*
-                        _ => return false,
-                    }
-                }
-                match s {
-                    #(#finals)*
-                    _ => return false,
-                }
-                true
+                #body
             }
         }
     }
