@@ -776,7 +776,11 @@ mod x86 {
     ///
     /// The CPU must have AVX-512 F, BW and VBMI, enabled by the OS.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-    pub(super) unsafe fn walk_exits_vbmi<W: super::ExitWalk>(walk: &W, input: &[u8], tags: &mut [usize]) -> bool {
+    pub(super) unsafe fn walk_exits_vbmi<W: super::ExitWalk>(
+        walk: &W,
+        input: &[u8],
+        tags: &mut [usize],
+    ) -> bool {
         let t = walk.atoms();
         // SAFETY: `AtomTable` is 256 bytes; each load reads 64 of them.
         let quarter = |k: usize| unsafe { _mm512_loadu_si512(t.0.as_ptr().add(64 * k).cast()) };

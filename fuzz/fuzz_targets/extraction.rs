@@ -17,6 +17,8 @@
 //!   its children) they give the input back; each matches its own rule; the
 //!   facade and the tree agree; a URI (reference) has the same components
 //!   as an IRI (reference), an IRI as an IRI reference.
+//! - The splitter's generated exit walk (vector and scalar twin) finds the
+//!   parts its table walk finds, on any string.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -684,6 +686,16 @@ fuzz_target!(|data: &[u8]| {
     let iri_rec = RFC3987.uri;
     let uri_ref_rec = RFC3986.uri_reference;
     let uri_rec = RFC3986.uri;
+
+    // The exit walk against the table walk (the splitter matches anything).
+    {
+        use iri_grammar::abnf_runtime::simd::ShuffleLevel;
+        use iri_grammar::rfc3986_appendix_b::components::Reference;
+        let want = Reference::parse(input).ok();
+        for level in [ShuffleLevel::Scalar, ShuffleLevel::Vbmi] {
+            assert_eq!(Reference::__parse_by_exits(input, level), want, "{input:?} at {level:?}");
+        }
+    }
 
     // Validity, errors, components, owned forms.
     let iri_ref = IriRef::parse(input);

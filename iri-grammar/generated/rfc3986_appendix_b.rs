@@ -673,6 +673,7 @@ pub mod components {
             unreachable_code,
             unreachable_patterns,
             clippy::match_single_binding,
+            clippy::needless_return,
             clippy::never_loop
         )]
         fn walk<E: ::abnf_runtime::simd::Exits>(

@@ -259,7 +259,11 @@ fn check_exit_walk(input: &str) {
     use iri_grammar::abnf_runtime::simd::ShuffleLevel;
     let want = Reference::parse(input).expect("the splitter matches every string");
     for level in [ShuffleLevel::Scalar, ShuffleLevel::Vbmi] {
-        assert_eq!(Reference::__parse_by_exits(input, level), Some(want), "{level:?} on {input:?}");
+        assert_eq!(
+            Reference::__parse_by_exits(input, level),
+            Some(want),
+            "{level:?} on {input:?}"
+        );
     }
 }
 

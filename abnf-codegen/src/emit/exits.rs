@@ -41,12 +41,22 @@ pub struct ExitState {
     pub id: u32,
     /// How it finds its next byte.
     pub moves: Moves,
-    /// Its live transitions: the exit bytes (as ranges) that lead to a
-    /// target with operations; other bytes lead to the dead state.
-    pub arms: Vec<(Vec<(u8, u8)>, u32, Vec<RegOp>)>,
+    /// Its live transitions; other bytes lead to the dead state.
+    pub arms: Vec<Arm>,
     /// Where a match may end here: each tag's register, [`UNSET`] or
     /// [`PENDING`].
     pub finals: Option<Vec<u32>>,
+}
+
+/// Exit bytes of a state that do the same thing.
+#[derive(Clone, Debug)]
+pub struct Arm {
+    /// The bytes, as ranges.
+    pub bytes: Vec<(u8, u8)>,
+    /// The target state.
+    pub to: u32,
+    /// The register operations, at the byte's position.
+    pub ops: Vec<RegOp>,
 }
 
 /// How a state of an exit walk reaches its next byte.
@@ -85,7 +95,7 @@ impl ExitWalkModel {
                     }
                 };
                 // Exit bytes grouped by what they do, in byte order.
-                let mut arms: Vec<(Vec<(u8, u8)>, u32, Vec<RegOp>)> = Vec::new();
+                let mut arms: Vec<Arm> = Vec::new();
                 for b in 0..=255u8 {
                     if plan.atoms[usize::from(b)] & plan.exits[q] == 0 {
                         continue;
@@ -95,12 +105,16 @@ impl ExitWalkModel {
                         continue;
                     }
                     let ops = &d.op_lists[d.ops[t] as usize];
-                    match arms.iter_mut().find(|(_, to, o)| *to == d.next[t] && o == ops) {
-                        Some((ranges, _, _)) => match ranges.last_mut() {
+                    match arms.iter_mut().find(|a| a.to == d.next[t] && a.ops == *ops) {
+                        Some(a) => match a.bytes.last_mut() {
                             Some((_, last)) if *last + 1 == b => *last = b,
-                            _ => ranges.push((b, b)),
+                            _ => a.bytes.push((b, b)),
                         },
-                        None => arms.push((vec![(b, b)], d.next[t], ops.clone())),
+                        None => arms.push(Arm {
+                            bytes: vec![(b, b)],
+                            to: d.next[t],
+                            ops: ops.clone(),
+                        }),
                     }
                 }
                 ExitState {
@@ -117,7 +131,12 @@ impl ExitWalkModel {
             RegOp::SetPos { dst } => dst,
             RegOp::Copy { dst, src } => dst.max(src),
         });
-        let read = d.finals.iter().flatten().flatten().filter(|&&r| r != UNSET && r != PENDING);
+        let read = d
+            .finals
+            .iter()
+            .flatten()
+            .flatten()
+            .filter(|&&r| r != UNSET && r != PENDING);
         let registers = written.chain(read.copied()).max().map_or(0, |r| r as usize + 1);
         ExitWalkModel {
             ident,
@@ -170,8 +189,8 @@ impl ExitWalkModel {
                 let mut to: Vec<usize> = st
                     .arms
                     .iter()
-                    .filter(|a| a.1 != st.id)
-                    .filter_map(|a| index(a.1))
+                    .filter(|a| a.to != st.id)
+                    .filter_map(|a| index(a.to))
                     .collect();
                 to.sort_unstable();
                 to.dedup();
@@ -221,8 +240,8 @@ fn find_code(moves: Moves) -> TokenStream {
 /// `goto(target)`.
 fn arms_code(st: &ExitState, goto: impl Fn(u32) -> TokenStream) -> TokenStream {
     let at = quote!(n);
-    let arms = st.arms.iter().map(|(ranges, to, ops)| {
-        let pats = ranges.iter().map(|&(x, y)| {
+    let arms = st.arms.iter().map(|Arm { bytes, to, ops }| {
+        let pats = bytes.iter().map(|&(x, y)| {
             let (lx, ly) = (byte_lit(x), byte_lit(y));
             if x == y {
                 quote!(#lx)
@@ -346,14 +365,21 @@ pub fn exit_walk_items(m: &ExitWalkModel, rt: &TokenStream, rule: &str) -> Token
     let registers = Literal::usize_unsuffixed(m.registers);
     let start_ops = ops_code(&m.start_ops, &quote!(0));
     let (form, body) = match m.forward_order() {
-        Some(order) => ("its states as nested blocks, transitions as jumps forwards", blocks_code(m, &order)),
+        Some(order) => (
+            "its states as nested blocks, transitions as jumps forwards",
+            blocks_code(m, &order),
+        ),
         None => ("a loop around a match on the state", loop_code(m)),
     };
     let doc = format!(
         " The tagged DFA of `{rule}` as an exit-to-exit walk (`simd::ExitWalk`), \
          {form}: {} states, {} atoms.",
         m.states.len(),
-        m.atoms.iter().map(|r| r.2).fold(0u8, |acc, b| acc | b).count_ones(),
+        m.atoms
+            .iter()
+            .map(|r| r.2)
+            .fold(0u8, |acc, b| acc | b)
+            .count_ones(),
     );
     quote! {
         #[doc = #doc]
@@ -365,7 +391,7 @@ pub fn exit_walk_items(m: &ExitWalkModel, rt: &TokenStream, rule: &str) -> Token
                 &ATOMS
             }
             #[inline(always)]
-            #[allow(unused_mut, unused_labels, unused_assignments, unreachable_code, unreachable_patterns, clippy::match_single_binding, clippy::never_loop)]
+            #[allow(unused_mut, unused_labels, unused_assignments, unreachable_code, unreachable_patterns, clippy::match_single_binding, clippy::needless_return, clippy::never_loop)]
             fn walk<E: #rt::simd::Exits>(&self, input: &[u8], exits: &mut E, tags: &mut [usize]) -> bool {
                 let mut r = [usize::MAX; #registers];
                 #start_ops

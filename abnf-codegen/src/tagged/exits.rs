@@ -135,7 +135,9 @@ mod tests {
         let ranges = p.atom_ranges();
         assert_eq!(ranges.first().map(|r| r.0), Some(0));
         assert_eq!(ranges.last().map(|r| r.1), Some(255));
-        assert!(ranges.windows(2).all(|w| w[0].1 + 1 == w[1].0 && w[0].2 != w[1].2));
+        assert!(ranges
+            .windows(2)
+            .all(|w| w[0].1 + 1 == w[1].0 && w[0].2 != w[1].2));
     }
 
     #[test]
@@ -143,7 +145,10 @@ mod tests {
         // Nothing loops: every byte is an exit of every state.
         assert_eq!(plan("(ab)(cd)").1, None);
         // Nine states that each exit on one more letter: nine atoms.
-        assert_eq!(plan("([^a]*)a([^b]*)b([^c]*)c([^d]*)d([^e]*)e([^f]*)f([^g]*)g([^h]*)h([^i]*)i").1, None);
+        assert_eq!(
+            plan("([^a]*)a([^b]*)b([^c]*)c([^d]*)d([^e]*)e([^f]*)f([^g]*)g([^h]*)h([^i]*)i").1,
+            None
+        );
         // Two loops are fine.
         let (_, p) = plan("([^:]*):(.*)");
         assert!(p.is_some());
