@@ -5,8 +5,10 @@
 //! matches the byte found there and moves on; the state is the program
 //! counter, so the CPU predicts each state's successor instead of waiting
 //! on a table lookup, and the dependency from one exit to the next is the
-//! position alone. [`ExitWalkModel::of`] builds the model from the DFA;
-//! [`exit_walk_items`] writes it out.
+//! position alone. The states are nested labeled blocks, so every
+//! transition is a `break` (a direct jump, forwards): automata whose
+//! states form a cycle get no exit walk. [`ExitWalkModel::of`] builds the
+//! model from the DFA; [`exit_walk_items`] writes it out.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -32,6 +34,9 @@ pub struct ExitWalkModel {
     pub start_ops: Vec<RegOp>,
     /// Every live state (the dead state 0 has none).
     pub states: Vec<ExitState>,
+    /// Indexes into `states` in an order where every transition to another
+    /// state goes forwards, the start first.
+    pub order: Vec<usize>,
 }
 
 /// One state of an [`ExitWalkModel`].
@@ -75,8 +80,10 @@ pub enum Moves {
 }
 
 impl ExitWalkModel {
-    /// The model of `d`'s walk by `plan`.
-    pub fn of(ident: String, d: &TaggedDfa, plan: &ExitPlan) -> ExitWalkModel {
+    /// The model of `d`'s walk by `plan`; `None` if the transitions between
+    /// its states form a cycle (the walk is emitted as nested blocks, whose
+    /// jumps only go forwards; such automata keep the table walk).
+    pub fn of(ident: String, d: &TaggedDfa, plan: &ExitPlan) -> Option<ExitWalkModel> {
         let a = d.alphabet;
         let states = (1..d.states())
             .map(|q| {
@@ -138,7 +145,7 @@ impl ExitWalkModel {
             .flatten()
             .filter(|&&r| r != UNSET && r != PENDING);
         let registers = written.chain(read.copied()).max().map_or(0, |r| r as usize + 1);
-        ExitWalkModel {
+        let mut m = ExitWalkModel {
             ident,
             atoms: plan.atom_ranges(),
             registers,
@@ -146,7 +153,10 @@ impl ExitWalkModel {
             start: d.start,
             start_ops: d.start_ops.clone(),
             states,
-        }
+            order: Vec::new(),
+        };
+        m.order = m.forward_order()?;
+        Some(m)
     }
 }
 
@@ -177,9 +187,9 @@ fn ops_code(ops: &[RegOp], at: &TokenStream) -> TokenStream {
 impl ExitWalkModel {
     /// The states in an order where every transition to another state goes
     /// forwards (the start first), if the transitions between distinct
-    /// states have no cycle: then the walk is emitted as nested labeled
-    /// blocks, and every transition is a direct jump.
-    pub fn forward_order(&self) -> Option<Vec<usize>> {
+    /// states have no cycle: the walk is emitted as nested labeled blocks,
+    /// and every transition is a direct jump.
+    fn forward_order(&self) -> Option<Vec<usize>> {
         let index = |id: u32| self.states.iter().position(|st| st.id == id);
         let mut incoming = vec![0usize; self.states.len()];
         let edges: Vec<Vec<usize>> = self
@@ -215,9 +225,8 @@ impl ExitWalkModel {
                 }
             }
         }
-        // States the start does not reach are never walked.
-        let reached = order.len();
-        (incoming.iter().all(|&n| n == 0) || reached == self.states.len()).then_some(order)
+        // A state left over is on a cycle, or reached only from one.
+        (order.len() == self.states.len()).then_some(order)
     }
 }
 
@@ -319,41 +328,6 @@ fn blocks_code(m: &ExitWalkModel, order: &[usize]) -> TokenStream {
     code
 }
 
-/// The walk as a loop around a `match` on the state, for automata whose
-/// states form cycles.
-fn loop_code(m: &ExitWalkModel) -> TokenStream {
-    let blocks = m.states.iter().map(|st| {
-        let id = Literal::u32_unsuffixed(st.id);
-        let finish = finish_code(st);
-        if st.moves == Moves::ToEnd {
-            return quote!(#id => { #finish });
-        }
-        let find = find_code(st.moves);
-        let arms = arms_code(st, |to| {
-            let to = Literal::u32_unsuffixed(to);
-            quote!(s = #to;)
-        });
-        quote! {
-            #id => {
-                #find
-                let Some(&b) = input.get(n) else { #finish };
-                #arms
-                i = n + 1;
-            }
-        }
-    });
-    let start = Literal::u32_unsuffixed(m.start);
-    quote! {
-        let mut s: u32 = #start;
-        loop {
-            match s {
-                #(#blocks)*
-                _ => return false,
-            }
-        }
-    }
-}
-
 /// The walk's unit struct and its `ExitWalk` implementation.
 pub fn exit_walk_items(m: &ExitWalkModel, rt: &TokenStream, rule: &str) -> TokenStream {
     let name = ident(&m.ident);
@@ -364,16 +338,10 @@ pub fn exit_walk_items(m: &ExitWalkModel, rt: &TokenStream, rule: &str) -> Token
     });
     let registers = Literal::usize_unsuffixed(m.registers);
     let start_ops = ops_code(&m.start_ops, &quote!(0));
-    let (form, body) = match m.forward_order() {
-        Some(order) => (
-            "its states as nested blocks, transitions as jumps forwards",
-            blocks_code(m, &order),
-        ),
-        None => ("a loop around a match on the state", loop_code(m)),
-    };
+    let body = blocks_code(m, &m.order);
     let doc = format!(
         " The tagged DFA of `{rule}` as an exit-to-exit walk (`simd::ExitWalk`), \
-         {form}: {} states, {} atoms.",
+         its states as nested blocks, transitions as jumps forwards: {} states, {} atoms.",
         m.states.len(),
         m.atoms
             .iter()
@@ -399,5 +367,31 @@ pub fn exit_walk_items(m: &ExitWalkModel, rt: &TokenStream, rule: &str) -> Token
                 #body
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Limits;
+
+    fn model(pattern: &str) -> Option<ExitWalkModel> {
+        let hir = regex_syntax::parse(pattern).unwrap();
+        let d = crate::tagged::from_hir(&hir, Limits::default(), true).unwrap();
+        ExitWalkModel::of("W".into(), &d, &d.exit_plan()?)
+    }
+
+    #[test]
+    fn acyclic_walks_are_ordered_forwards_and_cyclic_ones_are_refused() {
+        let m = model(r"(?s)(?:([^:/?#]+):)?([^?#]*)(?:\?([^#]*))?(?:#(.*))?").expect("a plan");
+        let at = |id: u32| m.order.iter().position(|&q| m.states[q].id == id).unwrap();
+        assert_eq!(m.states[m.order[0]].id, m.start);
+        for st in &m.states {
+            for arm in st.arms.iter().filter(|a| a.to != st.id) {
+                assert!(at(st.id) < at(arm.to), "{} -> {}", st.id, arm.to);
+            }
+        }
+        // `a` and `b` runs that alternate: back and forth between two states.
+        assert!(model(r"((?:[^:]*:[^;]*;)*)").is_none());
     }
 }
