@@ -1531,6 +1531,17 @@ mod escapes {
     }
 }
 
+/// A xorshift generator, for the tests' random tables and inputs.
+#[cfg(test)]
+fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
 #[cfg(test)]
 mod shuffle {
     use super::*;
@@ -1540,13 +1551,7 @@ mod shuffle {
         // (On a CPU without VBMI the VBMI level falls back to the scalar
         // twin, and this checks only that fallback.) Random rows (any lane to any lane), inputs of every length up to
         // 300: each quarter's length, and the last quarter's extra bytes.
-        let mut x = 0x5eed_u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x5eed);
         let mut rows = [0u8; SHUFFLE_ROWS];
         for r in rows.iter_mut() {
             *r = (next() % LANES as u64) as u8;
@@ -1617,13 +1622,7 @@ mod exits {
         // every length up to 200, questions from every offset (past the end
         // too), forwards and backwards (a walk may ask about an earlier
         // block again), for every mask of one and of several bits.
-        let mut x = 0x5eed_u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x5eed);
         // Sparse exits, so that questions cross blocks.
         let input: alloc::vec::Vec<u8> = (0..200)
             .map(|_| match next() % 16 {
