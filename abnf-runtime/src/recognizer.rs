@@ -309,9 +309,12 @@ impl Recognizer {
     /// type) work out what was expected when they are displayed, so that
     /// rejecting an input costs no more than finding where it fails.
     pub fn __error(&self, input: &str, at: Resume) -> MatchError {
-        match self.table.resume(input.as_bytes(), at) {
-            Err(offset) => MatchError::__new(self.grammar, self.rule, offset),
-            Ok(()) => crate::__private::inconsistent(self.grammar, self.rule, input.len()),
+        match self.table.find_error(input.as_bytes(), at) {
+            Some((offset, state)) => MatchError {
+                state,
+                ..MatchError::__new(self.grammar, self.rule, offset)
+            },
+            None => crate::__private::inconsistent(self.grammar, self.rule, input.len()),
         }
     }
 
@@ -398,6 +401,9 @@ pub struct MatchError {
     offset: usize,
     found: Found,
     expected: ByteSet,
+    /// The table state before `offset`, where the walk that found the
+    /// error knew it (`usize::MAX` otherwise).
+    state: usize,
 }
 
 /// What an input held where it stopped matching.
@@ -435,7 +441,16 @@ impl MatchError {
             offset,
             found: Found::Unknown,
             expected: ByteSet::EMPTY,
+            state: usize::MAX,
         }
+    }
+
+    /// The recognizer's table state before the offset, if the walk that
+    /// found the error recorded it ([`Recognizer::__error`] does), so
+    /// that what was expected there needs no second walk.
+    #[doc(hidden)]
+    pub fn __state(&self) -> Option<usize> {
+        (self.state != usize::MAX).then_some(self.state)
     }
 
     /// The error of `rule` of `grammar` at byte `offset` of `input`, where
@@ -469,6 +484,7 @@ impl MatchError {
             offset,
             found,
             expected,
+            state: usize::MAX,
         }
     }
 

@@ -601,6 +601,28 @@ impl Table<'_> {
         }
     }
 
+    /// Where an input known not to match fails, walking forwards from
+    /// `at` one byte at a time and stopping there (the error path: one
+    /// pass, where [`Table::run_from`] walks a chunk twice): the offset and
+    /// the state before it. `None` if the input matches after all.
+    pub(crate) fn find_error(&self, input: &[u8], at: Resume) -> Option<(usize, usize)> {
+        fn walk<T: Entry>(t: &Table<'_>, words: &[T], input: &[u8], at: Resume) -> Option<(usize, usize)> {
+            let mut s = at.state;
+            for (i, &b) in input.iter().enumerate().skip(at.done) {
+                let next = step(words, &t.classes, s, b);
+                if next == 0 {
+                    return Some((i, s));
+                }
+                s = next;
+            }
+            (!t.accepts(words, s)).then_some((input.len(), s))
+        }
+        match self.words {
+            Words::U16(w) => walk(self, w, input, at),
+            Words::U32(w) => walk(self, w, input, at),
+        }
+    }
+
     /// [`Table::run_from`] on either kind of table.
     pub(crate) fn resume(&self, input: &[u8], at: Resume) -> Result<(), usize> {
         match self.words {

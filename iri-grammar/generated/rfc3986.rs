@@ -2525,7 +2525,7 @@ pub mod components {
             let mut tags = [usize::MAX; 12];
             __URI_REFERENCE_COMPONENTS
                 .parse_utf8("rfc3986", "URI-reference", input, &mut tags)?;
-            Ok(Self::from_tags(&tags))
+            Ok(Self::__from_tags(&tags))
         }
         /// Like `parse`, on bytes.
         pub fn parse_bytes(
@@ -2547,7 +2547,7 @@ pub mod components {
             let mut tags = [usize::MAX; 12];
             __URI_REFERENCE_COMPONENTS
                 .parse("rfc3986", "URI-reference", input, start, end, &mut tags)?;
-            Ok(Self::from_tags(&tags))
+            Ok(Self::__from_tags(&tags))
         }
         /// Matches all of `input` against the rule of `recognizer`
         /// and finds the parts with this extraction, in one pass:
@@ -2563,8 +2563,22 @@ pub mod components {
             input: &str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 12];
-            match recognizer.extract(&__URI_REFERENCE_COMPONENTS, input, &mut tags) {
-                Ok(()) => Ok(Self::from_tags(&tags)),
+            Self::__parse_checked_tags(recognizer, input, &mut tags)?;
+            Ok(Self::__from_tags(&tags))
+        }
+        /// `parse_checked` into the extraction's tags (two per
+        /// part, its start and end; `usize::MAX` where it did not
+        /// occur; part `i` is group `i + 1`), for callers that read
+        /// the parts without building this struct.
+        #[doc(hidden)]
+        #[inline(always)]
+        pub fn __parse_checked_tags(
+            recognizer: &::abnf_runtime::Recognizer,
+            input: &str,
+            tags: &mut [usize; 12],
+        ) -> ::core::result::Result<(), ::abnf_runtime::MatchError> {
+            match recognizer.extract(&__URI_REFERENCE_COMPONENTS, input, tags) {
+                Ok(()) => Ok(()),
                 Err(__rt::Stop::Rule(at)) => Err(recognizer.__error(input, at)),
                 Err(__rt::Stop::Parts) => {
                     Err(
@@ -2579,7 +2593,10 @@ pub mod components {
                 }
             }
         }
-        fn from_tags(tags: &[usize]) -> Self {
+        /// The parts from an extraction's tags.
+        #[doc(hidden)]
+        #[inline(always)]
+        pub fn __from_tags(tags: &[usize]) -> Self {
             Self {
                 scheme: __rt::group(tags, 1),
                 authority: __rt::group(tags, 2),
@@ -2637,7 +2654,7 @@ pub mod components {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 16];
             __AUTHORITY_COMPONENTS.parse_utf8("rfc3986", "authority", input, &mut tags)?;
-            Ok(Self::from_tags(&tags))
+            Ok(Self::__from_tags(&tags))
         }
         /// Like `parse`, on bytes.
         pub fn parse_bytes(
@@ -2659,7 +2676,7 @@ pub mod components {
             let mut tags = [usize::MAX; 16];
             __AUTHORITY_COMPONENTS
                 .parse("rfc3986", "authority", input, start, end, &mut tags)?;
-            Ok(Self::from_tags(&tags))
+            Ok(Self::__from_tags(&tags))
         }
         /// Matches all of `input` against the rule of `recognizer`
         /// and finds the parts with this extraction, in one pass:
@@ -2675,8 +2692,22 @@ pub mod components {
             input: &str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 16];
-            match recognizer.extract(&__AUTHORITY_COMPONENTS, input, &mut tags) {
-                Ok(()) => Ok(Self::from_tags(&tags)),
+            Self::__parse_checked_tags(recognizer, input, &mut tags)?;
+            Ok(Self::__from_tags(&tags))
+        }
+        /// `parse_checked` into the extraction's tags (two per
+        /// part, its start and end; `usize::MAX` where it did not
+        /// occur; part `i` is group `i + 1`), for callers that read
+        /// the parts without building this struct.
+        #[doc(hidden)]
+        #[inline(always)]
+        pub fn __parse_checked_tags(
+            recognizer: &::abnf_runtime::Recognizer,
+            input: &str,
+            tags: &mut [usize; 16],
+        ) -> ::core::result::Result<(), ::abnf_runtime::MatchError> {
+            match recognizer.extract(&__AUTHORITY_COMPONENTS, input, tags) {
+                Ok(()) => Ok(()),
                 Err(__rt::Stop::Rule(at)) => Err(recognizer.__error(input, at)),
                 Err(__rt::Stop::Parts) => {
                     Err(
@@ -2691,7 +2722,10 @@ pub mod components {
                 }
             }
         }
-        fn from_tags(tags: &[usize]) -> Self {
+        /// The parts from an extraction's tags.
+        #[doc(hidden)]
+        #[inline(always)]
+        pub fn __from_tags(tags: &[usize]) -> Self {
             Self {
                 userinfo: __rt::group(tags, 1),
                 host: __rt::group(tags, 2),

@@ -2611,7 +2611,7 @@ pub mod components {
             let mut tags = [usize::MAX; 18];
             __REFERENCE_COMPONENTS
                 .parse_utf8("rfc3986_appendix_b", "reference", input, &mut tags)?;
-            Ok(Self::from_tags(&tags))
+            Ok(Self::__from_tags(&tags))
         }
         /// Like `parse`, on bytes.
         pub fn parse_bytes(
@@ -2633,7 +2633,7 @@ pub mod components {
             let mut tags = [usize::MAX; 18];
             __REFERENCE_COMPONENTS
                 .parse("rfc3986_appendix_b", "reference", input, start, end, &mut tags)?;
-            Ok(Self::from_tags(&tags))
+            Ok(Self::__from_tags(&tags))
         }
         /// Matches all of `input` against the rule of `recognizer`
         /// and finds the parts with this extraction, in one pass:
@@ -2649,15 +2649,29 @@ pub mod components {
             input: &str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 18];
+            Self::__parse_checked_tags(recognizer, input, &mut tags)?;
+            Ok(Self::__from_tags(&tags))
+        }
+        /// `parse_checked` into the extraction's tags (two per
+        /// part, its start and end; `usize::MAX` where it did not
+        /// occur; part `i` is group `i + 1`), for callers that read
+        /// the parts without building this struct.
+        #[doc(hidden)]
+        #[inline(always)]
+        pub fn __parse_checked_tags(
+            recognizer: &::abnf_runtime::Recognizer,
+            input: &str,
+            tags: &mut [usize; 18],
+        ) -> ::core::result::Result<(), ::abnf_runtime::MatchError> {
             match recognizer
                 .extract_by_exits(
                     &__REFERENCE_COMPONENTS,
                     &__ReferenceExits,
                     input,
-                    &mut tags,
+                    tags,
                 )
             {
-                Ok(()) => Ok(Self::from_tags(&tags)),
+                Ok(()) => Ok(()),
                 Err(__rt::Stop::Rule(at)) => Err(recognizer.__error(input, at)),
                 Err(__rt::Stop::Parts) => {
                     Err(
@@ -2686,9 +2700,12 @@ pub mod components {
                     input.as_bytes(),
                     &mut tags,
                 )
-                .then(|| Self::from_tags(&tags))
+                .then(|| Self::__from_tags(&tags))
         }
-        fn from_tags(tags: &[usize]) -> Self {
+        /// The parts from an extraction's tags.
+        #[doc(hidden)]
+        #[inline(always)]
+        pub fn __from_tags(tags: &[usize]) -> Self {
             Self {
                 scheme: __rt::group(tags, 1),
                 authority: __rt::group(tags, 2),

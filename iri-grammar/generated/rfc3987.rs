@@ -2077,7 +2077,7 @@ pub mod components {
             let mut tags = [usize::MAX; 12];
             __IRI_REFERENCE_COMPONENTS
                 .parse_utf8("rfc3987", "IRI-reference", input, &mut tags)?;
-            Ok(Self::from_tags(&tags))
+            Ok(Self::__from_tags(&tags))
         }
         /// Like `parse`, on bytes.
         pub fn parse_bytes(
@@ -2099,7 +2099,7 @@ pub mod components {
             let mut tags = [usize::MAX; 12];
             __IRI_REFERENCE_COMPONENTS
                 .parse("rfc3987", "IRI-reference", input, start, end, &mut tags)?;
-            Ok(Self::from_tags(&tags))
+            Ok(Self::__from_tags(&tags))
         }
         /// Matches all of `input` against the rule of `recognizer`
         /// and finds the parts with this extraction, in one pass:
@@ -2115,8 +2115,22 @@ pub mod components {
             input: &str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 12];
-            match recognizer.extract(&__IRI_REFERENCE_COMPONENTS, input, &mut tags) {
-                Ok(()) => Ok(Self::from_tags(&tags)),
+            Self::__parse_checked_tags(recognizer, input, &mut tags)?;
+            Ok(Self::__from_tags(&tags))
+        }
+        /// `parse_checked` into the extraction's tags (two per
+        /// part, its start and end; `usize::MAX` where it did not
+        /// occur; part `i` is group `i + 1`), for callers that read
+        /// the parts without building this struct.
+        #[doc(hidden)]
+        #[inline(always)]
+        pub fn __parse_checked_tags(
+            recognizer: &::abnf_runtime::Recognizer,
+            input: &str,
+            tags: &mut [usize; 12],
+        ) -> ::core::result::Result<(), ::abnf_runtime::MatchError> {
+            match recognizer.extract(&__IRI_REFERENCE_COMPONENTS, input, tags) {
+                Ok(()) => Ok(()),
                 Err(__rt::Stop::Rule(at)) => Err(recognizer.__error(input, at)),
                 Err(__rt::Stop::Parts) => {
                     Err(
@@ -2131,7 +2145,10 @@ pub mod components {
                 }
             }
         }
-        fn from_tags(tags: &[usize]) -> Self {
+        /// The parts from an extraction's tags.
+        #[doc(hidden)]
+        #[inline(always)]
+        pub fn __from_tags(tags: &[usize]) -> Self {
             Self {
                 scheme: __rt::group(tags, 1),
                 authority: __rt::group(tags, 2),
@@ -2190,7 +2207,7 @@ pub mod components {
             let mut tags = [usize::MAX; 16];
             __IAUTHORITY_COMPONENTS
                 .parse_utf8("rfc3987", "iauthority", input, &mut tags)?;
-            Ok(Self::from_tags(&tags))
+            Ok(Self::__from_tags(&tags))
         }
         /// Like `parse`, on bytes.
         pub fn parse_bytes(
@@ -2212,7 +2229,7 @@ pub mod components {
             let mut tags = [usize::MAX; 16];
             __IAUTHORITY_COMPONENTS
                 .parse("rfc3987", "iauthority", input, start, end, &mut tags)?;
-            Ok(Self::from_tags(&tags))
+            Ok(Self::__from_tags(&tags))
         }
         /// Matches all of `input` against the rule of `recognizer`
         /// and finds the parts with this extraction, in one pass:
@@ -2228,8 +2245,22 @@ pub mod components {
             input: &str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 16];
-            match recognizer.extract(&__IAUTHORITY_COMPONENTS, input, &mut tags) {
-                Ok(()) => Ok(Self::from_tags(&tags)),
+            Self::__parse_checked_tags(recognizer, input, &mut tags)?;
+            Ok(Self::__from_tags(&tags))
+        }
+        /// `parse_checked` into the extraction's tags (two per
+        /// part, its start and end; `usize::MAX` where it did not
+        /// occur; part `i` is group `i + 1`), for callers that read
+        /// the parts without building this struct.
+        #[doc(hidden)]
+        #[inline(always)]
+        pub fn __parse_checked_tags(
+            recognizer: &::abnf_runtime::Recognizer,
+            input: &str,
+            tags: &mut [usize; 16],
+        ) -> ::core::result::Result<(), ::abnf_runtime::MatchError> {
+            match recognizer.extract(&__IAUTHORITY_COMPONENTS, input, tags) {
+                Ok(()) => Ok(()),
                 Err(__rt::Stop::Rule(at)) => Err(recognizer.__error(input, at)),
                 Err(__rt::Stop::Parts) => {
                     Err(
@@ -2244,7 +2275,10 @@ pub mod components {
                 }
             }
         }
-        fn from_tags(tags: &[usize]) -> Self {
+        /// The parts from an extraction's tags.
+        #[doc(hidden)]
+        #[inline(always)]
+        pub fn __from_tags(tags: &[usize]) -> Self {
             Self {
                 userinfo: __rt::group(tags, 1),
                 host: __rt::group(tags, 2),

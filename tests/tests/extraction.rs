@@ -815,6 +815,14 @@ fn check_error(input: &str, e: &ParseError, rule: &Recognizer) {
             );
         }
     }
+    // What it expected is what `validate` (which walks to the offset
+    // again) says was expected there (on a sample of bytes: `expects`
+    // works the whole set out on each call).
+    if e.offset() == m.offset() {
+        for b in (0..=255u8).step_by(16).chain(*b":/?#[]@%.-0aZ~ ") {
+            assert_eq!(e.expects(b), m.expected().contains(b), "{input:?}: byte {b:#x}");
+        }
+    }
     // (An offset inside a character is `parse_error_inside_a_character`.)
     let shown = e.to_string();
     assert!(shown.contains(&format!("byte {}", e.offset())), "{shown}");

@@ -505,19 +505,19 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
             Some(m) => {
                 let w = ident(&m.ident);
                 (
-                    quote!(recognizer.extract_by_exits(&#tdfa, &#w, input, &mut tags)),
+                    quote!(recognizer.extract_by_exits(&#tdfa, &#w, input, tags)),
                     quote! {
                         /// `parse` by the generated exit walk (for tests): at
                         /// `level`, or the scalar twin where the CPU lacks it.
                         #[doc(hidden)]
                         pub fn __parse_by_exits(input: &str, level: #rt::simd::ShuffleLevel) -> ::core::option::Option<Self> {
                             let mut tags = [usize::MAX; #ntags];
-                            #rt::simd::walk_exits(level, &#w, input.as_bytes(), &mut tags).then(|| Self::from_tags(&tags))
+                            #rt::simd::walk_exits(level, &#w, input.as_bytes(), &mut tags).then(|| Self::__from_tags(&tags))
                         }
                     },
                 )
             }
-            None => (quote!(recognizer.extract(&#tdfa, input, &mut tags)), quote!()),
+            None => (quote!(recognizer.extract(&#tdfa, input, tags)), quote!()),
         };
         quote! {
             #tables
@@ -539,7 +539,7 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
                 pub fn parse(input: &str) -> ::core::result::Result<Self, #rt::MatchError> {
                     let mut tags = [usize::MAX; #ntags];
                     #tdfa.parse_utf8(#gname, #rule, input, &mut tags)?;
-                    Ok(Self::from_tags(&tags))
+                    Ok(Self::__from_tags(&tags))
                 }
                 /// Like `parse`, on bytes.
                 pub fn parse_bytes(input: &[u8]) -> ::core::result::Result<Self, #rt::MatchError> {
@@ -554,7 +554,7 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
                 pub fn parse_span(input: &[u8], start: usize, end: usize) -> ::core::result::Result<Self, #rt::MatchError> {
                     let mut tags = [usize::MAX; #ntags];
                     #tdfa.parse(#gname, #rule, input, start, end, &mut tags)?;
-                    Ok(Self::from_tags(&tags))
+                    Ok(Self::__from_tags(&tags))
                 }
                 /// Matches all of `input` against the rule of `recognizer`
                 /// and finds the parts with this extraction, in one pass:
@@ -567,8 +567,18 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
                 /// its rule, else this rule's.
                 pub fn parse_checked(recognizer: &#rt::Recognizer, input: &str) -> ::core::result::Result<Self, #rt::MatchError> {
                     let mut tags = [usize::MAX; #ntags];
+                    Self::__parse_checked_tags(recognizer, input, &mut tags)?;
+                    Ok(Self::__from_tags(&tags))
+                }
+                /// `parse_checked` into the extraction's tags (two per
+                /// part, its start and end; `usize::MAX` where it did not
+                /// occur; part `i` is group `i + 1`), for callers that read
+                /// the parts without building this struct.
+                #[doc(hidden)]
+                #[inline(always)]
+                pub fn __parse_checked_tags(recognizer: &#rt::Recognizer, input: &str, tags: &mut [usize; #ntags]) -> ::core::result::Result<(), #rt::MatchError> {
                     match #extract {
-                        Ok(()) => Ok(Self::from_tags(&tags)),
+                        Ok(()) => Ok(()),
                         Err(#p::Stop::Rule(at)) => Err(recognizer.__error(input, at)),
                         Err(#p::Stop::Parts) => Err(Self::parse(input)
                             .err()
@@ -576,7 +586,10 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
                     }
                 }
                 #by_exits
-                fn from_tags(tags: &[usize]) -> Self {
+                /// The parts from an extraction's tags.
+                #[doc(hidden)]
+                #[inline(always)]
+                pub fn __from_tags(tags: &[usize]) -> Self {
                     Self { #( #names: #p::group(tags, #groups), )* }
                 }
             }
