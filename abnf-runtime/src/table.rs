@@ -603,7 +603,7 @@ impl Table<'_> {
 
     /// Where an input known not to match fails, walking forwards from
     /// `at` one byte at a time and stopping there (the error path: one
-    /// pass, where [`Table::run_from`] walks a chunk twice): the offset and
+    /// pass, where [`Table::run_from`] would walk a chunk twice): the offset and
     /// the state before it. `None` if the input matches after all.
     pub(crate) fn find_error(&self, input: &[u8], at: Resume) -> Option<(usize, usize)> {
         fn walk<T: Entry>(t: &Table<'_>, words: &[T], input: &[u8], at: Resume) -> Option<(usize, usize)> {
@@ -620,14 +620,6 @@ impl Table<'_> {
         match self.words {
             Words::U16(w) => walk(self, w, input, at),
             Words::U32(w) => walk(self, w, input, at),
-        }
-    }
-
-    /// [`Table::run_from`] on either kind of table.
-    pub(crate) fn resume(&self, input: &[u8], at: Resume) -> Result<(), usize> {
-        match self.words {
-            Words::U16(w) => self.run_from(w, input, at.state, at.done),
-            Words::U32(w) => self.run_from(w, input, at.state, at.done),
         }
     }
 

@@ -240,25 +240,24 @@ fn parts(recognizer: &'static Recognizer, input: &str) -> Result<Parts, MatchErr
 pub struct ParseError {
     what: &'static str,
     kind: ParseErrorKind,
-    error: MatchError,
+    /// The recognizer the input was checked with (its grammar and rule).
+    recognizer: &'static Recognizer,
+    offset: usize,
     found: Option<char>,
-    /// The recognizer and its state at the offset: what was expected is
-    /// worked out from it only when asked (building it costs nothing).
-    state: Option<(&'static Recognizer, usize)>,
+    /// The recognizer's state at the offset, for a syntax error: what was
+    /// expected is worked out from it only when asked (building it costs
+    /// nothing).
+    state: Option<usize>,
 }
 
 impl PartialEq for ParseError {
     fn eq(&self, other: &Self) -> bool {
-        let same_state = match (self.state, other.state) {
-            (Some((a, s)), Some((b, t))) => core::ptr::eq(a, b) && s == t,
-            (None, None) => true,
-            _ => false,
-        };
         self.what == other.what
             && self.kind == other.kind
-            && self.error == other.error
+            && core::ptr::eq(self.recognizer, other.recognizer)
+            && self.offset == other.offset
             && self.found == other.found
-            && same_state
+            && self.state == other.state
     }
 }
 
@@ -308,17 +307,15 @@ impl ParseError {
         ParseError {
             what,
             kind: ParseErrorKind::Syntax,
-            error: MatchError::__new(error.grammar(), error.rule(), offset),
+            recognizer,
+            offset,
             found: input.get(offset..).and_then(|s| s.chars().next()),
             // The walk that found the error knows the state there, unless
             // the offset moved back to a character's start.
-            state: Some((
-                recognizer,
-                match error.__state() {
-                    Some(state) if offset == error.offset() => state,
-                    _ => recognizer.state_after(&input.as_bytes()[..offset]),
-                },
-            )),
+            state: Some(match error.__state() {
+                Some(state) if offset == error.offset() => state,
+                _ => recognizer.state_after(&input.as_bytes()[..offset]),
+            }),
         }
     }
 
@@ -329,7 +326,8 @@ impl ParseError {
         ParseError {
             what,
             kind: ParseErrorKind::BidiFormatting,
-            error: MatchError::__new(recognizer.grammar(), recognizer.rule(), offset),
+            recognizer,
+            offset,
             found: Some(c),
             state: None,
         }
@@ -349,17 +347,17 @@ impl ParseError {
 
     /// The byte offset where the input stopped matching.
     pub fn offset(&self) -> usize {
-        self.error.offset()
+        self.offset
     }
 
     /// The rule that was matched against, such as `IRI-reference`.
     pub fn rule(&self) -> &'static str {
-        self.error.rule()
+        self.recognizer.rule()
     }
 
     /// The grammar of the rule, such as `rfc3987`.
     pub fn grammar(&self) -> &'static str {
-        self.error.grammar()
+        self.recognizer.grammar()
     }
 
     /// The character at the offset, or `None` at the end of the input.
@@ -369,7 +367,7 @@ impl ParseError {
 
     /// Whether byte `b` would have continued a match at the offset.
     pub fn expects(&self, b: u8) -> bool {
-        self.state.is_some_and(|(r, s)| r.continues(s, b))
+        self.state.is_some_and(|s| self.recognizer.continues(s, b))
     }
 }
 
