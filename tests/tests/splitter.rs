@@ -285,6 +285,17 @@ fn the_exit_walk_splits_vectors_and_samples_as_the_table_walk() {
     for s in vector_inputs().iter().chain(&sampled_inputs(200)) {
         check_exit_walk(s);
     }
+    // A megabyte: a long query, then a long fragment, with the exits in
+    // the last blocks.
+    let mut huge = String::from("http://example.org/p?");
+    while huge.len() < 1 << 20 {
+        huge.push_str("key=value&");
+    }
+    huge.push('#');
+    huge.push_str(&"f/?".repeat(100_000));
+    check_exit_walk(&huge);
+    let r = Reference::parse_checked(&rfc3987::IRI_REFERENCE, &huge).expect("valid");
+    assert_eq!(r, Reference::parse(&huge).unwrap());
     // Delimiters at every place around the 64-byte block boundaries.
     let long = "a".repeat(200);
     for at in 0..long.len() {
