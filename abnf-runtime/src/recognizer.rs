@@ -305,8 +305,9 @@ impl Recognizer {
     #[doc(hidden)]
     #[cold]
     ///
-    /// The error holds the offset only: its callers (a library's own error
-    /// type) work out what was expected when they are displayed, so that
+    /// The error holds the offset and the table state there
+    /// ([`MatchError::__state`]): its callers (a library's own error type)
+    /// work out what was expected when they are displayed, so that
     /// rejecting an input costs no more than finding where it fails.
     pub fn __error(&self, input: &str, at: Resume) -> MatchError {
         match self.table.find_error(input.as_bytes(), at) {

@@ -34,7 +34,11 @@
 //!
 //! The module also walks shuffle automata ([`shuffle_walk`]: a DFA's
 //! states as the lanes of a 64-byte vector, one `vpermb` per byte, with
-//! AVX-512 VBMI), with the scalar twin [`shuffle_walk_scalar`].
+//! AVX-512 VBMI), with the scalar twin [`shuffle_walk_scalar`]; and it
+//! finds the exits of generated exit walks ([`walk_exits`]: a 64-byte
+//! block classified into atom bits by two `vpermi2b` lookups, then one
+//! `vptestmb` and a trailing-zero count per question), with the scalar
+//! twin [`ScalarExits`].
 
 use core::sync::atomic::{AtomicU8, Ordering};
 

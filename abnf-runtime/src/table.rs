@@ -603,15 +603,16 @@ impl Table<'_> {
 
     /// Where an input known not to match fails, walking forwards from
     /// `at` one byte at a time and stopping there (the error path: one
-    /// pass, where [`Table::run_from`] would walk a chunk twice): the offset and
-    /// the state before it. `None` if the input matches after all.
+    /// pass, where [`Table::run_from`] would walk a chunk twice): the
+    /// offset and the state before it. `None` if the input matches after
+    /// all.
     pub(crate) fn find_error(&self, input: &[u8], at: Resume) -> Option<(usize, usize)> {
         fn walk<T: Entry>(t: &Table<'_>, words: &[T], input: &[u8], at: Resume) -> Option<(usize, usize)> {
             let mut s = at.state;
-            for (i, &b) in input.iter().enumerate().skip(at.done) {
+            for (i, &b) in input[at.done..].iter().enumerate() {
                 let next = step(words, &t.classes, s, b);
                 if next == 0 {
-                    return Some((i, s));
+                    return Some((at.done + i, s));
                 }
                 s = next;
             }

@@ -26,9 +26,7 @@ pub struct ExitWalkModel {
     pub atoms: Vec<(u8, u8, u8)>,
     /// Registers the walk keeps.
     pub registers: usize,
-    /// Number of tags.
-    pub tags: usize,
-    /// The start state and the operations at position 0.
+    /// The start state.
     pub start: u32,
     /// Operations at position 0.
     pub start_ops: Vec<RegOp>,
@@ -149,7 +147,6 @@ impl ExitWalkModel {
             ident,
             atoms: plan.atom_ranges(),
             registers,
-            tags: d.tags,
             start: d.start,
             start_ops: d.start_ops.clone(),
             states,
