@@ -686,6 +686,17 @@ mod x86 {
             self.base = base;
         }
 
+        /// The offset of the block that holds `from` (below the input's
+        /// length), loaded and classified if it is not the current one.
+        #[inline(always)]
+        fn block_of(&mut self, from: usize) -> usize {
+            let base = from & !63;
+            if base != self.base {
+                self.load(base);
+            }
+            base
+        }
+
         /// The positions of the classified block whose atoms meet `bits`.
         #[inline(always)]
         fn hits(&self, bits: u8) -> u64 {
@@ -713,10 +724,7 @@ mod x86 {
             if from >= len {
                 return len;
             }
-            let mut base = from & !63;
-            if base != self.base {
-                self.load(base);
-            }
+            let mut base = self.block_of(from);
             let here = self.hits(bits) >> (from - base);
             if here != 0 {
                 return from + here.trailing_zeros() as usize;
@@ -740,10 +748,7 @@ mod x86 {
             if from >= len {
                 return len;
             }
-            let mut base = from & !63;
-            if base != self.base {
-                self.load(base);
-            }
+            let mut base = self.block_of(from);
             let here = (Self::equal(self.bytes, a, b) & self.live) >> (from - base);
             if here != 0 {
                 return from + here.trailing_zeros() as usize;
