@@ -2609,6 +2609,14 @@ pub mod components {
             input: &str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 18];
+            if ::abnf_runtime::simd::walk_exits(
+                ::abnf_runtime::simd::ShuffleLevel::detected(),
+                &__ReferenceExits,
+                input.as_bytes(),
+                &mut tags,
+            ) {
+                return Ok(Self::__from_tags(&tags));
+            }
             __REFERENCE_COMPONENTS
                 .parse_utf8("rfc3986_appendix_b", "reference", input, &mut tags)?;
             Ok(Self::__from_tags(&tags))
@@ -2701,6 +2709,16 @@ pub mod components {
                     &mut tags,
                 )
                 .then(|| Self::__from_tags(&tags))
+        }
+        /// `parse` by the table walk alone (for tests).
+        #[doc(hidden)]
+        pub fn __parse_by_table(
+            input: &str,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            let mut tags = [usize::MAX; 18];
+            __REFERENCE_COMPONENTS
+                .parse_utf8("rfc3986_appendix_b", "reference", input, &mut tags)?;
+            Ok(Self::__from_tags(&tags))
         }
         /// The parts from an extraction's tags.
         #[doc(hidden)]

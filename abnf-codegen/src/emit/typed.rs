@@ -501,7 +501,7 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
         });
         let groups: Vec<Literal> = (1..=c.fields.len()).map(Literal::usize_unsuffixed).collect();
         let walk = c.exits.as_ref().map(|m| super::exits::exit_walk_items(m, &rt, rule));
-        let (extract, by_exits) = match &c.exits {
+        let (extract, by_exits, fast_parse) = match &c.exits {
             Some(m) => {
                 let w = ident(&m.ident);
                 (
@@ -514,10 +514,25 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
                             let mut tags = [usize::MAX; #ntags];
                             #rt::simd::walk_exits(level, &#w, input.as_bytes(), &mut tags).then(|| Self::__from_tags(&tags))
                         }
+                        /// `parse` by the table walk alone (for tests).
+                        #[doc(hidden)]
+                        pub fn __parse_by_table(input: &str) -> ::core::result::Result<Self, #rt::MatchError> {
+                            let mut tags = [usize::MAX; #ntags];
+                            #tdfa.parse_utf8(#gname, #rule, input, &mut tags)?;
+                            Ok(Self::__from_tags(&tags))
+                        }
+                    },
+                    // The exit walk, with vectors where the CPU has them;
+                    // the table walk finds the error of an input that does
+                    // not match.
+                    quote! {
+                        if #rt::simd::walk_exits(#rt::simd::ShuffleLevel::detected(), &#w, input.as_bytes(), &mut tags) {
+                            return Ok(Self::__from_tags(&tags));
+                        }
                     },
                 )
             }
-            None => (quote!(recognizer.extract(&#tdfa, input, tags)), quote!()),
+            None => (quote!(recognizer.extract(&#tdfa, input, tags)), quote!(), quote!()),
         };
         quote! {
             #tables
@@ -538,6 +553,7 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
                 /// Matches all of `input` against the rule and returns where its parts are.
                 pub fn parse(input: &str) -> ::core::result::Result<Self, #rt::MatchError> {
                     let mut tags = [usize::MAX; #ntags];
+                    #fast_parse
                     #tdfa.parse_utf8(#gname, #rule, input, &mut tags)?;
                     Ok(Self::__from_tags(&tags))
                 }

@@ -20,6 +20,13 @@
 //!     }
 //! }
 //!
+//! // `@components`: the parts as spans, in one pass, no tree.
+//! let c = rfc3339::components::DateTime::parse("1985-04-12T23:20:50.52Z")?;
+//! let text = "1985-04-12T23:20:50.52Z";
+//! assert_eq!(&text[c.date.unwrap().range()], "1985-04-12");
+//! assert_eq!(&text[c.secfrac.unwrap().range()], ".52");
+//! assert_eq!(&text[c.offset.unwrap().range()], "Z");
+//!
 //! let err = rfc3339::DATE_TIME.validate("1985-04-12T23:20:5Z").unwrap_err();
 //! assert_eq!(
 //!     err.to_string(),
@@ -95,6 +102,52 @@ mod tests {
             // The typed tree reports the same error.
             assert_eq!(ast::DateTime::parse(input).unwrap_err(), e, "{input}");
         }
+    }
+
+    /// The generated exit walk (`components::DateTime::parse`, and at
+    /// each vector level) against the table walk of the same tagged DFA:
+    /// on the examples, every prefix of them, and every one-byte change
+    /// of them over the bytes the grammar cares about.
+    #[test]
+    fn the_exit_walk_agrees_with_the_table_walk() {
+        use abnf_runtime::simd::ShuffleLevel;
+        use rfc3339::components::DateTime;
+        let mut inputs: Vec<String> = Vec::new();
+        for s in EXAMPLES {
+            for end in 0..=s.len() {
+                inputs.push(s[..end].to_string());
+            }
+            for at in 0..s.len() {
+                for c in ["0", "9", "-", ":", ".", "T", "t", "Z", "+", " ", "é", "55", ""] {
+                    inputs.push(format!("{}{c}{}", &s[..at], &s[at + 1..]));
+                }
+            }
+        }
+        let mut valid = 0;
+        for s in &inputs {
+            let want = DateTime::__parse_by_table(s);
+            assert_eq!(DateTime::parse(s), want, "{s:?}");
+            for level in [ShuffleLevel::Scalar, ShuffleLevel::Vbmi] {
+                assert_eq!(
+                    DateTime::__parse_by_exits(s, level),
+                    want.ok(),
+                    "{s:?} at {level:?}"
+                );
+            }
+            valid += usize::from(want.is_ok());
+        }
+        assert!(valid > 50, "{valid} of {}", inputs.len());
+        let c = DateTime::parse(EXAMPLES[4]).unwrap();
+        let part = |p: Option<abnf_runtime::Span>| p.map(|p| &EXAMPLES[4][p.range()]);
+        assert_eq!(
+            (part(c.date), part(c.time), part(c.secfrac), part(c.offset)),
+            (
+                Some("1937-01-01"),
+                Some("12:00:27.87"),
+                Some(".87"),
+                Some("+00:20")
+            )
+        );
     }
 
     #[test]
