@@ -164,6 +164,9 @@ pub mod rfc3987 {
 /// pchar is RFC 3986's ("pchar from RFC 3986 \[1\]"), and RFC 4151's fragment
 /// is RFC 3986's ("same as RFC 3986 \[1\]"): both are imported instead of
 /// copied.
+/// The parts of a tag URI as flat spans (`tag::components::TagUri`): the
+/// tagging entity (`sandro@w3.org,2004-05`), the specific part and the
+/// fragment.
 ///
 /// Generated from `tag.abnf`.
 pub mod tag {

@@ -19,7 +19,7 @@ static __TAG_URI_SPARSE: &[u8] = include_bytes!(
 static __TAG_URI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/tag_uri.be.sparse")
 );
-/// Recognizer for the rule `tagURI` of `tag.abnf` (line 11):
+/// Recognizer for the rule `tagURI` of `tag.abnf` (line 15):
 ///
 /// ```text
 /// tagURI = "tag:" taggingEntity ":" specific [ "#" fragment ]
@@ -51,7 +51,7 @@ static __TAGGING_ENTITY_SPARSE: &[u8] = include_bytes!(
 static __TAGGING_ENTITY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/tagging_entity.be.sparse")
 );
-/// Recognizer for the rule `taggingEntity` of `tag.abnf` (line 13):
+/// Recognizer for the rule `taggingEntity` of `tag.abnf` (line 17):
 ///
 /// ```text
 /// taggingEntity = authorityName "," date
@@ -83,7 +83,7 @@ static __AUTHORITY_NAME_SPARSE: &[u8] = include_bytes!(
 static __AUTHORITY_NAME_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/authority_name.be.sparse")
 );
-/// Recognizer for the rule `authorityName` of `tag.abnf` (line 14):
+/// Recognizer for the rule `authorityName` of `tag.abnf` (line 18):
 ///
 /// ```text
 /// authorityName = DNSname / emailAddress
@@ -115,7 +115,7 @@ static __DATE_SPARSE: &[u8] = include_bytes!(
 static __DATE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/date.be.sparse")
 );
-/// Recognizer for the rule `date` of `tag.abnf` (line 15):
+/// Recognizer for the rule `date` of `tag.abnf` (line 19):
 ///
 /// ```text
 /// date = year ["-" month ["-" day]]
@@ -145,7 +145,7 @@ static __YEAR_SPARSE: &[u8] = include_bytes!(
 static __YEAR_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/year.be.sparse")
 );
-/// Recognizer for the rule `year` of `tag.abnf` (line 16):
+/// Recognizer for the rule `year` of `tag.abnf` (line 20):
 ///
 /// ```text
 /// year = 4DIGIT
@@ -175,7 +175,7 @@ static __MONTH_SPARSE: &[u8] = include_bytes!(
 static __MONTH_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/month.be.sparse")
 );
-/// Recognizer for the rule `month` of `tag.abnf` (line 17):
+/// Recognizer for the rule `month` of `tag.abnf` (line 21):
 ///
 /// ```text
 /// month = 2DIGIT
@@ -205,7 +205,7 @@ static __DAY_SPARSE: &[u8] = include_bytes!(
 static __DAY_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/day.be.sparse")
 );
-/// Recognizer for the rule `day` of `tag.abnf` (line 18):
+/// Recognizer for the rule `day` of `tag.abnf` (line 22):
 ///
 /// ```text
 /// day = 2DIGIT
@@ -235,7 +235,7 @@ static __DNSNAME_SPARSE: &[u8] = include_bytes!(
 static __DNSNAME_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/dnsname.be.sparse")
 );
-/// Recognizer for the rule `DNSname` of `tag.abnf` (line 19):
+/// Recognizer for the rule `DNSname` of `tag.abnf` (line 23):
 ///
 /// ```text
 /// DNSname = DNScomp *( "."  DNScomp ) ; see RFC 1035 [3]
@@ -267,7 +267,7 @@ static __DNSCOMP_SPARSE: &[u8] = include_bytes!(
 static __DNSCOMP_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/dnscomp.be.sparse")
 );
-/// Recognizer for the rule `DNScomp` of `tag.abnf` (line 20):
+/// Recognizer for the rule `DNScomp` of `tag.abnf` (line 24):
 ///
 /// ```text
 /// DNScomp = alphaNum [*(alphaNum /"-") alphaNum]
@@ -299,7 +299,7 @@ static __EMAIL_ADDRESS_SPARSE: &[u8] = include_bytes!(
 static __EMAIL_ADDRESS_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/email_address.be.sparse")
 );
-/// Recognizer for the rule `emailAddress` of `tag.abnf` (line 21):
+/// Recognizer for the rule `emailAddress` of `tag.abnf` (line 25):
 ///
 /// ```text
 /// emailAddress = 1*(alphaNum /"-"/"."/"_") "@" DNSname
@@ -331,7 +331,7 @@ static __ALPHA_NUM_SPARSE: &[u8] = include_bytes!(
 static __ALPHA_NUM_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/alpha_num.be.sparse")
 );
-/// Recognizer for the rule `alphaNum` of `tag.abnf` (line 22):
+/// Recognizer for the rule `alphaNum` of `tag.abnf` (line 26):
 ///
 /// ```text
 /// alphaNum = DIGIT / ALPHA
@@ -361,7 +361,7 @@ static __SPECIFIC_SPARSE: &[u8] = include_bytes!(
 static __SPECIFIC_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/specific.be.sparse")
 );
-/// Recognizer for the rule `specific` of `tag.abnf` (line 23):
+/// Recognizer for the rule `specific` of `tag.abnf` (line 27):
 ///
 /// ```text
 /// specific = *( pchar / "/" / "?" ) ; pchar from RFC 3986 [1]
@@ -416,7 +416,7 @@ pub mod ast {
     static __TAG_URI_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __TAG_URI_TDFA_BYTES,
     );
-    /// Parse tree of the rule `tagURI` of `tag.abnf` (line 11):
+    /// Parse tree of the rule `tagURI` of `tag.abnf` (line 15):
     ///
     /// ```text
     /// tagURI = "tag:" taggingEntity ":" specific [ "#" fragment ]
@@ -490,7 +490,7 @@ pub mod ast {
     static __AUTHORITY_NAME_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __AUTHORITY_NAME_TDFA_BYTES,
     );
-    /// Parse tree of the rule `authorityName` of `tag.abnf` (line 14):
+    /// Parse tree of the rule `authorityName` of `tag.abnf` (line 18):
     ///
     /// ```text
     /// authorityName = DNSname / emailAddress
@@ -585,7 +585,7 @@ pub mod ast {
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `DNSname` of `tag.abnf` (line 19):
+    /// Parse tree of the rule `DNSname` of `tag.abnf` (line 23):
     ///
     /// ```text
     /// DNSname = DNScomp *( "."  DNScomp ) ; see RFC 1035 [3]
@@ -678,7 +678,7 @@ pub mod ast {
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Parse tree of the rule `emailAddress` of `tag.abnf` (line 21):
+    /// Parse tree of the rule `emailAddress` of `tag.abnf` (line 25):
     ///
     /// ```text
     /// emailAddress = 1*(alphaNum /"-"/"."/"_") "@" DNSname
@@ -730,6 +730,813 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("tag", "emailAddress", e.offset()),
+            }
+        }
+    }
+}
+/// Component extractions asked for by the spec's `@components`
+/// directives: one pass over the input gives the spans of the parts.
+pub mod components {
+    #[allow(unused_imports)]
+    use ::abnf_runtime::__private as __rt;
+    #[cfg(target_endian = "little")]
+    static __TAG_URI_COMPONENTS_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
+        *include_bytes!(concat!(env!("OUT_DIR"), "/tag/components/tag_uri.le.tdfa")),
+    );
+    #[cfg(target_endian = "big")]
+    static __TAG_URI_COMPONENTS_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
+        *include_bytes!(concat!(env!("OUT_DIR"), "/tag/components/tag_uri.be.tdfa")),
+    );
+    static __TAG_URI_COMPONENTS: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __TAG_URI_COMPONENTS_BYTES,
+    );
+    /// The tagged DFA of `tagURI` as an exit-to-exit walk (`simd::ExitWalk`), a loop around a match on the state (its states form a cycle): 35 states, 5 atoms.
+    #[doc(hidden)]
+    pub struct __TagUriExits;
+    impl ::abnf_runtime::simd::ExitWalk for __TagUriExits {
+        fn atoms(&self) -> &'static ::abnf_runtime::simd::AtomTable {
+            static ATOMS: ::abnf_runtime::simd::AtomTable = ::abnf_runtime::simd::AtomTable::from_ranges(
+                &[
+                    (0u8, 32u8, 16),
+                    (b'!', b'!', 8),
+                    (b'"', b'#', 16),
+                    (b'$', b'$', 8),
+                    (b'%', b'%', 16),
+                    (b'&', b',', 8),
+                    (b'-', b'-', 1),
+                    (b'.', b'.', 4),
+                    (b'/', b'/', 8),
+                    (b'0', b'9', 2),
+                    (b':', b';', 8),
+                    (b'<', b'<', 16),
+                    (b'=', b'=', 8),
+                    (b'>', b'>', 16),
+                    (b'?', b'@', 8),
+                    (b'A', b'Z', 2),
+                    (b'[', b'^', 16),
+                    (b'_', b'_', 4),
+                    (b'`', b'`', 16),
+                    (b'a', b'z', 2),
+                    (b'{', b'}', 16),
+                    (b'~', b'~', 8),
+                    (127u8, 255u8, 16),
+                ],
+            );
+            &ATOMS
+        }
+        #[inline(always)]
+        #[allow(
+            unused_mut,
+            unused_labels,
+            unused_assignments,
+            unreachable_code,
+            unreachable_patterns,
+            clippy::match_single_binding,
+            clippy::needless_return,
+            clippy::never_loop
+        )]
+        fn walk<E: ::abnf_runtime::simd::Exits>(
+            &self,
+            input: &[u8],
+            exits: &mut E,
+            tags: &mut [usize],
+        ) -> bool {
+            let mut r = [usize::MAX; 5];
+            let mut i = 0usize;
+            let mut s: u32 = 1;
+            loop {
+                match s {
+                    1 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'T' | b't' => {
+                                s = 2;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    2 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'A' | b'a' => {
+                                s = 3;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    3 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'G' | b'g' => {
+                                s = 4;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    4 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b':' => {
+                                s = 5;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    5 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'-'..=b'.' | b'_' => {
+                                r[0] = n;
+                                s = 6;
+                            }
+                            b'0'..=b'9' | b'A'..=b'Z' | b'a'..=b'z' => {
+                                r[0] = n;
+                                s = 7;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    6 => {
+                        let n = exits.next_exit(i, 24);
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'@' => {
+                                s = 8;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    7 => {
+                        let n = exits.next_exit(i, 29);
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b',' => {
+                                s = 9;
+                            }
+                            b'-' => {
+                                s = 10;
+                            }
+                            b'.' => {
+                                s = 11;
+                            }
+                            b'@' => {
+                                s = 8;
+                            }
+                            b'_' => {
+                                s = 6;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    8 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'0'..=b'9' | b'A'..=b'Z' | b'a'..=b'z' => {
+                                s = 12;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    9 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'0'..=b'9' => {
+                                s = 13;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    10 => {
+                        let n = exits.next_exit(i, 30);
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'.' | b'_' => {
+                                s = 6;
+                            }
+                            b'0'..=b'9' | b'A'..=b'Z' | b'a'..=b'z' => {
+                                s = 7;
+                            }
+                            b'@' => {
+                                s = 8;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    11 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'-'..=b'.' | b'_' => {
+                                s = 6;
+                            }
+                            b'0'..=b'9' | b'A'..=b'Z' | b'a'..=b'z' => {
+                                s = 7;
+                            }
+                            b'@' => {
+                                s = 8;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    12 => {
+                        let n = exits.next_exit(i, 29);
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b',' => {
+                                s = 9;
+                            }
+                            b'-' => {
+                                s = 14;
+                            }
+                            b'.' => {
+                                s = 8;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    13 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'0'..=b'9' => {
+                                s = 15;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    14 => {
+                        let n = exits.next_exit(i, 30);
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'0'..=b'9' | b'A'..=b'Z' | b'a'..=b'z' => {
+                                s = 12;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    15 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'0'..=b'9' => {
+                                s = 16;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    16 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'0'..=b'9' => {
+                                s = 17;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    17 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'-' => {
+                                s = 18;
+                            }
+                            b':' => {
+                                r[1] = n;
+                                s = 19;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    18 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'0'..=b'9' => {
+                                s = 20;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    19 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            tags[0] = usize::MAX;
+                            tags[1] = usize::MAX;
+                            tags[2] = r[0];
+                            tags[3] = r[1];
+                            tags[4] = input.len();
+                            tags[5] = input.len();
+                            tags[6] = usize::MAX;
+                            tags[7] = usize::MAX;
+                            return true;
+                        };
+                        match b {
+                            b'!'
+                            | b'$'
+                            | b'&'..=b';'
+                            | b'='
+                            | b'?'..=b'Z'
+                            | b'_'
+                            | b'a'..=b'z'
+                            | b'~' => {
+                                r[2] = n;
+                                s = 21;
+                            }
+                            b'#' => {
+                                r[2] = n;
+                                s = 22;
+                            }
+                            b'%' => {
+                                r[2] = n;
+                                s = 23;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    20 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'0'..=b'9' => {
+                                s = 24;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    21 => {
+                        let n = exits.next_exit(i, 16);
+                        let Some(&b) = input.get(n) else {
+                            tags[0] = usize::MAX;
+                            tags[1] = usize::MAX;
+                            tags[2] = r[0];
+                            tags[3] = r[1];
+                            tags[4] = r[2];
+                            tags[5] = input.len();
+                            tags[6] = usize::MAX;
+                            tags[7] = usize::MAX;
+                            return true;
+                        };
+                        match b {
+                            b'#' => {
+                                r[3] = n;
+                                s = 25;
+                            }
+                            b'%' => {
+                                s = 23;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    22 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            tags[0] = usize::MAX;
+                            tags[1] = usize::MAX;
+                            tags[2] = r[0];
+                            tags[3] = r[1];
+                            tags[4] = r[2];
+                            tags[5] = r[2];
+                            tags[6] = input.len();
+                            tags[7] = input.len();
+                            return true;
+                        };
+                        match b {
+                            b'!'
+                            | b'$'
+                            | b'&'..=b';'
+                            | b'='
+                            | b'?'..=b'Z'
+                            | b'_'
+                            | b'a'..=b'z'
+                            | b'~' => {
+                                r[3] = n;
+                                s = 26;
+                            }
+                            b'%' => {
+                                r[3] = n;
+                                s = 27;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    23 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'0'..=b'9' | b'A'..=b'F' | b'a'..=b'f' => {
+                                s = 28;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    24 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'-' => {
+                                s = 29;
+                            }
+                            b':' => {
+                                r[1] = n;
+                                s = 19;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    25 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            tags[0] = usize::MAX;
+                            tags[1] = usize::MAX;
+                            tags[2] = r[0];
+                            tags[3] = r[1];
+                            tags[4] = r[2];
+                            tags[5] = r[3];
+                            tags[6] = input.len();
+                            tags[7] = input.len();
+                            return true;
+                        };
+                        match b {
+                            b'!'
+                            | b'$'
+                            | b'&'..=b';'
+                            | b'='
+                            | b'?'..=b'Z'
+                            | b'_'
+                            | b'a'..=b'z'
+                            | b'~' => {
+                                r[4] = n;
+                                s = 30;
+                            }
+                            b'%' => {
+                                r[4] = n;
+                                s = 31;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    26 => {
+                        let n = exits.next_exit(i, 16);
+                        let Some(&b) = input.get(n) else {
+                            tags[0] = usize::MAX;
+                            tags[1] = usize::MAX;
+                            tags[2] = r[0];
+                            tags[3] = r[1];
+                            tags[4] = r[2];
+                            tags[5] = r[2];
+                            tags[6] = r[3];
+                            tags[7] = input.len();
+                            return true;
+                        };
+                        match b {
+                            b'%' => {
+                                s = 27;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    27 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'0'..=b'9' | b'A'..=b'F' | b'a'..=b'f' => {
+                                s = 32;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    28 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'0'..=b'9' | b'A'..=b'F' | b'a'..=b'f' => {
+                                s = 21;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    29 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'0'..=b'9' => {
+                                s = 33;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    30 => {
+                        let n = exits.next_exit(i, 16);
+                        let Some(&b) = input.get(n) else {
+                            tags[0] = usize::MAX;
+                            tags[1] = usize::MAX;
+                            tags[2] = r[0];
+                            tags[3] = r[1];
+                            tags[4] = r[2];
+                            tags[5] = r[3];
+                            tags[6] = r[4];
+                            tags[7] = input.len();
+                            return true;
+                        };
+                        match b {
+                            b'%' => {
+                                s = 31;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    31 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'0'..=b'9' | b'A'..=b'F' | b'a'..=b'f' => {
+                                s = 34;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    32 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'0'..=b'9' | b'A'..=b'F' | b'a'..=b'f' => {
+                                s = 26;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    33 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'0'..=b'9' => {
+                                s = 35;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    34 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b'0'..=b'9' | b'A'..=b'F' | b'a'..=b'f' => {
+                                s = 30;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    35 => {
+                        let n = i;
+                        let Some(&b) = input.get(n) else {
+                            return false;
+                        };
+                        match b {
+                            b':' => {
+                                r[1] = n;
+                                s = 19;
+                            }
+                            _ => return false,
+                        }
+                        i = n + 1;
+                    }
+                    _ => return false,
+                }
+            }
+        }
+    }
+    /// Components of the rule `tagURI` of `tag.abnf` (line 15):
+    ///
+    /// ```text
+    /// tagURI = "tag:" taggingEntity ":" specific [ "#" fragment ]
+    /// ```
+    ///
+    /// The spans of the parts named in the spec's `@components`
+    /// directive, found in one pass (a tagged DFA), with the same
+    /// first-match-wins choices as the typed parse trees.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+    pub struct TagUri {
+        /// Where `taggingEntity` matched, if it did.
+        pub entity: ::core::option::Option<::abnf_runtime::Span>,
+        /// Where `specific` matched, if it did.
+        pub specific: ::core::option::Option<::abnf_runtime::Span>,
+        /// Where `fragment` matched, if it did.
+        pub fragment: ::core::option::Option<::abnf_runtime::Span>,
+    }
+    impl TagUri {
+        /// Matches all of `input` against the rule and returns where its parts are.
+        pub fn parse(
+            input: &str,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            let mut tags = [usize::MAX; 8];
+            if ::abnf_runtime::simd::walk_exits(
+                ::abnf_runtime::simd::ShuffleLevel::detected(),
+                &__TagUriExits,
+                input.as_bytes(),
+                &mut tags,
+            ) {
+                return Ok(Self::__from_tags(&tags));
+            }
+            __TAG_URI_COMPONENTS.parse_utf8("tag", "tagURI", input, &mut tags)?;
+            Ok(Self::__from_tags(&tags))
+        }
+        /// Like `parse`, on bytes.
+        pub fn parse_bytes(
+            input: &[u8],
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            Self::parse_span(input, 0, input.len())
+        }
+        /// Matches all of `input[start..end]`; spans (and the error's
+        /// offset) are offsets into `input`.
+        ///
+        /// # Panics
+        ///
+        /// If `start..end` is not a range of `input`.
+        pub fn parse_span(
+            input: &[u8],
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            let mut tags = [usize::MAX; 8];
+            __TAG_URI_COMPONENTS.parse("tag", "tagURI", input, start, end, &mut tags)?;
+            Ok(Self::__from_tags(&tags))
+        }
+        /// Matches all of `input` against the rule of `recognizer`
+        /// and finds the parts with this extraction, in one pass:
+        /// both automata walk `input` in step (see
+        /// `Recognizer::extract`). Meant for an extraction that
+        /// splits rather than validates (it matches whatever the
+        /// recognizer does), such as RFC 3986 Appendix B's.
+        ///
+        /// The error is the recognizer's if the input does not match
+        /// its rule, else this rule's.
+        pub fn parse_checked(
+            recognizer: &::abnf_runtime::Recognizer,
+            input: &str,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            let mut tags = [usize::MAX; 8];
+            Self::__parse_checked_tags(recognizer, input, &mut tags)?;
+            Ok(Self::__from_tags(&tags))
+        }
+        /// `parse_checked` into the extraction's tags (two per
+        /// part, its start and end; `usize::MAX` where it did not
+        /// occur; part `i` is group `i + 1`), for callers that read
+        /// the parts without building this struct.
+        #[doc(hidden)]
+        #[inline(always)]
+        pub fn __parse_checked_tags(
+            recognizer: &::abnf_runtime::Recognizer,
+            input: &str,
+            tags: &mut [usize; 8],
+        ) -> ::core::result::Result<(), ::abnf_runtime::MatchError> {
+            match recognizer
+                .extract_by_exits(&__TAG_URI_COMPONENTS, &__TagUriExits, input, tags)
+            {
+                Ok(()) => Ok(()),
+                Err(__rt::Stop::Rule(at)) => Err(recognizer.__error(input, at)),
+                Err(__rt::Stop::Parts) => {
+                    Err(
+                        Self::parse(input)
+                            .err()
+                            .unwrap_or_else(|| __rt::inconsistent(
+                                "tag",
+                                "tagURI",
+                                input.len(),
+                            )),
+                    )
+                }
+            }
+        }
+        /// `parse` by the generated exit walk (for tests): at
+        /// `level`, or the scalar twin where the CPU lacks it.
+        #[doc(hidden)]
+        pub fn __parse_by_exits(
+            input: &str,
+            level: ::abnf_runtime::simd::ShuffleLevel,
+        ) -> ::core::option::Option<Self> {
+            let mut tags = [usize::MAX; 8];
+            ::abnf_runtime::simd::walk_exits(
+                    level,
+                    &__TagUriExits,
+                    input.as_bytes(),
+                    &mut tags,
+                )
+                .then(|| Self::__from_tags(&tags))
+        }
+        /// `parse` by the table walk alone (for tests).
+        #[doc(hidden)]
+        pub fn __parse_by_table(
+            input: &str,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            let mut tags = [usize::MAX; 8];
+            __TAG_URI_COMPONENTS.parse_utf8("tag", "tagURI", input, &mut tags)?;
+            Ok(Self::__from_tags(&tags))
+        }
+        /// The parts from an extraction's tags.
+        #[doc(hidden)]
+        #[inline(always)]
+        pub fn __from_tags(tags: &[usize]) -> Self {
+            Self {
+                entity: __rt::group(tags, 1),
+                specific: __rt::group(tags, 2),
+                fragment: __rt::group(tags, 3),
             }
         }
     }

@@ -678,6 +678,54 @@ fn rfc4151_examples_are_tag_uris() {
     );
 }
 
+/// `@components tagURI` (its states form cycles: a walk that loops around
+/// a match on the state): the generated exit walk finds the table walk's
+/// parts, or fails where it fails, on the RFC's examples, every prefix of
+/// them and every one-byte change of them.
+#[test]
+fn tag_components_by_the_exit_walk_are_the_table_walk_s() {
+    use iri_grammar::abnf_runtime::simd::ShuffleLevel;
+    use iri_grammar::tag::components::TagUri;
+    let mut inputs: Vec<String> = Vec::new();
+    for s in RFC4151
+        .iter()
+        .chain(&["tag:yaml.org,2002:int#section1", "tag:a-b.c,2000-01-31:"])
+    {
+        for end in 0..=s.len() {
+            inputs.push(s[..end].to_string());
+        }
+        for at in 0..s.len() {
+            for c in [
+                "a", "0", "-", ".", ",", ":", "@", "#", "/", "?", "_", " ", "é", "",
+            ] {
+                inputs.push(format!("{}{c}{}", &s[..at], &s[at + 1..]));
+            }
+        }
+    }
+    let mut valid = 0;
+    for s in &inputs {
+        let want = TagUri::__parse_by_table(s);
+        assert_eq!(TagUri::parse(s), want, "{s:?}");
+        for level in [ShuffleLevel::Scalar, ShuffleLevel::Vbmi] {
+            assert_eq!(
+                TagUri::__parse_by_exits(s, level),
+                want.ok(),
+                "{s:?} at {level:?}"
+            );
+        }
+        assert_eq!(want.is_ok(), iri_grammar::tag::TAG_URI.is_match(s), "{s:?}");
+        valid += usize::from(want.is_ok());
+    }
+    assert!(valid > 500, "{valid} of {}", inputs.len());
+    let text = "tag:sandro@w3.org,2004-05:Sandro#x";
+    let c = TagUri::parse(text).unwrap();
+    let part = |p: Option<iri_grammar::Span>| p.map(|p| &text[p.range()]);
+    assert_eq!(
+        (part(c.entity), part(c.specific), part(c.fragment)),
+        (Some("sandro@w3.org,2004-05"), Some("Sandro"), Some("x"))
+    );
+}
+
 #[test]
 fn not_tag_uris() {
     invalid(

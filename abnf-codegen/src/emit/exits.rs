@@ -5,10 +5,11 @@
 //! matches the byte found there and moves on; the state is the program
 //! counter, so the CPU predicts each state's successor instead of waiting
 //! on a table lookup, and the dependency from one exit to the next is the
-//! position alone. The states are nested labeled blocks, so every
-//! transition is a `break` (a direct jump, forwards): automata whose
-//! states form a cycle get no exit walk. [`ExitWalkModel::of`] builds the
-//! model from the DFA; [`exit_walk_items`] writes it out.
+//! position alone. When no transitions between states form a cycle (a
+//! splitting grammar's do not), the states are nested labeled blocks, so
+//! every transition is a `break`, a direct jump forwards; otherwise the
+//! walk is a loop around a `match` on the state. [`ExitWalkModel::of`]
+//! builds the model from the DFA; [`exit_walk_items`] writes it out.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -33,8 +34,9 @@ pub struct ExitWalkModel {
     /// Every live state (the dead state 0 has none).
     pub states: Vec<ExitState>,
     /// Indexes into `states` in an order where every transition to another
-    /// state goes forwards, the start first.
-    pub order: Vec<usize>,
+    /// state goes forwards, the start first; `None` when the transitions
+    /// between states form a cycle.
+    pub order: Option<Vec<usize>>,
 }
 
 /// One state of an [`ExitWalkModel`].
@@ -78,10 +80,8 @@ pub enum Moves {
 }
 
 impl ExitWalkModel {
-    /// The model of `d`'s walk by `plan`; `None` if the transitions between
-    /// its states form a cycle (the walk is emitted as nested blocks, whose
-    /// jumps only go forwards; such automata keep the table walk).
-    pub fn of(ident: String, d: &TaggedDfa, plan: &ExitPlan) -> Option<ExitWalkModel> {
+    /// The model of `d`'s walk by `plan`.
+    pub fn of(ident: String, d: &TaggedDfa, plan: &ExitPlan) -> ExitWalkModel {
         let a = d.alphabet;
         let states = (1..d.states())
             .map(|q| {
@@ -150,10 +150,10 @@ impl ExitWalkModel {
             start: d.start,
             start_ops: d.start_ops.clone(),
             states,
-            order: Vec::new(),
+            order: None,
         };
-        m.order = m.forward_order()?;
-        Some(m)
+        m.order = m.forward_order();
+        m
     }
 }
 
@@ -325,6 +325,41 @@ fn blocks_code(m: &ExitWalkModel, order: &[usize]) -> TokenStream {
     code
 }
 
+/// The walk as a loop around a `match` on the state, for automata whose
+/// states form cycles.
+fn loop_code(m: &ExitWalkModel) -> TokenStream {
+    let blocks = m.states.iter().map(|st| {
+        let id = Literal::u32_unsuffixed(st.id);
+        let finish = finish_code(st);
+        if st.moves == Moves::ToEnd {
+            return quote!(#id => { #finish });
+        }
+        let find = find_code(st.moves);
+        let arms = arms_code(st, |to| {
+            let to = Literal::u32_unsuffixed(to);
+            quote!(s = #to;)
+        });
+        quote! {
+            #id => {
+                #find
+                let Some(&b) = input.get(n) else { #finish };
+                #arms
+                i = n + 1;
+            }
+        }
+    });
+    let start = Literal::u32_unsuffixed(m.start);
+    quote! {
+        let mut s: u32 = #start;
+        loop {
+            match s {
+                #(#blocks)*
+                _ => return false,
+            }
+        }
+    }
+}
+
 /// The walk's unit struct and its `ExitWalk` implementation.
 pub fn exit_walk_items(m: &ExitWalkModel, rt: &TokenStream, rule: &str) -> TokenStream {
     let name = ident(&m.ident);
@@ -335,10 +370,19 @@ pub fn exit_walk_items(m: &ExitWalkModel, rt: &TokenStream, rule: &str) -> Token
     });
     let registers = Literal::usize_unsuffixed(m.registers);
     let start_ops = ops_code(&m.start_ops, &quote!(0));
-    let body = blocks_code(m, &m.order);
+    let (form, body) = match &m.order {
+        Some(order) => (
+            "its states as nested blocks, transitions as jumps forwards",
+            blocks_code(m, order),
+        ),
+        None => (
+            "a loop around a match on the state (its states form a cycle)",
+            loop_code(m),
+        ),
+    };
     let doc = format!(
         " The tagged DFA of `{rule}` as an exit-to-exit walk (`simd::ExitWalk`), \
-         its states as nested blocks, transitions as jumps forwards: {} states, {} atoms.",
+         {form}: {} states, {} atoms.",
         m.states.len(),
         m.atoms
             .iter()
@@ -375,20 +419,21 @@ mod tests {
     fn model(pattern: &str) -> Option<ExitWalkModel> {
         let hir = regex_syntax::parse(pattern).unwrap();
         let d = crate::tagged::from_hir(&hir, Limits::default(), true).unwrap();
-        ExitWalkModel::of("W".into(), &d, &d.exit_plan()?)
+        Some(ExitWalkModel::of("W".into(), &d, &d.exit_plan()?))
     }
 
     #[test]
-    fn acyclic_walks_are_ordered_forwards_and_cyclic_ones_are_refused() {
+    fn acyclic_walks_are_ordered_forwards_and_cyclic_ones_loop() {
         let m = model(r"(?s)(?:([^:/?#]+):)?([^?#]*)(?:\?([^#]*))?(?:#(.*))?").expect("a plan");
-        let at = |id: u32| m.order.iter().position(|&q| m.states[q].id == id).unwrap();
-        assert_eq!(m.states[m.order[0]].id, m.start);
+        let order = m.order.as_ref().expect("no cycle");
+        let at = |id: u32| order.iter().position(|&q| m.states[q].id == id).unwrap();
+        assert_eq!(m.states[order[0]].id, m.start);
         for st in &m.states {
             for arm in st.arms.iter().filter(|a| a.to != st.id) {
                 assert!(at(st.id) < at(arm.to), "{} -> {}", st.id, arm.to);
             }
         }
-        // `a` and `b` runs that alternate: back and forth between two states.
-        assert!(model(r"((?:[^:]*:[^;]*;)*)").is_none());
+        // Runs that alternate: back and forth between two states.
+        assert_eq!(model(r"((?:[^:]*:[^;]*;)*)").expect("a plan").order, None);
     }
 }

@@ -398,7 +398,7 @@ impl Compiled {
                         true,
                         files,
                     ),
-                    exits: c.tdfa.exit_plan().and_then(|plan| {
+                    exits: c.tdfa.exit_plan().map(|plan| {
                         let name = hidden.unique(format!("__{}Exits", names::camel(&r.name)));
                         super::exits::ExitWalkModel::of(name, &c.tdfa, &plan)
                     }),
