@@ -8,17 +8,20 @@
 //! target/release/examples/profile validate-uri fluent
 //! ```
 //!
-//! Operations: `validate-iri`, `validate-uri`, `batch`, `extract`; with a
-//! `-long` suffix (`validate-iri-long`, ...), on the long corpus.
+//! Operations: `validate-iri`, `validate-uri`, `batch`, `extract`, `split`;
+//! with a `-long` suffix (`validate-iri-long`, ...), on the long corpus.
 //! Contenders: `ours`, or the operation's first peer (`oxiri` for IRIs,
-//! `fluent` for URIs); for `batch`, `ours` (`is_match_many`) or `loop`.
+//! `fluent` for URIs); for `batch`, `ours` (`is_match_many`) or `loop`; for
+//! `split` (RFC 3986 Appendix B's splitter alone), `ours` (its generated
+//! exit walk), `scalar` (the same with the scalar search) or `table` (its
+//! table walk).
 //! Prints the checksum and the mean time per input.
 
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use iri_bench::contenders::{batch, extract, iri, uri};
+use iri_bench::contenders::{batch, extract, iri, split, uri};
 use iri_bench::long::{long_iri_corpus, long_uri_corpus, LONG_N};
 use iri_bench::{iri_corpus, uri_corpus, DEFAULT_N, DEFAULT_SEED};
 
@@ -46,6 +49,9 @@ fn main() -> ExitCode {
         ("batch", "loop") => batch::ours_loop,
         ("extract", "ours") => extract::ours,
         ("extract", "oxiri") => extract::oxiri,
+        ("split", "ours") => split::exits,
+        ("split", "scalar") => split::exits_scalar,
+        ("split", "table") => split::table,
         _ => {
             eprintln!("unknown operation or contender: {op} {who}");
             return ExitCode::from(2);

@@ -358,3 +358,40 @@ pub mod extract {
         sum
     }
 }
+
+/// RFC 3986 Appendix B's splitter alone (`rfc3986_appendix_b::components::
+/// Reference`, which matches every string): its `parse`, which runs the
+/// generated exit walk, against its table walk. For the `profile` example
+/// (`split`), not the bench table: no peer has this operation.
+pub mod split {
+    use iri_grammar::rfc3986_appendix_b::components::Reference;
+
+    fn sum(r: Option<Reference>) -> u64 {
+        r.map_or(0, |r| {
+            r.path.map_or(0, |p| p.end as u64) + r.fragment.map_or(0, |f| f.start as u64)
+        })
+    }
+
+    /// `Reference::parse`: the exit walk.
+    pub fn exits(corpus: &[String], _: &mut [bool]) -> u64 {
+        corpus.iter().map(|s| sum(Reference::parse(s).ok())).sum()
+    }
+
+    /// The exit walk with the scalar search that CPUs without AVX-512 VBMI
+    /// take.
+    pub fn exits_scalar(corpus: &[String], _: &mut [bool]) -> u64 {
+        use iri_grammar::abnf_runtime::simd::ShuffleLevel;
+        corpus
+            .iter()
+            .map(|s| sum(Reference::__parse_by_exits(s, ShuffleLevel::Scalar)))
+            .sum()
+    }
+
+    /// The same tagged DFA walked by its table.
+    pub fn table(corpus: &[String], _: &mut [bool]) -> u64 {
+        corpus
+            .iter()
+            .map(|s| sum(Reference::__parse_by_table(s).ok()))
+            .sum()
+    }
+}
