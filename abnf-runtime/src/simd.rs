@@ -703,9 +703,7 @@ mod x86 {
             // SAFETY: as in `load`.
             unsafe { _mm512_test_epi8_mask(self.atoms, _mm512_set1_epi8(bits as i8)) & self.live }
         }
-    }
 
-    impl VbmiExits<'_> {
         /// The positions of `bytes` (a block) that hold `a` or `b`.
         #[inline(always)]
         fn equal(bytes: __m512i, a: u8, b: u8) -> u64 {

@@ -126,7 +126,7 @@ impl<'a> Port<'a> {
 /// whole aligned words (a [`Slot`] has no discriminant byte): a struct of
 /// `Option`s packs its discriminants into padding at odd offsets, and the
 /// narrow loads that read them back from a wide copy stalled store
-/// forwarding (measured: about 10 ns of a short `IriRef::parse`).
+/// forwarding (measured: about 3 ns of a short `IriRef::parse`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Parts {
     scheme: Slot,
@@ -177,18 +177,22 @@ impl Default for Slot {
     }
 }
 
+/// The kind of host (what a [`Parts`] without a host holds does not
+/// matter: its host slot is empty).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum HostTag {
-    #[default]
     Ipv6,
     IpvFuture,
     Ipv4,
+    #[default]
     RegName,
 }
 
-/// Validates `input` with `recognizer` and finds its [`Parts`], in one pass:
-/// the recognizer walks in step with the splitting grammar of
-/// `specs/rfc3986_appendix_b.abnf` (RFC 3986 Appendix B, which finds the
+/// Validates `input` with `recognizer` and finds its [`Parts`] with the
+/// splitting grammar of `specs/rfc3986_appendix_b.abnf`
+/// (`Reference::parse_checked`: the recognizer, then the splitter's
+/// generated exit walk where the CPU has AVX-512 VBMI, else both in one
+/// pass, in step; RFC 3986 Appendix B finds the
 /// components of any valid URI or IRI reference by their delimiters; the
 /// tests check it against the `@components` extractions of the full
 /// grammars). The kind of host follows from its text: an IP literal is in
@@ -197,9 +201,11 @@ enum HostTag {
 /// 3986); anything else is a registered name.
 ///
 /// This, the checks and the types' `parse` are inlined into the caller: the
-/// parts (about 200 bytes) are then written where they end up instead of
+/// parts (about 140 bytes) are then written where they end up instead of
 /// being moved through three frames (15 ns less per IRI in `cargo xtask
-/// bench`'s extraction, about a tenth).
+/// bench`'s extraction, about a tenth). For the same reason the parts come
+/// from the extraction's tags here, not from a `Reference` returned by a
+/// call.
 #[inline(always)]
 fn parts(recognizer: &'static Recognizer, input: &str) -> Result<Parts, MatchError> {
     use crate::rfc3986_appendix_b::components::Reference;
@@ -209,7 +215,7 @@ fn parts(recognizer: &'static Recognizer, input: &str) -> Result<Parts, MatchErr
     let mut tags = [usize::MAX; 18];
     Reference::__parse_checked_tags(recognizer, input, &mut tags)?;
     let c = Reference::__from_tags(&tags);
-    let host_tag = c.host.map_or(HostTag::RegName, |h| {
+    let host_tag = c.host.map_or(HostTag::default(), |h| {
         let text = &input.as_bytes()[h.range()];
         match text {
             [b'[', b'v' | b'V', ..] => HostTag::IpvFuture,

@@ -222,10 +222,7 @@ impl TaggedDfa {
         let a = d.alphabet;
         (0..d.states())
             .map(|q| {
-                let bytes = NibbleTable::from_fn(|b| {
-                    let t = q * a + usize::from(d.classes[usize::from(b)]);
-                    d.next[t] as usize == q && d.op_lists[d.ops[t] as usize].is_empty()
-                });
+                let bytes = NibbleTable::from_fn(|b| d.loops_on(q, b));
                 let fast = q != 0 && bytes.len() >= MIN_LOOP_BYTES;
                 // Characters are skipped where every step of them moves without
                 // touching a register.

@@ -23,7 +23,8 @@ use super::TaggedDfa;
 pub const MAX_ATOMS: usize = 8;
 
 /// The most states a planned walk may have: each is a block of generated
-/// code.
+/// code, and one bit of a byte's 64-bit signature (the states it is an
+/// exit of).
 pub const MAX_STATES: usize = 64;
 
 /// How a tagged DFA is walked exit to exit ([`TaggedDfa::exit_plan`]).
@@ -60,9 +61,9 @@ impl ExitPlan {
 
 impl TaggedDfa {
     /// Whether state `q` moves to itself on `b` without touching a register.
-    fn loops_on(&self, q: usize, b: u8) -> bool {
+    pub(super) fn loops_on(&self, q: usize, b: u8) -> bool {
         let t = q * self.alphabet + usize::from(self.classes[usize::from(b)]);
-        self.next[t] as usize == q && self.ops[t] == 0
+        self.next[t] as usize == q && self.op_lists[self.ops[t] as usize].is_empty()
     }
 
     /// The exit plan of this DFA, if it has one: at most [`MAX_STATES`]
