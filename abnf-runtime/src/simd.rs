@@ -380,8 +380,10 @@ pub fn find_outside_scalar(set: &LoopSet, input: &[u8], from: usize) -> usize {
 
 /// The first index of `byte` in `input`, if any (`memchr`), 64 bytes per
 /// step with the widest vectors this CPU has: for a check that looks for
-/// one byte in long inputs (the lead byte of RFC 3987's forbidden bidi
-/// formatting characters, say).
+/// one byte (the lead byte of RFC 3987's forbidden bidi formatting
+/// characters, say). Inputs under 64 bytes take one masked load with
+/// AVX-512, two overlapping loads with AVX2 (32 bytes or more) or SSE2 (16
+/// or more), and a byte loop below that.
 #[inline]
 pub fn find_byte(input: &[u8], byte: u8) -> Option<usize> {
     find_byte_with(Level::detected(), input, byte)
@@ -395,19 +397,26 @@ pub fn find_byte_with(level: Level, input: &[u8], byte: u8) -> Option<usize> {
     {
         let top = Level::detected();
         let level = if level as u8 > top as u8 { top } else { level };
-        if input.len() >= 64 {
-            match level {
-                // SAFETY: `Level::detected` found AVX-512 F and BW (CPUID
-                // and XCR0) on this CPU, so the function's target features
-                // are present.
-                Level::Avx512 => return unsafe { x86::find_byte_avx512(input, byte) },
-                // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0) on
-                // this CPU, so the function's target feature is present.
-                Level::Avx2 => return unsafe { x86::find_byte_avx2(input, byte) },
-                // SAFETY: as above, for SSSE3.
-                Level::Ssse3 => return unsafe { x86::find_byte_ssse3(input, byte) },
-                Level::Scalar => {}
+        let n = input.len();
+        match level {
+            // SAFETY: `Level::detected` found AVX-512 F and BW (CPUID and
+            // XCR0) on this CPU, so the functions' target features are
+            // present.
+            Level::Avx512 if n >= 64 => return unsafe { x86::find_byte_avx512(input, byte) },
+            // SAFETY: as above.
+            Level::Avx512 => return unsafe { x86::find_byte_avx512_short(input, byte) },
+            // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0) on this
+            // CPU, so the functions' target feature is present.
+            Level::Avx2 if n >= 64 => return unsafe { x86::find_byte_avx2(input, byte) },
+            // SAFETY: as above.
+            Level::Avx2 if n >= 32 => return unsafe { x86::find_byte_avx2_short(input, byte) },
+            // SAFETY: as above, for SSSE3.
+            Level::Ssse3 if n >= 64 => return unsafe { x86::find_byte_ssse3(input, byte) },
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            Level::Avx2 | Level::Ssse3 if n >= 16 => {
+                return unsafe { x86::find_byte_sse2_short(input, byte) }
             }
+            _ => {}
         }
     }
     let _ = level;
@@ -1155,6 +1164,67 @@ mod x86 {
         find_byte_in(input, hits)
     }
 
+    /// [`super::find_byte`] on an input under 64 bytes: one masked load.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX-512 F and BW (and the OS must save their
+    /// registers).
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) unsafe fn find_byte_avx512_short(input: &[u8], byte: u8) -> Option<usize> {
+        let live = (1u64 << input.len()) - 1;
+        // SAFETY: the masked load reads only the `live` lanes, which are
+        // `input`'s bytes (masked-off lanes do not fault).
+        let v = unsafe { _mm512_maskz_loadu_epi8(live, input.as_ptr().cast()) };
+        let hits = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(byte as i8)) & live;
+        (hits != 0).then(|| hits.trailing_zeros() as usize)
+    }
+
+    /// [`super::find_byte`] on an input of 32 to 63 bytes: its first and its
+    /// last 32 bytes.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2 (and the OS must save its registers).
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn find_byte_avx2_short(input: &[u8], byte: u8) -> Option<usize> {
+        let n = input.len();
+        let x = _mm256_set1_epi8(byte as i8);
+        let hits = |w: &[u8]| {
+            // SAFETY: `w` is 32 bytes of `input`; the load is unaligned.
+            let v = unsafe { _mm256_loadu_si256(w.as_ptr().cast()) };
+            u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, x)) as u32)
+        };
+        let m = hits(&input[..32]) | hits(&input[n - 32..]) << (n - 32);
+        (m != 0).then(|| m.trailing_zeros() as usize)
+    }
+
+    /// [`super::find_byte`] on an input of 16 to 63 bytes: its 16-byte
+    /// windows, the last one overlapping the one before (SSE2, which every
+    /// x86-64 CPU has).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have SSE2, as every x86-64 CPU does.
+    #[target_feature(enable = "sse2")]
+    pub(super) unsafe fn find_byte_sse2_short(input: &[u8], byte: u8) -> Option<usize> {
+        let n = input.len();
+        let x = _mm_set1_epi8(byte as i8);
+        let hits = |at: usize| {
+            let w = &input[at..at + 16];
+            // SAFETY: `w` is 16 bytes of `input`, loaded unaligned.
+            let v = unsafe { _mm_loadu_si128(w.as_ptr().cast()) };
+            u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, x)) as u32) << at
+        };
+        let mut m = hits(n - 16);
+        let mut at = 0;
+        while at + 16 < n {
+            m |= hits(at);
+            at += 16;
+        }
+        (m != 0).then(|| m.trailing_zeros() as usize)
+    }
+
     /// [`super::find_byte`] with 16-byte vectors, on an input of at least
     /// 64 bytes.
     ///
@@ -1413,7 +1483,8 @@ mod bytes {
     #[test]
     fn find_byte_agrees_with_the_scalar_twin() {
         let mut input = alloc::vec![b'a'; 300];
-        for n in [0, 1, 63, 64, 65, 127, 128, 129, 200, 300] {
+        let lengths = (0..=70).chain([127, 128, 129, 200, 300]);
+        for n in lengths {
             for at in (0..n).chain([usize::MAX]) {
                 input.fill(b'a');
                 if at < n {

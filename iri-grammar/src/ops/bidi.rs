@@ -47,11 +47,6 @@ pub fn is_bidi_formatting(c: char) -> bool {
 pub fn find_bidi_formatting(s: &str) -> Option<(usize, char)> {
     // All seven are E2 80 xx in UTF-8: look for the lead byte only.
     let b = s.as_bytes();
-    // Most short inputs are ASCII (one fast scan, a word at a time, says
-    // so); longer ones are searched for E2 with vectors, once.
-    if b.len() < 64 && s.is_ascii() {
-        return None;
-    }
     let find = abnf_runtime::simd::find_byte;
     let mut from = 0;
     while let Some(i) = find(&b[from..], 0xE2).map(|i| i + from) {
