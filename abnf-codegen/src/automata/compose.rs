@@ -46,12 +46,12 @@ const COMPOSE_FROM: usize = 200;
 /// A complete DFA over bytes: state 0 is the dead state.
 #[derive(Clone, Debug)]
 pub(crate) struct Dfa {
-    classes: [u8; 256],
-    alphabet: usize,
+    pub(super) classes: [u8; 256],
+    pub(super) alphabet: usize,
     /// `trans[q * alphabet + class]`, not premultiplied.
-    trans: Vec<u32>,
-    accept: Vec<bool>,
-    start: u32,
+    pub(super) trans: Vec<u32>,
+    pub(super) accept: Vec<bool>,
+    pub(super) start: u32,
 }
 
 impl Dfa {
@@ -499,12 +499,20 @@ fn repeat(sub: &Dfa, min: u32, max: Option<u32>, cap_bytes: usize) -> Result<Dfa
     concat(&parts, cap_bytes)
 }
 
-/// The minimal DFA of `dfa` (by `regex-automata`'s minimizer), or `dfa`
-/// itself when it is larger than [`MAX_MINIMIZE_STATES`] states.
+/// The minimal DFA of `dfa` ([`super::minimize`]), or `dfa` itself when
+/// it is larger than [`MAX_MINIMIZE_STATES`] states.
 fn minimize(dfa: Dfa) -> Dfa {
     if dfa.states() > MAX_MINIMIZE_STATES {
         return dfa;
     }
+    super::minimize::minimize(&dfa)
+}
+
+/// [`minimize`] by a round trip through `regex-automata` (the DFA as a
+/// deterministic NFA, determinized again with its minimizer on): what the
+/// parts were minimized by before, and the tests' reference.
+#[cfg(test)]
+pub(super) fn minimize_by_regex_automata(dfa: Dfa) -> Dfa {
     match dfa
         .to_nfa()
         .ok()

@@ -2,6 +2,7 @@
 
 pub mod bitpar;
 mod compose;
+mod minimize;
 pub mod shuffle;
 
 pub use compose::Composer;
