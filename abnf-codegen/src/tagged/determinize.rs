@@ -55,7 +55,19 @@ struct Builder<'a> {
     registers: usize,
     /// Memo of [`Builder::covers`], by sorted sets of states.
     covered: HashMap<(Vec<StateID>, Vec<StateID>), bool>,
+    /// Work [`Builder::covers`] may still do ([`COVER_BUDGET`]).
+    cover_budget: usize,
 }
+
+/// The work [`Builder::covers`] may do in one build (the states of every
+/// pair of sets it walks, times the byte classes) before pruning stops for
+/// the rest of the build. Pruning only drops threads that can never give
+/// the parse, so a build that stops pruning gives the same parses, with
+/// more states (perhaps too many: then the typed tree falls back to text,
+/// with the usual warning). The grammars in `specs/` need at most 6
+/// million, RFC 9116 21 million; rules of RFC 3261 need billions, and
+/// `generate` did not finish that file in 15 minutes.
+const COVER_BUDGET: usize = 64 << 20;
 
 impl TaggedDfa {
     /// Determinizes `nfa` (built with all captures, anchored start, no
@@ -73,6 +85,17 @@ impl TaggedDfa {
     /// [`TaggedError::TooManyStates`] past `max_states` states (at most
     /// [`MAX_STATES`]).
     pub fn build_capped(nfa: &NFA, mode: Registers, max_states: usize) -> Result<TaggedDfa, TaggedError> {
+        Self::build_budgeted(nfa, mode, max_states, COVER_BUDGET)
+    }
+
+    /// [`TaggedDfa::build_capped`] with `cover_budget` for the pruning
+    /// ([`COVER_BUDGET`]).
+    pub(super) fn build_budgeted(
+        nfa: &NFA,
+        mode: Registers,
+        max_states: usize,
+        cover_budget: usize,
+    ) -> Result<TaggedDfa, TaggedError> {
         let tags = nfa.group_info().slot_len();
         let mut b = Builder {
             max_states: max_states.min(MAX_STATES),
@@ -85,6 +108,7 @@ impl TaggedDfa {
             op_vec: vec![Vec::new()],
             registers: 0,
             covered: HashMap::default(),
+            cover_budget,
         };
         // State 0: dead (no threads).
         b.intern(Key {
@@ -342,6 +366,9 @@ impl Builder<'_> {
         if let Some(&u) = self.covered.get(&key) {
             return u;
         }
+        if self.cover_budget == 0 {
+            return false;
+        }
         const LIMIT: usize = 256;
         let nfa = self.nfa;
         let close = |from: Vec<StateID>| -> Option<Vec<StateID>> {
@@ -373,6 +400,13 @@ impl Builder<'_> {
         let mut todo = vec![key.clone()];
         let mut covers = true;
         'pairs: while let Some((p, a)) = todo.pop() {
+            let work = (p.len() + a.len()) * reps.len();
+            if work > self.cover_budget {
+                self.cover_budget = 0;
+                covers = false;
+                break 'pairs;
+            }
+            self.cover_budget -= work;
             for &byte in &reps {
                 let Some(a2) = close(a.iter().filter_map(|&s| step(nfa.state(s), byte)).collect()) else {
                     covers = false;

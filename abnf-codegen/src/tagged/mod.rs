@@ -393,6 +393,37 @@ mod forms {
     }
 
     #[test]
+    fn pruning_that_runs_out_of_budget_gives_the_same_tags() {
+        // With no budget nothing is pruned: more states, the same parses.
+        for p in PATTERNS {
+            let nfa = thompson::Compiler::new()
+                .configure(thompson::Config::new().which_captures(WhichCaptures::All))
+                .build(p)
+                .unwrap();
+            let pruned = build(p, Registers::PerTag);
+            let mut unpruned = TaggedDfa::build_budgeted(&nfa, Registers::PerTag, MAX_STATES, 0).unwrap();
+            unpruned.minimize();
+            unpruned.merge_classes();
+            for input in inputs() {
+                assert_eq!(
+                    unpruned.run(input.as_bytes()),
+                    pruned.run(input.as_bytes()),
+                    "{p} on {input:?}"
+                );
+            }
+            if *p == PATTERNS[0] {
+                // (173 against 122 states, minimized.)
+                assert!(
+                    unpruned.states() > pruned.states(),
+                    "{} {}",
+                    unpruned.states(),
+                    pruned.states()
+                );
+            }
+        }
+    }
+
+    #[test]
     fn trusting_utf8_changes_nothing_on_utf8() {
         for p in PATTERNS {
             for mode in [Registers::Shared, Registers::PerTag] {
