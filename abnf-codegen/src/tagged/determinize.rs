@@ -67,7 +67,7 @@ struct Builder<'a> {
 /// with the usual warning). The grammars in `specs/` need at most 6
 /// million, RFC 9116 21 million; rules of RFC 3261 need billions, and
 /// `generate` did not finish that file in 15 minutes.
-const COVER_BUDGET: usize = 64 << 20;
+pub(super) const COVER_BUDGET: usize = 64 << 20;
 
 impl TaggedDfa {
     /// Determinizes `nfa` (built with all captures, anchored start, no

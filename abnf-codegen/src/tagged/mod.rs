@@ -322,11 +322,16 @@ mod forms {
     ];
 
     fn build(pattern: &str, mode: Registers) -> TaggedDfa {
+        build_budgeted(pattern, mode, determinize::COVER_BUDGET)
+    }
+
+    /// [`build`] with a given budget for the pruning.
+    fn build_budgeted(pattern: &str, mode: Registers, cover_budget: usize) -> TaggedDfa {
         let nfa = thompson::Compiler::new()
             .configure(thompson::Config::new().which_captures(WhichCaptures::All))
             .build(pattern)
             .unwrap();
-        let mut d = TaggedDfa::build_with(&nfa, mode).unwrap();
+        let mut d = TaggedDfa::build_budgeted(&nfa, mode, MAX_STATES, cover_budget).unwrap();
         d.minimize();
         d.merge_classes();
         d
@@ -396,14 +401,8 @@ mod forms {
     fn pruning_that_runs_out_of_budget_gives_the_same_tags() {
         // With no budget nothing is pruned: more states, the same parses.
         for p in PATTERNS {
-            let nfa = thompson::Compiler::new()
-                .configure(thompson::Config::new().which_captures(WhichCaptures::All))
-                .build(p)
-                .unwrap();
             let pruned = build(p, Registers::PerTag);
-            let mut unpruned = TaggedDfa::build_budgeted(&nfa, Registers::PerTag, MAX_STATES, 0).unwrap();
-            unpruned.minimize();
-            unpruned.merge_classes();
+            let unpruned = build_budgeted(p, Registers::PerTag, 0);
             for input in inputs() {
                 assert_eq!(
                     unpruned.run(input.as_bytes()),
