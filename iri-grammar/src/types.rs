@@ -122,7 +122,7 @@ impl<'a> Port<'a> {
     }
 }
 
-/// Where each component is, in byte offsets into the text. Every field is
+/// Where each component is, in byte offsets into the text. Every span is
 /// whole aligned words (a [`Slot`] has no discriminant byte): a struct of
 /// `Option`s packs its discriminants into padding at odd offsets, and the
 /// narrow loads that read them back from a wide copy stalled store

@@ -70,7 +70,7 @@ impl Dfa {
         self.accept.len()
     }
 
-    fn next(&self, q: u32, b: u8) -> u32 {
+    pub(super) fn next(&self, q: u32, b: u8) -> u32 {
         self.trans[q as usize * self.alphabet + self.classes[b as usize] as usize]
     }
 

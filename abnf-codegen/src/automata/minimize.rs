@@ -138,6 +138,11 @@ impl Partition {
         p
     }
 
+    /// A state of block `b`, which stands for all of them.
+    fn first(&self, b: u32) -> u32 {
+        self.elems[self.ranges[b as usize].0 as usize]
+    }
+
     /// Moves state `q` to position `to` of `elems` (within its block).
     fn swap_to(&mut self, q: u32, to: u32) {
         let from = self.loc[q as usize];
@@ -152,7 +157,6 @@ impl Partition {
 /// the start's, breadth-first, each state's successors in the order of
 /// their smallest byte; then the coarsest byte classes of that table.
 fn quotient(dfa: &Dfa, p: &Partition) -> Dfa {
-    let k = dfa.alphabet;
     let dead = p.block_of[0];
     let start = p.block_of[dfa.start as usize];
     // New number of each block (0: dead, or not reached).
@@ -164,53 +168,25 @@ fn quotient(dfa: &Dfa, p: &Partition) -> Dfa {
     }
     let mut i = 0;
     while i < order.len() {
-        // Any state of the block stands for it.
-        let q = p.elems[p.ranges[order[i] as usize].0 as usize] as usize;
+        let q = p.first(order[i]);
         i += 1;
         for b in 0..=255u8 {
-            let t = p.block_of[dfa.trans[q * k + dfa.classes[usize::from(b)] as usize] as usize];
+            let t = p.block_of[dfa.next(q, b) as usize];
             if t != dead && number[t as usize] == 0 {
                 order.push(t);
                 number[t as usize] = order.len() as u32;
             }
         }
     }
-    // Rows: the dead state, then `order`; a column per byte, merged into
-    // classes by their smallest byte.
-    let rows = order.len() + 1;
-    let successor = |row: usize, b: u8| -> u32 {
+    // Rows: the dead state, then `order`.
+    let (classes, alphabet, trans) = super::class_table(order.len() + 1, |row, b| {
         if row == 0 {
             return 0;
         }
-        let q = p.elems[p.ranges[order[row - 1] as usize].0 as usize] as usize;
-        number[p.block_of[dfa.trans[q * k + dfa.classes[usize::from(b)] as usize] as usize] as usize]
-    };
-    let mut classes = [0u8; 256];
-    let mut columns: Vec<Vec<u32>> = Vec::new();
-    for b in 0..=255u8 {
-        let column: Vec<u32> = (0..rows).map(|row| successor(row, b)).collect();
-        let c = match columns.iter().position(|col| *col == column) {
-            Some(c) => c,
-            None => {
-                columns.push(column);
-                columns.len() - 1
-            }
-        };
-        classes[usize::from(b)] = c as u8;
-    }
-    let alphabet = columns.len();
-    let mut trans = vec![0u32; rows * alphabet];
-    for (c, column) in columns.iter().enumerate() {
-        for (row, &t) in column.iter().enumerate() {
-            trans[row * alphabet + c] = t;
-        }
-    }
+        number[p.block_of[dfa.next(p.first(order[row - 1]), b) as usize] as usize]
+    });
     let accept = std::iter::once(false)
-        .chain(
-            order
-                .iter()
-                .map(|&b| dfa.accept[p.elems[p.ranges[b as usize].0 as usize] as usize]),
-        )
+        .chain(order.iter().map(|&b| dfa.accept[p.first(b) as usize]))
         .collect();
     Dfa {
         classes,

@@ -226,6 +226,35 @@ impl Automaton {
     }
 }
 
+/// The coarsest byte classes of a table of `rows` states whose state
+/// `row` moves to `next(row, b)` on byte `b`: bytes whose columns (the
+/// next state of every row) are equal share a class, numbered by their
+/// smallest byte. Returns the class map, the number of classes and the
+/// transitions `trans[row * alphabet + class]` (not premultiplied).
+pub(crate) fn class_table(rows: usize, next: impl Fn(usize, u8) -> u32) -> ([u8; 256], usize, Vec<u32>) {
+    let mut classes = [0u8; 256];
+    let mut columns: Vec<Vec<u32>> = Vec::new();
+    for b in 0..=255u8 {
+        let column: Vec<u32> = (0..rows).map(|row| next(row, b)).collect();
+        let c = match columns.iter().position(|col| *col == column) {
+            Some(c) => c,
+            None => {
+                columns.push(column);
+                columns.len() - 1
+            }
+        };
+        classes[usize::from(b)] = c as u8;
+    }
+    let alphabet = columns.len();
+    let mut trans = vec![0u32; rows * alphabet];
+    for (c, column) in columns.iter().enumerate() {
+        for (row, &t) in column.iter().enumerate() {
+            trans[row * alphabet + c] = t;
+        }
+    }
+    (classes, alphabet, trans)
+}
+
 /// A DFA as a flat transition table, for the recognizer's hot loop.
 ///
 /// States are numbered dead first (0), then breadth-first from the start
@@ -267,35 +296,13 @@ impl Compact {
         let order: Vec<Option<StateID>> = std::iter::once(None)
             .chain(live.iter().copied().map(Some))
             .collect();
-        // Columns: for each byte, the next state of every state.
-        let column = |b: u8| -> Vec<usize> {
-            order
-                .iter()
-                .map(|s| {
-                    s.and_then(|s| index.get(&dfa.next_state(s, b)).copied())
-                        .unwrap_or(0)
-                })
-                .collect()
-        };
-        let mut classes = [0u8; 256];
-        let mut reps: Vec<Vec<usize>> = Vec::new();
-        for b in 0..=255u8 {
-            let col = column(b);
-            let c = match reps.iter().position(|r| *r == col) {
-                Some(c) => c,
-                None => {
-                    reps.push(col);
-                    reps.len() - 1
-                }
-            };
-            classes[b as usize] = c as u8;
-        }
-        let alphabet = reps.len();
-        let mut trans = vec![0u32; order.len() * alphabet];
-        for (c, col) in reps.iter().enumerate() {
-            for (s, &t) in col.iter().enumerate() {
-                trans[s * alphabet + c] = (t * alphabet) as u32;
-            }
+        let (classes, alphabet, mut trans) = class_table(order.len(), |row, b| {
+            order[row]
+                .and_then(|s| index.get(&dfa.next_state(s, b)).copied())
+                .unwrap_or(0) as u32
+        });
+        for t in &mut trans {
+            *t *= alphabet as u32;
         }
         let accept = order
             .iter()
