@@ -14,10 +14,12 @@ use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::grammar::{self, Grammar, ModuleId, RuleId};
 use crate::limits::{MAX_PAIR_BYTES, MAX_REVERSE_STATES};
 use crate::names;
+use crate::network::Network;
 use crate::partial::{self, LeftOut};
 use crate::regular::Lowerer;
 use crate::tagged::TaggedDfa;
 use crate::typed::{self, Groups, Shape, TypeModel};
+use crate::wire::{WireBytes, NATIVE_BIG_ENDIAN};
 
 /// What to do about a typed AST whose automaton is too large.
 const AST_TOO_BIG: &str = "make the rule a leaf with `Config::ast_leaves` to silence this, raise \
@@ -35,6 +37,21 @@ pub struct Compiled {
     pub(crate) reverses: HashMap<RuleId, automata::Reverse>,
     pub(crate) typed: TypedParts,
     pub(crate) left_out: Vec<LeftOut>,
+    /// Per root module, the network of its exported rules that need a
+    /// stack, with those rules in export order.
+    pub(crate) networks: Vec<BuiltNetwork>,
+    /// How many calls the generated recognizers of network rules may nest.
+    pub(crate) nesting_limit: usize,
+}
+
+/// The network of one root module's rules that need a stack.
+pub(crate) struct BuiltNetwork {
+    pub(crate) module: ModuleId,
+    pub(crate) network: Network,
+    /// The exported rules walked in it.
+    pub(crate) exported: Vec<RuleId>,
+    /// Its table, as the runtime reads it (for [`CompiledRule`]).
+    pub(crate) wire: WireBytes,
 }
 
 /// The typed AST of each root module with its automata.
@@ -63,28 +80,73 @@ pub(crate) struct BuiltComponents {
     pub(crate) tdfa: TaggedDfa,
 }
 
-/// One exported rule's automaton, in memory: what [`Compiled::recognizer`]
-/// returns (the generated code's counterpart is `abnf_runtime::Recognizer`).
+/// One exported rule's recognizer, in memory: what [`Compiled::recognizer`]
+/// returns (the generated code's counterpart is `abnf_runtime::Recognizer`,
+/// or `abnf_runtime::NetworkRecognizer` for a rule that needs a stack).
 #[derive(Clone, Copy)]
 pub struct CompiledRule<'a> {
     /// The module that defines the rule.
     pub grammar: &'a str,
     /// The rule name as defined.
     pub rule: &'a str,
-    /// The automaton.
-    pub automaton: &'a Automaton,
+    engine: Engine<'a>,
 }
 
-impl CompiledRule<'_> {
+#[derive(Clone, Copy)]
+enum Engine<'a> {
+    Dfa(&'a Automaton),
+    Network {
+        built: &'a BuiltNetwork,
+        index: usize,
+        limits: abnf_runtime::network::Limits,
+    },
+}
+
+impl<'a> CompiledRule<'a> {
+    /// The rule's DFA, unless the rule needs a stack.
+    pub fn automaton(&self) -> Option<&'a Automaton> {
+        match self.engine {
+            Engine::Dfa(a) => Some(a),
+            Engine::Network { .. } => None,
+        }
+    }
+
+    /// The network the rule is walked in (with the rule's index there),
+    /// when the rule needs a stack.
+    pub fn network(&self) -> Option<(&'a Network, usize)> {
+        match self.engine {
+            Engine::Dfa(_) => None,
+            Engine::Network { built, index, .. } => Some((&built.network, index)),
+        }
+    }
+
     /// Whether all of `input` matches the rule.
     pub fn is_match(&self, input: &[u8]) -> bool {
-        self.automaton.full_match(input).is_ok()
+        self.full_match(input).is_ok()
     }
 
     /// `Err(offset)` of the first byte at which no match is possible any
-    /// more (the input's length if it ended too early).
+    /// more (the input's length if it ended too early; where nesting passed
+    /// the limit for a rule that needs a stack).
     pub fn full_match(&self, input: &[u8]) -> Result<(), usize> {
-        self.automaton.full_match(input)
+        self.validate(input).map_err(|f| f.offset)
+    }
+
+    /// Where and why `input` does not match, with the runtime's walk (for a
+    /// DFA rule, the failure's kind is always a mismatch and its expected
+    /// set is empty).
+    pub fn validate(&self, input: &[u8]) -> Result<(), abnf_runtime::network::Failure> {
+        match self.engine {
+            Engine::Dfa(a) => a
+                .full_match(input)
+                .map_err(|offset| abnf_runtime::network::Failure {
+                    offset,
+                    kind: abnf_runtime::ErrorKind::Mismatch,
+                    expected: abnf_runtime::ByteSet::EMPTY,
+                    open: None,
+                }),
+            Engine::Network { built, index, limits } => built.wire.network().full_match(index, input, limits),
+        }
     }
 }
 
@@ -180,6 +242,10 @@ pub(crate) fn build(config: &Config) -> Result<Compiled, Error> {
     }
     warnings.items.extend(grammar::lints(&grammar));
     let explicit = partial::explicit_rules(&grammar, &exports, &config.exports);
+    // Only the rules that must be DFAs (`@scheme`, `@components`,
+    // `@bidirectional`) are refused here when they cannot be one; the
+    // others that cannot are compiled as networks below.
+    let dfa_only = partial::dfa_rules(&grammar, &exports);
 
     let mut lowerer = Lowerer::new(&grammar);
     let mut failed = Vec::new();
@@ -188,7 +254,7 @@ pub(crate) fn build(config: &Config) -> Result<Compiled, Error> {
         &grammar,
         &mut lowerer,
         &all,
-        &explicit,
+        &dfa_only,
         config.limits,
         &mut failed,
         &mut errors,
@@ -199,13 +265,29 @@ pub(crate) fn build(config: &Config) -> Result<Compiled, Error> {
         &grammar,
         &lowerer,
         failed,
-        &explicit,
+        &dfa_only,
         &mut errors,
         &mut warnings.items,
         &mut left_out,
     );
+    let networks = if errors.is_empty() {
+        build_networks(
+            &grammar,
+            &mut lowerer,
+            &exports,
+            &explicit,
+            config.limits,
+            &mut left_out,
+            &mut errors,
+            &mut warnings.items,
+        )
+    } else {
+        Vec::new()
+    };
     for (_, ids) in &mut exports {
-        ids.retain(|id| !left_out.iter().any(|(l, _)| l == id));
+        ids.retain(|id| {
+            !left_out.iter().any(|(l, _)| l == id) && !networks.iter().any(|n| n.exported.contains(id))
+        });
     }
     let reverses = reverse_automata(&grammar, &automata, &mut warnings);
     let mut typed = TypedParts::default();
@@ -231,7 +313,82 @@ pub(crate) fn build(config: &Config) -> Result<Compiled, Error> {
         reverses,
         typed,
         left_out: left_out.into_iter().map(|(_, l)| l).collect(),
+        networks,
+        nesting_limit: config
+            .nesting_limit
+            .unwrap_or(abnf_runtime::network::Limits::DEFAULT.depth),
     })
+}
+
+/// Compiles the rules that partial compilation left out (their recursion is
+/// not regular, or their automaton too large) as one network per root
+/// module. The rules that compile leave `left_out`, and the warnings about
+/// them go; a rule that does not compile even so stays left out, or is an
+/// error if it was asked for by name.
+#[allow(clippy::too_many_arguments)]
+fn build_networks(
+    g: &Grammar,
+    lowerer: &mut Lowerer<'_>,
+    exports: &[(ModuleId, Vec<RuleId>)],
+    explicit: &std::collections::HashSet<RuleId>,
+    limits: crate::limits::Limits,
+    left_out: &mut Vec<(RuleId, LeftOut)>,
+    errors: &mut Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Vec<BuiltNetwork> {
+    let mut out = Vec::new();
+    for (m, ids) in exports {
+        let targets: Vec<RuleId> = ids
+            .iter()
+            .copied()
+            .filter(|id| left_out.iter().any(|(l, _)| l == id))
+            .collect();
+        if targets.is_empty() {
+            continue;
+        }
+        // One network for all; if that fails, each rule on its own, and a
+        // network of those that compiled.
+        let network = match crate::network::build(g, lowerer, &targets, limits) {
+            Ok(n) => Some((n, targets.clone())),
+            Err(_) => {
+                let mut good = Vec::new();
+                for &t in &targets {
+                    match crate::network::build(g, lowerer, &[t], limits) {
+                        Ok(_) => good.push(t),
+                        Err(d) if explicit.contains(&t) => errors.push(d),
+                        Err(d) => warnings.push(d.with_note(format!(
+                            "`{}` is left out of the output; the other rules compile",
+                            g.rule(t).name
+                        ))),
+                    }
+                }
+                if good.is_empty() {
+                    None
+                } else {
+                    crate::network::build(g, lowerer, &good, limits)
+                        .ok()
+                        .map(|n| (n, good))
+                }
+            }
+        };
+        let Some((network, exported)) = network else {
+            continue;
+        };
+        let spans: Vec<crate::diagnostic::Span> = exported.iter().map(|&r| g.rule(r).name_span).collect();
+        warnings.retain(|w| {
+            !(matches!(w.code, Code::NotRegular | Code::TooLarge)
+                && w.span.is_some_and(|s| spans.contains(&s)))
+        });
+        left_out.retain(|(l, _)| !exported.contains(l));
+        let wire = WireBytes::new(&network.to_bytes(NATIVE_BIG_ENDIAN));
+        out.push(BuiltNetwork {
+            module: *m,
+            network,
+            exported,
+            wire,
+        });
+    }
+    out
 }
 
 fn rule_set(
@@ -589,13 +746,36 @@ impl Compiled {
     pub fn recognizer(&self, grammar: &str, rule: &str) -> Option<CompiledRule<'_>> {
         let m = self.grammar.module_by_name(grammar)?;
         let id = self.grammar.module(m).get(rule)?;
-        let automaton = self.automata.get(&id)?;
         let r = self.grammar.rule(id);
+        let engine = match self.automata.get(&id) {
+            Some(a) => Engine::Dfa(a),
+            None => {
+                let built = self
+                    .networks
+                    .iter()
+                    .find(|n| n.module == m && n.exported.contains(&id))
+                    .or_else(|| self.networks.iter().find(|n| n.exported.contains(&id)))?;
+                Engine::Network {
+                    built,
+                    index: built.network.index_of(id)?,
+                    limits: abnf_runtime::network::Limits {
+                        depth: self.nesting_limit,
+                        ..abnf_runtime::network::Limits::DEFAULT
+                    },
+                }
+            }
+        };
         Some(CompiledRule {
             grammar: &self.grammar.module(r.module).name,
             rule: &r.name,
-            automaton,
+            engine,
         })
+    }
+
+    /// How many exported rules are walked as networks of rule automata
+    /// (they need a stack).
+    pub fn network_rule_count(&self) -> usize {
+        self.networks.iter().map(|n| n.exported.len()).sum()
     }
 
     /// The typed-tree shape of a typed rule, which capture group holds which

@@ -32,6 +32,7 @@ pub struct Config {
     pub(crate) ast_rules: BTreeMap<String, Vec<String>>,
     pub(crate) ast_leaves: BTreeMap<String, Vec<String>>,
     pub(crate) no_ast: bool,
+    pub(crate) nesting_limit: Option<usize>,
     pub(crate) no_unused_warnings: bool,
     pub(crate) depths: Vec<(String, String, u32)>,
     pub(crate) octets: Vec<String>,
@@ -316,6 +317,28 @@ impl Config {
     /// ```
     pub fn depth(&mut self, grammar: &str, rule: &str, depth: u32) -> &mut Config {
         self.depths.push((grammar.to_string(), rule.to_string(), depth));
+        self
+    }
+
+    /// How many rule calls may be open at once when a rule that needs a
+    /// stack (a recursive rule, compiled as a network of rule automata; see
+    /// [`crate::network`]) is matched: input that nests deeper is rejected
+    /// with `abnf_runtime::ErrorKind::TooDeep`. The default is 1,024 (the
+    /// runtime's `network::Limits::DEFAULT`); memory stays proportional to
+    /// it, not to the input.
+    ///
+    /// ```
+    /// let compiled = abnf_codegen::Config::new()
+    ///     .spec_source("c.abnf", "comment = \"(\" *(%x61-7A / comment) \")\"\n")
+    ///     .nesting_limit(3)
+    ///     .build()?;
+    /// let comment = compiled.recognizer("c", "comment").unwrap();
+    /// assert!(comment.is_match(b"(a(b(c)))"));
+    /// assert!(!comment.is_match(b"(a(b(c(d))))"));
+    /// # Ok::<(), abnf_codegen::Error>(())
+    /// ```
+    pub fn nesting_limit(&mut self, depth: usize) -> &mut Config {
+        self.nesting_limit = Some(depth);
         self
     }
 

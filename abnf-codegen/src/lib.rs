@@ -65,6 +65,7 @@ mod files;
 pub mod grammar;
 pub mod limits;
 pub mod names;
+pub mod network;
 pub mod oracle;
 pub mod partial;
 pub mod records;

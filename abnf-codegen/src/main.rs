@@ -445,7 +445,12 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             let r = compiled
                 .recognizer(&grammar_name, &rule)
                 .ok_or_else(|| Error::Config(format!("`{grammar_name}` has no rule `{rule}`")))?;
-            emit(&abnf_codegen::tools::dfa_dot(r.rule, &r.automaton.compact()))?;
+            let automaton = r.automaton().ok_or_else(|| {
+                Error::Config(format!(
+                    "`{rule}` needs a stack: it is compiled as a network of rule automata, not one DFA"
+                ))
+            })?;
+            emit(&abnf_codegen::tools::dfa_dot(r.rule, &automaton.compact()))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Sample {

@@ -64,6 +64,19 @@ pub(crate) fn explicit_rules(
     out
 }
 
+/// The rules that must be DFAs: named by a root spec's `@scheme`,
+/// `@components` or `@bidirectional` directive.
+pub(crate) fn dfa_rules(g: &Grammar, exports: &[(ModuleId, Vec<RuleId>)]) -> HashSet<RuleId> {
+    let mut out = HashSet::new();
+    for (m, _) in exports {
+        let module = g.module(*m);
+        out.extend(module.schemes.iter().map(|(_, id)| *id));
+        out.extend(module.components.iter().map(|c| c.rule));
+        out.extend(module.bidirectional.iter().copied());
+    }
+    out
+}
+
 /// `rules` and every rule they use, callees before callers (iterative
 /// depth-first post-order), so that a rule's parts are built before it.
 fn callees_first(g: &Grammar, rules: &[RuleId]) -> Vec<RuleId> {

@@ -38,6 +38,11 @@ impl WireBytes {
         abnf_runtime::Reverse::from_bytes(self.bytes()).unwrap_or_else(|e| read_back_failed(e))
     }
 
+    /// The bytes as a network of rule automata.
+    pub fn network(&self) -> abnf_runtime::network::Network<'_> {
+        abnf_runtime::network::Network::from_bytes(self.bytes()).unwrap_or_else(|e| read_back_failed(e))
+    }
+
     /// The bytes as a tagged DFA.
     pub fn tagged(&self) -> abnf_runtime::TaggedDfa<'_> {
         abnf_runtime::TaggedDfa::from_bytes(self.bytes()).unwrap_or_else(|e| read_back_failed(e))

@@ -45,6 +45,7 @@
 extern crate alloc;
 
 mod bytes;
+pub mod network;
 mod recognizer;
 pub mod simd;
 mod table;
@@ -52,7 +53,8 @@ mod tagged;
 pub mod wire;
 
 pub use bytes::ByteSet;
-pub use recognizer::{Grammar, MatchError, Recognizer};
+pub use network::NetworkRecognizer;
+pub use recognizer::{ErrorKind, Grammar, MatchError, Recognizer};
 pub use table::{Reverse, Shuffle, Table};
 pub use tagged::{List, Span, TaggedDfa, Text};
 

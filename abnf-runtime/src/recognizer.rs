@@ -405,6 +405,26 @@ pub struct MatchError {
     /// The table state before `offset`, where the walk that found the
     /// error knew it (`usize::MAX` otherwise).
     state: usize,
+    kind: ErrorKind,
+    /// The innermost rule open at `offset` and where it was called (a
+    /// network rule's errors; `("", 0)` otherwise).
+    open: (&'static str, usize),
+}
+
+/// What kind of mismatch a [`MatchError`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input is not in the rule's language: no match can continue at
+    /// the offset (or the input ended too early).
+    Mismatch,
+    /// Rule calls nested deeper than the limit at the offset (rules that
+    /// need a stack; see [`crate::network`]). The input may match with a
+    /// higher limit.
+    TooDeep,
+    /// The general walk of a rule that needs a stack reached its work
+    /// bound at the offset ([`crate::network::Limits::items`]).
+    TooComplex,
 }
 
 /// What an input held where it stopped matching.
@@ -443,6 +463,8 @@ impl MatchError {
             found: Found::Unknown,
             expected: ByteSet::EMPTY,
             state: usize::MAX,
+            kind: ErrorKind::Mismatch,
+            open: ("", 0),
         }
     }
 
@@ -486,7 +508,38 @@ impl MatchError {
             found,
             expected,
             state: usize::MAX,
+            kind: ErrorKind::Mismatch,
+            open: ("", 0),
         }
+    }
+
+    /// The error of a network walk's failure (see [`crate::network`]).
+    pub(crate) fn from_failure(
+        grammar: &'static str,
+        rule: &'static str,
+        input: &[u8],
+        f: &crate::network::Failure,
+        names: &'static [&'static str],
+    ) -> MatchError {
+        let mut e = MatchError::at(grammar, rule, input, f.offset, f.expected);
+        e.kind = f.kind;
+        if let Some((r, at)) = f.open {
+            if let Some(name) = names.get(r as usize) {
+                e.open = (name, at);
+            }
+        }
+        e
+    }
+
+    /// What kind of error this is: a mismatch, or a limit passed.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// For a rule that needs a stack: the innermost rule that was open at
+    /// the offset, and the offset where it was called.
+    pub fn open_rule(&self) -> Option<(&'static str, usize)> {
+        (!self.open.0.is_empty()).then_some(self.open)
     }
 
     /// The byte offset of the first byte that cannot continue a match, or the
@@ -520,6 +573,16 @@ impl fmt::Display for MatchError {
             "invalid {}:{} at byte offset {}",
             self.grammar, self.rule, self.offset
         )?;
+        match self.kind {
+            ErrorKind::Mismatch => {}
+            ErrorKind::TooDeep => return f.write_str(": rule calls nest deeper than the limit"),
+            ErrorKind::TooComplex => return f.write_str(": the general walk's work limit was reached"),
+        }
+        if let Some((open, at)) = self.open_rule() {
+            if open != self.rule || at != 0 {
+                write!(f, " (inside `{open}` opened at {at})")?;
+            }
+        }
         match self.found {
             Found::Unknown => return Ok(()),
             Found::End => f.write_str(": found the end of the input")?,

@@ -34,7 +34,8 @@ pub const MAGIC: [u8; 4] = *b"ABNF";
 
 /// The version of the format. Any change to a table's layout or to the
 /// meaning of its words changes it (3: loop-set records carry the lead
-/// bytes of the UTF-8 characters a state loops on).
+/// bytes of the UTF-8 characters a state loops on). Adding a kind does not
+/// change it: a runtime without the kind refuses the table by its kind.
 pub const VERSION: u32 = 4;
 
 /// The header's length in 32-bit words.
@@ -84,6 +85,18 @@ pub enum Kind {
     /// per state ([`crate::simd::LoopSet::to_record`]: the bytes on which
     /// it loops without effect; empty for most states).
     Tagged = 3,
+    /// A network of rule automata ([`crate::network`]; always 4-byte
+    /// words). Parameters: the number of byte classes (`alphabet`), of
+    /// states (the dead state 0 included), of rules, of call-edge words and
+    /// of action words (0 when the network is walked by the general
+    /// engine). Then 256 bytes (byte → class), then the transitions
+    /// (`states × alphabet` state numbers, not premultiplied), one word per
+    /// state (bit 0: the input may end there; the rest: the state's rule),
+    /// `states + 1` offsets of each state's call edges, the call edges
+    /// (callee rule, return state), each rule's start state, and the
+    /// deterministic walk's actions (`states × (alphabet + 1)`, the last
+    /// column for the end of the input; see `network::action`).
+    Network = 4,
 }
 
 impl Kind {
@@ -92,6 +105,7 @@ impl Kind {
             1 => Some(Kind::Table),
             2 => Some(Kind::Reverse),
             3 => Some(Kind::Tagged),
+            4 => Some(Kind::Network),
             _ => None,
         }
     }

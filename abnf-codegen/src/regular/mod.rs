@@ -223,3 +223,112 @@ pub(crate) fn code_points(lo: u32, hi: u32) -> Option<Hir> {
 pub fn anchored_full(hir: Hir) -> Hir {
     Hir::concat(vec![hir, Hir::look(Look::End)])
 }
+
+/// How [`Lowerer::lower_with_calls`] treats references: calls to the
+/// boundary rules, and inlining (with their calls) of the rules that reach
+/// one.
+pub struct CallSites<'a> {
+    /// Rules referenced by calls.
+    pub boundary: &'a std::collections::HashSet<RuleId>,
+    /// Rules that are not boundaries but reach one: inlined with their
+    /// calls (the others are lowered as usual).
+    pub reaching: &'a std::collections::HashSet<RuleId>,
+}
+
+impl Lowerer<'_> {
+    /// The HIR of `rule`'s body where every reference to a boundary rule is
+    /// an empty capture group, numbered from 1 in the order of the
+    /// references (the Thompson compiler's order), a rule that reaches a
+    /// boundary rule is inlined with its calls, and every other reference
+    /// is lowered as usual. Returns the HIR and the callee of each group
+    /// (group `i + 1` calls `callees[i]`). This is how a rule that needs a
+    /// stack is lowered ([`crate::network`]): its body as a regular
+    /// expression over bytes and calls.
+    pub fn lower_with_calls(
+        &mut self,
+        rule: RuleId,
+        sites: &CallSites<'_>,
+    ) -> Result<(Hir, Vec<RuleId>), Diagnostic> {
+        let mut callees = Vec::new();
+        let mut open = vec![rule];
+        let expr = self.grammar.rule(rule).expr.clone();
+        let (h, n) = self.with_calls(&expr, sites, &mut callees, &mut open)?;
+        let (h, _) = self.check_size(rule, h, n)?;
+        Ok((h, callees))
+    }
+
+    fn with_calls(
+        &mut self,
+        e: &Expr,
+        sites: &CallSites<'_>,
+        callees: &mut Vec<RuleId>,
+        open: &mut Vec<RuleId>,
+    ) -> Result<(Hir, usize), Diagnostic> {
+        Ok(match e {
+            Expr::Alt(es) | Expr::Concat(es) => {
+                let mut n = 1;
+                let mut hs = Vec::with_capacity(es.len());
+                for e in es {
+                    let (h, k) = self.with_calls(e, sites, callees, open)?;
+                    n += k;
+                    if n > MAX_HIR_NODES {
+                        return Err(self.inline_too_large(open[0]));
+                    }
+                    hs.push(h);
+                }
+                let h = if matches!(e, Expr::Alt(_)) {
+                    Hir::alternation(hs)
+                } else {
+                    Hir::concat(hs)
+                };
+                (h, n)
+            }
+            Expr::Repeat { min, max, expr } => {
+                let (h, n) = self.with_calls(expr, sites, callees, open)?;
+                (repeat(*min, *max, h), n + 1)
+            }
+            Expr::Ref(id, _) if sites.boundary.contains(id) => {
+                callees.push(*id);
+                let index = callees.len() as u32;
+                (
+                    Hir::capture(regex_syntax::hir::Capture {
+                        index,
+                        name: None,
+                        sub: Box::new(Hir::empty()),
+                    }),
+                    1,
+                )
+            }
+            Expr::Ref(id, span) if sites.reaching.contains(id) => {
+                if open.contains(id) || open.len() >= MAX_REFERENCE_DEPTH {
+                    // A cycle that no boundary rule cuts: the network
+                    // builder splits it.
+                    let r = self.grammar.rule(*id);
+                    return Err(Diagnostic::error(
+                        Code::NotRegular,
+                        format!("rule `{}` is recursive through rules that are inlined", r.name),
+                        Some(*span),
+                    ));
+                }
+                open.push(*id);
+                let expr = self.grammar.rule(*id).expr.clone();
+                let out = self.with_calls(&expr, sites, callees, open);
+                open.pop();
+                out?
+            }
+            e => self.expr(e, None)?,
+        })
+    }
+
+    fn inline_too_large(&self, rule: RuleId) -> Diagnostic {
+        let r = self.grammar.rule(rule);
+        Diagnostic::error(
+            Code::TooComplex,
+            format!(
+                "rule `{}` expands to more than {MAX_HIR_NODES} regular-expression nodes once its references are inlined",
+                r.name
+            ),
+            Some(r.name_span),
+        )
+    }
+}

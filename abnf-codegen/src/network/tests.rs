@@ -1,0 +1,213 @@
+//! Networks against the oracle: every string up to a length over a small
+//! alphabet, both engines where the network is deterministic.
+
+use crate::oracle::Oracle;
+use crate::Config;
+
+use super::Determinism;
+
+fn compiled(spec: &str) -> crate::Compiled {
+    Config::new()
+        .spec_source("t.abnf", spec)
+        .unused_warnings(false)
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Every string over `alphabet` up to `max` characters.
+fn strings(alphabet: &[char], max: usize) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut level = vec![String::new()];
+    for _ in 0..max {
+        let mut next = Vec::new();
+        for s in &level {
+            for &c in alphabet {
+                let mut t = s.clone();
+                t.push(c);
+                next.push(t);
+            }
+        }
+        out.extend(next.iter().cloned());
+        level = next;
+    }
+    out
+}
+
+/// Checks `rule` against the oracle on every string, and returns whether
+/// the network was deterministic. Where it is, the general walk is checked
+/// too.
+fn agrees(spec: &str, rule: &str, alphabet: &[char], max: usize) -> bool {
+    let c = compiled(spec);
+    let r = c
+        .recognizer("t", rule)
+        .unwrap_or_else(|| panic!("`{rule}` compiles"));
+    let (net, index) = r
+        .network()
+        .unwrap_or_else(|| panic!("`{rule}` is a network rule"));
+    let id = c.grammar.modules[1].get(rule).unwrap();
+    let oracle = Oracle::new(&c.grammar);
+    let bytes = net.to_bytes(crate::wire::NATIVE_BIG_ENDIAN);
+    let wire = crate::wire::WireBytes::new(&bytes);
+    let runtime = wire.network();
+    let limits = abnf_runtime::network::Limits::DEFAULT;
+    let mut matched = 0;
+    for s in strings(alphabet, max) {
+        let want = oracle.matches(id, &s);
+        matched += usize::from(want);
+        assert_eq!(r.is_match(s.as_bytes()), want, "`{rule}` on {s:?}");
+        assert_eq!(
+            runtime.walk_general(index, s.as_bytes(), limits).is_ok(),
+            want,
+            "the general walk of `{rule}` on {s:?}"
+        );
+        if runtime.is_deterministic() {
+            assert_eq!(
+                runtime.walk_deterministic(index, s.as_bytes(), limits).is_ok(),
+                want,
+                "the deterministic walk of `{rule}` on {s:?}"
+            );
+        }
+    }
+    assert!(matched > 0, "`{rule}` matched nothing: the test checks nothing");
+    matches!(net.determinism, Determinism::Deterministic(_))
+}
+
+#[test]
+fn nesting_is_deterministic() {
+    assert!(agrees("b = \"(\" b \")\" / \"x\"\n", "b", &['(', ')', 'x'], 9));
+    assert!(agrees(
+        "list = \"[\" [ item *( \",\" item ) ] \"]\"\nitem = list / 1*DIGIT\n",
+        "list",
+        &['[', ']', ',', '1'],
+        8
+    ));
+    assert!(agrees(
+        "comment = \"(\" *( ctext / comment ) \")\"\nctext = %x61-62\n",
+        "comment",
+        &['(', ')', 'a', 'b'],
+        8
+    ));
+}
+
+#[test]
+fn left_recursion_and_ambiguity_take_the_general_walk() {
+    // Left recursion.
+    assert!(!agrees(
+        "e = e \"+\" t / t\nt = \"(\" e \")\" / \"x\"\n",
+        "e",
+        &['(', ')', 'x', '+'],
+        8
+    ));
+    // Whether the repetition takes an `a` or leaves it for the end is
+    // regular lookahead, which the rule's own DFA absorbs: deterministic.
+    assert!(agrees(
+        "s = \"(\" *( \"a\" / s ) \"a\" \")\"\n",
+        "s",
+        &['(', ')', 'a'],
+        9
+    ));
+    // Ambiguous: `a a` of nested `a`s.
+    assert!(!agrees(
+        "a = a a / \"(\" a \")\" / \"x\"\n",
+        "a",
+        &['(', ')', 'x'],
+        8
+    ));
+}
+
+#[test]
+fn nullable_rules_and_calls() {
+    agrees(
+        "s = [ \"(\" s \")\" ] s / \"x\" s / \"\"\n",
+        "s",
+        &['(', ')', 'x'],
+        8,
+    );
+    agrees(
+        "a = b \"x\" b\nb = *( \"(\" a \")\" )\n",
+        "a",
+        &['(', ')', 'x'],
+        8,
+    );
+    agrees(
+        "p = \"(\" q \")\" / \"y\"\nq = [ p ] [ p ]\n",
+        "p",
+        &['(', ')', 'y'],
+        8,
+    );
+}
+
+#[test]
+fn a_rule_that_uses_a_recursive_rule_calls_it() {
+    // `doc` is not recursive itself, but it uses `b`, which is.
+    assert!(agrees(
+        "doc = \"<\" b \">\" b\nb = \"(\" b \")\" / \"x\"\n",
+        "doc",
+        &['<', '>', '(', ')', 'x'],
+        7
+    ));
+}
+
+#[test]
+fn deep_nesting_ends_in_too_deep_at_the_limit() {
+    for spec in [
+        "b = \"(\" b \")\" / \"x\"\n",
+        // Ambiguous, so walked by the general engine.
+        "b = \"(\" b \")\" / \"x\" / b b\n",
+    ] {
+        let c = Config::new()
+            .spec_source("t.abnf", spec)
+            .nesting_limit(100)
+            .build()
+            .unwrap();
+        let r = c.recognizer("t", "b").unwrap();
+        let input = vec![b'('; 1_000_000];
+        let f = r.validate(&input).unwrap_err();
+        assert_eq!(f.kind, abnf_runtime::ErrorKind::TooDeep, "{spec}");
+        assert!(f.offset <= 101, "{spec}: {}", f.offset);
+        let ok = format!("{}x{}", "(".repeat(100), ")".repeat(100));
+        assert!(r.is_match(ok.as_bytes()), "{spec}");
+        let deep = format!("{}x{}", "(".repeat(101), ")".repeat(101));
+        assert_eq!(
+            r.validate(deep.as_bytes()).unwrap_err().kind,
+            abnf_runtime::ErrorKind::TooDeep
+        );
+    }
+}
+
+#[test]
+fn json_as_published_compiles_and_agrees_with_the_oracle() {
+    let spec = include_str!("../../../tests/data/rfc-grammars/rfc8259.abnf");
+    let c = Config::new().spec_source("rfc8259.abnf", spec).build().unwrap();
+    assert!(c.left_out().is_empty(), "{:?}", c.left_out());
+    let r = c.recognizer("rfc8259", "JSON-text").unwrap();
+    let (net, _) = r.network().expect("JSON-text needs a stack");
+    eprintln!(
+        "JSON: {} rules, {} states, {:?}",
+        net.rules.len(),
+        net.states(),
+        match &net.determinism {
+            Determinism::Deterministic(_) => "deterministic".to_string(),
+            Determinism::General(why) => why.clone(),
+        }
+    );
+    let id = c.grammar.modules[1].get("JSON-text").unwrap();
+    let oracle = Oracle::new(&c.grammar);
+    let mut sampler = crate::sample::Sampler::new(&c.grammar, 7);
+    for _ in 0..300 {
+        let s = sampler.sample(id);
+        assert!(r.is_match(s.as_bytes()), "rejects sampled {s:?}");
+    }
+    for (s, ok) in [
+        ("[1, {\"a\": [true, null]}, \"x\\u00e9\"]", true),
+        (" { } ", true),
+        ("[1,]", false),
+        ("{\"a\" 1}", false),
+    ] {
+        assert_eq!(r.is_match(s.as_bytes()), ok, "{s:?}");
+        assert_eq!(oracle.matches(id, s), ok, "oracle on {s:?}");
+    }
+    let deep = format!("{}1{}", "[".repeat(30), "]".repeat(30));
+    assert!(r.is_match(deep.as_bytes()));
+    assert!(!r.is_match(&deep.as_bytes()[1..]));
+}

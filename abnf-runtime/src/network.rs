@@ -1,0 +1,679 @@
+//! Rules that need a stack: a network of rule automata joined by calls.
+//!
+//! A rule whose recursion no DFA can hold (`value` in JSON, `comment` in
+//! RFC 5322), or whose DFA would be too large, is compiled by `abnf-codegen`
+//! into a *recursive transition network*: one DFA per such "boundary" rule,
+//! over bytes and over calls to other boundary rules. Every rule that is
+//! regular is inlined into the boundary rule that uses it, so the bytes
+//! between calls are walked as in any DFA.
+//!
+//! Two engines walk a network, and the generator picks one per network
+//! ([`Network::is_deterministic`]):
+//!
+//! - **The deterministic walk.** Where the next byte (or the end of the
+//!   input) decides every call and return (the network is ELL(1): brackets,
+//!   parentheses, quotes), the generator writes an action table, one entry
+//!   per state and byte class: shift to a state, call a rule (push the
+//!   return state), tail-call a rule (push nothing), or return (pop). The
+//!   walk is one table step per byte, with an explicit stack.
+//! - **The general walk**, for everything else (ambiguity, left recursion,
+//!   lookahead of more than one byte): an Earley recognizer whose items are
+//!   rule-automaton states with the position where their rule was called
+//!   (Jim and Mandelbaum's Earley parsing with regular right-hand sides).
+//!   It accepts every context-free grammar and stops with
+//!   [`ErrorKind::TooComplex`] past a work bound.
+//!
+//! Neither recurses on the input: stack use is fixed, and nesting deeper than
+//! the limit ([`Limits::depth`]) ends in [`ErrorKind::TooDeep`] at the offset
+//! where the limit was passed.
+//!
+//! The table format is [`crate::wire::Kind::Network`].
+
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::recognizer::ErrorKind;
+use crate::wire::{self, Kind, WireError};
+use crate::{ByteSet, MatchError};
+
+/// The action kinds of the deterministic walk's table (the low
+/// [`action::BITS`] bits of an entry; the rest is the payload), as the
+/// generator writes them.
+pub mod action {
+    /// No action: the input does not match.
+    pub const ERROR: u32 = 0;
+    /// Consume the byte; the payload is the next state's row (premultiplied).
+    pub const SHIFT: u32 = 1;
+    /// Push the return state of call edge `payload`, go to the callee's start.
+    pub const CALL: u32 = 2;
+    /// Go to the callee's start of call edge `payload`, pushing nothing (the
+    /// return state would only return).
+    pub const TAIL: u32 = 3;
+    /// Pop the return state (or, with an empty stack, accept at the end).
+    pub const RETURN: u32 = 4;
+    /// Bits of the kind.
+    pub const BITS: u32 = 3;
+}
+
+/// Limits of one walk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// How many rule calls may be open at once (the nesting depth).
+    pub depth: usize,
+    /// How many items the general walk may create, in all (its work and
+    /// memory are proportional to it); the deterministic walk needs none.
+    pub items: usize,
+}
+
+impl Limits {
+    /// 1,024 open calls and 2^26 items (about 800 MB of items at most).
+    pub const DEFAULT: Limits = Limits {
+        depth: 1024,
+        items: 1 << 26,
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits::DEFAULT
+    }
+}
+
+/// Why a walk did not match, where, and what could have continued it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The byte offset where no match was possible any more (the input's
+    /// length if it ended too early), or where the limit was passed.
+    pub offset: usize,
+    /// What went wrong.
+    pub kind: ErrorKind,
+    /// Bytes that could have continued a match at `offset`.
+    pub expected: ByteSet,
+    /// The innermost rule that was open at `offset` (an index into the
+    /// network's rules) and the offset where it was called, where known.
+    pub open: Option<(u32, usize)>,
+}
+
+/// A network of rule automata, read from a generated table.
+#[derive(Clone, Copy)]
+pub struct Network<'a> {
+    classes: [u8; 256],
+    alphabet: usize,
+    states: usize,
+    /// `trans[state * alphabet + class]`: the next state (0: dead).
+    trans: &'a [u32],
+    /// Per state: bit 0 accepting, the rest the state's rule.
+    info: &'a [u32],
+    /// Per state, the range of its call edges in `calls` (`states + 1`).
+    call_start: &'a [u32],
+    /// Call edges: (callee rule, return state) pairs.
+    calls: &'a [u32],
+    /// Per rule, its start state.
+    starts: &'a [u32],
+    /// The deterministic walk's actions, `states × (alphabet + 1)` (the last
+    /// column is the end of the input), or empty.
+    actions: &'a [u32],
+}
+
+const fn take(words: &[u32], n: usize) -> Result<(&[u32], &[u32]), WireError> {
+    if words.len() < n {
+        return Err(WireError::Truncated);
+    }
+    Ok(words.split_at(n))
+}
+
+impl<'a> Network<'a> {
+    /// # Safety
+    ///
+    /// `bytes` must start at a 4-byte boundary.
+    const unsafe fn decode(bytes: &'a [u8]) -> Result<Network<'a>, WireError> {
+        let (h, rest) = match wire::read_header(bytes, Kind::Network) {
+            Ok(x) => x,
+            Err(e) => return Err(e),
+        };
+        if h.width != 4 {
+            return Err(WireError::Width);
+        }
+        let [alphabet, states, rules, call_words, action_words, ..] = h.params;
+        let (alphabet, states) = (alphabet as usize, states as usize);
+        let (classes, rest) = match wire::read_classes(rest) {
+            Ok(x) => x,
+            Err(e) => return Err(e),
+        };
+        // SAFETY: the header (64 bytes) and the class map (256 bytes) keep
+        // the caller's 4-byte alignment.
+        let words = unsafe { wire::as_u32s(rest) };
+        let (trans, words) = match take(words, states * alphabet) {
+            Ok(x) => x,
+            Err(e) => return Err(e),
+        };
+        let (info, words) = match take(words, states) {
+            Ok(x) => x,
+            Err(e) => return Err(e),
+        };
+        let (call_start, words) = match take(words, states + 1) {
+            Ok(x) => x,
+            Err(e) => return Err(e),
+        };
+        let (calls, words) = match take(words, call_words as usize) {
+            Ok(x) => x,
+            Err(e) => return Err(e),
+        };
+        let (starts, words) = match take(words, rules as usize) {
+            Ok(x) => x,
+            Err(e) => return Err(e),
+        };
+        let (actions, _) = match take(words, action_words as usize) {
+            Ok(x) => x,
+            Err(e) => return Err(e),
+        };
+        Ok(Network {
+            classes,
+            alphabet,
+            states,
+            trans,
+            info,
+            call_start,
+            calls,
+            starts,
+            actions,
+        })
+    }
+
+    /// Whether the generator found the network deterministic (the next
+    /// byte decides every call and return), so that it is walked with one
+    /// table step per byte; else the general walk runs.
+    pub fn is_deterministic(&self) -> bool {
+        !self.actions.is_empty()
+    }
+
+    /// How many rules (boundary rules) the network has.
+    pub fn rules(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// How many states the rule automata have together (the dead state
+    /// included).
+    pub fn states(&self) -> usize {
+        self.states
+    }
+
+    /// Whether all of `input` matches rule `rule` (an index into the
+    /// network's rules), walking with the engine the generator chose.
+    ///
+    /// # Panics
+    ///
+    /// If `rule` is not a rule of the network.
+    pub fn full_match(&self, rule: usize, input: &[u8], limits: Limits) -> Result<(), Failure> {
+        if self.is_deterministic() {
+            self.walk_deterministic(rule, input, limits)
+        } else {
+            self.walk_general(rule, input, limits)
+        }
+    }
+
+    fn rule_of(&self, state: usize) -> u32 {
+        self.info[state] >> 1
+    }
+
+    fn accepts(&self, state: usize) -> bool {
+        self.info[state] & 1 == 1
+    }
+
+    fn call_edges(&self, state: usize) -> impl Iterator<Item = (u32, u32)> + 'a {
+        let (a, b) = (
+            self.call_start[state] as usize,
+            self.call_start[state + 1] as usize,
+        );
+        let calls = self.calls;
+        (a..b).map(move |i| (calls[2 * i], calls[2 * i + 1]))
+    }
+
+    /// The bytes with a transition out of `state` (calls not followed).
+    fn bytes_out(&self, state: usize, out: &mut ByteSet) {
+        for b in 0..=255u8 {
+            if self.trans[state * self.alphabet + self.classes[b as usize] as usize] != 0 {
+                out.insert(b);
+            }
+        }
+    }
+
+    /// The deterministic walk: one action per byte (calls and returns
+    /// re-read the same byte), with an explicit stack of return rows and the
+    /// offsets where their calls were made.
+    pub fn walk_deterministic(&self, rule: usize, input: &[u8], limits: Limits) -> Result<(), Failure> {
+        let width = self.alphabet + 1;
+        let actions = self.actions;
+        let mut row = self.starts[rule] as usize * width;
+        let mut stack: Vec<(u32, usize)> = Vec::new();
+        let mut i = 0;
+        loop {
+            let class = match input.get(i) {
+                Some(&b) => self.classes[b as usize] as usize,
+                None => self.alphabet,
+            };
+            let a = actions[row + class];
+            let payload = (a >> action::BITS) as usize;
+            match a & ((1 << action::BITS) - 1) {
+                action::SHIFT => {
+                    row = payload;
+                    i += 1;
+                    continue;
+                }
+                action::CALL | action::TAIL => {
+                    let (callee, ret) = (self.calls[2 * payload], self.calls[2 * payload + 1]);
+                    if a & ((1 << action::BITS) - 1) == action::CALL {
+                        if stack.len() >= limits.depth {
+                            return Err(self.failure_det(input, i, row / width, ErrorKind::TooDeep, &stack));
+                        }
+                        stack.push((ret * width as u32, i));
+                    }
+                    row = self.starts[callee as usize] as usize * width;
+                }
+                action::RETURN => match stack.pop() {
+                    Some((r, _)) => row = r as usize,
+                    None if i == input.len() => return Ok(()),
+                    None => return Err(self.failure_det(input, i, row / width, ErrorKind::Mismatch, &stack)),
+                },
+                _ => return Err(self.failure_det(input, i, row / width, ErrorKind::Mismatch, &stack)),
+            }
+        }
+    }
+
+    fn failure_det(
+        &self,
+        input: &[u8],
+        offset: usize,
+        state: usize,
+        kind: ErrorKind,
+        stack: &[(u32, usize)],
+    ) -> Failure {
+        let width = self.alphabet + 1;
+        let mut expected = ByteSet::EMPTY;
+        if kind == ErrorKind::Mismatch {
+            for b in 0..=255u8 {
+                if self.actions[state * width + self.classes[b as usize] as usize] != action::ERROR {
+                    expected.insert(b);
+                }
+            }
+        }
+        let _ = input;
+        Failure {
+            offset,
+            kind,
+            expected,
+            open: stack.last().map(|&(_, at)| (self.rule_of(state), at)),
+        }
+    }
+
+    /// The general walk: Earley sets of (state, origin) items over the rule
+    /// automata. Items of one position are kept in one vector, with the
+    /// callers waiting on each position's calls beside them.
+    pub fn walk_general(&self, rule: usize, input: &[u8], limits: Limits) -> Result<(), Failure> {
+        let mut chart = Chart::new(self.states);
+        chart.start_set();
+        chart.add(Item {
+            state: self.starts[rule],
+            origin: 0,
+            depth: 0,
+        });
+        let mut too_deep: Option<usize> = None;
+        let mut i = 0;
+        loop {
+            self.close(&mut chart, i, limits, &mut too_deep)?;
+            if chart.items.len() > limits.items {
+                return Err(Failure {
+                    offset: i,
+                    kind: ErrorKind::TooComplex,
+                    expected: ByteSet::EMPTY,
+                    open: None,
+                });
+            }
+            let (from, to) = (chart.set_start[i], chart.items.len());
+            let Some(&b) = input.get(i) else {
+                let done = chart.items[from..to].iter().any(|it| {
+                    it.origin == 0
+                        && self.accepts(it.state as usize)
+                        && self.rule_of(it.state as usize) == rule as u32
+                });
+                if done {
+                    return Ok(());
+                }
+                return Err(self.failure_general(&chart, i, too_deep));
+            };
+            let class = self.classes[b as usize] as usize;
+            chart.start_set();
+            for k in from..to {
+                let it = chart.items[k];
+                let next = self.trans[it.state as usize * self.alphabet + class];
+                if next != 0 {
+                    chart.add(Item { state: next, ..it });
+                }
+            }
+            if chart.items.len() == chart.set_start[i + 1] {
+                return Err(self.failure_general(&chart, i, too_deep));
+            }
+            i += 1;
+        }
+    }
+
+    /// Predicts and completes set `i` to closure.
+    fn close(
+        &self,
+        chart: &mut Chart,
+        i: usize,
+        limits: Limits,
+        too_deep: &mut Option<usize>,
+    ) -> Result<(), Failure> {
+        let mut k = chart.set_start[i];
+        while k < chart.items.len() {
+            let it = chart.items[k];
+            k += 1;
+            let state = it.state as usize;
+            for (callee, ret) in self.call_edges(state) {
+                chart.waiters.push(Waiter {
+                    callee,
+                    ret,
+                    origin: it.origin,
+                    depth: it.depth,
+                });
+                if it.depth as usize >= limits.depth {
+                    too_deep.get_or_insert(i);
+                } else {
+                    chart.add(Item {
+                        state: self.starts[callee as usize],
+                        origin: i as u32,
+                        depth: it.depth + 1,
+                    });
+                }
+                // The callee may already have matched the empty string here.
+                if chart.completed_here(callee) {
+                    chart.add(Item {
+                        state: ret,
+                        origin: it.origin,
+                        depth: it.depth,
+                    });
+                }
+            }
+            if self.accepts(state) {
+                let r = self.rule_of(state);
+                let origin = it.origin as usize;
+                if origin == i {
+                    chart.mark_completed_here(r);
+                }
+                let (a, b) = (chart.waiter_start[origin], chart.waiter_end(origin));
+                let mut w = a;
+                while w < b.min(chart.waiters.len()) {
+                    let x = chart.waiters[w];
+                    w += 1;
+                    if x.callee == r {
+                        chart.add(Item {
+                            state: x.ret,
+                            origin: x.origin,
+                            depth: x.depth,
+                        });
+                    }
+                }
+            }
+            if chart.items.len() > limits.items {
+                return Err(Failure {
+                    offset: i,
+                    kind: ErrorKind::TooComplex,
+                    expected: ByteSet::EMPTY,
+                    open: None,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn failure_general(&self, chart: &Chart, i: usize, too_deep: Option<usize>) -> Failure {
+        if let Some(at) = too_deep {
+            return Failure {
+                offset: at,
+                kind: ErrorKind::TooDeep,
+                expected: ByteSet::EMPTY,
+                open: None,
+            };
+        }
+        let mut expected = ByteSet::EMPTY;
+        let (from, to) = (
+            chart.set_start[i],
+            chart.set_start.get(i + 1).copied().unwrap_or(chart.items.len()),
+        );
+        let mut open = None;
+        for it in &chart.items[from..to] {
+            self.bytes_out(it.state as usize, &mut expected);
+            if it.origin != 0 || open.is_none() {
+                open = Some((self.rule_of(it.state as usize), it.origin as usize));
+            }
+        }
+        Failure {
+            offset: i,
+            kind: ErrorKind::Mismatch,
+            expected,
+            open,
+        }
+    }
+}
+
+impl fmt::Debug for Network<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Network")
+            .field("rules", &self.starts.len())
+            .field("states", &self.states)
+            .field("classes", &self.alphabet)
+            .field("deterministic", &self.is_deterministic())
+            .finish()
+    }
+}
+
+wire::loaders!(Network, "a rule network");
+
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    state: u32,
+    origin: u32,
+    /// How many calls are open around the item's rule.
+    depth: u32,
+}
+
+/// A caller waiting at `origin`'s set for `callee` to complete.
+#[derive(Clone, Copy, Debug)]
+struct Waiter {
+    callee: u32,
+    ret: u32,
+    origin: u32,
+    depth: u32,
+}
+
+/// The Earley sets: items and waiters of every position, in order, and a
+/// hash set of the current set's (state, origin) pairs.
+struct Chart {
+    items: Vec<Item>,
+    set_start: Vec<usize>,
+    waiters: Vec<Waiter>,
+    waiter_start: Vec<usize>,
+    /// Open addressing over `(state, origin)` keys of the current set
+    /// (`u64::MAX`: empty), with the slots used, for clearing.
+    slots: Vec<u64>,
+    used: Vec<usize>,
+    /// Rules that matched the empty string at the current position.
+    empty: Vec<u32>,
+}
+
+impl Chart {
+    fn new(states: usize) -> Chart {
+        let cap = (states * 2).next_power_of_two().max(64);
+        Chart {
+            items: Vec::new(),
+            set_start: Vec::new(),
+            waiters: Vec::new(),
+            waiter_start: Vec::new(),
+            slots: vec![u64::MAX; cap],
+            used: Vec::new(),
+            empty: Vec::new(),
+        }
+    }
+
+    fn start_set(&mut self) {
+        self.set_start.push(self.items.len());
+        self.waiter_start.push(self.waiters.len());
+        for &s in &self.used {
+            self.slots[s] = u64::MAX;
+        }
+        self.used.clear();
+        self.empty.clear();
+    }
+
+    fn waiter_end(&self, set: usize) -> usize {
+        self.waiter_start.get(set + 1).copied().unwrap_or(usize::MAX)
+    }
+
+    fn completed_here(&self, rule: u32) -> bool {
+        self.empty.contains(&rule)
+    }
+
+    fn mark_completed_here(&mut self, rule: u32) {
+        if !self.empty.contains(&rule) {
+            self.empty.push(rule);
+        }
+    }
+
+    /// Adds `it` to the current set unless an item of the same state and
+    /// origin is there.
+    fn add(&mut self, it: Item) {
+        if 2 * (self.used.len() + 1) > self.slots.len() {
+            self.grow();
+        }
+        let key = (u64::from(it.state) << 32) | u64::from(it.origin);
+        let mask = self.slots.len() - 1;
+        let mut h = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & mask;
+        loop {
+            match self.slots[h] {
+                u64::MAX => {
+                    self.slots[h] = key;
+                    self.used.push(h);
+                    self.items.push(it);
+                    return;
+                }
+                k if k == key => return,
+                _ => h = (h + 1) & mask,
+            }
+        }
+    }
+
+    fn grow(&mut self) {
+        let keys: Vec<u64> = self.used.iter().map(|&s| self.slots[s]).collect();
+        self.slots = vec![u64::MAX; self.slots.len() * 2];
+        self.used.clear();
+        let mask = self.slots.len() - 1;
+        for key in keys {
+            let mut h = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & mask;
+            while self.slots[h] != u64::MAX {
+                h = (h + 1) & mask;
+            }
+            self.slots[h] = key;
+            self.used.push(h);
+        }
+    }
+}
+
+/// A rule of a generated grammar that is walked as a network: what the
+/// generated code holds for it, as [`crate::Recognizer`] for a DFA rule.
+pub struct NetworkRecognizer {
+    grammar: &'static str,
+    rule: &'static str,
+    index: usize,
+    network: Network<'static>,
+    names: &'static [&'static str],
+    limits: Limits,
+}
+
+impl NetworkRecognizer {
+    /// What generated code calls: the network's table (checked while the
+    /// code compiles), the rule's index in it, the names of its rules, and
+    /// the nesting limit the generator was configured with.
+    #[doc(hidden)]
+    pub const fn __new(
+        grammar: &'static str,
+        rule: &'static str,
+        table: &'static wire::Aligned<[u8]>,
+        index: usize,
+        names: &'static [&'static str],
+        depth: usize,
+    ) -> NetworkRecognizer {
+        NetworkRecognizer {
+            grammar,
+            rule,
+            index,
+            network: Network::__wire(table),
+            names,
+            limits: Limits {
+                depth,
+                items: Limits::DEFAULT.items,
+            },
+        }
+    }
+
+    /// The grammar (spec file stem) that defines the rule.
+    pub fn grammar(&self) -> &'static str {
+        self.grammar
+    }
+
+    /// The rule's name as written in the grammar.
+    pub fn rule(&self) -> &'static str {
+        self.rule
+    }
+
+    /// The network the rule is walked in.
+    pub fn network(&self) -> &Network<'static> {
+        &self.network
+    }
+
+    /// The limits [`NetworkRecognizer::validate`] walks with (the nesting
+    /// limit is the generator's `Config::nesting_limit`).
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Whether all of `input` matches the rule.
+    pub fn is_match(&self, input: &str) -> bool {
+        self.is_match_bytes(input.as_bytes())
+    }
+
+    /// Whether all of `input` matches the rule (bytes that are not UTF-8
+    /// never match a grammar over Unicode characters).
+    pub fn is_match_bytes(&self, input: &[u8]) -> bool {
+        self.network.full_match(self.index, input, self.limits).is_ok()
+    }
+
+    /// `Ok` if all of `input` matches the rule, else where and why not.
+    pub fn validate(&self, input: &str) -> Result<(), MatchError> {
+        self.validate_bytes(input.as_bytes())
+    }
+
+    /// [`NetworkRecognizer::validate`] for bytes.
+    pub fn validate_bytes(&self, input: &[u8]) -> Result<(), MatchError> {
+        self.validate_with(input, self.limits)
+    }
+
+    /// [`NetworkRecognizer::validate_bytes`] with other limits (a nesting
+    /// depth for this call, say).
+    pub fn validate_with(&self, input: &[u8], limits: Limits) -> Result<(), MatchError> {
+        self.network
+            .full_match(self.index, input, limits)
+            .map_err(|f| MatchError::from_failure(self.grammar, self.rule, input, &f, self.names))
+    }
+}
+
+impl fmt::Debug for NetworkRecognizer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("NetworkRecognizer")
+            .field("grammar", &self.grammar)
+            .field("rule", &self.rule)
+            .field("network", &self.network)
+            .finish()
+    }
+}
