@@ -314,12 +314,18 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                                 .join(", ")
                         );
                     }
-                    let rules = compiled.rule_count();
+                    let stack = compiled.network_rule_count();
+                    let rules = compiled.rule_count() + stack;
                     let warnings = compiled.warnings.items.len();
                     println!(
-                        "ok: {} checked, {rules} rule{} compiled, {warnings} warning{}",
+                        "ok: {} checked, {rules} rule{} compiled{}, {warnings} warning{}",
                         plural(specs.len(), "spec file"),
                         if rules == 1 { "" } else { "s" },
+                        if stack == 0 {
+                            String::new()
+                        } else {
+                            format!(" ({stack} with a stack)")
+                        },
                         if warnings == 1 { "" } else { "s" },
                     );
                     if deny_warnings && !compiled.warnings.items.is_empty() {
@@ -425,7 +431,31 @@ fn run(command: Command) -> Result<ExitCode, Error> {
                         items: vec![d],
                     };
                     text.push_str(&diags.render(io::stdout().is_terminal()));
-                    Ok(())
+                    match abnf_codegen::network::build(&grammar, &mut lowerer, &[id], Default::default()) {
+                        Ok(net) => {
+                            let called: Vec<&str> = net.rules.iter().map(|&r| grammar.rule(r).name.as_str()).collect();
+                            let _ = writeln!(
+                                text,
+                                "\nengine: a network of {} rule automata ({}; {} states, {} byte classes)",
+                                net.rules.len(),
+                                called.join(", "),
+                                net.states(),
+                                net.alphabet
+                            );
+                            match &net.determinism {
+                                abnf_codegen::network::Determinism::Deterministic(_) => writeln!(
+                                    text,
+                                    "walk: deterministic: the next byte decides every call and return (one table \
+                                     step per byte, an explicit stack)"
+                                ),
+                                abnf_codegen::network::Determinism::General(why) => writeln!(
+                                    text,
+                                    "walk: general (an Earley recognizer over the rule automata): {why}"
+                                ),
+                            }
+                        }
+                        Err(d) => writeln!(text, "\nengine: none: {}", d.message),
+                    }
                 }
             }
             .ok();

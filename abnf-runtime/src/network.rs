@@ -52,6 +52,9 @@ pub mod action {
     pub const TAIL: u32 = 3;
     /// Pop the return state (or, with an empty stack, accept at the end).
     pub const RETURN: u32 = 4;
+    /// [`SHIFT`] into a state that loops on a run of bytes: the walk skips
+    /// the run with a vector search of the state's loop set.
+    pub const SHIFT_LOOP: u32 = 5;
     /// Bits of the kind.
     pub const BITS: u32 = 3;
 }
@@ -114,6 +117,10 @@ pub struct Network<'a> {
     /// The deterministic walk's actions, `states × (alphabet + 1)` (the last
     /// column is the end of the input), or empty.
     actions: &'a [u32],
+    /// Per state, the index plus one of its loop set (0: none), or empty.
+    loop_of: &'a [u32],
+    /// The loop sets' records ([`crate::simd::LoopSet::to_record`]).
+    loops: &'a [u8],
 }
 
 const fn take(words: &[u32], n: usize) -> Result<(&[u32], &[u32]), WireError> {
@@ -135,7 +142,7 @@ impl<'a> Network<'a> {
         if h.width != 4 {
             return Err(WireError::Width);
         }
-        let [alphabet, states, rules, call_words, action_words, ..] = h.params;
+        let [alphabet, states, rules, call_words, action_words, loops, ..] = h.params;
         let (alphabet, states) = (alphabet as usize, states as usize);
         let (classes, rest) = match wire::read_classes(rest) {
             Ok(x) => x,
@@ -164,10 +171,22 @@ impl<'a> Network<'a> {
             Ok(x) => x,
             Err(e) => return Err(e),
         };
-        let (actions, _) = match take(words, action_words as usize) {
+        let (actions, words) = match take(words, action_words as usize) {
             Ok(x) => x,
             Err(e) => return Err(e),
         };
+        let (loop_of, words) = match take(words, if loops == 0 { 0 } else { states }) {
+            Ok(x) => x,
+            Err(e) => return Err(e),
+        };
+        // SAFETY: `words` are whole `u32`s of the caller's bytes, so their
+        // bytes are in bounds and initialized; the slice borrows the input.
+        let rest = unsafe { core::slice::from_raw_parts(words.as_ptr().cast::<u8>(), words.len() * 4) };
+        let loop_bytes = loops as usize * crate::simd::LOOP_SET_BYTES;
+        if rest.len() < loop_bytes {
+            return Err(WireError::Truncated);
+        }
+        let (loops, _) = rest.split_at(loop_bytes);
         Ok(Network {
             classes,
             alphabet,
@@ -178,6 +197,8 @@ impl<'a> Network<'a> {
             calls,
             starts,
             actions,
+            loop_of,
+            loops,
         })
     }
 
@@ -241,54 +262,61 @@ impl<'a> Network<'a> {
 
     /// The deterministic walk: one action per byte (calls and returns
     /// re-read the same byte), with an explicit stack of return rows and the
-    /// offsets where their calls were made.
+    /// offsets where their calls were made. Shifts run in a tight loop; a
+    /// shift into a state that loops on a run of bytes skips the run with
+    /// a vector search.
     pub fn walk_deterministic(&self, rule: usize, input: &[u8], limits: Limits) -> Result<(), Failure> {
+        const KIND: u32 = (1 << action::BITS) - 1;
         let width = self.alphabet + 1;
         let actions = self.actions;
+        let classes = &self.classes;
         let mut row = self.starts[rule] as usize * width;
         let mut stack: Vec<(u32, usize)> = Vec::new();
         let mut i = 0;
         loop {
-            let class = match input.get(i) {
-                Some(&b) => self.classes[b as usize] as usize,
-                None => self.alphabet,
+            let a = loop {
+                let Some(&b) = input.get(i) else {
+                    break actions[row + self.alphabet];
+                };
+                let a = actions[row + classes[b as usize] as usize];
+                if a & KIND != action::SHIFT {
+                    break a;
+                }
+                row = (a >> action::BITS) as usize;
+                i += 1;
             };
-            let a = actions[row + class];
             let payload = (a >> action::BITS) as usize;
-            match a & ((1 << action::BITS) - 1) {
-                action::SHIFT => {
+            match a & KIND {
+                action::SHIFT_LOOP => {
                     row = payload;
                     i += 1;
-                    continue;
-                }
-                action::CALL | action::TAIL => {
-                    let (callee, ret) = (self.calls[2 * payload], self.calls[2 * payload + 1]);
-                    if a & ((1 << action::BITS) - 1) == action::CALL {
-                        if stack.len() >= limits.depth {
-                            return Err(self.failure_det(input, i, row / width, ErrorKind::TooDeep, &stack));
-                        }
-                        stack.push((ret * width as u32, i));
+                    let k = self.loop_of[row / width] as usize;
+                    if k > 0 && i < input.len() {
+                        let set = crate::simd::LoopSet::from_records(self.loops, k - 1);
+                        i = crate::simd::find_outside(&set, input, i);
                     }
+                }
+                action::CALL => {
+                    if stack.len() >= limits.depth {
+                        return Err(self.failure_det(i, row / width, ErrorKind::TooDeep, &stack));
+                    }
+                    let (callee, ret) = (self.calls[2 * payload], self.calls[2 * payload + 1]);
+                    stack.push((ret * width as u32, i));
                     row = self.starts[callee as usize] as usize * width;
                 }
+                action::TAIL => row = self.starts[self.calls[2 * payload] as usize] as usize * width,
                 action::RETURN => match stack.pop() {
                     Some((r, _)) => row = r as usize,
                     None if i == input.len() => return Ok(()),
-                    None => return Err(self.failure_det(input, i, row / width, ErrorKind::Mismatch, &stack)),
+                    None => return Err(self.failure_det(i, row / width, ErrorKind::Mismatch, &stack)),
                 },
-                _ => return Err(self.failure_det(input, i, row / width, ErrorKind::Mismatch, &stack)),
+                _ => return Err(self.failure_det(i, row / width, ErrorKind::Mismatch, &stack)),
             }
         }
     }
 
-    fn failure_det(
-        &self,
-        input: &[u8],
-        offset: usize,
-        state: usize,
-        kind: ErrorKind,
-        stack: &[(u32, usize)],
-    ) -> Failure {
+    #[cold]
+    fn failure_det(&self, offset: usize, state: usize, kind: ErrorKind, stack: &[(u32, usize)]) -> Failure {
         let width = self.alphabet + 1;
         let mut expected = ByteSet::EMPTY;
         if kind == ErrorKind::Mismatch {
@@ -298,7 +326,6 @@ impl<'a> Network<'a> {
                 }
             }
         }
-        let _ = input;
         Failure {
             offset,
             kind,

@@ -603,12 +603,45 @@ impl core::error::Error for MatchError {}
 pub struct Grammar {
     name: &'static str,
     rules: &'static [&'static Recognizer],
+    networks: &'static [&'static crate::NetworkRecognizer],
 }
 
 impl Grammar {
     #[doc(hidden)]
     pub const fn __new(name: &'static str, rules: &'static [&'static Recognizer]) -> Grammar {
-        Grammar { name, rules }
+        Grammar {
+            name,
+            rules,
+            networks: &[],
+        }
+    }
+
+    #[doc(hidden)]
+    pub const fn __with_networks(
+        name: &'static str,
+        rules: &'static [&'static Recognizer],
+        networks: &'static [&'static crate::NetworkRecognizer],
+    ) -> Grammar {
+        Grammar {
+            name,
+            rules,
+            networks,
+        }
+    }
+
+    /// Its exported rules that need a stack (recursive rules, walked as a
+    /// network of rule automata; see [`crate::network`]), in spec order.
+    pub fn network_rules(&self) -> &'static [&'static crate::NetworkRecognizer] {
+        self.networks
+    }
+
+    /// The recognizer of a rule that needs a stack, by its ABNF name
+    /// (case-insensitive).
+    pub fn get_network(&self, rule: &str) -> Option<&'static crate::NetworkRecognizer> {
+        self.networks
+            .iter()
+            .copied()
+            .find(|r| r.rule().eq_ignore_ascii_case(rule))
     }
 
     /// The grammar's name (its spec file stem).
@@ -636,6 +669,7 @@ impl fmt::Debug for Grammar {
         f.debug_struct("Grammar")
             .field("name", &self.name)
             .field("rules", &self.rules.len())
+            .field("network_rules", &self.networks.len())
             .finish()
     }
 }

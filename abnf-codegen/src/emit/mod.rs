@@ -33,6 +33,23 @@ pub struct EmitGrammar {
     pub source: String,
     /// The rules, in spec order.
     pub rules: Vec<EmitRule>,
+    /// The network of the rules that need a stack, if any.
+    pub network: Option<EmitNetwork>,
+}
+
+/// The network of a grammar's rules that need a stack
+/// ([`crate::network`]): its table files and the rules walked in it.
+#[derive(Clone, Debug)]
+pub struct EmitNetwork {
+    /// Path of the table files, without the `.le.net` / `.be.net` suffix.
+    pub path: String,
+    /// Every rule of the network (its automata's names, for errors).
+    pub names: Vec<String>,
+    /// The exported rules: ABNF name, Rust constant, index in the
+    /// network, doc lines.
+    pub rules: Vec<(String, String, usize, Vec<String>)>,
+    /// How many calls may nest.
+    pub nesting_limit: usize,
 }
 
 /// One exported rule.
@@ -150,11 +167,37 @@ pub fn grammar_module(
     let gname = &g.name;
     let gdoc = format!(" Every exported rule of `{}`, in spec order.", g.source);
     let alias = private_alias(&rt);
+    let grammar = match &g.network {
+        None => quote!(#rt::Grammar::__new(#gname, &[#(&#consts),*])),
+        Some(net) => {
+            let table = format_ident!("__NETWORK");
+            let names_ident = format_ident!("__NETWORK_RULES");
+            let path = |s: &str| include_path(&format!("{}.{s}", net.path), style);
+            items.push(aligned_static(&table, path("le.net"), path("be.net")));
+            let names = &net.names;
+            items.push(quote! {
+                /// The rules of this grammar's network of rule automata, by index.
+                static #names_ident: &[&str] = &[#(#names),*];
+            });
+            let depth = net.nesting_limit;
+            let mut idents = Vec::new();
+            for (name, ident, index, doc) in &net.rules {
+                let ident = Ident::new(ident, Span::call_site());
+                items.push(quote! {
+                    #(#[doc = #doc])*
+                    pub static #ident: #rt::NetworkRecognizer =
+                        #rt::NetworkRecognizer::__new(#gname, #name, #table, #index, #names_ident, #depth);
+                });
+                idents.push(ident);
+            }
+            quote!(#rt::Grammar::__with_networks(#gname, &[#(&#consts),*], &[#(&#idents),*]))
+        }
+    };
     let tokens = quote! {
         #alias
         #(#items)*
         #[doc = #gdoc]
-        pub static GRAMMAR: #rt::Grammar = #rt::Grammar::__new(#gname, &[#(&#consts),*]);
+        pub static GRAMMAR: #rt::Grammar = #grammar;
         #ast
     };
     let header = format!(

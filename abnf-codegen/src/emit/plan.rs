@@ -235,10 +235,12 @@ impl Compiled {
                 }
             }
             let source = file_name(&g.sources.get(module.file).name);
+            let network = self.network_emit(*m, &mut idents, &mut errors, &mut files);
             let eg = EmitGrammar {
                 name: module.name.clone(),
                 source: source.clone(),
                 rules,
+                network,
             };
             let ast = self
                 .typed
@@ -310,6 +312,92 @@ impl Compiled {
             stats: self.stats(),
             warnings: self.warnings.clone(),
             inputs,
+        })
+    }
+}
+
+impl Compiled {
+    /// The emit model and table files of module `m`'s network, if it has
+    /// one; its rules' Rust names join `idents` (a collision is an error).
+    fn network_emit(
+        &self,
+        m: ModuleId,
+        idents: &mut HashMap<String, RuleId>,
+        errors: &mut Vec<Diagnostic>,
+        files: &mut Vec<GeneratedFile>,
+    ) -> Option<super::EmitNetwork> {
+        let g = &self.grammar;
+        let built = self.networks.iter().find(|n| n.module == m)?;
+        let net = &built.network;
+        let module = g.module(m);
+        let path = format!("{}/__network", module.name);
+        files.push(GeneratedFile {
+            path: format!("{path}.le.net"),
+            contents: net.to_bytes(false),
+        });
+        files.push(GeneratedFile {
+            path: format!("{path}.be.net"),
+            contents: net.to_bytes(true),
+        });
+        let engine = match &net.determinism {
+            crate::network::Determinism::Deterministic(_) => {
+                " walked deterministically: the next byte decides every call and return (one table step per \
+                 byte, an explicit stack)"
+                    .to_string()
+            }
+            crate::network::Determinism::General(why) => {
+                format!(" walked by the general (Earley) engine: {why}")
+            }
+        };
+        let mut rules = Vec::new();
+        for &id in &built.exported {
+            let r = g.rule(id);
+            let mut ident = names::constant_name(&r.name);
+            if ident == "GRAMMAR" {
+                ident.push_str("_RULE");
+            }
+            if let Some(&other) = idents.get(&ident) {
+                errors.push(
+                    Diagnostic::error(
+                        Code::RustName,
+                        format!(
+                            "rules `{}` and `{}` both become the Rust name `{ident}`",
+                            g.rule(other).name,
+                            r.name
+                        ),
+                        Some(r.name_span),
+                    )
+                    .with_label("this rule's Rust name collides")
+                    .with_secondary(g.rule(other).name_span, "with this rule's")
+                    .with_note("rename one of the rules, or export only one of them"),
+                );
+                continue;
+            }
+            idents.insert(ident.clone(), id);
+            let mut doc = rule_doc(g, id, "Recognizer for");
+            doc.push(String::new());
+            doc.push(format!(
+                " This rule needs a stack (its recursion is not regular, or its automaton would be too large): \
+                 it is a network of {} rule automata ({} states, {} byte classes),{engine}. Calls nest at \
+                 most {} deep; deeper input is rejected with `ErrorKind::TooDeep`.",
+                net.rules.len(),
+                net.states(),
+                net.alphabet,
+                self.nesting_limit
+            ));
+            rules.push((
+                r.name.clone(),
+                ident,
+                net.index_of(id)
+                    .expect("an exported network rule is in its network"),
+                doc,
+            ));
+        }
+        Some(super::EmitNetwork {
+            path,
+            names: net.rules.iter().map(|&r| g.rule(r).name.clone()).collect(),
+            rules,
+            nesting_limit: self.nesting_limit,
         })
     }
 }

@@ -191,7 +191,56 @@ pub(super) fn decide(net: &Network, names: &[String]) -> Determinism {
             }
         }
     }
+    accelerate(net, &mut actions);
     Determinism::Deterministic(actions)
+}
+
+/// The states of the deterministic walk that loop to themselves on at
+/// least [`MIN_LOOP_BYTES`] ASCII bytes (string contents, runs of spaces),
+/// with the bytes and the UTF-8 lead bytes they loop on: the shifts into
+/// them become [`action::SHIFT_LOOP`], after which the runtime skips the
+/// run with a vector search ([`abnf_runtime::simd::find_outside`]).
+pub(crate) fn loop_sets(net: &Network, actions: &[u32]) -> Vec<(u32, abnf_runtime::simd::LoopSet)> {
+    use crate::automata::bitpar::{utf8_leads, NibbleTable, MIN_LOOP_BYTES};
+    let a = net.alphabet;
+    let width = a + 1;
+    let shift_to = |q: usize, c: usize| -> Option<usize> {
+        let act = actions[q * width + c];
+        let kind = act & ((1 << action::BITS) - 1);
+        (kind == action::SHIFT || kind == action::SHIFT_LOOP).then(|| (act >> action::BITS) as usize / width)
+    };
+    let mut out = Vec::new();
+    for q in 1..net.states() {
+        let bytes = NibbleTable::from_fn(|b| shift_to(q, net.classes[b as usize] as usize) == Some(q));
+        if bytes.len() < MIN_LOOP_BYTES {
+            continue;
+        }
+        let leads = utf8_leads(q, |s, b| shift_to(s, net.classes[b as usize] as usize));
+        out.push((
+            q as u32,
+            abnf_runtime::simd::LoopSet {
+                bytes: abnf_runtime::simd::NibbleSet(bytes.0),
+                escape: 0,
+                escaped: abnf_runtime::simd::NibbleSet([0; 16]),
+                leads,
+            },
+        ));
+    }
+    out
+}
+
+/// Marks the shifts into looping states (see [`loop_sets`]).
+fn accelerate(net: &Network, actions: &mut [u32]) {
+    let width = net.alphabet + 1;
+    let looping: std::collections::HashSet<u32> =
+        loop_sets(net, actions).into_iter().map(|(q, _)| q).collect();
+    for act in actions.iter_mut() {
+        if *act & ((1 << action::BITS) - 1) == action::SHIFT
+            && looping.contains(&((*act >> action::BITS) / width as u32))
+        {
+            *act = (*act & !((1 << action::BITS) - 1)) | action::SHIFT_LOOP;
+        }
+    }
 }
 
 /// Language containment between states of one rule automaton, read as

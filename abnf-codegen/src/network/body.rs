@@ -1,5 +1,5 @@
 //! One boundary rule's automaton: its body's Thompson NFA, where a call is
-//! an empty capture group, determinized over bytes and calls, then
+//! a capture group (around a placeholder byte), determinized over bytes and calls, then
 //! minimized.
 
 use std::collections::{BTreeMap, HashSet};
@@ -209,7 +209,12 @@ fn determinize(nfa: &NFA, callees: &[RuleId], max_states: usize) -> Option<BodyD
                     // of one rule from several places share a symbol.
                     let callee = callees[group_index.as_usize() - 1];
                     let first = callees.iter().position(|&c| c == callee).unwrap_or(0);
-                    by_callee.entry(first).or_default().push(*next);
+                    // Past the group's placeholder byte.
+                    let after = match nfa.state(*next) {
+                        State::ByteRange { trans } => trans.next,
+                        _ => *next,
+                    };
+                    by_callee.entry(first).or_default().push(after);
                 }
                 _ => {}
             }

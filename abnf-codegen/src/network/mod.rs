@@ -74,6 +74,11 @@ impl Network {
             Determinism::Deterministic(a) => a,
             Determinism::General(_) => &[],
         };
+        let loops = if actions.is_empty() {
+            Vec::new()
+        } else {
+            analysis::loop_sets(self, actions)
+        };
         let mut out = Vec::new();
         wire::write_header(
             &mut out,
@@ -85,6 +90,7 @@ impl Network {
                 self.rules.len() as u32,
                 call_words as u32,
                 actions.len() as u32,
+                loops.len() as u32,
             ],
             big_endian,
         );
@@ -105,7 +111,18 @@ impl Network {
         words.extend(self.calls.iter().flatten().flat_map(|&(r, t)| [r, t]));
         words.extend(&self.starts);
         words.extend(actions);
+        // Per state, its loop set's index plus one (0: none), then the sets.
+        if !loops.is_empty() {
+            let mut index = vec![0u32; self.states()];
+            for (k, (q, _)) in loops.iter().enumerate() {
+                index[*q as usize] = k as u32 + 1;
+            }
+            words.extend(index);
+        }
         wire::write_words(&mut out, &words, 4, big_endian);
+        for (_, set) in &loops {
+            out.extend_from_slice(&set.to_record());
+        }
         out
     }
 }

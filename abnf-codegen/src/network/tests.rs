@@ -211,3 +211,60 @@ fn json_as_published_compiles_and_agrees_with_the_oracle() {
     assert!(r.is_match(deep.as_bytes()));
     assert!(!r.is_match(&deep.as_bytes()[1..]));
 }
+
+#[test]
+fn random_grammars_agree_with_the_oracle() {
+    use crate::sample::{random, Rng};
+    let (mut networks, mut deterministic) = (0, 0);
+    for seed in 0..60u64 {
+        let mut rng = Rng::new(seed);
+        let rules = 1 + (seed % 3) as usize;
+        let spec = if seed % 2 == 0 {
+            random::grammar(&mut rng, rules)
+        } else {
+            random::bracketed(&mut rng, rules)
+        };
+        // A grammar whose recursion never ends is refused, rightly.
+        let Ok(c) = Config::new()
+            .spec_source("t.abnf", spec.as_str())
+            .unused_warnings(false)
+            .build()
+        else {
+            continue;
+        };
+        assert!(c.left_out().is_empty(), "{spec}: {:?}", c.left_out());
+        let oracle = Oracle::new(&c.grammar);
+        for (i, &id) in c.grammar.modules[1].defined.iter().enumerate() {
+            let r = c.recognizer("t", &format!("r{i}")).expect("every rule compiles");
+            let walks = r.network().map(|(net, index)| {
+                networks += 1;
+                deterministic += usize::from(matches!(net.determinism, Determinism::Deterministic(_)));
+                (
+                    crate::wire::WireBytes::new(&net.to_bytes(crate::wire::NATIVE_BIG_ENDIAN)),
+                    index,
+                )
+            });
+            for s in strings(&random::ALPHABET, 5) {
+                let want = oracle.matches(id, &s);
+                assert_eq!(r.is_match(s.as_bytes()), want, "{spec}r{i} on {s:?}");
+                if let Some((wire, index)) = &walks {
+                    let limits = abnf_runtime::network::Limits::DEFAULT;
+                    let got = wire.network().walk_general(*index, s.as_bytes(), limits).is_ok();
+                    assert_eq!(got, want, "{spec}general walk of r{i} on {s:?}");
+                    if wire.network().is_deterministic() {
+                        let got = wire
+                            .network()
+                            .walk_deterministic(*index, s.as_bytes(), limits)
+                            .is_ok();
+                        assert_eq!(got, want, "{spec}deterministic walk of r{i} on {s:?}");
+                    }
+                }
+            }
+        }
+    }
+    // The grammars exercise both walks.
+    assert!(
+        networks > 10 && deterministic > 0 && deterministic < networks,
+        "{networks} {deterministic}"
+    );
+}

@@ -237,7 +237,7 @@ pub struct CallSites<'a> {
 
 impl Lowerer<'_> {
     /// The HIR of `rule`'s body where every reference to a boundary rule is
-    /// an empty capture group, numbered from 1 in the order of the
+    /// a capture group (of one placeholder byte), numbered from 1 in the order of the
     /// references (the Thompson compiler's order), a rule that reaches a
     /// boundary rule is inlined with its calls, and every other reference
     /// is lowered as usual. Returns the HIR and the callee of each group
@@ -290,11 +290,15 @@ impl Lowerer<'_> {
             Expr::Ref(id, _) if sites.boundary.contains(id) => {
                 callees.push(*id);
                 let index = callees.len() as u32;
+                // The group holds one byte, which the network builder never
+                // reads: an empty group would be zero-width, and the
+                // Thompson compiler does not loop over what matches only
+                // the empty string (`1*( call )` would call once).
                 (
                     Hir::capture(regex_syntax::hir::Capture {
                         index,
                         name: None,
-                        sub: Box::new(Hir::empty()),
+                        sub: Box::new(Hir::literal(*b"\0")),
                     }),
                     1,
                 )

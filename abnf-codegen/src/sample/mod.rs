@@ -14,6 +14,8 @@
 //! allows. Near misses are not always invalid; [`Sampler::invalid`] keeps
 //! only those the [`crate::oracle::Oracle`] rejects.
 
+pub mod random;
+
 use std::collections::{BTreeSet, HashMap};
 
 use crate::grammar::{Expr, Grammar, RuleId};
