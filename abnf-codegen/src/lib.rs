@@ -12,6 +12,7 @@
 //! | rules → regular expressions | [`regular`] | `regex_syntax::hir::Hir` |
 //! | HIR → minimized DFA, compact table | [`automata`] | [`automata::Automaton`] |
 //! | HIR with captures → tagged DFA | [`tagged`] | [`tagged::TaggedDfa`] |
+//! | rules no DFA can hold → rule automata joined by calls | [`network`] | [`network::Network`] |
 //! | the pipeline, rule by rule | [`compile`] (with [`partial`]) | [`Compiled`] |
 //! | compiled grammar → emit model → Rust | [`emit`] | [`Generated`] files |
 //!

@@ -1,12 +1,13 @@
-//! Partial compilation: which rules a grammar leaves out, and why.
+//! Partial compilation: which rules cannot be one DFA, and why.
 //!
 //! A spec file is exported whole unless the configuration names its rules.
-//! In a whole-file export, a rule that cannot become a DFA (its recursion is
-//! not regular, or it uses such a rule, or its automaton exceeds a size
-//! limit) is left out of the output with a warning, and every other rule
-//! compiles: one nested `comment` must not sink RFC 5322. A rule the user
-//! asked for by name (`Config::export`, `check --rule`, or a `@scheme`,
-//! `@components` or `@bidirectional` directive) stays an error.
+//! A rule that cannot become a DFA (its recursion is not regular, or it uses
+//! such a rule, or its automaton exceeds a size limit) is set aside here
+//! with a warning; [`crate::compile`] then compiles the rules set aside as a
+//! network of rule automata ([`crate::network`]), and drops the warnings of
+//! those that compile. What is left out in the end is what does not compile
+//! even so. A rule that must be a DFA (named by a `@scheme`, `@components`
+//! or `@bidirectional` directive) stays an error.
 //!
 //! Each non-regular cycle is reported once, with the chain from the rule
 //! that reached it first and the list of rules left out with it.

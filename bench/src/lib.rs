@@ -36,6 +36,7 @@
 
 pub mod agreement;
 pub mod contenders;
+pub mod json;
 pub mod long;
 
 /// The corpus size the benchmarks use.

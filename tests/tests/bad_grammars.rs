@@ -126,25 +126,6 @@ fn not_utf8_spec() -> PathBuf {
     path
 }
 
-/// `t-import.abnf`, which imports a nested `comment` from `c.abnf` (on
-/// disk, so that only the importing file is a root).
-fn importing_spec() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bad_grammars");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("c.abnf"),
-        "comment = \"(\" *(ctext / comment) \")\"\nctext = %x61-7A\n",
-    )
-    .unwrap();
-    let path = dir.join("t-import.abnf");
-    std::fs::write(
-        &path,
-        "; @import c.abnf comment\nh = \"<\" comment \">\"\nok = \"z\"\n",
-    )
-    .unwrap();
-    path
-}
-
 fn cases() -> Vec<Case> {
     let huge = format!(
         "a = \"x\"\n{}",
@@ -153,22 +134,9 @@ fn cases() -> Vec<Case> {
     assert!(huge.len() > 4 << 20);
     let not_utf8 = not_utf8_spec();
     let not_utf8_loc = format!("{}:2:6", not_utf8.display());
-    let importing = importing_spec();
 
     vec![
         // The other rows are fixtures: data/bad-grammars/ (see `fixtures`).
-        Case {
-            files: Vec::new(),
-            paths: vec![importing.clone()],
-            ..case(
-                "a cycle in an imported file is reported from the local rule",
-                "",
-                "rule `h` uses `comment`, which is recursive in a way no DFA can recognize: h → comment → comment",
-                Pos::At(format!("{}:2:1", importing.display())),
-            )
-        }
-        .build()
-        .warning(),
         Case {
             files: Vec::new(),
             paths: vec![not_utf8],

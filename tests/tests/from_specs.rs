@@ -298,15 +298,11 @@ fn rfc_path(file: &str) -> PathBuf {
         .join(file)
 }
 
-/// Builds `file` whole with `setup` applied; checks the time limit and that
-/// every rule named in `left_out` is left out (and no other rule of
-/// `must_compile`).
-fn rfc_build(
-    file: &str,
-    setup: impl FnOnce(&mut Config),
-    left_out: &[&str],
-    must_compile: &[&str],
-) -> Compiled {
+/// Builds `file` whole with `setup` applied; checks the time limit, that
+/// no rule is left out, that every rule named in `stack` needs a stack (it
+/// is walked as a network of rule automata) and that every rule of
+/// `must_compile` compiles.
+fn rfc_build(file: &str, setup: impl FnOnce(&mut Config), stack: &[&str], must_compile: &[&str]) -> Compiled {
     let mut config = Config::new();
     config.spec(rfc_path(file)).typed_ast(false);
     setup(&mut config);
@@ -316,26 +312,19 @@ fn rfc_build(
         .unwrap_or_else(|e| panic!("{file} does not build:\n{e}"));
     let took = t0.elapsed();
     assert!(took < RFC_TIME_LIMIT, "{file} took {took:?}");
-    let out: Vec<&str> = c.left_out().iter().map(|l| l.rule.as_str()).collect();
-    for name in left_out {
-        assert!(
-            out.contains(name),
-            "{file}: `{name}` should be left out; left out: {out:?}"
-        );
-    }
+    assert!(c.left_out().is_empty(), "{file} leaves out {:?}", c.left_out());
     let grammar = file.trim_end_matches(".abnf");
+    for name in stack {
+        let r = c
+            .recognizer(grammar, name)
+            .unwrap_or_else(|| panic!("{file}: `{name}` does not compile"));
+        assert!(r.network().is_some(), "{file}: `{name}` should need a stack");
+    }
     for name in must_compile {
         assert!(
             c.recognizer(grammar, name).is_some(),
             "{file}: `{name}` does not compile; left out: {:?}",
             c.left_out()
-        );
-    }
-    // Every rule left out has a warning that says so.
-    if !out.is_empty() {
-        assert!(
-            !c.warnings.items.is_empty(),
-            "{file}: rules left out without a warning"
         );
     }
     c
@@ -408,14 +397,33 @@ fn rfc9110_http_fields_compile_around_the_nested_comment() {
         &["bytes=0-499", "bytes=500-600,601-999"],
         &["bytes"],
     );
+    // §10.1.5, with comments that nest.
+    rfc_examples(
+        &c,
+        "rfc9110",
+        "User-Agent",
+        &[
+            "CERN-LineMode/2.15 libwww/2.17b3",
+            "Mozilla/5.0 (X11; Linux x86_64 (nested (twice))) Gecko/20100101",
+        ],
+        &["CERN-LineMode/2.15 (open", "(comment) first"],
+    );
 }
 
 #[test]
-fn rfc5322_leaves_out_comment_users_unless_bounded() {
+fn rfc5322_compiles_comment_users_with_a_stack() {
     let c = rfc_build(
         "rfc5322.abnf",
         |_| {},
-        &["comment", "ccontent", "CFWS", "date-time", "addr-spec", "mailbox"],
+        &[
+            "comment",
+            "ccontent",
+            "CFWS",
+            "date-time",
+            "addr-spec",
+            "mailbox",
+            "address-list",
+        ],
         &["dot-atom-text", "day-name", "month", "unstructured"],
     );
     rfc_examples(
@@ -425,25 +433,7 @@ fn rfc5322_leaves_out_comment_users_unless_bounded() {
         &["jdoe", "john.q.public"],
         &["john..doe"],
     );
-    // Bounded, the nested comment compiles, and with it every rule.
-    let c = rfc_build(
-        "rfc5322.abnf",
-        |c| {
-            c.depth("rfc5322", "comment", 3);
-        },
-        &[],
-        &["comment", "date-time", "addr-spec", "mailbox", "mailbox-list"],
-    );
-    // What is still left out is too large (the obsolete address lists),
-    // not recursive.
-    assert!(
-        c.left_out()
-            .iter()
-            .all(|l| matches!(l.reason, abnf_codegen::partial::LeftOutReason::TooLarge(_))),
-        "{:?}",
-        c.left_out()
-    );
-    // RFC 5322 Appendix A.1.1, A.5 (comments nest two deep there).
+    // RFC 5322 Appendix A.1.1, A.1.2, A.5 (comments nest there), and deeper.
     rfc_examples(
         &c,
         "rfc5322",
@@ -461,6 +451,35 @@ fn rfc5322_leaves_out_comment_users_unless_bounded() {
         ],
         &["<jdoe@machine.example"],
     );
+    rfc_examples(
+        &c,
+        "rfc5322",
+        "address-list",
+        &[
+            "Mary Smith <mary@x.test>, jdoe@example.org, Who? <one@y.test>",
+            "A Group(Some people)\r\n     :Chris Jones <c@(Chris's host.)public.example>,\r\n         joe@example.org,\r\n  John <jdoe@one.test> (my dear friend); (the end of the group)",
+        ],
+        &["Mary Smith <mary@x.test", "Mary (Smith <mary@x.test>"],
+    );
+    rfc_examples(
+        &c,
+        "rfc5322",
+        "comment",
+        &["(a (b (c (d (e)))))"],
+        &["(a (b (c (d))))) "],
+    );
+    // Bounded, the nested comment is a plain DFA, and deeper nesting is
+    // refused.
+    let c = rfc_build(
+        "rfc5322.abnf",
+        |c| {
+            c.depth("rfc5322", "comment", 3);
+        },
+        &[],
+        &["comment", "date-time", "addr-spec", "mailbox", "mailbox-list"],
+    );
+    let comment = c.recognizer("rfc5322", "comment").unwrap();
+    assert!(comment.automaton().is_some());
     rfc_examples(&c, "rfc5322", "comment", &["(a (b (c)))"], &["(a (b (c (d))))"]);
 }
 
@@ -472,9 +491,19 @@ fn rfc8259_json_numbers_strings_and_bounded_values() {
         &["value", "object", "array", "member", "JSON-text"],
         &["number", "string", "ws"],
     );
-    let l = c.left_out().iter().find(|l| l.rule == "JSON-text").unwrap();
-    assert!(
-        matches!(&l.reason, abnf_codegen::partial::LeftOutReason::NonRegular(chain) if chain.contains("value"))
+    let deep = format!("{}1{}", "[ ".repeat(200), " ]".repeat(200));
+    // RFC 8259 §13, and nesting 200 deep.
+    rfc_examples(
+        &c,
+        "rfc8259",
+        "JSON-text",
+        &[
+            "{\"Image\": {\"Width\": 800, \"Height\": 600, \"Title\": \"View from 15th Floor\", \"Thumbnail\": {\"Url\": \"http://www.example.com/image/481989943\", \"Height\": 125, \"Width\": 100}, \"Animated\" : false, \"IDs\": [116, 943, 234, 38793]}}",
+            "[ 100, 500, 300, 200, 400 ]",
+            " \"Hello world!\" ",
+            &deep,
+        ],
+        &["[1,]", "{\"a\"}", "[[1]", &deep[1..]],
     );
     rfc_examples(
         &c,
@@ -534,7 +563,7 @@ fn rfc6570_uri_templates() {
 }
 
 #[test]
-fn rfc3261_sip_compiles_in_seconds_and_names_what_it_leaves_out() {
+fn rfc3261_sip_compiles_in_seconds_with_nested_comments() {
     let c = rfc_build(
         "rfc3261.abnf",
         |_| {},
@@ -551,19 +580,14 @@ fn rfc3261_sip_compiles_in_seconds_and_names_what_it_leaves_out() {
             "Status-Line",
         ],
     );
-    assert!(
-        c.left_out().len() < 20,
-        "RFC 3261 compiles all but a few rules: {:?}",
-        c.left_out()
-    );
-    // Only the nested `comment` and its users are left out: `Contact`,
-    // whose DFA used to pass the size limit, compiles part by part.
-    assert!(
-        c.left_out()
-            .iter()
-            .all(|l| matches!(l.reason, abnf_codegen::partial::LeftOutReason::NonRegular(_))),
-        "{:?}",
-        c.left_out()
+    // `Contact`, whose DFA used to pass the size limit, compiles part by
+    // part; `Server`'s comments nest (§20.35).
+    rfc_examples(
+        &c,
+        "rfc3261",
+        "Server",
+        &["Server: HomeServer v2", "Server: Acme/1.0 (beta (nested))"],
+        &["Server: (open"],
     );
     // RFC 3261 §19.1.3 and §7.1, §20.42, §20.16.
     rfc_examples(
@@ -612,7 +636,7 @@ fn rfc3261_sip_compiles_in_seconds_and_names_what_it_leaves_out() {
 }
 
 #[test]
-fn rfc9051_imap_compiles_what_is_regular() {
+fn rfc9051_imap_compiles_whole() {
     let c = rfc_build(
         "rfc9051.abnf",
         |_| {},
@@ -631,11 +655,25 @@ fn rfc9051_imap_compiles_what_is_regular() {
             "body-fld-dsp",
         ],
     );
-    // `envelope` is too large, and says how large it got.
-    let envelope = c.left_out().iter().find(|l| l.rule == "envelope").unwrap();
-    assert!(
-        matches!(&envelope.reason, abnf_codegen::partial::LeftOutReason::TooLarge(m) if m.contains("states")),
-        "{envelope:?}"
+    // RFC 9051 §7.5.2 (`envelope`, whose DFA is too large) and §8's
+    // responses.
+    rfc_examples(
+        &c,
+        "rfc9051",
+        "envelope",
+        &["(\"Wed, 17 Jul 1996 02:23:25 -0700 (PDT)\" \"IMAP4rev2 WG mtg summary and minutes\" ((\"Terry Gray\" NIL \"gray\" \"cac.washington.edu\")) ((\"Terry Gray\" NIL \"gray\" \"cac.washington.edu\")) ((\"Terry Gray\" NIL \"gray\" \"cac.washington.edu\")) ((NIL NIL \"imap\" \"cac.washington.edu\")) ((NIL NIL \"minutes\" \"CNRI.Reston.VA.US\")(\"John Klensin\" NIL \"KLENSIN\" \"MIT.EDU\")) NIL NIL \"<B27397-0100000@cac.washington.edu>\")"],
+        &["(NIL)"],
+    );
+    rfc_examples(
+        &c,
+        "rfc9051",
+        "response",
+        &[
+            "a001 OK LOGIN completed\r\n",
+            "* 172 EXISTS\r\n* OK [UIDVALIDITY 3857529045] UIDs valid\r\n* FLAGS (\\Answered \\Flagged \\Deleted \\Seen \\Draft)\r\nA142 OK [READ-WRITE] SELECT completed\r\n",
+            "* 12 FETCH (FLAGS (\\Seen) UID 4827313)\r\na003 OK FETCH completed\r\n",
+        ],
+        &["a001 OK LOGIN completed", "* 12 FETCH (FLAGS (\\Seen UID 4827313)\r\na003 OK done\r\n"],
     );
     // `uid-set = (uniqueid / uid-range) *("," uid-set)` is recursive but
     // regular: it compiles.
@@ -891,7 +929,30 @@ fn a_rule_that_concatenates_itself_is_regular() {
         assert_eq!(matches(&c, "a", s), ok, "recognizer on {s:?}");
         assert_eq!(oracle.matches(id, s), ok, "oracle on {s:?}");
     }
-    // Nesting stays refused, with the cycle named.
-    assert!(c.recognizer("t", "b").is_none());
-    assert!(c.left_out().iter().any(|l| l.rule == "b"));
+    // Nesting needs a stack.
+    let b = c.recognizer("t", "b").unwrap();
+    assert!(b.network().is_some() && b.automaton().is_none());
+    assert!(b.is_match(b"((x))") && !b.is_match(b"((x)"));
+}
+
+#[test]
+fn a_recursive_rule_imported_from_another_file_compiles_with_a_stack() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("imported_recursion");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("c.abnf"),
+        "comment = \"(\" *(ctext / comment) \")\"\nctext = %x61-7A\n",
+    )
+    .unwrap();
+    let path = dir.join("t-import.abnf");
+    std::fs::write(
+        &path,
+        "; @import c.abnf comment\nh = \"<\" comment \">\"\nok = \"z\"\n",
+    )
+    .unwrap();
+    let c = Config::new().spec(&path).build().unwrap();
+    assert!(c.left_out().is_empty(), "{:?}", c.left_out());
+    let h = c.recognizer("t-import", "h").unwrap();
+    assert!(h.network().is_some());
+    assert!(h.is_match(b"<(a(b)c)>") && !h.is_match(b"<(a(b)c>"));
 }

@@ -61,6 +61,33 @@ impl Network {
         self.accept.len()
     }
 
+    /// Per state, whether some string takes it to an accepting state of its
+    /// rule (its calls included): a rule whose start state is not
+    /// productive matches nothing.
+    pub fn productive(&self) -> Vec<bool> {
+        let mut p = self.accept.clone();
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for q in 1..self.states() {
+                if p[q] {
+                    continue;
+                }
+                let by_byte = self.trans[q * self.alphabet..(q + 1) * self.alphabet]
+                    .iter()
+                    .any(|&t| t != 0 && p[t as usize]);
+                let by_call = self.calls[q]
+                    .iter()
+                    .any(|&(r, t)| p[self.starts[r as usize] as usize] && p[t as usize]);
+                if by_byte || by_call {
+                    p[q] = true;
+                    grew = true;
+                }
+            }
+        }
+        p
+    }
+
     /// The index of `rule` among the network's rules.
     pub fn index_of(&self, rule: RuleId) -> Option<usize> {
         self.rules.iter().position(|&r| r == rule)
@@ -218,7 +245,22 @@ pub fn build(
         .map(|r| (*r, bodies.remove(r).expect("every entry rule was built").0))
         .collect();
     let names: Vec<String> = entries.iter().map(|&r| g.rule(r).name.clone()).collect();
-    Ok(assemble(ordered, &names))
+    let net = assemble(ordered, &names);
+    let productive = net.productive();
+    for &t in targets {
+        let start = net.starts[net.index_of(t).expect("a target is an entry")];
+        if !productive[start as usize] {
+            let r = g.rule(t);
+            return Err(Diagnostic::error(
+                Code::EmptyLanguage,
+                format!("rule `{}` matches no string: its recursion never ends", r.name),
+                Some(r.name_span),
+            )
+            .with_label("no derivation of this rule ends")
+            .with_note("add an alternative that does not recurse"));
+        }
+    }
+    Ok(net)
 }
 
 /// The rules that reach a boundary rule (without being one).

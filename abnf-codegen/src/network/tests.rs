@@ -138,6 +138,19 @@ fn nullable_rules_and_calls() {
 }
 
 #[test]
+fn recursion_through_prose_and_mutual_recursion() {
+    // RFC 3986 writes references as prose (`<pchar>`); once nested, they
+    // need a stack like any reference.
+    assert!(agrees("a = \"x\" <a> \"y\" / \"z\"\n", "a", &['x', 'y', 'z'], 7));
+    assert!(agrees(
+        "a = \"x\" b \"y\" / \"z\"\nb = a\n",
+        "b",
+        &['x', 'y', 'z'],
+        7
+    ));
+}
+
+#[test]
 fn a_rule_that_uses_a_recursive_rule_calls_it() {
     // `doc` is not recursive itself, but it uses `b`, which is.
     assert!(agrees(
