@@ -320,6 +320,41 @@ pub(crate) fn build(config: &Config) -> Result<Compiled, Error> {
     })
 }
 
+/// Rule `t` does not compile as a network either (`why`): the diagnostic
+/// that set it aside says so, and becomes an error if it was asked for.
+fn network_failed(
+    g: &Grammar,
+    t: RuleId,
+    why: &Diagnostic,
+    explicit: bool,
+    errors: &mut Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
+) {
+    let span = g.rule(t).name_span;
+    let note = format!(
+        "as a network of rule automata it does not compile either: {}",
+        why.message
+    );
+    let Some(i) = warnings
+        .iter()
+        .position(|w| matches!(w.code, Code::NotRegular | Code::TooLarge) && w.span == Some(span))
+    else {
+        if explicit {
+            errors.push(why.clone());
+        }
+        return;
+    };
+    if explicit {
+        let mut d = warnings.remove(i);
+        d.severity = crate::diagnostic::Severity::Error;
+        d.notes.retain(|n| !n.contains("is left out of the output"));
+        errors.push(d.with_note(note));
+    } else if !warnings[i].notes.contains(&note) {
+        let d = warnings.remove(i).with_note(note);
+        warnings.insert(i, d);
+    }
+}
+
 /// Compiles the rules that partial compilation left out (their recursion is
 /// not regular, or their automaton too large) as one network per root
 /// module. The rules that compile leave `left_out`, and the warnings about
@@ -347,7 +382,9 @@ fn build_networks(
             continue;
         }
         // One network for all; if that fails, each rule on its own, and a
-        // network of those that compiled.
+        // network of those that compiled. A rule that does not compile
+        // even so keeps the diagnostic that set it aside, with why the
+        // network did not help: a warning, or an error if it was asked for.
         let network = match crate::network::build(g, lowerer, &targets, limits) {
             Ok(n) => Some((n, targets.clone())),
             Err(_) => {
@@ -355,11 +392,7 @@ fn build_networks(
                 for &t in &targets {
                     match crate::network::build(g, lowerer, &[t], limits) {
                         Ok(_) => good.push(t),
-                        Err(d) if explicit.contains(&t) => errors.push(d),
-                        Err(d) => warnings.push(d.with_note(format!(
-                            "`{}` is left out of the output; the other rules compile",
-                            g.rule(t).name
-                        ))),
+                        Err(d) => network_failed(g, t, &d, explicit.contains(&t), errors, warnings),
                     }
                 }
                 if good.is_empty() {

@@ -166,6 +166,15 @@ fn cases() -> Vec<Case> {
         )
         .build()
         .export("u", &["x"]),
+        // Mutual recursion that never ends: a network would match nothing.
+        case(
+            "a recursion that never ends",
+            "s = \"a\" t\nt = s \"bc\"\n",
+            "rule `s` matches no string: its recursion never ends",
+            at("t.abnf:1:1"),
+        )
+        .build()
+        .export("t", &["s"]),
     ]
 }
 

@@ -246,6 +246,18 @@ pub fn build(
         .collect();
     let names: Vec<String> = entries.iter().map(|&r| g.rule(r).name.clone()).collect();
     let net = assemble(ordered, &names);
+    let bytes = net.to_bytes(false).len();
+    if bytes > limits.rule_output_bytes {
+        let r = g.rule(targets[0]);
+        return Err(Diagnostic::error(
+            Code::TooLarge,
+            format!(
+                "the network's tables would take {bytes} bytes, above the limit of {} bytes",
+                limits.rule_output_bytes
+            ),
+            Some(r.name_span),
+        ));
+    }
     let productive = net.productive();
     for &t in targets {
         let start = net.starts[net.index_of(t).expect("a target is an entry")];
