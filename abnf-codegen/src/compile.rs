@@ -331,6 +331,21 @@ fn network_failed(
     warnings: &mut Vec<Diagnostic>,
 ) {
     let span = g.rule(t).name_span;
+    if why.code == Code::EmptyLanguage {
+        // The rule's own fault, whatever set it aside: say that instead.
+        warnings.retain(|w| !(matches!(w.code, Code::NotRegular | Code::TooLarge) && w.span == Some(span)));
+        if explicit {
+            errors.push(why.clone());
+        } else {
+            let mut d = why.clone().with_note(format!(
+                "`{}` is left out of the output; the other rules compile",
+                g.rule(t).name
+            ));
+            d.severity = crate::diagnostic::Severity::Warning;
+            warnings.push(d);
+        }
+        return;
+    }
     let note = format!(
         "as a network of rule automata it does not compile either: {}",
         why.message
