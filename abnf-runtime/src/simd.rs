@@ -230,10 +230,12 @@ impl LoopSet {
     }
 }
 
-/// Which implementation [`find_outside`] runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The vector level the runtime uses: what [`find_outside`],
+/// [`find_byte`], [`shuffle_walk`] and [`walk_exits`] run. Levels are
+/// ordered; a CPU that runs one runs every level below it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
-    /// One byte at a time.
+    /// One byte at a time: the scalar twins.
     Scalar,
     /// 16-byte vectors, two `pshufb` per vector (x86-64 with SSSE3).
     Ssse3,
@@ -242,17 +244,21 @@ pub enum Level {
     /// 64-byte vectors and mask registers (x86-64 with AVX2 and AVX-512 F
     /// and BW, enabled by the OS).
     Avx512,
+    /// [`Level::Avx512`] and AVX-512 VBMI: byte permutes across the whole
+    /// 64-byte vector (`vpermb`, `vpermi2b`), which the 64-lane shuffle
+    /// automata and the 64-byte exit classification use.
+    Vbmi,
 }
 
-/// What this CPU has, detected once: bit 7 set once detected, bits 0-1
-/// the [`Level`], bit 2 whether it has AVX-512 VBMI ([`ShuffleLevel`]).
+/// The level this CPU runs, detected once (bit 7 set once detected, bits
+/// 0-2 the [`Level`], as lowered by [`cap_level`]).
+static CPU: AtomicU8 = AtomicU8::new(0);
+
 #[inline]
 fn cpu() -> u8 {
-    static CPU: AtomicU8 = AtomicU8::new(0);
     match CPU.load(Ordering::Relaxed) {
         0 => {
-            let (level, vbmi) = detect();
-            let c = 0x80 | level as u8 | u8::from(vbmi) << 2;
+            let c = 0x80 | detect() as u8;
             CPU.store(c, Ordering::Relaxed);
             c
         }
@@ -260,30 +266,63 @@ fn cpu() -> u8 {
     }
 }
 
+/// Lowers the level the whole process uses to at most `cap` (a level the
+/// CPU does not have is never raised to), or back to what the CPU has with
+/// [`Level::Vbmi`]. For benchmarks that time each level in one run (`cargo
+/// xtask bench`), not for users: the answers are the same at every level,
+/// only the speed differs.
+#[doc(hidden)]
+pub fn cap_level(cap: Level) {
+    let level = detect().min(cap);
+    CPU.store(0x80 | level as u8, Ordering::Relaxed);
+}
+
 impl Level {
-    /// The widest implementation this CPU runs, detected once.
+    /// The widest implementation this CPU runs, detected once (or as
+    /// lowered by [`cap_level`]).
     #[inline]
     pub fn detected() -> Level {
-        match cpu() & 3 {
+        match cpu() & 7 {
             0 => Level::Scalar,
             1 => Level::Ssse3,
             2 => Level::Avx2,
-            _ => Level::Avx512,
+            3 => Level::Avx512,
+            _ => Level::Vbmi,
         }
     }
 
-    /// Every level this CPU can run (for tests and benchmarks).
+    /// Every level this CPU can run, from the scalar twin up (for tests and
+    /// benchmarks).
     pub fn available() -> impl Iterator<Item = Level> {
-        let top = Level::detected() as u8;
-        [Level::Scalar, Level::Ssse3, Level::Avx2, Level::Avx512]
-            .into_iter()
-            .filter(move |l| *l as u8 <= top)
+        let top = Level::detected();
+        Level::ALL.into_iter().filter(move |l| *l <= top)
+    }
+
+    /// Every level, from the scalar twin up.
+    pub const ALL: [Level; 5] = [
+        Level::Scalar,
+        Level::Ssse3,
+        Level::Avx2,
+        Level::Avx512,
+        Level::Vbmi,
+    ];
+
+    /// The level's name as benchmarks print it: `scalar`, `SSSE3`, `AVX2`,
+    /// `AVX-512`, `VBMI`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::Scalar => "scalar",
+            Level::Ssse3 => "SSSE3",
+            Level::Avx2 => "AVX2",
+            Level::Avx512 => "AVX-512",
+            Level::Vbmi => "VBMI",
+        }
     }
 }
 
-/// The [`Level`] this CPU runs, and whether it has AVX-512 VBMI.
+/// The [`Level`] this CPU runs.
 #[cfg(target_arch = "x86_64")]
-fn detect() -> (Level, bool) {
+fn detect() -> Level {
     use core::arch::x86_64::{__cpuid, __cpuid_count};
     // Leaf 1: ECX bit 9 SSSE3, bit 27 OSXSAVE, bit 28 AVX. Leaf 7: EBX bit 5
     // AVX2, bit 16 AVX512F, bit 30 AVX512BW; ECX bit 1 AVX512VBMI. Leaf 0
@@ -305,7 +344,9 @@ fn detect() -> (Level, bool) {
     let avx2 = cfg!(target_feature = "avx2")
         || osxsave && ecx1 >> 28 & 1 == 1 && bit(leaf7.ebx, 5) && xcr0 & 0b110 == 0b110;
     let avx512 = avx2 && bit(leaf7.ebx, 16) && bit(leaf7.ebx, 30) && xcr0 & 0b1110_0000 == 0b1110_0000;
-    let level = if avx512 {
+    if avx512 && bit(leaf7.ecx, 1) {
+        Level::Vbmi
+    } else if avx512 {
         Level::Avx512
     } else if avx2 {
         Level::Avx2
@@ -313,8 +354,7 @@ fn detect() -> (Level, bool) {
         Level::Ssse3
     } else {
         Level::Scalar
-    };
-    (level, avx512 && bit(leaf7.ecx, 1))
+    }
 }
 
 /// XCR0: which register states the OS saves (bit 1 SSE, bit 2 AVX).
@@ -325,8 +365,8 @@ unsafe fn xcr0() -> u64 {
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn detect() -> (Level, bool) {
-    (Level::Scalar, false)
+fn detect() -> Level {
+    Level::Scalar
 }
 
 /// The first index `i >= from` at which `input` leaves `set`: its byte is
@@ -343,13 +383,12 @@ pub fn find_outside(set: &LoopSet, input: &[u8], from: usize) -> usize {
 pub fn find_outside_with(level: Level, set: &LoopSet, input: &[u8], from: usize) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
-        let top = Level::detected();
-        let level = if level as u8 > top as u8 { top } else { level };
+        let level = level.min(Level::detected());
         match level {
             // SAFETY: `Level::detected` found AVX-512 F and BW (CPUID and
             // XCR0) on this CPU, so the function's target features are
             // present.
-            Level::Avx512 => return unsafe { x86::find_outside_avx512(set, input, from) },
+            Level::Avx512 | Level::Vbmi => return unsafe { x86::find_outside_avx512(set, input, from) },
             // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0) on this
             // CPU, so the function's target feature is present.
             Level::Avx2 => return unsafe { x86::find_outside_avx2(set, input, from) },
@@ -395,16 +434,15 @@ pub fn find_byte(input: &[u8], byte: u8) -> Option<usize> {
 pub fn find_byte_with(level: Level, input: &[u8], byte: u8) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     {
-        let top = Level::detected();
-        let level = if level as u8 > top as u8 { top } else { level };
+        let level = level.min(Level::detected());
         let n = input.len();
         match level {
             // SAFETY: `Level::detected` found AVX-512 F and BW (CPUID and
             // XCR0) on this CPU, so the functions' target features are
             // present.
-            Level::Avx512 if n >= 64 => return unsafe { x86::find_byte_avx512(input, byte) },
+            Level::Avx512 | Level::Vbmi if n >= 64 => return unsafe { x86::find_byte_avx512(input, byte) },
             // SAFETY: as above.
-            Level::Avx512 => return unsafe { x86::find_byte_avx512_short(input, byte) },
+            Level::Avx512 | Level::Vbmi => return unsafe { x86::find_byte_avx512_short(input, byte) },
             // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0) on this
             // CPU, so the functions' target feature is present.
             Level::Avx2 if n >= 64 => return unsafe { x86::find_byte_avx2(input, byte) },
@@ -514,7 +552,7 @@ impl ShuffleLevel {
     /// The fastest implementation this CPU runs, detected once.
     #[inline]
     pub fn detected() -> ShuffleLevel {
-        if cpu() & 4 != 0 {
+        if Level::detected() == Level::Vbmi {
             ShuffleLevel::Vbmi
         } else {
             ShuffleLevel::Scalar
