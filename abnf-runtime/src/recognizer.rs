@@ -8,7 +8,7 @@ use core::fmt;
 use once_cell::race::OnceBox;
 use regex_automata::dfa::sparse;
 
-use crate::simd::{walk_exits, ExitWalk, ShuffleLevel};
+use crate::simd::{walk_exits, ExitWalk, Level};
 use crate::table::{
     Resume, Reverse, Stop, Table, Words, BIDIRECTIONAL_MIN, SHUFFLE_HEAD, SHUFFLE_MAX, SKIP_MIN,
 };
@@ -120,8 +120,8 @@ impl Recognizer {
     #[inline]
     pub fn is_match_bytes(&self, input: &[u8]) -> bool {
         if let Some(sh) = &self.table.shuffle {
-            let level = ShuffleLevel::detected();
-            if level == ShuffleLevel::Vbmi {
+            let level = Level::detected();
+            if level == Level::Vbmi {
                 if input.len() < SHUFFLE_MAX {
                     if let Some(verdict) = sh.full_match(input, level) {
                         return verdict;
@@ -242,10 +242,12 @@ impl Recognizer {
         input: &str,
         tags: &mut [usize],
     ) -> Result<(), Stop> {
-        if self.table.shuffle.is_some() && ShuffleLevel::detected() == ShuffleLevel::Vbmi {
+        let level = Level::detected();
+        let vector_exits = level == Level::Vbmi || level >= Level::Ssse3 && walk.nibbles().is_some();
+        if self.table.shuffle.is_some() && vector_exits {
             let bytes = input.as_bytes();
             if self.is_match_bytes(bytes) {
-                return match walk_exits(ShuffleLevel::Vbmi, walk, bytes, tags) {
+                return match walk_exits(level, walk, bytes, tags) {
                     true => Ok(()),
                     false => Err(Stop::Parts),
                 };

@@ -689,11 +689,11 @@ fuzz_target!(|data: &[u8]| {
 
     // The exit walk against the table walk (the splitter matches anything).
     {
-        use iri_grammar::abnf_runtime::simd::ShuffleLevel;
+        use iri_grammar::abnf_runtime::simd::Level;
         use iri_grammar::rfc3986_appendix_b::components::Reference;
         let want = Reference::__parse_by_table(input).ok();
         assert_eq!(Reference::parse(input).ok(), want, "{input:?}");
-        for level in [ShuffleLevel::Scalar, ShuffleLevel::Vbmi] {
+        for level in Level::available() {
             assert_eq!(Reference::__parse_by_exits(input, level), want, "{input:?} at {level:?}");
         }
     }

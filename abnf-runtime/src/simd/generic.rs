@@ -5,7 +5,7 @@
 //! search, the overlap of the last window and the resumption after an
 //! escape are the same. A NEON level would supply its windows the same way.
 
-use crate::simd::{outside_of, resume_after, LoopSet, Starts};
+use crate::simd::{outside_of, resume_after, Exits, LoopSet, Starts};
 
 /// The search over the 64-byte windows of `input` (at least 64 bytes),
 /// the last one overlapping the one before; `hits` gives a window's
@@ -91,4 +91,181 @@ pub(super) fn find(
         }
     }
     n
+}
+
+/// Bytes of the blocks [`NibbleExits`] classifies.
+pub(super) const BLOCK: usize = 32;
+
+/// A vector level's classification of 32-byte blocks by an
+/// [`crate::simd::AtomNibbles`] (two 16-byte vectors with SSSE3, one with
+/// AVX2; NEON would take two `vqtbl1q_u8` lookups per 16 bytes).
+pub(super) trait Classify: Copy {
+    /// A classified block: its bytes and their classes.
+    type Block: Copy;
+
+    /// Loads and classifies the 32 bytes at `p`.
+    ///
+    /// # Safety
+    ///
+    /// `p .. p + 32` must be readable, and the CPU must have the level's
+    /// features (the implementations are made only after detection).
+    unsafe fn classify(&self, p: *const u8) -> Self::Block;
+
+    /// The positions of `block` whose class meets `test` (`!=` 0), or,
+    /// with `invert`, does not (`==` 0).
+    fn exits(block: &Self::Block, test: u8, invert: bool) -> u32;
+
+    /// The positions of `block` whose byte is `a` or `b`.
+    fn equal_block(block: &Self::Block, a: u8, b: u8) -> u32;
+
+    /// The positions of the 32 bytes at `p` equal to `a` or `b`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Classify::classify`].
+    unsafe fn equal(&self, p: *const u8, a: u8, b: u8) -> u32;
+}
+
+/// A [`Classify`] implementation's block.
+pub(super) type Block<C> = <C as Classify>::Block;
+
+/// [`Exits`] over 32-byte blocks classified by nibble lookups: the block
+/// that holds the offset asked about is loaded and classified once (the
+/// last block of an input of 32 bytes or more as the input's last 32
+/// bytes, its masks shifted; an input under 32 bytes copied into a block
+/// of zeros), and each question is then one `and`, one compare, one mask
+/// and a trailing-zero count. Blocks start at multiples of 32.
+pub(super) struct NibbleExits<'a, C: Classify> {
+    pub(super) input: &'a [u8],
+    pub(super) classify: C,
+    /// [`crate::simd::AtomNibbles::rest`].
+    pub(super) rest: u8,
+    /// The block classified: its offset, its classes, how far its masks
+    /// are shifted (the last block's vector starts before it), and which
+    /// of its positions are in the input.
+    pub(super) base: usize,
+    pub(super) block: Block<C>,
+    pub(super) shift: u32,
+    pub(super) live: u32,
+}
+
+impl<C: Classify> NibbleExits<'_, C> {
+    /// Loads and classifies the block at `base` (below the input's length).
+    #[inline(always)]
+    pub(super) fn load(&mut self, base: usize) {
+        let len = self.input.len();
+        let n = len - base;
+        let ptr = self.input.as_ptr();
+        // SAFETY (all three): `classify` reads 32 bytes from the pointer:
+        // `input[base .. base + 32]`, `input[len - 32 ..]`, or the local
+        // copy; the CPU has the features (`C` is made only after detection).
+        if n >= BLOCK {
+            self.block = unsafe { self.classify.classify(ptr.add(base)) };
+            self.shift = 0;
+            self.live = !0;
+        } else if len >= BLOCK {
+            self.block = unsafe { self.classify.classify(ptr.add(len - BLOCK)) };
+            self.shift = (BLOCK - n) as u32;
+            self.live = (1u32 << n) - 1;
+        } else {
+            let mut copy = [0u8; BLOCK];
+            copy[..n].copy_from_slice(&self.input[base..]);
+            self.block = unsafe { self.classify.classify(copy.as_ptr()) };
+            self.shift = 0;
+            self.live = (1u32 << n) - 1;
+        }
+        self.base = base;
+    }
+
+    /// The offset of the block that holds `from` (below the input's
+    /// length), loaded and classified if it is not the current one.
+    #[inline(always)]
+    fn block_of(&mut self, from: usize) -> usize {
+        let base = from & !(BLOCK - 1);
+        if base != self.base {
+            self.load(base);
+        }
+        base
+    }
+
+    /// The positions of the classified block that are exits of `bits`.
+    #[inline(always)]
+    fn hits(&self, bits: u8) -> u32 {
+        let m = if bits & self.rest != 0 {
+            C::exits(&self.block, !bits, true)
+        } else {
+            C::exits(&self.block, bits, false)
+        };
+        (m >> self.shift) & self.live
+    }
+}
+
+impl<C: Classify> Exits for NibbleExits<'_, C> {
+    #[inline(always)]
+    fn next_exit(&mut self, from: usize, bits: u8) -> usize {
+        let len = self.input.len();
+        if from >= len {
+            return len;
+        }
+        let mut base = self.block_of(from);
+        let here = self.hits(bits) >> (from - base);
+        if here != 0 {
+            return from + here.trailing_zeros() as usize;
+        }
+        loop {
+            base += BLOCK;
+            if base >= len {
+                return len;
+            }
+            self.load(base);
+            let m = self.hits(bits);
+            if m != 0 {
+                return base + m.trailing_zeros() as usize;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn next_byte(&mut self, from: usize, a: u8, b: u8) -> usize {
+        let len = self.input.len();
+        if from >= len {
+            return len;
+        }
+        let mut base = self.block_of(from);
+        let here = self.hits_equal(a, b) >> (from - base);
+        if here != 0 {
+            return from + here.trailing_zeros() as usize;
+        }
+        // Whole blocks without classifying them; the block with the byte
+        // (or the last one) is loaded as usual.
+        base += BLOCK;
+        while base + BLOCK <= len {
+            // SAFETY: `input[base .. base + 32]` is in bounds; the CPU has
+            // the features.
+            let m = unsafe { self.classify.equal(self.input.as_ptr().add(base), a, b) };
+            if m != 0 {
+                self.load(base);
+                return base + m.trailing_zeros() as usize;
+            }
+            base += BLOCK;
+        }
+        if base >= len {
+            return len;
+        }
+        self.load(base);
+        let m = self.hits_equal(a, b);
+        if m != 0 {
+            base + m.trailing_zeros() as usize
+        } else {
+            len
+        }
+    }
+}
+
+impl<C: Classify> NibbleExits<'_, C> {
+    /// The positions of the classified block equal to `a` or `b`.
+    #[inline(always)]
+    fn hits_equal(&self, a: u8, b: u8) -> u32 {
+        (C::equal_block(&self.block, a, b) >> self.shift) & self.live
+    }
 }

@@ -544,43 +544,22 @@ pub const SHUFFLE_ROWS: usize = 256 * LANES;
 /// and the table state of each lane (32-bit words).
 pub const SHUFFLE_BYTES: usize = SHUFFLE_ROWS + LANES + 4 * LANES;
 
-/// Which implementation [`shuffle_walk`] runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ShuffleLevel {
-    /// One table lookup per byte: the scalar twin.
-    Scalar,
-    /// One `vpermb` per byte, four quarters of the input at once (x86-64
-    /// with AVX-512 VBMI, enabled by the OS).
-    Vbmi,
-}
-
-impl ShuffleLevel {
-    /// The fastest implementation this CPU runs, detected once.
-    #[inline]
-    pub fn detected() -> ShuffleLevel {
-        if Level::detected() == Level::Vbmi {
-            ShuffleLevel::Vbmi
-        } else {
-            ShuffleLevel::Scalar
-        }
-    }
-}
-
 /// The lane a shuffle automaton ends in after `input`, from lane `start`
 /// (`rows` as in `table::Shuffle`), at the fastest level this CPU has.
 #[inline]
 pub fn shuffle_walk(rows: &[u8; SHUFFLE_ROWS], start: u8, input: &[u8]) -> u8 {
-    shuffle_walk_with(ShuffleLevel::detected(), rows, start, input)
+    shuffle_walk_with(Level::detected(), rows, start, input)
 }
 
-/// [`shuffle_walk`] at a given level (one the CPU has, else the scalar
-/// twin runs).
+/// [`shuffle_walk`] at a given level: one `vpermb` per byte, four
+/// quarters of the input at once, at [`Level::Vbmi`] if the CPU has it;
+/// the scalar twin at every other level.
 #[inline(always)]
-pub fn shuffle_walk_with(level: ShuffleLevel, rows: &[u8; SHUFFLE_ROWS], start: u8, input: &[u8]) -> u8 {
+pub fn shuffle_walk_with(level: Level, rows: &[u8; SHUFFLE_ROWS], start: u8, input: &[u8]) -> u8 {
     #[cfg(target_arch = "x86_64")]
-    if level == ShuffleLevel::Vbmi && ShuffleLevel::detected() == ShuffleLevel::Vbmi {
-        // SAFETY: `ShuffleLevel::detected` found AVX-512 F, BW and VBMI
-        // (CPUID and XCR0) on this CPU.
+    if level.min(Level::detected()) == Level::Vbmi {
+        // SAFETY: `Level::detected` found AVX-512 F, BW and VBMI (CPUID and
+        // XCR0) on this CPU.
         return unsafe { x86_64::vbmi::shuffle_walk_vbmi(rows, start, input) };
     }
     let _ = level;
@@ -678,20 +657,90 @@ pub trait ExitWalk {
     /// The walk's atom table.
     fn atoms(&self) -> &'static AtomTable;
 
+    /// The atom table as nibble lookups, if it has that form (see
+    /// [`AtomNibbles`]): what the 16- and 32-byte vector levels classify
+    /// with. `None` (the default) leaves those levels the scalar twin.
+    fn nibbles(&self) -> Option<&'static AtomNibbles> {
+        None
+    }
+
     /// Walks all of `input`, whose exits `exits` finds; on a match fills
     /// `tags` as [`crate::TaggedDfa::run`] does, and returns true.
     fn walk<E: Exits>(&self, input: &[u8], exits: &mut E, tags: &mut [usize]) -> bool;
 }
 
-/// Runs `walk` over `input` at `level` (with 64-byte vectors at
-/// [`ShuffleLevel::Vbmi`] if the CPU has it, else the scalar twin).
+/// An [`AtomTable`] as two nibble lookups and an `and` (simdjson's
+/// character classes): byte `b`'s class is `low[b & 15] & high[b >> 4]`,
+/// which is `b`'s atom bit for every atom but `rest` (whose bytes have
+/// class 0), so that `pshufb` (16 bytes), `vpshufb` (32) or NEON's
+/// `vqtbl1q_u8` classify a vector in three operations. The generator gives
+/// a walk one where every atom but at most one is a *rectangle*: all the
+/// bytes `h << 4 | l` for `h` in one set of high nibbles and `l` in one of
+/// low nibbles (a single byte, `0`-`9`); `rest` is the atom that is not
+/// (everything else), or 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(16))]
+pub struct AtomNibbles {
+    /// Per low nibble, the atom bits of the rectangles that have it.
+    pub low: [u8; 16],
+    /// Per high nibble, likewise.
+    pub high: [u8; 16],
+    /// The atom bit that no byte's class has (0 if every atom is a
+    /// rectangle).
+    pub rest: u8,
+}
+
+impl AtomNibbles {
+    /// Byte `b`'s class: its atom bit, or 0 for an atom `rest` byte.
+    #[inline(always)]
+    pub const fn class(&self, b: u8) -> u8 {
+        self.low[(b & 15) as usize] & self.high[(b >> 4) as usize]
+    }
+
+    /// Whether a byte of class `class` is an exit of a state whose exit
+    /// atoms are `bits` (the scalar form of what the vector [`Exits`] ask):
+    /// a byte of a rectangle is if its bit is in `bits`; a byte of `rest`
+    /// (class 0) is if `rest` is.
+    #[inline(always)]
+    pub const fn is_exit(&self, class: u8, bits: u8) -> bool {
+        if bits & self.rest != 0 {
+            class & !bits == 0
+        } else {
+            class & bits != 0
+        }
+    }
+
+    /// Whether these nibbles classify every byte as `atoms` does (what the
+    /// generator checks before it emits them, and the tests after).
+    pub fn agrees_with(&self, atoms: &AtomTable) -> bool {
+        (0..=255u8).all(|b| {
+            let a = atoms.0[usize::from(b)];
+            a.count_ones() == 1 && self.class(b) == if a == self.rest { 0 } else { a }
+        })
+    }
+}
+
+/// Runs `walk` over `input` at `level` (a level the CPU does not have runs
+/// the best one it has): with 64-byte blocks classified by `vpermi2b` at
+/// [`Level::Vbmi`]; with 32-byte blocks classified by two nibble lookups
+/// ([`AtomNibbles`]) at [`Level::Avx2`] and [`Level::Avx512`] (`vpshufb`)
+/// and at [`Level::Ssse3`] (two `pshufb` per lookup), when the walk has
+/// nibbles; else with the scalar twin [`ScalarExits`].
 #[inline]
-pub fn walk_exits<W: ExitWalk>(level: ShuffleLevel, walk: &W, input: &[u8], tags: &mut [usize]) -> bool {
+pub fn walk_exits<W: ExitWalk>(level: Level, walk: &W, input: &[u8], tags: &mut [usize]) -> bool {
     #[cfg(target_arch = "x86_64")]
-    if level == ShuffleLevel::Vbmi && ShuffleLevel::detected() == ShuffleLevel::Vbmi {
-        // SAFETY: `ShuffleLevel::detected` found AVX-512 F, BW and VBMI
-        // (CPUID and XCR0) on this CPU.
-        return unsafe { x86_64::vbmi::walk_exits_vbmi(walk, input, tags) };
+    match (level.min(Level::detected()), walk.nibbles()) {
+        // SAFETY: `Level::detected` found AVX-512 F, BW and VBMI (CPUID
+        // and XCR0) on this CPU.
+        (Level::Vbmi, _) => return unsafe { x86_64::vbmi::walk_exits_vbmi(walk, input, tags) },
+        // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0) on this
+        // CPU (AVX-512 implies it).
+        (Level::Avx2 | Level::Avx512, Some(n)) => {
+            return unsafe { x86_64::avx2::walk_exits_avx2(walk, n, input, tags) }
+        }
+        // SAFETY: `Level::detected` found SSSE3 on this CPU.
+        (Level::Ssse3, Some(n)) => return unsafe { x86_64::ssse3::walk_exits_ssse3(walk, n, input, tags) },
+        _ => {}
     }
     let _ = level;
     walk.walk(input, &mut ScalarExits::new(input, walk.atoms()), tags)

@@ -303,10 +303,7 @@ mod shuffle {
         for end in 0..=input.len() {
             for start in [0, 17, ESCAPE] {
                 let want = shuffle_walk_scalar(&rows, start, &input[..end]);
-                assert_eq!(
-                    shuffle_walk_with(ShuffleLevel::Vbmi, &rows, start, &input[..end]),
-                    want
-                );
+                assert_eq!(shuffle_walk_with(Level::Vbmi, &rows, start, &input[..end]), want);
                 assert_eq!(shuffle_walk(&rows, start, &input[..end]), want);
             }
         }
@@ -320,6 +317,66 @@ mod exits {
     /// Records every exit asked for, with both scanners.
     struct Probe {
         questions: alloc::vec::Vec<(usize, u8)>,
+        table: &'static AtomTable,
+        nibbles: Option<&'static AtomNibbles>,
+    }
+
+    /// One atom per byte, every one a rectangle of nibbles but the last
+    /// (bit 128, everything else), as the generator gives nibbles.
+    static RECTANGLES: AtomTable = AtomTable::from_ranges(&[
+        (0x00, 0x22, 128),
+        (b'#', b'#', 1),
+        (0x24, 0x2E, 128),
+        (b'/', b'/', 2),
+        (b'0', b'9', 4),
+        (b':', b'>', 128),
+        (b'?', b'?', 16),
+        (b'@', b'@', 128),
+        (b'A', b'F', 8),
+        (b'G', b'`', 128),
+        (b'a', b'f', 8),
+        (b'g', 0x7F, 128),
+        (0x80, 0xBF, 32),
+        (0xC0, 0xC2, 128),
+        (0xC3, 0xC3, 64),
+        (0xC4, 0xFF, 128),
+    ]);
+
+    /// [`RECTANGLES`] as nibbles.
+    static NIBBLES: AtomNibbles = {
+        let mut low = [0u8; 16];
+        let mut high = [0u8; 16];
+        low[3] |= 1 | 64;
+        high[2] |= 1 | 2;
+        low[15] |= 2 | 16;
+        let mut l = 0;
+        while l < 16 {
+            if l <= 9 {
+                low[l] |= 4;
+            }
+            if l >= 1 && l <= 6 {
+                low[l] |= 8;
+            }
+            low[l] |= 32;
+            l += 1;
+        }
+        high[3] |= 4 | 16;
+        high[4] |= 8;
+        high[6] |= 8;
+        high[8] |= 32;
+        high[9] |= 32;
+        high[10] |= 32;
+        high[11] |= 32;
+        high[12] |= 64;
+        AtomNibbles { low, high, rest: 128 }
+    };
+
+    #[test]
+    fn nibbles_classify_as_the_table() {
+        assert!(NIBBLES.agrees_with(&RECTANGLES));
+        let mut wrong = NIBBLES;
+        wrong.high[5] |= 8;
+        assert!(!wrong.agrees_with(&RECTANGLES));
     }
 
     static TABLE: AtomTable = AtomTable::from_ranges(&[
@@ -335,7 +392,11 @@ mod exits {
 
     impl ExitWalk for Probe {
         fn atoms(&self) -> &'static AtomTable {
-            &TABLE
+            self.table
+        }
+
+        fn nibbles(&self) -> Option<&'static AtomNibbles> {
+            self.nibbles
         }
 
         fn walk<E: Exits>(&self, _: &[u8], exits: &mut E, tags: &mut [usize]) -> bool {
@@ -361,10 +422,17 @@ mod exits {
 
     #[test]
     fn the_vector_exits_are_the_scalar_twin_s() {
-        // (On a CPU without VBMI both runs are the scalar twin.) Inputs of
-        // every length up to 200, questions from every offset (past the end
-        // too), forwards and backwards (a walk may ask about an earlier
-        // block again), for every mask of one and of several bits.
+        // Every level this CPU has: 64-byte blocks by `vpermi2b` (VBMI, any
+        // table), 32-byte blocks by nibble lookups (AVX2, AVX-512, SSSE3;
+        // only for a walk with nibbles) and the scalar twin.
+        check(&TABLE, None);
+        check(&RECTANGLES, Some(&NIBBLES));
+    }
+
+    /// Inputs of every length up to 200, questions from every offset (past
+    /// the end too), forwards and backwards (a walk may ask about an
+    /// earlier block again), for every mask of one and of several bits.
+    fn check(table: &'static AtomTable, nibbles: Option<&'static AtomNibbles>) {
         let mut next = xorshift(0x5eed);
         // Sparse exits, so that questions cross blocks.
         let input: alloc::vec::Vec<u8> = (0..200)
@@ -373,7 +441,9 @@ mod exits {
                 1 => b'/',
                 2 => 0xC3,
                 3 => 0x80,
-                _ => b'a' + (next() % 3) as u8,
+                4 => b'5',
+                5 => b'E',
+                _ => b'a' + (next() % 8) as u8,
             })
             .collect();
         for end in 0..=input.len() {
@@ -385,17 +455,23 @@ mod exits {
                 questions.push((from, 0));
                 questions.push((from, 1));
             }
-            let probe = Probe { questions };
+            let probe = Probe {
+                questions,
+                table,
+                nibbles,
+            };
             let mut want = alloc::vec![0; probe.questions.len()];
-            let mut got = want.clone();
-            walk_exits(ShuffleLevel::Scalar, &probe, input, &mut want);
-            walk_exits(ShuffleLevel::Vbmi, &probe, input, &mut got);
-            assert_eq!(got, want, "length {end}");
+            walk_exits(Level::Scalar, &probe, input, &mut want);
+            for level in Level::available() {
+                let mut got = alloc::vec![0; probe.questions.len()];
+                walk_exits(level, &probe, input, &mut got);
+                assert_eq!(got, want, "length {end} at {level:?}");
+            }
             for (&(from, bits), &at) in probe.questions.iter().zip(&want) {
                 let first = (from..end).find(|&i| match bits {
                     0 => input[i] == b'#' || input[i] == 0xC3,
                     1 => input[i] == b'/',
-                    _ => TABLE.0[usize::from(input[i])] & bits != 0,
+                    _ => table.0[usize::from(input[i])] & bits != 0,
                 });
                 assert_eq!(at, first.unwrap_or(end));
             }

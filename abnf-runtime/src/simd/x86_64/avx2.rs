@@ -4,8 +4,8 @@
 use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
-use crate::simd::generic::{find, find_byte_in};
-use crate::simd::{LoopSet, Starts};
+use crate::simd::generic::{find, find_byte_in, Classify, NibbleExits};
+use crate::simd::{AtomNibbles, ExitWalk, LoopSet, Starts};
 
 /// The lookup tables of a [`LoopSet`] in 32-byte registers (each table
 /// in both 128-bit lanes: `vpshufb` looks up per lane).
@@ -148,4 +148,115 @@ pub(crate) unsafe fn find_byte_avx2_short(input: &[u8], byte: u8) -> Option<usiz
     };
     let m = hits(&input[..32]) | hits(&input[n - 32..]) << (n - 32);
     (m != 0).then(|| m.trailing_zeros() as usize)
+}
+
+/// An [`AtomNibbles`] in 32-byte registers (each table in both 128-bit
+/// lanes).
+#[derive(Clone, Copy)]
+pub(crate) struct Nibbles32 {
+    low: __m256i,
+    high: __m256i,
+}
+
+/// A block classified by [`Nibbles32`]: its 32 bytes and their classes.
+#[derive(Clone, Copy)]
+pub(crate) struct Block32 {
+    bytes: __m256i,
+    classes: __m256i,
+}
+
+impl Classify for Nibbles32 {
+    type Block = Block32;
+
+    #[inline(always)]
+    unsafe fn classify(&self, p: *const u8) -> Block32 {
+        // SAFETY: `p .. p + 32` is readable and the CPU has AVX2 (the
+        // caller's promise); an unaligned load.
+        unsafe {
+            let v = _mm256_loadu_si256(p.cast());
+            let nib = _mm256_set1_epi8(0x0f);
+            let lo = _mm256_shuffle_epi8(self.low, _mm256_and_si256(v, nib));
+            let hi = _mm256_shuffle_epi8(self.high, _mm256_and_si256(_mm256_srli_epi16::<4>(v), nib));
+            Block32 {
+                bytes: v,
+                classes: _mm256_and_si256(lo, hi),
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn exits(block: &Block32, test: u8, invert: bool) -> u32 {
+        // SAFETY: a `Block32` exists only where the CPU has AVX2 (made by
+        // `classify`, whose callers detected it).
+        let zero = unsafe {
+            let t = _mm256_and_si256(block.classes, _mm256_set1_epi8(test as i8));
+            _mm256_movemask_epi8(_mm256_cmpeq_epi8(t, _mm256_setzero_si256())) as u32
+        };
+        if invert {
+            zero
+        } else {
+            !zero
+        }
+    }
+
+    #[inline(always)]
+    fn equal_block(block: &Block32, a: u8, b: u8) -> u32 {
+        // SAFETY: as in `exits`.
+        unsafe { equal32(block.bytes, a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn equal(&self, p: *const u8, a: u8, b: u8) -> u32 {
+        // SAFETY: `p .. p + 32` is readable and the CPU has AVX2 (the
+        // caller's promise).
+        unsafe { equal32(_mm256_loadu_si256(p.cast()), a, b) }
+    }
+}
+
+/// The positions of `v` that hold `a` or `b`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn equal32(v: __m256i, a: u8, b: u8) -> u32 {
+    let e = _mm256_or_si256(
+        _mm256_cmpeq_epi8(v, _mm256_set1_epi8(a as i8)),
+        _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8)),
+    );
+    _mm256_movemask_epi8(e) as u32
+}
+
+/// [`crate::simd::walk_exits`] with 32-byte blocks classified by nibble
+/// lookups ([`NibbleExits`]).
+///
+/// # Safety
+///
+/// The CPU must have AVX2 (and the OS must save its registers).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn walk_exits_avx2<W: ExitWalk>(
+    walk: &W,
+    nibbles: &AtomNibbles,
+    input: &[u8],
+    tags: &mut [usize],
+) -> bool {
+    // SAFETY: both tables are 16 bytes; unaligned loads.
+    let lane = |t: &[u8; 16]| unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr().cast())) };
+    let zero = _mm256_setzero_si256();
+    let mut exits = NibbleExits {
+        input,
+        classify: Nibbles32 {
+            low: lane(&nibbles.low),
+            high: lane(&nibbles.high),
+        },
+        rest: nibbles.rest,
+        base: 0,
+        block: Block32 {
+            bytes: zero,
+            classes: zero,
+        },
+        shift: 0,
+        live: 0,
+    };
+    if !input.is_empty() {
+        exits.load(0);
+    }
+    walk.walk(input, &mut exits, tags)
 }

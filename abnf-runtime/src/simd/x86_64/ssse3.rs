@@ -5,8 +5,8 @@
 use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
-use crate::simd::generic::{find, find_byte_in};
-use crate::simd::{LoopSet, Starts};
+use crate::simd::generic::{find, find_byte_in, Classify, NibbleExits};
+use crate::simd::{AtomNibbles, ExitWalk, LoopSet, Starts};
 
 /// The lookup tables of a [`LoopSet`] in 16-byte registers.
 #[derive(Clone, Copy)]
@@ -156,4 +156,131 @@ pub(crate) unsafe fn find_byte_sse2_short(input: &[u8], byte: u8) -> Option<usiz
         at += 16;
     }
     (m != 0).then(|| m.trailing_zeros() as usize)
+}
+
+/// An [`AtomNibbles`] in 16-byte registers.
+#[derive(Clone, Copy)]
+pub(crate) struct Nibbles16 {
+    low: __m128i,
+    high: __m128i,
+}
+
+/// A 32-byte block classified by [`Nibbles16`]: its bytes and their
+/// classes, 16 per register.
+#[derive(Clone, Copy)]
+pub(crate) struct Block16x2 {
+    bytes: [__m128i; 2],
+    classes: [__m128i; 2],
+}
+
+/// The classes of the 16 bytes `v` (two `pshufb` and an `and`).
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn classes16(t: &Nibbles16, v: __m128i) -> __m128i {
+    let nib = _mm_set1_epi8(0x0f);
+    let lo = _mm_shuffle_epi8(t.low, _mm_and_si128(v, nib));
+    let hi = _mm_shuffle_epi8(t.high, _mm_and_si128(_mm_srli_epi16::<4>(v), nib));
+    _mm_and_si128(lo, hi)
+}
+
+/// The positions of `v` (16 bytes) that hold `a` or `b`.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn equal16(v: __m128i, a: u8, b: u8) -> u32 {
+    let e = _mm_or_si128(
+        _mm_cmpeq_epi8(v, _mm_set1_epi8(a as i8)),
+        _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8)),
+    );
+    _mm_movemask_epi8(e) as u32 & 0xffff
+}
+
+impl Classify for Nibbles16 {
+    type Block = Block16x2;
+
+    #[inline(always)]
+    unsafe fn classify(&self, p: *const u8) -> Block16x2 {
+        // SAFETY: `p .. p + 32` is readable and the CPU has SSSE3 (the
+        // caller's promise); unaligned loads.
+        unsafe {
+            let v0 = _mm_loadu_si128(p.cast());
+            let v1 = _mm_loadu_si128(p.add(16).cast());
+            Block16x2 {
+                bytes: [v0, v1],
+                classes: [classes16(self, v0), classes16(self, v1)],
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn exits(block: &Block16x2, test: u8, invert: bool) -> u32 {
+        // SAFETY: a `Block16x2` exists only where the CPU has SSSE3 (made
+        // by `classify`, whose callers detected it); SSE2 is baseline.
+        let zero = unsafe {
+            let t = _mm_set1_epi8(test as i8);
+            let z = |c: __m128i| {
+                _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(c, t), _mm_setzero_si128())) as u32
+            };
+            z(block.classes[0]) & 0xffff | z(block.classes[1]) << 16
+        };
+        if invert {
+            zero
+        } else {
+            !zero
+        }
+    }
+
+    #[inline(always)]
+    fn equal_block(block: &Block16x2, a: u8, b: u8) -> u32 {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe { equal16(block.bytes[0], a, b) | equal16(block.bytes[1], a, b) << 16 }
+    }
+
+    #[inline(always)]
+    unsafe fn equal(&self, p: *const u8, a: u8, b: u8) -> u32 {
+        // SAFETY: `p .. p + 32` is readable (the caller's promise); SSE2
+        // is part of the x86-64 baseline.
+        unsafe {
+            let (v0, v1) = (_mm_loadu_si128(p.cast()), _mm_loadu_si128(p.add(16).cast()));
+            equal16(v0, a, b) | equal16(v1, a, b) << 16
+        }
+    }
+}
+
+/// [`crate::simd::walk_exits`] with 32-byte blocks of two 16-byte vectors
+/// classified by nibble lookups ([`NibbleExits`]).
+///
+/// # Safety
+///
+/// The CPU must have SSSE3.
+#[target_feature(enable = "ssse3")]
+pub(crate) unsafe fn walk_exits_ssse3<W: ExitWalk>(
+    walk: &W,
+    nibbles: &AtomNibbles,
+    input: &[u8],
+    tags: &mut [usize],
+) -> bool {
+    // SAFETY: both tables are 16 bytes; unaligned loads.
+    let (low, high) = unsafe {
+        (
+            _mm_loadu_si128(nibbles.low.as_ptr().cast()),
+            _mm_loadu_si128(nibbles.high.as_ptr().cast()),
+        )
+    };
+    let zero = _mm_setzero_si128();
+    let mut exits = NibbleExits {
+        input,
+        classify: Nibbles16 { low, high },
+        rest: nibbles.rest,
+        base: 0,
+        block: Block16x2 {
+            bytes: [zero; 2],
+            classes: [zero; 2],
+        },
+        shift: 0,
+        live: 0,
+    };
+    if !input.is_empty() {
+        exits.load(0);
+    }
+    walk.walk(input, &mut exits, tags)
 }
