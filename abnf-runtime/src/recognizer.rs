@@ -223,11 +223,13 @@ impl Recognizer {
 
     /// [`Recognizer::extract`] for an extraction that the generator also
     /// emitted as an exit-to-exit walk (`walk`, over the same tagged DFA
-    /// `parts`). Where the CPU has AVX-512 VBMI and the rule a shuffle
-    /// automaton, the input is checked first ([`Recognizer::is_match`]),
-    /// then `walk` finds the parts, a vector test and a trailing-zero count
-    /// per state it passes through ([`crate::simd::walk_exits`]): two short
-    /// passes in place of one walk of two automata in step. Elsewhere, and
+    /// `parts`). Where the rule has a shuffle automaton and the CPU has
+    /// AVX-512 VBMI, or SSSE3 or AVX2 and the walk nibble tables
+    /// ([`crate::simd::AtomNibbles`]) and the input is under 96 bytes, the
+    /// input is checked first ([`Recognizer::is_match`]), then `walk` finds
+    /// the parts, a vector test and a trailing-zero count per state it
+    /// passes through ([`crate::simd::walk_exits`]): two short passes in
+    /// place of one walk of two automata in step. Elsewhere, and
     /// for inputs that do not match (whose error needs the forward walk),
     /// this is [`Recognizer::extract`]; a short input that does not match
     /// stops at once, for [`Recognizer::__error`] to walk forwards from its
@@ -242,8 +244,14 @@ impl Recognizer {
         input: &str,
         tags: &mut [usize],
     ) -> Result<(), Stop> {
+        // Below VBMI, long inputs take the one-pass walk that skips the
+        // runs both automata loop on: two passes with 32-byte blocks were
+        // slower on the long corpus (A/B runs of `profile extract-long ours
+        // avx2`: 815-1112 ns one pass against 982-1351 two), and with
+        // 64-byte blocks (VBMI) faster (814-943 against 939-1018).
         let level = Level::detected();
-        let vector_exits = level == Level::Vbmi || level >= Level::Ssse3 && walk.nibbles().is_some();
+        let vector_exits = level == Level::Vbmi
+            || level >= Level::Ssse3 && walk.nibbles().is_some() && input.len() < SKIP_MIN;
         if self.table.shuffle.is_some() && vector_exits {
             let bytes = input.as_bytes();
             if self.is_match_bytes(bytes) {
