@@ -36,10 +36,59 @@
 //! states as the lanes of a 64-byte vector, one `vpermb` per byte, with
 //! AVX-512 VBMI), with the scalar twin [`shuffle_walk_scalar`]; and it
 //! finds the exits of generated exit walks ([`walk_exits`]: a 64-byte
-//! block classified into atom bits by two `vpermi2b` lookups, then one
-//! `vptestmb` and a trailing-zero count per question), with the scalar
-//! twin [`ScalarExits`].
-
+//! block classified into atom bits by two `vpermi2b` lookups with VBMI,
+//! or a 32-byte block by two nibble `pshufb` lookups and an `and` with
+//! AVX2 or SSSE3 when the generator found the atoms to be nibble
+//! rectangles ([`AtomNibbles`]); then one test and a trailing-zero count
+//! per question), with the scalar twin [`ScalarExits`].
+//!
+//! # Levels and files
+//!
+//! One ordered [`Level`] (scalar, SSSE3, AVX2, AVX-512, VBMI) is detected
+//! once; every walk dispatches on it here, and a benchmark may lower it for
+//! the whole process ([`cap_level`]) to time each level on one machine.
+//! The code is laid out as memchr's `arch/` and simdutf's implementation
+//! folders are:
+//!
+//! - this file: the types, the detection and dispatch, and the scalar
+//!   twins (what a CPU without vectors, ARM today, runs);
+//! - `generic.rs`: the searches every vector level shares, written over a
+//!   function that classifies one window (64 bytes for loop sets, 32 for
+//!   exits), so that a level only supplies its loads, lookups and masks;
+//! - `x86_64/{ssse3,avx2,avx512,vbmi}.rs`: one instruction set each, every
+//!   function `#[target_feature]` and reached only through the dispatch
+//!   after detection;
+//! - `tests.rs`: every level this CPU has against the scalar twins.
+//!
+//! # NEON (a design: no ARM machine has tested it, so none ships)
+//!
+//! Every operation the SSSE3 and AVX2 levels use maps to one AArch64 NEON
+//! instruction, or a fixed short sequence, on 16-byte vectors:
+//!
+//! | here (SSSE3 / AVX2) | NEON |
+//! |---|---|
+//! | `pshufb` / `vpshufb` (nibble lookup, index below 16) | `vqtbl1q_u8` (a lane above 15 gives 0, as `pshufb`'s bit 7 does) |
+//! | `psrlw 4` then `pand 0x0F` (high nibble) | `vshrq_n_u8::<4>` (one instruction: NEON shifts bytes) |
+//! | `pand`, `por`, `pxor` | `vandq_u8`, `vorrq_u8`, `veorq_u8` |
+//! | `pcmpeqb` | `vceqq_u8` |
+//! | `pcmpgtb` (signed, continuation bytes below -64) | `vcltq_s8` |
+//! | `pminub` | `vminq_u8` |
+//! | `pmovmskb` (one bit per byte) | no single instruction: `vshrn_n_u16::<4>` of the compare gives 4 bits per byte in a `u64` (the "movemask emulation" of simdjson's and memchr's NEON code), so the masks count in nibbles: `trailing_zeros() / 4` |
+//! | `ptest` / `vptest` (any byte set) | `vmaxvq_u8 != 0` |
+//! | `_mm_loadu_si128` | `vld1q_u8` |
+//!
+//! So the loop-set search ([`find_outside`]), [`find_byte`] and the
+//! nibble exits ([`AtomNibbles`]) port as they are, through `generic.rs`,
+//! with a 16-byte NEON block type. What has no NEON form is VBMI's:
+//! `vpermb` and `vpermi2b` (a 64-entry byte table per instruction; NEON's
+//! widest, `vqtbl4q_u8`, indexes 64 bytes from four registers, with a
+//! latency of several cycles that the 64-lane shuffle walk's chain would
+//! pay per byte: untested, and not assumed to win)
+//! and the mask registers. ARM users therefore run the scalar twins of
+//! the shuffle walk (the table walk from both ends, as every CPU below
+//! VBMI does) and today also of the loop-set search and the exit walks;
+//! NEON would give them the bit-parallel walk of long inputs and the
+//! vector exit walks, which the AVX2 level measures on x86-64.
 use core::sync::atomic::{AtomicU8, Ordering};
 
 /// A set of ASCII bytes: bit `h` of `self.0[l]` is byte `h << 4 | l`.
