@@ -8,7 +8,7 @@ use core::fmt;
 use once_cell::race::OnceBox;
 use regex_automata::dfa::sparse;
 
-use crate::simd::{walk_exits, ExitWalk, ShuffleLevel};
+use crate::simd::{walk_exits, ExitWalk, Level};
 use crate::table::{
     Resume, Reverse, Stop, Table, Words, BIDIRECTIONAL_MIN, SHUFFLE_HEAD, SHUFFLE_MAX, SKIP_MIN,
 };
@@ -110,9 +110,9 @@ impl Recognizer {
     /// from both ends at once (see [`Recognizer::is_bidirectional`]).
     ///
     /// Inputs of 96 bytes or more, when the rule's automaton has states
-    /// that loop on many bytes, are walked bit-parallel instead: runs of
-    /// those states are skipped a vector block at a time
-    /// ([`Table::full_match_skipping`]). Inputs under 192 bytes of
+    /// that loop on many bytes and the CPU has vectors (SSSE3 or more), are
+    /// walked bit-parallel instead: runs of those states are skipped a
+    /// vector block at a time ([`Table::full_match_skipping`]). Inputs under 192 bytes of
     /// `@bidirectional` rules are walked as a shuffle automaton instead
     /// where the CPU has AVX-512 VBMI ([`crate::table::Shuffle`]), and as
     /// above if they reach a state it has no lane for; longer inputs walk
@@ -120,8 +120,8 @@ impl Recognizer {
     #[inline]
     pub fn is_match_bytes(&self, input: &[u8]) -> bool {
         if let Some(sh) = &self.table.shuffle {
-            let level = ShuffleLevel::detected();
-            if level == ShuffleLevel::Vbmi {
+            let level = Level::detected();
+            if level == Level::Vbmi {
                 if input.len() < SHUFFLE_MAX {
                     if let Some(verdict) = sh.full_match(input, level) {
                         return verdict;
@@ -135,7 +135,11 @@ impl Recognizer {
                 }
             }
         }
-        if input.len() >= SKIP_MIN && self.table.skips() {
+        // The scalar twin of the bit-parallel walk is slower than the walk
+        // from both ends (A/B runs of `profile validate-iri-long ours
+        // scalar`: 3.1-4.4 against 4.3-5.4 µs per IRI, URIs 3.3-4.0 against
+        // 3.5-4.6), so without vectors long inputs take that.
+        if input.len() >= SKIP_MIN && self.table.skips() && Level::detected() != Level::Scalar {
             return self.table.run_skip(input).is_ok();
         }
         match &self.reverse {
@@ -223,11 +227,13 @@ impl Recognizer {
 
     /// [`Recognizer::extract`] for an extraction that the generator also
     /// emitted as an exit-to-exit walk (`walk`, over the same tagged DFA
-    /// `parts`). Where the CPU has AVX-512 VBMI and the rule a shuffle
-    /// automaton, the input is checked first ([`Recognizer::is_match`]),
-    /// then `walk` finds the parts, a vector test and a trailing-zero count
-    /// per state it passes through ([`crate::simd::walk_exits`]): two short
-    /// passes in place of one walk of two automata in step. Elsewhere, and
+    /// `parts`). Where the rule has a shuffle automaton and the input is
+    /// under 96 bytes, or the CPU has AVX-512 VBMI, the input is checked
+    /// first ([`Recognizer::is_match`]), then `walk` finds the parts, a
+    /// vector test and a trailing-zero count per state it passes through
+    /// where the CPU has vectors for the walk's atoms, a byte loop
+    /// elsewhere ([`crate::simd::walk_exits`]): two short passes in place
+    /// of one walk of two automata in step. Elsewhere, and
     /// for inputs that do not match (whose error needs the forward walk),
     /// this is [`Recognizer::extract`]; a short input that does not match
     /// stops at once, for [`Recognizer::__error`] to walk forwards from its
@@ -242,10 +248,19 @@ impl Recognizer {
         input: &str,
         tags: &mut [usize],
     ) -> Result<(), Stop> {
-        if self.table.shuffle.is_some() && ShuffleLevel::detected() == ShuffleLevel::Vbmi {
+        // Below VBMI, long inputs take the one-pass walk that skips the
+        // runs both automata loop on: two passes with 32-byte blocks were
+        // slower on the long corpus (A/B runs of `profile extract-long ours
+        // avx2`: 815-1112 ns one pass against 982-1351 two), and with
+        // 64-byte blocks (VBMI) faster (814-943 against 939-1018). Short
+        // inputs take two passes at every level, even with the scalar
+        // search (`profile extract ours scalar`: 412-561 against 586-656 ns).
+        let level = Level::detected();
+        let two_passes = level == Level::Vbmi || input.len() < SKIP_MIN;
+        if self.table.shuffle.is_some() && two_passes {
             let bytes = input.as_bytes();
             if self.is_match_bytes(bytes) {
-                return match walk_exits(ShuffleLevel::Vbmi, walk, bytes, tags) {
+                return match walk_exits(level, walk, bytes, tags) {
                     true => Ok(()),
                     false => Err(Stop::Parts),
                 };

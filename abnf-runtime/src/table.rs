@@ -53,7 +53,7 @@ impl Shuffle<'_> {
     /// if the walk reached a state without a lane, and the table must
     /// walk it.
     #[inline(always)]
-    pub fn full_match(&self, input: &[u8], level: simd::ShuffleLevel) -> Option<bool> {
+    pub fn full_match(&self, input: &[u8], level: simd::Level) -> Option<bool> {
         let lane = simd::shuffle_walk_with(level, self.rows, self.start, input);
         (lane != simd::ESCAPE).then(|| self.accept[usize::from(lane)] == 1)
     }
@@ -61,7 +61,7 @@ impl Shuffle<'_> {
     /// The table state (premultiplied; 0 is the dead state) after `prefix`,
     /// walked as lanes; `None` if the walk escaped.
     #[inline(always)]
-    pub fn state_after(&self, prefix: &[u8], level: simd::ShuffleLevel) -> Option<usize> {
+    pub fn state_after(&self, prefix: &[u8], level: simd::Level) -> Option<usize> {
         let lane = simd::shuffle_walk_with(level, self.rows, self.start, prefix);
         (lane != simd::ESCAPE).then(|| self.states[usize::from(lane)] as usize)
     }

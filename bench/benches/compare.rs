@@ -6,7 +6,10 @@
 //! one benchmark per contender. Each iteration processes the whole corpus
 //! (10,000 IRIs), so criterion's times are per corpus and its throughput is
 //! in corpus bytes; the time per IRI is the corpus time / 10,000. (The
-//! `bench-table` binary prints per-IRI times and ratios directly.)
+//! `bench-table` binary prints per-IRI times and ratios directly, at every
+//! vector level.) `IRI_BENCH_LEVEL=avx2 cargo bench -p iri-bench` caps the
+//! vector level (`scalar`, `SSSE3`, `AVX2`, `AVX-512`, `VBMI`; see
+//! `abnf_runtime::simd::Level`).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -15,8 +18,18 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use iri_bench::contenders::{operations, Corpus};
 use iri_bench::long::{long_iri_corpus, long_uri_corpus, LONG_N};
 use iri_bench::{iri_corpus, uri_corpus, CorpusStats, DEFAULT_N, DEFAULT_SEED};
+use iri_grammar::abnf_runtime::simd::{cap_level, Level};
 
 fn compare(c: &mut Criterion) {
+    if let Ok(name) = std::env::var("IRI_BENCH_LEVEL") {
+        match Level::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(&name))
+        {
+            Some(l) => cap_level(l),
+            None => panic!("IRI_BENCH_LEVEL: unknown level {name:?}"),
+        }
+    }
     let iri = iri_corpus(DEFAULT_N, DEFAULT_SEED);
     let uri = uri_corpus(DEFAULT_N, DEFAULT_SEED);
     let long_iri = long_iri_corpus(LONG_N, DEFAULT_SEED);

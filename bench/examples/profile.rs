@@ -15,6 +15,10 @@
 //! `split` (RFC 3986 Appendix B's splitter alone), `ours` (its generated
 //! exit walk), `scalar` (the same with the scalar search) or `table` (its
 //! table walk).
+//! A third argument caps the vector level (`scalar`, `SSSE3`, `AVX2`,
+//! `AVX-512`, `VBMI`; see `abnf_runtime::simd::Level`), so that an AVX-512
+//! machine profiles the path an AVX2 one takes:
+//! `target/release/examples/profile extract ours avx2`.
 //! Prints the checksum and the mean time per input.
 
 use std::hint::black_box;
@@ -24,18 +28,32 @@ use std::time::Instant;
 use iri_bench::contenders::{batch, extract, iri, split, uri};
 use iri_bench::long::{long_iri_corpus, long_uri_corpus, LONG_N};
 use iri_bench::{iri_corpus, uri_corpus, DEFAULT_N, DEFAULT_SEED};
+use iri_grammar::abnf_runtime::simd::{cap_level, Level};
 
 type Run = fn(&[String], &mut [bool]) -> u64;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (op, who) = match args.as_slice() {
-        [op, who] => (op.as_str(), who.as_str()),
+    let (op, who, level) = match args.as_slice() {
+        [op, who] => (op.as_str(), who.as_str(), None),
+        [op, who, level] => (op.as_str(), who.as_str(), Some(level.as_str())),
         _ => {
-            eprintln!("usage: profile OPERATION CONTENDER (see the source's header)");
+            eprintln!("usage: profile OPERATION CONTENDER [LEVEL] (see the source's header)");
             return ExitCode::from(2);
         }
     };
+    if let Some(name) = level {
+        match Level::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(name))
+        {
+            Some(l) if l <= Level::detected() => cap_level(l),
+            _ => {
+                eprintln!("unknown level, or one this CPU does not have: {name}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let (op, long) = match op.strip_suffix("-long") {
         Some(op) => (op, true),
         None => (op, false),

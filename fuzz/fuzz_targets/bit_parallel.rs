@@ -13,7 +13,7 @@
 #![no_main]
 
 use iri_grammar::rfc3986_appendix_b::components::Reference;
-use iri_grammar::abnf_runtime::simd::{Level, ShuffleLevel};
+use iri_grammar::abnf_runtime::simd::Level;
 use iri_grammar::{rfc3986, rfc3987, Recognizer, GRAMMARS};
 use libfuzzer_sys::fuzz_target;
 
@@ -27,9 +27,9 @@ fn check(r: &Recognizer, input: &[u8]) {
     // The shuffle automaton (`@bidirectional` rules): the table's verdict
     // or an escape, the same from the VBMI walk and its scalar twin.
     if let Some(sh) = r.table().shuffle() {
-        let scalar = sh.full_match(input, ShuffleLevel::Scalar);
+        let scalar = sh.full_match(input, Level::Scalar);
         assert!(scalar.is_none() || scalar == Some(plain.is_ok()), "{r:?} on {input:?}");
-        assert_eq!(sh.full_match(input, ShuffleLevel::detected()), scalar, "{r:?} on {input:?}");
+        assert_eq!(sh.full_match(input, Level::detected()), scalar, "{r:?} on {input:?}");
     }
 }
 

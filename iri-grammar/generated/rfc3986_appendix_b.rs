@@ -642,7 +642,7 @@ pub mod components {
     static __REFERENCE_COMPONENTS: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __REFERENCE_COMPONENTS_BYTES,
     );
-    /// The tagged DFA of `reference` as an exit-to-exit walk (`simd::ExitWalk`), its states as nested blocks, transitions as jumps forwards: 30 states, 8 atoms.
+    /// The tagged DFA of `reference` as an exit-to-exit walk (`simd::ExitWalk`), its states as nested blocks, transitions as jumps forwards: 30 states, 8 atoms; its atoms are nibble lookups (every vector level classifies them).
     #[doc(hidden)]
     pub struct __ReferenceExits;
     impl ::abnf_runtime::simd::ExitWalk for __ReferenceExits {
@@ -664,6 +664,16 @@ pub mod components {
                 ],
             );
             &ATOMS
+        }
+        fn nibbles(
+            &self,
+        ) -> ::core::option::Option<&'static ::abnf_runtime::simd::AtomNibbles> {
+            static NIBBLES: ::abnf_runtime::simd::AtomNibbles = ::abnf_runtime::simd::AtomNibbles {
+                low: [9, 1, 1, 129, 1, 1, 1, 1, 1, 1, 4, 0, 0, 16, 0, 96],
+                high: [0, 0, 160, 69, 8, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                rest: 2,
+            };
+            ::core::option::Option::Some(&NIBBLES)
         }
         #[inline(always)]
         #[allow(
@@ -2610,7 +2620,7 @@ pub mod components {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 18];
             if ::abnf_runtime::simd::walk_exits(
-                ::abnf_runtime::simd::ShuffleLevel::detected(),
+                ::abnf_runtime::simd::Level::detected(),
                 &__ReferenceExits,
                 input.as_bytes(),
                 &mut tags,
@@ -2699,7 +2709,7 @@ pub mod components {
         #[doc(hidden)]
         pub fn __parse_by_exits(
             input: &str,
-            level: ::abnf_runtime::simd::ShuffleLevel,
+            level: ::abnf_runtime::simd::Level,
         ) -> ::core::option::Option<Self> {
             let mut tags = [usize::MAX; 18];
             ::abnf_runtime::simd::walk_exits(

@@ -750,7 +750,7 @@ pub mod components {
     static __TAG_URI_COMPONENTS: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __TAG_URI_COMPONENTS_BYTES,
     );
-    /// The tagged DFA of `tagURI` as an exit-to-exit walk (`simd::ExitWalk`), a loop around a match on the state (its states form a cycle): 35 states, 5 atoms.
+    /// The tagged DFA of `tagURI` as an exit-to-exit walk (`simd::ExitWalk`), a loop around a match on the state (its states form a cycle): 35 states, 5 atoms; its atoms are not nibble lookups (below VBMI it runs the scalar search).
     #[doc(hidden)]
     pub struct __TagUriExits;
     impl ::abnf_runtime::simd::ExitWalk for __TagUriExits {
@@ -1427,7 +1427,7 @@ pub mod components {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 8];
             if ::abnf_runtime::simd::walk_exits(
-                ::abnf_runtime::simd::ShuffleLevel::detected(),
+                ::abnf_runtime::simd::Level::detected(),
                 &__TagUriExits,
                 input.as_bytes(),
                 &mut tags,
@@ -1509,7 +1509,7 @@ pub mod components {
         #[doc(hidden)]
         pub fn __parse_by_exits(
             input: &str,
-            level: ::abnf_runtime::simd::ShuffleLevel,
+            level: ::abnf_runtime::simd::Level,
         ) -> ::core::option::Option<Self> {
             let mut tags = [usize::MAX; 8];
             ::abnf_runtime::simd::walk_exits(

@@ -102,10 +102,6 @@ impl Case {
         self.exports.push((grammar, rules.to_vec()));
         self
     }
-    fn warning(mut self) -> Case {
-        self.severity = Severity::Warning;
-        self
-    }
     fn label(mut self, label: &'static str) -> Case {
         self.label = Some(label);
         self

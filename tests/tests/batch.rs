@@ -21,7 +21,7 @@
 //!   states as vector lanes) give the table walk's verdict or escape to
 //!   it, with the AVX-512 VBMI walk and its scalar twin in agreement.
 
-use iri_grammar::abnf_runtime::simd::{Level, ShuffleLevel};
+use iri_grammar::abnf_runtime::simd::Level;
 use iri_grammar::{rfc3986, rfc3987, Recognizer, Span};
 use proptest::prelude::*;
 
@@ -368,13 +368,13 @@ fn check_bit_parallel(r: &Recognizer, input: &[u8]) {
     if let Some(sh) = r.table().shuffle() {
         // The lanes walk: the same verdict, or an escape to the table, and
         // the same answer from the vector walk and its scalar twin.
-        let scalar = sh.full_match(input, ShuffleLevel::Scalar);
+        let scalar = sh.full_match(input, Level::Scalar);
         assert!(
             scalar.is_none() || scalar == Some(plain.is_ok()),
             "{r:?} on {:?}",
             String::from_utf8_lossy(input)
         );
-        assert_eq!(sh.full_match(input, ShuffleLevel::detected()), scalar);
+        assert_eq!(sh.full_match(input, Level::detected()), scalar);
     }
 }
 
@@ -393,20 +393,20 @@ fn shuffle_automata_hold_the_common_states() {
             "a b",
         ] {
             assert_eq!(
-                sh.full_match(input.as_bytes(), ShuffleLevel::Scalar),
+                sh.full_match(input.as_bytes(), Level::Scalar),
                 Some(r.is_match_forward(input.as_bytes())),
                 "{r:?} on {input:?}"
             );
         }
         let v6 = b"http://[2001:db8:85a3:8d3:1319:8a2e:370:7348]/";
-        assert_eq!(sh.full_match(v6, ShuffleLevel::Scalar), None, "{r:?}");
+        assert_eq!(sh.full_match(v6, Level::Scalar), None, "{r:?}");
         assert!(r.is_match_bytes(v6));
     }
     // Non-ASCII text in paths, queries and fragments stays in lanes too.
     let sh = rfc3987::IRI_REFERENCE.table().shuffle().unwrap();
     for input in ["http://a.jp/résumé/例え", "/é?q=é#é"] {
         assert_eq!(
-            sh.full_match(input.as_bytes(), ShuffleLevel::Scalar),
+            sh.full_match(input.as_bytes(), Level::Scalar),
             Some(true),
             "{input:?}"
         );

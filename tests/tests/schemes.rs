@@ -684,7 +684,7 @@ fn rfc4151_examples_are_tag_uris() {
 /// them and every one-byte change of them.
 #[test]
 fn tag_components_by_the_exit_walk_are_the_table_walk_s() {
-    use iri_grammar::abnf_runtime::simd::ShuffleLevel;
+    use iri_grammar::abnf_runtime::simd::Level;
     use iri_grammar::tag::components::TagUri;
     let mut inputs: Vec<String> = Vec::new();
     for s in RFC4151
@@ -706,7 +706,7 @@ fn tag_components_by_the_exit_walk_are_the_table_walk_s() {
     for s in &inputs {
         let want = TagUri::__parse_by_table(s);
         assert_eq!(TagUri::parse(s), want, "{s:?}");
-        for level in [ShuffleLevel::Scalar, ShuffleLevel::Vbmi] {
+        for level in Level::available() {
             assert_eq!(
                 TagUri::__parse_by_exits(s, level),
                 want.ok(),

@@ -11,8 +11,9 @@
 //!   invalid ones, the error is the recognizer's own;
 //! - with a recognizer that walks forwards only (no `@bidirectional`): the
 //!   one-byte fused walk gives the same parts;
-//! - by the generated exit walk (`Reference::__parse_by_exits`, vector
-//!   and scalar twin): the same parts as the table walk on any string;
+//! - by the generated exit walk (`Reference::__parse_by_exits`, at every
+//!   vector level and with the scalar twin): the same parts as the table
+//!   walk on any string; and `IriRef::parse` with each level capped;
 //! - on bytes that are not UTF-8 (the splitter reads non-ASCII characters
 //!   whole, trusting `&str`): its byte entry point fails where the UTF-8
 //!   stops, and never panics.
@@ -254,12 +255,14 @@ proptest! {
 
 /// The generated exit walk of the splitter gives the table walk's parts on
 /// `input` (any string: the splitter matches them all), with 64-byte
-/// vectors (where the CPU has VBMI) and with the scalar twin.
+/// vectors (where the CPU has VBMI), with 32-byte blocks classified by
+/// nibble lookups (AVX2, SSSE3) and with the scalar twin: every level the
+/// CPU has.
 fn check_exit_walk(input: &str) {
-    use iri_grammar::abnf_runtime::simd::ShuffleLevel;
+    use iri_grammar::abnf_runtime::simd::Level;
     let want = Reference::__parse_by_table(input).expect("the splitter matches every string");
     assert_eq!(Reference::parse(input), Ok(want), "{input:?}");
-    for level in [ShuffleLevel::Scalar, ShuffleLevel::Vbmi] {
+    for level in Level::available() {
         assert_eq!(
             Reference::__parse_by_exits(input, level),
             Some(want),
@@ -332,4 +335,54 @@ fn the_guides_example() {
     assert_eq!(parts.host.map(|h| &input[h.range()]), Some("例え.jp"));
     let e = Reference::parse_checked(&IRI_REFERENCE, "a b").unwrap_err();
     assert_eq!((e.rule(), e.offset()), ("IRI-reference", 1));
+}
+
+/// `IriRef::parse` and `UriRef::parse` give the same answers at every
+/// vector level this CPU has (the level is capped for the whole process;
+/// other tests running meanwhile only lose levels to compare, never get a
+/// different answer, which is what this checks): the shuffle walk or the
+/// table walk from both ends, the exit walk at each block width or the
+/// one-pass walk, the bit-parallel walk or not.
+#[test]
+fn every_level_parses_alike() {
+    use iri_grammar::abnf_runtime::simd::{cap_level, Level};
+    let long_query = format!("http://example.com/a/b?{}#frag", "q=%41&x=y;".repeat(30));
+    let long_path = format!("//host.example/{}", "seg/é/".repeat(40));
+    let inputs = [
+        "",
+        "http://example.com/",
+        "https://user@[::1]:8080/p/a/t/h?query=1#frag",
+        "//host/path",
+        "mailto:someone@example.org",
+        "urn:isbn:0451450523",
+        "/relative/path?q#f",
+        "a:b:c:d",
+        "http://exämple.org/ß?ü#ö",
+        "http://a b",
+        "http://[::1/",
+        "%zz",
+        "http://example.com/\u{202E}txt",
+        "http://example.com:80x/",
+        "?#",
+        long_query.as_str(),
+        long_path.as_str(),
+        &long_query[..95],
+        &long_query[..96],
+        &long_query[..40],
+        &long_path[..63],
+        &long_path[..64],
+    ];
+    let top = Level::detected();
+    let want: Vec<String> = inputs
+        .iter()
+        .map(|s| format!("{:?} {:?}", IriRef::parse(s), UriRef::parse(s)))
+        .collect();
+    for level in Level::ALL.into_iter().filter(|&l| l < top) {
+        cap_level(level);
+        for (s, want) in inputs.iter().zip(&want) {
+            let got = format!("{:?} {:?}", IriRef::parse(s), UriRef::parse(s));
+            assert_eq!(&got, want, "{s:?} at {level:?}");
+        }
+    }
+    cap_level(top);
 }

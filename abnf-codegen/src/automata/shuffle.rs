@@ -228,7 +228,7 @@ mod tests {
     #[test]
     fn the_runtime_reads_it_from_the_table_and_refuses_it_cut_short() {
         use crate::wire::{WireBytes, NATIVE_BIG_ENDIAN};
-        use abnf_runtime::simd::ShuffleLevel;
+        use abnf_runtime::simd::Level;
         use abnf_runtime::wire::WireError;
 
         let c = compact(r"x(a{0,100}|[b-z]*)").with_shuffle();
@@ -236,7 +236,7 @@ mod tests {
         let wire = WireBytes::new(&bytes);
         let table = wire.table();
         let sh = table.shuffle().expect("the table carries it");
-        for level in [ShuffleLevel::Scalar, ShuffleLevel::detected()] {
+        for level in [Level::Scalar, Level::detected()] {
             assert_eq!(sh.full_match(b"xbcd", level), Some(true));
             assert_eq!(sh.full_match(b"xab", level), Some(false));
             assert_eq!(sh.full_match(&[b'a'; 90], level), Some(false));

@@ -15,7 +15,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::typed::ident;
-use crate::tagged::exits::ExitPlan;
+use crate::tagged::exits::{ExitPlan, Nibbles};
 use crate::tagged::{RegOp, TaggedDfa, PENDING, UNSET};
 
 /// A tagged DFA's exit walk, ready to emit.
@@ -25,6 +25,9 @@ pub struct ExitWalkModel {
     pub ident: String,
     /// `(first, last, bits)`: the atom table as ranges.
     pub atoms: Vec<(u8, u8, u8)>,
+    /// The atom table as nibble lookups, if it has that form
+    /// ([`ExitPlan::nibbles`]).
+    pub nibbles: Option<Nibbles>,
     /// Registers the walk keeps.
     pub registers: usize,
     /// The start state.
@@ -146,6 +149,7 @@ impl ExitWalkModel {
         let mut m = ExitWalkModel {
             ident,
             atoms: plan.atom_ranges(),
+            nibbles: plan.nibbles(),
             registers,
             start: d.start,
             start_ops: d.start_ops.clone(),
@@ -380,9 +384,30 @@ pub fn exit_walk_items(m: &ExitWalkModel, rt: &TokenStream, rule: &str) -> Token
             loop_code(m),
         ),
     };
+    let nibbles = m.nibbles.map(|n| {
+        let (low, high) = (
+            n.low.map(Literal::u8_unsuffixed),
+            n.high.map(Literal::u8_unsuffixed),
+        );
+        let rest = Literal::u8_unsuffixed(n.rest);
+        quote! {
+            fn nibbles(&self) -> ::core::option::Option<&'static #rt::simd::AtomNibbles> {
+                static NIBBLES: #rt::simd::AtomNibbles = #rt::simd::AtomNibbles {
+                    low: [#(#low),*],
+                    high: [#(#high),*],
+                    rest: #rest,
+                };
+                ::core::option::Option::Some(&NIBBLES)
+            }
+        }
+    });
+    let classified = match m.nibbles {
+        Some(_) => "; its atoms are nibble lookups (every vector level classifies them)",
+        None => "; its atoms are not nibble lookups (below VBMI it runs the scalar search)",
+    };
     let doc = format!(
         " The tagged DFA of `{rule}` as an exit-to-exit walk (`simd::ExitWalk`), \
-         {form}: {} states, {} atoms.",
+         {form}: {} states, {} atoms{classified}.",
         m.states.len(),
         m.atoms
             .iter()
@@ -399,6 +424,7 @@ pub fn exit_walk_items(m: &ExitWalkModel, rt: &TokenStream, rule: &str) -> Token
                 static ATOMS: #rt::simd::AtomTable = #rt::simd::AtomTable::from_ranges(&[#(#ranges),*]);
                 &ATOMS
             }
+            #nibbles
             #[inline(always)]
             #[allow(unused_mut, unused_labels, unused_assignments, unreachable_code, unreachable_patterns, clippy::match_single_binding, clippy::needless_return, clippy::never_loop)]
             fn walk<E: #rt::simd::Exits>(&self, input: &[u8], exits: &mut E, tags: &mut [usize]) -> bool {

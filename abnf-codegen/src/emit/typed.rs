@@ -510,7 +510,7 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
                         /// `parse` by the generated exit walk (for tests): at
                         /// `level`, or the scalar twin where the CPU lacks it.
                         #[doc(hidden)]
-                        pub fn __parse_by_exits(input: &str, level: #rt::simd::ShuffleLevel) -> ::core::option::Option<Self> {
+                        pub fn __parse_by_exits(input: &str, level: #rt::simd::Level) -> ::core::option::Option<Self> {
                             let mut tags = [usize::MAX; #ntags];
                             #rt::simd::walk_exits(level, &#w, input.as_bytes(), &mut tags).then(|| Self::__from_tags(&tags))
                         }
@@ -526,7 +526,7 @@ pub fn components_module(items: &[EmitComponents], runtime: &str, style: Include
                     // the table walk finds the error of an input that does
                     // not match.
                     quote! {
-                        if #rt::simd::walk_exits(#rt::simd::ShuffleLevel::detected(), &#w, input.as_bytes(), &mut tags) {
+                        if #rt::simd::walk_exits(#rt::simd::Level::detected(), &#w, input.as_bytes(), &mut tags) {
                             return Ok(Self::__from_tags(&tags));
                         }
                     },

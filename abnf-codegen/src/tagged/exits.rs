@@ -22,6 +22,20 @@ use super::TaggedDfa;
 /// Atoms a plan may use: one bit each in a byte.
 pub const MAX_ATOMS: usize = 8;
 
+/// An exit plan's atoms as two nibble lookups and an `and`
+/// (`abnf_runtime::simd::AtomNibbles`): byte `b`'s class is
+/// `low[b & 15] & high[b >> 4]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Nibbles {
+    /// Per low nibble, the bits of the atoms that have it.
+    pub low: [u8; 16],
+    /// Per high nibble, likewise.
+    pub high: [u8; 16],
+    /// The one atom that is not a rectangle of nibbles, whose bytes have
+    /// class 0 (0 if every atom is one).
+    pub rest: u8,
+}
+
 /// The most states a planned walk may have: each is a block of generated
 /// code, and one bit of a byte's 64-bit signature (the states it is an
 /// exit of).
@@ -43,6 +57,61 @@ impl ExitPlan {
     /// and the walk steps it byte by byte.
     pub fn steps_every_byte(&self, q: usize) -> bool {
         (0..=255u8).all(|b| self.atoms[usize::from(b)] & self.exits[q] != 0)
+    }
+
+    /// The atoms as nibble lookups, if every atom but at most one is a
+    /// *rectangle* (every byte `h << 4 | l` with `h` in one set of high
+    /// nibbles and `l` in one set of low nibbles, as a single byte or `0-9`
+    /// is): what the runtime's 16- and 32-byte vector levels classify
+    /// blocks with (two `pshufb` and an `and`, simdjson's character
+    /// classes), where only VBMI has the 256-byte lookup that takes any
+    /// atoms. The atom that is not a rectangle (a splitter's "every other
+    /// byte") becomes `rest`, whose bytes classify as 0; the runtime asks
+    /// for it by complement. A plan with two such atoms gets none, and its
+    /// walk runs the scalar search below VBMI.
+    pub fn nibbles(&self) -> Option<Nibbles> {
+        let mut n = Nibbles {
+            low: [0; 16],
+            high: [0; 16],
+            rest: 0,
+        };
+        for k in 0..MAX_ATOMS {
+            let bit = 1u8 << k;
+            let (mut lows, mut highs, mut count) = (0u16, 0u16, 0u32);
+            for b in 0..=255u8 {
+                if self.atoms[usize::from(b)] == bit {
+                    lows |= 1 << (b & 15);
+                    highs |= 1 << (b >> 4);
+                    count += 1;
+                }
+            }
+            if count == 0 {
+                continue;
+            }
+            if count != lows.count_ones() * highs.count_ones() {
+                if n.rest != 0 {
+                    return None;
+                }
+                n.rest = bit;
+                continue;
+            }
+            for x in 0..16 {
+                if lows >> x & 1 == 1 {
+                    n.low[x] |= bit;
+                }
+                if highs >> x & 1 == 1 {
+                    n.high[x] |= bit;
+                }
+            }
+        }
+        // The rectangles are the atoms exactly (atoms are disjoint, so no
+        // byte is in two), and every other byte classifies as 0.
+        let exact = (0..=255u8).all(|b| {
+            let class = n.low[usize::from(b & 15)] & n.high[usize::from(b >> 4)];
+            let a = self.atoms[usize::from(b)];
+            class == if a == n.rest { 0 } else { a }
+        });
+        exact.then_some(n)
     }
 
     /// The bytes of each atom bit, as ranges: `(first, last, bit)`.
@@ -139,6 +208,26 @@ mod tests {
         assert!(ranges
             .windows(2)
             .all(|w| w[0].1 + 1 == w[1].0 && w[0].2 != w[1].2));
+    }
+
+    #[test]
+    fn nibbles_classify_every_byte_as_the_atoms_do() {
+        // Appendix B: single bytes, `0-9` and everything else (`rest`).
+        let (_, p) = plan(
+            r"(?s)(?:([^:/?#]+):)?(?://(?:([^/?#@]*)@)?(\[[^/?#\]]*\]|[^:/?#@]*)(?::([0-9]*))?)?([^?#]*)(?:\?([^#]*))?(?:#(.*))?",
+        );
+        let p = p.expect("Appendix B has a plan");
+        let n = p.nibbles().expect("Appendix B's atoms are rectangles but one");
+        assert_ne!(n.rest, 0);
+        for b in 0..=255u8 {
+            let a = p.atoms[usize::from(b)];
+            let class = n.low[usize::from(b & 15)] & n.high[usize::from(b >> 4)];
+            assert_eq!(class, if a == n.rest { 0 } else { a }, "byte {b:#x}");
+        }
+        // Atoms that are not rectangles (`a` or `z`, `b` or `y`): none.
+        let (_, p) = plan("([^azby]*)[az]([^by]*)[by](.*)");
+        let p = p.expect("a plan");
+        assert_eq!(p.nibbles(), None);
     }
 
     #[test]

@@ -10,18 +10,27 @@
 //! to the operation's fastest peer (`oxiri`, `iri-string`, `fluent-uri`;
 //! `url` and other reference-only contenders are never that peer).
 //!
+//! `iri-grammar`'s contenders run once per vector level this machine has
+//! (`scalar`, `SSSE3`, `AVX2`, `AVX-512`, `VBMI`: see
+//! `abnf_runtime::simd::Level`), each level capped for the process with
+//! `abnf_runtime::simd::cap_level` just before the contender's turn, in the
+//! same rounds as the peers; a second table puts each operation's ratio to
+//! its fastest peer at every level side by side.
+//!
 //! Options: `--n N` (corpus size, default 10000), `--n-long N` (long corpus
 //! size, default 2000), `--seed S`, `--rounds R`
 //! (default 101), `--examples K` (inputs shown per disagreement group,
-//! default 2).
+//! default 2), `--levels L,L,...` (the levels to time ours at, default
+//! every level the CPU has; names as printed, case-insensitive).
 
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use iri_bench::contenders::{operations, Corpus, Role};
+use iri_bench::contenders::{operations, Contender, Corpus, Role};
 use iri_bench::long::{long_iri_corpus, long_uri_corpus, LONG_N};
 use iri_bench::{agreement, iri_corpus, uri_corpus, CorpusStats, DEFAULT_N, DEFAULT_SEED};
+use iri_grammar::abnf_runtime::simd::{cap_level, Level};
 
 struct Options {
     n: usize,
@@ -29,6 +38,7 @@ struct Options {
     seed: u64,
     rounds: usize,
     examples: usize,
+    levels: Vec<Level>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -38,6 +48,7 @@ fn parse_args() -> Result<Options, String> {
         seed: DEFAULT_SEED,
         rounds: 101,
         examples: 2,
+        levels: Level::available().collect(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -55,9 +66,24 @@ fn parse_args() -> Result<Options, String> {
             "--seed" => o.seed = value("--seed")?,
             "--rounds" => o.rounds = value("--rounds")?.max(1) as usize,
             "--examples" => o.examples = value("--examples")? as usize,
+            "--levels" => {
+                let v = args.next().ok_or("--levels needs a value")?;
+                let top = Level::detected();
+                o.levels = Vec::new();
+                for name in v.split(',') {
+                    let l = Level::ALL
+                        .into_iter()
+                        .find(|l| l.name().eq_ignore_ascii_case(name.trim()))
+                        .ok_or(format!("unknown level {name:?}"))?;
+                    if l > top {
+                        return Err(format!("this CPU has no {} (its level: {})", l.name(), top.name()));
+                    }
+                    o.levels.push(l);
+                }
+            }
             "-h" | "--help" => {
                 return Err(
-                    "usage: bench-table [--n N] [--n-long N] [--seed S] [--rounds R] [--examples K]".into(),
+                    "usage: bench-table [--n N] [--n-long N] [--seed S] [--rounds R] [--examples K] [--levels L,L,...]".into(),
                 )
             }
             other => return Err(format!("unknown argument {other:?} (try --help)")),
@@ -65,6 +91,10 @@ fn parse_args() -> Result<Options, String> {
     }
     Ok(o)
 }
+
+/// An operation's name and, per level timed, how many times faster ours is
+/// than its fastest peer and than oxiri.
+type Summary = (&'static str, Vec<Option<f64>>, Vec<Option<f64>>);
 
 /// The median of `xs` (sorted in place).
 fn median(xs: &mut [f64]) -> f64 {
@@ -122,8 +152,21 @@ fn main() -> ExitCode {
     );
     println!();
 
+    let top = Level::detected();
+    let names: Vec<&str> = o.levels.iter().map(|l| l.name()).collect();
+    println!(
+        "levels: this CPU runs {}; ours timed at {} (marked [LEVEL]), each capped just before its turn",
+        top.name(),
+        names.join(", ")
+    );
+    println!();
+
     let mut rows: Vec<[String; 5]> = Vec::new();
     let mut checksums = Vec::new();
+    // Per operation: its name and, per level, how many times faster ours
+    // (its first contender) is than the fastest peer, and than oxiri.
+    let mut summary: Vec<Summary> = Vec::new();
+    let mut level_mismatch = Vec::new();
     for op in operations() {
         let (corpus, stats) = match op.corpus {
             Corpus::Iri => (&iri, si),
@@ -131,11 +174,34 @@ fn main() -> ExitCode {
             Corpus::LongIri => (&long_iri, sli),
             Corpus::LongUri => (&long_uri, slu),
         };
-        let k = op.contenders.len();
+        // Ours once per level, peers once (at the CPU's level).
+        let entries: Vec<(&Contender, Option<Level>)> = op
+            .contenders
+            .iter()
+            .flat_map(|c| match c.role {
+                Role::Ours => o.levels.iter().map(|&l| (c, Some(l))).collect::<Vec<_>>(),
+                _ => vec![(c, None)],
+            })
+            .collect();
+        let k = entries.len();
         let mut out = vec![false; corpus.len()];
-        for c in &op.contenders {
+        let mut first_sum = std::collections::HashMap::new();
+        for &(c, level) in &entries {
+            cap_level(level.unwrap_or(top));
             let sum = (c.run)(corpus, &mut out);
-            checksums.push((op.name, c.name, sum));
+            match first_sum.get(c.name) {
+                None => {
+                    first_sum.insert(c.name, sum);
+                    checksums.push((op.name, c.name, sum));
+                }
+                Some(&s) if s != sum => level_mismatch.push(format!(
+                    "{} / {} at {}: checksum {sum}, not {s}",
+                    op.name,
+                    c.name,
+                    level.map_or("-", Level::name)
+                )),
+                _ => {}
+            }
             for _ in 0..2 {
                 black_box((c.run)(black_box(corpus), black_box(&mut out)));
             }
@@ -144,25 +210,45 @@ fn main() -> ExitCode {
         for round in 0..o.rounds {
             for j in 0..k {
                 let i = (j + round) % k;
-                let run = op.contenders[i].run;
+                let (c, level) = entries[i];
+                cap_level(level.unwrap_or(top));
                 let t = Instant::now();
-                let r = run(black_box(corpus), black_box(&mut out));
+                let r = (c.run)(black_box(corpus), black_box(&mut out));
                 let elapsed = t.elapsed().as_secs_f64();
                 black_box(r);
                 samples[i].push(elapsed);
             }
         }
+        cap_level(top);
         let times: Vec<f64> = samples.iter_mut().map(|s| median(s)).collect();
-        let fastest = op.fastest_peer(&times).map(|i| times[i]);
-        for (c, &t) in op.contenders.iter().zip(&times) {
+        let fastest = entries
+            .iter()
+            .zip(&times)
+            .filter(|((c, _), _)| c.role == Role::Peer)
+            .map(|(_, &t)| t)
+            .min_by(f64::total_cmp);
+        let oxiri = entries
+            .iter()
+            .zip(&times)
+            .find(|((c, _), _)| c.role == Role::Peer && c.name.starts_with("oxiri"))
+            .map(|(_, &t)| t);
+        let mut per_level = vec![None; o.levels.len()];
+        let mut per_level_oxiri = vec![None; o.levels.len()];
+        for (&(c, level), &t) in entries.iter().zip(&times) {
             let ratio = match fastest {
                 Some(f) => format!("{:.2}", t / f),
                 None => "-".into(),
             };
-            let mark = match c.role {
-                Role::Reference => " (ref)",
-                _ => "",
+            let mark = match (c.role, level) {
+                (Role::Reference, _) => " (ref)".to_string(),
+                (_, Some(l)) => format!(" [{}]", l.name()),
+                _ => String::new(),
             };
+            if let Some(l) = level.filter(|_| std::ptr::eq(c, &op.contenders[0])) {
+                let at = o.levels.iter().position(|&x| x == l).unwrap_or(0);
+                per_level[at] = fastest.map(|f| f / t);
+                per_level_oxiri[at] = oxiri.map(|x| x / t);
+            }
             rows.push([
                 op.name.to_string(),
                 format!("{}{mark}", c.name),
@@ -171,6 +257,7 @@ fn main() -> ExitCode {
                 ratio,
             ]);
         }
+        summary.push((op.name, per_level, per_level_oxiri));
     }
 
     let header = ["operation", "contender", "ns/IRI", "MB/s", "vs fastest peer"];
@@ -218,6 +305,44 @@ fn main() -> ExitCode {
          (url: WHATWG, rejects relative references without a base; oxiri on the URI corpus: \
          an IRI parser)."
     );
+
+    println!();
+    for (title, oxiri_only) in [("the fastest peer", false), ("oxiri", true)] {
+        println!(
+            "how many times faster than {title} ours is (each operation's first iri-grammar contender), per level:"
+        );
+        println!();
+        let w0 = summary.iter().map(|(n, ..)| n.len()).max().unwrap_or(9).max(9);
+        let mut head = format!("| {:<w0$} |", "operation");
+        let mut rule = format!("|{}|", "-".repeat(w0 + 2));
+        for n in &names {
+            head += &format!(" {n:>7} |");
+            rule += &format!("{}:|", "-".repeat(8));
+        }
+        println!("{head}");
+        println!("{rule}");
+        for (name, fastest, oxiri) in &summary {
+            let cells = if oxiri_only { oxiri } else { fastest };
+            if cells.iter().all(Option::is_none) {
+                continue;
+            }
+            let mut line = format!("| {name:<w0$} |");
+            for r in cells {
+                let cell = r.map_or("-".to_string(), |r| format!("{r:.2}x"));
+                line += &format!(" {cell:>7} |");
+            }
+            println!("{line}");
+        }
+        println!();
+    }
+    println!("(peer time / our time in the same rounds: above 1, ours is faster)");
+    if !level_mismatch.is_empty() {
+        println!();
+        println!("LEVELS DISAGREE (a bug):");
+        for l in &level_mismatch {
+            println!("  {l}");
+        }
+    }
 
     println!();
     println!("checksums (accepted inputs; for extract, parsed inputs + component bytes read):");

@@ -1,0 +1,803 @@
+//! Bit-parallel byte classification: the one module with intrinsics and
+//! `unsafe`, and its scalar twin.
+//!
+//! A set of ASCII bytes is a [`NibbleSet`]: sixteen bytes, one per low
+//! nibble, whose bit `h` says whether the byte `h << 4 | low` is in the set
+//! (the encoding of simdjson's `json_character_block` and of Hyperscan's
+//! "shufti": two nibble lookups and an `and` classify a whole vector of
+//! bytes). Bytes 0x80 and above are never in a set. The generator derives
+//! the sets from its automata (the bytes on which a state loops to itself);
+//! the runtime uses them to find, with one trailing-zero count per block,
+//! the first byte that leaves a state.
+//!
+//! A [`LoopSet`] may also have an *escape*: a byte `x` and a set `H` such
+//! that `x h1 h2` (both `h` in `H`) leads the state back to itself, as
+//! `"%" HEXDIG HEXDIG` does in every URI component. The generator finds
+//! them in the automaton too; a block's escapes are found with one more
+//! compare and one more lookup, and three shifts of the masks.
+//!
+//! A set may also hold whole UTF-8 characters: `leads` lists lead bytes
+//! `l` (of two- and three-byte sequences) such that *every* sequence `l c`
+//! or `l c1 c2` with continuation bytes `c` (0x80-0xBF) loops, which the
+//! generator checks on the automaton; the runtime then only checks that the
+//! right number of continuation bytes follows (one signed compare per
+//! vector, as simdutf classifies them). Other non-ASCII bytes (lead bytes
+//! of four-byte sequences, of sequences with restricted continuations such
+//! as `E0` and `ED`, or of characters the state does not loop on) take
+//! table steps.
+//!
+//! [`find_outside`] picks the widest implementation the CPU has, once (no
+//! `std` needed: CPUID is read directly): AVX-512 BW (64-byte vectors and
+//! mask registers), AVX2 (32), SSSE3 (16), or the scalar twin
+//! [`find_outside_scalar`]. All give the same answer; the tests compare
+//! them.
+//!
+//! The module also walks shuffle automata ([`shuffle_walk`]: a DFA's
+//! states as the lanes of a 64-byte vector, one `vpermb` per byte, with
+//! AVX-512 VBMI), with the scalar twin [`shuffle_walk_scalar`]; and it
+//! finds the exits of generated exit walks ([`walk_exits`]: a 64-byte
+//! block classified into atom bits by two `vpermi2b` lookups with VBMI,
+//! or a 32-byte block by two nibble `pshufb` lookups and an `and` with
+//! AVX2 or SSSE3 when the generator found the atoms to be nibble
+//! rectangles ([`AtomNibbles`]); then one test and a trailing-zero count
+//! per question), with the scalar twin [`ScalarExits`].
+//!
+//! # Levels and files
+//!
+//! One ordered [`Level`] (scalar, SSSE3, AVX2, AVX-512, VBMI) is detected
+//! once; every walk dispatches on it here, and a benchmark may lower it for
+//! the whole process ([`cap_level`]) to time each level on one machine.
+//! The code is laid out as memchr's `arch/` and simdutf's implementation
+//! folders are:
+//!
+//! - this file: the types, the detection and dispatch, and the scalar
+//!   twins (what a CPU without vectors, ARM today, runs);
+//! - `generic.rs`: the searches every vector level shares, written over a
+//!   function that classifies one window (64 bytes for loop sets, 32 for
+//!   exits), so that a level only supplies its loads, lookups and masks;
+//! - `x86_64/{ssse3,avx2,avx512,vbmi}.rs`: one instruction set each, every
+//!   function `#[target_feature]` and reached only through the dispatch
+//!   after detection;
+//! - `tests.rs`: every level this CPU has against the scalar twins.
+//!
+//! # NEON (a design: no ARM machine has tested it, so none ships)
+//!
+//! Every operation the SSSE3 and AVX2 levels use maps to one AArch64 NEON
+//! instruction, or a fixed short sequence, on 16-byte vectors:
+//!
+//! | here (SSSE3 / AVX2) | NEON |
+//! |---|---|
+//! | `pshufb` / `vpshufb` (nibble lookup, index below 16) | `vqtbl1q_u8` (a lane above 15 gives 0, as `pshufb`'s bit 7 does) |
+//! | `psrlw 4` then `pand 0x0F` (high nibble) | `vshrq_n_u8::<4>` (one instruction: NEON shifts bytes) |
+//! | `pand`, `por`, `pxor` | `vandq_u8`, `vorrq_u8`, `veorq_u8` |
+//! | `pcmpeqb` | `vceqq_u8` |
+//! | `pcmpgtb` (signed, continuation bytes below -64) | `vcltq_s8` |
+//! | `pminub` | `vminq_u8` |
+//! | `pmovmskb` (one bit per byte) | no single instruction: `vshrn_n_u16::<4>` of the compare gives 4 bits per byte in a `u64` (the "movemask emulation" of simdjson's and memchr's NEON code), so the masks count in nibbles: `trailing_zeros() / 4` |
+//! | `ptest` / `vptest` (any byte set) | `vmaxvq_u8 != 0` |
+//! | `_mm_loadu_si128` | `vld1q_u8` |
+//!
+//! So the loop-set search ([`find_outside`]), [`find_byte`] and the
+//! nibble exits ([`AtomNibbles`]) port as they are, through `generic.rs`,
+//! with a 16-byte NEON block type. What has no NEON form is VBMI's:
+//! `vpermb` and `vpermi2b` (a 64-entry byte table per instruction; NEON's
+//! widest, `vqtbl4q_u8`, indexes 64 bytes from four registers, with a
+//! latency of several cycles that the 64-lane shuffle walk's chain would
+//! pay per byte: untested, and not assumed to win)
+//! and the mask registers. ARM users therefore run the scalar twins of
+//! the shuffle walk (the table walk from both ends, as every CPU below
+//! VBMI does) and today also of the loop-set search and the exit walks;
+//! NEON would give them the bit-parallel walk of long inputs and the
+//! vector exit walks, which the AVX2 level measures on x86-64.
+use core::sync::atomic::{AtomicU8, Ordering};
+
+/// A set of ASCII bytes: bit `h` of `self.0[l]` is byte `h << 4 | l`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(16))]
+pub struct NibbleSet(pub [u8; 16]);
+
+impl NibbleSet {
+    /// The set of the given bytes (bytes 0x80 and above are left out).
+    pub const fn of(bytes: &[u8]) -> NibbleSet {
+        let mut t = [0u8; 16];
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b < 0x80 {
+                t[(b & 15) as usize] |= 1 << (b >> 4);
+            }
+            i += 1;
+        }
+        NibbleSet(t)
+    }
+
+    /// Whether `b` is in the set.
+    #[inline(always)]
+    pub const fn contains(&self, b: u8) -> bool {
+        b < 0x80 && self.0[(b & 15) as usize] >> (b >> 4) & 1 == 1
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(&self) -> bool {
+        u128::from_ne_bytes(self.0) == 0
+    }
+}
+
+/// The length of a [`LoopSet`]'s record in a table.
+pub const LOOP_SET_BYTES: usize = 48;
+
+/// The bytes a state loops on: those of `bytes`, the three-byte
+/// sequences `escape h1 h2` with `h1` and `h2` in `escaped` (none when
+/// `escaped` is empty), and the UTF-8 sequences that start with a byte of
+/// `leads`. `escape` is never in `escaped` or in `bytes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoopSet {
+    /// The single bytes.
+    pub bytes: NibbleSet,
+    /// The byte that opens an escape.
+    pub escape: u8,
+    /// The bytes allowed in an escape's two following positions.
+    pub escaped: NibbleSet,
+    /// The lead bytes of whole UTF-8 characters in the set.
+    pub leads: Leads,
+}
+
+/// A set of UTF-8 lead bytes `0xC1`-`0xEF`: bit `h - 0xC` of `self.0[l]`
+/// is byte `h << 4 | l` (the [`NibbleSet`] encoding for high nibbles `C`,
+/// `D` and `E`). Low nibble 0 (`C0`, `D0`, `E0`) is never in it: its entry
+/// shares its place in a table record with the escape byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(C, align(16))]
+pub struct Leads(pub [u8; 16]);
+
+impl Leads {
+    /// No lead bytes.
+    pub const NONE: Leads = Leads([0; 16]);
+
+    /// The set of the given lead bytes (others are left out).
+    pub fn of(bytes: &[u8]) -> Leads {
+        let mut t = [0u8; 16];
+        for &b in bytes {
+            if (0xC0..0xF0).contains(&b) && b & 15 != 0 {
+                t[usize::from(b & 15)] |= 1 << ((b >> 4) - 0xC);
+            }
+        }
+        Leads(t)
+    }
+
+    /// Whether `b` is in the set.
+    #[inline(always)]
+    pub const fn contains(&self, b: u8) -> bool {
+        b >= 0xC0 && b < 0xF0 && self.0[(b & 15) as usize] >> ((b >> 4) - 0xC) & 1 == 1
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(&self) -> bool {
+        u128::from_ne_bytes(self.0) == 0
+    }
+}
+
+impl LoopSet {
+    /// A set without escapes.
+    pub const fn plain(bytes: NibbleSet) -> LoopSet {
+        LoopSet {
+            bytes,
+            escape: 0,
+            escaped: NibbleSet([0; 16]),
+            leads: Leads::NONE,
+        }
+    }
+
+    /// The bytes, escapes and characters on which both `self` and `other`
+    /// loop: the common bytes and lead bytes, and `self`'s escape if all
+    /// its bytes are single bytes of `other`.
+    #[inline]
+    pub fn meet(&self, other: &LoopSet) -> LoopSet {
+        let and = |a: &NibbleSet, b: &NibbleSet| {
+            NibbleSet((u128::from_ne_bytes(a.0) & u128::from_ne_bytes(b.0)).to_ne_bytes())
+        };
+        let keep = other.bytes.contains(self.escape) && and(&self.escaped, &other.bytes) == self.escaped;
+        LoopSet {
+            bytes: and(&self.bytes, &other.bytes),
+            escape: self.escape,
+            escaped: if keep { self.escaped } else { NibbleSet([0; 16]) },
+            leads: Leads(
+                (u128::from_ne_bytes(self.leads.0) & u128::from_ne_bytes(other.leads.0)).to_ne_bytes(),
+            ),
+        }
+    }
+
+    /// The set as a record of [`LOOP_SET_BYTES`] bytes, as tables carry it
+    /// (see [`crate::wire`]): `bytes`, `escaped`, then `escape` and
+    /// `leads` (whose first entry is always 0) in the last 16 bytes.
+    pub fn to_record(&self) -> [u8; LOOP_SET_BYTES] {
+        let mut r = [0u8; LOOP_SET_BYTES];
+        r[..16].copy_from_slice(&self.bytes.0);
+        r[16..32].copy_from_slice(&self.escaped.0);
+        r[32..48].copy_from_slice(&self.leads.0);
+        r[32] = self.escape;
+        r
+    }
+
+    /// Record `k` of `records` (see [`LoopSet::to_record`]).
+    #[inline(always)]
+    pub fn from_records(records: &[u8], k: usize) -> LoopSet {
+        let r = &records[k * LOOP_SET_BYTES..(k + 1) * LOOP_SET_BYTES];
+        let nibbles = |at: usize| {
+            let mut t = [0u8; 16];
+            t.copy_from_slice(&r[at..at + 16]);
+            t
+        };
+        // The lead table without its first byte (the escape byte), masked
+        // as one 128-bit word: a one-byte store into the array, read back
+        // whole by `LoopSet::meet`, would stall the load (measured: the
+        // hottest instruction of long extractions).
+        const REST: u128 = !u128::from_ne_bytes([0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        let leads = (u128::from_ne_bytes(nibbles(32)) & REST).to_ne_bytes();
+        LoopSet {
+            bytes: NibbleSet(nibbles(0)),
+            escaped: NibbleSet(nibbles(16)),
+            escape: r[32],
+            leads: Leads(leads),
+        }
+    }
+
+    /// Whether an escape starts at `input[i]` (all three bytes present).
+    #[inline(always)]
+    fn escape_at(&self, input: &[u8], i: usize) -> bool {
+        match input.get(i..i + 3) {
+            Some(&[x, a, b]) => x == self.escape && self.escaped.contains(a) && self.escaped.contains(b),
+            _ => false,
+        }
+    }
+
+    /// The length of the character of `leads` that starts at `input[i]`
+    /// (its lead byte followed by enough continuation bytes), if one does.
+    #[inline(always)]
+    fn char_at(&self, input: &[u8], i: usize) -> Option<usize> {
+        let cont = |k: usize| input.get(k).is_some_and(|&c| c & 0xC0 == 0x80);
+        let &l = input.get(i)?;
+        if !self.leads.contains(l) || !cont(i + 1) {
+            return None;
+        }
+        if l < 0xE0 {
+            Some(2)
+        } else {
+            cont(i + 2).then_some(3)
+        }
+    }
+
+    /// Where a loop run goes on after a byte at `i` outside `bytes`: past
+    /// the escape or character that starts there, if one does.
+    #[inline(always)]
+    fn sequence_at(&self, input: &[u8], i: usize) -> Option<usize> {
+        if self.escape_at(input, i) {
+            Some(i + 3)
+        } else {
+            self.char_at(input, i).map(|n| i + n)
+        }
+    }
+}
+
+/// The vector level the runtime uses: what [`find_outside`],
+/// [`find_byte`], [`shuffle_walk`] and [`walk_exits`] run. Levels are
+/// ordered; a CPU that runs one runs every level below it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    /// One byte at a time: the scalar twins.
+    Scalar,
+    /// 16-byte vectors, two `pshufb` per vector (x86-64 with SSSE3).
+    Ssse3,
+    /// 32-byte vectors (x86-64 with AVX2, enabled by the OS).
+    Avx2,
+    /// 64-byte vectors and mask registers (x86-64 with AVX2 and AVX-512 F
+    /// and BW, enabled by the OS).
+    Avx512,
+    /// [`Level::Avx512`] and AVX-512 VBMI: byte permutes across the whole
+    /// 64-byte vector (`vpermb`, `vpermi2b`), which the 64-lane shuffle
+    /// automata and the 64-byte exit classification use.
+    Vbmi,
+}
+
+/// The level this CPU runs, detected once (bit 7 set once detected, bits
+/// 0-2 the [`Level`], as lowered by [`cap_level`]).
+static CPU: AtomicU8 = AtomicU8::new(0);
+
+#[inline]
+fn cpu() -> u8 {
+    match CPU.load(Ordering::Relaxed) {
+        0 => {
+            let c = 0x80 | detect() as u8;
+            CPU.store(c, Ordering::Relaxed);
+            c
+        }
+        c => c,
+    }
+}
+
+/// Lowers the level the whole process uses to at most `cap` (a level the
+/// CPU does not have is never raised to), or back to what the CPU has with
+/// [`Level::Vbmi`]. For benchmarks that time each level in one run (`cargo
+/// xtask bench`), not for users: the answers are the same at every level,
+/// only the speed differs.
+#[doc(hidden)]
+pub fn cap_level(cap: Level) {
+    let level = detect().min(cap);
+    CPU.store(0x80 | level as u8, Ordering::Relaxed);
+}
+
+impl Level {
+    /// The widest implementation this CPU runs, detected once (or as
+    /// lowered by [`cap_level`]).
+    #[inline]
+    pub fn detected() -> Level {
+        match cpu() & 7 {
+            0 => Level::Scalar,
+            1 => Level::Ssse3,
+            2 => Level::Avx2,
+            3 => Level::Avx512,
+            _ => Level::Vbmi,
+        }
+    }
+
+    /// Every level this CPU can run, from the scalar twin up (for tests and
+    /// benchmarks).
+    pub fn available() -> impl Iterator<Item = Level> {
+        let top = Level::detected();
+        Level::ALL.into_iter().filter(move |l| *l <= top)
+    }
+
+    /// Every level, from the scalar twin up.
+    pub const ALL: [Level; 5] = [
+        Level::Scalar,
+        Level::Ssse3,
+        Level::Avx2,
+        Level::Avx512,
+        Level::Vbmi,
+    ];
+
+    /// The level's name as benchmarks print it: `scalar`, `SSSE3`, `AVX2`,
+    /// `AVX-512`, `VBMI`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::Scalar => "scalar",
+            Level::Ssse3 => "SSSE3",
+            Level::Avx2 => "AVX2",
+            Level::Avx512 => "AVX-512",
+            Level::Vbmi => "VBMI",
+        }
+    }
+}
+
+/// The [`Level`] this CPU runs.
+#[cfg(target_arch = "x86_64")]
+fn detect() -> Level {
+    use core::arch::x86_64::{__cpuid, __cpuid_count};
+    // Leaf 1: ECX bit 9 SSSE3, bit 27 OSXSAVE, bit 28 AVX. Leaf 7: EBX bit 5
+    // AVX2, bit 16 AVX512F, bit 30 AVX512BW; ECX bit 1 AVX512VBMI. Leaf 0
+    // says how many leaves there are. XCR0: which register states the OS
+    // saves (bits 1-2 SSE and AVX, 5-7 the opmask registers and both
+    // halves of the ZMM state).
+    let max = __cpuid(0).eax;
+    let ecx1 = __cpuid(1).ecx;
+    let ssse3 = ecx1 >> 9 & 1 == 1 || cfg!(target_feature = "ssse3");
+    let osxsave = max >= 7 && ecx1 >> 27 & 1 == 1;
+    // SAFETY: OSXSAVE means the CPU has XGETBV and the OS enabled it.
+    let xcr0 = if osxsave { unsafe { xcr0() } } else { 0 };
+    let leaf7 = if max >= 7 {
+        __cpuid_count(7, 0)
+    } else {
+        __cpuid_count(0, 0)
+    };
+    let bit = |word: u32, b: u32| max >= 7 && word >> b & 1 == 1;
+    let avx2 = cfg!(target_feature = "avx2")
+        || osxsave && ecx1 >> 28 & 1 == 1 && bit(leaf7.ebx, 5) && xcr0 & 0b110 == 0b110;
+    let avx512 = avx2 && bit(leaf7.ebx, 16) && bit(leaf7.ebx, 30) && xcr0 & 0b1110_0000 == 0b1110_0000;
+    if avx512 && bit(leaf7.ecx, 1) {
+        Level::Vbmi
+    } else if avx512 {
+        Level::Avx512
+    } else if avx2 {
+        Level::Avx2
+    } else if ssse3 {
+        Level::Ssse3
+    } else {
+        Level::Scalar
+    }
+}
+
+/// XCR0: which register states the OS saves (bit 1 SSE, bit 2 AVX).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "xsave")]
+unsafe fn xcr0() -> u64 {
+    core::arch::x86_64::_xgetbv(0)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn detect() -> Level {
+    Level::Scalar
+}
+
+/// The first index `i >= from` at which `input` leaves `set`: its byte is
+/// not in `set.bytes` and does not start an escape. `input.len()` if there
+/// is none (also when `from >= input.len()`).
+#[inline]
+pub fn find_outside(set: &LoopSet, input: &[u8], from: usize) -> usize {
+    find_outside_with(Level::detected(), set, input, from)
+}
+
+/// [`find_outside`] with a given implementation; a level the CPU does not
+/// have runs the best one it has.
+#[inline]
+pub fn find_outside_with(level: Level, set: &LoopSet, input: &[u8], from: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let level = level.min(Level::detected());
+        match level {
+            // SAFETY: `Level::detected` found AVX-512 F and BW (CPUID and
+            // XCR0) on this CPU, so the function's target features are
+            // present.
+            Level::Avx512 | Level::Vbmi => {
+                return unsafe { x86_64::avx512::find_outside_avx512(set, input, from) }
+            }
+            // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0) on this
+            // CPU, so the function's target feature is present.
+            Level::Avx2 => return unsafe { x86_64::avx2::find_outside_avx2(set, input, from) },
+            // SAFETY: as above, for SSSE3.
+            Level::Ssse3 => return unsafe { x86_64::ssse3::find_outside_ssse3(set, input, from) },
+            Level::Scalar => {}
+        }
+    }
+    let _ = level;
+    find_outside_scalar(set, input, from)
+}
+
+/// The scalar twin of [`find_outside`]: one byte (or escape) at a time.
+#[inline]
+pub fn find_outside_scalar(set: &LoopSet, input: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while let Some(&b) = input.get(i) {
+        if set.bytes.contains(b) {
+            i += 1;
+        } else if let Some(next) = set.sequence_at(input, i) {
+            i = next;
+        } else {
+            return i;
+        }
+    }
+    input.len()
+}
+
+/// The first index of `byte` in `input`, if any (`memchr`), 64 bytes per
+/// step with the widest vectors this CPU has: for a check that looks for
+/// one byte (the lead byte of RFC 3987's forbidden bidi formatting
+/// characters, say). Inputs under 64 bytes take one masked load with
+/// AVX-512, two overlapping loads with AVX2 (32 bytes or more) or SSE2 (16
+/// or more), and a byte loop below that.
+#[inline]
+pub fn find_byte(input: &[u8], byte: u8) -> Option<usize> {
+    find_byte_with(Level::detected(), input, byte)
+}
+
+/// [`find_byte`] with a given implementation (a level the CPU does not
+/// have runs the best one it has).
+#[inline]
+pub fn find_byte_with(level: Level, input: &[u8], byte: u8) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let level = level.min(Level::detected());
+        let n = input.len();
+        match level {
+            // SAFETY: `Level::detected` found AVX-512 F and BW (CPUID and
+            // XCR0) on this CPU, so the functions' target features are
+            // present.
+            Level::Avx512 | Level::Vbmi if n >= 64 => {
+                return unsafe { x86_64::avx512::find_byte_avx512(input, byte) }
+            }
+            // SAFETY: as above.
+            Level::Avx512 | Level::Vbmi => {
+                return unsafe { x86_64::avx512::find_byte_avx512_short(input, byte) }
+            }
+            // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0) on this
+            // CPU, so the functions' target feature is present.
+            Level::Avx2 if n >= 64 => return unsafe { x86_64::avx2::find_byte_avx2(input, byte) },
+            // SAFETY: as above.
+            Level::Avx2 if n >= 32 => return unsafe { x86_64::avx2::find_byte_avx2_short(input, byte) },
+            // SAFETY: as above, for SSSE3.
+            Level::Ssse3 if n >= 64 => return unsafe { x86_64::ssse3::find_byte_ssse3(input, byte) },
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            Level::Avx2 | Level::Ssse3 if n >= 16 => {
+                return unsafe { x86_64::ssse3::find_byte_sse2_short(input, byte) }
+            }
+            _ => {}
+        }
+    }
+    let _ = level;
+    find_byte_scalar(input, byte)
+}
+
+/// The scalar twin of [`find_byte`].
+#[inline]
+pub fn find_byte_scalar(input: &[u8], byte: u8) -> Option<usize> {
+    input.iter().position(|&b| b == byte)
+}
+
+/// Where the search goes on after a vector step found `p` outside: past
+/// the escape or character that starts there (one that crossed the end of
+/// the window the vectors looked at), else `None`: `p` is the answer.
+#[inline(always)]
+fn resume_after(set: &LoopSet, input: &[u8], p: usize) -> Option<usize> {
+    set.sequence_at(input, p)
+}
+
+/// The escapes that start in a 64-byte window, from its masks of escape
+/// bytes (`open`) and of bytes allowed in an escape (`esc`): only those
+/// with all three bytes in the window.
+#[inline(always)]
+fn escape_starts(open: u64, esc: u64) -> u64 {
+    open & esc >> 1 & esc >> 2
+}
+
+/// The sequences of three and of two bytes that start in a 64-byte window
+/// (escapes and characters of `leads`), all of whose bytes are in it.
+#[derive(Clone, Copy)]
+struct Starts {
+    three: u64,
+    two: u64,
+}
+
+impl Starts {
+    const NONE: Starts = Starts { three: 0, two: 0 };
+
+    /// The starts from a window's masks: escapes (see [`escape_starts`]),
+    /// lead bytes of the set (`lead`), of three-byte sequences among them
+    /// (`high`: high nibble `E`), and continuation bytes (`cont`).
+    #[inline(always)]
+    fn of(open: u64, esc: u64, lead: u64, high: u64, cont: u64) -> Starts {
+        let two = lead & !high & cont >> 1;
+        let three = lead & high & cont >> 1 & cont >> 2;
+        Starts {
+            three: escape_starts(open, esc) | three,
+            two,
+        }
+    }
+
+    /// The starts at or after bit `shift` (renumbered from it).
+    #[inline(always)]
+    fn shr(self, shift: usize) -> Starts {
+        Starts {
+            three: self.three >> shift,
+            two: self.two >> shift,
+        }
+    }
+}
+
+/// A window's bytes outside the set: neither in it (`inside`) nor in a
+/// sequence that starts in the window (`starts`).
+#[inline(always)]
+fn outside_of(inside: u64, starts: Starts) -> u64 {
+    let (t, w) = (starts.three, starts.two);
+    !(inside | t | t << 1 | t << 2 | w | w << 1)
+}
+
+/// Lanes of a shuffle automaton's vector (`table::Shuffle`).
+pub const LANES: usize = 64;
+
+/// The lane of every state without a lane of its own; it maps to itself.
+pub const ESCAPE: u8 = (LANES - 1) as u8;
+
+/// Bytes of a shuffle automaton's rows: one vector per byte value.
+pub const SHUFFLE_ROWS: usize = 256 * LANES;
+
+/// Bytes of a shuffle automaton in a table: its rows, its accept lanes
+/// and the table state of each lane (32-bit words).
+pub const SHUFFLE_BYTES: usize = SHUFFLE_ROWS + LANES + 4 * LANES;
+
+/// The lane a shuffle automaton ends in after `input`, from lane `start`
+/// (`rows` as in `table::Shuffle`), at the fastest level this CPU has.
+#[inline]
+pub fn shuffle_walk(rows: &[u8; SHUFFLE_ROWS], start: u8, input: &[u8]) -> u8 {
+    shuffle_walk_with(Level::detected(), rows, start, input)
+}
+
+/// [`shuffle_walk`] at a given level: one `vpermb` per byte, four
+/// quarters of the input at once, at [`Level::Vbmi`] if the CPU has it;
+/// the scalar twin at every other level.
+#[inline(always)]
+pub fn shuffle_walk_with(level: Level, rows: &[u8; SHUFFLE_ROWS], start: u8, input: &[u8]) -> u8 {
+    #[cfg(target_arch = "x86_64")]
+    if level.min(Level::detected()) == Level::Vbmi {
+        // SAFETY: `Level::detected` found AVX-512 F, BW and VBMI (CPUID and
+        // XCR0) on this CPU.
+        return unsafe { x86_64::vbmi::shuffle_walk_vbmi(rows, start, input) };
+    }
+    let _ = level;
+    shuffle_walk_scalar(rows, start, input)
+}
+
+/// The scalar twin of [`shuffle_walk`]: one lookup per byte. Lane `j`
+/// goes to `rows[64 * b + j]` on byte `b`; `start` must be below 64.
+pub fn shuffle_walk_scalar(rows: &[u8; SHUFFLE_ROWS], start: u8, input: &[u8]) -> u8 {
+    input.iter().fold(start, |j, &b| {
+        rows[usize::from(b) * LANES + usize::from(j & ESCAPE)]
+    })
+}
+
+/// A byte → *atom bits* map for [`Exits`]: bytes that a walk treats alike
+/// share a bit (the generator's exit plans; see [`ExitWalk`]). 64-byte
+/// aligned, so that its four quarters load as whole vectors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct AtomTable(pub [u8; 256]);
+
+impl AtomTable {
+    /// The table whose bytes `first..=last` of each range have `bits`
+    /// (bytes in no range have none; ranges that overlap add their bits).
+    pub const fn from_ranges(ranges: &[(u8, u8, u8)]) -> AtomTable {
+        let mut t = [0u8; 256];
+        let mut i = 0;
+        while i < ranges.len() {
+            let (first, last, bits) = ranges[i];
+            let mut b = first as usize;
+            while b <= last as usize {
+                t[b] |= bits;
+                b += 1;
+            }
+            i += 1;
+        }
+        AtomTable(t)
+    }
+}
+
+/// Finds the *exits* of one input: the first byte at or after an offset
+/// whose atom bits ([`AtomTable`]) meet a state's mask. What a generated
+/// [`ExitWalk`] calls once per state it passes through.
+pub trait Exits {
+    /// The first offset `i >= from` with `atoms[input[i]] & bits != 0`, or
+    /// the input's length if there is none (also when `from` is past it).
+    fn next_exit(&mut self, from: usize, bits: u8) -> usize;
+
+    /// The first offset `i >= from` with `input[i]` equal to `a` or `b`,
+    /// or the input's length: [`Exits::next_exit`] for a state whose exits
+    /// are those two bytes (or one, twice), which long runs find with one
+    /// compare per byte value and block instead of a classification.
+    fn next_byte(&mut self, from: usize, a: u8, b: u8) -> usize;
+}
+
+/// The scalar twin of the vector [`Exits`]: one lookup per byte.
+#[derive(Clone, Copy, Debug)]
+pub struct ScalarExits<'a> {
+    input: &'a [u8],
+    atoms: &'a AtomTable,
+}
+
+impl<'a> ScalarExits<'a> {
+    /// Exits of `input` under `atoms`.
+    pub fn new(input: &'a [u8], atoms: &'a AtomTable) -> ScalarExits<'a> {
+        ScalarExits { input, atoms }
+    }
+}
+
+impl Exits for ScalarExits<'_> {
+    #[inline(always)]
+    fn next_exit(&mut self, from: usize, bits: u8) -> usize {
+        let rest = self.input.get(from..).unwrap_or_default();
+        rest.iter()
+            .position(|&b| self.atoms.0[usize::from(b)] & bits != 0)
+            .map_or(self.input.len(), |p| from + p)
+    }
+
+    #[inline(always)]
+    fn next_byte(&mut self, from: usize, a: u8, b: u8) -> usize {
+        let rest = self.input.get(from..).unwrap_or_default();
+        rest.iter()
+            .position(|&x| x == a || x == b)
+            .map_or(self.input.len(), |p| from + p)
+    }
+}
+
+/// A walk from exit to exit, as the generator emits it for a tagged DFA
+/// whose states loop on most bytes (`abnf_codegen`'s exit plans): each
+/// state asks [`Exits::next_exit`] for the next byte it does not loop on
+/// and steps there. [`walk_exits`] runs it with the vector [`Exits`] where
+/// the CPU has them, with [`ScalarExits`] otherwise; both give the same
+/// answers, so the walk's result does not depend on the CPU.
+pub trait ExitWalk {
+    /// The walk's atom table.
+    fn atoms(&self) -> &'static AtomTable;
+
+    /// The atom table as nibble lookups, if it has that form (see
+    /// [`AtomNibbles`]): what the 16- and 32-byte vector levels classify
+    /// with. `None` (the default) leaves those levels the scalar twin.
+    fn nibbles(&self) -> Option<&'static AtomNibbles> {
+        None
+    }
+
+    /// Walks all of `input`, whose exits `exits` finds; on a match fills
+    /// `tags` as [`crate::TaggedDfa::run`] does, and returns true.
+    fn walk<E: Exits>(&self, input: &[u8], exits: &mut E, tags: &mut [usize]) -> bool;
+}
+
+/// An [`AtomTable`] as two nibble lookups and an `and` (simdjson's
+/// character classes): byte `b`'s class is `low[b & 15] & high[b >> 4]`,
+/// which is `b`'s atom bit for every atom but `rest` (whose bytes have
+/// class 0), so that `pshufb` (16 bytes), `vpshufb` (32) or NEON's
+/// `vqtbl1q_u8` classify a vector in three operations. The generator gives
+/// a walk one where every atom but at most one is a *rectangle*: all the
+/// bytes `h << 4 | l` for `h` in one set of high nibbles and `l` in one of
+/// low nibbles (a single byte, `0`-`9`); `rest` is the atom that is not
+/// (everything else), or 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(16))]
+pub struct AtomNibbles {
+    /// Per low nibble, the atom bits of the rectangles that have it.
+    pub low: [u8; 16],
+    /// Per high nibble, likewise.
+    pub high: [u8; 16],
+    /// The atom bit that no byte's class has (0 if every atom is a
+    /// rectangle).
+    pub rest: u8,
+}
+
+impl AtomNibbles {
+    /// Byte `b`'s class: its atom bit, or 0 for an atom `rest` byte.
+    #[inline(always)]
+    pub const fn class(&self, b: u8) -> u8 {
+        self.low[(b & 15) as usize] & self.high[(b >> 4) as usize]
+    }
+
+    /// Whether a byte of class `class` is an exit of a state whose exit
+    /// atoms are `bits` (the scalar form of what the vector [`Exits`] ask):
+    /// a byte of a rectangle is if its bit is in `bits`; a byte of `rest`
+    /// (class 0) is if `rest` is.
+    #[inline(always)]
+    pub const fn is_exit(&self, class: u8, bits: u8) -> bool {
+        if bits & self.rest != 0 {
+            class & !bits == 0
+        } else {
+            class & bits != 0
+        }
+    }
+
+    /// Whether these nibbles classify every byte as `atoms` does (what the
+    /// generator checks before it emits them, and the tests after).
+    pub fn agrees_with(&self, atoms: &AtomTable) -> bool {
+        (0..=255u8).all(|b| {
+            let a = atoms.0[usize::from(b)];
+            a.count_ones() == 1 && self.class(b) == if a == self.rest { 0 } else { a }
+        })
+    }
+}
+
+/// Runs `walk` over `input` at `level` (a level the CPU does not have runs
+/// the best one it has): with 64-byte blocks classified by `vpermi2b` at
+/// [`Level::Vbmi`]; with 32-byte blocks classified by two nibble lookups
+/// ([`AtomNibbles`]) at [`Level::Avx2`] and [`Level::Avx512`] (`vpshufb`)
+/// and at [`Level::Ssse3`] (two `pshufb` per lookup), when the walk has
+/// nibbles; else with the scalar twin [`ScalarExits`].
+#[inline]
+pub fn walk_exits<W: ExitWalk>(level: Level, walk: &W, input: &[u8], tags: &mut [usize]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    match (level.min(Level::detected()), walk.nibbles()) {
+        // SAFETY: `Level::detected` found AVX-512 F, BW and VBMI (CPUID
+        // and XCR0) on this CPU.
+        (Level::Vbmi, _) => return unsafe { x86_64::vbmi::walk_exits_vbmi(walk, input, tags) },
+        // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0) on this
+        // CPU (AVX-512 implies it).
+        (Level::Avx2 | Level::Avx512, Some(n)) => {
+            return unsafe { x86_64::avx2::walk_exits_avx2(walk, n, input, tags) }
+        }
+        // SAFETY: `Level::detected` found SSSE3 on this CPU.
+        (Level::Ssse3, Some(n)) => return unsafe { x86_64::ssse3::walk_exits_ssse3(walk, n, input, tags) },
+        _ => {}
+    }
+    let _ = level;
+    walk.walk(input, &mut ScalarExits::new(input, walk.atoms()), tags)
+}
+
+mod generic;
+#[cfg(target_arch = "x86_64")]
+mod x86_64;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,480 @@
+//! The tests that compare every vector level this machine has with the
+//! scalar twins, in one place (the `bit_parallel` and `extraction` fuzz
+//! targets compare them on arbitrary inputs, and `tests/tests/batch.rs`,
+//! `splitter.rs` and `schemes.rs` on the generated automata).
+
+mod loop_sets {
+    use crate::simd::*;
+
+    /// A small deterministic generator (xorshift).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    fn hex() -> NibbleSet {
+        NibbleSet::of(b"0123456789abcdefABCDEF")
+    }
+
+    /// Two-byte leads and most three-byte ones (as for `ucschar`).
+    fn leads() -> Leads {
+        let all: alloc::vec::Vec<u8> = (0xC3..=0xECu8).filter(|&b| b != 0xE0 && b != 0xD5).collect();
+        Leads::of(&all)
+    }
+
+    #[test]
+    fn leads_hold_their_lead_bytes_and_survive_a_record() {
+        let l = leads();
+        for b in 0..=255u8 {
+            let want = (0xC3..=0xEC).contains(&b) && b != 0xE0 && b != 0xD5 && b & 15 != 0;
+            assert_eq!(l.contains(b), want, "{b:#x}");
+        }
+        let set = LoopSet {
+            bytes: NibbleSet::of(b"abc"),
+            escape: b'%',
+            escaped: hex(),
+            leads: l,
+        };
+        assert_eq!(LoopSet::from_records(&set.to_record(), 0), set);
+    }
+
+    #[test]
+    fn nibble_set_holds_exactly_its_ascii_bytes() {
+        let bytes: [u8; 6] = [b'a', b'/', 0, 0x7f, 0x80, 0xff];
+        let set = NibbleSet::of(&bytes);
+        for b in 0..=255u8 {
+            assert_eq!(set.contains(b), b < 0x80 && bytes.contains(&b), "{b:#x}");
+        }
+    }
+
+    #[test]
+    fn every_level_agrees_with_the_scalar_twin() {
+        let mut rng = Rng(0x5eed_1234_abcd);
+        let mut input = [0u8; 300];
+        for round in 0..2000 {
+            // A set of most ASCII bytes, and inputs mostly inside it, with
+            // outsiders (some non-ASCII) at random places.
+            let members: alloc::vec::Vec<u8> = (0..=255u8)
+                .filter(|&b| b != b'%' && !rng.next().is_multiple_of(8))
+                .collect();
+            let bytes = NibbleSet::of(&members);
+            let set = if round % 2 == 0 {
+                LoopSet::plain(bytes)
+            } else {
+                LoopSet {
+                    bytes,
+                    escape: b'%',
+                    escaped: hex(),
+                    leads: if round % 4 == 1 { Leads::NONE } else { leads() },
+                }
+            };
+            let inside: alloc::vec::Vec<u8> = (0..128u8).filter(|&b| bytes.contains(b)).collect();
+            let n = (rng.next() % 300) as usize;
+            let outsiders = rng.next() % 4;
+            for b in input[..n].iter_mut() {
+                *b = inside[(rng.next() % inside.len() as u64) as usize];
+            }
+            for _ in 0..outsiders {
+                if n > 0 {
+                    input[(rng.next() % n as u64) as usize] = (rng.next() % 256) as u8;
+                }
+            }
+            // Characters, whole and cut, some across the windows.
+            for _ in 0..rng.next() % 12 {
+                if n > 0 {
+                    let k = (rng.next() % n as u64) as usize;
+                    let c: &[u8] = [
+                        "é".as_bytes(),
+                        "例".as_bytes(),
+                        "\u{E000}".as_bytes(),
+                        "😀".as_bytes(),
+                        b"\xc3",
+                        b"\xe4\xbe",
+                        b"\xc3\xa9\xa9",
+                        b"\xed\xa0\x80",
+                    ][(rng.next() % 8) as usize];
+                    let end = (k + c.len()).min(n);
+                    input[k..end].copy_from_slice(&c[..end - k]);
+                }
+            }
+            // Escapes, good and bad, some across the 64-byte windows.
+            for _ in 0..rng.next() % 12 {
+                if n > 0 {
+                    let k = (rng.next() % n as u64) as usize;
+                    let esc: &[u8] = [&b"%4F"[..], b"%a", b"%%41", b"%G1", b"%"][(rng.next() % 5) as usize];
+                    let end = (k + esc.len()).min(n);
+                    input[k..end].copy_from_slice(&esc[..end - k]);
+                }
+            }
+            let input = &input[..n];
+            for from in [
+                0,
+                1,
+                2,
+                15,
+                16,
+                17,
+                31,
+                32,
+                33,
+                62,
+                63,
+                64,
+                65,
+                n.saturating_sub(1),
+                n,
+                n + 1,
+            ] {
+                let want = find_outside_scalar(&set, input, from);
+                for level in Level::available() {
+                    assert_eq!(
+                        find_outside_with(level, &set, input, from),
+                        want,
+                        "round {round}, {level:?}, from {from}, length {n}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+mod bytes {
+    use crate::simd::*;
+
+    #[test]
+    fn find_byte_agrees_with_the_scalar_twin() {
+        let mut input = alloc::vec![b'a'; 300];
+        let lengths = (0..=70).chain([127, 128, 129, 200, 300]);
+        for n in lengths {
+            for at in (0..n).chain([usize::MAX]) {
+                input.fill(b'a');
+                if at < n {
+                    input[at] = 0xE2;
+                    if at + 7 < n {
+                        input[at + 7] = 0xE2;
+                    }
+                }
+                let want = find_byte_scalar(&input[..n], 0xE2);
+                assert_eq!(want, (at < n).then_some(at));
+                for level in Level::available() {
+                    assert_eq!(
+                        find_byte_with(level, &input[..n], 0xE2),
+                        want,
+                        "{level:?} {n} {at}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+mod escapes {
+    use crate::simd::*;
+
+    #[test]
+    fn escapes_are_skipped_whole_and_only_whole() {
+        let set = LoopSet {
+            bytes: NibbleSet::of(b"abcdefghijklmnopqrstuvwxyz0123456789/"),
+            escape: b'%',
+            escaped: NibbleSet::of(b"0123456789abcdefABCDEF"),
+            leads: Leads::NONE,
+        };
+        let cases: &[(&[u8], usize)] = &[
+            (b"", 0),
+            (b"ab%41cd", 7),
+            (b"ab%4", 2),
+            (b"ab%4G", 2),
+            (b"%%41", 0),
+            (b"%41%", 3),
+            (b"a%41%42%43#", 10),
+        ];
+        for &(input, want) in cases {
+            for level in Level::available() {
+                assert_eq!(
+                    find_outside_with(level, &set, input, 0),
+                    want,
+                    "{level:?} {input:?}"
+                );
+            }
+        }
+        // An escape at every offset of a long run, across the windows.
+        for at in 0..200 {
+            let mut input = alloc::vec![b'a'; 200];
+            input[at] = b'%';
+            let whole = at + 2 < 200;
+            if whole {
+                input[at + 1] = b'F';
+                input[at + 2] = b'0';
+            }
+            for level in Level::available() {
+                let want = if whole { 200 } else { at };
+                assert_eq!(
+                    find_outside_with(level, &set, &input, 0),
+                    want,
+                    "{level:?} at {at}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn characters_are_skipped_whole_and_only_whole() {
+        let set = LoopSet {
+            bytes: NibbleSet::of(b"abc"),
+            escape: b'%',
+            escaped: NibbleSet::of(b"0123456789ABCDEF"),
+            leads: Leads::of(&[0xC3, 0xE4]),
+        };
+        let cases: &[(&[u8], usize)] = &[
+            ("aé".as_bytes(), 3),
+            ("a例b".as_bytes(), 5),
+            // Not in the set: other leads, four-byte characters, cut or
+            // overlong sequences, stray continuation bytes.
+            ("añ".as_bytes(), 3),
+            ("aü".as_bytes(), 3),
+            ("a😀".as_bytes(), 1),
+            ("aえ".as_bytes(), 1),
+            (b"a\xc3", 1),
+            (b"a\xe4\xbe", 1),
+            (b"a\xc3\xa9\xa9", 3),
+            (b"a\xa9", 1),
+            (b"\xc3\xa9%41\xe4\xbe\x8ba", 9),
+        ];
+        for &(input, want) in cases {
+            assert_eq!(find_outside_scalar(&set, input, 0), want, "{input:?}");
+            for level in Level::available() {
+                assert_eq!(
+                    find_outside_with(level, &set, input, 0),
+                    want,
+                    "{level:?} {input:?}"
+                );
+            }
+        }
+        // A character at every offset of a long run, across the windows.
+        for c in ["é", "例"] {
+            for at in 0..200 {
+                let mut input = alloc::vec![b'a'; 200];
+                let end = (at + c.len()).min(200);
+                input[at..end].copy_from_slice(&c.as_bytes()[..end - at]);
+                let want = if end - at == c.len() { 200 } else { at };
+                for level in Level::available() {
+                    assert_eq!(
+                        find_outside_with(level, &set, &input, 0),
+                        want,
+                        "{level:?} {c} at {at}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A xorshift generator, for the tests' random tables and inputs.
+fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
+mod shuffle {
+    use super::xorshift;
+    use crate::simd::*;
+
+    #[test]
+    fn the_vector_walk_ends_in_the_lane_of_the_scalar_twin() {
+        // (On a CPU without VBMI the VBMI level falls back to the scalar
+        // twin, and this checks only that fallback.) Random rows (any lane to any lane), inputs of every length up to
+        // 300: each quarter's length, and the last quarter's extra bytes.
+        let mut next = xorshift(0x5eed);
+        let mut rows = [0u8; SHUFFLE_ROWS];
+        for r in rows.iter_mut() {
+            *r = (next() % LANES as u64) as u8;
+        }
+        let input: alloc::vec::Vec<u8> = (0..300).map(|_| next() as u8).collect();
+        for end in 0..=input.len() {
+            for start in [0, 17, ESCAPE] {
+                let want = shuffle_walk_scalar(&rows, start, &input[..end]);
+                assert_eq!(shuffle_walk_with(Level::Vbmi, &rows, start, &input[..end]), want);
+                assert_eq!(shuffle_walk(&rows, start, &input[..end]), want);
+            }
+        }
+    }
+}
+
+mod exits {
+    use super::xorshift;
+    use crate::simd::*;
+
+    /// Records every exit asked for, with both scanners.
+    struct Probe {
+        questions: alloc::vec::Vec<(usize, u8)>,
+        table: &'static AtomTable,
+        nibbles: Option<&'static AtomNibbles>,
+    }
+
+    /// One atom per byte, every one a rectangle of nibbles but the last
+    /// (bit 128, everything else), as the generator gives nibbles.
+    static RECTANGLES: AtomTable = AtomTable::from_ranges(&[
+        (0x00, 0x22, 128),
+        (b'#', b'#', 1),
+        (0x24, 0x2E, 128),
+        (b'/', b'/', 2),
+        (b'0', b'9', 4),
+        (b':', b'>', 128),
+        (b'?', b'?', 16),
+        (b'@', b'@', 128),
+        (b'A', b'F', 8),
+        (b'G', b'`', 128),
+        (b'a', b'f', 8),
+        (b'g', 0x7F, 128),
+        (0x80, 0xBF, 32),
+        (0xC0, 0xC2, 128),
+        (0xC3, 0xC3, 64),
+        (0xC4, 0xFF, 128),
+    ]);
+
+    /// [`RECTANGLES`] as nibbles.
+    static NIBBLES: AtomNibbles = {
+        let mut low = [0u8; 16];
+        let mut high = [0u8; 16];
+        low[3] |= 1 | 64;
+        high[2] |= 1 | 2;
+        low[15] |= 2 | 16;
+        let mut l = 0;
+        while l < 16 {
+            if l <= 9 {
+                low[l] |= 4;
+            }
+            if l >= 1 && l <= 6 {
+                low[l] |= 8;
+            }
+            low[l] |= 32;
+            l += 1;
+        }
+        high[3] |= 4 | 16;
+        high[4] |= 8;
+        high[6] |= 8;
+        high[8] |= 32;
+        high[9] |= 32;
+        high[10] |= 32;
+        high[11] |= 32;
+        high[12] |= 64;
+        AtomNibbles { low, high, rest: 128 }
+    };
+
+    #[test]
+    fn nibbles_classify_as_the_table() {
+        assert!(NIBBLES.agrees_with(&RECTANGLES));
+        let mut wrong = NIBBLES;
+        wrong.high[5] |= 8;
+        assert!(!wrong.agrees_with(&RECTANGLES));
+    }
+
+    static TABLE: AtomTable = AtomTable::from_ranges(&[
+        (0x00, 0x2F, 1),
+        (b'#', b'#', 2),
+        (b'/', b'/', 4),
+        (b'0', b'9', 8),
+        (b':', 0x7F, 16),
+        (b'?', b'?', 32),
+        (0x80, 0xBF, 64),
+        (0xC0, 0xFF, 128),
+    ]);
+
+    impl ExitWalk for Probe {
+        fn atoms(&self) -> &'static AtomTable {
+            self.table
+        }
+
+        fn nibbles(&self) -> Option<&'static AtomNibbles> {
+            self.nibbles
+        }
+
+        fn walk<E: Exits>(&self, _: &[u8], exits: &mut E, tags: &mut [usize]) -> bool {
+            for (k, &(from, bits)) in self.questions.iter().enumerate() {
+                tags[k] = match bits {
+                    // Two of the test input's bytes, as `next_byte` finds them.
+                    0 => exits.next_byte(from, b'#', 0xC3),
+                    1 => exits.next_byte(from, b'/', b'/'),
+                    _ => exits.next_exit(from, bits),
+                };
+            }
+            true
+        }
+    }
+
+    #[test]
+    fn ranges_make_the_table() {
+        assert_eq!(TABLE.0[usize::from(b'#')], 3);
+        assert_eq!(TABLE.0[usize::from(b'5')], 8);
+        assert_eq!(TABLE.0[usize::from(b'a')], 16);
+        assert_eq!(TABLE.0[0xC3], 128);
+    }
+
+    #[test]
+    fn the_vector_exits_are_the_scalar_twin_s() {
+        // Every level this CPU has: 64-byte blocks by `vpermi2b` (VBMI, any
+        // table), 32-byte blocks by nibble lookups (AVX2, AVX-512, SSSE3;
+        // only for a walk with nibbles) and the scalar twin.
+        check(&TABLE, None);
+        check(&RECTANGLES, Some(&NIBBLES));
+    }
+
+    /// Inputs of every length up to 200, questions from every offset (past
+    /// the end too), forwards and backwards (a walk may ask about an
+    /// earlier block again), for every mask of one and of several bits.
+    fn check(table: &'static AtomTable, nibbles: Option<&'static AtomNibbles>) {
+        let mut next = xorshift(0x5eed);
+        // Sparse exits, so that questions cross blocks.
+        let input: alloc::vec::Vec<u8> = (0..200)
+            .map(|_| match next() % 16 {
+                0 => b'#',
+                1 => b'/',
+                2 => 0xC3,
+                3 => 0x80,
+                4 => b'5',
+                5 => b'E',
+                _ => b'a' + (next() % 8) as u8,
+            })
+            .collect();
+        for end in 0..=input.len() {
+            let input = &input[..end];
+            let mut questions = alloc::vec::Vec::new();
+            for from in (0..end + 2).chain((0..end).rev().step_by(7)) {
+                questions.push((from, 1 << (from % 8)));
+                questions.push((from, (next() as u8) | 2));
+                questions.push((from, 0));
+                questions.push((from, 1));
+            }
+            let probe = Probe {
+                questions,
+                table,
+                nibbles,
+            };
+            let mut want = alloc::vec![0; probe.questions.len()];
+            walk_exits(Level::Scalar, &probe, input, &mut want);
+            for level in Level::available() {
+                let mut got = alloc::vec![0; probe.questions.len()];
+                walk_exits(level, &probe, input, &mut got);
+                assert_eq!(got, want, "length {end} at {level:?}");
+            }
+            for (&(from, bits), &at) in probe.questions.iter().zip(&want) {
+                let first = (from..end).find(|&i| match bits {
+                    0 => input[i] == b'#' || input[i] == 0xC3,
+                    1 => input[i] == b'/',
+                    _ => table.0[usize::from(input[i])] & bits != 0,
+                });
+                assert_eq!(at, first.unwrap_or(end));
+            }
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! AVX2: 32-byte vectors; `vpshufb` looks up within each 128-bit lane, so
+//! every 16-byte table is broadcast to both.
+
+use core::arch::x86_64::*;
+
+use super::{HIGH, LEAD_HIGH};
+use crate::simd::generic::{find, find_byte_in, Classify, NibbleExits};
+use crate::simd::{AtomNibbles, ExitWalk, LoopSet, Starts};
+
+/// The lookup tables of a [`LoopSet`] in 32-byte registers (each table
+/// in both 128-bit lanes: `vpshufb` looks up per lane).
+#[derive(Clone, Copy)]
+struct Tables32 {
+    bytes: __m256i,
+    escaped: __m256i,
+    high: __m256i,
+    escape: __m256i,
+    leads: __m256i,
+    lead_high: __m256i,
+    escapes: bool,
+    chars: bool,
+}
+
+/// [`super::ssse3`]'s `in16` for 32 bytes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn in32(lo: __m256i, hi: __m256i, v: __m256i) -> u64 {
+    let nib = _mm256_set1_epi8(0x0f);
+    let a = _mm256_shuffle_epi8(lo, _mm256_and_si256(v, nib));
+    let b = _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16::<4>(v), nib));
+    let out = _mm256_cmpeq_epi8(_mm256_and_si256(a, b), _mm256_setzero_si256());
+    u64::from(!(_mm256_movemask_epi8(out) as u32))
+}
+
+/// [`super::ssse3`]'s `inside16` with 32-byte vectors.
+///
+/// # Safety
+///
+/// `p .. p + 64` must be readable.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn inside32(t: &Tables32, p: *const u8) -> u64 {
+    // SAFETY: both loads lie inside `p .. p + 64` (the caller's
+    // promise); unaligned loads.
+    let (v0, v1) = unsafe { (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(32).cast())) };
+    in32(t.bytes, t.high, v0) | in32(t.bytes, t.high, v1) << 32
+}
+
+/// [`super::ssse3`]'s `starts16` with 32-byte vectors.
+///
+/// # Safety
+///
+/// `p .. p + 64` must be readable.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn starts32(t: &Tables32, p: *const u8) -> Starts {
+    // SAFETY: as in `inside32`.
+    let (v0, v1) = unsafe { (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(32).cast())) };
+    let mask = |m: __m256i| u64::from(_mm256_movemask_epi8(m) as u32);
+    let (mut open, mut esc, mut lead, mut high, mut cont) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    if t.escapes {
+        let o = |v| mask(_mm256_cmpeq_epi8(v, t.escape));
+        open = o(v0) | o(v1) << 32;
+        esc = in32(t.escaped, t.high, v0) | in32(t.escaped, t.high, v1) << 32;
+    }
+    if t.chars {
+        lead = in32(t.leads, t.lead_high, v0) | in32(t.leads, t.lead_high, v1) << 32;
+        let h = |v| {
+            let top = _mm256_and_si256(v, _mm256_set1_epi8(0xF0u8 as i8));
+            mask(_mm256_cmpeq_epi8(top, _mm256_set1_epi8(0xE0u8 as i8)))
+        };
+        high = h(v0) | h(v1) << 32;
+        // Continuation bytes 0x80-0xBF are, as signed bytes, below -64.
+        let c = |v| mask(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), v));
+        cont = c(v0) | c(v1) << 32;
+    }
+    Starts::of(open, esc, lead, high, cont)
+}
+
+/// [`crate::simd::find_outside`] with 32-byte vectors.
+///
+/// # Safety
+///
+/// The CPU must have AVX2 (and the OS must save its registers).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn find_outside_avx2(set: &LoopSet, input: &[u8], from: usize) -> usize {
+    // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
+    let t = unsafe {
+        Tables32 {
+            bytes: _mm256_broadcastsi128_si256(_mm_loadu_si128(set.bytes.0.as_ptr().cast())),
+            escaped: _mm256_broadcastsi128_si256(_mm_loadu_si128(set.escaped.0.as_ptr().cast())),
+            high: _mm256_broadcastsi128_si256(_mm_loadu_si128(HIGH.as_ptr().cast())),
+            escape: _mm256_set1_epi8(set.escape as i8),
+            leads: _mm256_broadcastsi128_si256(_mm_loadu_si128(set.leads.0.as_ptr().cast())),
+            lead_high: _mm256_broadcastsi128_si256(_mm_loadu_si128(LEAD_HIGH.as_ptr().cast())),
+            escapes: !set.escaped.is_empty(),
+            chars: !set.leads.is_empty(),
+        }
+    };
+    // SAFETY: `inside32` and `starts32` read 64 bytes from `p`, which
+    // `find` makes sure are inside its buffer.
+    find(
+        set,
+        input,
+        from,
+        |p| unsafe { inside32(&t, p) },
+        |p| unsafe { starts32(&t, p) },
+    )
+}
+
+/// [`crate::simd::find_byte`] with 32-byte vectors, on an input of at least
+/// 64 bytes.
+///
+/// # Safety
+///
+/// The CPU must have AVX2 (and the OS must save its registers).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn find_byte_avx2(input: &[u8], byte: u8) -> Option<usize> {
+    let x = _mm256_set1_epi8(byte as i8);
+    let hits = |p: *const u8| {
+        // SAFETY: the callers below pass windows of 64 bytes of `input`.
+        let (v0, v1) = unsafe { (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(32).cast())) };
+        let (e0, e1) = (_mm256_cmpeq_epi8(v0, x), _mm256_cmpeq_epi8(v1, x));
+        let any = _mm256_or_si256(e0, e1);
+        if _mm256_testz_si256(any, any) == 1 {
+            0
+        } else {
+            u64::from(_mm256_movemask_epi8(e0) as u32) | u64::from(_mm256_movemask_epi8(e1) as u32) << 32
+        }
+    };
+    find_byte_in(input, hits)
+}
+
+/// [`crate::simd::find_byte`] on an input of 32 to 63 bytes: its first and its
+/// last 32 bytes.
+///
+/// # Safety
+///
+/// The CPU must have AVX2 (and the OS must save its registers).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn find_byte_avx2_short(input: &[u8], byte: u8) -> Option<usize> {
+    let n = input.len();
+    let x = _mm256_set1_epi8(byte as i8);
+    let hits = |w: &[u8]| {
+        // SAFETY: `w` is 32 bytes of `input`; the load is unaligned.
+        let v = unsafe { _mm256_loadu_si256(w.as_ptr().cast()) };
+        u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, x)) as u32)
+    };
+    let m = hits(&input[..32]) | hits(&input[n - 32..]) << (n - 32);
+    (m != 0).then(|| m.trailing_zeros() as usize)
+}
+
+/// An [`AtomNibbles`] in 32-byte registers (each table in both 128-bit
+/// lanes).
+#[derive(Clone, Copy)]
+pub(crate) struct Nibbles32 {
+    low: __m256i,
+    high: __m256i,
+}
+
+/// A block classified by [`Nibbles32`]: its 32 bytes and their classes.
+#[derive(Clone, Copy)]
+pub(crate) struct Block32 {
+    bytes: __m256i,
+    classes: __m256i,
+}
+
+impl Classify for Nibbles32 {
+    type Block = Block32;
+
+    #[inline(always)]
+    unsafe fn classify(&self, p: *const u8) -> Block32 {
+        // SAFETY: `p .. p + 32` is readable and the CPU has AVX2 (the
+        // caller's promise); an unaligned load.
+        unsafe {
+            let v = _mm256_loadu_si256(p.cast());
+            let nib = _mm256_set1_epi8(0x0f);
+            let lo = _mm256_shuffle_epi8(self.low, _mm256_and_si256(v, nib));
+            let hi = _mm256_shuffle_epi8(self.high, _mm256_and_si256(_mm256_srli_epi16::<4>(v), nib));
+            Block32 {
+                bytes: v,
+                classes: _mm256_and_si256(lo, hi),
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn exits(block: &Block32, test: u8, invert: bool) -> u32 {
+        // SAFETY: a `Block32` exists only where the CPU has AVX2 (made by
+        // `classify`, whose callers detected it).
+        let zero = unsafe {
+            let t = _mm256_and_si256(block.classes, _mm256_set1_epi8(test as i8));
+            _mm256_movemask_epi8(_mm256_cmpeq_epi8(t, _mm256_setzero_si256())) as u32
+        };
+        if invert {
+            zero
+        } else {
+            !zero
+        }
+    }
+
+    #[inline(always)]
+    fn equal_block(block: &Block32, a: u8, b: u8) -> u32 {
+        // SAFETY: as in `exits`.
+        unsafe { equal32(block.bytes, a, b) }
+    }
+
+    #[inline(always)]
+    unsafe fn equal(&self, p: *const u8, a: u8, b: u8) -> u32 {
+        // SAFETY: `p .. p + 32` is readable and the CPU has AVX2 (the
+        // caller's promise).
+        unsafe { equal32(_mm256_loadu_si256(p.cast()), a, b) }
+    }
+}
+
+/// The positions of `v` that hold `a` or `b`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn equal32(v: __m256i, a: u8, b: u8) -> u32 {
+    let e = _mm256_or_si256(
+        _mm256_cmpeq_epi8(v, _mm256_set1_epi8(a as i8)),
+        _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8)),
+    );
+    _mm256_movemask_epi8(e) as u32
+}
+
+/// [`crate::simd::walk_exits`] with 32-byte blocks classified by nibble
+/// lookups ([`NibbleExits`]).
+///
+/// # Safety
+///
+/// The CPU must have AVX2 (and the OS must save its registers).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn walk_exits_avx2<W: ExitWalk>(
+    walk: &W,
+    nibbles: &AtomNibbles,
+    input: &[u8],
+    tags: &mut [usize],
+) -> bool {
+    // SAFETY: both tables are 16 bytes; unaligned loads.
+    let lane = |t: &[u8; 16]| unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr().cast())) };
+    let zero = _mm256_setzero_si256();
+    let mut exits = NibbleExits {
+        input,
+        classify: Nibbles32 {
+            low: lane(&nibbles.low),
+            high: lane(&nibbles.high),
+        },
+        rest: nibbles.rest,
+        base: 0,
+        block: Block32 {
+            bytes: zero,
+            classes: zero,
+        },
+        shift: 0,
+        live: 0,
+    };
+    if !input.is_empty() {
+        exits.load(0);
+    }
+    walk.walk(input, &mut exits, tags)
+}

@@ -1,0 +1,92 @@
+//! AVX-512 F and BW: 64-byte vectors, and comparisons that give their
+//! masks directly in mask registers.
+
+use core::arch::x86_64::*;
+
+use super::{HIGH, LEAD_HIGH};
+use crate::simd::generic::{find, find_byte_in};
+use crate::simd::{LoopSet, Starts};
+
+/// One bit per byte of `v`: set where the byte is in the nibble set
+/// `lo` (`hi` holds [`HIGH`] in every 128-bit lane).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn in64(lo: __m512i, hi: __m512i, v: __m512i) -> u64 {
+    let nib = _mm512_set1_epi8(0x0f);
+    let a = _mm512_shuffle_epi8(lo, _mm512_and_si512(v, nib));
+    let b = _mm512_shuffle_epi8(hi, _mm512_and_si512(_mm512_srli_epi16::<4>(v), nib));
+    _mm512_test_epi8_mask(a, b)
+}
+
+/// [`crate::simd::find_outside`] with 64-byte vectors: [`super::avx2::find_outside_avx2`]
+/// with one vector per window and the masks read from mask registers.
+///
+/// # Safety
+///
+/// The CPU must have AVX-512 F and BW (and the OS must save their
+/// registers).
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) unsafe fn find_outside_avx512(set: &LoopSet, input: &[u8], from: usize) -> usize {
+    // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
+    let lane = |t: &[u8; 16]| unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(t.as_ptr().cast())) };
+    let (bytes, escaped, high) = (lane(&set.bytes.0), lane(&set.escaped.0), lane(&HIGH));
+    let (leads, lead_high) = (lane(&set.leads.0), lane(&LEAD_HIGH));
+    let escape = _mm512_set1_epi8(set.escape as i8);
+    let (escapes, chars) = (!set.escaped.is_empty(), !set.leads.is_empty());
+    // SAFETY: `find` passes pointers to 64 readable bytes.
+    let load = |p: *const u8| unsafe { _mm512_loadu_si512(p.cast()) };
+    find(
+        set,
+        input,
+        from,
+        |p| in64(bytes, high, load(p)),
+        |p| {
+            let v = load(p);
+            let (mut open, mut esc, mut lead, mut hi3, mut cont) = (0u64, 0u64, 0u64, 0u64, 0u64);
+            if escapes {
+                open = _mm512_cmpeq_epi8_mask(v, escape);
+                esc = in64(escaped, high, v);
+            }
+            if chars {
+                lead = in64(leads, lead_high, v);
+                let top = _mm512_and_si512(v, _mm512_set1_epi8(0xF0u8 as i8));
+                hi3 = _mm512_cmpeq_epi8_mask(top, _mm512_set1_epi8(0xE0u8 as i8));
+                // Continuation bytes 0x80-0xBF are, as signed bytes,
+                // below -64.
+                cont = _mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64));
+            }
+            Starts::of(open, esc, lead, hi3, cont)
+        },
+    )
+}
+
+/// [`crate::simd::find_byte`] with 64-byte vectors, on an input of at least
+/// 64 bytes.
+///
+/// # Safety
+///
+/// The CPU must have AVX-512 F and BW (and the OS must save their
+/// registers).
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) unsafe fn find_byte_avx512(input: &[u8], byte: u8) -> Option<usize> {
+    let x = _mm512_set1_epi8(byte as i8);
+    // SAFETY: the callers below pass windows of 64 bytes of `input`.
+    let hits = |p: *const u8| _mm512_cmpeq_epi8_mask(unsafe { _mm512_loadu_si512(p.cast()) }, x);
+    find_byte_in(input, hits)
+}
+
+/// [`crate::simd::find_byte`] on an input under 64 bytes: one masked load.
+///
+/// # Safety
+///
+/// The CPU must have AVX-512 F and BW (and the OS must save their
+/// registers).
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) unsafe fn find_byte_avx512_short(input: &[u8], byte: u8) -> Option<usize> {
+    let live = (1u64 << input.len()) - 1;
+    // SAFETY: the masked load reads only the `live` lanes, which are
+    // `input`'s bytes (masked-off lanes do not fault).
+    let v = unsafe { _mm512_maskz_loadu_epi8(live, input.as_ptr().cast()) };
+    let hits = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(byte as i8)) & live;
+    (hits != 0).then(|| hits.trailing_zeros() as usize)
+}
