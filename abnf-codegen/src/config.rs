@@ -362,7 +362,7 @@ impl Config {
     /// Lets `@import` read spec files anywhere under `dir` too. By default an
     /// import must stay inside the folder of a spec given with
     /// [`Config::spec`] or a folder given with [`Config::specs_dir`] (see
-    /// [`crate::limits`] and the README's "Limits" section).
+    /// [`crate::limits`] and `docs/grammars.md`).
     ///
     /// ```
     /// let root = std::env::temp_dir().join("abnf-codegen-doc-import-dir");

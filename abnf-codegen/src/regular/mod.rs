@@ -219,7 +219,8 @@ pub(crate) fn code_points(lo: u32, hi: u32) -> Option<Hir> {
 
 /// `(?:hir)\z`: the form the automata stage compiles. With leftmost-first
 /// semantics and the end anchor, the DFA has a single match state reached only
-/// at the end of a full match (see docs/automata-notes.md on why both matter).
+/// at the end of a full match (see "Notes from the first prototype" in
+/// docs/architecture.md on why both matter).
 pub fn anchored_full(hir: Hir) -> Hir {
     Hir::concat(vec![hir, Hir::look(Look::End)])
 }
