@@ -138,3 +138,57 @@ fn the_readme_first_command_prints_one_verdict_per_input() {
     );
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// The verbs `iri --help` lists.
+fn verbs(bin: &str) -> Vec<String> {
+    let out = Command::new(bin).arg("--help").output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    help.lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|v| *v != "help")
+        .map(str::to_string)
+        .collect()
+}
+
+/// Every verb's `--help` ends with examples, and they run: each exits 0
+/// or 1 (an input was invalid, or had findings) and prints something.
+#[test]
+fn every_verb_help_has_examples_that_run() {
+    let verbs = verbs(BIN);
+    assert_eq!(verbs.len(), 9, "{verbs:?}");
+    for verb in verbs {
+        let out = Command::new(BIN)
+            .args([verb.as_str(), "--help"])
+            .output()
+            .unwrap();
+        let help = String::from_utf8(out.stdout).unwrap();
+        let examples: Vec<&str> = help
+            .lines()
+            .skip_while(|l| *l != "Examples:")
+            .skip(1)
+            .take_while(|l| l.starts_with("  iri "))
+            .collect();
+        assert!(
+            !examples.is_empty(),
+            "`iri {verb} --help` has no example:\n{help}"
+        );
+        for example in examples {
+            let command = example.trim_start().replacen("iri ", &format!("'{BIN}' "), 1);
+            let out = Command::new("bash").args(["-c", &command]).output().unwrap();
+            assert!(matches!(out.status.code(), Some(0 | 1)), "{example}: {out:?}");
+            assert!(!out.stdout.is_empty(), "{example} printed nothing: {out:?}");
+        }
+        let version = Command::new(BIN)
+            .args([verb.as_str(), "--version"])
+            .output()
+            .unwrap();
+        assert!(String::from_utf8(version.stdout).unwrap().ends_with(concat!(
+            " ",
+            env!("CARGO_PKG_VERSION"),
+            "\n"
+        )));
+    }
+}
