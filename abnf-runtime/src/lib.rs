@@ -33,7 +33,7 @@
 //! assert_eq!(table.full_match(b"2026"), Ok(()));
 //! assert_eq!(table.full_match(b"20x6"), Err(2));
 //! assert_eq!(table.full_match(b""), Err(0));
-//! assert_eq!(table.expected(table.state_after(b"20")).to_string(), "'0'-'9'");
+//! assert_eq!(table.expected(table.state_after(b"20")).to_string(), "a digit");
 //! # Ok::<(), abnf_runtime::wire::WireError>(())
 //! ```
 //!

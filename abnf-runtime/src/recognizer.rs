@@ -389,7 +389,7 @@ impl fmt::Debug for Recognizer {
 ///
 /// let e = abnf_runtime::MatchError::at("g", "digits", b"12x", 2, ByteSet::from_range(b'0', b'9'));
 /// assert_eq!(e.offset(), 2);
-/// assert_eq!(e.to_string(), "invalid g:digits at byte offset 2: found 'x', expected '0'-'9'");
+/// assert_eq!(e.to_string(), "invalid g:digits at byte offset 2: found 'x', expected a digit");
 /// ```
 ///
 /// Two errors are equal when they are for the same rule at the same offset
