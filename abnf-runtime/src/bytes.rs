@@ -20,6 +20,44 @@ impl ByteSet {
     /// No bytes.
     pub const EMPTY: ByteSet = ByteSet([0; 4]);
 
+    /// A set from its four 64-bit words (bit `b % 64` of word `b / 64` is
+    /// byte `b`): what generated code writes.
+    #[doc(hidden)]
+    pub const fn __from_words(words: [u64; 4]) -> ByteSet {
+        ByteSet(words)
+    }
+
+    /// The four 64-bit words of [`ByteSet::__from_words`].
+    #[doc(hidden)]
+    pub const fn __words(&self) -> [u64; 4] {
+        self.0
+    }
+
+    /// How many bytes the set holds.
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The set for display with the names of a grammar's classes: each
+    /// class (a rule that matches one character, as the set of bytes its
+    /// characters start with) that the set holds whole, and that no class
+    /// before it in `classes` already showed, is shown by its name; the
+    /// rest as [`ByteSet`]'s own display shows it.
+    ///
+    /// ```
+    /// use abnf_runtime::ByteSet;
+    ///
+    /// let sub_delims = [b'!', b'$', b'&', b'\'', b'(', b')', b'*', b'+', b',', b';', b'=']
+    ///     .iter()
+    ///     .fold(ByteSet::EMPTY, |s, &b| s.union(&ByteSet::from_range(b, b)));
+    /// let expected = sub_delims.union(&ByteSet::from_range(b'a', b'z')).union(&ByteSet::from_range(b'/', b'/'));
+    /// let classes = [("sub-delims", sub_delims)];
+    /// assert_eq!(expected.named(&classes).to_string(), "sub-delims, a lowercase letter, '/'");
+    /// ```
+    pub fn named<'a>(&self, classes: &'a [(&'a str, ByteSet)]) -> Named<'a> {
+        Named { set: *self, classes }
+    }
+
     /// The bytes `lo..=hi`.
     pub fn from_range(lo: u8, hi: u8) -> ByteSet {
         let mut s = ByteSet::EMPTY;
@@ -187,6 +225,36 @@ impl fmt::Display for ByteSet {
                 f.write_str(", ")?;
             }
             f.write_str("a non-ASCII character")?;
+        }
+        Ok(())
+    }
+}
+
+/// A [`ByteSet`] shown with a grammar's class names ([`ByteSet::named`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Named<'a> {
+    set: ByteSet,
+    classes: &'a [(&'a str, ByteSet)],
+}
+
+impl fmt::Display for Named<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut rest = self.set;
+        let mut first = true;
+        for (name, class) in self.classes {
+            if !class.is_empty() && rest.has_all(class) {
+                rest = rest.without(class);
+                if !core::mem::take(&mut first) {
+                    f.write_str(", ")?;
+                }
+                f.write_str(name)?;
+            }
+        }
+        if !rest.is_empty() {
+            if !first {
+                f.write_str(", ")?;
+            }
+            write!(f, "{rest}")?;
         }
         Ok(())
     }

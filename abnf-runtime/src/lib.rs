@@ -51,7 +51,7 @@ mod table;
 mod tagged;
 pub mod wire;
 
-pub use bytes::ByteSet;
+pub use bytes::{ByteSet, Named};
 pub use recognizer::{Grammar, MatchError, Recognizer};
 pub use table::{Reverse, Shuffle, Table};
 pub use tagged::{List, Span, TaggedDfa, Text};

@@ -12,6 +12,17 @@
 
 #[allow(unused_imports)]
 use ::abnf_runtime::__private as __rt;
+/// The rules of this grammar that match one character, as the
+/// bytes their characters start with, largest first: errors
+/// name what they expected by them.
+static __CLASSES: &[(&str, ::abnf_runtime::ByteSet)] = &[
+    (
+        "token-urlchar",
+        ::abnf_runtime::ByteSet::__from_words([
+            288068550373933056u64, 5188146764422578174u64, 0u64, 0u64,
+        ]),
+    ),
+];
 /// Recognizer for the rule `dataurl` of `data.abnf` (line 24):
 ///
 /// ```text
@@ -27,6 +38,7 @@ pub static DATAURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __DATAURL_TABLE,
     ::core::option::Option::None,
     __DATAURL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DATAURL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -59,6 +71,7 @@ pub static MEDIATYPE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __MEDIATYPE_TABLE,
     ::core::option::Option::None,
     __MEDIATYPE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __MEDIATYPE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -91,6 +104,7 @@ pub static DATA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __DATA_TABLE,
     ::core::option::Option::None,
     __DATA_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DATA_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -123,6 +137,7 @@ pub static PARAMETER: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __PARAMETER_TABLE,
     ::core::option::Option::None,
     __PARAMETER_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PARAMETER_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -153,6 +168,7 @@ pub static URLCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __URLCHAR_TABLE,
     ::core::option::Option::None,
     __URLCHAR_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __URLCHAR_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -185,6 +201,7 @@ pub static TYPE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __TYPE_TABLE,
     ::core::option::Option::None,
     __TYPE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __TYPE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -218,6 +235,7 @@ pub static DISCRETE_TYPE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __DISCRETE_TYPE_TABLE,
     ::core::option::Option::None,
     __DISCRETE_TYPE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DISCRETE_TYPE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -250,6 +268,7 @@ pub static COMPOSITE_TYPE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recogniz
     __COMPOSITE_TYPE_TABLE,
     ::core::option::Option::None,
     __COMPOSITE_TYPE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __COMPOSITE_TYPE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -282,6 +301,7 @@ pub static EXTENSION_TOKEN: ::abnf_runtime::Recognizer = ::abnf_runtime::Recogni
     __EXTENSION_TOKEN_TABLE,
     ::core::option::Option::None,
     __EXTENSION_TOKEN_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __EXTENSION_TOKEN_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -314,6 +334,7 @@ pub static IETF_TOKEN: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __IETF_TOKEN_TABLE,
     ::core::option::Option::None,
     __IETF_TOKEN_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IETF_TOKEN_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -346,6 +367,7 @@ pub static X_TOKEN: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __X_TOKEN_TABLE,
     ::core::option::Option::None,
     __X_TOKEN_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __X_TOKEN_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -378,6 +400,7 @@ pub static SUBTYPE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __SUBTYPE_TABLE,
     ::core::option::Option::None,
     __SUBTYPE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __SUBTYPE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -410,6 +433,7 @@ pub static IANA_TOKEN: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __IANA_TOKEN_TABLE,
     ::core::option::Option::None,
     __IANA_TOKEN_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IANA_TOKEN_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -442,6 +466,7 @@ pub static ATTRIBUTE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __ATTRIBUTE_TABLE,
     ::core::option::Option::None,
     __ATTRIBUTE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ATTRIBUTE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -474,6 +499,7 @@ pub static VALUE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __VALUE_TABLE,
     ::core::option::Option::None,
     __VALUE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __VALUE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -506,6 +532,7 @@ pub static TOKEN: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __TOKEN_TABLE,
     ::core::option::Option::None,
     __TOKEN_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __TOKEN_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -537,6 +564,7 @@ pub static TOKEN_URLCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __TOKEN_URLCHAR_TABLE,
     ::core::option::Option::None,
     __TOKEN_URLCHAR_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __TOKEN_URLCHAR_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(

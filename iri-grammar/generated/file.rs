@@ -12,6 +12,17 @@
 
 #[allow(unused_imports)]
 use ::abnf_runtime::__private as __rt;
+/// The rules of this grammar that match one character, as the
+/// bytes their characters start with, largest first: errors
+/// name what they expected by them.
+static __CLASSES: &[(&str, ::abnf_runtime::ByteSet)] = &[
+    (
+        "unreserved",
+        ::abnf_runtime::ByteSet::__from_words([
+            288054454291267584u64, 5188146764422578174u64, 0u64, 0u64,
+        ]),
+    ),
+];
 /// Recognizer for the rule `file-URI` of `file.abnf` (line 18):
 ///
 /// ```text
@@ -27,6 +38,7 @@ pub static FILE_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __FILE_URI_TABLE,
     ::core::option::Option::None,
     __FILE_URI_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __FILE_URI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -57,6 +69,7 @@ pub static FILE_SCHEME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __FILE_SCHEME_TABLE,
     ::core::option::Option::None,
     __FILE_SCHEME_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __FILE_SCHEME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -90,6 +103,7 @@ pub static FILE_HIER_PART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recogniz
     __FILE_HIER_PART_TABLE,
     ::core::option::Option::None,
     __FILE_HIER_PART_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __FILE_HIER_PART_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -122,6 +136,7 @@ pub static AUTH_PATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __AUTH_PATH_TABLE,
     ::core::option::Option::None,
     __AUTH_PATH_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __AUTH_PATH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -154,6 +169,7 @@ pub static LOCAL_PATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __LOCAL_PATH_TABLE,
     ::core::option::Option::None,
     __LOCAL_PATH_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __LOCAL_PATH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -187,6 +203,7 @@ pub static FILE_AUTH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __FILE_AUTH_TABLE,
     ::core::option::Option::None,
     __FILE_AUTH_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __FILE_AUTH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -219,6 +236,7 @@ pub static HOST: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __HOST_TABLE,
     ::core::option::Option::None,
     __HOST_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HOST_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -251,6 +269,7 @@ pub static IP_LITERAL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __IP_LITERAL_TABLE,
     ::core::option::Option::None,
     __IP_LITERAL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IP_LITERAL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -283,6 +302,7 @@ pub static ZONE_ID: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __ZONE_ID_TABLE,
     ::core::option::Option::None,
     __ZONE_ID_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ZONE_ID_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -315,6 +335,7 @@ pub static IPV6ADDRZ: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __IPV6ADDRZ_TABLE,
     ::core::option::Option::None,
     __IPV6ADDRZ_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IPV6ADDRZ_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(

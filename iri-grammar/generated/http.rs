@@ -27,6 +27,7 @@ pub static HTTP_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __HTTP_URI_TABLE,
     ::core::option::Option::None,
     __HTTP_URI_SPARSE,
+    &[],
 );
 #[cfg(target_endian = "little")]
 static __HTTP_URI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -59,6 +60,7 @@ pub static HTTPS_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __HTTPS_URI_TABLE,
     ::core::option::Option::None,
     __HTTPS_URI_SPARSE,
+    &[],
 );
 #[cfg(target_endian = "little")]
 static __HTTPS_URI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(

@@ -12,6 +12,39 @@
 
 #[allow(unused_imports)]
 use ::abnf_runtime::__private as __rt;
+/// The rules of this grammar that match one character, as the
+/// bytes their characters start with, largest first: errors
+/// name what they expected by them.
+static __CLASSES: &[(&str, ::abnf_runtime::ByteSet)] = &[
+    (
+        "qtext",
+        ::abnf_runtime::ByteSet::__from_words([
+            18446744047939747840u64, 9223372036586340351u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "dtext-no-obs",
+        ::abnf_runtime::ByteSet::__from_words([
+            18446744065119617024u64, 9223372035915251711u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "atext",
+        ::abnf_runtime::ByteSet::__from_words([
+            11817354136985272320u64, 9223372035915251710u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "unreserved",
+        ::abnf_runtime::ByteSet::__from_words([
+            288054454291267584u64, 5188146764422578174u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "some-delims",
+        ::abnf_runtime::ByteSet::__from_words([864725840380821504u64, 1u64, 0u64, 0u64]),
+    ),
+];
 /// Recognizer for the rule `mailtoURI` of `mailto.abnf` (line 13):
 ///
 /// ```text
@@ -27,6 +60,7 @@ pub static MAILTO_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __MAILTO_URI_TABLE,
     ::core::option::Option::None,
     __MAILTO_URI_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __MAILTO_URI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -59,6 +93,7 @@ pub static TO: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __TO_TABLE,
     ::core::option::Option::None,
     __TO_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __TO_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -91,6 +126,7 @@ pub static HFIELDS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __HFIELDS_TABLE,
     ::core::option::Option::None,
     __HFIELDS_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HFIELDS_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -123,6 +159,7 @@ pub static HFIELD: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__ne
     __HFIELD_TABLE,
     ::core::option::Option::None,
     __HFIELD_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HFIELD_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -155,6 +192,7 @@ pub static HFNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__ne
     __HFNAME_TABLE,
     ::core::option::Option::None,
     __HFNAME_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HFNAME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -187,6 +225,7 @@ pub static HFVALUE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __HFVALUE_TABLE,
     ::core::option::Option::None,
     __HFVALUE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HFVALUE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -219,6 +258,7 @@ pub static ADDR_SPEC: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __ADDR_SPEC_TABLE,
     ::core::option::Option::None,
     __ADDR_SPEC_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ADDR_SPEC_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -251,6 +291,7 @@ pub static LOCAL_PART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __LOCAL_PART_TABLE,
     ::core::option::Option::None,
     __LOCAL_PART_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __LOCAL_PART_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -283,6 +324,7 @@ pub static DOMAIN: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__ne
     __DOMAIN_TABLE,
     ::core::option::Option::None,
     __DOMAIN_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DOMAIN_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -314,6 +356,7 @@ pub static DTEXT_NO_OBS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer
     __DTEXT_NO_OBS_TABLE,
     ::core::option::Option::None,
     __DTEXT_NO_OBS_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DTEXT_NO_OBS_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -344,6 +387,7 @@ pub static QCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __QCHAR_TABLE,
     ::core::option::Option::None,
     __QCHAR_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __QCHAR_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -375,6 +419,7 @@ pub static SOME_DELIMS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __SOME_DELIMS_TABLE,
     ::core::option::Option::None,
     __SOME_DELIMS_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __SOME_DELIMS_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -415,6 +460,7 @@ pub static ATEXT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __ATEXT_TABLE,
     ::core::option::Option::None,
     __ATEXT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ATEXT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -447,6 +493,7 @@ pub static DOT_ATOM_TEXT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __DOT_ATOM_TEXT_TABLE,
     ::core::option::Option::None,
     __DOT_ATOM_TEXT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DOT_ATOM_TEXT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -479,6 +526,7 @@ pub static QUOTED_STRING: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __QUOTED_STRING_TABLE,
     ::core::option::Option::None,
     __QUOTED_STRING_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __QUOTED_STRING_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -509,6 +557,7 @@ pub static QCONTENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __QCONTENT_TABLE,
     ::core::option::Option::None,
     __QCONTENT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __QCONTENT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -541,6 +590,7 @@ pub static QTEXT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __QTEXT_TABLE,
     ::core::option::Option::None,
     __QTEXT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __QTEXT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -571,6 +621,7 @@ pub static QUOTED_PAIR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __QUOTED_PAIR_TABLE,
     ::core::option::Option::None,
     __QUOTED_PAIR_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __QUOTED_PAIR_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -601,6 +652,7 @@ pub static FWS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __FWS_TABLE,
     ::core::option::Option::None,
     __FWS_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __FWS_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(

@@ -12,6 +12,65 @@
 
 #[allow(unused_imports)]
 use ::abnf_runtime::__private as __rt;
+/// The rules of this grammar that match one character, as the
+/// bytes their characters start with, largest first: errors
+/// name what they expected by them.
+static __CLASSES: &[(&str, ::abnf_runtime::ByteSet)] = &[
+    (
+        "unreserved",
+        ::abnf_runtime::ByteSet::__from_words([
+            288089166216953856u64, 576460745995190270u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "alphadigit",
+        ::abnf_runtime::ByteSet::__from_words([
+            287948901175001088u64, 576460743847706622u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "lowalpha",
+        ::abnf_runtime::ByteSet::__from_words([0u64, 576460743847706622u64, 0u64, 0u64]),
+    ),
+    (
+        "hex",
+        ::abnf_runtime::ByteSet::__from_words([
+            287948901175001088u64, 541165879422u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "digit",
+        ::abnf_runtime::ByteSet::__from_words([287948901175001088u64, 0u64, 0u64, 0u64]),
+    ),
+    (
+        "national",
+        ::abnf_runtime::ByteSet::__from_words([0u64, 8646911290859585536u64, 0u64, 0u64]),
+    ),
+    (
+        "reserved",
+        ::abnf_runtime::ByteSet::__from_words([
+            12394047186889867264u64, 1u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "ftptype",
+        ::abnf_runtime::ByteSet::__from_words([0u64, 2276332667410u64, 0u64, 0u64]),
+    ),
+    (
+        "extra",
+        ::abnf_runtime::ByteSet::__from_words([25847113187328u64, 0u64, 0u64, 0u64]),
+    ),
+    (
+        "safe",
+        ::abnf_runtime::ByteSet::__from_words([
+            114417928765440u64, 2147483648u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "punctuation",
+        ::abnf_runtime::ByteSet::__from_words([5764607712012795904u64, 0u64, 0u64, 0u64]),
+    ),
+];
 /// Recognizer for the rule `genericurl` of `rfc1738.bnf` (line 13):
 ///
 /// ```text
@@ -27,6 +86,7 @@ pub static GENERICURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __GENERICURL_TABLE,
     ::core::option::Option::None,
     __GENERICURL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __GENERICURL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -62,6 +122,7 @@ pub static URL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __URL_TABLE,
     ::core::option::Option::None,
     __URL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __URL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -94,6 +155,7 @@ pub static OTHERURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __OTHERURL_TABLE,
     ::core::option::Option::None,
     __OTHERURL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __OTHERURL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -126,6 +188,7 @@ pub static SCHEME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__ne
     __SCHEME_TABLE,
     ::core::option::Option::None,
     __SCHEME_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __SCHEME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -158,6 +221,7 @@ pub static SCHEMEPART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __SCHEMEPART_TABLE,
     ::core::option::Option::None,
     __SCHEMEPART_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __SCHEMEPART_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -190,6 +254,7 @@ pub static IP_SCHEMEPART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __IP_SCHEMEPART_TABLE,
     ::core::option::Option::None,
     __IP_SCHEMEPART_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IP_SCHEMEPART_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -222,6 +287,7 @@ pub static LOGIN: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __LOGIN_TABLE,
     ::core::option::Option::None,
     __LOGIN_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __LOGIN_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -254,6 +320,7 @@ pub static HOSTPORT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __HOSTPORT_TABLE,
     ::core::option::Option::None,
     __HOSTPORT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HOSTPORT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -286,6 +353,7 @@ pub static HOST: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __HOST_TABLE,
     ::core::option::Option::None,
     __HOST_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HOST_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -318,6 +386,7 @@ pub static HOSTNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __HOSTNAME_TABLE,
     ::core::option::Option::None,
     __HOSTNAME_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HOSTNAME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -350,6 +419,7 @@ pub static DOMAINLABEL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __DOMAINLABEL_TABLE,
     ::core::option::Option::None,
     __DOMAINLABEL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DOMAINLABEL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -382,6 +452,7 @@ pub static TOPLABEL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __TOPLABEL_TABLE,
     ::core::option::Option::None,
     __TOPLABEL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __TOPLABEL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -412,6 +483,7 @@ pub static ALPHADIGIT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __ALPHADIGIT_TABLE,
     ::core::option::Option::None,
     __ALPHADIGIT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ALPHADIGIT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -442,6 +514,7 @@ pub static HOSTNUMBER: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __HOSTNUMBER_TABLE,
     ::core::option::Option::None,
     __HOSTNUMBER_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HOSTNUMBER_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -472,6 +545,7 @@ pub static PORT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __PORT_TABLE,
     ::core::option::Option::None,
     __PORT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PORT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -504,6 +578,7 @@ pub static USER: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __USER_TABLE,
     ::core::option::Option::None,
     __USER_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __USER_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -536,6 +611,7 @@ pub static PASSWORD: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __PASSWORD_TABLE,
     ::core::option::Option::None,
     __PASSWORD_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PASSWORD_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -568,6 +644,7 @@ pub static URLPATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __URLPATH_TABLE,
     ::core::option::Option::None,
     __URLPATH_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __URLPATH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -600,6 +677,7 @@ pub static FTPURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__ne
     __FTPURL_TABLE,
     ::core::option::Option::None,
     __FTPURL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __FTPURL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -632,6 +710,7 @@ pub static FPATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __FPATH_TABLE,
     ::core::option::Option::None,
     __FPATH_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __FPATH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -664,6 +743,7 @@ pub static FSEGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __FSEGMENT_TABLE,
     ::core::option::Option::None,
     __FSEGMENT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __FSEGMENT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -694,6 +774,7 @@ pub static FTPTYPE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __FTPTYPE_TABLE,
     ::core::option::Option::None,
     __FTPTYPE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __FTPTYPE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -726,6 +807,7 @@ pub static FILEURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __FILEURL_TABLE,
     ::core::option::Option::None,
     __FILEURL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __FILEURL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -758,6 +840,7 @@ pub static HTTPURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __HTTPURL_TABLE,
     ::core::option::Option::None,
     __HTTPURL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HTTPURL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -790,6 +873,7 @@ pub static HPATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __HPATH_TABLE,
     ::core::option::Option::None,
     __HPATH_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HPATH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -822,6 +906,7 @@ pub static HSEGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __HSEGMENT_TABLE,
     ::core::option::Option::None,
     __HSEGMENT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HSEGMENT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -854,6 +939,7 @@ pub static SEARCH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__ne
     __SEARCH_TABLE,
     ::core::option::Option::None,
     __SEARCH_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __SEARCH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -887,6 +973,7 @@ pub static GOPHERURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __GOPHERURL_TABLE,
     ::core::option::Option::None,
     __GOPHERURL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __GOPHERURL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -917,6 +1004,7 @@ pub static GTYPE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __GTYPE_TABLE,
     ::core::option::Option::None,
     __GTYPE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __GTYPE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -949,6 +1037,7 @@ pub static SELECTOR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __SELECTOR_TABLE,
     ::core::option::Option::None,
     __SELECTOR_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __SELECTOR_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -981,6 +1070,7 @@ pub static GOPHER_STRING: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __GOPHER_STRING_TABLE,
     ::core::option::Option::None,
     __GOPHER_STRING_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __GOPHER_STRING_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1013,6 +1103,7 @@ pub static MAILTOURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __MAILTOURL_TABLE,
     ::core::option::Option::None,
     __MAILTOURL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __MAILTOURL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1045,6 +1136,7 @@ pub static ENCODED822ADDR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recogniz
     __ENCODED822ADDR_TABLE,
     ::core::option::Option::None,
     __ENCODED822ADDR_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ENCODED822ADDR_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1077,6 +1169,7 @@ pub static NEWSURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __NEWSURL_TABLE,
     ::core::option::Option::None,
     __NEWSURL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __NEWSURL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1109,6 +1202,7 @@ pub static GROUPPART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __GROUPPART_TABLE,
     ::core::option::Option::None,
     __GROUPPART_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __GROUPPART_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1141,6 +1235,7 @@ pub static GROUP: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __GROUP_TABLE,
     ::core::option::Option::None,
     __GROUP_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __GROUP_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1173,6 +1268,7 @@ pub static ARTICLE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __ARTICLE_TABLE,
     ::core::option::Option::None,
     __ARTICLE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ARTICLE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1205,6 +1301,7 @@ pub static NNTPURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __NNTPURL_TABLE,
     ::core::option::Option::None,
     __NNTPURL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __NNTPURL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1237,6 +1334,7 @@ pub static TELNETURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __TELNETURL_TABLE,
     ::core::option::Option::None,
     __TELNETURL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __TELNETURL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1269,6 +1367,7 @@ pub static WAISURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __WAISURL_TABLE,
     ::core::option::Option::None,
     __WAISURL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __WAISURL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1301,6 +1400,7 @@ pub static WAISDATABASE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer
     __WAISDATABASE_TABLE,
     ::core::option::Option::None,
     __WAISDATABASE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __WAISDATABASE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1333,6 +1433,7 @@ pub static WAISINDEX: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __WAISINDEX_TABLE,
     ::core::option::Option::None,
     __WAISINDEX_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __WAISINDEX_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1365,6 +1466,7 @@ pub static WAISDOC: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __WAISDOC_TABLE,
     ::core::option::Option::None,
     __WAISDOC_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __WAISDOC_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1397,6 +1499,7 @@ pub static DATABASE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __DATABASE_TABLE,
     ::core::option::Option::None,
     __DATABASE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DATABASE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1429,6 +1532,7 @@ pub static WTYPE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __WTYPE_TABLE,
     ::core::option::Option::None,
     __WTYPE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __WTYPE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1461,6 +1565,7 @@ pub static WPATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __WPATH_TABLE,
     ::core::option::Option::None,
     __WPATH_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __WPATH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1493,6 +1598,7 @@ pub static PROSPEROURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __PROSPEROURL_TABLE,
     ::core::option::Option::None,
     __PROSPEROURL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PROSPEROURL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1525,6 +1631,7 @@ pub static PPATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __PPATH_TABLE,
     ::core::option::Option::None,
     __PPATH_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PPATH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1557,6 +1664,7 @@ pub static PSEGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __PSEGMENT_TABLE,
     ::core::option::Option::None,
     __PSEGMENT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PSEGMENT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1589,6 +1697,7 @@ pub static FIELDSPEC: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __FIELDSPEC_TABLE,
     ::core::option::Option::None,
     __FIELDSPEC_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __FIELDSPEC_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1621,6 +1730,7 @@ pub static FIELDNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __FIELDNAME_TABLE,
     ::core::option::Option::None,
     __FIELDNAME_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __FIELDNAME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1653,6 +1763,7 @@ pub static FIELDVALUE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __FIELDVALUE_TABLE,
     ::core::option::Option::None,
     __FIELDVALUE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __FIELDVALUE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1686,6 +1797,7 @@ pub static LOWALPHA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __LOWALPHA_TABLE,
     ::core::option::Option::None,
     __LOWALPHA_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __LOWALPHA_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1718,6 +1830,7 @@ pub static HIALPHA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __HIALPHA_TABLE,
     ::core::option::Option::None,
     __HIALPHA_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HIALPHA_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1748,6 +1861,7 @@ pub static ALPHA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __ALPHA_TABLE,
     ::core::option::Option::None,
     __ALPHA_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ALPHA_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1779,6 +1893,7 @@ pub static DIGIT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __DIGIT_TABLE,
     ::core::option::Option::None,
     __DIGIT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DIGIT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1809,6 +1924,7 @@ pub static SAFE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __SAFE_TABLE,
     ::core::option::Option::None,
     __SAFE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __SAFE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1839,6 +1955,7 @@ pub static EXTRA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __EXTRA_TABLE,
     ::core::option::Option::None,
     __EXTRA_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __EXTRA_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1869,6 +1986,7 @@ pub static NATIONAL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __NATIONAL_TABLE,
     ::core::option::Option::None,
     __NATIONAL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __NATIONAL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1899,6 +2017,7 @@ pub static PUNCTUATION: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __PUNCTUATION_TABLE,
     ::core::option::Option::None,
     __PUNCTUATION_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PUNCTUATION_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1929,6 +2048,7 @@ pub static RESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __RESERVED_TABLE,
     ::core::option::Option::None,
     __RESERVED_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __RESERVED_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1960,6 +2080,7 @@ pub static HEX: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __HEX_TABLE,
     ::core::option::Option::None,
     __HEX_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HEX_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1990,6 +2111,7 @@ pub static ESCAPE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__ne
     __ESCAPE_TABLE,
     ::core::option::Option::None,
     __ESCAPE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ESCAPE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -2020,6 +2142,7 @@ pub static UNRESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __UNRESERVED_TABLE,
     ::core::option::Option::None,
     __UNRESERVED_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __UNRESERVED_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -2050,6 +2173,7 @@ pub static UCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __UCHAR_TABLE,
     ::core::option::Option::None,
     __UCHAR_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __UCHAR_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -2080,6 +2204,7 @@ pub static XCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __XCHAR_TABLE,
     ::core::option::Option::None,
     __XCHAR_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __XCHAR_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -2110,6 +2235,7 @@ pub static DIGITS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__ne
     __DIGITS_TABLE,
     ::core::option::Option::None,
     __DIGITS_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DIGITS_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(

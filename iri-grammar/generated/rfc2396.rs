@@ -12,6 +12,49 @@
 
 #[allow(unused_imports)]
 use ::abnf_runtime::__private as __rt;
+/// The rules of this grammar that match one character, as the
+/// bytes their characters start with, largest first: errors
+/// name what they expected by them.
+static __CLASSES: &[(&str, ::abnf_runtime::ByteSet)] = &[
+    (
+        "unreserved",
+        ::abnf_runtime::ByteSet::__from_words([
+            288062709218410496u64, 5188146764422578174u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "alphanum",
+        ::abnf_runtime::ByteSet::__from_words([
+            287948901175001088u64, 576460743847706622u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "alpha",
+        ::abnf_runtime::ByteSet::__from_words([0u64, 576460743847706622u64, 0u64, 0u64]),
+    ),
+    (
+        "hex",
+        ::abnf_runtime::ByteSet::__from_words([
+            287948901175001088u64, 541165879422u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "reserved",
+        ::abnf_runtime::ByteSet::__from_words([
+            12394073643888410624u64, 1u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "digit",
+        ::abnf_runtime::ByteSet::__from_words([287948901175001088u64, 0u64, 0u64, 0u64]),
+    ),
+    (
+        "mark",
+        ::abnf_runtime::ByteSet::__from_words([
+            113808043409408u64, 4611686020574871552u64, 0u64, 0u64,
+        ]),
+    ),
+];
 /// Recognizer for the rule `URI-reference` of `rfc2396.bnf` (line 7):
 ///
 /// ```text
@@ -27,6 +70,7 @@ pub static URI_REFERENCE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __URI_REFERENCE_TABLE,
     ::core::option::Option::None,
     __URI_REFERENCE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __URI_REFERENCE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -59,6 +103,7 @@ pub static ABSOLUTE_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer
     __ABSOLUTE_URI_TABLE,
     ::core::option::Option::None,
     __ABSOLUTE_URI_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ABSOLUTE_URI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -91,6 +136,7 @@ pub static RELATIVE_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer
     __RELATIVE_URI_TABLE,
     ::core::option::Option::None,
     __RELATIVE_URI_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __RELATIVE_URI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -123,6 +169,7 @@ pub static HIER_PART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __HIER_PART_TABLE,
     ::core::option::Option::None,
     __HIER_PART_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HIER_PART_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -155,6 +202,7 @@ pub static OPAQUE_PART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __OPAQUE_PART_TABLE,
     ::core::option::Option::None,
     __OPAQUE_PART_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __OPAQUE_PART_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -186,6 +234,7 @@ pub static URIC_NO_SLASH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __URIC_NO_SLASH_TABLE,
     ::core::option::Option::None,
     __URIC_NO_SLASH_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __URIC_NO_SLASH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -218,6 +267,7 @@ pub static NET_PATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __NET_PATH_TABLE,
     ::core::option::Option::None,
     __NET_PATH_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __NET_PATH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -250,6 +300,7 @@ pub static ABS_PATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __ABS_PATH_TABLE,
     ::core::option::Option::None,
     __ABS_PATH_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ABS_PATH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -282,6 +333,7 @@ pub static REL_PATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __REL_PATH_TABLE,
     ::core::option::Option::None,
     __REL_PATH_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __REL_PATH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -315,6 +367,7 @@ pub static REL_SEGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __REL_SEGMENT_TABLE,
     ::core::option::Option::None,
     __REL_SEGMENT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __REL_SEGMENT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -347,6 +400,7 @@ pub static SCHEME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__ne
     __SCHEME_TABLE,
     ::core::option::Option::None,
     __SCHEME_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __SCHEME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -379,6 +433,7 @@ pub static AUTHORITY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __AUTHORITY_TABLE,
     ::core::option::Option::None,
     __AUTHORITY_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __AUTHORITY_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -412,6 +467,7 @@ pub static REG_NAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __REG_NAME_TABLE,
     ::core::option::Option::None,
     __REG_NAME_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __REG_NAME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -444,6 +500,7 @@ pub static SERVER: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__ne
     __SERVER_TABLE,
     ::core::option::Option::None,
     __SERVER_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __SERVER_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -477,6 +534,7 @@ pub static USERINFO: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __USERINFO_TABLE,
     ::core::option::Option::None,
     __USERINFO_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __USERINFO_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -509,6 +567,7 @@ pub static HOSTPORT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __HOSTPORT_TABLE,
     ::core::option::Option::None,
     __HOSTPORT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HOSTPORT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -541,6 +600,7 @@ pub static HOST: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __HOST_TABLE,
     ::core::option::Option::None,
     __HOST_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HOST_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -573,6 +633,7 @@ pub static HOSTNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __HOSTNAME_TABLE,
     ::core::option::Option::None,
     __HOSTNAME_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HOSTNAME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -605,6 +666,7 @@ pub static DOMAINLABEL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __DOMAINLABEL_TABLE,
     ::core::option::Option::None,
     __DOMAINLABEL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DOMAINLABEL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -637,6 +699,7 @@ pub static TOPLABEL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __TOPLABEL_TABLE,
     ::core::option::Option::None,
     __TOPLABEL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __TOPLABEL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -667,6 +730,7 @@ pub static IPV4ADDRESS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __IPV4ADDRESS_TABLE,
     ::core::option::Option::None,
     __IPV4ADDRESS_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IPV4ADDRESS_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -697,6 +761,7 @@ pub static PORT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __PORT_TABLE,
     ::core::option::Option::None,
     __PORT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PORT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -729,6 +794,7 @@ pub static PATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __PATH_TABLE,
     ::core::option::Option::None,
     __PATH_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PATH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -761,6 +827,7 @@ pub static PATH_SEGMENTS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __PATH_SEGMENTS_TABLE,
     ::core::option::Option::None,
     __PATH_SEGMENTS_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PATH_SEGMENTS_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -793,6 +860,7 @@ pub static SEGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __SEGMENT_TABLE,
     ::core::option::Option::None,
     __SEGMENT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __SEGMENT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -825,6 +893,7 @@ pub static PARAM: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __PARAM_TABLE,
     ::core::option::Option::None,
     __PARAM_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PARAM_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -856,6 +925,7 @@ pub static PCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __PCHAR_TABLE,
     ::core::option::Option::None,
     __PCHAR_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PCHAR_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -888,6 +958,7 @@ pub static QUERY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __QUERY_TABLE,
     ::core::option::Option::None,
     __QUERY_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __QUERY_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -920,6 +991,7 @@ pub static FRAGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __FRAGMENT_TABLE,
     ::core::option::Option::None,
     __FRAGMENT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __FRAGMENT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -950,6 +1022,7 @@ pub static URIC: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __URIC_TABLE,
     ::core::option::Option::None,
     __URIC_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __URIC_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -981,6 +1054,7 @@ pub static RESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __RESERVED_TABLE,
     ::core::option::Option::None,
     __RESERVED_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __RESERVED_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1011,6 +1085,7 @@ pub static UNRESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __UNRESERVED_TABLE,
     ::core::option::Option::None,
     __UNRESERVED_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __UNRESERVED_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1042,6 +1117,7 @@ pub static MARK: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __MARK_TABLE,
     ::core::option::Option::None,
     __MARK_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __MARK_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1072,6 +1148,7 @@ pub static ESCAPED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __ESCAPED_TABLE,
     ::core::option::Option::None,
     __ESCAPED_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ESCAPED_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1103,6 +1180,7 @@ pub static HEX: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __HEX_TABLE,
     ::core::option::Option::None,
     __HEX_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HEX_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1133,6 +1211,7 @@ pub static ALPHANUM: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __ALPHANUM_TABLE,
     ::core::option::Option::None,
     __ALPHANUM_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ALPHANUM_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1163,6 +1242,7 @@ pub static ALPHA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __ALPHA_TABLE,
     ::core::option::Option::None,
     __ALPHA_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ALPHA_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1195,6 +1275,7 @@ pub static LOWALPHA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __LOWALPHA_TABLE,
     ::core::option::Option::None,
     __LOWALPHA_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __LOWALPHA_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1227,6 +1308,7 @@ pub static UPALPHA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __UPALPHA_TABLE,
     ::core::option::Option::None,
     __UPALPHA_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __UPALPHA_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1258,6 +1340,7 @@ pub static DIGIT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __DIGIT_TABLE,
     ::core::option::Option::None,
     __DIGIT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DIGIT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(

@@ -12,6 +12,33 @@
 
 #[allow(unused_imports)]
 use ::abnf_runtime::__private as __rt;
+/// The rules of this grammar that match one character, as the
+/// bytes their characters start with, largest first: errors
+/// name what they expected by them.
+static __CLASSES: &[(&str, ::abnf_runtime::ByteSet)] = &[
+    (
+        "unreserved",
+        ::abnf_runtime::ByteSet::__from_words([
+            288054454291267584u64, 5188146764422578174u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "reserved",
+        ::abnf_runtime::ByteSet::__from_words([
+            12394081933175291904u64, 671088641u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "sub-delims",
+        ::abnf_runtime::ByteSet::__from_words([2882338748320710656u64, 0u64, 0u64, 0u64]),
+    ),
+    (
+        "gen-delims",
+        ::abnf_runtime::ByteSet::__from_words([
+            9511743184854581248u64, 671088641u64, 0u64, 0u64,
+        ]),
+    ),
+];
 /// Recognizer for the rule `URI` of `rfc3986.abnf` (line 12):
 ///
 /// ```text
@@ -31,6 +58,7 @@ pub static URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __URI_TABLE,
     ::core::option::Option::Some(__URI_REV),
     __URI_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __URI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -74,6 +102,7 @@ pub static HIER_PART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __HIER_PART_TABLE,
     ::core::option::Option::None,
     __HIER_PART_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HIER_PART_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -110,6 +139,7 @@ pub static URI_REFERENCE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __URI_REFERENCE_TABLE,
     ::core::option::Option::Some(__URI_REFERENCE_REV),
     __URI_REFERENCE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __URI_REFERENCE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -154,6 +184,7 @@ pub static ABSOLUTE_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer
     __ABSOLUTE_URI_TABLE,
     ::core::option::Option::Some(__ABSOLUTE_URI_REV),
     __ABSOLUTE_URI_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ABSOLUTE_URI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -198,6 +229,7 @@ pub static RELATIVE_REF: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer
     __RELATIVE_REF_TABLE,
     ::core::option::Option::Some(__RELATIVE_REF_REV),
     __RELATIVE_REF_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __RELATIVE_REF_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -241,6 +273,7 @@ pub static RELATIVE_PART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __RELATIVE_PART_TABLE,
     ::core::option::Option::None,
     __RELATIVE_PART_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __RELATIVE_PART_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -273,6 +306,7 @@ pub static SCHEME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__ne
     __SCHEME_TABLE,
     ::core::option::Option::None,
     __SCHEME_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __SCHEME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -305,6 +339,7 @@ pub static AUTHORITY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __AUTHORITY_TABLE,
     ::core::option::Option::None,
     __AUTHORITY_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __AUTHORITY_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -337,6 +372,7 @@ pub static USERINFO: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __USERINFO_TABLE,
     ::core::option::Option::None,
     __USERINFO_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __USERINFO_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -369,6 +405,7 @@ pub static HOST: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __HOST_TABLE,
     ::core::option::Option::None,
     __HOST_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __HOST_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -399,6 +436,7 @@ pub static PORT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __PORT_TABLE,
     ::core::option::Option::None,
     __PORT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PORT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -431,6 +469,7 @@ pub static IP_LITERAL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __IP_LITERAL_TABLE,
     ::core::option::Option::None,
     __IP_LITERAL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IP_LITERAL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -463,6 +502,7 @@ pub static IPV_FUTURE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __IPV_FUTURE_TABLE,
     ::core::option::Option::None,
     __IPV_FUTURE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IPV_FUTURE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -501,6 +541,7 @@ pub static IPV6ADDRESS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __IPV6ADDRESS_TABLE,
     ::core::option::Option::None,
     __IPV6ADDRESS_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IPV6ADDRESS_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -531,6 +572,7 @@ pub static H16: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __H16_TABLE,
     ::core::option::Option::None,
     __H16_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __H16_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -561,6 +603,7 @@ pub static LS32: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __LS32_TABLE,
     ::core::option::Option::None,
     __LS32_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __LS32_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -591,6 +634,7 @@ pub static IPV4ADDRESS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __IPV4ADDRESS_TABLE,
     ::core::option::Option::None,
     __IPV4ADDRESS_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IPV4ADDRESS_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -625,6 +669,7 @@ pub static DEC_OCTET: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __DEC_OCTET_TABLE,
     ::core::option::Option::None,
     __DEC_OCTET_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DEC_OCTET_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -657,6 +702,7 @@ pub static REG_NAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __REG_NAME_TABLE,
     ::core::option::Option::None,
     __REG_NAME_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __REG_NAME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -693,6 +739,7 @@ pub static PATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __PATH_TABLE,
     ::core::option::Option::None,
     __PATH_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PATH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -725,6 +772,7 @@ pub static PATH_ABEMPTY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer
     __PATH_ABEMPTY_TABLE,
     ::core::option::Option::None,
     __PATH_ABEMPTY_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PATH_ABEMPTY_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -757,6 +805,7 @@ pub static PATH_ABSOLUTE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __PATH_ABSOLUTE_TABLE,
     ::core::option::Option::None,
     __PATH_ABSOLUTE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PATH_ABSOLUTE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -789,6 +838,7 @@ pub static PATH_NOSCHEME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __PATH_NOSCHEME_TABLE,
     ::core::option::Option::None,
     __PATH_NOSCHEME_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PATH_NOSCHEME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -821,6 +871,7 @@ pub static PATH_ROOTLESS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __PATH_ROOTLESS_TABLE,
     ::core::option::Option::None,
     __PATH_ROOTLESS_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PATH_ROOTLESS_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -851,6 +902,7 @@ pub static PATH_EMPTY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __PATH_EMPTY_TABLE,
     ::core::option::Option::None,
     __PATH_EMPTY_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PATH_EMPTY_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -883,6 +935,7 @@ pub static SEGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __SEGMENT_TABLE,
     ::core::option::Option::None,
     __SEGMENT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __SEGMENT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -915,6 +968,7 @@ pub static SEGMENT_NZ: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __SEGMENT_NZ_TABLE,
     ::core::option::Option::None,
     __SEGMENT_NZ_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __SEGMENT_NZ_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -947,6 +1001,7 @@ pub static SEGMENT_NZ_NC: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __SEGMENT_NZ_NC_TABLE,
     ::core::option::Option::None,
     __SEGMENT_NZ_NC_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __SEGMENT_NZ_NC_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -977,6 +1032,7 @@ pub static PCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __PCHAR_TABLE,
     ::core::option::Option::None,
     __PCHAR_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PCHAR_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1009,6 +1065,7 @@ pub static QUERY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __QUERY_TABLE,
     ::core::option::Option::None,
     __QUERY_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __QUERY_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1041,6 +1098,7 @@ pub static FRAGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __FRAGMENT_TABLE,
     ::core::option::Option::None,
     __FRAGMENT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __FRAGMENT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1071,6 +1129,7 @@ pub static PCT_ENCODED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __PCT_ENCODED_TABLE,
     ::core::option::Option::None,
     __PCT_ENCODED_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PCT_ENCODED_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1101,6 +1160,7 @@ pub static UNRESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __UNRESERVED_TABLE,
     ::core::option::Option::None,
     __UNRESERVED_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __UNRESERVED_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1131,6 +1191,7 @@ pub static RESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __RESERVED_TABLE,
     ::core::option::Option::None,
     __RESERVED_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __RESERVED_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1161,6 +1222,7 @@ pub static GEN_DELIMS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __GEN_DELIMS_TABLE,
     ::core::option::Option::None,
     __GEN_DELIMS_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __GEN_DELIMS_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -1192,6 +1254,7 @@ pub static SUB_DELIMS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __SUB_DELIMS_TABLE,
     ::core::option::Option::None,
     __SUB_DELIMS_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __SUB_DELIMS_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(

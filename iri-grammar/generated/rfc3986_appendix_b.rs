@@ -27,6 +27,7 @@ pub static REFERENCE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __REFERENCE_TABLE,
     ::core::option::Option::None,
     __REFERENCE_SPARSE,
+    &[],
 );
 #[cfg(target_endian = "little")]
 static __REFERENCE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -59,6 +60,7 @@ pub static SCHEME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__ne
     __SCHEME_TABLE,
     ::core::option::Option::None,
     __SCHEME_SPARSE,
+    &[],
 );
 #[cfg(target_endian = "little")]
 static __SCHEME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -91,6 +93,7 @@ pub static AUTHORITY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __AUTHORITY_TABLE,
     ::core::option::Option::None,
     __AUTHORITY_SPARSE,
+    &[],
 );
 #[cfg(target_endian = "little")]
 static __AUTHORITY_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -123,6 +126,7 @@ pub static USERINFO: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __USERINFO_TABLE,
     ::core::option::Option::None,
     __USERINFO_SPARSE,
+    &[],
 );
 #[cfg(target_endian = "little")]
 static __USERINFO_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -155,6 +159,7 @@ pub static HOST: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __HOST_TABLE,
     ::core::option::Option::None,
     __HOST_SPARSE,
+    &[],
 );
 #[cfg(target_endian = "little")]
 static __HOST_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -187,6 +192,7 @@ pub static IP_LITERAL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __IP_LITERAL_TABLE,
     ::core::option::Option::None,
     __IP_LITERAL_SPARSE,
+    &[],
 );
 #[cfg(target_endian = "little")]
 static __IP_LITERAL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -219,6 +225,7 @@ pub static HOST_NAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __HOST_NAME_TABLE,
     ::core::option::Option::None,
     __HOST_NAME_SPARSE,
+    &[],
 );
 #[cfg(target_endian = "little")]
 static __HOST_NAME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -249,6 +256,7 @@ pub static PORT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __PORT_TABLE,
     ::core::option::Option::None,
     __PORT_SPARSE,
+    &[],
 );
 #[cfg(target_endian = "little")]
 static __PORT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -281,6 +289,7 @@ pub static PATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __PATH_TABLE,
     ::core::option::Option::None,
     __PATH_SPARSE,
+    &[],
 );
 #[cfg(target_endian = "little")]
 static __PATH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -313,6 +322,7 @@ pub static QUERY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __QUERY_TABLE,
     ::core::option::Option::None,
     __QUERY_SPARSE,
+    &[],
 );
 #[cfg(target_endian = "little")]
 static __QUERY_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -345,6 +355,7 @@ pub static FRAGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __FRAGMENT_TABLE,
     ::core::option::Option::None,
     __FRAGMENT_SPARSE,
+    &[],
 );
 #[cfg(target_endian = "little")]
 static __FRAGMENT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(

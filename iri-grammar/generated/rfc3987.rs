@@ -12,6 +12,47 @@
 
 #[allow(unused_imports)]
 use ::abnf_runtime::__private as __rt;
+/// The rules of this grammar that match one character, as the
+/// bytes their characters start with, largest first: errors
+/// name what they expected by them.
+static __CLASSES: &[(&str, ::abnf_runtime::ByteSet)] = &[
+    (
+        "iunreserved",
+        ::abnf_runtime::ByteSet::__from_words([
+            288054454291267584u64, 5188146764422578174u64, 0u64, 4433230883192828u64,
+        ]),
+    ),
+    (
+        "unreserved",
+        ::abnf_runtime::ByteSet::__from_words([
+            288054454291267584u64, 5188146764422578174u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "ucschar",
+        ::abnf_runtime::ByteSet::__from_words([0u64, 0u64, 0u64, 4433230883192828u64]),
+    ),
+    (
+        "reserved",
+        ::abnf_runtime::ByteSet::__from_words([
+            12394081933175291904u64, 671088641u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "sub-delims",
+        ::abnf_runtime::ByteSet::__from_words([2882338748320710656u64, 0u64, 0u64, 0u64]),
+    ),
+    (
+        "gen-delims",
+        ::abnf_runtime::ByteSet::__from_words([
+            9511743184854581248u64, 671088641u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "iprivate",
+        ::abnf_runtime::ByteSet::__from_words([0u64, 0u64, 0u64, 6966505673588736u64]),
+    ),
+];
 /// Recognizer for the rule `IRI` of `rfc3987.abnf` (line 20):
 ///
 /// ```text
@@ -32,6 +73,7 @@ pub static IRI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __IRI_TABLE,
     ::core::option::Option::Some(__IRI_REV),
     __IRI_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IRI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -75,6 +117,7 @@ pub static IHIER_PART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __IHIER_PART_TABLE,
     ::core::option::Option::None,
     __IHIER_PART_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IHIER_PART_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -111,6 +154,7 @@ pub static IRI_REFERENCE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __IRI_REFERENCE_TABLE,
     ::core::option::Option::Some(__IRI_REFERENCE_REV),
     __IRI_REFERENCE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IRI_REFERENCE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -155,6 +199,7 @@ pub static ABSOLUTE_IRI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer
     __ABSOLUTE_IRI_TABLE,
     ::core::option::Option::Some(__ABSOLUTE_IRI_REV),
     __ABSOLUTE_IRI_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ABSOLUTE_IRI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -199,6 +244,7 @@ pub static IRELATIVE_REF: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __IRELATIVE_REF_TABLE,
     ::core::option::Option::Some(__IRELATIVE_REF_REV),
     __IRELATIVE_REF_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IRELATIVE_REF_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -242,6 +288,7 @@ pub static IRELATIVE_PART: ::abnf_runtime::Recognizer = ::abnf_runtime::Recogniz
     __IRELATIVE_PART_TABLE,
     ::core::option::Option::None,
     __IRELATIVE_PART_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IRELATIVE_PART_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -274,6 +321,7 @@ pub static IAUTHORITY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __IAUTHORITY_TABLE,
     ::core::option::Option::None,
     __IAUTHORITY_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IAUTHORITY_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -306,6 +354,7 @@ pub static IUSERINFO: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __IUSERINFO_TABLE,
     ::core::option::Option::None,
     __IUSERINFO_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IUSERINFO_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -338,6 +387,7 @@ pub static IHOST: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __IHOST_TABLE,
     ::core::option::Option::None,
     __IHOST_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IHOST_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -370,6 +420,7 @@ pub static IREG_NAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __IREG_NAME_TABLE,
     ::core::option::Option::None,
     __IREG_NAME_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IREG_NAME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -406,6 +457,7 @@ pub static IPATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __IPATH_TABLE,
     ::core::option::Option::None,
     __IPATH_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IPATH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -438,6 +490,7 @@ pub static IPATH_ABEMPTY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __IPATH_ABEMPTY_TABLE,
     ::core::option::Option::None,
     __IPATH_ABEMPTY_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IPATH_ABEMPTY_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -470,6 +523,7 @@ pub static IPATH_ABSOLUTE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recogniz
     __IPATH_ABSOLUTE_TABLE,
     ::core::option::Option::None,
     __IPATH_ABSOLUTE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IPATH_ABSOLUTE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -502,6 +556,7 @@ pub static IPATH_NOSCHEME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recogniz
     __IPATH_NOSCHEME_TABLE,
     ::core::option::Option::None,
     __IPATH_NOSCHEME_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IPATH_NOSCHEME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -534,6 +589,7 @@ pub static IPATH_ROOTLESS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recogniz
     __IPATH_ROOTLESS_TABLE,
     ::core::option::Option::None,
     __IPATH_ROOTLESS_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IPATH_ROOTLESS_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -564,6 +620,7 @@ pub static IPATH_EMPTY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __IPATH_EMPTY_TABLE,
     ::core::option::Option::None,
     __IPATH_EMPTY_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IPATH_EMPTY_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -596,6 +653,7 @@ pub static ISEGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __ISEGMENT_TABLE,
     ::core::option::Option::None,
     __ISEGMENT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ISEGMENT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -628,6 +686,7 @@ pub static ISEGMENT_NZ: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __ISEGMENT_NZ_TABLE,
     ::core::option::Option::None,
     __ISEGMENT_NZ_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ISEGMENT_NZ_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -661,6 +720,7 @@ pub static ISEGMENT_NZ_NC: ::abnf_runtime::Recognizer = ::abnf_runtime::Recogniz
     __ISEGMENT_NZ_NC_TABLE,
     ::core::option::Option::None,
     __ISEGMENT_NZ_NC_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ISEGMENT_NZ_NC_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -692,6 +752,7 @@ pub static IPCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__ne
     __IPCHAR_TABLE,
     ::core::option::Option::None,
     __IPCHAR_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IPCHAR_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -724,6 +785,7 @@ pub static IQUERY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__ne
     __IQUERY_TABLE,
     ::core::option::Option::None,
     __IQUERY_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IQUERY_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -756,6 +818,7 @@ pub static IFRAGMENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __IFRAGMENT_TABLE,
     ::core::option::Option::None,
     __IFRAGMENT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IFRAGMENT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -786,6 +849,7 @@ pub static IUNRESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __IUNRESERVED_TABLE,
     ::core::option::Option::None,
     __IUNRESERVED_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IUNRESERVED_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -821,6 +885,7 @@ pub static UCSCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __UCSCHAR_TABLE,
     ::core::option::Option::None,
     __UCSCHAR_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __UCSCHAR_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -851,6 +916,7 @@ pub static IPRIVATE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __IPRIVATE_TABLE,
     ::core::option::Option::None,
     __IPRIVATE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __IPRIVATE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(

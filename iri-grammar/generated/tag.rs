@@ -12,6 +12,17 @@
 
 #[allow(unused_imports)]
 use ::abnf_runtime::__private as __rt;
+/// The rules of this grammar that match one character, as the
+/// bytes their characters start with, largest first: errors
+/// name what they expected by them.
+static __CLASSES: &[(&str, ::abnf_runtime::ByteSet)] = &[
+    (
+        "alphaNum",
+        ::abnf_runtime::ByteSet::__from_words([
+            287948901175001088u64, 576460743847706622u64, 0u64, 0u64,
+        ]),
+    ),
+];
 /// Recognizer for the rule `tagURI` of `tag.abnf` (line 15):
 ///
 /// ```text
@@ -27,6 +38,7 @@ pub static TAG_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __TAG_URI_TABLE,
     ::core::option::Option::None,
     __TAG_URI_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __TAG_URI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -59,6 +71,7 @@ pub static TAGGING_ENTITY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recogniz
     __TAGGING_ENTITY_TABLE,
     ::core::option::Option::None,
     __TAGGING_ENTITY_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __TAGGING_ENTITY_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -91,6 +104,7 @@ pub static AUTHORITY_NAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recogniz
     __AUTHORITY_NAME_TABLE,
     ::core::option::Option::None,
     __AUTHORITY_NAME_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __AUTHORITY_NAME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -121,6 +135,7 @@ pub static DATE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __DATE_TABLE,
     ::core::option::Option::None,
     __DATE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DATE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -151,6 +166,7 @@ pub static YEAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __YEAR_TABLE,
     ::core::option::Option::None,
     __YEAR_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __YEAR_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -181,6 +197,7 @@ pub static MONTH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __MONTH_TABLE,
     ::core::option::Option::None,
     __MONTH_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __MONTH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -211,6 +228,7 @@ pub static DAY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __DAY_TABLE,
     ::core::option::Option::None,
     __DAY_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DAY_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -243,6 +261,7 @@ pub static DNSNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __DNSNAME_TABLE,
     ::core::option::Option::None,
     __DNSNAME_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DNSNAME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -275,6 +294,7 @@ pub static DNSCOMP: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __DNSCOMP_TABLE,
     ::core::option::Option::None,
     __DNSCOMP_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DNSCOMP_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -307,6 +327,7 @@ pub static EMAIL_ADDRESS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __EMAIL_ADDRESS_TABLE,
     ::core::option::Option::None,
     __EMAIL_ADDRESS_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __EMAIL_ADDRESS_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -337,6 +358,7 @@ pub static ALPHA_NUM: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __ALPHA_NUM_TABLE,
     ::core::option::Option::None,
     __ALPHA_NUM_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ALPHA_NUM_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -369,6 +391,7 @@ pub static SPECIFIC: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __SPECIFIC_TABLE,
     ::core::option::Option::None,
     __SPECIFIC_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __SPECIFIC_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(

@@ -12,6 +12,45 @@
 
 #[allow(unused_imports)]
 use ::abnf_runtime::__private as __rt;
+/// The rules of this grammar that match one character, as the
+/// bytes their characters start with, largest first: errors
+/// name what they expected by them.
+static __CLASSES: &[(&str, ::abnf_runtime::ByteSet)] = &[
+    (
+        "unreserved",
+        ::abnf_runtime::ByteSet::__from_words([
+            288062709218410496u64, 5188146764422578174u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "alphanum",
+        ::abnf_runtime::ByteSet::__from_words([
+            287948901175001088u64, 576460743847706622u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "reserved",
+        ::abnf_runtime::ByteSet::__from_words([
+            12394073643888410624u64, 1u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "mark",
+        ::abnf_runtime::ByteSet::__from_words([
+            113808043409408u64, 4611686020574871552u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "param-unreserved",
+        ::abnf_runtime::ByteSet::__from_words([
+            288380253330472960u64, 671088640u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "visual-separator",
+        ::abnf_runtime::ByteSet::__from_words([108851651149824u64, 0u64, 0u64, 0u64]),
+    ),
+];
 /// Recognizer for the rule `telephone-uri` of `tel.abnf` (line 12):
 ///
 /// ```text
@@ -27,6 +66,7 @@ pub static TELEPHONE_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __TELEPHONE_URI_TABLE,
     ::core::option::Option::None,
     __TELEPHONE_URI_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __TELEPHONE_URI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -59,6 +99,7 @@ pub static TELEPHONE_SUBSCRIBER: ::abnf_runtime::Recognizer = ::abnf_runtime::Re
     __TELEPHONE_SUBSCRIBER_TABLE,
     ::core::option::Option::None,
     __TELEPHONE_SUBSCRIBER_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __TELEPHONE_SUBSCRIBER_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -91,6 +132,7 @@ pub static GLOBAL_NUMBER: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __GLOBAL_NUMBER_TABLE,
     ::core::option::Option::None,
     __GLOBAL_NUMBER_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __GLOBAL_NUMBER_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -123,6 +165,7 @@ pub static LOCAL_NUMBER: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer
     __LOCAL_NUMBER_TABLE,
     ::core::option::Option::None,
     __LOCAL_NUMBER_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __LOCAL_NUMBER_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -155,6 +198,7 @@ pub static PAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __PAR_TABLE,
     ::core::option::Option::None,
     __PAR_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PAR_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -187,6 +231,7 @@ pub static ISDN_SUBADDRESS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recogni
     __ISDN_SUBADDRESS_TABLE,
     ::core::option::Option::None,
     __ISDN_SUBADDRESS_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ISDN_SUBADDRESS_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -217,6 +262,7 @@ pub static EXTENSION: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __EXTENSION_TABLE,
     ::core::option::Option::None,
     __EXTENSION_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __EXTENSION_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -249,6 +295,7 @@ pub static CONTEXT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__n
     __CONTEXT_TABLE,
     ::core::option::Option::None,
     __CONTEXT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __CONTEXT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -281,6 +328,7 @@ pub static DESCRIPTOR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __DESCRIPTOR_TABLE,
     ::core::option::Option::None,
     __DESCRIPTOR_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DESCRIPTOR_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -311,6 +359,7 @@ pub static GLOBAL_NUMBER_DIGITS: ::abnf_runtime::Recognizer = ::abnf_runtime::Re
     __GLOBAL_NUMBER_DIGITS_TABLE,
     ::core::option::Option::None,
     __GLOBAL_NUMBER_DIGITS_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __GLOBAL_NUMBER_DIGITS_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -342,6 +391,7 @@ pub static LOCAL_NUMBER_DIGITS: ::abnf_runtime::Recognizer = ::abnf_runtime::Rec
     __LOCAL_NUMBER_DIGITS_TABLE,
     ::core::option::Option::None,
     __LOCAL_NUMBER_DIGITS_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __LOCAL_NUMBER_DIGITS_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -374,6 +424,7 @@ pub static DOMAINNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __DOMAINNAME_TABLE,
     ::core::option::Option::None,
     __DOMAINNAME_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DOMAINNAME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -407,6 +458,7 @@ pub static DOMAINLABEL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __DOMAINLABEL_TABLE,
     ::core::option::Option::None,
     __DOMAINLABEL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __DOMAINLABEL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -439,6 +491,7 @@ pub static TOPLABEL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __TOPLABEL_TABLE,
     ::core::option::Option::None,
     __TOPLABEL_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __TOPLABEL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -471,6 +524,7 @@ pub static PARAMETER: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __PARAMETER_TABLE,
     ::core::option::Option::None,
     __PARAMETER_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PARAMETER_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -503,6 +557,7 @@ pub static PNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new
     __PNAME_TABLE,
     ::core::option::Option::None,
     __PNAME_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PNAME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -535,6 +590,7 @@ pub static PVALUE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__ne
     __PVALUE_TABLE,
     ::core::option::Option::None,
     __PVALUE_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PVALUE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -565,6 +621,7 @@ pub static PARAMCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::_
     __PARAMCHAR_TABLE,
     ::core::option::Option::None,
     __PARAMCHAR_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PARAMCHAR_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -595,6 +652,7 @@ pub static UNRESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __UNRESERVED_TABLE,
     ::core::option::Option::None,
     __UNRESERVED_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __UNRESERVED_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -626,6 +684,7 @@ pub static MARK: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __MARK_TABLE,
     ::core::option::Option::None,
     __MARK_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __MARK_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -656,6 +715,7 @@ pub static PCT_ENCODED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __PCT_ENCODED_TABLE,
     ::core::option::Option::None,
     __PCT_ENCODED_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PCT_ENCODED_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -686,6 +746,7 @@ pub static PARAM_UNRESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recogn
     __PARAM_UNRESERVED_TABLE,
     ::core::option::Option::None,
     __PARAM_UNRESERVED_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PARAM_UNRESERVED_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -716,6 +777,7 @@ pub static PHONEDIGIT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __PHONEDIGIT_TABLE,
     ::core::option::Option::None,
     __PHONEDIGIT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PHONEDIGIT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -746,6 +808,7 @@ pub static PHONEDIGIT_HEX: ::abnf_runtime::Recognizer = ::abnf_runtime::Recogniz
     __PHONEDIGIT_HEX_TABLE,
     ::core::option::Option::None,
     __PHONEDIGIT_HEX_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __PHONEDIGIT_HEX_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -776,6 +839,7 @@ pub static VISUAL_SEPARATOR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recogn
     __VISUAL_SEPARATOR_TABLE,
     ::core::option::Option::None,
     __VISUAL_SEPARATOR_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __VISUAL_SEPARATOR_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -806,6 +870,7 @@ pub static ALPHANUM: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __ALPHANUM_TABLE,
     ::core::option::Option::None,
     __ALPHANUM_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ALPHANUM_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -837,6 +902,7 @@ pub static RESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __RESERVED_TABLE,
     ::core::option::Option::None,
     __RESERVED_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __RESERVED_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -867,6 +933,7 @@ pub static URIC: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __URIC_TABLE,
     ::core::option::Option::None,
     __URIC_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __URIC_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(

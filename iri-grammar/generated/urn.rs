@@ -12,6 +12,23 @@
 
 #[allow(unused_imports)]
 use ::abnf_runtime::__private as __rt;
+/// The rules of this grammar that match one character, as the
+/// bytes their characters start with, largest first: errors
+/// name what they expected by them.
+static __CLASSES: &[(&str, ::abnf_runtime::ByteSet)] = &[
+    (
+        "ldh",
+        ::abnf_runtime::ByteSet::__from_words([
+            287984085547089920u64, 576460743847706622u64, 0u64, 0u64,
+        ]),
+    ),
+    (
+        "alphanum",
+        ::abnf_runtime::ByteSet::__from_words([
+            287948901175001088u64, 576460743847706622u64, 0u64, 0u64,
+        ]),
+    ),
+];
 /// Recognizer for the rule `namestring` of `urn.abnf` (line 9):
 ///
 /// ```text
@@ -29,6 +46,7 @@ pub static NAMESTRING: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::
     __NAMESTRING_TABLE,
     ::core::option::Option::None,
     __NAMESTRING_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __NAMESTRING_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -61,6 +79,7 @@ pub static ASSIGNED_NAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __ASSIGNED_NAME_TABLE,
     ::core::option::Option::None,
     __ASSIGNED_NAME_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ASSIGNED_NAME_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -91,6 +110,7 @@ pub static NID: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __NID_TABLE,
     ::core::option::Option::None,
     __NID_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __NID_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -121,6 +141,7 @@ pub static LDH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __LDH_TABLE,
     ::core::option::Option::None,
     __LDH_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __LDH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -153,6 +174,7 @@ pub static NSS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     __NSS_TABLE,
     ::core::option::Option::None,
     __NSS_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __NSS_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -186,6 +208,7 @@ pub static RQ_COMPONENTS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognize
     __RQ_COMPONENTS_TABLE,
     ::core::option::Option::None,
     __RQ_COMPONENTS_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __RQ_COMPONENTS_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -218,6 +241,7 @@ pub static R_COMPONENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __R_COMPONENT_TABLE,
     ::core::option::Option::None,
     __R_COMPONENT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __R_COMPONENT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -250,6 +274,7 @@ pub static Q_COMPONENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __Q_COMPONENT_TABLE,
     ::core::option::Option::None,
     __Q_COMPONENT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __Q_COMPONENT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -282,6 +307,7 @@ pub static F_COMPONENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer:
     __F_COMPONENT_TABLE,
     ::core::option::Option::None,
     __F_COMPONENT_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __F_COMPONENT_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
@@ -312,6 +338,7 @@ pub static ALPHANUM: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__
     __ALPHANUM_TABLE,
     ::core::option::Option::None,
     __ALPHANUM_SPARSE,
+    __CLASSES,
 );
 #[cfg(target_endian = "little")]
 static __ALPHANUM_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(

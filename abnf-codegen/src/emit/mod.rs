@@ -33,6 +33,10 @@ pub struct EmitGrammar {
     pub source: String,
     /// The rules, in spec order.
     pub rules: Vec<EmitRule>,
+    /// The grammar's one-character rules by name, as the words of the set
+    /// of bytes their characters start with, largest first
+    /// (`abnf_runtime::Recognizer::classes`).
+    pub classes: Vec<(String, [u64; 4])>,
 }
 
 /// One exported rule.
@@ -115,6 +119,21 @@ pub fn grammar_module(
     let rt: TokenStream = runtime.parse().expect("runtime path is a Rust path");
     let mut items = Vec::new();
     let mut consts = Vec::new();
+    let classes = if g.classes.is_empty() {
+        quote!(&[])
+    } else {
+        let entries = g
+            .classes
+            .iter()
+            .map(|(name, words)| quote!((#name, #rt::ByteSet::__from_words([#(#words),*]))));
+        items.push(quote! {
+            /// The rules of this grammar that match one character, as the
+            /// bytes their characters start with, largest first: errors
+            /// name what they expected by them.
+            static __CLASSES: &[(&str, #rt::ByteSet)] = &[#(#entries),*];
+        });
+        quote!(__CLASSES)
+    };
     for r in &g.rules {
         let ident = Ident::new(&r.ident, Span::call_site());
         consts.push(ident.clone());
@@ -151,7 +170,7 @@ pub fn grammar_module(
                 // a reader meets the rule before its bytes.
                 items.push(quote! {
                     #(#[doc = #doc])*
-                    pub static #ident: #rt::Recognizer = #rt::Recognizer::__new(#grammar, #name, #table, #reverse, #sparse);
+                    pub static #ident: #rt::Recognizer = #rt::Recognizer::__new(#grammar, #name, #table, #reverse, #sparse, #classes);
                 });
                 items.push(aligned_static(&table, path("le.table"), path("be.table")));
                 if *bidirectional {
