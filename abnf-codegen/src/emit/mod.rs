@@ -9,20 +9,11 @@ pub mod exits;
 pub mod plan;
 pub mod typed;
 
+pub use crate::config::IncludeStyle;
 pub use plan::{Generated, GeneratedFile};
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
-
-/// How generated code names the files it embeds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum IncludeStyle {
-    /// `concat!(env!("OUT_DIR"), "/...")`: for build scripts.
-    #[default]
-    OutDir,
-    /// A path relative to the generated `.rs` file: for checked-in output.
-    Relative,
-}
 
 /// Everything emitted for one spec file.
 #[derive(Clone, Debug)]
