@@ -1,16 +1,13 @@
 //! The builder, in the `prost-build` style: what to compile and how, and
-//! the [`Error`] a run ends with. The pipeline it starts is
-//! [`crate::compile`] (specs → automata), then [`crate::emit`] (automata →
-//! Rust files), then [`crate::files`] (writing them).
+//! the [`Error`] a run ends with. Settings only: every stage may read them,
+//! and the driver that runs the stages (`load`, `build`, `generate`,
+//! `compile`) is in `driver.rs`.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::compile::Compiled;
 use crate::diagnostic::Diagnostics;
-use crate::emit::{Generated, IncludeStyle};
-use crate::grammar::Grammar;
 use crate::limits::Limits;
 
 /// Configures and runs code generation.
@@ -385,7 +382,7 @@ impl Config {
     /// Lets `@import` read spec files anywhere under `dir` too. By default an
     /// import must stay inside the folder of a spec given with
     /// [`Config::spec`] or a folder given with [`Config::specs_dir`] (see
-    /// [`crate::limits`] and the README's "Limits" section).
+    /// [`crate::limits`] and `docs/grammars.md`).
     ///
     /// ```
     /// let root = std::env::temp_dir().join("abnf-codegen-doc-import-dir");
@@ -407,51 +404,14 @@ impl Config {
         self.import_dirs.push(dir.as_ref().to_path_buf());
         self
     }
+}
 
-    /// Runs the front end only: parse, resolve and check.
-    pub fn load(&self) -> Result<(Grammar, Diagnostics), Error> {
-        crate::compile::load(self)
-    }
-
-    /// Front end, checks, and an automaton per exported rule (see
-    /// [`crate::compile`]).
-    pub fn build(&self) -> Result<Compiled, Error> {
-        crate::compile::build(self)
-    }
-
-    /// Runs the whole pipeline and returns the generated files without
-    /// writing anything.
-    pub fn generate(&self) -> Result<Generated, Error> {
-        let runtime = self.runtime.as_deref().unwrap_or("::abnf_runtime");
-        crate::emit::plan::check_runtime_path(runtime)?;
-        let compiled = self.build()?;
-        let regenerate = match (&self.regenerate_command, self.include_style) {
-            (Some(command), _) => format!("then run `{command}`"),
-            (None, IncludeStyle::OutDir) => "the build script regenerates this file".to_string(),
-            (None, IncludeStyle::Relative) => {
-                "then regenerate this file with `abnf-codegen generate`".to_string()
-            }
-        };
-        compiled.emit(runtime, self.include_style, &regenerate, self.limits)
-    }
-
-    /// For build scripts: generates, writes the files that changed to the
-    /// output folder, and prints `cargo:rerun-if-changed` for every input.
-    pub fn compile(&self) -> Result<Generated, Error> {
-        for dir in &self.spec_dirs {
-            println!("cargo:rerun-if-changed={}", dir.display());
-        }
-        let generated = self.generate()?;
-        for path in &generated.inputs {
-            println!("cargo:rerun-if-changed={}", path.display());
-        }
-        let out = match &self.out_dir {
-            Some(d) => d.clone(),
-            None => std::env::var_os("OUT_DIR").map(PathBuf::from).ok_or_else(|| {
-                Error::Config("no output folder: set `Config::out_dir` or run from a build script".into())
-            })?,
-        };
-        crate::files::write_if_changed(&out, &generated.files)?;
-        Ok(generated)
-    }
+/// How generated code names the files it embeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum IncludeStyle {
+    /// `concat!(env!("OUT_DIR"), "/...")`: for build scripts.
+    #[default]
+    OutDir,
+    /// A path relative to the generated `.rs` file: for checked-in output.
+    Relative,
 }

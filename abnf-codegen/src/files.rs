@@ -1,11 +1,11 @@
 //! The generator's file-system edge: the spec files and imports it reads
 //! (with the caps and folder checks that keep a hostile `@import` harmless),
-//! the spec fingerprint, and the generated files it writes.
+//! and the spec fingerprint. (Writing the generated files is the driver's:
+//! `driver.rs`.)
 
 use std::path::{Path, PathBuf};
 
 use crate::config::{Config, Error};
-use crate::emit::GeneratedFile;
 use crate::grammar::SpecInput;
 use crate::limits;
 
@@ -155,24 +155,4 @@ pub fn specs_hash(dir: &Path) -> std::io::Result<String> {
         }
     }
     Ok(format!("{h:016x}"))
-}
-
-/// Writes files whose bytes differ from what is on disk, so that unchanged
-/// output does not make dependants rebuild.
-pub fn write_if_changed(out: &Path, files: &[GeneratedFile]) -> Result<(), Error> {
-    for f in files {
-        let path = out.join(&f.path);
-        if std::fs::read(&path).ok().as_deref() == Some(&f.contents[..]) {
-            continue;
-        }
-        let io = |error| Error::Io {
-            path: path.clone(),
-            error,
-        };
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(io)?;
-        }
-        std::fs::write(&path, &f.contents).map_err(io)?;
-    }
-    Ok(())
 }

@@ -6,6 +6,7 @@
 //!
 //! | stage | module | output |
 //! |---|---|---|
+//! | settings: what to compile and how | `config` ([`Config`], [`Error`]) | — |
 //! | spec text → rules with spans | [`syntax`] | [`syntax::SpecFile`] |
 //! | names, imports, core rules, checks | [`grammar`] (with [`depth`], [`terminals`]) | [`grammar::Grammar`] |
 //! | which rules get a Rust type | [`typed`] | [`typed::TypeModel`] |
@@ -15,8 +16,9 @@
 //! | rules no DFA can hold → rule automata joined by calls | [`network`] | [`network::Network`] |
 //! | the pipeline, rule by rule | [`compile`] (with [`partial`]) | [`Compiled`] |
 //! | compiled grammar → emit model → Rust | [`emit`] | [`Generated`] files |
+//! | the driver: the stages for a `Config`, then writing | `driver` ([`Config::compile`], [`Config::generate`], [`Config::build`], [`write_if_changed`]) | files |
 //!
-//! Beside the pipeline: [`Config`] (the builder), [`limits`] (every limit,
+//! Beside the pipeline: [`limits`] (every limit,
 //! in one place), [`names`] (Rust names from rule names), [`diagnostic`]
 //! (errors as data, rendered once at the edge), [`wire`] (the runtime's table
 //! format, as the generator writes it). Off the pipeline, for authoring:
@@ -61,6 +63,7 @@ pub mod compile;
 mod config;
 pub mod depth;
 pub mod diagnostic;
+mod driver;
 pub mod emit;
 mod files;
 pub mod grammar;
@@ -82,5 +85,6 @@ pub mod wire;
 pub use compile::{Compiled, CompiledRule, RuleStats};
 pub use config::{Config, Error};
 pub use diagnostic::{Code, Diagnostic, Diagnostics, Severity, Span};
+pub use driver::write_if_changed;
 pub use emit::{Generated, GeneratedFile};
-pub use files::{specs_hash, write_if_changed};
+pub use files::specs_hash;

@@ -4,7 +4,7 @@
 //! [`crate::Config::limits`]); the others are constants, chosen far above
 //! what any real grammar needs and far below what exhausts a build machine.
 //! What the generator refuses, and with which message, is listed in the
-//! README's "Limits" section.
+//! table in `docs/grammars.md` ("Limits").
 
 pub use abnf_runtime::wire::MAX_REGISTERS;
 

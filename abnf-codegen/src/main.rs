@@ -6,140 +6,10 @@ use std::process::ExitCode;
 
 use abnf_codegen::limits::MAX_SPEC_BYTES;
 use abnf_codegen::{Config, Error};
-use clap::{Parser, Subcommand};
+use clap::Parser;
 
-/// Build-time ABNF code generator: checks grammars and runs their recognizers.
-#[derive(Parser)]
-#[command(name = "abnf-codegen", version)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Check spec files: print every diagnostic, exit 1 on errors.
-    Check {
-        /// Check only these rules (`RULE` or `GRAMMAR:RULE`) and what they
-        /// use; each must compile. Without it every rule is checked, and
-        /// rules that cannot become a DFA are left out with a warning.
-        #[arg(long = "rule", value_name = "RULE")]
-        rules: Vec<String>,
-        /// Exit 1 on warnings too (rules left out included).
-        #[arg(long)]
-        deny_warnings: bool,
-        #[command(flatten)]
-        limits: LimitArgs,
-        /// Spec files.
-        #[arg(required = true)]
-        specs: Vec<PathBuf>,
-    },
-    /// Per exported rule: NFA and DFA states, byte classes, table bytes,
-    /// extraction automaton bytes, build time.
-    Stats {
-        /// Spec files.
-        #[arg(required = true)]
-        specs: Vec<PathBuf>,
-    },
-    /// Write the generated Rust modules and tables to DIR, for projects that
-    /// do not use a build script (include `DIR/grammars.rs` as a module).
-    Generate {
-        /// Output folder.
-        #[arg(long)]
-        out: PathBuf,
-        /// The runtime crate's path in generated code.
-        #[arg(long, default_value = "::abnf_runtime")]
-        runtime: String,
-        /// Spec files.
-        #[arg(required = true)]
-        specs: Vec<PathBuf>,
-    },
-    /// Show RULE with its dependencies inlined, and why it is or is not
-    /// regular.
-    Explain {
-        /// The rule (`RULE` or `GRAMMAR:RULE`).
-        #[arg(long)]
-        rule: String,
-        /// Spec files.
-        #[arg(required = true)]
-        specs: Vec<PathBuf>,
-    },
-    /// Render RULE as a railroad diagram (SVG on standard output).
-    Diagram {
-        /// The rule (`RULE` or `GRAMMAR:RULE`).
-        #[arg(long)]
-        rule: String,
-        /// Spec files.
-        #[arg(required = true)]
-        specs: Vec<PathBuf>,
-    },
-    /// Write RULE's minimized DFA as Graphviz (byte classes as character
-    /// sets).
-    Dot {
-        /// The rule (`RULE` or `GRAMMAR:RULE`).
-        #[arg(long)]
-        rule: String,
-        /// Spec files.
-        #[arg(required = true)]
-        specs: Vec<PathBuf>,
-    },
-    /// Generate strings from RULE: matching ones, or with `--invalid` near
-    /// misses (one boundary-crossing mutation) that the reference matcher
-    /// rejects. One per line (`-0`: NUL-terminated; `--json`: JSON strings).
-    Sample {
-        /// The rule (`RULE` or `GRAMMAR:RULE`).
-        #[arg(long)]
-        rule: String,
-        /// How many.
-        #[arg(short = 'n', default_value_t = 10)]
-        n: usize,
-        /// Seed (the same seed gives the same strings).
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Near misses instead of matching strings.
-        #[arg(long)]
-        invalid: bool,
-        #[command(flatten)]
-        framing: FramingArgs,
-        /// Spec files.
-        #[arg(required = true)]
-        specs: Vec<PathBuf>,
-    },
-    /// Print the ABNF rules found in an RFC's text (page breaks joined,
-    /// prose and examples skipped), so a maintainer can check them.
-    Extract {
-        /// The RFC as published (a `.txt` file).
-        rfc: PathBuf,
-    },
-    /// Build RULE's recognizer in memory and match each line of standard
-    /// input against it (lines split on `\n` only; `-0` or `--json` for
-    /// inputs that hold line feeds or any byte).
-    Match {
-        /// The rule (`RULE` or `GRAMMAR:RULE`).
-        #[arg(long)]
-        rule: String,
-        #[command(flatten)]
-        limits: LimitArgs,
-        #[command(flatten)]
-        framing: FramingArgs,
-        /// Spec files.
-        #[arg(required = true)]
-        specs: Vec<PathBuf>,
-    },
-}
-
-/// How `match` reads its inputs and `sample` writes its strings.
-#[derive(clap::Args, Clone, Copy)]
-struct FramingArgs {
-    /// NUL-terminated records instead of lines: any other byte (CR, LF)
-    /// is data. `match` writes its results NUL-terminated too.
-    #[arg(short = '0', long = "null", conflicts_with = "json")]
-    null: bool,
-    /// JSON lines: one JSON string per line (`"GET / HTTP/1.1\r\n"`);
-    /// `match` writes one JSON object per line.
-    #[arg(long)]
-    json: bool,
-}
+mod cli;
+use cli::{Cli, Command, FramingArgs, LimitArgs};
 
 impl FramingArgs {
     fn framing(self) -> abnf_codegen::records::Framing {
@@ -150,23 +20,6 @@ impl FramingArgs {
             _ => Framing::Lines,
         }
     }
-}
-
-/// Size limits of the automata (`Config::limits`).
-#[derive(clap::Args, Clone, Copy)]
-struct LimitArgs {
-    /// Bytes of heap a rule's Thompson NFA may use.
-    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
-    nfa_bytes: Option<usize>,
-    /// Bytes a rule's DFA may use.
-    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
-    dfa_bytes: Option<usize>,
-    /// Bytes determinizing a rule may use.
-    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
-    determinize_bytes: Option<usize>,
-    /// States a typed-tree (tagged) automaton may have.
-    #[arg(long, value_name = "N")]
-    tagged_states: Option<usize>,
 }
 
 impl LimitArgs {
@@ -180,24 +33,9 @@ impl LimitArgs {
     }
 }
 
-/// `1000`, `64K`, `16M`, `1G` (powers of 1024).
-fn parse_size(s: &str) -> Result<usize, String> {
-    let (digits, shift) = match s.as_bytes().last() {
-        Some(b'k' | b'K') => (&s[..s.len() - 1], 10),
-        Some(b'm' | b'M') => (&s[..s.len() - 1], 20),
-        Some(b'g' | b'G') => (&s[..s.len() - 1], 30),
-        _ => (s, 0),
-    };
-    let n: usize = digits
-        .parse()
-        .map_err(|_| format!("`{s}` is not a size (write 4096, 64K, 16M or 1G)"))?;
-    n.checked_mul(1 << shift)
-        .ok_or_else(|| format!("`{s}` is too large"))
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli.command) {
+    match run(cli.command, &cli.import_dirs) {
         Ok(code) => code,
         // The reader went away (`| head`): nothing more to say to it.
         Err(Error::Io { error, .. }) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -255,11 +93,15 @@ fn export_rule(config: &mut Config, specs: &[PathBuf], rule: &str) -> Result<(St
     )))
 }
 
-/// A configuration reading these spec files.
-fn config_for(specs: &[PathBuf]) -> Config {
+/// A configuration reading these spec files, whose imports may also read
+/// under `import_dirs` (`--import-dir`).
+fn config_for(specs: &[PathBuf], import_dirs: &[PathBuf]) -> Config {
     let mut config = Config::new();
     for s in specs {
         config.spec(s);
+    }
+    for d in import_dirs {
+        config.import_dir(d);
     }
     config
 }
@@ -267,9 +109,10 @@ fn config_for(specs: &[PathBuf]) -> Config {
 /// Loads the specs and finds RULE (`RULE` or `GRAMMAR:RULE`).
 fn find_rule(
     specs: &[PathBuf],
+    import_dirs: &[PathBuf],
     rule: &str,
 ) -> Result<(abnf_codegen::grammar::Grammar, abnf_codegen::grammar::RuleId), Error> {
-    let mut config = config_for(specs);
+    let mut config = config_for(specs, import_dirs);
     let (grammar_name, rule) = export_rule(&mut config, specs, rule)?;
     let (grammar, _) = config.load()?;
     let id = grammar
@@ -279,7 +122,7 @@ fn find_rule(
     Ok((grammar, id))
 }
 
-fn run(command: Command) -> Result<ExitCode, Error> {
+fn run(command: Command, import_dirs: &[PathBuf]) -> Result<ExitCode, Error> {
     match command {
         Command::Check {
             rules,
@@ -287,7 +130,7 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             limits,
             specs,
         } => {
-            let mut config = config_for(&specs);
+            let mut config = config_for(&specs, import_dirs);
             limits.apply(&mut config);
             for r in &rules {
                 export_rule(&mut config, &specs, r)?;
@@ -341,7 +184,7 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             }
         }
         Command::Stats { specs } => {
-            let config = config_for(&specs);
+            let config = config_for(&specs, import_dirs);
             let compiled = config.build()?;
             let mut out = BufWriter::new(io::stdout().lock());
             let io_err = |error| Error::Io {
@@ -374,7 +217,7 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Generate { out, runtime, specs } => {
-            let mut config = config_for(&specs);
+            let mut config = config_for(&specs, import_dirs);
             let generated = config
                 .runtime_crate(runtime)
                 .include_style(abnf_codegen::emit::IncludeStyle::Relative)
@@ -385,7 +228,7 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Explain { rule, specs } => {
-            let (grammar, id) = find_rule(&specs, &rule)?;
+            let (grammar, id) = find_rule(&specs, import_dirs, &rule)?;
             let r = grammar.rule(id);
             let mut direct = Vec::new();
             r.expr.for_each_ref(&mut |d, _| direct.push(d));
@@ -463,12 +306,12 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Diagram { rule, specs } => {
-            let (grammar, id) = find_rule(&specs, &rule)?;
+            let (grammar, id) = find_rule(&specs, import_dirs, &rule)?;
             emit(&(abnf_codegen::tools::diagram_svg(&grammar, id) + "\n"))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Dot { rule, specs } => {
-            let mut config = config_for(&specs);
+            let mut config = config_for(&specs, import_dirs);
             let (grammar_name, rule) = export_rule(&mut config, &specs, &rule)?;
             config.typed_ast(false);
             let compiled = config.build()?;
@@ -491,7 +334,7 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             framing,
             specs,
         } => {
-            let mut config = config_for(&specs);
+            let mut config = config_for(&specs, import_dirs);
             let (grammar_name, rule) = export_rule(&mut config, &specs, &rule)?;
             // The checks of `check` first: a rule that is not regular, or
             // whose automaton is too large, is refused with the same
@@ -595,7 +438,7 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             framing,
             specs,
         } => {
-            let mut config = config_for(&specs);
+            let mut config = config_for(&specs, import_dirs);
             limits.apply(&mut config);
             config.typed_ast(false);
             let (grammar, rule) = export_rule(&mut config, &specs, &rule)?;

@@ -2,4 +2,5 @@
 //! code as snapshots), as one test binary: each file beside this one is a
 //! module.
 mod cli;
+mod readme;
 mod snapshot;

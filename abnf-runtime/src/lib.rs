@@ -33,7 +33,7 @@
 //! assert_eq!(table.full_match(b"2026"), Ok(()));
 //! assert_eq!(table.full_match(b"20x6"), Err(2));
 //! assert_eq!(table.full_match(b""), Err(0));
-//! assert_eq!(table.expected(table.state_after(b"20")).to_string(), "'0'-'9'");
+//! assert_eq!(table.expected(table.state_after(b"20")).to_string(), "a digit");
 //! # Ok::<(), abnf_runtime::wire::WireError>(())
 //! ```
 //!
@@ -52,7 +52,7 @@ mod table;
 mod tagged;
 pub mod wire;
 
-pub use bytes::ByteSet;
+pub use bytes::{ByteSet, Named};
 pub use network::NetworkRecognizer;
 pub use recognizer::{ErrorKind, Grammar, MatchError, Recognizer};
 pub use table::{Reverse, Shuffle, Table};

@@ -40,6 +40,8 @@ pub struct Recognizer {
     reverse: Option<Reverse<'static>>,
     sparse: &'static [u8],
     dfa: OnceBox<SparseDfa>,
+    /// The grammar's one-character rules, by name ([`Recognizer::classes`]).
+    classes: &'static [(&'static str, ByteSet)],
 }
 
 impl Recognizer {
@@ -52,6 +54,7 @@ impl Recognizer {
         table: &'static Aligned<[u8]>,
         reverse: Option<&'static Aligned<[u8]>>,
         sparse: &'static [u8],
+        classes: &'static [(&'static str, ByteSet)],
     ) -> Recognizer {
         Recognizer {
             grammar,
@@ -63,7 +66,17 @@ impl Recognizer {
             },
             sparse,
             dfa: OnceBox::new(),
+            classes,
         }
+    }
+
+    /// The rules of the recognizer's grammar that match one character
+    /// (`sub-delims`, `unreserved`), each as the set of bytes its characters
+    /// start with, largest first: errors name what they expected by them
+    /// ([`ByteSet::named`]). RFC 5234's core rules are not among them: the
+    /// display of a [`ByteSet`] names those (`a letter`, `a digit`).
+    pub fn classes(&self) -> &'static [(&'static str, ByteSet)] {
+        self.classes
     }
 
     /// The grammar (spec file stem) that defines the rule, such as `rfc3986`.
@@ -328,6 +341,7 @@ impl Recognizer {
         match self.table.find_error(input.as_bytes(), at) {
             Some((offset, state)) => MatchError {
                 state,
+                classes: self.classes,
                 ..MatchError::__new(self.grammar, self.rule, offset)
             },
             None => crate::__private::inconsistent(self.grammar, self.rule, input.len()),
@@ -386,7 +400,10 @@ impl Recognizer {
     #[cold]
     fn error(&self, input: &[u8], offset: usize) -> MatchError {
         let state = self.table.state_after(&input[..offset.min(input.len())]);
-        MatchError::at(self.grammar, self.rule, input, offset, self.table.expected(state))
+        MatchError {
+            classes: self.classes,
+            ..MatchError::at(self.grammar, self.rule, input, offset, self.table.expected(state))
+        }
     }
 }
 
@@ -404,7 +421,7 @@ impl fmt::Debug for Recognizer {
 ///
 /// let e = abnf_runtime::MatchError::at("g", "digits", b"12x", 2, ByteSet::from_range(b'0', b'9'));
 /// assert_eq!(e.offset(), 2);
-/// assert_eq!(e.to_string(), "invalid g:digits at byte offset 2: found 'x', expected '0'-'9'");
+/// assert_eq!(e.to_string(), "invalid g:digits at byte offset 2: found 'x', expected a digit");
 /// ```
 ///
 /// Two errors are equal when they are for the same rule at the same offset
@@ -424,6 +441,8 @@ pub struct MatchError {
     /// The innermost rule open at `offset` and where it was called (a
     /// network rule's errors; `("", 0)` otherwise).
     open: (&'static str, usize),
+    /// The grammar's class names for `expected` ([`Recognizer::classes`]).
+    classes: &'static [(&'static str, ByteSet)],
 }
 
 /// What kind of mismatch a [`MatchError`] is.
@@ -480,6 +499,7 @@ impl MatchError {
             state: usize::MAX,
             kind: ErrorKind::Mismatch,
             open: ("", 0),
+            classes: &[],
         }
     }
 
@@ -525,6 +545,7 @@ impl MatchError {
             state: usize::MAX,
             kind: ErrorKind::Mismatch,
             open: ("", 0),
+            classes: &[],
         }
     }
 
@@ -607,7 +628,7 @@ impl fmt::Display for MatchError {
         if self.expected.is_empty() {
             f.write_str(", expected the end of the input")
         } else {
-            write!(f, ", expected {}", self.expected)
+            write!(f, ", expected {}", self.expected.named(self.classes))
         }
     }
 }

@@ -69,14 +69,21 @@ fn number(rng: &mut Rng, out: &mut String) {
     }
 }
 
-fn value(rng: &mut Rng, depth: usize, max: usize, indent: Option<usize>, out: &mut String) {
+/// A value at `depth`; the `spine` nests down to `max` (one child of each
+/// level continues it), the other values nest rarely, so that documents
+/// stay small while some are deep.
+fn value(rng: &mut Rng, depth: usize, max: usize, spine: bool, indent: Option<usize>, out: &mut String) {
     let nl = |out: &mut String, d: usize| {
         if let Some(w) = indent {
             out.push('\n');
             out.push_str(&" ".repeat(w * d));
         }
     };
-    let nest = depth < max && (depth < 3 || rng.chance(450));
+    let nest = if spine {
+        depth < max
+    } else {
+        depth < 6 && rng.chance(180)
+    };
     if !nest {
         match rng.below(10) {
             0..=3 => string(rng, out),
@@ -86,7 +93,8 @@ fn value(rng: &mut Rng, depth: usize, max: usize, indent: Option<usize>, out: &m
         }
         return;
     }
-    let n = rng.range(0, 7);
+    let n = rng.range(usize::from(spine), 6);
+    let deeper = if spine { rng.below(n) } else { usize::MAX };
     if rng.chance(550) {
         out.push('{');
         for i in 0..n {
@@ -96,7 +104,7 @@ fn value(rng: &mut Rng, depth: usize, max: usize, indent: Option<usize>, out: &m
             nl(out, depth + 1);
             string(rng, out);
             out.push_str(if indent.is_some() { ": " } else { ":" });
-            value(rng, depth + 1, max, indent, out);
+            value(rng, depth + 1, max, i == deeper, indent, out);
         }
         if n > 0 {
             nl(out, depth);
@@ -108,7 +116,7 @@ fn value(rng: &mut Rng, depth: usize, max: usize, indent: Option<usize>, out: &m
             if i > 0 {
                 out.push_str(if indent.is_some() { ", " } else { "," });
             }
-            value(rng, depth + 1, max, indent, out);
+            value(rng, depth + 1, max, i == deeper, indent, out);
         }
         out.push(']');
     }
@@ -120,13 +128,21 @@ pub fn json_corpus(n: usize, seed: u64) -> Vec<String> {
     (0..n)
         .map(|_| {
             let mut doc = String::new();
-            let max = if rng.chance(100) {
+            let max = if rng.chance(150) {
                 rng.range(20, 40)
             } else {
-                rng.range(2, 9)
+                rng.range(2, 8)
             };
             let indent = rng.chance(400).then(|| rng.range(1, 5));
-            value(&mut rng, 0, max, indent, &mut doc);
+            // Several values side by side at the top, each with its spine.
+            doc.push('[');
+            for i in 0..rng.range(1, 12) {
+                if i > 0 {
+                    doc.push(',');
+                }
+                value(&mut rng, 1, max, true, indent, &mut doc);
+            }
+            doc.push(']');
             if rng.chance(50) && !doc.is_empty() {
                 // A flaw anywhere: a byte dropped or doubled (on a character
                 // boundary, so that the document stays a `&str`).

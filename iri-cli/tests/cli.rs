@@ -313,6 +313,38 @@ fn check_reasons_and_json() {
         .contains("rfc3987:IRI-reference"));
     assert_eq!(lines[2]["offset"], 2);
     assert!(lines[2]["reason"].as_str().unwrap().contains("U+202D"));
+    // The reason names classes for people (the grammar's one-character
+    // rules, then RFC 5234's); `expected` keeps the exact bytes, as
+    // ranges: after `a`, a scheme or path character.
+    assert_eq!(
+        lines[1]["expected"],
+        serde_json::json!([
+            [33, 33],
+            [35, 59],
+            [61, 61],
+            [63, 90],
+            [95, 95],
+            [97, 122],
+            [126, 126],
+            [194, 237],
+            [239, 243]
+        ])
+    );
+    assert!(lines[1]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("expected iunreserved, sub-delims, '#', '%', '/', ':', '?', '@' (rfc3987:IRI-reference)"));
+    assert_eq!(
+        lines[2].get("expected"),
+        None,
+        "a bidi control is no syntax error"
+    );
+    let o = check(&["--json", "--rule", "rfc3986:URI", "http://a/%g0"]);
+    let line: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        line["expected"],
+        serde_json::json!([[48, 57], [65, 70], [97, 102]])
+    );
     // Not UTF-8: invalid where the bytes stop being UTF-8.
     let o = iri(&[OsStr::new("check"), OsStr::from_bytes(b"/a\xC3")], b"");
     assert_eq!(without_reasons(&o.stdout), b"invalid\t/a\xC3\t2\n");

@@ -3,3 +3,4 @@
 mod cli;
 mod operations;
 mod parse;
+mod readme;

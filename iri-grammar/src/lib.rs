@@ -51,6 +51,12 @@
 #![warn(missing_docs)]
 
 extern crate alloc;
+
+/// The crate's README (its example runs as a doctest).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 pub mod ops;
 mod scheme;
 mod types;

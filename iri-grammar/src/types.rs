@@ -415,7 +415,7 @@ impl fmt::Display for ParseError {
             }
         }
         if !expected.is_empty() {
-            write!(f, "; expected {expected}")?;
+            write!(f, "; expected {}", expected.named(self.recognizer.classes()))?;
         } else {
             f.write_str("; expected the end of the input")?;
         }

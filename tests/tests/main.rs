@@ -13,6 +13,7 @@ mod legacy;
 mod operations;
 mod peers;
 mod properties;
+mod readme;
 mod rfc_examples;
 mod rfc_text;
 mod scheme_check;

@@ -11,9 +11,27 @@
 //!   to `iri-grammar/generated/` (what `iri-grammar` builds from while the
 //!   specs are unchanged), or to DIR; with `--check`, fails if it is stale. A
 //!   test runs the check, so `cargo test` catches stale output.
+//! - `bench [ARGS]`: the comparison table of `bench/`, then table sizes and
+//!   build times.
+//! - `fuzz [TARGET|all] [SECONDS]`: the cargo-fuzz targets of `fuzz/`.
+//! - `man [--out DIR]`: man pages (`clap_mangen`: one per command and verb)
+//!   and shell completions (`clap_complete`: bash, zsh, fish, elvish,
+//!   PowerShell) of `iri` and `abnf-codegen`, written to DIR (default
+//!   `target/assets`) as `man/*.1` and `completions/*`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use clap::CommandFactory;
+
+#[allow(dead_code)]
+#[path = "../../abnf-codegen/src/cli.rs"]
+mod abnf_codegen_cli;
+/// The commands' argument definitions, the very files their binaries use
+/// (fields that only the binaries read are unused here).
+#[allow(dead_code)]
+#[path = "../../iri-cli/src/cli.rs"]
+mod iri_cli;
 
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -61,6 +79,27 @@ fn main() -> ExitCode {
             match status {
                 Ok(s) if s.success() => ExitCode::SUCCESS,
                 _ => ExitCode::FAILURE,
+            }
+        }
+        Some("man") => {
+            let out = args
+                .iter()
+                .position(|a| a == "--out")
+                .and_then(|i| args.get(i + 1))
+                .map(PathBuf::from)
+                .unwrap_or_else(|| workspace_root().join("target/assets"));
+            match man(&out) {
+                Ok(()) => {
+                    println!(
+                        "wrote man pages to {0}/man and completions to {0}/completions",
+                        out.display()
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("cannot write to {}: {e}", out.display());
+                    ExitCode::FAILURE
+                }
             }
         }
         Some("codegen") => match codegen(
@@ -471,8 +510,54 @@ fn new_grammar(name: &str) -> Result<String, String> {
     ))
 }
 
+/// Man pages and shell completions of `iri` and `abnf-codegen`, under
+/// `out/man` and `out/completions`.
+fn man(out: &Path) -> std::io::Result<()> {
+    use clap::ValueEnum;
+    use clap_complete::Shell;
+
+    let (man, completions) = (out.join("man"), out.join("completions"));
+    std::fs::create_dir_all(&man)?;
+    std::fs::create_dir_all(&completions)?;
+    for mut command in [iri_cli::Cli::command(), abnf_codegen_cli::Cli::command()] {
+        clap_mangen::generate_to(command.clone(), &man)?;
+        let name = command.get_name().to_string();
+        for &shell in Shell::value_variants() {
+            clap_complete::generate_to(shell, &mut command, &name, &completions)?;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
+    /// `cargo xtask man` writes a man page per command and verb, with the
+    /// verbs' examples, and the completions of both commands.
+    #[test]
+    fn man_pages_and_completions_are_written() {
+        let out = std::env::temp_dir().join(format!("xtask-man-{}", std::process::id()));
+        super::man(&out).unwrap();
+        let read = |path: &str| std::fs::read_to_string(out.join(path)).unwrap();
+        for page in [
+            "iri.1",
+            "iri-check.1",
+            "iri-to-uri.1",
+            "abnf-codegen.1",
+            "abnf-codegen-match.1",
+        ] {
+            assert!(
+                read(&format!("man/{page}")).starts_with(".ie \\n(.g .ds Aq"),
+                "{page}"
+            );
+        }
+        assert!(read("man/iri-resolve.1").contains("iri resolve"));
+        assert!(read("man/abnf-codegen-check.1").contains("import\\-dir"));
+        assert!(read("completions/iri.bash").contains("to-uri"));
+        assert!(read("completions/_abnf-codegen").contains("--import-dir"));
+        assert!(read("completions/abnf-codegen.fish").contains("explain"));
+        std::fs::remove_dir_all(&out).unwrap();
+    }
+
     /// Like rust-analyzer's codegen tests: `cargo test` fails when the
     /// checked-in generated code does not match `specs/` and the generator.
     #[test]

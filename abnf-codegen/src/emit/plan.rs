@@ -241,6 +241,8 @@ impl Compiled {
                 source: source.clone(),
                 rules,
                 network,
+
+                classes: one_char_classes(g, *m),
             };
             let ast = self
                 .typed
@@ -400,6 +402,39 @@ impl Compiled {
             nesting_limit: self.nesting_limit,
         })
     }
+}
+
+/// The rules that module `m` defines or imports and that match one
+/// character, RFC 5234's core rules aside (the runtime names those), with
+/// the words of the set of bytes their characters start with: sets of two
+/// bytes or more, each once (under the first rule that has it), largest
+/// first, so that an error names `reserved` rather than `gen-delims` and
+/// `sub-delims`.
+fn one_char_classes(g: &Grammar, m: ModuleId) -> Vec<(String, [u64; 4])> {
+    let module = g.module(m);
+    let mut lowerer = crate::regular::Lowerer::new(g);
+    let mut classes: Vec<(String, abnf_runtime::ByteSet)> = Vec::new();
+    for &id in module.defined.iter().chain(&module.imported) {
+        let rule = g.rule(id);
+        if rule.module == ModuleId(0) {
+            continue;
+        }
+        let Some(set) = lowerer
+            .lower(id)
+            .ok()
+            .and_then(|hir| crate::regular::first_bytes_of_one_char(&hir))
+        else {
+            continue;
+        };
+        if set.len() >= 2 && !classes.iter().any(|(_, s)| *s == set) {
+            classes.push((rule.name.clone(), set));
+        }
+    }
+    classes.sort_by_key(|(_, set)| std::cmp::Reverse(set.len()));
+    classes
+        .into_iter()
+        .map(|(name, set)| (name, set.__words()))
+        .collect()
 }
 
 /// `Recognizer for the rule `X` of `file` (line N):` and the rule's ABNF.

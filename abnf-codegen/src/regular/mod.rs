@@ -219,7 +219,8 @@ pub(crate) fn code_points(lo: u32, hi: u32) -> Option<Hir> {
 
 /// `(?:hir)\z`: the form the automata stage compiles. With leftmost-first
 /// semantics and the end anchor, the DFA has a single match state reached only
-/// at the end of a full match (see docs/automata-notes.md on why both matter).
+/// at the end of a full match (see "Notes from the first prototype" in
+/// docs/architecture.md on why both matter).
 pub fn anchored_full(hir: Hir) -> Hir {
     Hir::concat(vec![hir, Hir::look(Look::End)])
 }
@@ -334,5 +335,88 @@ impl Lowerer<'_> {
             ),
             Some(r.name_span),
         )
+    }
+}
+
+/// The bytes that the characters of `hir` start with, when `hir` matches
+/// exactly one character (a class or a one-character literal): what an
+/// error names by the rule's name where it expected one of them
+/// (`abnf_runtime::Recognizer::classes`). `None` for anything longer.
+pub fn first_bytes_of_one_char(hir: &Hir) -> Option<abnf_runtime::ByteSet> {
+    use regex_syntax::hir::HirKind;
+    let mut set = abnf_runtime::ByteSet::EMPTY;
+    match hir.kind() {
+        HirKind::Class(Class::Bytes(c)) => {
+            for r in c.iter() {
+                for b in r.start()..=r.end() {
+                    set.insert(b);
+                }
+            }
+        }
+        HirKind::Class(Class::Unicode(c)) => {
+            for r in c.iter() {
+                insert_lead_bytes(&mut set, u32::from(r.start()), u32::from(r.end()));
+            }
+        }
+        // One byte (a longer literal may be one character or several
+        // octets: not worth telling apart for a name).
+        HirKind::Literal(lit) if lit.0.len() == 1 => set.insert(lit.0[0]),
+        // `ALPHA / DIGIT / "-"`: each alternative one character.
+        HirKind::Alternation(subs) => {
+            for sub in subs {
+                set = set.union(&first_bytes_of_one_char(sub)?);
+            }
+        }
+        _ => return None,
+    }
+    Some(set)
+}
+
+/// Adds the UTF-8 lead bytes of the code points `lo..=hi`.
+fn insert_lead_bytes(set: &mut abnf_runtime::ByteSet, lo: u32, hi: u32) {
+    // Each lead byte with the code points whose encoding it starts.
+    let leads = (0x00..=0x7Fu32)
+        .map(|b| (b, b, b))
+        .chain((0xC2..=0xDFu32).map(|b| (b, (b - 0xC0) << 6, ((b - 0xC0) << 6) | 0x3F)))
+        // E0 and F0 start at the first code point of their length (shorter
+        // forms would be overlong).
+        .chain((0xE0..=0xEFu32).map(|b| (b, ((b - 0xE0) << 12).max(0x800), ((b - 0xE0) << 12) | 0xFFF)))
+        .chain(
+            (0xF0..=0xF4u32).map(|b| (b, ((b - 0xF0) << 18).max(0x1_0000), ((b - 0xF0) << 18) | 0x3_FFFF)),
+        );
+    for (lead, first, last) in leads {
+        if first <= hi && lo <= last {
+            set.insert(lead as u8);
+        }
+    }
+}
+
+#[cfg(test)]
+mod first_bytes_tests {
+    use super::*;
+
+    fn first_bytes(text: &str, rule: &str) -> Option<Vec<(u8, u8)>> {
+        let mut config = crate::Config::new();
+        config.spec_source("t.abnf", text);
+        let (g, _) = config.load().unwrap();
+        let id = g.module(g.module_by_name("t").unwrap()).get(rule).unwrap();
+        let hir = Lowerer::new(&g).lower(id).unwrap();
+        first_bytes_of_one_char(&hir).map(|s| s.ranges().collect())
+    }
+
+    #[test]
+    fn one_character_rules_give_their_first_bytes() {
+        let spec = "sd = \"!\" / \"$\" / ALPHA\nu = %xA0-D7FF / %x10000-1FFFD / \"~\"\ntwo = \"ab\"\nrep = 1*ALPHA\n";
+        assert_eq!(
+            first_bytes(spec, "sd"),
+            Some(vec![(b'!', b'!'), (b'$', b'$'), (b'A', b'Z'), (b'a', b'z')])
+        );
+        // U+00A0 starts with C2, U+D7FF with ED; U+10000-U+1FFFD with F0.
+        assert_eq!(
+            first_bytes(spec, "u"),
+            Some(vec![(b'~', b'~'), (0xC2, 0xED), (0xF0, 0xF0)])
+        );
+        assert_eq!(first_bytes(spec, "two"), None);
+        assert_eq!(first_bytes(spec, "rep"), None);
     }
 }
