@@ -17,7 +17,7 @@ use crate::names;
 use crate::partial::{self, LeftOut};
 use crate::regular::Lowerer;
 use crate::tagged::TaggedDfa;
-use crate::typed::{self, Groups, Shape, TypeModel};
+use crate::typed::{self, Groups, TypeModel};
 
 /// What to do about a typed AST whose automaton is too large.
 const AST_TOO_BIG: &str = "make the rule a leaf with `Config::ast_leaves` to silence this, raise \
@@ -42,9 +42,11 @@ pub struct Compiled {
 pub(crate) struct TypedParts {
     pub(crate) models: Vec<(ModuleId, TypeModel)>,
     pub(crate) tdfas: HashMap<RuleId, TypedDfa>,
-    /// Each list field's element automaton, by rule and the field's body path
-    /// (two variants may each have a field of the same name).
-    pub(crate) elements: HashMap<(RuleId, Vec<usize>), TaggedDfa>,
+    /// Each list field's element automaton and which of its groups holds
+    /// which part of the item, by rule and the field's key
+    /// ([`typed::lists`]; two variants may each have a field of the same
+    /// name).
+    pub(crate) elements: HashMap<(RuleId, Vec<usize>), TypedDfa>,
     /// Per root module, its `@components` extractions, in spec order.
     pub(crate) components: Vec<(ModuleId, Vec<BuiltComponents>)>,
 }
@@ -313,21 +315,26 @@ fn build_typed(
                         continue;
                     }
                 }
-                let fields: Vec<&typed::Field> = match &ty.shape {
-                    Shape::Struct(fs) => fs.iter().collect(),
-                    Shape::Enum(vs) => vs.iter().flat_map(|v| &v.fields).collect(),
-                    Shape::List(f) => vec![f],
-                };
-                for f in fields {
-                    let (Some(element), Some(item)) = (&f.element, f.rule) else {
-                        continue;
+                for (key, f) in typed::lists(&ty.shape) {
+                    let Some(element) = &f.element else { continue };
+                    let lowered = match (&f.item, f.rule) {
+                        (Some(item), _) => lowerer.lower_item(element, &item.shape),
+                        (None, Some(rule)) => lowerer.lower_element(element, rule).map(|hir| {
+                            let mut groups = Groups::default();
+                            groups.push(&[], typed::Site::Field);
+                            (hir, groups)
+                        }),
+                        (None, None) => continue,
                     };
-                    let built = lowerer.lower_element(element, item).and_then(|hir| {
-                        tagged(config, g, ty.rule, &hir, false, read_as_text[ty.rule.0 as usize])
+                    let built = lowered.and_then(|(hir, groups)| {
+                        Ok(TypedDfa {
+                            groups,
+                            dfa: tagged(config, g, ty.rule, &hir, false, read_as_text[ty.rule.0 as usize])?,
+                        })
                     });
                     match built {
                         Ok(d) => {
-                            parts.elements.insert((ty.rule, f.path.clone()), d);
+                            parts.elements.insert((ty.rule, key), d);
                         }
                         Err(d) => {
                             parts.tdfas.remove(&ty.rule);
@@ -741,14 +748,14 @@ mod tests {
         let compiled = Config::new().spec_source("t.abnf", spec).build().unwrap();
         let id = compiled.grammar.modules[1].get("a").unwrap();
         let (ty, _, _) = compiled.tagged("t", "a").unwrap();
-        let Shape::Enum(variants) = &ty.shape else {
+        let typed::Shape::Enum(variants) = &ty.shape else {
             panic!("{:?}", ty.shape)
         };
         let elements: Vec<&TaggedDfa> = variants
             .iter()
             .map(|v| {
                 assert_eq!(v.fields[0].name, "items");
-                &compiled.typed.elements[&(id, v.fields[0].path.clone())]
+                &compiled.typed.elements[&(id, v.fields[0].path.clone())].dfa
             })
             .collect();
         assert!(elements[0].run(b",12").is_ok() && elements[0].run(b";12").is_err());

@@ -60,24 +60,19 @@ impl Lowerer<'_> {
         })
     }
 
+    /// A list's element with a capture group per part of its item type
+    /// (`shape`, whose paths are in the element), and which group holds
+    /// which part; group 0 is the element's whole match.
+    pub fn lower_item(&mut self, element: &Expr, shape: &Shape) -> Result<(Hir, Groups), Diagnostic> {
+        let mut groups = Groups::default();
+        let hir = self.walk(element, &mut Vec::new(), &sites(shape), &mut groups)?;
+        Ok((hir, groups))
+    }
+
     fn captured(&mut self, model: &TypeModel, rule: RuleId, groups: &mut Groups) -> Result<Hir, Diagnostic> {
         let ty = model.get(rule).expect("captured() is called on typed rules");
-        // An alternative that is a single rule is both a variant and that
-        // variant's field: two sites at one path, the variant outermost.
-        let mut sites: HashMap<Vec<usize>, Vec<Site>> = HashMap::new();
-        let mut add = |path: &Vec<usize>, site| sites.entry(path.clone()).or_default().push(site);
-        match &ty.shape {
-            Shape::Struct(fields) => fields.iter().for_each(|f| add(&f.path, Site::Field)),
-            Shape::Enum(variants) => {
-                for v in variants {
-                    add(&v.path, Site::Variant);
-                    v.fields.iter().for_each(|f| add(&f.path, Site::Field));
-                }
-            }
-            Shape::List(f) => add(&f.path, Site::Field),
-        }
         let body = self.grammar.rule(rule).expr.clone();
-        self.walk(&body, &mut Vec::new(), &sites, groups)
+        self.walk(&body, &mut Vec::new(), &sites(&ty.shape), groups)
     }
 
     fn walk(
@@ -122,6 +117,25 @@ impl Lowerer<'_> {
         };
         Ok(numbers.into_iter().rev().fold(inner, |h, g| capture(g, h)))
     }
+}
+
+/// Where a shape's parts are. An alternative that is a single rule is both
+/// a variant and that variant's field: two sites at one path, the variant
+/// outermost.
+fn sites(shape: &Shape) -> HashMap<Vec<usize>, Vec<Site>> {
+    let mut sites: HashMap<Vec<usize>, Vec<Site>> = HashMap::new();
+    let mut add = |path: &Vec<usize>, site| sites.entry(path.clone()).or_default().push(site);
+    match shape {
+        Shape::Struct(fields) => fields.iter().for_each(|f| add(&f.path, Site::Field)),
+        Shape::Enum(variants) => {
+            for v in variants {
+                add(&v.path, Site::Variant);
+                v.fields.iter().for_each(|f| add(&f.path, Site::Field));
+            }
+        }
+        Shape::List(f) => add(&f.path, Site::Field),
+    }
+    sites
 }
 
 fn capture(index: u32, sub: Hir) -> Hir {
