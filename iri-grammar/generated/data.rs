@@ -624,12 +624,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __DATAURL_TDFA
                 .parse("data", "dataurl", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                mediatype: __rt::group(&tags, 1).map(|s| Mediatype::__sub(input, s)),
-                data: __rt::leaf(input, &tags, 2),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -637,6 +632,20 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("data", "dataurl", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                mediatype: __rt::group(tags, 1).map(|s| Mediatype::__sub(input, s)),
+                data: __rt::leaf(input, tags, 2),
             }
         }
     }
@@ -715,17 +724,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 8];
             __MEDIATYPE_TDFA
                 .parse("data", "mediatype", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                type_: __rt::group(&tags, 1).map(|s| Type::__sub(input, s)),
-                subtype: __rt::group(&tags, 2).map(|s| Subtype::__sub(input, s)),
-                parameters: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 3).unwrap_or_default(),
-                    __mediatype_parameters_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -733,6 +732,25 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("data", "mediatype", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                type_: __rt::group(tags, 1).map(|s| Type::__sub(input, s)),
+                subtype: __rt::group(tags, 2).map(|s| Subtype::__sub(input, s)),
+                parameters: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 3).unwrap_or_default(),
+                    __mediatype_parameters_item,
+                ),
             }
         }
     }
@@ -782,12 +800,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __PARAMETER_TDFA
                 .parse("data", "parameter", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                attribute: __rt::leaf(input, &tags, 1),
-                value: __rt::leaf(input, &tags, 2),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -795,6 +808,20 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("data", "parameter", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                attribute: __rt::leaf(input, tags, 1),
+                value: __rt::leaf(input, tags, 2),
             }
         }
     }
@@ -850,17 +877,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __TYPE_TDFA.parse("data", "type", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    TypeKind::DiscreteType(__rt::leaf(input, &tags, 2))
-                } else if __rt::group(&tags, 3).is_some() {
-                    TypeKind::CompositeType(__rt::leaf(input, &tags, 4))
-                } else {
-                    __rt::inconsistent("data", "type", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -868,6 +885,25 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("data", "type", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    TypeKind::DiscreteType(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    TypeKind::CompositeType(__rt::leaf(input, tags, 4))
+                } else {
+                    __rt::inconsistent("data", "type", span.start)
+                },
             }
         }
     }
@@ -931,17 +967,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    ExtensionTokenKind::IetfToken(__rt::leaf(input, &tags, 2))
-                } else if __rt::group(&tags, 3).is_some() {
-                    ExtensionTokenKind::XToken(__rt::leaf(input, &tags, 4))
-                } else {
-                    __rt::inconsistent("data", "extension-token", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -949,6 +975,25 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("data", "extension-token", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    ExtensionTokenKind::IetfToken(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    ExtensionTokenKind::XToken(__rt::leaf(input, tags, 4))
+                } else {
+                    __rt::inconsistent("data", "extension-token", span.start)
+                },
             }
         }
     }
@@ -1005,22 +1050,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 10];
             __SUBTYPE_TDFA
                 .parse("data", "subtype", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    SubtypeKind::ExtensionToken(
-                        ExtensionToken::__sub(
-                            input,
-                            __rt::group(&tags, 2).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    SubtypeKind::IanaToken(__rt::leaf(input, &tags, 4))
-                } else {
-                    __rt::inconsistent("data", "subtype", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1028,6 +1058,30 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("data", "subtype", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    SubtypeKind::ExtensionToken(
+                        ExtensionToken::__sub(
+                            input,
+                            __rt::group(tags, 2).unwrap_or_default(),
+                        ),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    SubtypeKind::IanaToken(__rt::leaf(input, tags, 4))
+                } else {
+                    __rt::inconsistent("data", "subtype", span.start)
+                },
             }
         }
     }

@@ -410,15 +410,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __FILE_URI_TDFA
                 .parse("file", "file-URI", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                file_scheme: __rt::leaf(input, &tags, 1),
-                file_hier_part: FileHierPart::__sub(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -426,6 +418,23 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("file", "file-URI", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                file_scheme: __rt::leaf(input, tags, 1),
+                file_hier_part: FileHierPart::__sub(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                ),
             }
         }
     }
@@ -490,19 +499,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    FileHierPartKind::AuthPath(
-                        AuthPath::__sub(input, __rt::group(&tags, 2).unwrap_or_default()),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    FileHierPartKind::LocalPath(__rt::leaf(input, &tags, 4))
-                } else {
-                    __rt::inconsistent("file", "file-hier-part", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -510,6 +507,27 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("file", "file-hier-part", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    FileHierPartKind::AuthPath(
+                        AuthPath::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    FileHierPartKind::LocalPath(__rt::leaf(input, tags, 4))
+                } else {
+                    __rt::inconsistent("file", "file-hier-part", span.start)
+                },
             }
         }
     }
@@ -559,12 +577,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __AUTH_PATH_TDFA
                 .parse("file", "auth-path", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                file_auth: __rt::group(&tags, 1).map(|s| &input[s.range()]),
-                path_absolute: __rt::leaf(input, &tags, 2),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -572,6 +585,20 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("file", "auth-path", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                file_auth: __rt::group(tags, 1).map(|s| &input[s.range()]),
+                path_absolute: __rt::leaf(input, tags, 2),
             }
         }
     }
@@ -629,24 +656,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 14];
             __HOST_TDFA.parse("file", "host", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    HostKind::IpLiteral(
-                        IpLiteral::__sub(
-                            input,
-                            __rt::group(&tags, 2).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    HostKind::Ipv4address(__rt::leaf(input, &tags, 4))
-                } else if __rt::group(&tags, 5).is_some() {
-                    HostKind::RegName(__rt::leaf(input, &tags, 6))
-                } else {
-                    __rt::inconsistent("file", "host", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -654,6 +664,29 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("file", "host", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    HostKind::IpLiteral(
+                        IpLiteral::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    HostKind::Ipv4address(__rt::leaf(input, tags, 4))
+                } else if __rt::group(tags, 5).is_some() {
+                    HostKind::RegName(__rt::leaf(input, tags, 6))
+                } else {
+                    __rt::inconsistent("file", "host", span.start)
+                },
             }
         }
     }
@@ -712,19 +745,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 14];
             __IP_LITERAL_TDFA
                 .parse("file", "IP-literal", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    IpLiteralKind::Ipv6address(__rt::leaf(input, &tags, 2))
-                } else if __rt::group(&tags, 3).is_some() {
-                    IpLiteralKind::Ipv6addrz(__rt::leaf(input, &tags, 4))
-                } else if __rt::group(&tags, 5).is_some() {
-                    IpLiteralKind::IpvFuture(__rt::leaf(input, &tags, 6))
-                } else {
-                    __rt::inconsistent("file", "IP-literal", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -732,6 +753,27 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("file", "IP-literal", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    IpLiteralKind::Ipv6address(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    IpLiteralKind::Ipv6addrz(__rt::leaf(input, tags, 4))
+                } else if __rt::group(tags, 5).is_some() {
+                    IpLiteralKind::IpvFuture(__rt::leaf(input, tags, 6))
+                } else {
+                    __rt::inconsistent("file", "IP-literal", span.start)
+                },
             }
         }
     }

@@ -575,11 +575,21 @@ fn shape_in(g: &Grammar, body: &Expr, top: bool) -> Option<Shape> {
 /// several parts (`*( OWS ";" OWS [ parameter ] )`). `None` when the
 /// element has no part.
 fn list_field(g: &Grammar, element: &Expr, path: Vec<usize>, names: &mut Names) -> Option<Field> {
+    // Items are never empty, so `*[ x ]` is `*( x )`.
+    let mut element = element;
+    while let Expr::Repeat {
+        min: 0,
+        max: Some(1),
+        expr,
+    } = element
+    {
+        element = expr;
+    }
     let item = shape_in(g, element, false)?;
     let base = match &item {
         Shape::Struct(fs) => match fs.as_slice() {
             [] => return None,
-            [f] if f.card == Card::One && f.item.is_none() && f.rule.is_some() => {
+            [f] if f.item.is_none() && f.rule.is_some() && always_holds(element, &f.path) => {
                 let rule = f.rule?;
                 return Some(Field {
                     name: names.unique(snake(&format!("{}s", g.rule(rule).name))),
@@ -598,11 +608,20 @@ fn list_field(g: &Grammar, element: &Expr, path: Vec<usize>, names: &mut Names) 
                 .find(|f| f.rule.is_some() && f.card != Card::Many)
                 .map_or_else(|| "items".to_string(), |f| format!("{}s", f.name)),
         },
-        Shape::Enum(vs) if vs.len() <= 3 => {
-            let names: Vec<&str> = vs.iter().map(|v| v.name.as_str()).collect();
-            format!("{}s", names.join("-or-"))
+        // Named after the rules it chooses between (the literals are
+        // separators, signs): `qdtext_or_quoted_pairs`, `alphadigits`.
+        Shape::Enum(vs) => {
+            let names: Vec<&str> = vs
+                .iter()
+                .filter(|v| v.fields.iter().any(|f| f.rule.is_some()))
+                .map(|v| v.name.as_str())
+                .collect();
+            match names.len() {
+                1..=3 => format!("{}s", names.join("-or-")),
+                _ => "items".to_string(),
+            }
         }
-        _ => "items".to_string(),
+        Shape::List(_) => "items".to_string(),
     };
     Some(Field {
         name: names.unique(snake(&base)),
@@ -615,6 +634,45 @@ fn list_field(g: &Grammar, element: &Expr, path: Vec<usize>, names: &mut Names) 
             shape: item,
         })),
     })
+}
+
+/// Whether every non-empty match of `element` holds the part at `path`
+/// (`"/" segment`, `[ "/" segment ]`; not `[ a ] ";"`): then a list of it is
+/// a list of that part.
+fn always_holds(element: &Expr, path: &[usize]) -> bool {
+    let mut e = element;
+    for &i in path {
+        e = match e {
+            Expr::Concat(items) => &items[i],
+            Expr::Repeat {
+                min: 1,
+                max: Some(1),
+                expr,
+            } => expr,
+            // The optional group that holds the part: the rest of the
+            // element must then match only the empty string.
+            Expr::Repeat {
+                min: 0, max: Some(1), ..
+            } => return only_empty_without(element, e),
+            _ => return false,
+        };
+    }
+    true
+}
+
+/// Whether `e`, with `hole` (a sub-expression of it) matching only the
+/// empty string, matches only the empty string.
+fn only_empty_without(e: &Expr, hole: &Expr) -> bool {
+    if std::ptr::eq(e, hole) {
+        return true;
+    }
+    match e {
+        Expr::Str { text, .. } => text.is_empty(),
+        Expr::Concat(es) | Expr::Alt(es) => es.iter().all(|e| only_empty_without(e, hole)),
+        Expr::Repeat { max: Some(0), .. } => true,
+        Expr::Repeat { expr, .. } => only_empty_without(expr, hole),
+        Expr::Ref(..) | Expr::Range(..) => false,
+    }
 }
 
 /// The literal a concatenation starts with (or the literal itself).
