@@ -46,7 +46,7 @@ pub(crate) struct TypedParts {
     /// which part of the item, by rule and the field's key
     /// ([`typed::lists`]; two variants may each have a field of the same
     /// name).
-    pub(crate) elements: HashMap<(RuleId, Vec<usize>), TypedDfa>,
+    pub(crate) elements: HashMap<(RuleId, Vec<usize>), ElementDfa>,
     /// Per root module, its `@components` extractions, in spec order.
     pub(crate) components: Vec<(ModuleId, Vec<BuiltComponents>)>,
 }
@@ -56,6 +56,23 @@ pub(crate) struct TypedDfa {
     pub(crate) groups: Groups,
     pub(crate) dfa: TaggedDfa,
 }
+
+/// A list's element automaton: which of its groups holds which part of
+/// the item, and how items are found.
+pub(crate) struct ElementDfa {
+    pub(crate) groups: Groups,
+    pub(crate) dfa: TaggedDfa,
+    /// `None`: the automaton is the element, and each item is its longest
+    /// match ([`crate::automata::longest_items_tile`] holds). `Some(g)`: it
+    /// reads the first item (in group `g`) and then the rest of the list,
+    /// as a whole match of what is left of the list; slower (each item
+    /// reads the rest), but exact where the longest item can be wrong.
+    pub(crate) exact: Option<usize>,
+}
+
+/// How many state pairs [`crate::automata::longest_items_tile`] may visit
+/// before a list's items are read exactly.
+const MAX_TILE_PAIRS: usize = 1 << 16;
 
 /// One `@components` extraction: its fields and its tagged DFA (field `i`
 /// is group `i + 1`).
@@ -141,23 +158,18 @@ pub(crate) fn load(config: &Config) -> Result<(Grammar, Diagnostics), Error> {
                 ),
                 None,
             )),
-            None => found.push(Diagnostic::error(
-                Code::Config,
-                format!("`Config::depth` names `{rule}`, which `{module}` neither defines nor imports"),
-                None,
-            )),
+            None => found.push(match g.module_by_name(module) {
+                Some(m) => unknown_rule(&g, m, rule, "`Config::depth` names", "`Config::depth`"),
+                None => unknown_grammar(&g, module, "`Config::depth`"),
+            }),
         }
     }
     crate::depth::apply(&mut g, &bounds, &mut found);
-    let mut octets = crate::terminals::directives(&g, &mut found);
+    let mut octets = crate::terminals::directives(&g, &config.octets, &mut found);
     for name in &config.octets {
         match g.module_by_name(name) {
             Some(m) => octets.push(m),
-            None => found.push(Diagnostic::error(
-                Code::Config,
-                format!("`Config::octets` names `{name}`, which is not one of the spec files"),
-                None,
-            )),
+            None => found.push(unknown_grammar(&g, name, "`Config::octets`")),
         }
     }
     crate::terminals::apply(&mut g, &octets, &mut found);
@@ -248,18 +260,59 @@ fn rule_set(
         .filter_map(|n| {
             let found = g.module(m).get(n);
             if found.is_none() {
-                errors.push(Diagnostic::error(
-                    Code::Config,
-                    format!(
-                        "the AST configuration names `{n}`, which `{}` neither defines nor imports",
-                        g.module(m).name
-                    ),
-                    None,
+                errors.push(unknown_rule(
+                    g,
+                    m,
+                    n,
+                    "the AST configuration names",
+                    "`Config::ast_rules` or `Config::ast_leaves`",
                 ));
             }
             found
         })
         .collect()
+}
+
+/// "`{what}` `{name}`, which `m` neither defines nor imports", with the
+/// closest rule name if there is one.
+fn unknown_rule(g: &Grammar, m: ModuleId, name: &str, what: &str, setter: &str) -> Diagnostic {
+    let d = Diagnostic::error(
+        Code::Config,
+        format!(
+            "{what} `{name}`, which `{}` neither defines nor imports",
+            g.module(m).name
+        ),
+        None,
+    );
+    match g.similar_rule(m, name) {
+        Some(close) => d.with_note(format!("did you mean `{close}`?")),
+        None => d.with_note(format!("check the rule name in {setter}")),
+    }
+}
+
+/// The error for a configuration (`setter`) that names a grammar that is
+/// not one of the spec files, with the closest spec name if there is one.
+fn unknown_grammar(g: &Grammar, name: &str, setter: &str) -> Diagnostic {
+    let d = Diagnostic::error(
+        Code::Config,
+        format!("{setter} names the grammar `{name}`, which is not one of the spec files"),
+        None,
+    );
+    match g.similar_module(name) {
+        Some(close) => d.with_note(format!("did you mean `{close}`?")),
+        None => {
+            let names: Vec<String> = g
+                .modules
+                .iter()
+                .filter(|m| m.root)
+                .map(|m| format!("`{}`", m.name))
+                .collect();
+            d.with_note(format!(
+                "a grammar is named after its spec file's stem: {}",
+                names.join(", ")
+            ))
+        }
+    }
 }
 
 /// The AST model of each root module, and a tagged DFA for every typed
@@ -327,9 +380,24 @@ fn build_typed(
                         (None, None) => continue,
                     };
                     let built = lowered.and_then(|(hir, groups)| {
-                        Ok(TypedDfa {
+                        let plain = lowerer.lower_plain(element)?;
+                        let tiles = (|| {
+                            let one = Automaton::build(&plain, config.limits).ok()?.compact();
+                            let plus = crate::regular::repeat(1, None, plain.clone());
+                            let plus = Automaton::build(&plus, config.limits).ok()?.compact();
+                            Some(automata::longest_items_tile(&one, &plus, MAX_TILE_PAIRS))
+                        })()
+                        .unwrap_or(false);
+                        let (hir, exact) = if tiles {
+                            (hir, None)
+                        } else {
+                            let group = groups.count();
+                            (crate::regular::first_of_rest(hir, plain, group), Some(group))
+                        };
+                        Ok(ElementDfa {
                             groups,
                             dfa: tagged(config, g, ty.rule, &hir, false, read_as_text[ty.rule.0 as usize])?,
+                            exact,
                         })
                     });
                     match built {
@@ -503,17 +571,13 @@ fn resolve_exports(
                 .filter_map(|n| {
                     let found = m.get(n);
                     if found.is_none() {
-                        errors.push(
-                            Diagnostic::error(
-                                Code::Config,
-                                format!(
-                                    "the configuration exports `{n}`, which `{}` neither defines nor imports",
-                                    m.name
-                                ),
-                                None,
-                            )
-                            .with_note("check the rule name in `Config::export`"),
-                        );
+                        errors.push(unknown_rule(
+                            g,
+                            ModuleId(i as u32),
+                            n,
+                            "the configuration exports",
+                            "`Config::export`",
+                        ));
                     }
                     found
                 })
@@ -522,13 +586,16 @@ fn resolve_exports(
         };
         out.push((ModuleId(i as u32), ids));
     }
-    for name in config.exports.keys() {
-        if !g.modules.iter().any(|m| m.root && &m.name == name) {
-            errors.push(Diagnostic::error(
-                Code::Config,
-                format!("the configuration exports rules of `{name}`, which is not one of the spec files"),
-                None,
-            ));
+    let named = [
+        ("`Config::export`", &config.exports),
+        ("`Config::ast_rules`", &config.ast_rules),
+        ("`Config::ast_leaves`", &config.ast_leaves),
+    ];
+    for (setter, map) in named {
+        for name in map.keys() {
+            if !g.modules.iter().any(|m| m.root && &m.name == name) {
+                errors.push(unknown_grammar(g, name, setter));
+            }
         }
     }
     out

@@ -55,11 +55,16 @@ enum Command {
         specs: Vec<PathBuf>,
     },
     /// Show RULE with its dependencies inlined, and why it is or is not
-    /// regular.
+    /// regular; with `--types`, the Rust types its typed tree gets.
     Explain {
         /// The rule (`RULE` or `GRAMMAR:RULE`).
         #[arg(long)]
         rule: String,
+        /// Print the Rust types of RULE's typed tree (and of the types it
+        /// holds) as a build with no `Config::export` makes them, instead
+        /// of the explanation.
+        #[arg(long)]
+        types: bool,
         /// Spec files.
         #[arg(required = true)]
         specs: Vec<PathBuf>,
@@ -136,7 +141,9 @@ struct FramingArgs {
     #[arg(short = '0', long = "null", conflicts_with = "json")]
     null: bool,
     /// JSON lines: one JSON string per line (`"GET / HTTP/1.1\r\n"`);
-    /// `match` writes one JSON object per line.
+    /// `match` writes one JSON object per line. Characters stand for
+    /// their UTF-8 bytes; a byte that is not UTF-8 (an octet rule's 0xE9)
+    /// is the lone surrogate `\udcXX` (`\udce9`), so records round-trip.
     #[arg(long)]
     json: bool,
 }
@@ -378,7 +385,38 @@ fn run(command: Command) -> Result<ExitCode, Error> {
             eprintln!("wrote {} files to {}", generated.files.len(), out.display());
             Ok(ExitCode::SUCCESS)
         }
-        Command::Explain { rule, specs } => {
+        Command::Explain {
+            rule,
+            types: true,
+            specs,
+        } => {
+            let (grammar, id) = find_rule(&specs, &rule)?;
+            let module = grammar.module(grammar.rules[id.0 as usize].module).name.clone();
+            let name = grammar.rule(id).name.clone();
+            let compiled = match config_for(&specs).build() {
+                Ok(c) => c,
+                Err(e @ Error::Grammar(_)) => {
+                    eprint!("{}", render(&e));
+                    return Ok(ExitCode::from(1));
+                }
+                Err(e) => return Err(e),
+            };
+            let m = compiled.grammar.module_by_name(&module);
+            let octets = m.is_some_and(|m| compiled.grammar.octets.contains(&m));
+            match abnf_codegen::tools::types_outline(&compiled, &module, &name) {
+                Some(text) => emit(&format!(
+                    "// `{module}::ast` (`List` and `Span` are abnf_runtime's; every type also has\n\
+                     // `parse(input: &'a {}) -> Result<Self, MatchError>`)\n{text}",
+                    if octets { "[u8]" } else { "str" }
+                ))?,
+                None => emit(&format!(
+                    "`{name}` has no type: where a field holds it, the field is its text ({})\n",
+                    if octets { "&[u8]" } else { "&str" }
+                ))?,
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Explain { rule, specs, .. } => {
             let (grammar, id) = find_rule(&specs, &rule)?;
             let r = grammar.rule(id);
             let mut direct = Vec::new();

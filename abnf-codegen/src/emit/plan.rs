@@ -658,6 +658,7 @@ impl FieldCx<'_> {
             target,
             element,
             whole_item: f.item.is_some(),
+            exact: built.and_then(|d| d.exact),
         }
     }
 }

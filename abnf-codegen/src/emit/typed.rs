@@ -48,6 +48,9 @@ pub struct EmitField {
     /// For `Many`: each item is an item type over the element's whole
     /// match, built from the element automaton's groups.
     pub whole_item: bool,
+    /// For `Many`: the group of the first item when the element automaton
+    /// reads the rest of the list too (see `TaggedDfa::__item`).
+    pub exact: Option<usize>,
 }
 
 /// One enum variant.
@@ -268,6 +271,13 @@ fn item_fns(
                 (quote!(#t<'_>), quote!(#t::__sub(input, s)))
             }
         };
+        let exact = match f.exact {
+            Some(g) => {
+                let g = Literal::usize_unsuffixed(g);
+                quote!(::core::option::Option::Some(#g))
+            }
+            None => quote!(::core::option::Option::None),
+        };
         let item_span = if f.whole_item {
             quote!()
         } else {
@@ -280,7 +290,7 @@ fn item_fns(
             #[doc = #doc]
             fn #fn_name(input: &#text, pos: usize, end: usize) -> ::core::option::Option<(#ty, usize)> {
                 let mut tags = [usize::MAX; #ntags];
-                let next = #tdfa.longest(#bytes, pos, end, &mut tags)?;
+                let next = #tdfa.__item(#bytes, pos, end, &mut tags, #exact)?;
                 #item_span
                 Some((#value, next))
             }

@@ -69,6 +69,11 @@ impl Lowerer<'_> {
         Ok((hir, groups))
     }
 
+    /// A list's element without capture groups.
+    pub fn lower_plain(&mut self, element: &Expr) -> Result<Hir, Diagnostic> {
+        Ok(self.expr(element, None)?.0)
+    }
+
     fn captured(&mut self, model: &TypeModel, rule: RuleId, groups: &mut Groups) -> Result<Hir, Diagnostic> {
         let ty = model.get(rule).expect("captured() is called on typed rules");
         let body = self.grammar.rule(rule).expr.clone();
@@ -136,6 +141,13 @@ fn sites(shape: &Shape) -> HashMap<Vec<usize>, Vec<Site>> {
         Shape::List(f) => add(&f.path, Site::Field),
     }
     sites
+}
+
+/// `item` (an element with its item's groups) in group `group`, then any
+/// number of `plain` elements: the automaton that reads a list's first item
+/// exactly, as the highest-priority parse of the rest of the list.
+pub(crate) fn first_of_rest(item: Hir, plain: Hir, group: usize) -> Hir {
+    Hir::concat(vec![capture(group as u32, item), repeat(0, None, plain)])
 }
 
 fn capture(index: u32, sub: Hir) -> Hir {
