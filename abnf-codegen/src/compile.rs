@@ -392,7 +392,20 @@ fn build_typed(
                             (hir, None)
                         } else {
                             let group = groups.count();
-                            (crate::regular::first_of_rest(hir, plain, group), Some(group))
+                            let Some(first) = crate::regular::first_of_rest(hir, plain, group) else {
+                                let r = g.rule(ty.rule);
+                                return Err(Diagnostic::error(
+                                    Code::TooComplex,
+                                    format!(
+                                        "the list `{}` of rule `{}` cannot be read item by item: the longest \
+                                         item can cut it wrong, and its items have several parts that may all \
+                                         be empty",
+                                        f.name, r.name
+                                    ),
+                                    Some(r.name_span),
+                                ));
+                            };
+                            (first, Some(group))
                         };
                         Ok(ElementDfa {
                             groups,

@@ -838,11 +838,21 @@ mod tests {
         assert!(c.typed.elements[&(rule(&c, "p"), vec![])].exact.is_none());
     }
 
+    /// Random grammars (`TYPED_TREE_CASES` of them, 40 by default, from
+    /// seed `TYPED_TREE_SEED`, 26 by default), half with every rule typed:
+    /// samples of every typed rule give trees that pass [`check`].
     #[test]
     fn random_grammars() {
-        let mut rng = crate::sample::Rng::new(26);
+        let env = |name: &str, default: u64| {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(default)
+        };
+        let (cases, seed) = (env("TYPED_TREE_CASES", 40), env("TYPED_TREE_SEED", 26));
+        let mut rng = crate::sample::Rng::new(seed);
         let mut checked = 0;
-        for i in 0..40 {
+        for i in 0..cases {
             let octets = i % 3 == 2;
             let spec = crate::sample::random_grammar(&mut rng, octets);
             let mut config = Config::new();
@@ -862,6 +872,6 @@ mod tests {
                 Err(e) => panic!("{spec}\n{e}"),
             }
         }
-        assert!(checked > 100, "only {checked} trees");
+        assert!(checked > cases as usize * 2, "only {checked} trees");
     }
 }

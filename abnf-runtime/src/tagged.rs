@@ -439,7 +439,9 @@ impl TaggedDfa<'_> {
 #[doc(hidden)]
 #[inline]
 pub fn group(tags: &[usize], g: usize) -> Option<Span> {
-    let (start, end) = (tags[2 * g], tags[2 * g + 1]);
+    // A group the automaton lacks never matched (the generator checks
+    // that every group is there; this keeps a mistake from panicking).
+    let (start, end) = (*tags.get(2 * g)?, *tags.get(2 * g + 1)?);
     (start != NONE && end != NONE).then_some(Span { start, end })
 }
 

@@ -589,7 +589,7 @@ fn list_field(g: &Grammar, element: &Expr, path: Vec<usize>, names: &mut Names) 
     let base = match &item {
         Shape::Struct(fs) => match fs.as_slice() {
             [] => return None,
-            [f] if f.item.is_none() && f.rule.is_some() && always_holds(element, &f.path) => {
+            [f] if f.card != Card::Many && f.rule.is_some() && always_holds(element, &f.path) => {
                 let rule = f.rule?;
                 return Some(Field {
                     name: names.unique(snake(&format!("{}s", g.rule(rule).name))),
