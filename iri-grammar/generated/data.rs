@@ -683,7 +683,13 @@ pub mod ast {
     ) -> ::core::option::Option<(Parameter<'_>, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __MEDIATYPE_PARAMETERS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Parameter::__sub(input, s), next))
     }

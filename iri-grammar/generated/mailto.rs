@@ -744,7 +744,14 @@ pub mod ast {
         end: usize,
     ) -> ::core::option::Option<(AddrSpec<'_>, usize)> {
         let mut tags = [usize::MAX; 4];
-        let next = __TO_ADDR_SPECS_ITEM.longest(input.as_bytes(), pos, end, &mut tags)?;
+        let next = __TO_ADDR_SPECS_ITEM
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((AddrSpec::__sub(input, s), next))
     }
@@ -844,7 +851,13 @@ pub mod ast {
     ) -> ::core::option::Option<(Hfield<'_>, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __HFIELDS_HFIELDS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Hfield::__sub(input, s), next))
     }
@@ -1188,7 +1201,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __DOMAIN_DTEXT_NO_OBSS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -1295,7 +1314,13 @@ pub mod ast {
     ) -> ::core::option::Option<(QuotedStringItem<'_>, usize)> {
         let mut tags = [usize::MAX; 6];
         let next = __QUOTED_STRING_QCONTENTS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         Some((
             QuotedStringItem::__from_tags(
                 input,

@@ -2460,7 +2460,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __SCHEMEPART_XCHARS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2895,7 +2901,13 @@ pub mod ast {
     ) -> ::core::option::Option<(Domainlabel<'_>, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __HOSTNAME_DOMAINLABELS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Domainlabel::__sub(input, s), next))
     }
@@ -3016,7 +3028,13 @@ pub mod ast {
     ) -> ::core::option::Option<(DomainlabelItem<'_>, usize)> {
         let mut tags = [usize::MAX; 8];
         let next = __DOMAINLABEL_ALPHADIGITS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         Some((
             DomainlabelItem::__from_tags(
                 input,
@@ -3201,7 +3219,13 @@ pub mod ast {
     ) -> ::core::option::Option<(ToplabelItem<'_>, usize)> {
         let mut tags = [usize::MAX; 8];
         let next = __TOPLABEL_ALPHADIGITS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         Some((
             ToplabelItem::__from_tags(
                 input,
@@ -3517,7 +3541,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __FPATH_FSEGMENTS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -3763,7 +3793,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __HPATH_HSEGMENTS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -4033,7 +4069,14 @@ pub mod ast {
         end: usize,
     ) -> ::core::option::Option<(ArticleItem<'_>, usize)> {
         let mut tags = [usize::MAX; 18];
-        let next = __ARTICLE_UCHARS_ITEM.longest(input.as_bytes(), pos, end, &mut tags)?;
+        let next = __ARTICLE_UCHARS_ITEM
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         Some((
             ArticleItem::__from_tags(
                 input,
@@ -4619,7 +4662,13 @@ pub mod ast {
     ) -> ::core::option::Option<(Fieldspec<'_>, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __PROSPEROURL_FIELDSPECS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Fieldspec::__sub(input, s), next))
     }
@@ -4730,7 +4779,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __PPATH_PSEGMENTS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }

@@ -2059,7 +2059,13 @@ pub mod ast {
     ) -> ::core::option::Option<(Domainlabel<'_>, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __HOSTNAME_DOMAINLABELS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Domainlabel::__sub(input, s), next))
     }
@@ -2180,7 +2186,13 @@ pub mod ast {
     ) -> ::core::option::Option<(DomainlabelItem<'_>, usize)> {
         let mut tags = [usize::MAX; 8];
         let next = __DOMAINLABEL_ALPHANUMS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         Some((
             DomainlabelItem::__from_tags(
                 input,
@@ -2365,7 +2377,13 @@ pub mod ast {
     ) -> ::core::option::Option<(ToplabelItem<'_>, usize)> {
         let mut tags = [usize::MAX; 8];
         let next = __TOPLABEL_ALPHANUMS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         Some((
             ToplabelItem::__from_tags(
                 input,
@@ -2527,7 +2545,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __IPV4ADDRESS_DIGITS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2554,7 +2578,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __IPV4ADDRESS_DIGITS_2_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2581,7 +2611,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __IPV4ADDRESS_DIGITS_3_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2608,7 +2644,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __IPV4ADDRESS_DIGITS_4_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2806,7 +2848,13 @@ pub mod ast {
     ) -> ::core::option::Option<(Segment<'_>, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __PATH_SEGMENTS_SEGMENTS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Segment::__sub(input, s), next))
     }
@@ -2910,7 +2958,14 @@ pub mod ast {
         end: usize,
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
-        let next = __SEGMENT_PCHARS_ITEM.longest(input.as_bytes(), pos, end, &mut tags)?;
+        let next = __SEGMENT_PCHARS_ITEM
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2932,7 +2987,14 @@ pub mod ast {
         end: usize,
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
-        let next = __SEGMENT_PARAMS_ITEM.longest(input.as_bytes(), pos, end, &mut tags)?;
+        let next = __SEGMENT_PARAMS_ITEM
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }

@@ -599,7 +599,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __DNSNAME_DNSCOMPS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -701,7 +707,13 @@ pub mod ast {
     ) -> ::core::option::Option<(EmailAddressItem<'_>, usize)> {
         let mut tags = [usize::MAX; 12];
         let next = __EMAIL_ADDRESS_ALPHA_NUMS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         Some((
             EmailAddressItem::__from_tags(
                 input,

@@ -1116,9 +1116,15 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(Par<'_>, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 6];
         let next = __GLOBAL_NUMBER_PARS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::Some(2),
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Par::__sub(input, s), next))
     }
@@ -1217,9 +1223,15 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(Par<'_>, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 6];
         let next = __LOCAL_NUMBER_PARS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::Some(2),
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Par::__sub(input, s), next))
     }
@@ -1240,9 +1252,15 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(Par<'_>, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 6];
         let next = __LOCAL_NUMBER_PARS_2_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::Some(2),
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Par::__sub(input, s), next))
     }
@@ -1540,9 +1558,15 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 6];
         let next = __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::Some(2),
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -1571,9 +1595,15 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 6];
         let next = __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_2_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::Some(2),
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -1688,9 +1718,15 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 6];
         let next = __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::Some(2),
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -1719,9 +1755,15 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 6];
         let next = __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_2_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::Some(2),
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -1835,7 +1877,13 @@ pub mod ast {
     ) -> ::core::option::Option<(Domainlabel<'_>, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __DOMAINNAME_DOMAINLABELS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Domainlabel::__sub(input, s), next))
     }
@@ -1953,7 +2001,13 @@ pub mod ast {
     ) -> ::core::option::Option<(DomainlabelItem<'_>, usize)> {
         let mut tags = [usize::MAX; 8];
         let next = __DOMAINLABEL_ALPHANUMS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         Some((
             DomainlabelItem::__from_tags(
                 input,
