@@ -211,6 +211,15 @@ fn cases() -> Vec<Case> {
         )
         .build()
         .export("u", &["x"])
+        .note("did you mean `t`?"),
+        case(
+            "export from a grammar with no similar name",
+            "x = \"1\"\n",
+            "`Config::export` names the grammar `unknown`, which is not one of the spec files",
+            Pos::NoSpan,
+        )
+        .build()
+        .export("unknown", &["x"])
         .note("a grammar is named after its spec file's stem: `t`"),
         // Issue 26: a misspelt grammar name in `ast_rules` built without a
         // word; misspelt names get the closest one.
