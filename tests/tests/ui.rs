@@ -42,25 +42,25 @@ fn tiles<T>(list_span: (usize, usize), items: &[T], span: impl Fn(&T) -> abnf_ru
 }
 fn main() {
     use qs::ast::QuotedStringItemKind as K;
-    let t = qs::ast::QuotedString::parse(r#""a"b""#).unwrap();
+    let t = qs::ast::QuotedString::parse(r#""a\"b""#).unwrap();
     let items: Vec<_> = t.qdtext_or_quoted_pairs.collect();
     tiles((1, 5), &items, |i| i.span);
     let kinds: Vec<K<'_>> = items.iter().map(|i| i.kind).collect();
-    assert_eq!(kinds, [K::Qdtext("a"), K::QuotedPair("\""), K::Qdtext("b")]);
+    assert_eq!(kinds, [K::Qdtext("a"), K::QuotedPair("\\\""), K::Qdtext("b")]);
 
     use qsoctets::ast::QuotedStringItemKind as B;
-    let t = qsoctets::ast::QuotedString::parse(b""é\ÿ"").unwrap();
+    let t = qsoctets::ast::QuotedString::parse(b"\"\xe9\\\xff\"").unwrap();
     let kinds: Vec<B<'_>> = t.qdtext_or_quoted_pairs.map(|i| i.kind).collect();
-    assert_eq!(kinds, [B::Qdtext(b"é"), B::QuotedPair(b"\ÿ")]);
+    assert_eq!(kinds, [B::Qdtext(b"\xe9"), B::QuotedPair(b"\\\xff")]);
 
-    let input: &[u8] = b"text/html; charset=utf-8 ;q="x";";
+    let input: &[u8] = b"text/html; charset=utf-8 ;q=\"x\";";
     let ct = ctype::ast::ContentType::parse(input).unwrap();
     let params: Vec<ctype::ast::ParametersItem<'_>> = ct.media_type.parameters.parameters.collect();
     tiles((9, input.len()), &params, |p| p.span);
     let names: Vec<Option<&[u8]>> = params.iter().map(|p| p.parameter.map(|p| p.parameter_name)).collect();
     assert_eq!(names, [Some(&b"charset"[..]), Some(&b"q"[..]), None]);
     let p = params[1].parameter.unwrap();
-    assert!(matches!(p.parameter_value.kind, ctype::ast::ParameterValueKind::QuotedString(b""x"")));
+    assert!(matches!(p.parameter_value.kind, ctype::ast::ParameterValueKind::QuotedString(b"\"x\"")));
     assert_eq!((params[1].ows, params[1].ows_2), (&b" "[..], &b""[..]));
 
     let ps = named::ast::Params::parse("; a=b;c=d").unwrap();
