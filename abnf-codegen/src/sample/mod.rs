@@ -71,7 +71,7 @@ fn random_expr(rng: &mut Rng, rule: usize, rules: usize, depth: u32, octets: boo
             0 | 1 if rule + 1 < rules => {
                 format!("r{}", rule + 1 + rng.below((rules - rule - 1) as u64) as usize)
             }
-            0 | 1 | 2 => format!("\"{}\"", LITERALS[rng.below(LITERALS.len() as u64) as usize]),
+            0..=2 => format!("\"{}\"", LITERALS[rng.below(LITERALS.len() as u64) as usize]),
             3 => CORE[rng.below(CORE.len() as u64) as usize].to_string(),
             4 if octets && rng.below(2) == 0 => "%x80-FF".to_string(),
             _ => ["%x61-63", "%x30-39", "%x41"][rng.below(3) as usize].to_string(),

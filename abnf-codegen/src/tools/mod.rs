@@ -209,21 +209,6 @@ fn show(g: &Grammar, e: &Expr, depth: usize, stack: &mut Vec<RuleId>) -> String 
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn byte_sets_read_like_classes() {
-        assert_eq!(byte_set_label(b"%"), "%");
-        let mut v: Vec<u8> = (b'0'..=b'9').chain(b'A'..=b'Z').collect();
-        v.push(b'-');
-        v.sort();
-        assert_eq!(byte_set_label(&v), "[\\-0-9A-Z]");
-        assert_eq!(byte_set_label(&[0x80, 0x81, 0x82]), "[\\x80-\\x82]");
-    }
-}
-
 /// The Rust types the typed tree of `rule` (of spec `grammar`) gets in a
 /// build like `c`'s, as their declarations (fields and variants, without
 /// docs or methods): the rule's type, its list item types, then the types
@@ -323,4 +308,19 @@ pub fn types_outline(c: &crate::Compiled, grammar: &str, rule: &str) -> Option<S
         }
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_sets_read_like_classes() {
+        assert_eq!(byte_set_label(b"%"), "%");
+        let mut v: Vec<u8> = (b'0'..=b'9').chain(b'A'..=b'Z').collect();
+        v.push(b'-');
+        v.sort();
+        assert_eq!(byte_set_label(&v), "[\\-0-9A-Z]");
+        assert_eq!(byte_set_label(&[0x80, 0x81, 0x82]), "[\\x80-\\x82]");
+    }
 }
