@@ -66,7 +66,8 @@ pub enum Command {
         specs: Vec<PathBuf>,
     },
     /// Show RULE with its dependencies inlined, and why it is or is not
-    /// regular.
+    /// regular (how it is walked if not); with `--types`, the Rust types its
+    /// typed tree gets.
     #[command(
         after_help = "Examples (from a clone of the repository):\n  abnf-codegen explain --rule ihost specs/rfc3987.abnf\n"
     )]
@@ -74,6 +75,11 @@ pub enum Command {
         /// The rule (`RULE` or `GRAMMAR:RULE`).
         #[arg(long)]
         rule: String,
+        /// Print the Rust types of RULE's typed tree (and of the types it
+        /// holds) as a build with no `Config::export` makes them, instead
+        /// of the explanation.
+        #[arg(long)]
+        types: bool,
         /// Spec files.
         #[arg(required = true)]
         specs: Vec<PathBuf>,
@@ -165,7 +171,9 @@ pub struct FramingArgs {
     #[arg(short = '0', long = "null", conflicts_with = "json")]
     pub null: bool,
     /// JSON lines: one JSON string per line (`"GET / HTTP/1.1\r\n"`);
-    /// `match` writes one JSON object per line.
+    /// `match` writes one JSON object per line. Characters stand for
+    /// their UTF-8 bytes; a byte that is not UTF-8 (an octet rule's 0xE9)
+    /// is the lone surrogate `\udcXX` (`\udce9`), so records round-trip.
     #[arg(long)]
     pub json: bool,
 }

@@ -18,7 +18,7 @@ use crate::network::Network;
 use crate::partial::{self, LeftOut};
 use crate::regular::Lowerer;
 use crate::tagged::TaggedDfa;
-use crate::typed::{self, Groups, Shape, TypeModel};
+use crate::typed::{self, Groups, TypeModel};
 use crate::wire::{WireBytes, NATIVE_BIG_ENDIAN};
 
 /// What to do about a typed AST whose automaton is too large.
@@ -59,9 +59,11 @@ pub(crate) struct BuiltNetwork {
 pub(crate) struct TypedParts {
     pub(crate) models: Vec<(ModuleId, TypeModel)>,
     pub(crate) tdfas: HashMap<RuleId, TypedDfa>,
-    /// Each list field's element automaton, by rule and the field's body path
-    /// (two variants may each have a field of the same name).
-    pub(crate) elements: HashMap<(RuleId, Vec<usize>), TaggedDfa>,
+    /// Each list field's element automaton and which of its groups holds
+    /// which part of the item, by rule and the field's key
+    /// ([`typed::lists`]; two variants may each have a field of the same
+    /// name).
+    pub(crate) elements: HashMap<(RuleId, Vec<usize>), ElementDfa>,
     /// Per root module, its `@components` extractions, in spec order.
     pub(crate) components: Vec<(ModuleId, Vec<BuiltComponents>)>,
 }
@@ -71,6 +73,23 @@ pub(crate) struct TypedDfa {
     pub(crate) groups: Groups,
     pub(crate) dfa: TaggedDfa,
 }
+
+/// A list's element automaton: which of its groups holds which part of
+/// the item, and how items are found.
+pub(crate) struct ElementDfa {
+    pub(crate) groups: Groups,
+    pub(crate) dfa: TaggedDfa,
+    /// `None`: the automaton is the element, and each item is its longest
+    /// match ([`crate::automata::longest_items_tile`] holds). `Some(g)`: it
+    /// reads the first item (in group `g`) and then the rest of the list,
+    /// as a whole match of what is left of the list; slower (each item
+    /// reads the rest), but exact where the longest item can be wrong.
+    pub(crate) exact: Option<usize>,
+}
+
+/// How many state pairs [`crate::automata::longest_items_tile`] may visit
+/// before a list's items are read exactly.
+const MAX_TILE_PAIRS: usize = 1 << 16;
 
 /// One `@components` extraction: its fields and its tagged DFA (field `i`
 /// is group `i + 1`).
@@ -201,23 +220,18 @@ pub(crate) fn load(config: &Config) -> Result<(Grammar, Diagnostics), Error> {
                 ),
                 None,
             )),
-            None => found.push(Diagnostic::error(
-                Code::Config,
-                format!("`Config::depth` names `{rule}`, which `{module}` neither defines nor imports"),
-                None,
-            )),
+            None => found.push(match g.module_by_name(module) {
+                Some(m) => unknown_rule(&g, m, rule, "`Config::depth` names", "`Config::depth`"),
+                None => unknown_grammar(&g, module, "`Config::depth`"),
+            }),
         }
     }
     crate::depth::apply(&mut g, &bounds, &mut found);
-    let mut octets = crate::terminals::directives(&g, &mut found);
+    let mut octets = crate::terminals::directives(&g, &config.octets, &mut found);
     for name in &config.octets {
         match g.module_by_name(name) {
             Some(m) => octets.push(m),
-            None => found.push(Diagnostic::error(
-                Code::Config,
-                format!("`Config::octets` names `{name}`, which is not one of the spec files"),
-                None,
-            )),
+            None => found.push(unknown_grammar(&g, name, "`Config::octets`")),
         }
     }
     crate::terminals::apply(&mut g, &octets, &mut found);
@@ -451,18 +465,59 @@ fn rule_set(
         .filter_map(|n| {
             let found = g.module(m).get(n);
             if found.is_none() {
-                errors.push(Diagnostic::error(
-                    Code::Config,
-                    format!(
-                        "the AST configuration names `{n}`, which `{}` neither defines nor imports",
-                        g.module(m).name
-                    ),
-                    None,
+                errors.push(unknown_rule(
+                    g,
+                    m,
+                    n,
+                    "the AST configuration names",
+                    "`Config::ast_rules` or `Config::ast_leaves`",
                 ));
             }
             found
         })
         .collect()
+}
+
+/// "`{what}` `{name}`, which `m` neither defines nor imports", with the
+/// closest rule name if there is one.
+fn unknown_rule(g: &Grammar, m: ModuleId, name: &str, what: &str, setter: &str) -> Diagnostic {
+    let d = Diagnostic::error(
+        Code::Config,
+        format!(
+            "{what} `{name}`, which `{}` neither defines nor imports",
+            g.module(m).name
+        ),
+        None,
+    );
+    match g.similar_rule(m, name) {
+        Some(close) => d.with_note(format!("did you mean `{close}`?")),
+        None => d.with_note(format!("check the rule name in {setter}")),
+    }
+}
+
+/// The error for a configuration (`setter`) that names a grammar that is
+/// not one of the spec files, with the closest spec name if there is one.
+fn unknown_grammar(g: &Grammar, name: &str, setter: &str) -> Diagnostic {
+    let d = Diagnostic::error(
+        Code::Config,
+        format!("{setter} names the grammar `{name}`, which is not one of the spec files"),
+        None,
+    );
+    match g.similar_module(name) {
+        Some(close) => d.with_note(format!("did you mean `{close}`?")),
+        None => {
+            let names: Vec<String> = g
+                .modules
+                .iter()
+                .filter(|m| m.root)
+                .map(|m| format!("`{}`", m.name))
+                .collect();
+            d.with_note(format!(
+                "a grammar is named after its spec file's stem: {}",
+                names.join(", ")
+            ))
+        }
+    }
 }
 
 /// The AST model of each root module, and a tagged DFA for every typed
@@ -518,21 +573,54 @@ fn build_typed(
                         continue;
                     }
                 }
-                let fields: Vec<&typed::Field> = match &ty.shape {
-                    Shape::Struct(fs) => fs.iter().collect(),
-                    Shape::Enum(vs) => vs.iter().flat_map(|v| &v.fields).collect(),
-                    Shape::List(f) => vec![f],
-                };
-                for f in fields {
-                    let (Some(element), Some(item)) = (&f.element, f.rule) else {
-                        continue;
+                for (key, f) in typed::lists(&ty.shape) {
+                    let Some(element) = &f.element else { continue };
+                    let lowered = match (&f.item, f.rule) {
+                        (Some(item), _) => lowerer.lower_item(element, &item.shape),
+                        (None, Some(rule)) => lowerer.lower_element(element, rule).map(|hir| {
+                            let mut groups = Groups::default();
+                            groups.push(&[], typed::Site::Field);
+                            (hir, groups)
+                        }),
+                        (None, None) => continue,
                     };
-                    let built = lowerer.lower_element(element, item).and_then(|hir| {
-                        tagged(config, g, ty.rule, &hir, false, read_as_text[ty.rule.0 as usize])
+                    let built = lowered.and_then(|(hir, groups)| {
+                        let plain = lowerer.lower_plain(element)?;
+                        let tiles = (|| {
+                            let one = Automaton::build(&plain, config.limits).ok()?.compact();
+                            let plus = crate::regular::repeat(1, None, plain.clone());
+                            let plus = Automaton::build(&plus, config.limits).ok()?.compact();
+                            Some(automata::longest_items_tile(&one, &plus, MAX_TILE_PAIRS))
+                        })()
+                        .unwrap_or(false);
+                        let (hir, exact) = if tiles {
+                            (hir, None)
+                        } else {
+                            let group = groups.count();
+                            let Some(first) = crate::regular::first_of_rest(hir, plain, group) else {
+                                let r = g.rule(ty.rule);
+                                return Err(Diagnostic::error(
+                                    Code::TooComplex,
+                                    format!(
+                                        "the list `{}` of rule `{}` cannot be read item by item: the longest \
+                                         item can cut it wrong, and its items have several parts that may all \
+                                         be empty",
+                                        f.name, r.name
+                                    ),
+                                    Some(r.name_span),
+                                ));
+                            };
+                            (first, Some(group))
+                        };
+                        Ok(ElementDfa {
+                            groups,
+                            dfa: tagged(config, g, ty.rule, &hir, false, read_as_text[ty.rule.0 as usize])?,
+                            exact,
+                        })
                     });
                     match built {
                         Ok(d) => {
-                            parts.elements.insert((ty.rule, f.path.clone()), d);
+                            parts.elements.insert((ty.rule, key), d);
                         }
                         Err(d) => {
                             parts.tdfas.remove(&ty.rule);
@@ -701,17 +789,13 @@ fn resolve_exports(
                 .filter_map(|n| {
                     let found = m.get(n);
                     if found.is_none() {
-                        errors.push(
-                            Diagnostic::error(
-                                Code::Config,
-                                format!(
-                                    "the configuration exports `{n}`, which `{}` neither defines nor imports",
-                                    m.name
-                                ),
-                                None,
-                            )
-                            .with_note("check the rule name in `Config::export`"),
-                        );
+                        errors.push(unknown_rule(
+                            g,
+                            ModuleId(i as u32),
+                            n,
+                            "the configuration exports",
+                            "`Config::export`",
+                        ));
                     }
                     found
                 })
@@ -720,13 +804,16 @@ fn resolve_exports(
         };
         out.push((ModuleId(i as u32), ids));
     }
-    for name in config.exports.keys() {
-        if !g.modules.iter().any(|m| m.root && &m.name == name) {
-            errors.push(Diagnostic::error(
-                Code::Config,
-                format!("the configuration exports rules of `{name}`, which is not one of the spec files"),
-                None,
-            ));
+    let named = [
+        ("`Config::export`", &config.exports),
+        ("`Config::ast_rules`", &config.ast_rules),
+        ("`Config::ast_leaves`", &config.ast_leaves),
+    ];
+    for (setter, map) in named {
+        for name in map.keys() {
+            if !g.modules.iter().any(|m| m.root && &m.name == name) {
+                errors.push(unknown_grammar(g, name, setter));
+            }
         }
     }
     out
@@ -969,14 +1056,14 @@ mod tests {
         let compiled = Config::new().spec_source("t.abnf", spec).build().unwrap();
         let id = compiled.grammar.modules[1].get("a").unwrap();
         let (ty, _, _) = compiled.tagged("t", "a").unwrap();
-        let Shape::Enum(variants) = &ty.shape else {
+        let typed::Shape::Enum(variants) = &ty.shape else {
             panic!("{:?}", ty.shape)
         };
         let elements: Vec<&TaggedDfa> = variants
             .iter()
             .map(|v| {
                 assert_eq!(v.fields[0].name, "items");
-                &compiled.typed.elements[&(id, v.fields[0].path.clone())]
+                &compiled.typed.elements[&(id, v.fields[0].path.clone())].dfa
             })
             .collect();
         assert!(elements[0].run(b",12").is_ok() && elements[0].run(b";12").is_err());

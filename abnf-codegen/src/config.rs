@@ -231,6 +231,11 @@ impl Config {
     /// Gives these rules of `grammar` a typed AST node even where the default
     /// choice (see [`crate::typed`]) would make them leaves.
     ///
+    /// A `grammar` that is not one of the spec files, or a rule it neither
+    /// defines nor imports, is an error (`Code::Config`) with the closest
+    /// name, as for [`Config::export`]; so is an unknown name in
+    /// [`Config::ast_leaves`].
+    ///
     /// ```
     /// let files = abnf_codegen::Config::new()
     ///     .spec_source("v.abnf", "v = major \".\" minor\nmajor = 1*DIGIT\nminor = 1*DIGIT\nip = v \"/\" v\n")

@@ -205,6 +205,10 @@ pub enum Code {
     NoEffect,
     /// Warning: a line that is not ABNF is skipped as prose.
     Prose,
+    /// Warning: a spec that does not say `@terminals` uses values in
+    /// `%x80-FF` and none above: they match U+0080-U+00FF as UTF-8, which
+    /// a byte protocol rarely means.
+    Encoding,
 }
 
 impl Code {
@@ -233,6 +237,7 @@ impl Code {
             Code::CoreRuleRedefined => "core-rule-redefined",
             Code::NoEffect => "no-effect",
             Code::Prose => "prose",
+            Code::Encoding => "encoding",
         }
     }
 }

@@ -79,6 +79,7 @@ pub mod syntax;
 pub mod tagged;
 pub mod terminals;
 pub mod tools;
+pub mod tree;
 pub mod typed;
 pub mod wire;
 

@@ -227,7 +227,38 @@ fn run(command: Command, import_dirs: &[PathBuf]) -> Result<ExitCode, Error> {
             eprintln!("wrote {} files to {}", generated.files.len(), out.display());
             Ok(ExitCode::SUCCESS)
         }
-        Command::Explain { rule, specs } => {
+        Command::Explain {
+            rule,
+            types: true,
+            specs,
+        } => {
+            let (grammar, id) = find_rule(&specs, import_dirs, &rule)?;
+            let module = grammar.module(grammar.rules[id.0 as usize].module).name.clone();
+            let name = grammar.rule(id).name.clone();
+            let compiled = match config_for(&specs, import_dirs).build() {
+                Ok(c) => c,
+                Err(e @ Error::Grammar(_)) => {
+                    eprint!("{}", render(&e));
+                    return Ok(ExitCode::from(1));
+                }
+                Err(e) => return Err(e),
+            };
+            let m = compiled.grammar.module_by_name(&module);
+            let octets = m.is_some_and(|m| compiled.grammar.octets.contains(&m));
+            match abnf_codegen::tools::types_outline(&compiled, &module, &name) {
+                Some(text) => emit(&format!(
+                    "// `{module}::ast` (`List` and `Span` are abnf_runtime's; every type also has\n\
+                     // `parse(input: &'a {}) -> Result<Self, MatchError>`)\n{text}",
+                    if octets { "[u8]" } else { "str" }
+                ))?,
+                None => emit(&format!(
+                    "`{name}` has no type: where a field holds it, the field is its text ({})\n",
+                    if octets { "&[u8]" } else { "&str" }
+                ))?,
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Explain { rule, specs, .. } => {
             let (grammar, id) = find_rule(&specs, import_dirs, &rule)?;
             let r = grammar.rule(id);
             let mut direct = Vec::new();

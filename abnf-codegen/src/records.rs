@@ -15,8 +15,13 @@ pub enum Framing {
     /// data.
     Nul,
     /// One JSON string literal per line (`"GET / HTTP/1.1\r\n"`); empty
-    /// lines are skipped. JSON strings hold text: `\u0000`-`\u00FF`
-    /// escapes and every other character stand for their UTF-8 bytes.
+    /// lines are skipped. JSON strings hold text: every character (escaped
+    /// or not, `\u00e9` included) stands for its UTF-8 bytes, except the
+    /// lone low surrogates `\udc80`-`\udcff`, which stand for the single
+    /// bytes 0x80-0xFF that are not part of valid UTF-8 (Python's
+    /// "surrogateescape", PEP 383). So any bytes round-trip:
+    /// [`json_string`] writes them so and [`parse_json_string`] reads them
+    /// back.
     Json,
 }
 
@@ -85,6 +90,12 @@ pub fn parse_json_string(s: &str) -> Result<Vec<u8>, String> {
                     't' => '\t',
                     'u' => {
                         let hi = hex4(&mut chars)?;
+                        // A lone `\udc80`-`\udcff`: one byte that is not
+                        // UTF-8 (see `Framing::Json`).
+                        if (0xDC80..=0xDCFF).contains(&hi) {
+                            out.push((hi - 0xDC00) as u8);
+                            continue;
+                        }
                         let cp = if (0xD800..0xDC00).contains(&hi) {
                             if chars.next() != Some('\\') || chars.next() != Some('u') {
                                 return Err(format!("`\\u{hi:04X}` is a lone high surrogate"));
@@ -126,8 +137,9 @@ fn hex4(chars: &mut std::str::Chars<'_>) -> Result<u32, String> {
 
 /// `bytes` as a JSON string literal: UTF-8 text as is (quotes, backslashes
 /// and control characters escaped); a byte that is not part of valid UTF-8
-/// as `\u00XX` (a lossless round trip only for valid UTF-8: JSON has no
-/// byte strings).
+/// as the lone surrogate `\udcXX` (JSON has no byte strings; see
+/// [`Framing::Json`]), which [`parse_json_string`] reads back as that byte.
+/// Lossless for any bytes.
 pub fn json_string(bytes: &[u8]) -> String {
     let mut out = String::from("\"");
     for chunk in bytes.utf8_chunks() {
@@ -143,7 +155,7 @@ pub fn json_string(bytes: &[u8]) -> String {
             }
         }
         for b in chunk.invalid() {
-            out.push_str(&format!("\\u{:04x}", b));
+            out.push_str(&format!("\\udc{:02x}", b));
         }
     }
     out.push('"');
@@ -182,6 +194,27 @@ mod tests {
                 s.as_bytes()
             );
         }
-        assert_eq!(json_string(b"\xff"), "\"\\u00ff\"");
+        assert_eq!(json_string(b"\xff"), "\"\\udcff\"");
+    }
+
+    /// Issue 26: `sample --json` of an octet rule wrote byte 0xE9 as
+    /// `\u00e9`, which reads back as the two bytes of `é`.
+    #[test]
+    fn bytes_that_are_not_utf8_round_trip() {
+        for bytes in [
+            &b"\xe9"[..],
+            b"a\xff\x80b",
+            b"\xc3",
+            "é".as_bytes(),
+            b"\xed\xb2\x80",
+        ] {
+            let json = json_string(bytes);
+            assert_eq!(parse_json_string(&json).unwrap(), bytes, "{json}");
+        }
+        assert_eq!(json_string(b"\xe9"), "\"\\udce9\"");
+        // `\u00e9` is still the character `é`.
+        assert_eq!(parse_json_string("\"\\u00e9\"").unwrap(), "é".as_bytes());
+        // Other lone low surrogates are errors.
+        assert!(parse_json_string("\"\\udc7f\"").is_err());
     }
 }

@@ -16,14 +16,24 @@ use crate::grammar::{Expr, Grammar, ModuleId};
 
 /// The `; @terminals octets` lines of every spec file (imported ones too:
 /// the encoding belongs to the file); errors for other values.
-pub(crate) fn directives(g: &Grammar, diags: &mut Vec<Diagnostic>) -> Vec<ModuleId> {
+///
+/// Also warns about spec files that say nothing (no `@terminals` line) but
+/// use values in `%x80-FF` and none above `%xFF` ([`unstated_octets`]),
+/// unless `config_octets` names them.
+pub(crate) fn directives(
+    g: &Grammar,
+    config_octets: &[String],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<ModuleId> {
     let mut out = Vec::new();
+    let mut stated = Vec::new();
     for (mi, m) in g.modules.iter().enumerate() {
         if mi == 0 {
             continue;
         }
         let text = &g.sources.get(m.file).text;
         for (line_span, words) in crate::syntax::directive_words(m.file, text, "@terminals") {
+            stated.push(ModuleId(mi as u32));
             let arg = words.iter().map(|(w, _)| *w).collect::<Vec<_>>().join(" ");
             let arg_span = match (words.first(), words.last()) {
                 (Some((_, first)), Some((_, last))) => Span::new(m.file, first.start..last.end),
@@ -44,7 +54,62 @@ pub(crate) fn directives(g: &Grammar, diags: &mut Vec<Diagnostic>) -> Vec<Module
             }
         }
     }
+    for (mi, m) in g.modules.iter().enumerate().skip(1) {
+        if m.root && !stated.contains(&ModuleId(mi as u32)) && !config_octets.contains(&m.name) {
+            diags.extend(unstated_octets(g, ModuleId(mi as u32)));
+        }
+    }
     out
+}
+
+/// The warning for a spec file that does not say `@terminals` but whose
+/// values look like bytes: some in `%x80-FF` and none above `%xFF`. By
+/// default they are code points, so `obs-text = %x80-FF` matches
+/// U+0080-U+00FF as two-byte UTF-8 and rejects the single bytes an HTTP
+/// message holds. At the first such value.
+fn unstated_octets(g: &Grammar, m: ModuleId) -> Option<Diagnostic> {
+    let mut first: Option<(Span, u32, u32, &str)> = None;
+    let mut above = false;
+    for &id in &g.module(m).defined {
+        let rule = g.rule(id);
+        let mut stack = vec![&rule.expr];
+        while let Some(e) = stack.pop() {
+            match e {
+                Expr::Alt(es) | Expr::Concat(es) => stack.extend(es.iter().rev()),
+                Expr::Repeat { expr, .. } => stack.push(expr),
+                Expr::Range(lo, hi, span) => {
+                    above |= *hi > 0xFF;
+                    if *hi >= 0x80 && *lo <= 0xFF && first.is_none() {
+                        first = Some((*span, *lo, *hi, &rule.name));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let (span, lo, hi, rule) = first.filter(|_| !above)?;
+    let (lo, hi) = (lo.max(0x80), hi.min(0xFF));
+    let values = if lo == hi {
+        format!("%x{lo:X}")
+    } else {
+        format!("%x{lo:X}-{hi:X}")
+    };
+    Some(
+        Diagnostic::warning(
+            Code::Encoding,
+            format!(
+                "`{rule}` uses {values}, which by default are the characters U+{lo:04X}-U+{hi:04X}, \
+                 matched as two UTF-8 bytes each, not single bytes"
+            ),
+            Some(span),
+        )
+        .with_label("characters, not bytes")
+        .with_note(
+            "the spec does not say `@terminals` and no value in it is above %xFF; if its terminals are \
+             bytes (HTTP's `obs-text`, IMAP's `CHAR8`), add the line `; @terminals octets`",
+        )
+        .with_note("if it means characters, add `; @terminals code-points` to say so"),
+    )
 }
 
 /// Marks `modules` as octet-based and checks their terminals: values are

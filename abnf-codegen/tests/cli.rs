@@ -673,3 +673,94 @@ fn commands_end_quietly_on_a_closed_pipe() {
         );
     }
 }
+
+/// Issue 26: `sample --json` of an octet rule wrote byte 0xE9 as
+/// `"\u00e9"`, which `match --json` read back as the two bytes of `é` and
+/// rejected. Every record of `sample --json` must now match as written.
+#[test]
+fn json_samples_of_an_octet_rule_match_as_written() {
+    let path = temp_spec(
+        "obs.abnf",
+        b"; @terminals octets\nfield-value = 1*( %x21-7E / obs-text )\nobs-text = %x80-FF\n",
+    );
+    let o = run(
+        &args(&[
+            &"sample",
+            &"--rule",
+            &"field-value",
+            &"-n",
+            &"30",
+            &"--json",
+            &path,
+        ]),
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "stderr:\n{}", stderr(&o));
+    let records = stdout(&o);
+    assert!(
+        records.contains("\\udc"),
+        "no byte above 0x7F in 30 samples:\n{records}"
+    );
+    let m = run(
+        &args(&[&"match", &"--rule", &"field-value", &"--json", &path]),
+        records.as_bytes(),
+    );
+    assert_eq!(
+        m.status.code(),
+        Some(0),
+        "stdout:\n{}\nstderr:\n{}",
+        stdout(&m),
+        stderr(&m)
+    );
+    assert_eq!(stdout(&m).lines().count(), 30);
+    assert!(stdout(&m).lines().all(|l| l.ends_with("\"valid\":true}")));
+}
+
+/// Issue 26: a grammar with `%x80-FF` and no `@terminals` checked with 0
+/// warnings.
+#[test]
+fn check_warns_about_byte_values_read_as_characters() {
+    let path = temp_spec(
+        "http-ish.abnf",
+        b"field-vchar = VCHAR / obs-text\nobs-text = %x80-FF\n",
+    );
+    let o = run(&args(&[&"check", &path]), b"");
+    let err = stderr(&o);
+    assert!(
+        err.contains("warning[encoding]: `obs-text` uses %x80-FF"),
+        "{err}"
+    );
+    assert!(err.contains("; @terminals octets"), "{err}");
+    let stated = temp_spec(
+        "http-octets.abnf",
+        b"; @terminals octets\nfield-vchar = VCHAR / obs-text\nobs-text = %x80-FF\n",
+    );
+    assert!(!stderr(&run(&args(&[&"check", &stated]), b"")).contains("[encoding]"));
+    let unicode = temp_spec("uni.abnf", b"c = %x80-FF / %x100-10FFFF\n");
+    assert!(!stderr(&run(&args(&[&"check", &unicode]), b"")).contains("[encoding]"));
+}
+
+/// `explain --types` prints the types of a rule's typed tree.
+#[test]
+fn explain_types_shows_the_generated_signatures() {
+    let path = temp_spec(
+        "qs.abnf",
+        b"quoted-string = DQUOTE *( qdtext / quoted-pair ) DQUOTE\nqdtext = %x20-21 / %x23-5B / %x5D-7E\nquoted-pair = \"\\\" %x20-7E\n",
+    );
+    let o = run(
+        &args(&[&"explain", &"--types", &"--rule", &"quoted-string", &path]),
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "stderr:\n{}", stderr(&o));
+    let out = stdout(&o);
+    for want in [
+        "pub struct QuotedString<'a> {",
+        "pub qdtext_or_quoted_pairs: List<'a, QuotedStringItem<'a>>,",
+        "pub kind: QuotedStringItemKind<'a>,",
+        "    Qdtext(&'a str),\n    QuotedPair(&'a str),",
+    ] {
+        assert!(out.contains(want), "no {want:?} in:\n{out}");
+    }
+    let o = run(&args(&[&"explain", &"--types", &"--rule", &"qdtext", &path]), b"");
+    assert!(stdout(&o).contains("`qdtext` has no type"), "{}", stdout(&o));
+}

@@ -12,6 +12,8 @@ quoted    = DQUOTE *( %x20-21 / %x23-7E ) DQUOTE
 number    = 1*DIGIT [ "." 1*DIGIT ]
 list      = pair *( "," pair ) [ ";" comment ]
 comment   = *VCHAR
+tags      = *( key / "," number )
+attrs     = *( ";" [ key ] "=" value )
 "#;
 
 #[test]

@@ -387,6 +387,33 @@ impl TaggedDfa<'_> {
         best
     }
 
+    /// The end of the next item of a list whose element this automaton
+    /// reads, from `pos` (the list ends at `end`), with `tags` filled for
+    /// it; what generated list items and `abnf_codegen::tree` call. With
+    /// `exact` `None`, the item is the element's longest match. With
+    /// `Some(g)`, the automaton reads the first item in group `g` and then
+    /// the rest of the list, and must match all of `input[pos..end]`: the
+    /// generator chooses this where the longest item can leave a rest that
+    /// is no list.
+    #[doc(hidden)]
+    #[inline]
+    pub fn __item(
+        &self,
+        input: &[u8],
+        pos: usize,
+        end: usize,
+        tags: &mut [usize],
+        exact: Option<usize>,
+    ) -> Option<usize> {
+        match exact {
+            None => self.longest(input, pos, end, tags),
+            Some(g) => {
+                self.run(input, pos, end, tags).ok()?;
+                group(tags, g).map(|s| s.end)
+            }
+        }
+    }
+
     /// If a parse can end in `state` at position `pos`: its tags, and true.
     #[inline]
     pub(crate) fn read_tags(&self, state: usize, regs: &[usize], pos: usize, tags: &mut [usize]) -> bool {
@@ -412,7 +439,9 @@ impl TaggedDfa<'_> {
 #[doc(hidden)]
 #[inline]
 pub fn group(tags: &[usize], g: usize) -> Option<Span> {
-    let (start, end) = (tags[2 * g], tags[2 * g + 1]);
+    // A group the automaton lacks never matched (the generator checks
+    // that every group is there; this keeps a mistake from panicking).
+    let (start, end) = (*tags.get(2 * g)?, *tags.get(2 * g + 1)?);
     (start != NONE && end != NONE).then_some(Span { start, end })
 }
 

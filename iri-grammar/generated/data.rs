@@ -661,12 +661,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __DATAURL_TDFA
                 .parse("data", "dataurl", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                mediatype: __rt::group(&tags, 1).map(|s| Mediatype::__sub(input, s)),
-                data: __rt::leaf(input, &tags, 2),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -674,6 +669,20 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("data", "dataurl", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                mediatype: __rt::group(tags, 1).map(|s| Mediatype::__sub(input, s)),
+                data: __rt::leaf(input, tags, 2),
             }
         }
     }
@@ -711,7 +720,13 @@ pub mod ast {
     ) -> ::core::option::Option<(Parameter<'_>, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __MEDIATYPE_PARAMETERS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Parameter::__sub(input, s), next))
     }
@@ -752,17 +767,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 8];
             __MEDIATYPE_TDFA
                 .parse("data", "mediatype", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                type_: __rt::group(&tags, 1).map(|s| Type::__sub(input, s)),
-                subtype: __rt::group(&tags, 2).map(|s| Subtype::__sub(input, s)),
-                parameters: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 3).unwrap_or_default(),
-                    __mediatype_parameters_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -770,6 +775,25 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("data", "mediatype", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                type_: __rt::group(tags, 1).map(|s| Type::__sub(input, s)),
+                subtype: __rt::group(tags, 2).map(|s| Subtype::__sub(input, s)),
+                parameters: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 3).unwrap_or_default(),
+                    __mediatype_parameters_item,
+                ),
             }
         }
     }
@@ -819,12 +843,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __PARAMETER_TDFA
                 .parse("data", "parameter", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                attribute: __rt::leaf(input, &tags, 1),
-                value: __rt::leaf(input, &tags, 2),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -832,6 +851,20 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("data", "parameter", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                attribute: __rt::leaf(input, tags, 1),
+                value: __rt::leaf(input, tags, 2),
             }
         }
     }
@@ -887,17 +920,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __TYPE_TDFA.parse("data", "type", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    TypeKind::DiscreteType(__rt::leaf(input, &tags, 2))
-                } else if __rt::group(&tags, 3).is_some() {
-                    TypeKind::CompositeType(__rt::leaf(input, &tags, 4))
-                } else {
-                    __rt::inconsistent("data", "type", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -905,6 +928,25 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("data", "type", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    TypeKind::DiscreteType(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    TypeKind::CompositeType(__rt::leaf(input, tags, 4))
+                } else {
+                    __rt::inconsistent("data", "type", span.start)
+                },
             }
         }
     }
@@ -968,17 +1010,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    ExtensionTokenKind::IetfToken(__rt::leaf(input, &tags, 2))
-                } else if __rt::group(&tags, 3).is_some() {
-                    ExtensionTokenKind::XToken(__rt::leaf(input, &tags, 4))
-                } else {
-                    __rt::inconsistent("data", "extension-token", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -986,6 +1018,25 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("data", "extension-token", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    ExtensionTokenKind::IetfToken(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    ExtensionTokenKind::XToken(__rt::leaf(input, tags, 4))
+                } else {
+                    __rt::inconsistent("data", "extension-token", span.start)
+                },
             }
         }
     }
@@ -1042,22 +1093,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 10];
             __SUBTYPE_TDFA
                 .parse("data", "subtype", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    SubtypeKind::ExtensionToken(
-                        ExtensionToken::__sub(
-                            input,
-                            __rt::group(&tags, 2).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    SubtypeKind::IanaToken(__rt::leaf(input, &tags, 4))
-                } else {
-                    __rt::inconsistent("data", "subtype", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1065,6 +1101,30 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("data", "subtype", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    SubtypeKind::ExtensionToken(
+                        ExtensionToken::__sub(
+                            input,
+                            __rt::group(tags, 2).unwrap_or_default(),
+                        ),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    SubtypeKind::IanaToken(__rt::leaf(input, tags, 4))
+                } else {
+                    __rt::inconsistent("data", "subtype", span.start)
+                },
             }
         }
     }

@@ -440,15 +440,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __FILE_URI_TDFA
                 .parse("file", "file-URI", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                file_scheme: __rt::leaf(input, &tags, 1),
-                file_hier_part: FileHierPart::__sub(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -456,6 +448,23 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("file", "file-URI", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                file_scheme: __rt::leaf(input, tags, 1),
+                file_hier_part: FileHierPart::__sub(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                ),
             }
         }
     }
@@ -520,19 +529,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    FileHierPartKind::AuthPath(
-                        AuthPath::__sub(input, __rt::group(&tags, 2).unwrap_or_default()),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    FileHierPartKind::LocalPath(__rt::leaf(input, &tags, 4))
-                } else {
-                    __rt::inconsistent("file", "file-hier-part", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -540,6 +537,27 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("file", "file-hier-part", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    FileHierPartKind::AuthPath(
+                        AuthPath::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    FileHierPartKind::LocalPath(__rt::leaf(input, tags, 4))
+                } else {
+                    __rt::inconsistent("file", "file-hier-part", span.start)
+                },
             }
         }
     }
@@ -589,12 +607,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __AUTH_PATH_TDFA
                 .parse("file", "auth-path", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                file_auth: __rt::group(&tags, 1).map(|s| &input[s.range()]),
-                path_absolute: __rt::leaf(input, &tags, 2),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -602,6 +615,20 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("file", "auth-path", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                file_auth: __rt::group(tags, 1).map(|s| &input[s.range()]),
+                path_absolute: __rt::leaf(input, tags, 2),
             }
         }
     }
@@ -659,24 +686,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 14];
             __HOST_TDFA.parse("file", "host", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    HostKind::IpLiteral(
-                        IpLiteral::__sub(
-                            input,
-                            __rt::group(&tags, 2).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    HostKind::Ipv4address(__rt::leaf(input, &tags, 4))
-                } else if __rt::group(&tags, 5).is_some() {
-                    HostKind::RegName(__rt::leaf(input, &tags, 6))
-                } else {
-                    __rt::inconsistent("file", "host", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -684,6 +694,29 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("file", "host", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    HostKind::IpLiteral(
+                        IpLiteral::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    HostKind::Ipv4address(__rt::leaf(input, tags, 4))
+                } else if __rt::group(tags, 5).is_some() {
+                    HostKind::RegName(__rt::leaf(input, tags, 6))
+                } else {
+                    __rt::inconsistent("file", "host", span.start)
+                },
             }
         }
     }
@@ -742,19 +775,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 14];
             __IP_LITERAL_TDFA
                 .parse("file", "IP-literal", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    IpLiteralKind::Ipv6address(__rt::leaf(input, &tags, 2))
-                } else if __rt::group(&tags, 3).is_some() {
-                    IpLiteralKind::Ipv6addrz(__rt::leaf(input, &tags, 4))
-                } else if __rt::group(&tags, 5).is_some() {
-                    IpLiteralKind::IpvFuture(__rt::leaf(input, &tags, 6))
-                } else {
-                    __rt::inconsistent("file", "IP-literal", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -762,6 +783,27 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("file", "IP-literal", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    IpLiteralKind::Ipv6address(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    IpLiteralKind::Ipv6addrz(__rt::leaf(input, tags, 4))
+                } else if __rt::group(tags, 5).is_some() {
+                    IpLiteralKind::IpvFuture(__rt::leaf(input, tags, 6))
+                } else {
+                    __rt::inconsistent("file", "IP-literal", span.start)
+                },
             }
         }
     }

@@ -751,12 +751,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __MAILTO_URI_TDFA
                 .parse("mailto", "mailtoURI", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                to: __rt::group(&tags, 1).map(|s| To::__sub(input, s)),
-                hfields: __rt::group(&tags, 2).map(|s| Hfields::__sub(input, s)),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -764,6 +759,20 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("mailto", "mailtoURI", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                to: __rt::group(tags, 1).map(|s| To::__sub(input, s)),
+                hfields: __rt::group(tags, 2).map(|s| Hfields::__sub(input, s)),
             }
         }
     }
@@ -796,7 +805,14 @@ pub mod ast {
         end: usize,
     ) -> ::core::option::Option<(AddrSpec<'_>, usize)> {
         let mut tags = [usize::MAX; 4];
-        let next = __TO_ADDR_SPECS_ITEM.longest(input.as_bytes(), pos, end, &mut tags)?;
+        let next = __TO_ADDR_SPECS_ITEM
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((AddrSpec::__sub(input, s), next))
     }
@@ -834,19 +850,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __TO_TDFA.parse("mailto", "to", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                addr_spec: AddrSpec::__sub(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                ),
-                addr_specs: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                    __to_addr_specs_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -854,6 +858,27 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("mailto", "to", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                addr_spec: AddrSpec::__sub(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                ),
+                addr_specs: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __to_addr_specs_item,
+                ),
             }
         }
     }
@@ -887,7 +912,13 @@ pub mod ast {
     ) -> ::core::option::Option<(Hfield<'_>, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __HFIELDS_HFIELDS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Hfield::__sub(input, s), next))
     }
@@ -926,16 +957,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __HFIELDS_TDFA
                 .parse("mailto", "hfields", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                hfield: Hfield::__sub(input, __rt::group(&tags, 1).unwrap_or_default()),
-                hfields: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                    __hfields_hfields_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -943,6 +965,24 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("mailto", "hfields", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                hfield: Hfield::__sub(input, __rt::group(tags, 1).unwrap_or_default()),
+                hfields: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __hfields_hfields_item,
+                ),
             }
         }
     }
@@ -992,12 +1032,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __HFIELD_TDFA
                 .parse("mailto", "hfield", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                hfname: __rt::leaf(input, &tags, 1),
-                hfvalue: __rt::leaf(input, &tags, 2),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1005,6 +1040,20 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("mailto", "hfield", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                hfname: __rt::leaf(input, tags, 1),
+                hfvalue: __rt::leaf(input, tags, 2),
             }
         }
     }
@@ -1054,15 +1103,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __ADDR_SPEC_TDFA
                 .parse("mailto", "addr-spec", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                local_part: LocalPart::__sub(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                ),
-                domain: Domain::__sub(input, __rt::group(&tags, 2).unwrap_or_default()),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1070,6 +1111,23 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("mailto", "addr-spec", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                local_part: LocalPart::__sub(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                ),
+                domain: Domain::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
             }
         }
     }
@@ -1126,22 +1184,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 10];
             __LOCAL_PART_TDFA
                 .parse("mailto", "local-part", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    LocalPartKind::DotAtomText(__rt::leaf(input, &tags, 2))
-                } else if __rt::group(&tags, 3).is_some() {
-                    LocalPartKind::QuotedString(
-                        QuotedString::__sub(
-                            input,
-                            __rt::group(&tags, 4).unwrap_or_default(),
-                        ),
-                    )
-                } else {
-                    __rt::inconsistent("mailto", "local-part", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1149,6 +1192,30 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("mailto", "local-part", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    LocalPartKind::DotAtomText(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    LocalPartKind::QuotedString(
+                        QuotedString::__sub(
+                            input,
+                            __rt::group(tags, 4).unwrap_or_default(),
+                        ),
+                    )
+                } else {
+                    __rt::inconsistent("mailto", "local-part", span.start)
+                },
             }
         }
     }
@@ -1195,7 +1262,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __DOMAIN_DTEXT_NO_OBSS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -1232,23 +1305,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 10];
             __DOMAIN_TDFA
                 .parse("mailto", "domain", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    DomainKind::DotAtomText(__rt::leaf(input, &tags, 2))
-                } else if __rt::group(&tags, 3).is_some() {
-                    DomainKind::DtextNoObs(
-                        ::abnf_runtime::List::__new(
-                            input,
-                            __rt::group(&tags, 4).unwrap_or_default(),
-                            __domain_dtext_no_obss_item,
-                        ),
-                    )
-                } else {
-                    __rt::inconsistent("mailto", "domain", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1256,6 +1313,31 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("mailto", "domain", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    DomainKind::DotAtomText(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    DomainKind::DtextNoObs(
+                        ::abnf_runtime::List::__new(
+                            input,
+                            __rt::group(tags, 4).unwrap_or_default(),
+                            __domain_dtext_no_obss_item,
+                        ),
+                    )
+                } else {
+                    __rt::inconsistent("mailto", "domain", span.start)
+                },
             }
         }
     }
@@ -1271,31 +1353,46 @@ pub mod ast {
         __QUOTED_STRING_TDFA_BYTES,
     );
     #[cfg(target_endian = "little")]
-    static __QUOTED_STRING_FWSS_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
+    static __QUOTED_STRING_QCONTENTS_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
         *include_bytes!(
-            concat!(env!("OUT_DIR"), "/mailto/ast/quoted_string.fwss.le.tdfa")
+            concat!(env!("OUT_DIR"), "/mailto/ast/quoted_string.qcontents.le.tdfa")
         ),
     );
     #[cfg(target_endian = "big")]
-    static __QUOTED_STRING_FWSS_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
+    static __QUOTED_STRING_QCONTENTS_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
         *include_bytes!(
-            concat!(env!("OUT_DIR"), "/mailto/ast/quoted_string.fwss.be.tdfa")
+            concat!(env!("OUT_DIR"), "/mailto/ast/quoted_string.qcontents.be.tdfa")
         ),
     );
-    static __QUOTED_STRING_FWSS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
-        __QUOTED_STRING_FWSS_ITEM_BYTES,
+    static __QUOTED_STRING_QCONTENTS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
+        __QUOTED_STRING_QCONTENTS_ITEM_BYTES,
     );
-    /// Reads one `FWS` of `QuotedString` starting at `pos`.
-    fn __quotedstring_fwss_item(
+    /// Reads one `[ FWS ] qcontent` of `QuotedString` starting at `pos`.
+    fn __quotedstring_qcontents_item(
         input: &str,
         pos: usize,
         end: usize,
-    ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 4];
-        let next = __QUOTED_STRING_FWSS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = __rt::group(&tags, 1)?;
-        Some((&input[s.range()], next))
+    ) -> ::core::option::Option<(QuotedStringItem<'_>, usize)> {
+        let mut tags = [usize::MAX; 6];
+        let next = __QUOTED_STRING_QCONTENTS_ITEM
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
+        Some((
+            QuotedStringItem::__from_tags(
+                input,
+                ::abnf_runtime::Span {
+                    start: pos,
+                    end: next,
+                },
+                &tags,
+            ),
+            next,
+        ))
     }
     /// Parse tree of the rule `quoted-string` of `mailto.abnf` (line 58):
     ///
@@ -1310,8 +1407,8 @@ pub mod ast {
         pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
-        /// `FWS`
-        pub fwss: ::abnf_runtime::List<'a, &'a str>,
+        /// `[ FWS ] qcontent`
+        pub qcontents: ::abnf_runtime::List<'a, QuotedStringItem<'a>>,
         /// `FWS`
         pub fws: ::core::option::Option<&'a str>,
     }
@@ -1339,16 +1436,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                fwss: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                    __quotedstring_fwss_item,
-                ),
-                fws: __rt::group(&tags, 2).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1356,6 +1444,56 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("mailto", "quoted-string", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                qcontents: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                    __quotedstring_qcontents_item,
+                ),
+                fws: __rt::group(tags, 2).map(|s| &input[s.range()]),
+            }
+        }
+    }
+    /// One item of the list `qcontents` of the rule `quoted-string`: one match of
+    ///
+    /// ```text
+    /// [ FWS ] qcontent
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct QuotedStringItem<'a> {
+        /// Where this item is in the input (separators included).
+        pub span: ::abnf_runtime::Span,
+        /// The text this item matched.
+        pub text: &'a str,
+        /// `FWS`
+        pub fws: ::core::option::Option<&'a str>,
+        /// `qcontent`
+        pub qcontent: &'a str,
+    }
+    impl<'a> QuotedStringItem<'a> {
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                fws: __rt::group(tags, 1).map(|s| &input[s.range()]),
+                qcontent: __rt::leaf(input, tags, 2),
             }
         }
     }

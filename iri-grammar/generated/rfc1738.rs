@@ -2383,15 +2383,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                scheme: __rt::leaf(input, &tags, 1),
-                schemepart: Schemepart::__sub(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2399,6 +2391,23 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "genericurl", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                scheme: __rt::leaf(input, tags, 1),
+                schemepart: Schemepart::__sub(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                ),
             }
         }
     }
@@ -2475,55 +2484,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 46];
             __URL_TDFA.parse("rfc1738", "url", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    UrlKind::Httpurl(
-                        Httpurl::__sub(input, __rt::group(&tags, 2).unwrap_or_default()),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    UrlKind::Ftpurl(
-                        Ftpurl::__sub(input, __rt::group(&tags, 4).unwrap_or_default()),
-                    )
-                } else if __rt::group(&tags, 5).is_some() {
-                    UrlKind::Newsurl(__rt::leaf(input, &tags, 6))
-                } else if __rt::group(&tags, 7).is_some() {
-                    UrlKind::Nntpurl(
-                        Nntpurl::__sub(input, __rt::group(&tags, 8).unwrap_or_default()),
-                    )
-                } else if __rt::group(&tags, 9).is_some() {
-                    UrlKind::Telneturl(__rt::leaf(input, &tags, 10))
-                } else if __rt::group(&tags, 11).is_some() {
-                    UrlKind::Gopherurl(
-                        Gopherurl::__sub(
-                            input,
-                            __rt::group(&tags, 12).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 13).is_some() {
-                    UrlKind::Waisurl(
-                        Waisurl::__sub(input, __rt::group(&tags, 14).unwrap_or_default()),
-                    )
-                } else if __rt::group(&tags, 15).is_some() {
-                    UrlKind::Mailtourl(__rt::leaf(input, &tags, 16))
-                } else if __rt::group(&tags, 17).is_some() {
-                    UrlKind::Fileurl(
-                        Fileurl::__sub(input, __rt::group(&tags, 18).unwrap_or_default()),
-                    )
-                } else if __rt::group(&tags, 19).is_some() {
-                    UrlKind::Prosperourl(
-                        Prosperourl::__sub(
-                            input,
-                            __rt::group(&tags, 20).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 21).is_some() {
-                    UrlKind::Otherurl(__rt::leaf(input, &tags, 22))
-                } else {
-                    __rt::inconsistent("rfc1738", "url", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2531,6 +2492,63 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "url", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    UrlKind::Httpurl(
+                        Httpurl::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    UrlKind::Ftpurl(
+                        Ftpurl::__sub(input, __rt::group(tags, 4).unwrap_or_default()),
+                    )
+                } else if __rt::group(tags, 5).is_some() {
+                    UrlKind::Newsurl(__rt::leaf(input, tags, 6))
+                } else if __rt::group(tags, 7).is_some() {
+                    UrlKind::Nntpurl(
+                        Nntpurl::__sub(input, __rt::group(tags, 8).unwrap_or_default()),
+                    )
+                } else if __rt::group(tags, 9).is_some() {
+                    UrlKind::Telneturl(__rt::leaf(input, tags, 10))
+                } else if __rt::group(tags, 11).is_some() {
+                    UrlKind::Gopherurl(
+                        Gopherurl::__sub(
+                            input,
+                            __rt::group(tags, 12).unwrap_or_default(),
+                        ),
+                    )
+                } else if __rt::group(tags, 13).is_some() {
+                    UrlKind::Waisurl(
+                        Waisurl::__sub(input, __rt::group(tags, 14).unwrap_or_default()),
+                    )
+                } else if __rt::group(tags, 15).is_some() {
+                    UrlKind::Mailtourl(__rt::leaf(input, tags, 16))
+                } else if __rt::group(tags, 17).is_some() {
+                    UrlKind::Fileurl(
+                        Fileurl::__sub(input, __rt::group(tags, 18).unwrap_or_default()),
+                    )
+                } else if __rt::group(tags, 19).is_some() {
+                    UrlKind::Prosperourl(
+                        Prosperourl::__sub(
+                            input,
+                            __rt::group(tags, 20).unwrap_or_default(),
+                        ),
+                    )
+                } else if __rt::group(tags, 21).is_some() {
+                    UrlKind::Otherurl(__rt::leaf(input, tags, 22))
+                } else {
+                    __rt::inconsistent("rfc1738", "url", span.start)
+                },
             }
         }
     }
@@ -2577,7 +2595,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __SCHEMEPART_XCHARS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2621,28 +2645,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    SchemepartKind::Xchar(
-                        ::abnf_runtime::List::__new(
-                            input,
-                            __rt::group(&tags, 2).unwrap_or_default(),
-                            __schemepart_xchars_item,
-                        ),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    SchemepartKind::IpSchemepart(
-                        IpSchemepart::__sub(
-                            input,
-                            __rt::group(&tags, 4).unwrap_or_default(),
-                        ),
-                    )
-                } else {
-                    __rt::inconsistent("rfc1738", "schemepart", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2650,6 +2653,36 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "schemepart", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    SchemepartKind::Xchar(
+                        ::abnf_runtime::List::__new(
+                            input,
+                            __rt::group(tags, 2).unwrap_or_default(),
+                            __schemepart_xchars_item,
+                        ),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    SchemepartKind::IpSchemepart(
+                        IpSchemepart::__sub(
+                            input,
+                            __rt::group(tags, 4).unwrap_or_default(),
+                        ),
+                    )
+                } else {
+                    __rt::inconsistent("rfc1738", "schemepart", span.start)
+                },
             }
         }
     }
@@ -2706,12 +2739,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                login: Login::__sub(input, __rt::group(&tags, 1).unwrap_or_default()),
-                urlpath: __rt::group(&tags, 2).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2719,6 +2747,20 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "ip-schemepart", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                login: Login::__sub(input, __rt::group(tags, 1).unwrap_or_default()),
+                urlpath: __rt::group(tags, 2).map(|s| &input[s.range()]),
             }
         }
     }
@@ -2770,16 +2812,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 8];
             __LOGIN_TDFA
                 .parse("rfc1738", "login", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                user: __rt::group(&tags, 1).map(|s| &input[s.range()]),
-                password: __rt::group(&tags, 2).map(|s| &input[s.range()]),
-                hostport: Hostport::__sub(
-                    input,
-                    __rt::group(&tags, 3).unwrap_or_default(),
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2787,6 +2820,24 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "login", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                user: __rt::group(tags, 1).map(|s| &input[s.range()]),
+                password: __rt::group(tags, 2).map(|s| &input[s.range()]),
+                hostport: Hostport::__sub(
+                    input,
+                    __rt::group(tags, 3).unwrap_or_default(),
+                ),
             }
         }
     }
@@ -2836,12 +2887,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __HOSTPORT_TDFA
                 .parse("rfc1738", "hostport", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                host: Host::__sub(input, __rt::group(&tags, 1).unwrap_or_default()),
-                port: __rt::group(&tags, 2).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2849,6 +2895,20 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "hostport", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                host: Host::__sub(input, __rt::group(tags, 1).unwrap_or_default()),
+                port: __rt::group(tags, 2).map(|s| &input[s.range()]),
             }
         }
     }
@@ -2905,24 +2965,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 10];
             __HOST_TDFA
                 .parse("rfc1738", "host", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    HostKind::Hostname(
-                        Hostname::__sub(input, __rt::group(&tags, 2).unwrap_or_default()),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    HostKind::Hostnumber(
-                        Hostnumber::__sub(
-                            input,
-                            __rt::group(&tags, 4).unwrap_or_default(),
-                        ),
-                    )
-                } else {
-                    __rt::inconsistent("rfc1738", "host", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2930,6 +2973,32 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "host", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    HostKind::Hostname(
+                        Hostname::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    HostKind::Hostnumber(
+                        Hostnumber::__sub(
+                            input,
+                            __rt::group(tags, 4).unwrap_or_default(),
+                        ),
+                    )
+                } else {
+                    __rt::inconsistent("rfc1738", "host", span.start)
+                },
             }
         }
     }
@@ -2967,7 +3036,13 @@ pub mod ast {
     ) -> ::core::option::Option<(Domainlabel<'_>, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __HOSTNAME_DOMAINLABELS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Domainlabel::__sub(input, s), next))
     }
@@ -3006,19 +3081,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __HOSTNAME_TDFA
                 .parse("rfc1738", "hostname", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                domainlabels: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                    __hostname_domainlabels_item,
-                ),
-                toplabel: Toplabel::__sub(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3028,6 +3091,27 @@ pub mod ast {
                 Err(e) => __rt::inconsistent("rfc1738", "hostname", e.offset()),
             }
         }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                domainlabels: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                    __hostname_domainlabels_item,
+                ),
+                toplabel: Toplabel::__sub(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                ),
+            }
+        }
     }
     /// Which alternative of `domainlabel` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -3035,12 +3119,12 @@ pub mod ast {
     pub enum DomainlabelKind<'a> {
         /// The alternative with `alphadigit`.
         Alphadigit(&'a str),
-        /// The alternative with `alphadigit`, `alphadigit`, `alphadigit`.
+        /// The alternative with `alphadigit`, `alphadigit / "-"`, `alphadigit`.
         Alphadigit2 {
             /// `alphadigit`
             alphadigit: &'a str,
-            /// `alphadigit`
-            alphadigits: ::abnf_runtime::List<'a, &'a str>,
+            /// `alphadigit / "-"`
+            alphadigits: ::abnf_runtime::List<'a, DomainlabelItem<'a>>,
             /// `alphadigit`
             alphadigit_2: &'a str,
         },
@@ -3071,17 +3155,32 @@ pub mod ast {
     static __DOMAINLABEL_ALPHADIGITS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __DOMAINLABEL_ALPHADIGITS_ITEM_BYTES,
     );
-    /// Reads one `alphadigit` of `Domainlabel` starting at `pos`.
+    /// Reads one `alphadigit / "-"` of `Domainlabel` starting at `pos`.
     fn __domainlabel_alphadigits_item(
         input: &str,
         pos: usize,
         end: usize,
-    ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 2];
+    ) -> ::core::option::Option<(DomainlabelItem<'_>, usize)> {
+        let mut tags = [usize::MAX; 8];
         let next = __DOMAINLABEL_ALPHADIGITS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = __rt::group(&tags, 1)?;
-        Some((&input[s.range()], next))
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
+        Some((
+            DomainlabelItem::__from_tags(
+                input,
+                ::abnf_runtime::Span {
+                    start: pos,
+                    end: next,
+                },
+                &tags,
+            ),
+            next,
+        ))
     }
     /// Parse tree of the rule `domainlabel` of `rfc1738.bnf` (line 34):
     ///
@@ -3123,25 +3222,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    DomainlabelKind::Alphadigit(__rt::leaf(input, &tags, 2))
-                } else if __rt::group(&tags, 3).is_some() {
-                    DomainlabelKind::Alphadigit2 {
-                        alphadigit: __rt::leaf(input, &tags, 4),
-                        alphadigits: ::abnf_runtime::List::__new(
-                            input,
-                            __rt::group(&tags, 5).unwrap_or_default(),
-                            __domainlabel_alphadigits_item,
-                        ),
-                        alphadigit_2: __rt::leaf(input, &tags, 6),
-                    }
-                } else {
-                    __rt::inconsistent("rfc1738", "domainlabel", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3151,6 +3232,77 @@ pub mod ast {
                 Err(e) => __rt::inconsistent("rfc1738", "domainlabel", e.offset()),
             }
         }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    DomainlabelKind::Alphadigit(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    DomainlabelKind::Alphadigit2 {
+                        alphadigit: __rt::leaf(input, tags, 4),
+                        alphadigits: ::abnf_runtime::List::__new(
+                            input,
+                            __rt::group(tags, 5).unwrap_or_default(),
+                            __domainlabel_alphadigits_item,
+                        ),
+                        alphadigit_2: __rt::leaf(input, tags, 6),
+                    }
+                } else {
+                    __rt::inconsistent("rfc1738", "domainlabel", span.start)
+                },
+            }
+        }
+    }
+    /// Which alternative of `domainlabel` matched.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum DomainlabelItemKind<'a> {
+        /// The alternative with `alphadigit`.
+        Alphadigit(&'a str),
+        /// The alternative `Minus`.
+        Minus,
+    }
+    /// One item of the list `alphadigits` of the rule `domainlabel`: one match of
+    ///
+    /// ```text
+    /// alphadigit / "-"
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct DomainlabelItem<'a> {
+        /// Where this item is in the input (separators included).
+        pub span: ::abnf_runtime::Span,
+        /// The text this item matched.
+        pub text: &'a str,
+        /// Which alternative matched, with its parts.
+        pub kind: DomainlabelItemKind<'a>,
+    }
+    impl<'a> DomainlabelItem<'a> {
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    DomainlabelItemKind::Alphadigit(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    DomainlabelItemKind::Minus
+                } else {
+                    __rt::inconsistent("rfc1738", "domainlabel", span.start)
+                },
+            }
+        }
     }
     /// Which alternative of `toplabel` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -3158,12 +3310,12 @@ pub mod ast {
     pub enum ToplabelKind<'a> {
         /// The alternative with `alpha`.
         Alpha(&'a str),
-        /// The alternative with `alpha`, `alphadigit`, `alphadigit`.
+        /// The alternative with `alpha`, `alphadigit / "-"`, `alphadigit`.
         Alpha2 {
             /// `alpha`
             alpha: &'a str,
-            /// `alphadigit`
-            alphadigits: ::abnf_runtime::List<'a, &'a str>,
+            /// `alphadigit / "-"`
+            alphadigits: ::abnf_runtime::List<'a, ToplabelItem<'a>>,
             /// `alphadigit`
             alphadigit: &'a str,
         },
@@ -3194,17 +3346,32 @@ pub mod ast {
     static __TOPLABEL_ALPHADIGITS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __TOPLABEL_ALPHADIGITS_ITEM_BYTES,
     );
-    /// Reads one `alphadigit` of `Toplabel` starting at `pos`.
+    /// Reads one `alphadigit / "-"` of `Toplabel` starting at `pos`.
     fn __toplabel_alphadigits_item(
         input: &str,
         pos: usize,
         end: usize,
-    ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 2];
+    ) -> ::core::option::Option<(ToplabelItem<'_>, usize)> {
+        let mut tags = [usize::MAX; 8];
         let next = __TOPLABEL_ALPHADIGITS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = __rt::group(&tags, 1)?;
-        Some((&input[s.range()], next))
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
+        Some((
+            ToplabelItem::__from_tags(
+                input,
+                ::abnf_runtime::Span {
+                    start: pos,
+                    end: next,
+                },
+                &tags,
+            ),
+            next,
+        ))
     }
     /// Parse tree of the rule `toplabel` of `rfc1738.bnf` (line 35):
     ///
@@ -3239,25 +3406,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 14];
             __TOPLABEL_TDFA
                 .parse("rfc1738", "toplabel", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    ToplabelKind::Alpha(__rt::leaf(input, &tags, 2))
-                } else if __rt::group(&tags, 3).is_some() {
-                    ToplabelKind::Alpha2 {
-                        alpha: __rt::leaf(input, &tags, 4),
-                        alphadigits: ::abnf_runtime::List::__new(
-                            input,
-                            __rt::group(&tags, 5).unwrap_or_default(),
-                            __toplabel_alphadigits_item,
-                        ),
-                        alphadigit: __rt::leaf(input, &tags, 6),
-                    }
-                } else {
-                    __rt::inconsistent("rfc1738", "toplabel", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3265,6 +3414,77 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "toplabel", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    ToplabelKind::Alpha(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    ToplabelKind::Alpha2 {
+                        alpha: __rt::leaf(input, tags, 4),
+                        alphadigits: ::abnf_runtime::List::__new(
+                            input,
+                            __rt::group(tags, 5).unwrap_or_default(),
+                            __toplabel_alphadigits_item,
+                        ),
+                        alphadigit: __rt::leaf(input, tags, 6),
+                    }
+                } else {
+                    __rt::inconsistent("rfc1738", "toplabel", span.start)
+                },
+            }
+        }
+    }
+    /// Which alternative of `toplabel` matched.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum ToplabelItemKind<'a> {
+        /// The alternative with `alphadigit`.
+        Alphadigit(&'a str),
+        /// The alternative `Minus`.
+        Minus,
+    }
+    /// One item of the list `alphadigits` of the rule `toplabel`: one match of
+    ///
+    /// ```text
+    /// alphadigit / "-"
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct ToplabelItem<'a> {
+        /// Where this item is in the input (separators included).
+        pub span: ::abnf_runtime::Span,
+        /// The text this item matched.
+        pub text: &'a str,
+        /// Which alternative matched, with its parts.
+        pub kind: ToplabelItemKind<'a>,
+    }
+    impl<'a> ToplabelItem<'a> {
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    ToplabelItemKind::Alphadigit(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    ToplabelItemKind::Minus
+                } else {
+                    __rt::inconsistent("rfc1738", "toplabel", span.start)
+                },
             }
         }
     }
@@ -3325,14 +3545,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                digits: __rt::leaf(input, &tags, 1),
-                digits_2: __rt::leaf(input, &tags, 2),
-                digits_3: __rt::leaf(input, &tags, 3),
-                digits_4: __rt::leaf(input, &tags, 4),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3340,6 +3553,22 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "hostnumber", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                digits: __rt::leaf(input, tags, 1),
+                digits_2: __rt::leaf(input, tags, 2),
+                digits_3: __rt::leaf(input, tags, 3),
+                digits_4: __rt::leaf(input, tags, 4),
             }
         }
     }
@@ -3391,13 +3620,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 8];
             __FTPURL_TDFA
                 .parse("rfc1738", "ftpurl", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                login: Login::__sub(input, __rt::group(&tags, 1).unwrap_or_default()),
-                fpath: __rt::group(&tags, 2).map(|s| Fpath::__sub(input, s)),
-                ftptype: __rt::group(&tags, 3).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3405,6 +3628,21 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "ftpurl", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                login: Login::__sub(input, __rt::group(tags, 1).unwrap_or_default()),
+                fpath: __rt::group(tags, 2).map(|s| Fpath::__sub(input, s)),
+                ftptype: __rt::group(tags, 3).map(|s| &input[s.range()]),
             }
         }
     }
@@ -3438,7 +3676,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __FPATH_FSEGMENTS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -3477,16 +3721,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __FPATH_TDFA
                 .parse("rfc1738", "fpath", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                fsegment: __rt::leaf(input, &tags, 1),
-                fsegments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                    __fpath_fsegments_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3494,6 +3729,24 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "fpath", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                fsegment: __rt::leaf(input, tags, 1),
+                fsegments: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __fpath_fsegments_item,
+                ),
             }
         }
     }
@@ -3543,12 +3796,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __FILEURL_TDFA
                 .parse("rfc1738", "fileurl", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                host: __rt::group(&tags, 1).map(|s| Host::__sub(input, s)),
-                fpath: Fpath::__sub(input, __rt::group(&tags, 2).unwrap_or_default()),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3556,6 +3804,20 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "fileurl", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                host: __rt::group(tags, 1).map(|s| Host::__sub(input, s)),
+                fpath: Fpath::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
             }
         }
     }
@@ -3607,16 +3869,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 8];
             __HTTPURL_TDFA
                 .parse("rfc1738", "httpurl", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                hostport: Hostport::__sub(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                ),
-                hpath: __rt::group(&tags, 2).map(|s| Hpath::__sub(input, s)),
-                search: __rt::group(&tags, 3).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3624,6 +3877,24 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "httpurl", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                hostport: Hostport::__sub(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                ),
+                hpath: __rt::group(tags, 2).map(|s| Hpath::__sub(input, s)),
+                search: __rt::group(tags, 3).map(|s| &input[s.range()]),
             }
         }
     }
@@ -3657,7 +3928,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __HPATH_HSEGMENTS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -3696,16 +3973,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __HPATH_TDFA
                 .parse("rfc1738", "hpath", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                hsegment: __rt::leaf(input, &tags, 1),
-                hsegments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                    __hpath_hsegments_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3713,6 +3981,24 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "hpath", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                hsegment: __rt::leaf(input, tags, 1),
+                hsegments: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __hpath_hsegments_item,
+                ),
             }
         }
     }
@@ -3769,18 +4055,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 12];
             __GOPHERURL_TDFA
                 .parse("rfc1738", "gopherurl", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                hostport: Hostport::__sub(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                ),
-                gtype: __rt::group(&tags, 2).map(|s| &input[s.range()]),
-                selector: __rt::group(&tags, 3).map(|s| &input[s.range()]),
-                search: __rt::group(&tags, 4).map(|s| &input[s.range()]),
-                gopher_string: __rt::group(&tags, 5).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3788,6 +4063,26 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "gopherurl", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                hostport: Hostport::__sub(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                ),
+                gtype: __rt::group(tags, 2).map(|s| &input[s.range()]),
+                selector: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                search: __rt::group(tags, 4).map(|s| &input[s.range()]),
+                gopher_string: __rt::group(tags, 5).map(|s| &input[s.range()]),
             }
         }
     }
@@ -3846,21 +4141,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 12];
             __GROUPPART_TDFA
                 .parse("rfc1738", "grouppart", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    GrouppartKind::Star
-                } else if __rt::group(&tags, 2).is_some() {
-                    GrouppartKind::Group(__rt::leaf(input, &tags, 3))
-                } else if __rt::group(&tags, 4).is_some() {
-                    GrouppartKind::Article(
-                        Article::__sub(input, __rt::group(&tags, 5).unwrap_or_default()),
-                    )
-                } else {
-                    __rt::inconsistent("rfc1738", "grouppart", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3868,6 +4149,29 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "grouppart", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    GrouppartKind::Star
+                } else if __rt::group(tags, 2).is_some() {
+                    GrouppartKind::Group(__rt::leaf(input, tags, 3))
+                } else if __rt::group(tags, 4).is_some() {
+                    GrouppartKind::Article(
+                        Article::__sub(input, __rt::group(tags, 5).unwrap_or_default()),
+                    )
+                } else {
+                    __rt::inconsistent("rfc1738", "grouppart", span.start)
+                },
             }
         }
     }
@@ -3893,16 +4197,32 @@ pub mod ast {
     static __ARTICLE_UCHARS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __ARTICLE_UCHARS_ITEM_BYTES,
     );
-    /// Reads one `uchar` of `Article` starting at `pos`.
+    /// Reads one `uchar / ";" / "/" / "?" / ":" / "&" / "="` of `Article` starting at `pos`.
     fn __article_uchars_item(
         input: &str,
         pos: usize,
         end: usize,
-    ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 2];
-        let next = __ARTICLE_UCHARS_ITEM.longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = __rt::group(&tags, 1)?;
-        Some((&input[s.range()], next))
+    ) -> ::core::option::Option<(ArticleItem<'_>, usize)> {
+        let mut tags = [usize::MAX; 18];
+        let next = __ARTICLE_UCHARS_ITEM
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
+        Some((
+            ArticleItem::__from_tags(
+                input,
+                ::abnf_runtime::Span {
+                    start: pos,
+                    end: next,
+                },
+                &tags,
+            ),
+            next,
+        ))
     }
     /// Parse tree of the rule `article` of `rfc1738.bnf` (line 74):
     ///
@@ -3917,8 +4237,8 @@ pub mod ast {
         pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
-        /// `uchar`
-        pub uchars: ::abnf_runtime::List<'a, &'a str>,
+        /// `uchar / ";" / "/" / "?" / ":" / "&" / "="`
+        pub uchars: ::abnf_runtime::List<'a, ArticleItem<'a>>,
         /// `host`
         pub host: Host<'a>,
     }
@@ -3939,16 +4259,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __ARTICLE_TDFA
                 .parse("rfc1738", "article", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                uchars: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                    __article_uchars_item,
-                ),
-                host: Host::__sub(input, __rt::group(&tags, 2).unwrap_or_default()),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3956,6 +4267,88 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "article", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                uchars: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                    __article_uchars_item,
+                ),
+                host: Host::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+            }
+        }
+    }
+    /// Which alternative of `article` matched.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum ArticleItemKind<'a> {
+        /// The alternative with `uchar`.
+        Uchar(&'a str),
+        /// The alternative `Semicolon`.
+        Semicolon,
+        /// The alternative `Slash`.
+        Slash,
+        /// The alternative `Question`.
+        Question,
+        /// The alternative `Colon`.
+        Colon,
+        /// The alternative `Amp`.
+        Amp,
+        /// The alternative `Equals`.
+        Equals,
+    }
+    /// One item of the list `uchars` of the rule `article`: one match of
+    ///
+    /// ```text
+    /// uchar / ";" / "/" / "?" / ":" / "&" / "="
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct ArticleItem<'a> {
+        /// Where this item is in the input (separators included).
+        pub span: ::abnf_runtime::Span,
+        /// The text this item matched.
+        pub text: &'a str,
+        /// Which alternative matched, with its parts.
+        pub kind: ArticleItemKind<'a>,
+    }
+    impl<'a> ArticleItem<'a> {
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    ArticleItemKind::Uchar(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    ArticleItemKind::Semicolon
+                } else if __rt::group(tags, 4).is_some() {
+                    ArticleItemKind::Slash
+                } else if __rt::group(tags, 5).is_some() {
+                    ArticleItemKind::Question
+                } else if __rt::group(tags, 6).is_some() {
+                    ArticleItemKind::Colon
+                } else if __rt::group(tags, 7).is_some() {
+                    ArticleItemKind::Amp
+                } else if __rt::group(tags, 8).is_some() {
+                    ArticleItemKind::Equals
+                } else {
+                    __rt::inconsistent("rfc1738", "article", span.start)
+                },
             }
         }
     }
@@ -4007,16 +4400,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 8];
             __NNTPURL_TDFA
                 .parse("rfc1738", "nntpurl", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                hostport: Hostport::__sub(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                ),
-                group: __rt::leaf(input, &tags, 2),
-                digits: __rt::group(&tags, 3).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -4024,6 +4408,24 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "nntpurl", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                hostport: Hostport::__sub(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                ),
+                group: __rt::leaf(input, tags, 2),
+                digits: __rt::group(tags, 3).map(|s| &input[s.range()]),
             }
         }
     }
@@ -4082,31 +4484,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 14];
             __WAISURL_TDFA
                 .parse("rfc1738", "waisurl", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    WaisurlKind::Waisdatabase(
-                        Waisdatabase::__sub(
-                            input,
-                            __rt::group(&tags, 2).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    WaisurlKind::Waisindex(
-                        Waisindex::__sub(
-                            input,
-                            __rt::group(&tags, 4).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 5).is_some() {
-                    WaisurlKind::Waisdoc(
-                        Waisdoc::__sub(input, __rt::group(&tags, 6).unwrap_or_default()),
-                    )
-                } else {
-                    __rt::inconsistent("rfc1738", "waisurl", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -4114,6 +4492,36 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "waisurl", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    WaisurlKind::Waisdatabase(
+                        Waisdatabase::__sub(
+                            input,
+                            __rt::group(tags, 2).unwrap_or_default(),
+                        ),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    WaisurlKind::Waisindex(
+                        Waisindex::__sub(input, __rt::group(tags, 4).unwrap_or_default()),
+                    )
+                } else if __rt::group(tags, 5).is_some() {
+                    WaisurlKind::Waisdoc(
+                        Waisdoc::__sub(input, __rt::group(tags, 6).unwrap_or_default()),
+                    )
+                } else {
+                    __rt::inconsistent("rfc1738", "waisurl", span.start)
+                },
             }
         }
     }
@@ -4170,15 +4578,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                hostport: Hostport::__sub(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                ),
-                database: __rt::leaf(input, &tags, 2),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -4186,6 +4586,23 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "waisdatabase", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                hostport: Hostport::__sub(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                ),
+                database: __rt::leaf(input, tags, 2),
             }
         }
     }
@@ -4237,16 +4654,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 8];
             __WAISINDEX_TDFA
                 .parse("rfc1738", "waisindex", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                hostport: Hostport::__sub(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                ),
-                database: __rt::leaf(input, &tags, 2),
-                search: __rt::leaf(input, &tags, 3),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -4254,6 +4662,24 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "waisindex", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                hostport: Hostport::__sub(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                ),
+                database: __rt::leaf(input, tags, 2),
+                search: __rt::leaf(input, tags, 3),
             }
         }
     }
@@ -4307,17 +4733,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 10];
             __WAISDOC_TDFA
                 .parse("rfc1738", "waisdoc", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                hostport: Hostport::__sub(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                ),
-                database: __rt::leaf(input, &tags, 2),
-                wtype: __rt::leaf(input, &tags, 3),
-                wpath: __rt::leaf(input, &tags, 4),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -4325,6 +4741,25 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "waisdoc", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                hostport: Hostport::__sub(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                ),
+                database: __rt::leaf(input, tags, 2),
+                wtype: __rt::leaf(input, tags, 3),
+                wpath: __rt::leaf(input, tags, 4),
             }
         }
     }
@@ -4362,7 +4797,13 @@ pub mod ast {
     ) -> ::core::option::Option<(Fieldspec<'_>, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __PROSPEROURL_FIELDSPECS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Fieldspec::__sub(input, s), next))
     }
@@ -4410,20 +4851,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                hostport: Hostport::__sub(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                ),
-                ppath: Ppath::__sub(input, __rt::group(&tags, 2).unwrap_or_default()),
-                fieldspecs: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 3).unwrap_or_default(),
-                    __prosperourl_fieldspecs_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -4431,6 +4859,28 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "prosperourl", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                hostport: Hostport::__sub(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                ),
+                ppath: Ppath::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                fieldspecs: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 3).unwrap_or_default(),
+                    __prosperourl_fieldspecs_item,
+                ),
             }
         }
     }
@@ -4464,7 +4914,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __PPATH_PSEGMENTS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -4503,16 +4959,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __PPATH_TDFA
                 .parse("rfc1738", "ppath", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                psegment: __rt::leaf(input, &tags, 1),
-                psegments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                    __ppath_psegments_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -4520,6 +4967,24 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "ppath", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                psegment: __rt::leaf(input, tags, 1),
+                psegments: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __ppath_psegments_item,
+                ),
             }
         }
     }
@@ -4569,12 +5034,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __FIELDSPEC_TDFA
                 .parse("rfc1738", "fieldspec", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                fieldname: __rt::leaf(input, &tags, 1),
-                fieldvalue: __rt::leaf(input, &tags, 2),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -4582,6 +5042,20 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "fieldspec", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                fieldname: __rt::leaf(input, tags, 1),
+                fieldvalue: __rt::leaf(input, tags, 2),
             }
         }
     }
@@ -4652,31 +5126,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 20];
             __NATIONAL_TDFA
                 .parse("rfc1738", "national", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    NationalKind::LBrace
-                } else if __rt::group(&tags, 2).is_some() {
-                    NationalKind::RBrace
-                } else if __rt::group(&tags, 3).is_some() {
-                    NationalKind::Bar
-                } else if __rt::group(&tags, 4).is_some() {
-                    NationalKind::Backslash
-                } else if __rt::group(&tags, 5).is_some() {
-                    NationalKind::Caret
-                } else if __rt::group(&tags, 6).is_some() {
-                    NationalKind::Tilde
-                } else if __rt::group(&tags, 7).is_some() {
-                    NationalKind::LBracket
-                } else if __rt::group(&tags, 8).is_some() {
-                    NationalKind::RBracket
-                } else if __rt::group(&tags, 9).is_some() {
-                    NationalKind::Backtick
-                } else {
-                    __rt::inconsistent("rfc1738", "national", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -4684,6 +5134,39 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "national", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    NationalKind::LBrace
+                } else if __rt::group(tags, 2).is_some() {
+                    NationalKind::RBrace
+                } else if __rt::group(tags, 3).is_some() {
+                    NationalKind::Bar
+                } else if __rt::group(tags, 4).is_some() {
+                    NationalKind::Backslash
+                } else if __rt::group(tags, 5).is_some() {
+                    NationalKind::Caret
+                } else if __rt::group(tags, 6).is_some() {
+                    NationalKind::Tilde
+                } else if __rt::group(tags, 7).is_some() {
+                    NationalKind::LBracket
+                } else if __rt::group(tags, 8).is_some() {
+                    NationalKind::RBracket
+                } else if __rt::group(tags, 9).is_some() {
+                    NationalKind::Backtick
+                } else {
+                    __rt::inconsistent("rfc1738", "national", span.start)
+                },
             }
         }
     }
@@ -4753,23 +5236,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    PunctuationKind::Lt
-                } else if __rt::group(&tags, 2).is_some() {
-                    PunctuationKind::Gt
-                } else if __rt::group(&tags, 3).is_some() {
-                    PunctuationKind::Hash
-                } else if __rt::group(&tags, 4).is_some() {
-                    PunctuationKind::Percent
-                } else if __rt::group(&tags, 5).is_some() {
-                    PunctuationKind::DQuote
-                } else {
-                    __rt::inconsistent("rfc1738", "punctuation", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -4777,6 +5244,31 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "punctuation", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    PunctuationKind::Lt
+                } else if __rt::group(tags, 2).is_some() {
+                    PunctuationKind::Gt
+                } else if __rt::group(tags, 3).is_some() {
+                    PunctuationKind::Hash
+                } else if __rt::group(tags, 4).is_some() {
+                    PunctuationKind::Percent
+                } else if __rt::group(tags, 5).is_some() {
+                    PunctuationKind::DQuote
+                } else {
+                    __rt::inconsistent("rfc1738", "punctuation", span.start)
+                },
             }
         }
     }

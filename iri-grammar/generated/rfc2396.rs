@@ -1463,15 +1463,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                absolute_uri: __rt::group(&tags, 1)
-                    .map(|s| AbsoluteUri::__sub(input, s)),
-                relative_uri: __rt::group(&tags, 2)
-                    .map(|s| RelativeUri::__sub(input, s)),
-                fragment: __rt::group(&tags, 3).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1479,6 +1471,21 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc2396", "URI-reference", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                absolute_uri: __rt::group(tags, 1).map(|s| AbsoluteUri::__sub(input, s)),
+                relative_uri: __rt::group(tags, 2).map(|s| RelativeUri::__sub(input, s)),
+                fragment: __rt::group(tags, 3).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1537,13 +1544,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                scheme: __rt::leaf(input, &tags, 1),
-                hier_part: __rt::group(&tags, 2).map(|s| HierPart::__sub(input, s)),
-                opaque_part: __rt::group(&tags, 3).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1551,6 +1552,21 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc2396", "absoluteURI", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                scheme: __rt::leaf(input, tags, 1),
+                hier_part: __rt::group(tags, 2).map(|s| HierPart::__sub(input, s)),
+                opaque_part: __rt::group(tags, 3).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1611,14 +1627,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                net_path: __rt::group(&tags, 1).map(|s| NetPath::__sub(input, s)),
-                abs_path: __rt::group(&tags, 2).map(|s| &input[s.range()]),
-                rel_path: __rt::group(&tags, 3).map(|s| RelPath::__sub(input, s)),
-                query: __rt::group(&tags, 4).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1626,6 +1635,22 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc2396", "relativeURI", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                net_path: __rt::group(tags, 1).map(|s| NetPath::__sub(input, s)),
+                abs_path: __rt::group(tags, 2).map(|s| &input[s.range()]),
+                rel_path: __rt::group(tags, 3).map(|s| RelPath::__sub(input, s)),
+                query: __rt::group(tags, 4).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1677,13 +1702,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 8];
             __HIER_PART_TDFA
                 .parse("rfc2396", "hier_part", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                net_path: __rt::group(&tags, 1).map(|s| NetPath::__sub(input, s)),
-                abs_path: __rt::group(&tags, 2).map(|s| &input[s.range()]),
-                query: __rt::group(&tags, 3).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1691,6 +1710,21 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc2396", "hier_part", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                net_path: __rt::group(tags, 1).map(|s| NetPath::__sub(input, s)),
+                abs_path: __rt::group(tags, 2).map(|s| &input[s.range()]),
+                query: __rt::group(tags, 3).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1740,15 +1774,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __NET_PATH_TDFA
                 .parse("rfc2396", "net_path", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                authority: Authority::__sub(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                ),
-                abs_path: __rt::group(&tags, 2).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1756,6 +1782,23 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc2396", "net_path", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                authority: Authority::__sub(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                ),
+                abs_path: __rt::group(tags, 2).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1805,12 +1848,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __REL_PATH_TDFA
                 .parse("rfc2396", "rel_path", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                rel_segment: __rt::leaf(input, &tags, 1),
-                abs_path: __rt::group(&tags, 2).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1818,6 +1856,20 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc2396", "rel_path", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                rel_segment: __rt::leaf(input, tags, 1),
+                abs_path: __rt::group(tags, 2).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1874,17 +1926,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 10];
             __AUTHORITY_TDFA
                 .parse("rfc2396", "authority", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    AuthorityKind::Server(__rt::leaf(input, &tags, 2))
-                } else if __rt::group(&tags, 3).is_some() {
-                    AuthorityKind::RegName(__rt::leaf(input, &tags, 4))
-                } else {
-                    __rt::inconsistent("rfc2396", "authority", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1892,6 +1934,25 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc2396", "authority", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    AuthorityKind::Server(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    AuthorityKind::RegName(__rt::leaf(input, tags, 4))
+                } else {
+                    __rt::inconsistent("rfc2396", "authority", span.start)
+                },
             }
         }
     }
@@ -1941,12 +2002,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __HOSTPORT_TDFA
                 .parse("rfc2396", "hostport", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                host: Host::__sub(input, __rt::group(&tags, 1).unwrap_or_default()),
-                port: __rt::group(&tags, 2).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1954,6 +2010,20 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc2396", "hostport", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                host: Host::__sub(input, __rt::group(tags, 1).unwrap_or_default()),
+                port: __rt::group(tags, 2).map(|s| &input[s.range()]),
             }
         }
     }
@@ -2010,24 +2080,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 10];
             __HOST_TDFA
                 .parse("rfc2396", "host", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    HostKind::Hostname(
-                        Hostname::__sub(input, __rt::group(&tags, 2).unwrap_or_default()),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    HostKind::Ipv4address(
-                        Ipv4address::__sub(
-                            input,
-                            __rt::group(&tags, 4).unwrap_or_default(),
-                        ),
-                    )
-                } else {
-                    __rt::inconsistent("rfc2396", "host", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2035,6 +2088,32 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc2396", "host", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    HostKind::Hostname(
+                        Hostname::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    HostKind::Ipv4address(
+                        Ipv4address::__sub(
+                            input,
+                            __rt::group(tags, 4).unwrap_or_default(),
+                        ),
+                    )
+                } else {
+                    __rt::inconsistent("rfc2396", "host", span.start)
+                },
             }
         }
     }
@@ -2072,7 +2151,13 @@ pub mod ast {
     ) -> ::core::option::Option<(Domainlabel<'_>, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __HOSTNAME_DOMAINLABELS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Domainlabel::__sub(input, s), next))
     }
@@ -2111,19 +2196,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __HOSTNAME_TDFA
                 .parse("rfc2396", "hostname", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                domainlabels: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                    __hostname_domainlabels_item,
-                ),
-                toplabel: Toplabel::__sub(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2133,6 +2206,27 @@ pub mod ast {
                 Err(e) => __rt::inconsistent("rfc2396", "hostname", e.offset()),
             }
         }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                domainlabels: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                    __hostname_domainlabels_item,
+                ),
+                toplabel: Toplabel::__sub(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                ),
+            }
+        }
     }
     /// Which alternative of `domainlabel` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -2140,12 +2234,12 @@ pub mod ast {
     pub enum DomainlabelKind<'a> {
         /// The alternative with `alphanum`.
         Alphanum(&'a str),
-        /// The alternative with `alphanum`, `alphanum`, `alphanum`.
+        /// The alternative with `alphanum`, `alphanum / "-"`, `alphanum`.
         Alphanum2 {
             /// `alphanum`
             alphanum: &'a str,
-            /// `alphanum`
-            alphanums: ::abnf_runtime::List<'a, &'a str>,
+            /// `alphanum / "-"`
+            alphanums: ::abnf_runtime::List<'a, DomainlabelItem<'a>>,
             /// `alphanum`
             alphanum_2: &'a str,
         },
@@ -2176,17 +2270,32 @@ pub mod ast {
     static __DOMAINLABEL_ALPHANUMS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __DOMAINLABEL_ALPHANUMS_ITEM_BYTES,
     );
-    /// Reads one `alphanum` of `Domainlabel` starting at `pos`.
+    /// Reads one `alphanum / "-"` of `Domainlabel` starting at `pos`.
     fn __domainlabel_alphanums_item(
         input: &str,
         pos: usize,
         end: usize,
-    ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 2];
+    ) -> ::core::option::Option<(DomainlabelItem<'_>, usize)> {
+        let mut tags = [usize::MAX; 8];
         let next = __DOMAINLABEL_ALPHANUMS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = __rt::group(&tags, 1)?;
-        Some((&input[s.range()], next))
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
+        Some((
+            DomainlabelItem::__from_tags(
+                input,
+                ::abnf_runtime::Span {
+                    start: pos,
+                    end: next,
+                },
+                &tags,
+            ),
+            next,
+        ))
     }
     /// Parse tree of the rule `domainlabel` of `rfc2396.bnf` (line 38):
     ///
@@ -2228,25 +2337,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    DomainlabelKind::Alphanum(__rt::leaf(input, &tags, 2))
-                } else if __rt::group(&tags, 3).is_some() {
-                    DomainlabelKind::Alphanum2 {
-                        alphanum: __rt::leaf(input, &tags, 4),
-                        alphanums: ::abnf_runtime::List::__new(
-                            input,
-                            __rt::group(&tags, 5).unwrap_or_default(),
-                            __domainlabel_alphanums_item,
-                        ),
-                        alphanum_2: __rt::leaf(input, &tags, 6),
-                    }
-                } else {
-                    __rt::inconsistent("rfc2396", "domainlabel", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2256,6 +2347,77 @@ pub mod ast {
                 Err(e) => __rt::inconsistent("rfc2396", "domainlabel", e.offset()),
             }
         }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    DomainlabelKind::Alphanum(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    DomainlabelKind::Alphanum2 {
+                        alphanum: __rt::leaf(input, tags, 4),
+                        alphanums: ::abnf_runtime::List::__new(
+                            input,
+                            __rt::group(tags, 5).unwrap_or_default(),
+                            __domainlabel_alphanums_item,
+                        ),
+                        alphanum_2: __rt::leaf(input, tags, 6),
+                    }
+                } else {
+                    __rt::inconsistent("rfc2396", "domainlabel", span.start)
+                },
+            }
+        }
+    }
+    /// Which alternative of `domainlabel` matched.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum DomainlabelItemKind<'a> {
+        /// The alternative with `alphanum`.
+        Alphanum(&'a str),
+        /// The alternative `Minus`.
+        Minus,
+    }
+    /// One item of the list `alphanums` of the rule `domainlabel`: one match of
+    ///
+    /// ```text
+    /// alphanum / "-"
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct DomainlabelItem<'a> {
+        /// Where this item is in the input (separators included).
+        pub span: ::abnf_runtime::Span,
+        /// The text this item matched.
+        pub text: &'a str,
+        /// Which alternative matched, with its parts.
+        pub kind: DomainlabelItemKind<'a>,
+    }
+    impl<'a> DomainlabelItem<'a> {
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    DomainlabelItemKind::Alphanum(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    DomainlabelItemKind::Minus
+                } else {
+                    __rt::inconsistent("rfc2396", "domainlabel", span.start)
+                },
+            }
+        }
     }
     /// Which alternative of `toplabel` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -2263,12 +2425,12 @@ pub mod ast {
     pub enum ToplabelKind<'a> {
         /// The alternative with `alpha`.
         Alpha(&'a str),
-        /// The alternative with `alpha`, `alphanum`, `alphanum`.
+        /// The alternative with `alpha`, `alphanum / "-"`, `alphanum`.
         Alpha2 {
             /// `alpha`
             alpha: &'a str,
-            /// `alphanum`
-            alphanums: ::abnf_runtime::List<'a, &'a str>,
+            /// `alphanum / "-"`
+            alphanums: ::abnf_runtime::List<'a, ToplabelItem<'a>>,
             /// `alphanum`
             alphanum: &'a str,
         },
@@ -2299,17 +2461,32 @@ pub mod ast {
     static __TOPLABEL_ALPHANUMS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __TOPLABEL_ALPHANUMS_ITEM_BYTES,
     );
-    /// Reads one `alphanum` of `Toplabel` starting at `pos`.
+    /// Reads one `alphanum / "-"` of `Toplabel` starting at `pos`.
     fn __toplabel_alphanums_item(
         input: &str,
         pos: usize,
         end: usize,
-    ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 2];
+    ) -> ::core::option::Option<(ToplabelItem<'_>, usize)> {
+        let mut tags = [usize::MAX; 8];
         let next = __TOPLABEL_ALPHANUMS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = __rt::group(&tags, 1)?;
-        Some((&input[s.range()], next))
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
+        Some((
+            ToplabelItem::__from_tags(
+                input,
+                ::abnf_runtime::Span {
+                    start: pos,
+                    end: next,
+                },
+                &tags,
+            ),
+            next,
+        ))
     }
     /// Parse tree of the rule `toplabel` of `rfc2396.bnf` (line 39):
     ///
@@ -2344,25 +2521,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 14];
             __TOPLABEL_TDFA
                 .parse("rfc2396", "toplabel", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    ToplabelKind::Alpha(__rt::leaf(input, &tags, 2))
-                } else if __rt::group(&tags, 3).is_some() {
-                    ToplabelKind::Alpha2 {
-                        alpha: __rt::leaf(input, &tags, 4),
-                        alphanums: ::abnf_runtime::List::__new(
-                            input,
-                            __rt::group(&tags, 5).unwrap_or_default(),
-                            __toplabel_alphanums_item,
-                        ),
-                        alphanum: __rt::leaf(input, &tags, 6),
-                    }
-                } else {
-                    __rt::inconsistent("rfc2396", "toplabel", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2370,6 +2529,77 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc2396", "toplabel", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    ToplabelKind::Alpha(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    ToplabelKind::Alpha2 {
+                        alpha: __rt::leaf(input, tags, 4),
+                        alphanums: ::abnf_runtime::List::__new(
+                            input,
+                            __rt::group(tags, 5).unwrap_or_default(),
+                            __toplabel_alphanums_item,
+                        ),
+                        alphanum: __rt::leaf(input, tags, 6),
+                    }
+                } else {
+                    __rt::inconsistent("rfc2396", "toplabel", span.start)
+                },
+            }
+        }
+    }
+    /// Which alternative of `toplabel` matched.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum ToplabelItemKind<'a> {
+        /// The alternative with `alphanum`.
+        Alphanum(&'a str),
+        /// The alternative `Minus`.
+        Minus,
+    }
+    /// One item of the list `alphanums` of the rule `toplabel`: one match of
+    ///
+    /// ```text
+    /// alphanum / "-"
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct ToplabelItem<'a> {
+        /// Where this item is in the input (separators included).
+        pub span: ::abnf_runtime::Span,
+        /// The text this item matched.
+        pub text: &'a str,
+        /// Which alternative matched, with its parts.
+        pub kind: ToplabelItemKind<'a>,
+    }
+    impl<'a> ToplabelItem<'a> {
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    ToplabelItemKind::Alphanum(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    ToplabelItemKind::Minus
+                } else {
+                    __rt::inconsistent("rfc2396", "toplabel", span.start)
+                },
             }
         }
     }
@@ -2407,7 +2637,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __IPV4ADDRESS_DIGITS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2434,7 +2670,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __IPV4ADDRESS_DIGITS_2_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2461,7 +2703,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __IPV4ADDRESS_DIGITS_3_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2488,7 +2736,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __IPV4ADDRESS_DIGITS_4_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2538,30 +2792,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                digits: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                    __ipv4address_digits_item,
-                ),
-                digits_2: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                    __ipv4address_digits_2_item,
-                ),
-                digits_3: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 3).unwrap_or_default(),
-                    __ipv4address_digits_3_item,
-                ),
-                digits_4: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 4).unwrap_or_default(),
-                    __ipv4address_digits_4_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2569,6 +2800,38 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc2396", "IPv4address", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                digits: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                    __ipv4address_digits_item,
+                ),
+                digits_2: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __ipv4address_digits_2_item,
+                ),
+                digits_3: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 3).unwrap_or_default(),
+                    __ipv4address_digits_3_item,
+                ),
+                digits_4: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 4).unwrap_or_default(),
+                    __ipv4address_digits_4_item,
+                ),
             }
         }
     }
@@ -2618,12 +2881,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __PATH_TDFA
                 .parse("rfc2396", "path", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                abs_path: __rt::group(&tags, 1).map(|s| &input[s.range()]),
-                opaque_part: __rt::group(&tags, 2).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2631,6 +2889,20 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc2396", "path", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                abs_path: __rt::group(tags, 1).map(|s| &input[s.range()]),
+                opaque_part: __rt::group(tags, 2).map(|s| &input[s.range()]),
             }
         }
     }
@@ -2668,7 +2940,13 @@ pub mod ast {
     ) -> ::core::option::Option<(Segment<'_>, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __PATH_SEGMENTS_SEGMENTS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Segment::__sub(input, s), next))
     }
@@ -2714,19 +2992,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                segment: Segment::__sub(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                ),
-                segments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                    __pathsegments_segments_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2734,6 +3000,24 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc2396", "path_segments", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                segment: Segment::__sub(input, __rt::group(tags, 1).unwrap_or_default()),
+                segments: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __pathsegments_segments_item,
+                ),
             }
         }
     }
@@ -2766,7 +3050,14 @@ pub mod ast {
         end: usize,
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
-        let next = __SEGMENT_PCHARS_ITEM.longest(input.as_bytes(), pos, end, &mut tags)?;
+        let next = __SEGMENT_PCHARS_ITEM
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2788,7 +3079,14 @@ pub mod ast {
         end: usize,
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
-        let next = __SEGMENT_PARAMS_ITEM.longest(input.as_bytes(), pos, end, &mut tags)?;
+        let next = __SEGMENT_PARAMS_ITEM
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2827,20 +3125,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __SEGMENT_TDFA
                 .parse("rfc2396", "segment", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                pchars: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                    __segment_pchars_item,
-                ),
-                params: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                    __segment_params_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2848,6 +3133,28 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc2396", "segment", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                pchars: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                    __segment_pchars_item,
+                ),
+                params: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __segment_params_item,
+                ),
             }
         }
     }

@@ -1367,17 +1367,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __URI_TDFA.parse("rfc3986", "URI", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                scheme: __rt::leaf(input, &tags, 1),
-                hier_part: HierPart::__sub(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                ),
-                query: __rt::group(&tags, 3).map(|s| &input[s.range()]),
-                fragment: __rt::group(&tags, 4).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1385,6 +1375,25 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3986", "URI", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                scheme: __rt::leaf(input, tags, 1),
+                hier_part: HierPart::__sub(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                ),
+                query: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                fragment: __rt::group(tags, 4).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1453,35 +1462,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 20];
             __HIER_PART_TDFA
                 .parse("rfc3986", "hier-part", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    HierPartKind::Authority {
-                        authority: Authority::__sub(
-                            input,
-                            __rt::group(&tags, 2).unwrap_or_default(),
-                        ),
-                        path_abempty: PathAbempty::__sub(
-                            input,
-                            __rt::group(&tags, 3).unwrap_or_default(),
-                        ),
-                    }
-                } else if __rt::group(&tags, 4).is_some() {
-                    HierPartKind::PathAbsolute(__rt::leaf(input, &tags, 5))
-                } else if __rt::group(&tags, 6).is_some() {
-                    HierPartKind::PathRootless(
-                        PathRootless::__sub(
-                            input,
-                            __rt::group(&tags, 7).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 8).is_some() {
-                    HierPartKind::PathEmpty(__rt::leaf(input, &tags, 9))
-                } else {
-                    __rt::inconsistent("rfc3986", "hier-part", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1489,6 +1470,43 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3986", "hier-part", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    HierPartKind::Authority {
+                        authority: Authority::__sub(
+                            input,
+                            __rt::group(tags, 2).unwrap_or_default(),
+                        ),
+                        path_abempty: PathAbempty::__sub(
+                            input,
+                            __rt::group(tags, 3).unwrap_or_default(),
+                        ),
+                    }
+                } else if __rt::group(tags, 4).is_some() {
+                    HierPartKind::PathAbsolute(__rt::leaf(input, tags, 5))
+                } else if __rt::group(tags, 6).is_some() {
+                    HierPartKind::PathRootless(
+                        PathRootless::__sub(
+                            input,
+                            __rt::group(tags, 7).unwrap_or_default(),
+                        ),
+                    )
+                } else if __rt::group(tags, 8).is_some() {
+                    HierPartKind::PathEmpty(__rt::leaf(input, tags, 9))
+                } else {
+                    __rt::inconsistent("rfc3986", "hier-part", span.start)
+                },
             }
         }
     }
@@ -1552,24 +1570,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    UriReferenceKind::Uri(
-                        Uri::__sub(input, __rt::group(&tags, 2).unwrap_or_default()),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    UriReferenceKind::RelativeRef(
-                        RelativeRef::__sub(
-                            input,
-                            __rt::group(&tags, 4).unwrap_or_default(),
-                        ),
-                    )
-                } else {
-                    __rt::inconsistent("rfc3986", "URI-reference", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1577,6 +1578,32 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3986", "URI-reference", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    UriReferenceKind::Uri(
+                        Uri::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    UriReferenceKind::RelativeRef(
+                        RelativeRef::__sub(
+                            input,
+                            __rt::group(tags, 4).unwrap_or_default(),
+                        ),
+                    )
+                } else {
+                    __rt::inconsistent("rfc3986", "URI-reference", span.start)
+                },
             }
         }
     }
@@ -1635,16 +1662,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                scheme: __rt::leaf(input, &tags, 1),
-                hier_part: HierPart::__sub(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                ),
-                query: __rt::group(&tags, 3).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1652,6 +1670,24 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3986", "absolute-URI", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                scheme: __rt::leaf(input, tags, 1),
+                hier_part: HierPart::__sub(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                ),
+                query: __rt::group(tags, 3).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1710,16 +1746,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                relative_part: RelativePart::__sub(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                ),
-                query: __rt::group(&tags, 2).map(|s| &input[s.range()]),
-                fragment: __rt::group(&tags, 3).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1727,6 +1754,24 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3986", "relative-ref", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                relative_part: RelativePart::__sub(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                ),
+                query: __rt::group(tags, 2).map(|s| &input[s.range()]),
+                fragment: __rt::group(tags, 3).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1802,35 +1847,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    RelativePartKind::Authority {
-                        authority: Authority::__sub(
-                            input,
-                            __rt::group(&tags, 2).unwrap_or_default(),
-                        ),
-                        path_abempty: PathAbempty::__sub(
-                            input,
-                            __rt::group(&tags, 3).unwrap_or_default(),
-                        ),
-                    }
-                } else if __rt::group(&tags, 4).is_some() {
-                    RelativePartKind::PathAbsolute(__rt::leaf(input, &tags, 5))
-                } else if __rt::group(&tags, 6).is_some() {
-                    RelativePartKind::PathNoscheme(
-                        PathNoscheme::__sub(
-                            input,
-                            __rt::group(&tags, 7).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 8).is_some() {
-                    RelativePartKind::PathEmpty(__rt::leaf(input, &tags, 9))
-                } else {
-                    __rt::inconsistent("rfc3986", "relative-part", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1838,6 +1855,43 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3986", "relative-part", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    RelativePartKind::Authority {
+                        authority: Authority::__sub(
+                            input,
+                            __rt::group(tags, 2).unwrap_or_default(),
+                        ),
+                        path_abempty: PathAbempty::__sub(
+                            input,
+                            __rt::group(tags, 3).unwrap_or_default(),
+                        ),
+                    }
+                } else if __rt::group(tags, 4).is_some() {
+                    RelativePartKind::PathAbsolute(__rt::leaf(input, tags, 5))
+                } else if __rt::group(tags, 6).is_some() {
+                    RelativePartKind::PathNoscheme(
+                        PathNoscheme::__sub(
+                            input,
+                            __rt::group(tags, 7).unwrap_or_default(),
+                        ),
+                    )
+                } else if __rt::group(tags, 8).is_some() {
+                    RelativePartKind::PathEmpty(__rt::leaf(input, tags, 9))
+                } else {
+                    __rt::inconsistent("rfc3986", "relative-part", span.start)
+                },
             }
         }
     }
@@ -1889,13 +1943,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 8];
             __AUTHORITY_TDFA
                 .parse("rfc3986", "authority", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                userinfo: __rt::group(&tags, 1).map(|s| &input[s.range()]),
-                host: Host::__sub(input, __rt::group(&tags, 2).unwrap_or_default()),
-                port: __rt::group(&tags, 3).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1903,6 +1951,21 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3986", "authority", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                userinfo: __rt::group(tags, 1).map(|s| &input[s.range()]),
+                host: Host::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                port: __rt::group(tags, 3).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1961,24 +2024,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 14];
             __HOST_TDFA
                 .parse("rfc3986", "host", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    HostKind::IpLiteral(
-                        IpLiteral::__sub(
-                            input,
-                            __rt::group(&tags, 2).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    HostKind::Ipv4address(__rt::leaf(input, &tags, 4))
-                } else if __rt::group(&tags, 5).is_some() {
-                    HostKind::RegName(__rt::leaf(input, &tags, 6))
-                } else {
-                    __rt::inconsistent("rfc3986", "host", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1986,6 +2032,29 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3986", "host", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    HostKind::IpLiteral(
+                        IpLiteral::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    HostKind::Ipv4address(__rt::leaf(input, tags, 4))
+                } else if __rt::group(tags, 5).is_some() {
+                    HostKind::RegName(__rt::leaf(input, tags, 6))
+                } else {
+                    __rt::inconsistent("rfc3986", "host", span.start)
+                },
             }
         }
     }
@@ -2049,17 +2118,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    IpLiteralKind::Ipv6address(__rt::leaf(input, &tags, 2))
-                } else if __rt::group(&tags, 3).is_some() {
-                    IpLiteralKind::IpvFuture(__rt::leaf(input, &tags, 4))
-                } else {
-                    __rt::inconsistent("rfc3986", "IP-literal", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2067,6 +2126,25 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3986", "IP-literal", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    IpLiteralKind::Ipv6address(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    IpLiteralKind::IpvFuture(__rt::leaf(input, tags, 4))
+                } else {
+                    __rt::inconsistent("rfc3986", "IP-literal", span.start)
+                },
             }
         }
     }
@@ -2133,38 +2211,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 22];
             __PATH_TDFA
                 .parse("rfc3986", "path", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    PathKind::PathAbempty(
-                        PathAbempty::__sub(
-                            input,
-                            __rt::group(&tags, 2).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    PathKind::PathAbsolute(__rt::leaf(input, &tags, 4))
-                } else if __rt::group(&tags, 5).is_some() {
-                    PathKind::PathNoscheme(
-                        PathNoscheme::__sub(
-                            input,
-                            __rt::group(&tags, 6).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 7).is_some() {
-                    PathKind::PathRootless(
-                        PathRootless::__sub(
-                            input,
-                            __rt::group(&tags, 8).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 9).is_some() {
-                    PathKind::PathEmpty(__rt::leaf(input, &tags, 10))
-                } else {
-                    __rt::inconsistent("rfc3986", "path", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2172,6 +2219,46 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3986", "path", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    PathKind::PathAbempty(
+                        PathAbempty::__sub(
+                            input,
+                            __rt::group(tags, 2).unwrap_or_default(),
+                        ),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    PathKind::PathAbsolute(__rt::leaf(input, tags, 4))
+                } else if __rt::group(tags, 5).is_some() {
+                    PathKind::PathNoscheme(
+                        PathNoscheme::__sub(
+                            input,
+                            __rt::group(tags, 6).unwrap_or_default(),
+                        ),
+                    )
+                } else if __rt::group(tags, 7).is_some() {
+                    PathKind::PathRootless(
+                        PathRootless::__sub(
+                            input,
+                            __rt::group(tags, 8).unwrap_or_default(),
+                        ),
+                    )
+                } else if __rt::group(tags, 9).is_some() {
+                    PathKind::PathEmpty(__rt::leaf(input, tags, 10))
+                } else {
+                    __rt::inconsistent("rfc3986", "path", span.start)
+                },
             }
         }
     }
@@ -2209,7 +2296,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __PATH_ABEMPTY_SEGMENTS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2253,15 +2346,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                segments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                    __pathabempty_segments_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2269,6 +2354,23 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3986", "path-abempty", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                segments: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                    __pathabempty_segments_item,
+                ),
             }
         }
     }
@@ -2306,7 +2408,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __PATH_NOSCHEME_SEGMENTS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2352,16 +2460,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                segment_nz_nc: __rt::leaf(input, &tags, 1),
-                segments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                    __pathnoscheme_segments_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2369,6 +2468,24 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3986", "path-noscheme", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                segment_nz_nc: __rt::leaf(input, tags, 1),
+                segments: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __pathnoscheme_segments_item,
+                ),
             }
         }
     }
@@ -2406,7 +2523,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __PATH_ROOTLESS_SEGMENTS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2452,16 +2575,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                segment_nz: __rt::leaf(input, &tags, 1),
-                segments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                    __pathrootless_segments_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2469,6 +2583,24 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3986", "path-rootless", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                segment_nz: __rt::leaf(input, tags, 1),
+                segments: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __pathrootless_segments_item,
+                ),
             }
         }
     }
@@ -2525,17 +2657,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 10];
             __RESERVED_TDFA
                 .parse("rfc3986", "reserved", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    ReservedKind::GenDelims(__rt::leaf(input, &tags, 2))
-                } else if __rt::group(&tags, 3).is_some() {
-                    ReservedKind::SubDelims(__rt::leaf(input, &tags, 4))
-                } else {
-                    __rt::inconsistent("rfc3986", "reserved", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2543,6 +2665,25 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3986", "reserved", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    ReservedKind::GenDelims(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    ReservedKind::SubDelims(__rt::leaf(input, tags, 4))
+                } else {
+                    __rt::inconsistent("rfc3986", "reserved", span.start)
+                },
             }
         }
     }

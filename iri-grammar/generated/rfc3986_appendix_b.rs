@@ -459,15 +459,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                scheme: __rt::group(&tags, 1).map(|s| &input[s.range()]),
-                authority: __rt::group(&tags, 2).map(|s| Authority::__sub(input, s)),
-                path: __rt::leaf(input, &tags, 3),
-                query: __rt::group(&tags, 4).map(|s| &input[s.range()]),
-                fragment: __rt::group(&tags, 5).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -477,6 +469,23 @@ pub mod ast {
                 Err(e) => {
                     __rt::inconsistent("rfc3986_appendix_b", "reference", e.offset())
                 }
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                scheme: __rt::group(tags, 1).map(|s| &input[s.range()]),
+                authority: __rt::group(tags, 2).map(|s| Authority::__sub(input, s)),
+                path: __rt::leaf(input, tags, 3),
+                query: __rt::group(tags, 4).map(|s| &input[s.range()]),
+                fragment: __rt::group(tags, 5).map(|s| &input[s.range()]),
             }
         }
     }
@@ -541,13 +550,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                userinfo: __rt::group(&tags, 1).map(|s| &input[s.range()]),
-                host: Host::__sub(input, __rt::group(&tags, 2).unwrap_or_default()),
-                port: __rt::group(&tags, 3).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -557,6 +560,21 @@ pub mod ast {
                 Err(e) => {
                     __rt::inconsistent("rfc3986_appendix_b", "authority", e.offset())
                 }
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                userinfo: __rt::group(tags, 1).map(|s| &input[s.range()]),
+                host: Host::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                port: __rt::group(tags, 3).map(|s| &input[s.range()]),
             }
         }
     }
@@ -620,17 +638,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    HostKind::IpLiteral(__rt::leaf(input, &tags, 2))
-                } else if __rt::group(&tags, 3).is_some() {
-                    HostKind::HostName(__rt::leaf(input, &tags, 4))
-                } else {
-                    __rt::inconsistent("rfc3986_appendix_b", "host", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -638,6 +646,25 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3986_appendix_b", "host", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    HostKind::IpLiteral(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    HostKind::HostName(__rt::leaf(input, tags, 4))
+                } else {
+                    __rt::inconsistent("rfc3986_appendix_b", "host", span.start)
+                },
             }
         }
     }

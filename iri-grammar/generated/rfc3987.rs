@@ -1063,17 +1063,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __IRI_TDFA.parse("rfc3987", "IRI", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                scheme: __rt::leaf(input, &tags, 1),
-                ihier_part: IhierPart::__sub(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                ),
-                iquery: __rt::group(&tags, 3).map(|s| &input[s.range()]),
-                ifragment: __rt::group(&tags, 4).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1081,6 +1071,25 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3987", "IRI", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                scheme: __rt::leaf(input, tags, 1),
+                ihier_part: IhierPart::__sub(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                ),
+                iquery: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                ifragment: __rt::group(tags, 4).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1156,35 +1165,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    IhierPartKind::Iauthority {
-                        iauthority: Iauthority::__sub(
-                            input,
-                            __rt::group(&tags, 2).unwrap_or_default(),
-                        ),
-                        ipath_abempty: IpathAbempty::__sub(
-                            input,
-                            __rt::group(&tags, 3).unwrap_or_default(),
-                        ),
-                    }
-                } else if __rt::group(&tags, 4).is_some() {
-                    IhierPartKind::IpathAbsolute(__rt::leaf(input, &tags, 5))
-                } else if __rt::group(&tags, 6).is_some() {
-                    IhierPartKind::IpathRootless(
-                        IpathRootless::__sub(
-                            input,
-                            __rt::group(&tags, 7).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 8).is_some() {
-                    IhierPartKind::IpathEmpty(__rt::leaf(input, &tags, 9))
-                } else {
-                    __rt::inconsistent("rfc3987", "ihier-part", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1192,6 +1173,43 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3987", "ihier-part", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    IhierPartKind::Iauthority {
+                        iauthority: Iauthority::__sub(
+                            input,
+                            __rt::group(tags, 2).unwrap_or_default(),
+                        ),
+                        ipath_abempty: IpathAbempty::__sub(
+                            input,
+                            __rt::group(tags, 3).unwrap_or_default(),
+                        ),
+                    }
+                } else if __rt::group(tags, 4).is_some() {
+                    IhierPartKind::IpathAbsolute(__rt::leaf(input, tags, 5))
+                } else if __rt::group(tags, 6).is_some() {
+                    IhierPartKind::IpathRootless(
+                        IpathRootless::__sub(
+                            input,
+                            __rt::group(tags, 7).unwrap_or_default(),
+                        ),
+                    )
+                } else if __rt::group(tags, 8).is_some() {
+                    IhierPartKind::IpathEmpty(__rt::leaf(input, tags, 9))
+                } else {
+                    __rt::inconsistent("rfc3987", "ihier-part", span.start)
+                },
             }
         }
     }
@@ -1255,24 +1273,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    IriReferenceKind::Iri(
-                        Iri::__sub(input, __rt::group(&tags, 2).unwrap_or_default()),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    IriReferenceKind::IrelativeRef(
-                        IrelativeRef::__sub(
-                            input,
-                            __rt::group(&tags, 4).unwrap_or_default(),
-                        ),
-                    )
-                } else {
-                    __rt::inconsistent("rfc3987", "IRI-reference", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1280,6 +1281,32 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3987", "IRI-reference", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    IriReferenceKind::Iri(
+                        Iri::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    IriReferenceKind::IrelativeRef(
+                        IrelativeRef::__sub(
+                            input,
+                            __rt::group(tags, 4).unwrap_or_default(),
+                        ),
+                    )
+                } else {
+                    __rt::inconsistent("rfc3987", "IRI-reference", span.start)
+                },
             }
         }
     }
@@ -1338,16 +1365,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                scheme: __rt::leaf(input, &tags, 1),
-                ihier_part: IhierPart::__sub(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                ),
-                iquery: __rt::group(&tags, 3).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1355,6 +1373,24 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3987", "absolute-IRI", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                scheme: __rt::leaf(input, tags, 1),
+                ihier_part: IhierPart::__sub(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                ),
+                iquery: __rt::group(tags, 3).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1413,16 +1449,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                irelative_part: IrelativePart::__sub(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                ),
-                iquery: __rt::group(&tags, 2).map(|s| &input[s.range()]),
-                ifragment: __rt::group(&tags, 3).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1430,6 +1457,24 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3987", "irelative-ref", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                irelative_part: IrelativePart::__sub(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                ),
+                iquery: __rt::group(tags, 2).map(|s| &input[s.range()]),
+                ifragment: __rt::group(tags, 3).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1505,35 +1550,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    IrelativePartKind::Iauthority {
-                        iauthority: Iauthority::__sub(
-                            input,
-                            __rt::group(&tags, 2).unwrap_or_default(),
-                        ),
-                        ipath_abempty: IpathAbempty::__sub(
-                            input,
-                            __rt::group(&tags, 3).unwrap_or_default(),
-                        ),
-                    }
-                } else if __rt::group(&tags, 4).is_some() {
-                    IrelativePartKind::IpathAbsolute(__rt::leaf(input, &tags, 5))
-                } else if __rt::group(&tags, 6).is_some() {
-                    IrelativePartKind::IpathNoscheme(
-                        IpathNoscheme::__sub(
-                            input,
-                            __rt::group(&tags, 7).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 8).is_some() {
-                    IrelativePartKind::IpathEmpty(__rt::leaf(input, &tags, 9))
-                } else {
-                    __rt::inconsistent("rfc3987", "irelative-part", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1541,6 +1558,43 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3987", "irelative-part", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    IrelativePartKind::Iauthority {
+                        iauthority: Iauthority::__sub(
+                            input,
+                            __rt::group(tags, 2).unwrap_or_default(),
+                        ),
+                        ipath_abempty: IpathAbempty::__sub(
+                            input,
+                            __rt::group(tags, 3).unwrap_or_default(),
+                        ),
+                    }
+                } else if __rt::group(tags, 4).is_some() {
+                    IrelativePartKind::IpathAbsolute(__rt::leaf(input, tags, 5))
+                } else if __rt::group(tags, 6).is_some() {
+                    IrelativePartKind::IpathNoscheme(
+                        IpathNoscheme::__sub(
+                            input,
+                            __rt::group(tags, 7).unwrap_or_default(),
+                        ),
+                    )
+                } else if __rt::group(tags, 8).is_some() {
+                    IrelativePartKind::IpathEmpty(__rt::leaf(input, tags, 9))
+                } else {
+                    __rt::inconsistent("rfc3987", "irelative-part", span.start)
+                },
             }
         }
     }
@@ -1599,13 +1653,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                iuserinfo: __rt::group(&tags, 1).map(|s| &input[s.range()]),
-                ihost: Ihost::__sub(input, __rt::group(&tags, 2).unwrap_or_default()),
-                port: __rt::group(&tags, 3).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1613,6 +1661,21 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3987", "iauthority", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                iuserinfo: __rt::group(tags, 1).map(|s| &input[s.range()]),
+                ihost: Ihost::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                port: __rt::group(tags, 3).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1671,24 +1734,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 14];
             __IHOST_TDFA
                 .parse("rfc3987", "ihost", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    IhostKind::IpLiteral(
-                        IpLiteral::__sub(
-                            input,
-                            __rt::group(&tags, 2).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    IhostKind::Ipv4address(__rt::leaf(input, &tags, 4))
-                } else if __rt::group(&tags, 5).is_some() {
-                    IhostKind::IregName(__rt::leaf(input, &tags, 6))
-                } else {
-                    __rt::inconsistent("rfc3987", "ihost", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1696,6 +1742,29 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3987", "ihost", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    IhostKind::IpLiteral(
+                        IpLiteral::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    IhostKind::Ipv4address(__rt::leaf(input, tags, 4))
+                } else if __rt::group(tags, 5).is_some() {
+                    IhostKind::IregName(__rt::leaf(input, tags, 6))
+                } else {
+                    __rt::inconsistent("rfc3987", "ihost", span.start)
+                },
             }
         }
     }
@@ -1762,38 +1831,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 22];
             __IPATH_TDFA
                 .parse("rfc3987", "ipath", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    IpathKind::IpathAbempty(
-                        IpathAbempty::__sub(
-                            input,
-                            __rt::group(&tags, 2).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    IpathKind::IpathAbsolute(__rt::leaf(input, &tags, 4))
-                } else if __rt::group(&tags, 5).is_some() {
-                    IpathKind::IpathNoscheme(
-                        IpathNoscheme::__sub(
-                            input,
-                            __rt::group(&tags, 6).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 7).is_some() {
-                    IpathKind::IpathRootless(
-                        IpathRootless::__sub(
-                            input,
-                            __rt::group(&tags, 8).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 9).is_some() {
-                    IpathKind::IpathEmpty(__rt::leaf(input, &tags, 10))
-                } else {
-                    __rt::inconsistent("rfc3987", "ipath", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1801,6 +1839,46 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3987", "ipath", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    IpathKind::IpathAbempty(
+                        IpathAbempty::__sub(
+                            input,
+                            __rt::group(tags, 2).unwrap_or_default(),
+                        ),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    IpathKind::IpathAbsolute(__rt::leaf(input, tags, 4))
+                } else if __rt::group(tags, 5).is_some() {
+                    IpathKind::IpathNoscheme(
+                        IpathNoscheme::__sub(
+                            input,
+                            __rt::group(tags, 6).unwrap_or_default(),
+                        ),
+                    )
+                } else if __rt::group(tags, 7).is_some() {
+                    IpathKind::IpathRootless(
+                        IpathRootless::__sub(
+                            input,
+                            __rt::group(tags, 8).unwrap_or_default(),
+                        ),
+                    )
+                } else if __rt::group(tags, 9).is_some() {
+                    IpathKind::IpathEmpty(__rt::leaf(input, tags, 10))
+                } else {
+                    __rt::inconsistent("rfc3987", "ipath", span.start)
+                },
             }
         }
     }
@@ -1838,7 +1916,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __IPATH_ABEMPTY_ISEGMENTS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -1882,15 +1966,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                isegments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                    __ipathabempty_isegments_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1898,6 +1974,23 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3987", "ipath-abempty", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                isegments: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                    __ipathabempty_isegments_item,
+                ),
             }
         }
     }
@@ -1935,7 +2028,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __IPATH_NOSCHEME_ISEGMENTS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -1981,16 +2080,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                isegment_nz_nc: __rt::leaf(input, &tags, 1),
-                isegments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                    __ipathnoscheme_isegments_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1998,6 +2088,24 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3987", "ipath-noscheme", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                isegment_nz_nc: __rt::leaf(input, tags, 1),
+                isegments: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __ipathnoscheme_isegments_item,
+                ),
             }
         }
     }
@@ -2035,7 +2143,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __IPATH_ROOTLESS_ISEGMENTS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2081,16 +2195,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                isegment_nz: __rt::leaf(input, &tags, 1),
-                isegments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                    __ipathrootless_isegments_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2098,6 +2203,24 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc3987", "ipath-rootless", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                isegment_nz: __rt::leaf(input, tags, 1),
+                isegments: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __ipathrootless_isegments_item,
+                ),
             }
         }
     }

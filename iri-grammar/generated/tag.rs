@@ -485,13 +485,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 8];
             __TAG_URI_TDFA
                 .parse("tag", "tagURI", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                tagging_entity: __rt::leaf(input, &tags, 1),
-                specific: __rt::leaf(input, &tags, 2),
-                fragment: __rt::group(&tags, 3).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -499,6 +493,21 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("tag", "tagURI", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                tagging_entity: __rt::leaf(input, tags, 1),
+                specific: __rt::leaf(input, tags, 2),
+                fragment: __rt::group(tags, 3).map(|s| &input[s.range()]),
             }
         }
     }
@@ -555,24 +564,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 10];
             __AUTHORITY_NAME_TDFA
                 .parse("tag", "authorityName", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    AuthorityNameKind::Dnsname(
-                        Dnsname::__sub(input, __rt::group(&tags, 2).unwrap_or_default()),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    AuthorityNameKind::EmailAddress(
-                        EmailAddress::__sub(
-                            input,
-                            __rt::group(&tags, 4).unwrap_or_default(),
-                        ),
-                    )
-                } else {
-                    __rt::inconsistent("tag", "authorityName", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -580,6 +572,32 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("tag", "authorityName", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    AuthorityNameKind::Dnsname(
+                        Dnsname::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    AuthorityNameKind::EmailAddress(
+                        EmailAddress::__sub(
+                            input,
+                            __rt::group(tags, 4).unwrap_or_default(),
+                        ),
+                    )
+                } else {
+                    __rt::inconsistent("tag", "authorityName", span.start)
+                },
             }
         }
     }
@@ -613,7 +631,13 @@ pub mod ast {
     ) -> ::core::option::Option<(&str, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __DNSNAME_DNSCOMPS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -652,16 +676,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __DNSNAME_TDFA
                 .parse("tag", "DNSname", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                dnscomp: __rt::leaf(input, &tags, 1),
-                dnscomps: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                    __dnsname_dnscomps_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -669,6 +684,24 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("tag", "DNSname", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                dnscomp: __rt::leaf(input, tags, 1),
+                dnscomps: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __dnsname_dnscomps_item,
+                ),
             }
         }
     }
@@ -698,17 +731,32 @@ pub mod ast {
     static __EMAIL_ADDRESS_ALPHA_NUMS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __EMAIL_ADDRESS_ALPHA_NUMS_ITEM_BYTES,
     );
-    /// Reads one `alphaNum` of `EmailAddress` starting at `pos`.
+    /// Reads one `alphaNum / "-" / "." / "_"` of `EmailAddress` starting at `pos`.
     fn __emailaddress_alpha_nums_item(
         input: &str,
         pos: usize,
         end: usize,
-    ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 2];
+    ) -> ::core::option::Option<(EmailAddressItem<'_>, usize)> {
+        let mut tags = [usize::MAX; 12];
         let next = __EMAIL_ADDRESS_ALPHA_NUMS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = __rt::group(&tags, 1)?;
-        Some((&input[s.range()], next))
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
+        Some((
+            EmailAddressItem::__from_tags(
+                input,
+                ::abnf_runtime::Span {
+                    start: pos,
+                    end: next,
+                },
+                &tags,
+            ),
+            next,
+        ))
     }
     /// Parse tree of the rule `emailAddress` of `tag.abnf` (line 25):
     ///
@@ -723,8 +771,8 @@ pub mod ast {
         pub span: ::abnf_runtime::Span,
         /// The text this node matched.
         pub text: &'a str,
-        /// `alphaNum`
-        pub alpha_nums: ::abnf_runtime::List<'a, &'a str>,
+        /// `alphaNum / "-" / "." / "_"`
+        pub alpha_nums: ::abnf_runtime::List<'a, EmailAddressItem<'a>>,
         /// `DNSname`
         pub dnsname: Dnsname<'a>,
     }
@@ -745,16 +793,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __EMAIL_ADDRESS_TDFA
                 .parse("tag", "emailAddress", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                alpha_nums: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                    __emailaddress_alpha_nums_item,
-                ),
-                dnsname: Dnsname::__sub(input, __rt::group(&tags, 2).unwrap_or_default()),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -762,6 +801,76 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("tag", "emailAddress", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                alpha_nums: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                    __emailaddress_alpha_nums_item,
+                ),
+                dnsname: Dnsname::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+            }
+        }
+    }
+    /// Which alternative of `emailAddress` matched.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum EmailAddressItemKind<'a> {
+        /// The alternative with `alphaNum`.
+        AlphaNum(&'a str),
+        /// The alternative `Minus`.
+        Minus,
+        /// The alternative `Dot`.
+        Dot,
+        /// The alternative `Underscore`.
+        Underscore,
+    }
+    /// One item of the list `alpha_nums` of the rule `emailAddress`: one match of
+    ///
+    /// ```text
+    /// alphaNum / "-" / "." / "_"
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct EmailAddressItem<'a> {
+        /// Where this item is in the input (separators included).
+        pub span: ::abnf_runtime::Span,
+        /// The text this item matched.
+        pub text: &'a str,
+        /// Which alternative matched, with its parts.
+        pub kind: EmailAddressItemKind<'a>,
+    }
+    impl<'a> EmailAddressItem<'a> {
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    EmailAddressItemKind::AlphaNum(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    EmailAddressItemKind::Minus
+                } else if __rt::group(tags, 4).is_some() {
+                    EmailAddressItemKind::Dot
+                } else if __rt::group(tags, 5).is_some() {
+                    EmailAddressItemKind::Underscore
+                } else {
+                    __rt::inconsistent("tag", "emailAddress", span.start)
+                },
             }
         }
     }

@@ -1033,14 +1033,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 4];
             __TELEPHONE_URI_TDFA
                 .parse("tel", "telephone-uri", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                telephone_subscriber: TelephoneSubscriber::__sub(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1048,6 +1041,22 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("tel", "telephone-uri", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                telephone_subscriber: TelephoneSubscriber::__sub(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                ),
             }
         }
     }
@@ -1115,27 +1124,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    TelephoneSubscriberKind::GlobalNumber(
-                        GlobalNumber::__sub(
-                            input,
-                            __rt::group(&tags, 2).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    TelephoneSubscriberKind::LocalNumber(
-                        LocalNumber::__sub(
-                            input,
-                            __rt::group(&tags, 4).unwrap_or_default(),
-                        ),
-                    )
-                } else {
-                    __rt::inconsistent("tel", "telephone-subscriber", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1143,6 +1132,35 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("tel", "telephone-subscriber", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    TelephoneSubscriberKind::GlobalNumber(
+                        GlobalNumber::__sub(
+                            input,
+                            __rt::group(tags, 2).unwrap_or_default(),
+                        ),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    TelephoneSubscriberKind::LocalNumber(
+                        LocalNumber::__sub(
+                            input,
+                            __rt::group(tags, 4).unwrap_or_default(),
+                        ),
+                    )
+                } else {
+                    __rt::inconsistent("tel", "telephone-subscriber", span.start)
+                },
             }
         }
     }
@@ -1174,9 +1192,15 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(Par<'_>, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 6];
         let next = __GLOBAL_NUMBER_PARS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::Some(2),
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Par::__sub(input, s), next))
     }
@@ -1215,19 +1239,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __GLOBAL_NUMBER_TDFA
                 .parse("tel", "global-number", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                global_number_digits: GlobalNumberDigits::__sub(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                ),
-                pars: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                    __globalnumber_pars_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1235,6 +1247,27 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("tel", "global-number", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                global_number_digits: GlobalNumberDigits::__sub(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                ),
+                pars: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __globalnumber_pars_item,
+                ),
             }
         }
     }
@@ -1266,9 +1299,15 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(Par<'_>, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 6];
         let next = __LOCAL_NUMBER_PARS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::Some(2),
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Par::__sub(input, s), next))
     }
@@ -1289,9 +1328,15 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(Par<'_>, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 6];
         let next = __LOCAL_NUMBER_PARS_2_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::Some(2),
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Par::__sub(input, s), next))
     }
@@ -1334,25 +1379,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 10];
             __LOCAL_NUMBER_TDFA
                 .parse("tel", "local-number", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                local_number_digits: LocalNumberDigits::__sub(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                ),
-                pars: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                    __localnumber_pars_item,
-                ),
-                context: __rt::leaf(input, &tags, 3),
-                pars_2: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 4).unwrap_or_default(),
-                    __localnumber_pars_2_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1360,6 +1387,33 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("tel", "local-number", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                local_number_digits: LocalNumberDigits::__sub(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                ),
+                pars: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __localnumber_pars_item,
+                ),
+                context: __rt::leaf(input, tags, 3),
+                pars_2: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 4).unwrap_or_default(),
+                    __localnumber_pars_2_item,
+                ),
             }
         }
     }
@@ -1417,24 +1471,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 14];
             __PAR_TDFA.parse("tel", "par", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    ParKind::Parameter(
-                        Parameter::__sub(
-                            input,
-                            __rt::group(&tags, 2).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    ParKind::Extension(__rt::leaf(input, &tags, 4))
-                } else if __rt::group(&tags, 5).is_some() {
-                    ParKind::IsdnSubaddress(__rt::leaf(input, &tags, 6))
-                } else {
-                    __rt::inconsistent("tel", "par", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1442,6 +1479,29 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("tel", "par", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    ParKind::Parameter(
+                        Parameter::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    ParKind::Extension(__rt::leaf(input, tags, 4))
+                } else if __rt::group(tags, 5).is_some() {
+                    ParKind::IsdnSubaddress(__rt::leaf(input, tags, 6))
+                } else {
+                    __rt::inconsistent("tel", "par", span.start)
+                },
             }
         }
     }
@@ -1498,27 +1558,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 10];
             __DESCRIPTOR_TDFA
                 .parse("tel", "descriptor", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    DescriptorKind::Domainname(
-                        Domainname::__sub(
-                            input,
-                            __rt::group(&tags, 2).unwrap_or_default(),
-                        ),
-                    )
-                } else if __rt::group(&tags, 3).is_some() {
-                    DescriptorKind::GlobalNumberDigits(
-                        GlobalNumberDigits::__sub(
-                            input,
-                            __rt::group(&tags, 4).unwrap_or_default(),
-                        ),
-                    )
-                } else {
-                    __rt::inconsistent("tel", "descriptor", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1526,6 +1566,35 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("tel", "descriptor", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    DescriptorKind::Domainname(
+                        Domainname::__sub(
+                            input,
+                            __rt::group(tags, 2).unwrap_or_default(),
+                        ),
+                    )
+                } else if __rt::group(tags, 3).is_some() {
+                    DescriptorKind::GlobalNumberDigits(
+                        GlobalNumberDigits::__sub(
+                            input,
+                            __rt::group(tags, 4).unwrap_or_default(),
+                        ),
+                    )
+                } else {
+                    __rt::inconsistent("tel", "descriptor", span.start)
+                },
             }
         }
     }
@@ -1565,9 +1634,15 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 6];
         let next = __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::Some(2),
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -1596,9 +1671,15 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 6];
         let next = __GLOBAL_NUMBER_DIGITS_PHONEDIGITS_2_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::Some(2),
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -1644,20 +1725,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                phonedigits: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                    __globalnumberdigits_phonedigits_item,
-                ),
-                phonedigits_2: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                    __globalnumberdigits_phonedigits_2_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1665,6 +1733,28 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("tel", "global-number-digits", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                phonedigits: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                    __globalnumberdigits_phonedigits_item,
+                ),
+                phonedigits_2: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __globalnumberdigits_phonedigits_2_item,
+                ),
             }
         }
     }
@@ -1704,9 +1794,15 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 6];
         let next = __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::Some(2),
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -1735,9 +1831,15 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 6];
         let next = __LOCAL_NUMBER_DIGITS_PHONEDIGIT_HEXS_2_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::Some(2),
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -1784,20 +1886,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                phonedigit_hexs: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                    __localnumberdigits_phonedigit_hexs_item,
-                ),
-                phonedigit_hexs_2: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 2).unwrap_or_default(),
-                    __localnumberdigits_phonedigit_hexs_2_item,
-                ),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1805,6 +1894,28 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("tel", "local-number-digits", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                phonedigit_hexs: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                    __localnumberdigits_phonedigit_hexs_item,
+                ),
+                phonedigit_hexs_2: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __localnumberdigits_phonedigit_hexs_2_item,
+                ),
             }
         }
     }
@@ -1842,7 +1953,13 @@ pub mod ast {
     ) -> ::core::option::Option<(Domainlabel<'_>, usize)> {
         let mut tags = [usize::MAX; 4];
         let next = __DOMAINNAME_DOMAINLABELS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
         let s = __rt::group(&tags, 1)?;
         Some((Domainlabel::__sub(input, s), next))
     }
@@ -1881,16 +1998,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __DOMAINNAME_TDFA
                 .parse("tel", "domainname", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                domainlabels: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::group(&tags, 1).unwrap_or_default(),
-                    __domainname_domainlabels_item,
-                ),
-                toplabel: __rt::leaf(input, &tags, 2),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1900,6 +2008,24 @@ pub mod ast {
                 Err(e) => __rt::inconsistent("tel", "domainname", e.offset()),
             }
         }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                domainlabels: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                    __domainname_domainlabels_item,
+                ),
+                toplabel: __rt::leaf(input, tags, 2),
+            }
+        }
     }
     /// Which alternative of `domainlabel` matched.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1907,12 +2033,12 @@ pub mod ast {
     pub enum DomainlabelKind<'a> {
         /// The alternative with `alphanum`.
         Alphanum(&'a str),
-        /// The alternative with `alphanum`, `alphanum`, `alphanum`.
+        /// The alternative with `alphanum`, `alphanum / "-"`, `alphanum`.
         Alphanum2 {
             /// `alphanum`
             alphanum: &'a str,
-            /// `alphanum`
-            alphanums: ::abnf_runtime::List<'a, &'a str>,
+            /// `alphanum / "-"`
+            alphanums: ::abnf_runtime::List<'a, DomainlabelItem<'a>>,
             /// `alphanum`
             alphanum_2: &'a str,
         },
@@ -1943,17 +2069,32 @@ pub mod ast {
     static __DOMAINLABEL_ALPHANUMS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __DOMAINLABEL_ALPHANUMS_ITEM_BYTES,
     );
-    /// Reads one `alphanum` of `Domainlabel` starting at `pos`.
+    /// Reads one `alphanum / "-"` of `Domainlabel` starting at `pos`.
     fn __domainlabel_alphanums_item(
         input: &str,
         pos: usize,
         end: usize,
-    ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 2];
+    ) -> ::core::option::Option<(DomainlabelItem<'_>, usize)> {
+        let mut tags = [usize::MAX; 8];
         let next = __DOMAINLABEL_ALPHANUMS_ITEM
-            .longest(input.as_bytes(), pos, end, &mut tags)?;
-        let s = __rt::group(&tags, 1)?;
-        Some((&input[s.range()], next))
+            .__item(
+                input.as_bytes(),
+                pos,
+                end,
+                &mut tags,
+                ::core::option::Option::None,
+            )?;
+        Some((
+            DomainlabelItem::__from_tags(
+                input,
+                ::abnf_runtime::Span {
+                    start: pos,
+                    end: next,
+                },
+                &tags,
+            ),
+            next,
+        ))
     }
     /// Parse tree of the rule `domainlabel` of `tel.abnf` (line 28):
     ///
@@ -1989,25 +2130,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 14];
             __DOMAINLABEL_TDFA
                 .parse("tel", "domainlabel", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                kind: if __rt::group(&tags, 1).is_some() {
-                    DomainlabelKind::Alphanum(__rt::leaf(input, &tags, 2))
-                } else if __rt::group(&tags, 3).is_some() {
-                    DomainlabelKind::Alphanum2 {
-                        alphanum: __rt::leaf(input, &tags, 4),
-                        alphanums: ::abnf_runtime::List::__new(
-                            input,
-                            __rt::group(&tags, 5).unwrap_or_default(),
-                            __domainlabel_alphanums_item,
-                        ),
-                        alphanum_2: __rt::leaf(input, &tags, 6),
-                    }
-                } else {
-                    __rt::inconsistent("tel", "domainlabel", start)
-                },
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2015,6 +2138,77 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("tel", "domainlabel", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    DomainlabelKind::Alphanum(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    DomainlabelKind::Alphanum2 {
+                        alphanum: __rt::leaf(input, tags, 4),
+                        alphanums: ::abnf_runtime::List::__new(
+                            input,
+                            __rt::group(tags, 5).unwrap_or_default(),
+                            __domainlabel_alphanums_item,
+                        ),
+                        alphanum_2: __rt::leaf(input, tags, 6),
+                    }
+                } else {
+                    __rt::inconsistent("tel", "domainlabel", span.start)
+                },
+            }
+        }
+    }
+    /// Which alternative of `domainlabel` matched.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum DomainlabelItemKind<'a> {
+        /// The alternative with `alphanum`.
+        Alphanum(&'a str),
+        /// The alternative `Minus`.
+        Minus,
+    }
+    /// One item of the list `alphanums` of the rule `domainlabel`: one match of
+    ///
+    /// ```text
+    /// alphanum / "-"
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct DomainlabelItem<'a> {
+        /// Where this item is in the input (separators included).
+        pub span: ::abnf_runtime::Span,
+        /// The text this item matched.
+        pub text: &'a str,
+        /// Which alternative matched, with its parts.
+        pub kind: DomainlabelItemKind<'a>,
+    }
+    impl<'a> DomainlabelItem<'a> {
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                kind: if __rt::group(tags, 1).is_some() {
+                    DomainlabelItemKind::Alphanum(__rt::leaf(input, tags, 2))
+                } else if __rt::group(tags, 3).is_some() {
+                    DomainlabelItemKind::Minus
+                } else {
+                    __rt::inconsistent("tel", "domainlabel", span.start)
+                },
             }
         }
     }
@@ -2064,12 +2258,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __PARAMETER_TDFA
                 .parse("tel", "parameter", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                pname: __rt::leaf(input, &tags, 1),
-                pvalue: __rt::group(&tags, 2).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2077,6 +2266,20 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("tel", "parameter", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                pname: __rt::leaf(input, tags, 1),
+                pvalue: __rt::group(tags, 2).map(|s| &input[s.range()]),
             }
         }
     }

@@ -432,14 +432,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 8];
             __NAMESTRING_TDFA
                 .parse("urn", "namestring", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                assigned_name: __rt::leaf(input, &tags, 1),
-                rq_components: __rt::group(&tags, 2)
-                    .map(|s| RqComponents::__sub(input, s)),
-                f_component: __rt::group(&tags, 3).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -447,6 +440,22 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("urn", "namestring", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                assigned_name: __rt::leaf(input, tags, 1),
+                rq_components: __rt::group(tags, 2)
+                    .map(|s| RqComponents::__sub(input, s)),
+                f_component: __rt::group(tags, 3).map(|s| &input[s.range()]),
             }
         }
     }
@@ -497,12 +506,7 @@ pub mod ast {
             let mut tags = [usize::MAX; 6];
             __RQ_COMPONENTS_TDFA
                 .parse("urn", "rq-components", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self {
-                span: ::abnf_runtime::Span { start, end },
-                text: &input[start..end],
-                r_component: __rt::group(&tags, 1).map(|s| &input[s.range()]),
-                q_component: __rt::group(&tags, 2).map(|s| &input[s.range()]),
-            })
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -510,6 +514,20 @@ pub mod ast {
             match Self::parse_span(input, span.start, span.end) {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("urn", "rq-components", e.offset()),
+            }
+        }
+        /// The node from its automaton's tags.
+        #[doc(hidden)]
+        pub fn __from_tags(
+            input: &'a str,
+            span: ::abnf_runtime::Span,
+            tags: &[usize],
+        ) -> Self {
+            Self {
+                span,
+                text: &input[span.range()],
+                r_component: __rt::group(tags, 1).map(|s| &input[s.range()]),
+                q_component: __rt::group(tags, 2).map(|s| &input[s.range()]),
             }
         }
     }

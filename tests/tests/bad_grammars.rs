@@ -46,6 +46,9 @@ struct Case {
     paths: Vec<PathBuf>,
     stage: Stage,
     exports: Vec<(&'static str, Vec<&'static str>)>,
+    /// `Config::ast_rules` and `Config::ast_leaves` calls.
+    ast_rules: Vec<(&'static str, Vec<&'static str>)>,
+    ast_leaves: Vec<(&'static str, Vec<&'static str>)>,
     limits: Option<Limits>,
     severity: Severity,
     /// A substring of the expected diagnostic's message.
@@ -82,6 +85,8 @@ fn files(name: &'static str, files: &[(&str, &str)], message: &'static str, pos:
         paths: Vec::new(),
         stage: Stage::Load,
         exports: Vec::new(),
+        ast_rules: Vec::new(),
+        ast_leaves: Vec::new(),
         limits: None,
         severity: Severity::Error,
         message,
@@ -100,6 +105,18 @@ impl Case {
     }
     fn export(mut self, grammar: &'static str, rules: &[&'static str]) -> Case {
         self.exports.push((grammar, rules.to_vec()));
+        self
+    }
+    fn ast_rules(mut self, grammar: &'static str, rules: &[&'static str]) -> Case {
+        self.ast_rules.push((grammar, rules.to_vec()));
+        self
+    }
+    fn ast_leaves(mut self, grammar: &'static str, rules: &[&'static str]) -> Case {
+        self.ast_leaves.push((grammar, rules.to_vec()));
+        self
+    }
+    fn warning(mut self) -> Case {
+        self.severity = Severity::Warning;
         self
     }
     fn label(mut self, label: &'static str) -> Case {
@@ -157,11 +174,67 @@ fn cases() -> Vec<Case> {
         case(
             "export from an unknown grammar",
             "x = \"1\"\n",
-            "the configuration exports rules of `u`, which is not one of the spec files",
+            "`Config::export` names the grammar `u`, which is not one of the spec files",
             Pos::NoSpan,
         )
         .build()
-        .export("u", &["x"]),
+        .export("u", &["x"])
+        .note("did you mean `t`?"),
+        case(
+            "export from a grammar with no similar name",
+            "x = \"1\"\n",
+            "`Config::export` names the grammar `unknown`, which is not one of the spec files",
+            Pos::NoSpan,
+        )
+        .build()
+        .export("unknown", &["x"])
+        .note("a grammar is named after its spec file's stem: `t`"),
+        // Issue 26: a misspelt grammar name in `ast_rules` built without a
+        // word; misspelt names get the closest one.
+        files(
+            "AST rules of a misspelt grammar",
+            &[("content_type.abnf", "content-type = a \";\" b\na = \"x\"\nb = \"y\"\n")],
+            "`Config::ast_rules` names the grammar `contenttype`, which is not one of the spec files",
+            Pos::NoSpan,
+        )
+        .build()
+        .ast_rules("contenttype", &["a"])
+        .note("did you mean `content_type`?"),
+        files(
+            "AST leaves of a misspelt grammar",
+            &[("content_type.abnf", "content-type = a \";\" b\na = \"x\"\nb = \"y\"\n")],
+            "`Config::ast_leaves` names the grammar `content-typ`",
+            Pos::NoSpan,
+        )
+        .build()
+        .ast_leaves("content-typ", &["a"])
+        .note("did you mean `content_type`?"),
+        case(
+            "AST rules with a misspelt rule",
+            "parameters = *( \";\" parameter )\nparameter = 1*ALPHA \"=\" 1*ALPHA\n",
+            "the AST configuration names `paramter`, which `t` neither defines nor imports",
+            Pos::NoSpan,
+        )
+        .build()
+        .ast_rules("t", &["paramter"])
+        .note("did you mean `parameter`?"),
+        case(
+            "export of a misspelt rule",
+            "parameters = *( \";\" parameter )\nparameter = 1*ALPHA \"=\" 1*ALPHA\n",
+            "the configuration exports `Parameter_s`, which `t` neither defines nor imports",
+            Pos::NoSpan,
+        )
+        .build()
+        .export("t", &["Parameter_s"])
+        .note("did you mean `parameters`?"),
+        case(
+            "values in %x80-FF without @terminals",
+            "; RFC 9110\nfield-vchar = VCHAR / obs-text\nobs-text = %x80-FF\n",
+            "`obs-text` uses %x80-FF",
+            at("t.abnf:3:12"),
+        )
+        .warning()
+        .note("; @terminals octets"),
         // Mutual recursion that never ends: a network would match nothing.
         case(
             "a recursion that never ends",
@@ -185,6 +258,12 @@ fn check(case: &Case) -> Result<(), String> {
     }
     for (grammar, rules) in &case.exports {
         config.export(grammar, rules);
+    }
+    for (grammar, rules) in &case.ast_rules {
+        config.ast_rules(grammar, rules);
+    }
+    for (grammar, rules) in &case.ast_leaves {
+        config.ast_leaves(grammar, rules);
     }
     if let Some(limits) = case.limits {
         config.limits(limits);

@@ -12,6 +12,66 @@ fn ui() {
     t.pass("ui/pass/*.rs");
     t.pass(collision_corpus());
     t.pass(octets_corpus());
+    t.pass(typed_shapes_corpus());
+}
+
+/// The shapes of issue 26 (`data/typed/`), as a user's crate meets them:
+/// a list of a choice (it panicked on iteration and yielded one
+/// alternative), a repeated group of several parts (only its first rule
+/// was kept), a named repetition (it was text), literal variants (`Alt1`,
+/// the value lost); in text and in octets. Every list is iterated to its
+/// end and its items must tile its text.
+fn typed_shapes_corpus() -> std::path::PathBuf {
+    generated_program(
+        "typed_shapes",
+        &[
+            "data/typed/qs.abnf",
+            "data/typed/qsoctets.abnf",
+            "data/typed/ctype.abnf",
+            "data/typed/named.abnf",
+            "data/typed/cmd.abnf",
+        ],
+        r##"use grammars::{cmd, ctype, named, qs, qsoctets};
+fn tiles<T>(list_span: (usize, usize), items: &[T], span: impl Fn(&T) -> abnf_runtime::Span) {
+    let mut at = list_span.0;
+    for item in items {
+        assert_eq!(span(item).start, at);
+        at = span(item).end;
+    }
+    assert_eq!(at, list_span.1);
+}
+fn main() {
+    use qs::ast::QuotedStringItemKind as K;
+    let t = qs::ast::QuotedString::parse(r#""a\"b""#).unwrap();
+    let items: Vec<_> = t.qdtext_or_quoted_pairs.collect();
+    tiles((1, 5), &items, |i| i.span);
+    let kinds: Vec<K<'_>> = items.iter().map(|i| i.kind).collect();
+    assert_eq!(kinds, [K::Qdtext("a"), K::QuotedPair("\\\""), K::Qdtext("b")]);
+
+    use qsoctets::ast::QuotedStringItemKind as B;
+    let t = qsoctets::ast::QuotedString::parse(b"\"\xe9\\\xff\"").unwrap();
+    let kinds: Vec<B<'_>> = t.qdtext_or_quoted_pairs.map(|i| i.kind).collect();
+    assert_eq!(kinds, [B::Qdtext(b"\xe9"), B::QuotedPair(b"\\\xff")]);
+
+    let input: &[u8] = b"text/html; charset=utf-8 ;q=\"x\";";
+    let ct = ctype::ast::ContentType::parse(input).unwrap();
+    let params: Vec<ctype::ast::ParametersItem<'_>> = ct.media_type.parameters.parameters.collect();
+    tiles((9, input.len()), &params, |p| p.span);
+    let names: Vec<Option<&[u8]>> = params.iter().map(|p| p.parameter.map(|p| p.parameter_name)).collect();
+    assert_eq!(names, [Some(&b"charset"[..]), Some(&b"q"[..]), None]);
+    let p = params[1].parameter.unwrap();
+    assert!(matches!(p.parameter_value.kind, ctype::ast::ParameterValueKind::QuotedString(b"\"x\"")));
+    assert_eq!((params[1].ows, params[1].ows_2), (&b" "[..], &b""[..]));
+
+    let ps = named::ast::Params::parse("; a=b;c=d").unwrap();
+    let pairs: Vec<_> = ps.param_items.map(|i| i.parameter.map(|p| (p.token, p.token_2))).collect();
+    assert_eq!(pairs, [Some(("a", "b")), Some(("c", "d"))]);
+
+    assert_eq!(cmd::ast::Param::parse("COUNT=10").unwrap().kind, cmd::ast::ParamKind::Count("10"));
+    assert_eq!(cmd::ast::Param::parse("NAME=abc").unwrap().kind, cmd::ast::ParamKind::Name("abc"));
+}
+"##,
+    )
 }
 
 /// The generator's collision corpus (`data/collisions/`, names that collide

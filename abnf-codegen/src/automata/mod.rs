@@ -509,6 +509,49 @@ impl Compact {
     }
 }
 
+/// Whether a list of `element` (the DFA of its language `L`) can be read
+/// item by item with the longest match at each step (what a generated
+/// `List` does by default), given `plus`, the DFA of `L+`: the longest item
+/// is then the only one after which the rest of a list can be read. That
+/// holds unless some item `x` extends to a longer item `xz` whose extra part
+/// `z` could begin the rest of a list (`*( "a" / "ab" / "bc" )` reads `abc`
+/// as `a`, `bc`; the longest first item, `ab`, leaves `c`). It is found by
+/// walking `element` from its accepting states together with `plus` from
+/// its start. More than `max_pairs` state pairs is taken as "no".
+pub fn longest_items_tile(element: &Compact, plus: &Compact, max_pairs: usize) -> bool {
+    let accepts = |c: &Compact, s: u32| c.accept[s as usize / c.alphabet];
+    let next = |c: &Compact, s: u32, b: u8| c.trans[s as usize + usize::from(c.classes[usize::from(b)])];
+    if plus.start == 0 {
+        return true;
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = Vec::new();
+    for row in 1..element.states() {
+        let s = (row * element.alphabet) as u32;
+        if accepts(element, s) && seen.insert((s, plus.start)) {
+            stack.push((s, plus.start));
+        }
+    }
+    while let Some((a, b)) = stack.pop() {
+        for byte in 0..=255u8 {
+            let (a2, b2) = (next(element, a, byte), next(plus, b, byte));
+            if a2 == 0 || b2 == 0 {
+                continue;
+            }
+            if accepts(element, a2) {
+                return false;
+            }
+            if seen.insert((a2, b2)) {
+                if seen.len() > max_pairs {
+                    return false;
+                }
+                stack.push((a2, b2));
+            }
+        }
+    }
+    true
+}
+
 /// Every state reachable from the anchored start state, in breadth-first
 /// order (start state first).
 pub fn reachable_states<T: AsRef<[u32]>>(dfa: &dense::DFA<T>) -> Vec<StateID> {

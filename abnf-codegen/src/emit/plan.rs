@@ -562,6 +562,7 @@ impl Compiled {
         for ty in &model.types {
             let r = g.rule(ty.rule);
             let home = r.module;
+            let mut item_types = Vec::new();
             let home_type = (home != m)
                 .then(|| {
                     self.typed
@@ -572,6 +573,21 @@ impl Compiled {
                 })
                 .flatten();
             let kind = if let Some(home_type) = home_type {
+                // Its item types come from home too.
+                let here = item_types_of(&ty.shape);
+                let there = item_types_of(&home_type.shape);
+                for ((name, is_enum), (home_name, _)) in here.into_iter().zip(there) {
+                    item_types.push(EmitType {
+                        rule: r.name.clone(),
+                        grammar: g.module(home).name.clone(),
+                        kind: EmitTypeKind::Reexport {
+                            module: g.module(home).name.clone(),
+                            is_enum,
+                            home_name: (home_name != name).then_some(home_name),
+                        },
+                        name,
+                    });
+                }
                 EmitTypeKind::Reexport {
                     module: g.module(home).name.clone(),
                     is_enum: matches!(ty.shape, Shape::Enum(_)),
@@ -584,56 +600,20 @@ impl Compiled {
                     .unique(format!("__{}_TDFA", names::constant_name(&r.name)));
                 // The groups as `regular::captures` placed them.
                 let typed_dfa = &self.typed.tdfas[&ty.rule];
-                let groups = &typed_dfa.groups;
-                let element_files = std::cell::RefCell::new(Vec::new());
-                let field = |f: &typed::Field| {
-                    let group = groups.field(&f.path).expect("every field has a group");
-                    let element = self.typed.elements.get(&(ty.rule, f.path.clone())).map(|d| {
-                        emit_tdfa(
-                            hidden.borrow_mut().unique(format!(
-                                "__{}_{}_ITEM",
-                                names::constant_name(&r.name),
-                                names::constant_name(&f.name)
-                            )),
-                            paths
-                                .borrow_mut()
-                                .unique(format!("{module}/ast/{stem}.{}", f.name)),
-                            d,
-                            false,
-                            &mut element_files.borrow_mut(),
-                        )
-                    });
-                    let (holds, target) = match f.rule {
-                        Some(rule) => (g.rule(rule).name.clone(), target(rule)),
-                        None => (
-                            typed::expr_at(&r.expr, &f.path)
-                                .map_or_else(String::new, |e| crate::tools::abnf_text(g, e)),
-                            Target::Leaf,
-                        ),
-                    };
-                    EmitField {
-                        name: f.name.clone(),
-                        rule: holds,
-                        group,
-                        card: f.card,
-                        target,
-                        element,
-                    }
+                let mut cx = FieldCx {
+                    compiled: self,
+                    rule: ty.rule,
+                    stem: &stem,
+                    module,
+                    hidden: &hidden,
+                    paths: &paths,
+                    target: &target,
+                    files: Vec::new(),
+                    items: Vec::new(),
                 };
-                let shape = match &ty.shape {
-                    Shape::Struct(fs) => EmitShape::Struct(fs.iter().map(&field).collect()),
-                    Shape::List(f) => EmitShape::Struct(vec![field(f)]),
-                    Shape::Enum(vs) => EmitShape::Enum(
-                        vs.iter()
-                            .map(|v| EmitVariant {
-                                name: v.name.clone(),
-                                group: groups.variant(&v.path).expect("every variant has a group"),
-                                fields: v.fields.iter().map(&field).collect(),
-                            })
-                            .collect(),
-                    ),
-                };
-                files.extend(element_files.into_inner());
+                let shape = cx.shape(&ty.shape, &typed_dfa.groups, &r.expr, None);
+                files.append(&mut cx.files);
+                item_types.append(&mut cx.items);
                 let tdfa = emit_tdfa(
                     tdfa_name,
                     format!("{module}/ast/{stem}"),
@@ -659,8 +639,150 @@ impl Compiled {
                 grammar: g.module(home).name.clone(),
                 kind,
             });
+            types.append(&mut item_types);
         }
         super::typed::ast_module(module, &types, runtime, style, g.octets.contains(&m))
+    }
+}
+
+/// The item types below a shape, in the order [`FieldCx::shape`] emits
+/// them: name, and whether it is an enum.
+fn item_types_of(shape: &Shape) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    for f in typed::shape_fields(shape) {
+        if let Some(item) = &f.item {
+            out.extend(item_types_of(&item.shape));
+            out.push((item.name.clone(), matches!(item.shape, Shape::Enum(_))));
+        }
+    }
+    out
+}
+
+/// What the fields of one typed rule's shape (and of its item types) need
+/// to become emit fields.
+struct FieldCx<'a> {
+    compiled: &'a Compiled,
+    rule: RuleId,
+    stem: &'a str,
+    module: &'a str,
+    hidden: &'a std::cell::RefCell<Namer>,
+    paths: &'a std::cell::RefCell<Namer>,
+    target: &'a dyn Fn(RuleId) -> Target,
+    /// Table files of the element automata.
+    files: Vec<GeneratedFile>,
+    /// The item types met, to emit after the rule's type.
+    items: Vec<EmitType>,
+}
+
+impl FieldCx<'_> {
+    /// The emit shape of `shape`, whose parts are in `groups`; `prefix` is
+    /// the key of the list whose item it is ([`typed::lists`]).
+    /// `base` is the expression the shape's paths are in (the rule body, or
+    /// the list's element).
+    fn shape(
+        &mut self,
+        shape: &Shape,
+        groups: &typed::Groups,
+        base: &crate::grammar::Expr,
+        prefix: Option<&[usize]>,
+    ) -> EmitShape {
+        match shape {
+            Shape::Struct(fs) => {
+                EmitShape::Struct(fs.iter().map(|f| self.field(f, groups, base, prefix)).collect())
+            }
+            Shape::List(f) => EmitShape::Struct(vec![self.field(f, groups, base, prefix)]),
+            Shape::Enum(vs) => EmitShape::Enum(
+                vs.iter()
+                    .map(|v| EmitVariant {
+                        name: v.name.clone(),
+                        group: groups.variant(&v.path).expect("every variant has a group"),
+                        fields: v
+                            .fields
+                            .iter()
+                            .map(|f| self.field(f, groups, base, prefix))
+                            .collect(),
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
+    fn field(
+        &mut self,
+        f: &typed::Field,
+        groups: &typed::Groups,
+        base: &crate::grammar::Expr,
+        prefix: Option<&[usize]>,
+    ) -> EmitField {
+        let g = &self.compiled.grammar;
+        let r = g.rule(self.rule);
+        let group = groups.field(&f.path).expect("every field has a group");
+        let key: Vec<usize> = match prefix {
+            Some(p) => p
+                .iter()
+                .copied()
+                .chain([usize::MAX])
+                .chain(f.path.iter().copied())
+                .collect(),
+            None => f.path.clone(),
+        };
+        let built = self.compiled.typed.elements.get(&(self.rule, key.clone()));
+        let element = built.map(|d| {
+            emit_tdfa(
+                self.hidden.borrow_mut().unique(format!(
+                    "__{}_{}_ITEM",
+                    names::constant_name(&r.name),
+                    names::constant_name(&f.name)
+                )),
+                self.paths
+                    .borrow_mut()
+                    .unique(format!("{}/ast/{}.{}", self.module, self.stem, f.name)),
+                &d.dfa,
+                false,
+                &mut self.files,
+            )
+        });
+        let (holds, target) = match (f.rule, &f.item, built) {
+            (Some(rule), _, _) => (g.rule(rule).name.clone(), (self.target)(rule)),
+            (None, Some(item), Some(d)) => {
+                let elem = f.element.as_ref().expect("a list field has an element");
+                let shape = self.shape(&item.shape, &d.groups, elem, Some(&key));
+                let element = crate::tools::abnf_text(g, elem);
+                self.items.push(EmitType {
+                    name: item.name.clone(),
+                    rule: r.name.clone(),
+                    grammar: g.module(r.module).name.clone(),
+                    kind: EmitTypeKind::Item {
+                        doc: vec![
+                            format!(
+                                " One item of the list `{}` of the rule `{}`: one match of",
+                                f.name, r.name
+                            ),
+                            String::new(),
+                            " ```text".into(),
+                            format!(" {element}"),
+                            " ```".into(),
+                        ],
+                        shape,
+                    },
+                });
+                (element, Target::Typed(item.name.clone()))
+            }
+            _ => (
+                typed::expr_at(base, &f.path).map_or_else(String::new, |e| crate::tools::abnf_text(g, e)),
+                Target::Leaf,
+            ),
+        };
+        EmitField {
+            name: f.name.clone(),
+            rule: holds,
+            group,
+            card: f.card,
+            target,
+            element,
+            whole_item: f.item.is_some(),
+            exact: built.and_then(|d| d.exact),
+        }
     }
 }
 

@@ -42,8 +42,15 @@ pub struct EmitField {
     pub card: Card,
     /// What it (or each item, for `Many`) holds.
     pub target: Target,
-    /// For `Many`: the element automaton (group 1 is the item).
+    /// For `Many`: the element automaton (group 1 is the item, unless
+    /// `whole_item`).
     pub element: Option<EmitTdfa>,
+    /// For `Many`: each item is an item type over the element's whole
+    /// match, built from the element automaton's groups.
+    pub whole_item: bool,
+    /// For `Many`: the group of the first item when the element automaton
+    /// reads the rest of the list too (see `TaggedDfa::__item`).
+    pub exact: Option<usize>,
 }
 
 /// One enum variant.
@@ -93,6 +100,15 @@ pub enum EmitTypeKind {
         shape: EmitShape,
         /// Its tagged DFA.
         tdfa: EmitTdfa,
+    },
+    /// The item type of a list whose element is a choice or a group of
+    /// several parts: built by the list from its element automaton, never
+    /// parsed on its own.
+    Item {
+        /// Docs: the element's ABNF.
+        doc: Vec<String>,
+        /// Its shape (groups are the element automaton's).
+        shape: EmitShape,
     },
     /// Re-exported from `super::super::<module>::ast`.
     Reexport {
@@ -177,7 +193,7 @@ fn item_fn_names(types: &[EmitType]) -> ItemFns {
     let mut namer = crate::names::Namer::default();
     let mut out = HashMap::new();
     for ty in types {
-        let EmitTypeKind::Local { shape, .. } = &ty.kind else {
+        let (EmitTypeKind::Local { shape, .. } | EmitTypeKind::Item { shape, .. }) = &ty.kind else {
             continue;
         };
         let fields: Vec<&EmitField> = match shape {
@@ -197,19 +213,19 @@ fn field_expr(items: &ItemFns, f: &EmitField, rt: &TokenStream) -> TokenStream {
     let g = Literal::usize_unsuffixed(f.group);
     let p = quote!(__rt);
     match (&f.card, &f.target) {
-        (Card::One, Target::Leaf) => quote!(#p::leaf(input, &tags, #g)),
-        (Card::Optional, Target::Leaf) => quote!(#p::group(&tags, #g).map(|s| &input[s.range()])),
+        (Card::One, Target::Leaf) => quote!(#p::leaf(input, tags, #g)),
+        (Card::Optional, Target::Leaf) => quote!(#p::group(tags, #g).map(|s| &input[s.range()])),
         (Card::One, Target::Typed(t)) => {
             let t = ident(t);
-            quote!(#t::__sub(input, #p::group(&tags, #g).unwrap_or_default()))
+            quote!(#t::__sub(input, #p::group(tags, #g).unwrap_or_default()))
         }
         (Card::Optional, Target::Typed(t)) => {
             let t = ident(t);
-            quote!(#p::group(&tags, #g).map(|s| #t::__sub(input, s)))
+            quote!(#p::group(tags, #g).map(|s| #t::__sub(input, s)))
         }
         (Card::Many, _) => {
             let item = &items[&(f as *const EmitField)];
-            quote!(#rt::List::__new(input, #p::group(&tags, #g).unwrap_or_default(), #item))
+            quote!(#rt::List::__new(input, #p::group(tags, #g).unwrap_or_default(), #item))
         }
     }
 }
@@ -243,10 +259,29 @@ fn item_fns(
         let ntags = Literal::usize_unsuffixed(elem.tags as usize);
         let (ty, value) = match &f.target {
             Target::Leaf => (quote!(&#text), quote!(&input[s.range()])),
+            Target::Typed(t) if f.whole_item => {
+                let t = ident(t);
+                (
+                    quote!(#t<'_>),
+                    quote!(#t::__from_tags(input, #rt::Span { start: pos, end: next }, &tags)),
+                )
+            }
             Target::Typed(t) => {
                 let t = ident(t);
                 (quote!(#t<'_>), quote!(#t::__sub(input, s)))
             }
+        };
+        let exact = match f.exact {
+            Some(g) => {
+                let g = Literal::usize_unsuffixed(g);
+                quote!(::core::option::Option::Some(#g))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        let item_span = if f.whole_item {
+            quote!()
+        } else {
+            quote!(let s = __rt::group(&tags, 1)?;)
         };
         let tables = tdfa_items(elem, rt, style);
         let doc = format!(" Reads one `{}` of `{}` starting at `pos`.", f.rule, owner);
@@ -255,8 +290,8 @@ fn item_fns(
             #[doc = #doc]
             fn #fn_name(input: &#text, pos: usize, end: usize) -> ::core::option::Option<(#ty, usize)> {
                 let mut tags = [usize::MAX; #ntags];
-                let next = #tdfa.longest(#bytes, pos, end, &mut tags)?;
-                let s = __rt::group(&tags, 1)?;
+                let next = #tdfa.__item(#bytes, pos, end, &mut tags, #exact)?;
+                #item_span
                 Some((#value, next))
             }
         });
@@ -281,7 +316,7 @@ pub fn ast_module(
     let mut items = Vec::new();
     for ty in types {
         let name = ident(&ty.name);
-        let (doc, shape, tdfa, diagram) = match &ty.kind {
+        let (doc, shape, tdfa) = match &ty.kind {
             EmitTypeKind::Reexport {
                 module,
                 is_enum,
@@ -308,15 +343,11 @@ pub fn ast_module(
                 diagram,
                 shape,
                 tdfa,
-            } => (doc, shape, tdfa, super::include_path(diagram, style)),
+            } => (doc, shape, Some((tdfa, super::include_path(diagram, style)))),
+            EmitTypeKind::Item { doc, shape } => (doc, shape, None),
         };
-        let tables = tdfa_items(tdfa, &rt, style);
-        let tdfa_ident = ident(&tdfa.ident);
-        let ntags = Literal::usize_unsuffixed(tdfa.tags as usize);
         let rule = &ty.rule;
         let gname = &ty.grammar;
-        let parse_doc =
-            format!(" Parses all of `input` as `{rule}`; the error says where it stopped matching.");
         let (fields_decl, fields_init, fns) = match shape {
             EmitShape::Struct(fields) => {
                 let decl = fields.iter().map(|f| {
@@ -386,7 +417,7 @@ pub fn ast_module(
                             quote!(#kind::#vn { #(#init),* })
                         }
                     };
-                    arms.push(quote!(if __rt::group(&tags, #vg).is_some() { #value }));
+                    arms.push(quote!(if __rt::group(tags, #vg).is_some() { #value }));
                     fns.extend(item_fns(&ty.name, &item_names, &v.fields, &rt, input, style));
                 }
                 let kdoc = format!(" Which alternative of `{rule}` matched.");
@@ -403,11 +434,45 @@ pub fn ast_module(
                     pub kind: #kind #lt,
                 };
                 let init = quote! {
-                    kind: #(#arms else)* { __rt::inconsistent(#gname, #rule, start) },
+                    kind: #(#arms else)* { __rt::inconsistent(#gname, #rule, span.start) },
                 };
                 (decl, init, fns)
             }
         };
+        let from_tags = quote! {
+            /// The node from its automaton's tags.
+            #[doc(hidden)]
+            pub fn __from_tags(input: &'a #text, span: #rt::Span, tags: &[usize]) -> Self {
+                Self {
+                    span,
+                    text: &input[span.range()],
+                    #fields_init
+                }
+            }
+        };
+        let Some((tdfa, diagram)) = tdfa else {
+            items.push(quote! {
+                #fns
+                #(#[doc = #doc])*
+                #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+                pub struct #name<'a> {
+                    /// Where this item is in the input (separators included).
+                    pub span: #rt::Span,
+                    /// The text this item matched.
+                    pub text: &'a #text,
+                    #fields_decl
+                }
+                impl<'a> #name<'a> {
+                    #from_tags
+                }
+            });
+            continue;
+        };
+        let tables = tdfa_items(tdfa, &rt, style);
+        let tdfa_ident = ident(&tdfa.ident);
+        let ntags = Literal::usize_unsuffixed(tdfa.tags as usize);
+        let parse_doc =
+            format!(" Parses all of `input` as `{rule}`; the error says where it stopped matching.");
         items.push(quote! {
             #tables
             #fns
@@ -433,11 +498,7 @@ pub fn ast_module(
                 pub fn parse_span(input: &'a #text, start: usize, end: usize) -> ::core::result::Result<Self, #rt::MatchError> {
                     let mut tags = [usize::MAX; #ntags];
                     #tdfa_ident.parse(#gname, #rule, #bytes, start, end, &mut tags)?;
-                    Ok(Self {
-                        span: #rt::Span { start, end },
-                        text: &input[start..end],
-                        #fields_init
-                    })
+                    Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags))
                 }
 
                 /// A part that an enclosing parse has already matched as this rule.
@@ -448,6 +509,8 @@ pub fn ast_module(
                         Err(e) => __rt::inconsistent(#gname, #rule, e.offset()),
                     }
                 }
+
+                #from_tags
             }
         });
     }

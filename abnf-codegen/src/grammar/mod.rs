@@ -136,6 +136,24 @@ impl Module {
     }
 }
 
+impl Grammar {
+    /// The rule in module `m`'s scope whose name is closest to `name`, as
+    /// its definition spells it, for "did you mean" ([`closest_name`]).
+    pub fn similar_rule(&self, m: ModuleId, name: &str) -> Option<String> {
+        let scope = &self.module(m).scope;
+        let close = closest_name(name, scope.keys().map(String::as_str))?;
+        Some(self.rule(scope[&close]).name.clone())
+    }
+
+    /// The spec file (root module) whose name is closest to `name`.
+    pub fn similar_module(&self, name: &str) -> Option<String> {
+        closest_name(
+            name,
+            self.modules.iter().filter(|m| m.root).map(|m| m.name.as_str()),
+        )
+    }
+}
+
 /// A whole resolved grammar: every module that takes part and every rule.
 #[derive(Clone, Debug)]
 pub struct Grammar {
@@ -884,20 +902,38 @@ impl Lower<'_, '_> {
                 return None;
             }
             *self.suggestions -= 1;
-            let lname = name.to_ascii_lowercase();
-            // One edit for short names, two for longer ones: `zz` is not a
-            // typo of `a`.
-            let max = if lname.len() <= 4 { 1 } else { 2 };
-            modules[module]
-                .scope
-                .keys()
-                .chain(modules[0].scope.keys())
-                .filter(|k| k.len().abs_diff(lname.len()) <= max && k.len() <= limits::MAX_SUGGEST_NAME_LEN)
-                .filter_map(|k| bounded_edit_distance(lname.as_bytes(), k.as_bytes(), max).map(|d| (d, k)))
-                .min()
-                .map(|(_, k)| k.to_string())
+            closest_name(
+                name,
+                modules[module]
+                    .scope
+                    .keys()
+                    .chain(modules[0].scope.keys())
+                    .map(String::as_str),
+            )
         }
     }
+}
+
+/// The name of `candidates` closest to `name` (ignoring ASCII case, within
+/// one edit for names of up to 4 bytes, two for longer ones), for "did you
+/// mean"; none for names longer than [`limits::MAX_SUGGEST_NAME_LEN`].
+/// `candidates` are compared lowercased; the one returned is as given.
+pub fn closest_name<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<String> {
+    if name.len() > limits::MAX_SUGGEST_NAME_LEN {
+        return None;
+    }
+    let lname = name.to_ascii_lowercase();
+    // One edit for short names, two for longer ones: `zz` is not a
+    // typo of `a`.
+    let max = if lname.len() <= 4 { 1 } else { 2 };
+    candidates
+        .into_iter()
+        .filter(|k| k.len().abs_diff(lname.len()) <= max && k.len() <= limits::MAX_SUGGEST_NAME_LEN)
+        .filter_map(|k| {
+            bounded_edit_distance(lname.as_bytes(), k.to_ascii_lowercase().as_bytes(), max).map(|d| (d, k))
+        })
+        .min()
+        .map(|(_, k)| k.to_string())
 }
 
 /// The edit distance of `a` and `b` if it is at most `max`: only the cells

@@ -60,24 +60,24 @@ impl Lowerer<'_> {
         })
     }
 
+    /// A list's element with a capture group per part of its item type
+    /// (`shape`, whose paths are in the element), and which group holds
+    /// which part; group 0 is the element's whole match.
+    pub fn lower_item(&mut self, element: &Expr, shape: &Shape) -> Result<(Hir, Groups), Diagnostic> {
+        let mut groups = Groups::default();
+        let hir = self.walk(element, &mut Vec::new(), &sites(shape), &mut groups)?;
+        Ok((hir, groups))
+    }
+
+    /// A list's element without capture groups.
+    pub fn lower_plain(&mut self, element: &Expr) -> Result<Hir, Diagnostic> {
+        Ok(self.expr(element, None)?.0)
+    }
+
     fn captured(&mut self, model: &TypeModel, rule: RuleId, groups: &mut Groups) -> Result<Hir, Diagnostic> {
         let ty = model.get(rule).expect("captured() is called on typed rules");
-        // An alternative that is a single rule is both a variant and that
-        // variant's field: two sites at one path, the variant outermost.
-        let mut sites: HashMap<Vec<usize>, Vec<Site>> = HashMap::new();
-        let mut add = |path: &Vec<usize>, site| sites.entry(path.clone()).or_default().push(site);
-        match &ty.shape {
-            Shape::Struct(fields) => fields.iter().for_each(|f| add(&f.path, Site::Field)),
-            Shape::Enum(variants) => {
-                for v in variants {
-                    add(&v.path, Site::Variant);
-                    v.fields.iter().for_each(|f| add(&f.path, Site::Field));
-                }
-            }
-            Shape::List(f) => add(&f.path, Site::Field),
-        }
         let body = self.grammar.rule(rule).expr.clone();
-        self.walk(&body, &mut Vec::new(), &sites, groups)
+        self.walk(&body, &mut Vec::new(), &sites(&ty.shape), groups)
     }
 
     fn walk(
@@ -122,6 +122,98 @@ impl Lowerer<'_> {
         };
         Ok(numbers.into_iter().rev().fold(inner, |h, g| capture(g, h)))
     }
+}
+
+/// Where a shape's parts are. An alternative that is a single rule is both
+/// a variant and that variant's field: two sites at one path, the variant
+/// outermost.
+fn sites(shape: &Shape) -> HashMap<Vec<usize>, Vec<Site>> {
+    let mut sites: HashMap<Vec<usize>, Vec<Site>> = HashMap::new();
+    let mut add = |path: &Vec<usize>, site| sites.entry(path.clone()).or_default().push(site);
+    match shape {
+        Shape::Struct(fields) => fields.iter().for_each(|f| add(&f.path, Site::Field)),
+        Shape::Enum(variants) => {
+            for v in variants {
+                add(&v.path, Site::Variant);
+                v.fields.iter().for_each(|f| add(&f.path, Site::Field));
+            }
+        }
+        Shape::List(f) => add(&f.path, Site::Field),
+    }
+    sites
+}
+
+/// `item` (an element with its item's groups) in group `group`, then any
+/// number of `plain` elements: the automaton that reads a list's first item
+/// exactly, as the highest-priority parse of the rest of the list.
+/// Items are never empty: the first item is `item` without its empty match
+/// (a list whose first item matched empty would end there). `None` when
+/// that cannot be written without repeating a capture group (an item of
+/// several parts that may all be empty).
+pub(crate) fn first_of_rest(item: Hir, plain: Hir, group: usize) -> Option<Hir> {
+    let item = nonempty(&item)?;
+    Some(Hir::concat(vec![
+        capture(group as u32, item),
+        repeat(0, None, plain),
+    ]))
+}
+
+fn nullable(h: &Hir) -> bool {
+    h.properties().minimum_len() == Some(0)
+}
+
+fn has_capture(h: &Hir) -> bool {
+    h.properties().explicit_captures_len() > 0
+}
+
+/// `h` without the empty string, or `None` when that would repeat a part
+/// that holds a capture group.
+fn nonempty(h: &Hir) -> Option<Hir> {
+    use regex_syntax::hir::{HirKind, Repetition};
+    if !nullable(h) {
+        return Some(h.clone());
+    }
+    Some(match h.kind() {
+        HirKind::Empty | HirKind::Look(_) => Hir::fail(),
+        HirKind::Literal(_) | HirKind::Class(_) => h.clone(),
+        HirKind::Capture(c) => Hir::capture(Capture {
+            index: c.index,
+            name: c.name.clone(),
+            sub: Box::new(nonempty(&c.sub)?),
+        }),
+        HirKind::Alternation(hs) => Hir::alternation(hs.iter().map(nonempty).collect::<Option<Vec<_>>>()?),
+        // Every part is nullable (else the whole would not be): a
+        // non-empty match has a first non-empty part, `i`.
+        HirKind::Concat(hs) => {
+            let mut alts = Vec::new();
+            for i in 0..hs.len() {
+                if hs[..i].iter().any(has_capture)
+                    || (i + 1 < hs.len() && hs[i + 1..].iter().any(has_capture))
+                {
+                    return None;
+                }
+                let mut parts: Vec<Hir> = vec![nonempty(&hs[i])?];
+                parts.extend(hs[i + 1..].iter().cloned());
+                alts.push(Hir::concat(parts));
+            }
+            Hir::alternation(alts)
+        }
+        // `x?`: non-empty, it is `x` non-empty.
+        HirKind::Repetition(r) if r.max == Some(1) => nonempty(&r.sub)?,
+        HirKind::Repetition(r) => {
+            if has_capture(&r.sub) {
+                return None;
+            }
+            let first = nonempty(&r.sub)?;
+            let rest = Hir::repetition(Repetition {
+                min: r.min.saturating_sub(1),
+                max: r.max.map(|m| m.saturating_sub(1)),
+                greedy: r.greedy,
+                sub: r.sub.clone(),
+            });
+            Hir::concat(vec![first, rest])
+        }
+    })
 }
 
 fn capture(index: u32, sub: Hir) -> Hir {

@@ -10,6 +10,7 @@
 //! Any other recursion (`a = "(" a ")" / "x"`) is reported with its cycle.
 
 mod captures;
+pub(crate) use captures::first_of_rest;
 mod recursion;
 
 pub use recursion::Chain;

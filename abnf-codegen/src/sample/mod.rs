@@ -46,6 +46,61 @@ impl Rng {
     }
 }
 
+/// A random ABNF grammar, for property tests and fuzzing of the
+/// generator: 2 to 6 rules `r0`, `r1`, ..., each a random expression of
+/// literals (`"COUNT"`, `";"`), ranges, core rules, groups, alternations,
+/// options and repetitions, referring only to rules after it (so it is
+/// regular, and never recursive). With `octets` the spec says
+/// `; @terminals octets` and some ranges are in `%x80-FF`.
+pub fn random_grammar(rng: &mut Rng, octets: bool) -> String {
+    let n = 2 + rng.below(5) as usize;
+    let mut out = String::new();
+    if octets {
+        out.push_str("; @terminals octets\n");
+    }
+    for i in 0..n {
+        let body = random_expr(rng, i, n, 3, octets);
+        out.push_str(&format!("r{i} = {body}\n"));
+    }
+    out
+}
+
+fn random_expr(rng: &mut Rng, rule: usize, rules: usize, depth: u32, octets: bool) -> String {
+    const LITERALS: [&str; 10] = ["a", "b", "ab", "-", ";", "=", "COUNT", "NAME", "x", "\\"];
+    const CORE: [&str; 5] = ["DIGIT", "ALPHA", "SP", "DQUOTE", "HEXDIG"];
+    let atom = |rng: &mut Rng| -> String {
+        match rng.below(6) {
+            0 | 1 if rule + 1 < rules => {
+                format!("r{}", rule + 1 + rng.below((rules - rule - 1) as u64) as usize)
+            }
+            0..=2 => format!("\"{}\"", LITERALS[rng.below(LITERALS.len() as u64) as usize]),
+            3 => CORE[rng.below(CORE.len() as u64) as usize].to_string(),
+            4 if octets && rng.below(2) == 0 => "%x80-FF".to_string(),
+            _ => ["%x61-63", "%x30-39", "%x41"][rng.below(3) as usize].to_string(),
+        }
+    };
+    if depth == 0 {
+        return atom(rng);
+    }
+    let sub = |rng: &mut Rng| random_expr(rng, rule, rules, depth - 1, octets);
+    match rng.below(8) {
+        0 | 1 => {
+            let k = 2 + rng.below(3) as usize;
+            (0..k).map(|_| sub(rng)).collect::<Vec<_>>().join(" ")
+        }
+        2 | 3 => {
+            let k = 2 + rng.below(2) as usize;
+            format!("( {} )", (0..k).map(|_| sub(rng)).collect::<Vec<_>>().join(" / "))
+        }
+        4 => format!("[ {} ]", sub(rng)),
+        5 | 6 => {
+            let prefix = ["*", "1*", "2", "1*3", "*2"][rng.below(5) as usize];
+            format!("{prefix}( {} )", sub(rng))
+        }
+        _ => atom(rng),
+    }
+}
+
 /// Generates strings from the rules of one grammar.
 pub struct Sampler<'g> {
     g: &'g Grammar,

@@ -209,6 +209,107 @@ fn show(g: &Grammar, e: &Expr, depth: usize, stack: &mut Vec<RuleId>) -> String 
     }
 }
 
+/// The Rust types the typed tree of `rule` (of spec `grammar`) gets in a
+/// build like `c`'s, as their declarations (fields and variants, without
+/// docs or methods): the rule's type, its list item types, then the types
+/// of the rules its fields hold, each once. `None` when the rule has no
+/// type (it is a leaf: `&str`, or `&[u8]` for octets).
+pub fn types_outline(c: &crate::Compiled, grammar: &str, rule: &str) -> Option<String> {
+    use crate::typed::{Card, Field, Shape};
+    let g = &c.grammar;
+    let m = g.module_by_name(grammar)?;
+    let id = g.module(m).get(rule)?;
+    let (_, model) = c.typed.models.iter().find(|(mm, _)| *mm == m)?;
+    model.get(id)?;
+    let octets = g.octets.contains(&m);
+    let text = if octets { "&'a [u8]" } else { "&'a str" };
+    let field_type = |f: &Field| {
+        let item = match (&f.item, f.rule) {
+            (Some(item), _) => format!("{}<'a>", item.name),
+            (None, Some(r)) => match model.get(r) {
+                Some(t) if g.rule(r).module == m || g.octets.contains(&g.rule(r).module) == octets => {
+                    format!("{}<'a>", t.name)
+                }
+                _ => text.to_string(),
+            },
+            (None, None) => text.to_string(),
+        };
+        match f.card {
+            Card::One => item,
+            Card::Optional => format!("Option<{item}>"),
+            Card::Many if octets => format!("List<'a, {item}, [u8]>"),
+            Card::Many => format!("List<'a, {item}>"),
+        }
+    };
+    let mut out = String::new();
+    let mut seen = std::collections::HashSet::new();
+    // (type name, shape, the rule or list it comes from)
+    let mut pending: Vec<(String, &Shape, String)> = Vec::new();
+    let ty = model.get(id)?;
+    pending.push((ty.name.clone(), &ty.shape, format!("rule `{}`", g.rule(id).name)));
+    let mut next = 0;
+    while next < pending.len() {
+        let (name, shape, from) = pending[next].clone();
+        next += 1;
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let fields = crate::typed::shape_fields(shape);
+        let _ = writeln!(out, "/// {from}\npub struct {name}<'a> {{");
+        let _ = writeln!(out, "    pub span: Span,\n    pub text: {text},");
+        match shape {
+            Shape::Enum(vs) => {
+                let _ = writeln!(out, "    pub kind: {name}Kind<'a>,\n}}");
+                let _ = writeln!(out, "pub enum {name}Kind<'a> {{");
+                for v in vs {
+                    match v.fields.as_slice() {
+                        [] => {
+                            let _ = writeln!(out, "    {},", v.name);
+                        }
+                        [f] => {
+                            let _ = writeln!(out, "    {}({}),", v.name, field_type(f));
+                        }
+                        fs => {
+                            let parts: Vec<String> = fs
+                                .iter()
+                                .map(|f| format!("{}: {}", f.name, field_type(f)))
+                                .collect();
+                            let _ = writeln!(out, "    {} {{ {} }},", v.name, parts.join(", "));
+                        }
+                    }
+                }
+                let _ = writeln!(out, "}}");
+            }
+            _ => {
+                for f in &fields {
+                    let _ = writeln!(out, "    pub {}: {},", f.name, field_type(f));
+                }
+                let _ = writeln!(out, "}}");
+            }
+        }
+        for f in fields {
+            if let Some(item) = &f.item {
+                pending.push((
+                    item.name.clone(),
+                    &item.shape,
+                    format!(
+                        "one item of `{name}::{}`: `{}`",
+                        f.name,
+                        abnf_text(g, f.element.as_ref()?)
+                    ),
+                ));
+            } else if let Some(t) = f.rule.and_then(|r| model.get(r)) {
+                pending.push((
+                    t.name.clone(),
+                    &t.shape,
+                    format!("rule `{}`", g.rule(t.rule).name),
+                ));
+            }
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,8 +47,25 @@ pub struct Field {
     /// match; the item's `rule` is found inside it).
     pub element: Option<Expr>,
     /// Where the field's expression is in the rule body: child indices from
-    /// the body down (`Alt`/`Concat` items, `Repeat` is child 0).
+    /// the body down (`Alt`/`Concat` items, `Repeat` is child 0). For a
+    /// field of a list item ([`Field::item`]), where it is in the element.
     pub path: Vec<usize>,
+    /// For `Many` whose element is more than one rule with literals around
+    /// it (a choice such as `*( qdtext / quoted-pair )`, a group of several
+    /// parts such as `*( OWS ";" OWS [ parameter ] )`): the type of each
+    /// item, whose parts are placed in the element. `rule` is then `None`.
+    pub item: Option<Box<ItemType>>,
+}
+
+/// The type of the items of a list whose element is a choice or a group of
+/// several parts: a struct (one field per part) or an enum (one variant per
+/// alternative), over the element's match.
+#[derive(Clone, Debug)]
+pub struct ItemType {
+    /// Rust type name (camel case, unique among the module's types).
+    pub name: String,
+    /// What it holds; paths are in the element.
+    pub shape: Shape,
 }
 
 /// One enum variant.
@@ -300,7 +317,7 @@ pub fn model(
     // Type names, and the `{Name}Kind` enum each enum type brings.
     let mut type_names = Names::default();
     for id in typed {
-        let Some(shape) = shape(g, &g.rule(id).expr) else {
+        let Some(mut shape) = shape(g, &g.rule(id).expr) else {
             continue;
         };
         let name = if matches!(shape, Shape::Enum(_)) {
@@ -308,6 +325,7 @@ pub fn model(
         } else {
             type_names.unique(camel(&g.rule(id).name))
         };
+        name_items(&name, &mut shape, &mut type_names);
         out.index.insert(id, out.types.len());
         out.types.push(RuleType {
             rule: id,
@@ -316,6 +334,72 @@ pub fn model(
         });
     }
     out
+}
+
+/// Names the item types of the lists of `shape` (a type named `owner`):
+/// `{owner}Item` when it has one such list, else `{owner}{Field}Item`; then
+/// the item types' own lists, below them.
+fn name_items(owner: &str, shape: &mut Shape, type_names: &mut Names) {
+    let mut pending: Vec<(String, &mut Shape)> = vec![(owner.to_string(), shape)];
+    while let Some((owner, shape)) = pending.pop() {
+        let fields: Vec<&mut Field> = match shape {
+            Shape::Struct(fs) => fs.iter_mut().collect(),
+            Shape::Enum(vs) => vs.iter_mut().flat_map(|v| v.fields.iter_mut()).collect(),
+            Shape::List(f) => vec![f],
+        };
+        let lists: Vec<&mut Field> = fields.into_iter().filter(|f| f.item.is_some()).collect();
+        let single = lists.len() == 1;
+        for f in lists {
+            let base = if single {
+                format!("{owner}Item")
+            } else {
+                format!("{owner}{}Item", camel(&f.name))
+            };
+            let Some(item) = f.item.as_deref_mut() else {
+                continue;
+            };
+            item.name = if matches!(item.shape, Shape::Enum(_)) {
+                type_names.unique_with(base, &["Kind"])
+            } else {
+                type_names.unique(base)
+            };
+            pending.push((item.name.clone(), &mut item.shape));
+        }
+    }
+}
+
+/// Every list field of `shape`, below item types too, with its key: its
+/// path, then for a field of an item type `usize::MAX` and its path in the
+/// element (the key of [`crate::compile`]'s element automata).
+pub fn lists(shape: &Shape) -> Vec<(Vec<usize>, &Field)> {
+    let mut out = Vec::new();
+    let mut pending: Vec<(Option<Vec<usize>>, &Shape)> = vec![(None, shape)];
+    while let Some((prefix, shape)) = pending.pop() {
+        for f in shape_fields(shape) {
+            if f.card != Card::Many {
+                continue;
+            }
+            let mut key = prefix.clone().unwrap_or_default();
+            if prefix.is_some() {
+                key.push(usize::MAX);
+            }
+            key.extend(&f.path);
+            if let Some(item) = &f.item {
+                pending.push((Some(key.clone()), &item.shape));
+            }
+            out.push((key, f));
+        }
+    }
+    out
+}
+
+/// The fields of a shape (of every variant, for an enum).
+pub fn shape_fields(shape: &Shape) -> Vec<&Field> {
+    match shape {
+        Shape::Struct(fs) => fs.iter().collect(),
+        Shape::Enum(vs) => vs.iter().flat_map(|v| &v.fields).collect(),
+        Shape::List(f) => vec![f],
+    }
 }
 
 /// A rule reference that counts as structure: not a core rule, not a token.
@@ -370,8 +454,17 @@ fn has_structure(g: &Grammar, tokens: &mut Tokens<'_>, body: &Expr, alts_needed:
                 .count()
                 >= 2
         }
+        // A repetition of a group that holds a rule (`*( "/" segment )`),
+        // of a rule with structure (`*( param-item )`), or of a choice of
+        // such rules.
         Expr::Repeat { max, expr, .. } => {
-            *max != Some(1) && matches!(&**expr, Expr::Concat(_)) && holds_rule(g, expr)
+            *max != Some(1)
+                && match &**expr {
+                    Expr::Concat(_) => holds_rule(g, expr),
+                    Expr::Ref(..) => structural_ref(g, tokens, expr),
+                    Expr::Alt(alts) => alts.iter().any(|a| structural_ref(g, tokens, a)),
+                    _ => false,
+                }
         }
         _ => false,
     }
@@ -400,6 +493,12 @@ fn holds_rule(g: &Grammar, e: &Expr) -> bool {
 }
 
 fn shape(g: &Grammar, body: &Expr) -> Option<Shape> {
+    shape_in(g, body, true)
+}
+
+/// The shape of a rule body (`top`) or of a list's element (never a list
+/// itself: its repetitions are fields).
+fn shape_in(g: &Grammar, body: &Expr, top: bool) -> Option<Shape> {
     let (prefix, alts) = match (framed_alt(body), body) {
         (Some((i, alts)), _) => (vec![i], Some(alts)),
         (None, Expr::Alt(alts)) => (vec![], Some(alts.as_slice())),
@@ -420,15 +519,19 @@ fn shape(g: &Grammar, body: &Expr) -> Option<Shape> {
                     Card::One,
                     &mut Names::default(),
                     &mut path.clone(),
+                    None,
                     &mut fields,
                 );
+                // The rule it holds, else its leading literal (`"COUNT" "="
+                // 1*DIGIT` is `Count`), else the name of its one part.
                 let base = match a {
                     Expr::Ref(id, _) => camel(&g.rule(*id).name),
                     _ => fields
                         .first()
                         .and_then(|f| f.rule)
                         .map(|rule| camel(&g.rule(rule).name))
-                        .or_else(|| literal_name(a))
+                        .or_else(|| literal_name(leading_literal(a)?))
+                        .or_else(|| fields.first().map(|f| camel(&f.name)))
                         .unwrap_or_else(|| format!("Alt{}", i + 1)),
                 };
                 Variant {
@@ -441,15 +544,14 @@ fn shape(g: &Grammar, body: &Expr) -> Option<Shape> {
         return Some(Shape::Enum(variants));
     }
     match body {
-        Expr::Repeat { max, expr, .. } if *max != Some(1) => {
-            let rule = first_rule(g, expr)?;
-            Some(Shape::List(Field {
-                name: snake(&format!("{}s", g.rule(rule).name)),
-                rule: Some(rule),
-                card: Card::Many,
-                element: Some((**expr).clone()),
-                path: vec![],
-            }))
+        Expr::Repeat { max, expr, .. } if top && *max != Some(1) => {
+            first_rule(g, expr)?;
+            Some(Shape::List(list_field(
+                g,
+                expr,
+                Vec::new(),
+                &mut Names::default(),
+            )?))
         }
         _ => {
             let mut fields = Vec::new();
@@ -459,11 +561,163 @@ fn shape(g: &Grammar, body: &Expr) -> Option<Shape> {
                 Card::One,
                 &mut Names::default(),
                 &mut Vec::new(),
+                None,
                 &mut fields,
             );
             Some(Shape::Struct(fields))
         }
     }
+}
+
+/// The list field of a repetition of `element` at `path`: items that are
+/// one rule (`*( "/" isegment )`: `isegments`, each an `isegment`), or an
+/// item type for a choice (`*( qdtext / quoted-pair )`) or a group of
+/// several parts (`*( OWS ";" OWS [ parameter ] )`). `None` when the
+/// element has no part.
+fn list_field(g: &Grammar, element: &Expr, path: Vec<usize>, names: &mut Names) -> Option<Field> {
+    // Items are never empty, so `*[ x ]` is `*( x )`.
+    let mut element = element;
+    while let Expr::Repeat {
+        min: 0,
+        max: Some(1),
+        expr,
+    } = element
+    {
+        element = expr;
+    }
+    let item = shape_in(g, element, false)?;
+    let base = match &item {
+        Shape::Struct(fs) => match fs.as_slice() {
+            [] => return None,
+            [f] if f.card != Card::Many && f.rule.is_some() && always_holds(element, &f.path) => {
+                let rule = f.rule?;
+                return Some(Field {
+                    name: names.unique(snake(&format!("{}s", g.rule(rule).name))),
+                    rule: Some(rule),
+                    card: Card::Many,
+                    element: Some(element.clone()),
+                    path,
+                    item: None,
+                });
+            }
+            // Named after the last rule of the group: groups lead with
+            // their separators (`*( "," OWS element )`).
+            fs => fs
+                .iter()
+                .rev()
+                .find(|f| f.rule.is_some() && f.card != Card::Many)
+                .map_or_else(|| "items".to_string(), |f| format!("{}s", f.name)),
+        },
+        // Named after the rules it chooses between (the literals are
+        // separators, signs): `qdtext_or_quoted_pairs`, `alphadigits`.
+        Shape::Enum(vs) => {
+            let names: Vec<&str> = vs
+                .iter()
+                .filter(|v| v.fields.iter().any(|f| f.rule.is_some()))
+                .map(|v| v.name.as_str())
+                .collect();
+            match names.len() {
+                1..=3 => format!("{}s", names.join("-or-")),
+                _ => "items".to_string(),
+            }
+        }
+        Shape::List(_) => "items".to_string(),
+    };
+    Some(Field {
+        name: names.unique(snake(&base)),
+        rule: None,
+        card: Card::Many,
+        element: Some(element.clone()),
+        path,
+        item: Some(Box::new(ItemType {
+            name: String::new(),
+            shape: item,
+        })),
+    })
+}
+
+/// Whether every non-empty match of `element` holds the part at `path`
+/// (`"/" segment`, `[ "/" segment ]`; not `[ a ] ";"`): then a list of it is
+/// a list of that part.
+fn always_holds(element: &Expr, path: &[usize]) -> bool {
+    let mut e = element;
+    for &i in path {
+        e = match e {
+            Expr::Concat(items) => &items[i],
+            Expr::Repeat {
+                min: 1,
+                max: Some(1),
+                expr,
+            } => expr,
+            // The optional group that holds the part: the rest of the
+            // element must then match only the empty string.
+            Expr::Repeat {
+                min: 0, max: Some(1), ..
+            } => return only_empty_without(element, e),
+            _ => return false,
+        };
+    }
+    true
+}
+
+/// Whether `e`, with `hole` (a sub-expression of it) matching only the
+/// empty string, matches only the empty string.
+fn only_empty_without(e: &Expr, hole: &Expr) -> bool {
+    if std::ptr::eq(e, hole) {
+        return true;
+    }
+    match e {
+        Expr::Str { text, .. } => text.is_empty(),
+        Expr::Concat(es) | Expr::Alt(es) => es.iter().all(|e| only_empty_without(e, hole)),
+        Expr::Repeat { max: Some(0), .. } => true,
+        Expr::Repeat { expr, .. } => only_empty_without(expr, hole),
+        Expr::Ref(..) | Expr::Range(..) => false,
+    }
+}
+
+/// The literal a concatenation starts with (or the literal itself).
+fn leading_literal(e: &Expr) -> Option<&Expr> {
+    match e {
+        Expr::Str { .. } => Some(e),
+        Expr::Concat(items) => items.first().filter(|i| matches!(i, Expr::Str { .. })),
+        _ => None,
+    }
+}
+
+/// A literal that is a word (`"COUNT"`, `"max-age"`), as a field name.
+fn keyword(e: &Expr) -> Option<String> {
+    let Expr::Str { text, .. } = e else { return None };
+    (text.chars().any(|c| c.is_ascii_alphabetic())
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+    .then(|| snake(text))
+}
+
+/// The field name of an anonymous repetition without a keyword before it:
+/// the core rules it repeats (`1*DIGIT` → `digits`, `*( ALPHA / DIGIT )`
+/// → `alpha_or_digits`), else `text`.
+fn repetition_name(g: &Grammar, e: &Expr) -> String {
+    let mut names: Vec<String> = Vec::new();
+    let mut other = false;
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match e {
+            Expr::Ref(id, _) => {
+                let n = g.rule(*id).name.clone();
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+            Expr::Alt(es) => stack.extend(es.iter().rev()),
+            Expr::Repeat { expr, .. } => stack.push(expr),
+            _ => other = true,
+        }
+    }
+    if other || names.is_empty() || names.len() > 2 {
+        return "text".into();
+    }
+    snake(&format!("{}s", names.join("-or-")))
 }
 
 /// A variant name for an alternative that is a literal: its letters and
@@ -564,13 +818,15 @@ fn first_rule(g: &Grammar, e: &Expr) -> Option<RuleId> {
 }
 
 /// Collects the fields of a concatenation-like expression; `path` is where
-/// `e` is in the rule body.
+/// `e` is in the rule body; `hint` names an anonymous repetition at `e`
+/// (the keyword before it: `"COUNT" "=" 1*DIGIT` gives `count`).
 fn fields_of(
     g: &Grammar,
     e: &Expr,
     card: Card,
     names: &mut Names,
     path: &mut Vec<usize>,
+    hint: Option<String>,
     out: &mut Vec<Field>,
 ) {
     match e {
@@ -580,12 +836,21 @@ fn fields_of(
             card,
             element: None,
             path: path.clone(),
+            item: None,
         }),
         Expr::Concat(items) => {
+            let mut keyword_before = None;
             for (i, item) in items.iter().enumerate() {
                 path.push(i);
-                fields_of(g, item, card, names, path, out);
+                let hint = match item {
+                    Expr::Str { .. } => None,
+                    _ => keyword_before.take().or_else(|| hint.clone()),
+                };
+                fields_of(g, item, card, names, path, hint, out);
                 path.pop();
+                if let Some(k) = keyword(item) {
+                    keyword_before = Some(k);
+                }
             }
         }
         Expr::Repeat {
@@ -595,31 +860,39 @@ fn fields_of(
         } if *min <= 1 => {
             let card = if *min == 0 { Card::Optional } else { card };
             path.push(0);
-            fields_of(g, expr, card, names, path, out);
+            fields_of(g, expr, card, names, path, hint, out);
             path.pop();
         }
-        Expr::Repeat { expr, .. } => {
-            if let Some(rule) = first_rule(g, expr) {
-                if holds_rule(g, expr) {
-                    out.push(Field {
-                        name: names.unique(snake(&format!("{}s", g.rule(rule).name))),
-                        rule: Some(rule),
-                        card: Card::Many,
-                        element: Some((**expr).clone()),
-                        path: path.clone(),
-                    });
-                }
+        Expr::Repeat { expr, .. } if holds_rule(g, expr) => {
+            if let Some(mut f) = list_field(g, expr, path.clone(), names) {
+                // A list in an optional group is an empty list when absent.
+                f.card = Card::Many;
+                out.push(f);
             }
         }
-        // A choice between literals, such as the sign of RFC 3339's
-        // `time-numoffset = ("+" / "-") time-hour ":" time-minute`: one field
-        // with the matched text, named from the literals.
-        Expr::Alt(alts) if alts.iter().all(|a| matches!(a, Expr::Str { .. })) => out.push(Field {
-            name: names.unique(choice_name(alts)),
+        // An anonymous repetition (`1*DIGIT`): its text, named from the
+        // keyword before it or from what it repeats.
+        Expr::Repeat { expr, .. } if first_rule(g, expr).is_none() => out.push(Field {
+            name: names.unique(hint.unwrap_or_else(|| repetition_name(g, expr))),
             rule: None,
             card,
             element: None,
             path: path.clone(),
+            item: None,
+        }),
+        // A choice between literals, such as the sign of RFC 3339's
+        // `time-numoffset = ("+" / "-") time-hour ":" time-minute`: one field
+        // with the matched text, named from the literals.
+        Expr::Alt(alts) if alts.iter().all(|a| matches!(a, Expr::Str { .. })) => out.push(Field {
+            name: names.unique(match (choice_name(alts), hint) {
+                (c, Some(h)) if c == "choice" => h,
+                (c, _) => c,
+            }),
+            rule: None,
+            card,
+            element: None,
+            path: path.clone(),
+            item: None,
         }),
         // A group of alternatives inside a concatenation, such as RFC
         // 2396's `( hier_part | opaque_part )`: the rules of each alternative
@@ -627,7 +900,7 @@ fn fields_of(
         Expr::Alt(alts) => {
             for (i, alt) in alts.iter().enumerate() {
                 path.push(i);
-                fields_of(g, alt, Card::Optional, names, path, out);
+                fields_of(g, alt, Card::Optional, names, path, None, out);
                 path.pop();
             }
         }
