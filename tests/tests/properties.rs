@@ -174,8 +174,12 @@ fn typed_trees_of_the_specs_are_whole() {
 
 /// Every typed rule of every RFC grammar of `data/rfc-grammars/`, built with
 /// its typed trees (rules whose automata exceed the limits fall back to
-/// text, as in a build script).
+/// text, as in a build script). Slow: it builds the typed trees of the
+/// whole corpus (RFC 3261 alone takes over a minute), and it had not finished
+/// after 20 minutes on the shared 2-core machine; run it with
+/// `cargo test -p tests --test integration -- --ignored typed_trees_of_the_rfc_corpus`.
 #[test]
+#[ignore = "slow: builds the typed trees of every RFC grammar; run with --ignored"]
 fn typed_trees_of_the_rfc_corpus_are_whole() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/rfc-grammars");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
