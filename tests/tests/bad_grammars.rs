@@ -193,7 +193,10 @@ fn cases() -> Vec<Case> {
         // word; misspelt names get the closest one.
         files(
             "AST rules of a misspelt grammar",
-            &[("content_type.abnf", "content-type = a \";\" b\na = \"x\"\nb = \"y\"\n")],
+            &[(
+                "content_type.abnf",
+                "content-type = a \";\" b\na = \"x\"\nb = \"y\"\n",
+            )],
             "`Config::ast_rules` names the grammar `contenttype`, which is not one of the spec files",
             Pos::NoSpan,
         )
@@ -202,7 +205,10 @@ fn cases() -> Vec<Case> {
         .note("did you mean `content_type`?"),
         files(
             "AST leaves of a misspelt grammar",
-            &[("content_type.abnf", "content-type = a \";\" b\na = \"x\"\nb = \"y\"\n")],
+            &[(
+                "content_type.abnf",
+                "content-type = a \";\" b\na = \"x\"\nb = \"y\"\n",
+            )],
             "`Config::ast_leaves` names the grammar `content-typ`",
             Pos::NoSpan,
         )

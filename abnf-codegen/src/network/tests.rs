@@ -276,7 +276,11 @@ fn random_grammars_agree_with_the_oracle() {
         for (i, &id) in c.grammar.modules[1].defined.iter().enumerate() {
             // Only a rule that matches no string is left out.
             let Some(r) = c.recognizer("t", &format!("r{i}")) else {
-                assert!(sampler.shortest(id).is_none(), "{spec}: r{i} left out: {:?}", c.left_out());
+                assert!(
+                    sampler.shortest(id).is_none(),
+                    "{spec}: r{i} left out: {:?}",
+                    c.left_out()
+                );
                 continue;
             };
             let walks = r.network().map(|(net, index)| {
