@@ -437,10 +437,10 @@ pub struct MatchError {
     /// The table state before `offset`, where the walk that found the
     /// error knew it (`usize::MAX` otherwise).
     state: usize,
-    kind: ErrorKind,
-    /// The innermost rule open at `offset` and where it was called (a
-    /// network rule's errors; `("", 0)` otherwise).
-    open: (&'static str, usize),
+    /// For a network rule's error, the innermost rule open at `offset`
+    /// (`""` otherwise); then `state` holds the offset where it was called.
+    /// (The error's kind is in `found`: `MatchError` stays under 128 bytes.)
+    open_rule: &'static str,
     /// The grammar's class names for `expected` ([`Recognizer::classes`]).
     classes: &'static [(&'static str, ByteSet)],
 }
@@ -470,6 +470,10 @@ enum Found {
     Char(char),
     /// A byte that does not start a UTF-8 character there.
     Byte(u8),
+    /// Not a mismatch: rule calls nested deeper than the limit.
+    TooDeep,
+    /// Not a mismatch: the general walk's work bound was reached.
+    TooComplex,
 }
 
 impl PartialEq for MatchError {
@@ -497,8 +501,7 @@ impl MatchError {
             found: Found::Unknown,
             expected: ByteSet::EMPTY,
             state: usize::MAX,
-            kind: ErrorKind::Mismatch,
-            open: ("", 0),
+            open_rule: "",
             classes: &[],
         }
     }
@@ -508,7 +511,7 @@ impl MatchError {
     /// that what was expected there needs no second walk.
     #[doc(hidden)]
     pub fn __state(&self) -> Option<usize> {
-        (self.state != usize::MAX).then_some(self.state)
+        (self.state != usize::MAX && self.open_rule.is_empty()).then_some(self.state)
     }
 
     /// The error of `rule` of `grammar` at byte `offset` of `input`, where
@@ -543,8 +546,7 @@ impl MatchError {
             found,
             expected,
             state: usize::MAX,
-            kind: ErrorKind::Mismatch,
-            open: ("", 0),
+            open_rule: "",
             classes: &[],
         }
     }
@@ -558,10 +560,15 @@ impl MatchError {
         names: &'static [&'static str],
     ) -> MatchError {
         let mut e = MatchError::at(grammar, rule, input, f.offset, f.expected);
-        e.kind = f.kind;
+        match f.kind {
+            ErrorKind::TooDeep => e.found = Found::TooDeep,
+            ErrorKind::TooComplex => e.found = Found::TooComplex,
+            _ => {}
+        }
         if let Some((r, at)) = f.open {
             if let Some(name) = names.get(r as usize) {
-                e.open = (name, at);
+                e.open_rule = name;
+                e.state = at;
             }
         }
         e
@@ -569,13 +576,17 @@ impl MatchError {
 
     /// What kind of error this is: a mismatch, or a limit passed.
     pub fn kind(&self) -> ErrorKind {
-        self.kind
+        match self.found {
+            Found::TooDeep => ErrorKind::TooDeep,
+            Found::TooComplex => ErrorKind::TooComplex,
+            _ => ErrorKind::Mismatch,
+        }
     }
 
     /// For a rule that needs a stack: the innermost rule that was open at
     /// the offset, and the offset where it was called.
     pub fn open_rule(&self) -> Option<(&'static str, usize)> {
-        (!self.open.0.is_empty()).then_some(self.open)
+        (!self.open_rule.is_empty()).then_some((self.open_rule, self.state))
     }
 
     /// The byte offset of the first byte that cannot continue a match, or the
@@ -609,10 +620,10 @@ impl fmt::Display for MatchError {
             "invalid {}:{} at byte offset {}",
             self.grammar, self.rule, self.offset
         )?;
-        match self.kind {
-            ErrorKind::Mismatch => {}
-            ErrorKind::TooDeep => return f.write_str(": rule calls nest deeper than the limit"),
-            ErrorKind::TooComplex => return f.write_str(": the general walk's work limit was reached"),
+        match self.found {
+            Found::TooDeep => return f.write_str(": rule calls nest deeper than the limit"),
+            Found::TooComplex => return f.write_str(": the general walk's work limit was reached"),
+            _ => {}
         }
         if let Some((open, at)) = self.open_rule() {
             if open != self.rule || at != 0 {
@@ -620,7 +631,7 @@ impl fmt::Display for MatchError {
             }
         }
         match self.found {
-            Found::Unknown => return Ok(()),
+            Found::Unknown | Found::TooDeep | Found::TooComplex => return Ok(()),
             Found::End => f.write_str(": found the end of the input")?,
             Found::Char(c) => write!(f, ": found {c:?}")?,
             Found::Byte(b) => write!(f, ": found byte 0x{b:02X}")?,

@@ -127,10 +127,9 @@ pub(super) fn decide(net: &Network, names: &[String]) -> Determinism {
     for q in 1..n {
         let rule = net.state_rule[q] as usize;
         let row = &mut actions[q * width..(q + 1) * width];
-        for c in 0..a {
-            let t = net.trans[q * a + c];
+        for (slot, &t) in row.iter_mut().zip(&net.trans[q * a..(q + 1) * a]) {
             if t != 0 {
-                row[c] = (t * width as u32) << action::BITS | action::SHIFT;
+                *slot = (t * width as u32) << action::BITS | action::SHIFT;
             }
         }
         for (e, &(r, t)) in net.calls[q].iter().enumerate() {

@@ -244,6 +244,10 @@ fn determinize(nfa: &NFA, callees: &[RuleId], max_states: usize) -> Option<BodyD
     Some(dfa)
 }
 
+/// A state's block, the blocks of its targets by byte class, and its
+/// calls with the blocks of their return states.
+type Signature = (u32, Vec<u32>, Vec<(RuleId, u32)>);
+
 /// Moore's partition refinement: states are equivalent when they agree on
 /// accepting, on the block of every byte's target and on their calls. The
 /// result is numbered dead state first, then breadth-first from the start.
@@ -263,7 +267,7 @@ pub(crate) fn minimize(dfa: &BodyDfa) -> BodyDfa {
     let mut block: Vec<u32> = (0..n).map(|q| u32::from(dfa.accept[q])).collect();
     let mut count = 0;
     loop {
-        let mut sigs: HashMap<(u32, Vec<u32>, Vec<(RuleId, u32)>), u32> = HashMap::default();
+        let mut sigs: HashMap<Signature, u32> = HashMap::default();
         let next: Vec<u32> = (0..n)
             .map(|q| {
                 let row: Vec<u32> = reps
