@@ -332,8 +332,9 @@ impl Config {
     /// ```
     /// let compiled = abnf_codegen::Config::new()
     ///     .spec_source("c.abnf", "comment = \"(\" *(%x61-7A / comment) \")\"\n")
-    ///     .nesting_limit(3)
+    ///     .nesting_limit(2)
     ///     .build()?;
+    /// // The outer comment is the rule itself; two more may nest in it.
     /// let comment = compiled.recognizer("c", "comment").unwrap();
     /// assert!(comment.is_match(b"(a(b(c)))"));
     /// assert!(!comment.is_match(b"(a(b(c(d))))"));

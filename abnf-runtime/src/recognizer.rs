@@ -438,9 +438,9 @@ pub struct MatchError {
     /// error knew it (`usize::MAX` otherwise).
     state: usize,
     /// For a network rule's error, the innermost rule open at `offset`
-    /// (`""` otherwise); then `state` holds the offset where it was called.
+    /// (`None` otherwise); then `state` holds the offset where it was called.
     /// (The error's kind is in `found`: `MatchError` stays under 128 bytes.)
-    open_rule: &'static str,
+    open_rule: Option<&'static &'static str>,
     /// The grammar's class names for `expected` ([`Recognizer::classes`]).
     classes: &'static [(&'static str, ByteSet)],
 }
@@ -501,7 +501,7 @@ impl MatchError {
             found: Found::Unknown,
             expected: ByteSet::EMPTY,
             state: usize::MAX,
-            open_rule: "",
+            open_rule: None,
             classes: &[],
         }
     }
@@ -511,7 +511,7 @@ impl MatchError {
     /// that what was expected there needs no second walk.
     #[doc(hidden)]
     pub fn __state(&self) -> Option<usize> {
-        (self.state != usize::MAX && self.open_rule.is_empty()).then_some(self.state)
+        (self.state != usize::MAX && self.open_rule.is_none()).then_some(self.state)
     }
 
     /// The error of `rule` of `grammar` at byte `offset` of `input`, where
@@ -546,7 +546,7 @@ impl MatchError {
             found,
             expected,
             state: usize::MAX,
-            open_rule: "",
+            open_rule: None,
             classes: &[],
         }
     }
@@ -567,7 +567,7 @@ impl MatchError {
         }
         if let Some((r, at)) = f.open {
             if let Some(name) = names.get(r as usize) {
-                e.open_rule = name;
+                e.open_rule = Some(name);
                 e.state = at;
             }
         }
@@ -586,7 +586,7 @@ impl MatchError {
     /// For a rule that needs a stack: the innermost rule that was open at
     /// the offset, and the offset where it was called.
     pub fn open_rule(&self) -> Option<(&'static str, usize)> {
-        (!self.open_rule.is_empty()).then_some((self.open_rule, self.state))
+        self.open_rule.map(|name| (*name, self.state))
     }
 
     /// The byte offset of the first byte that cannot continue a match, or the
