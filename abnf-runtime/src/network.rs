@@ -98,6 +98,18 @@ pub struct Failure {
     pub open: Option<(u32, usize)>,
 }
 
+impl Failure {
+    /// The general walk's work bound was reached at `offset`.
+    fn too_complex(offset: usize) -> Failure {
+        Failure {
+            offset,
+            kind: ErrorKind::TooComplex,
+            expected: ByteSet::EMPTY,
+            open: None,
+        }
+    }
+}
+
 /// A network of rule automata, read from a generated table.
 #[derive(Clone, Copy)]
 pub struct Network<'a> {
@@ -350,12 +362,7 @@ impl<'a> Network<'a> {
         loop {
             self.close(&mut chart, i, limits, &mut too_deep)?;
             if chart.items.len() > limits.items {
-                return Err(Failure {
-                    offset: i,
-                    kind: ErrorKind::TooComplex,
-                    expected: ByteSet::EMPTY,
-                    open: None,
-                });
+                return Err(Failure::too_complex(i));
             }
             let (from, to) = (chart.set_start[i], chart.items.len());
             let Some(&b) = input.get(i) else {
@@ -444,12 +451,7 @@ impl<'a> Network<'a> {
                 }
             }
             if chart.items.len() > limits.items {
-                return Err(Failure {
-                    offset: i,
-                    kind: ErrorKind::TooComplex,
-                    expected: ByteSet::EMPTY,
-                    open: None,
-                });
+                return Err(Failure::too_complex(i));
             }
         }
         Ok(())

@@ -292,7 +292,6 @@ pub(crate) fn minimize(dfa: &BodyDfa) -> BodyDfa {
     // Renumber: the dead state's block is 0, then breadth-first.
     let mut number: Vec<Option<u32>> = vec![None; count];
     number[block[0] as usize] = Some(0);
-    let mut order: Vec<usize> = vec![0];
     let mut queue = std::collections::VecDeque::from([dfa.start as usize]);
     let mut rep: Vec<usize> = vec![0];
     while let Some(q) = queue.pop_front() {
@@ -302,7 +301,6 @@ pub(crate) fn minimize(dfa: &BodyDfa) -> BodyDfa {
         }
         number[b] = Some(rep.len() as u32);
         rep.push(q);
-        order.push(q);
         for byte in 0..256 {
             queue.push_back(dfa.trans[q * 256 + byte] as usize);
         }
@@ -329,6 +327,5 @@ pub(crate) fn minimize(dfa: &BodyDfa) -> BodyDfa {
             .filter(|&(_, t)| t != 0)
             .collect();
     }
-    let _ = order;
     out
 }
