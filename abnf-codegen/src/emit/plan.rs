@@ -111,28 +111,9 @@ impl Compiled {
             let mut idents: HashMap<String, RuleId> = HashMap::new();
             for &id in ids {
                 let r = g.rule(id);
-                let mut ident = names::constant_name(&r.name);
-                if ident == "GRAMMAR" {
-                    ident.push_str("_RULE");
-                }
-                if let Some(&other) = idents.get(&ident) {
-                    errors.push(
-                        Diagnostic::error(
-                            Code::RustName,
-                            format!(
-                                "rules `{}` and `{}` both become the Rust name `{ident}`",
-                                g.rule(other).name,
-                                r.name
-                            ),
-                            Some(r.name_span),
-                        )
-                        .with_label("this rule's Rust name collides")
-                        .with_secondary(g.rule(other).name_span, "with this rule's")
-                        .with_note("rename one of the rules, or export only one of them"),
-                    );
+                let Some(ident) = claim_constant_name(g, id, &mut idents, &mut errors) else {
                     continue;
-                }
-                idents.insert(ident.clone(), id);
+                };
                 let home = exported_by.get(&id).filter(|home| *home != m);
                 let kind = if let Some(home) = home {
                     EmitKind::Reexport {
@@ -354,28 +335,9 @@ impl Compiled {
         let mut rules = Vec::new();
         for &id in &built.exported {
             let r = g.rule(id);
-            let mut ident = names::constant_name(&r.name);
-            if ident == "GRAMMAR" {
-                ident.push_str("_RULE");
-            }
-            if let Some(&other) = idents.get(&ident) {
-                errors.push(
-                    Diagnostic::error(
-                        Code::RustName,
-                        format!(
-                            "rules `{}` and `{}` both become the Rust name `{ident}`",
-                            g.rule(other).name,
-                            r.name
-                        ),
-                        Some(r.name_span),
-                    )
-                    .with_label("this rule's Rust name collides")
-                    .with_secondary(g.rule(other).name_span, "with this rule's")
-                    .with_note("rename one of the rules, or export only one of them"),
-                );
+            let Some(ident) = claim_constant_name(g, id, idents, errors) else {
                 continue;
-            }
-            idents.insert(ident.clone(), id);
+            };
             let mut doc = rule_doc(g, id, "Recognizer for");
             doc.push(String::new());
             doc.push(format!(
@@ -435,6 +397,40 @@ fn one_char_classes(g: &Grammar, m: ModuleId) -> Vec<(String, [u64; 4])> {
         .into_iter()
         .map(|(name, set)| (name, set.__words()))
         .collect()
+}
+
+/// Rule `id`'s Rust constant name, unless another rule of the module has
+/// it already (then an error, and `None`).
+fn claim_constant_name(
+    g: &Grammar,
+    id: RuleId,
+    idents: &mut HashMap<String, RuleId>,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    let r = g.rule(id);
+    let mut ident = names::constant_name(&r.name);
+    if ident == "GRAMMAR" {
+        ident.push_str("_RULE");
+    }
+    if let Some(&other) = idents.get(&ident) {
+        errors.push(
+            Diagnostic::error(
+                Code::RustName,
+                format!(
+                    "rules `{}` and `{}` both become the Rust name `{ident}`",
+                    g.rule(other).name,
+                    r.name
+                ),
+                Some(r.name_span),
+            )
+            .with_label("this rule's Rust name collides")
+            .with_secondary(g.rule(other).name_span, "with this rule's")
+            .with_note("rename one of the rules, or export only one of them"),
+        );
+        return None;
+    }
+    idents.insert(ident.clone(), id);
+    Some(ident)
 }
 
 /// `Recognizer for the rule `X` of `file` (line N):` and the rule's ABNF.
