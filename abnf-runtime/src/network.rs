@@ -83,6 +83,18 @@ impl Default for Limits {
     }
 }
 
+/// A call in a derivation ([`Network::derive`]): rule `rule` (an index into
+/// the network's rules) matched `input[start..end]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Call {
+    /// The callee.
+    pub rule: u32,
+    /// Where its match starts.
+    pub start: usize,
+    /// Where its match ends.
+    pub end: usize,
+}
+
 /// Why a walk did not match, where, and what could have continued it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Failure {
@@ -350,6 +362,134 @@ impl<'a> Network<'a> {
     /// automata. Items of one position are kept in one vector, with the
     /// callers waiting on each position's calls beside them.
     pub fn walk_general(&self, rule: usize, input: &[u8], limits: Limits) -> Result<(), Failure> {
+        self.chart(rule, input, limits).map(|_| ())
+    }
+
+    /// The calls that rule `rule`'s own automaton makes in one derivation
+    /// of all of `input` (the calls at depth one, in input order, with
+    /// offsets into `input`; what the callees call is not listed): the
+    /// parts of a typed tree that are rules with a stack.
+    ///
+    /// It runs the general walk and then reads one derivation back from its
+    /// Earley sets, from the end of the input to its start, with no
+    /// recursion: every item of the sets is the end of some path from its
+    /// rule's start, so each backward step finds a predecessor, and steps
+    /// that read no input (calls of rules that matched the empty string)
+    /// are searched breadth-first so that they cannot cycle.
+    ///
+    /// # Panics
+    ///
+    /// If `rule` is not a rule of the network.
+    pub fn derive(&self, rule: usize, input: &[u8], limits: Limits) -> Result<Vec<Call>, Failure> {
+        let chart = self.chart(rule, input, limits)?;
+        let set = |k: usize| {
+            let to = chart.set_start.get(k + 1).copied().unwrap_or(chart.items.len());
+            &chart.items[chart.set_start[k]..to]
+        };
+        let start = self.starts[rule];
+        // Items of the derived rule's own instance: origin 0, its states.
+        let own = |k: usize, state: u32| {
+            set(k)
+                .iter()
+                .any(|it| it.origin == 0 && it.state == state && self.rule_of(state as usize) == rule as u32)
+        };
+        let n = input.len();
+        let Some(last) = set(n).iter().find(|it| {
+            it.origin == 0
+                && self.accepts(it.state as usize)
+                && self.rule_of(it.state as usize) == rule as u32
+        }) else {
+            unreachable!("the chart of an accepted input holds its final item")
+        };
+        let mut calls = Vec::new();
+        let (mut q, mut k) = (last.state, n);
+        // States reached at position `k` by steps that read nothing, each
+        // with the step that reached it: (state, from, call).
+        let mut level: Vec<(u32, usize, Option<Call>)> = Vec::new();
+        // A call of the whole input (`a = b`, or `s = [ "(" s ")" ] s` read
+        // as `s` calling `s`) is taken only when nothing else is: a grammar
+        // with such unit cycles has endless derivations, and preferring
+        // steps that read input or part of it ends them.
+        let mut unit: Option<(usize, u32, Call)>;
+        loop {
+            unit = None;
+            // Breadth-first over the empty steps at `k`, from `q`, to a
+            // state with a step that reads input (or the start at 0).
+            level.clear();
+            level.push((q, usize::MAX, None));
+            let mut next: Option<(usize, u32, usize, Option<Call>)> = None;
+            let mut at = 0;
+            while at < level.len() && next.is_none() {
+                let (s, _, _) = level[at];
+                if s == start && k == 0 {
+                    next = Some((at, s, 0, None));
+                    break;
+                }
+                if k > 0 {
+                    let class = self.classes[input[k - 1] as usize];
+                    if let Some(p) = set(k - 1).iter().find(|it| {
+                        it.origin == 0
+                            && self.rule_of(it.state as usize) == rule as u32
+                            && self.trans[it.state as usize * self.alphabet + class as usize] == s
+                    }) {
+                        next = Some((at, p.state, k - 1, None));
+                        break;
+                    }
+                }
+                for done in set(k).iter().filter(|it| self.accepts(it.state as usize)) {
+                    let (callee, j) = (self.rule_of(done.state as usize), done.origin as usize);
+                    let caller = set(j).iter().find(|it| {
+                        it.origin == 0
+                            && self.rule_of(it.state as usize) == rule as u32
+                            && self.call_edges(it.state as usize).any(|e| e == (callee, s))
+                    });
+                    let Some(p) = caller else { continue };
+                    let call = Call {
+                        rule: callee,
+                        start: j,
+                        end: k,
+                    };
+                    if j == 0 && k == n {
+                        unit.get_or_insert((at, p.state, call));
+                        continue;
+                    }
+                    if j < k {
+                        next = Some((at, p.state, j, Some(call)));
+                        break;
+                    }
+                    if !level.iter().any(|&(x, _, _)| x == p.state) {
+                        level.push((p.state, at, Some(call)));
+                    }
+                }
+                at += 1;
+            }
+            let next = next.or_else(|| unit.map(|(at, state, call)| (at, state, 0, Some(call))));
+            let Some((mut from, state, to, call)) = next else {
+                unreachable!("every item of the chart has a predecessor")
+            };
+            // Backwards: the empty calls from `q` to the state found, then
+            // the step before that state.
+            let mark = calls.len();
+            while from != usize::MAX {
+                let (_, parent, call) = level[from];
+                calls.extend(call);
+                from = parent;
+            }
+            calls[mark..].reverse();
+            calls.extend(call);
+            if to == 0 && state == start && call.is_none() && k == 0 {
+                break;
+            }
+            debug_assert!(own(to, state));
+            q = state;
+            k = to;
+        }
+        calls.reverse();
+        Ok(calls)
+    }
+
+    /// The general walk's Earley sets, when all of `input` matches `rule`.
+    fn chart(&self, rule: usize, input: &[u8], limits: Limits) -> Result<Chart, Failure> {
         let mut chart = Chart::new(self.states);
         chart.start_set();
         chart.add(Item {
@@ -372,7 +512,7 @@ impl<'a> Network<'a> {
                         && self.rule_of(it.state as usize) == rule as u32
                 });
                 if done {
-                    return Ok(());
+                    return Ok(chart);
                 }
                 return Err(self.failure_general(&chart, i, too_deep));
             };

@@ -152,12 +152,15 @@ fn main() -> ExitCode {
         // with the lines of tests/data/vectors/*.txt. RUSTC_BOOTSTRAP=1 lets
         // a stable toolchain take the nightly flags cargo-fuzz passes.
         Some("fuzz") => {
-            const TARGETS: [&str; 5] = [
+            const TARGETS: [&str; 8] = [
                 "recognizers",
                 "extraction",
                 "differential_iri_string",
                 "differential_fluent_uri",
                 "bit_parallel",
+                "generator",
+                "typed_trees",
+                "networks",
             ];
             let which = args.get(1).map(String::as_str).unwrap_or("all");
             let seconds = args.get(2).map(String::as_str).unwrap_or("60");

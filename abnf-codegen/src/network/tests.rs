@@ -60,6 +60,9 @@ fn agrees(spec: &str, rule: &str, alphabet: &[char], max: usize) -> bool {
             want,
             "the general walk of `{rule}` on {s:?}"
         );
+        if want {
+            derivation_holds(&net, &runtime, index, s.as_bytes());
+        }
         if runtime.is_deterministic() {
             assert_eq!(
                 runtime.walk_deterministic(index, s.as_bytes(), limits).is_ok(),
@@ -70,6 +73,64 @@ fn agrees(spec: &str, rule: &str, alphabet: &[char], max: usize) -> bool {
     }
     assert!(matched > 0, "`{rule}` matched nothing: the test checks nothing");
     matches!(net.determinism, Determinism::Deterministic(_))
+}
+
+/// `Network::derive` on an input that `rule` matches gives calls that are
+/// a derivation: in order and inside the input, each callee matching its
+/// span (and its own calls a derivation in turn, down to the leaves, with
+/// an explicit stack), and the rule's automaton (the generator's model,
+/// not the runtime's table) accepting the input with each call's span
+/// read as the call.
+fn derivation_holds(
+    net: &super::Network,
+    runtime: &abnf_runtime::network::Network<'_>,
+    rule: usize,
+    input: &[u8],
+) {
+    let limits = abnf_runtime::network::Limits::DEFAULT;
+    let mut todo = vec![(rule, 0, input.len())];
+    // A grammar with unit cycles (`s` deriving `s` over the same text) may
+    // have a derivation that calls a rule over its caller's own span: each
+    // (rule, span) is expanded once.
+    let mut seen = std::collections::HashSet::new();
+    while let Some((rule, from, to)) = todo.pop() {
+        if !seen.insert((rule, from, to)) {
+            continue;
+        }
+        let text = &input[from..to];
+        let calls = runtime
+            .derive(rule, text, limits)
+            .unwrap_or_else(|f| panic!("derive rule {rule} on {text:?}: {f:?}"));
+        let mut state = net.starts[rule] as usize;
+        let mut pos = 0;
+        let feed = |state: usize, bytes: &[u8]| {
+            bytes.iter().try_fold(state, |q, &b| {
+                let next = net.trans[q * net.alphabet + net.classes[b as usize] as usize] as usize;
+                (next != 0).then_some(next)
+            })
+        };
+        for c in &calls {
+            assert!(
+                pos <= c.start && c.start <= c.end && c.end <= text.len(),
+                "{calls:?} on {text:?}"
+            );
+            state = feed(state, &text[pos..c.start]).unwrap_or_else(|| panic!("{calls:?} on {text:?}"));
+            let Some(&(_, ret)) = net.calls[state].iter().find(|&&(callee, _)| callee == c.rule) else {
+                panic!(
+                    "no call of rule {} from state {state}: {calls:?} on {text:?}",
+                    c.rule
+                )
+            };
+            state = ret as usize;
+            pos = c.end;
+            todo.push((c.rule as usize, from + c.start, from + c.end));
+        }
+        let last = feed(state, &text[pos..]).unwrap_or_else(|| panic!("{calls:?} on {text:?}"));
+        assert!(
+            net.accept[last],
+            "derivation {calls:?} of rule {rule} does not end on {text:?}"
+        );
+    }
 }
 
 #[test]
@@ -289,15 +350,19 @@ fn random_grammars_agree_with_the_oracle() {
                 (
                     crate::wire::WireBytes::new(&net.to_bytes(crate::wire::NATIVE_BIG_ENDIAN)),
                     index,
+                    net,
                 )
             });
             for s in strings(&random::ALPHABET, 5) {
                 let want = oracle.matches(id, &s);
                 assert_eq!(r.is_match(s.as_bytes()), want, "{spec}r{i} on {s:?}");
-                if let Some((wire, index)) = &walks {
+                if let Some((wire, index, net)) = &walks {
                     let limits = abnf_runtime::network::Limits::DEFAULT;
                     let got = wire.network().walk_general(*index, s.as_bytes(), limits).is_ok();
                     assert_eq!(got, want, "{spec}general walk of r{i} on {s:?}");
+                    if want {
+                        derivation_holds(net, &wire.network(), *index, s.as_bytes());
+                    }
                     if wire.network().is_deterministic() {
                         let got = wire
                             .network()
