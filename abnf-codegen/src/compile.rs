@@ -66,6 +66,32 @@ pub(crate) struct TypedParts {
     pub(crate) elements: HashMap<(RuleId, Vec<usize>), ElementDfa>,
     /// Per root module, its `@components` extractions, in spec order.
     pub(crate) components: Vec<(ModuleId, Vec<BuiltComponents>)>,
+    /// Per root module whose typed rules include rules with a stack: the
+    /// network their trees are derived in.
+    pub(crate) trees: Vec<TreeNetwork>,
+}
+
+/// The network of one module's typed rules that need a stack: a typed
+/// tree's parse derives its rule in it ([`abnf_runtime::network::Network::derive`]),
+/// then reads the derivation's calls as one byte each (holes) with the
+/// rule's tagged DFA.
+pub(crate) struct TreeNetwork {
+    pub(crate) module: ModuleId,
+    pub(crate) network: Network,
+    pub(crate) wire: WireBytes,
+    /// Per rule of the network (by index), the byte that stands for its
+    /// calls in the tagged DFAs.
+    pub(crate) bytes: Vec<u8>,
+    /// The typed rules it derives.
+    pub(crate) typed: Vec<RuleId>,
+}
+
+impl TypedParts {
+    /// The tree network that derives typed rule `rule`, if it needs a
+    /// stack.
+    pub(crate) fn tree_of(&self, rule: RuleId) -> Option<&TreeNetwork> {
+        self.trees.iter().find(|t| t.typed.contains(&rule))
+    }
 }
 
 /// A typed rule's tagged DFA, and which of its groups holds which part.
@@ -298,6 +324,12 @@ pub(crate) fn build(config: &Config) -> Result<Compiled, Error> {
     } else {
         Vec::new()
     };
+    // Typed trees start from every exported rule that compiled, rules with
+    // a stack included; the DFA stages from those without.
+    let mut typed_roots = exports.clone();
+    for (_, ids) in &mut typed_roots {
+        ids.retain(|id| !left_out.iter().any(|(l, _)| l == id));
+    }
     for (_, ids) in &mut exports {
         ids.retain(|id| {
             !left_out.iter().any(|(l, _)| l == id) && !networks.iter().any(|n| n.exported.contains(id))
@@ -309,7 +341,7 @@ pub(crate) fn build(config: &Config) -> Result<Compiled, Error> {
         typed = build_typed(
             config,
             &grammar,
-            &exports,
+            &typed_roots,
             &mut lowerer,
             &mut errors,
             &mut warnings.items,
@@ -554,81 +586,23 @@ fn build_typed(
         let model = loop {
             let model = typed::model(g, ids, explicit, &forced, &leaves);
             let mut demoted = Vec::new();
+            // Rules with a stack wait for the tree network below.
+            let mut stack_types = Vec::new();
             for ty in &model.types {
                 if parts.tdfas.contains_key(&ty.rule) {
                     continue;
                 }
-                let built = lowerer.lower_captured(&model, ty.rule).and_then(|(hir, groups)| {
-                    Ok(TypedDfa {
-                        groups,
-                        dfa: tagged(config, g, ty.rule, &hir, false, read_as_text[ty.rule.0 as usize])?,
-                    })
-                });
-                match built {
-                    Ok(d) => {
-                        parts.tdfas.insert(ty.rule, d);
-                    }
-                    Err(d) => {
-                        demoted.push((ty.rule, d));
-                        continue;
-                    }
+                if lowerer.non_regular_chain(ty.rule).is_some() {
+                    stack_types.push(ty);
+                    continue;
                 }
-                for (key, f) in typed::lists(&ty.shape) {
-                    let Some(element) = &f.element else { continue };
-                    let lowered = match (&f.item, f.rule) {
-                        (Some(item), _) => lowerer.lower_item(element, &item.shape),
-                        (None, Some(rule)) => lowerer.lower_element(element, rule).map(|hir| {
-                            let mut groups = Groups::default();
-                            groups.push(&[], typed::Site::Field);
-                            (hir, groups)
-                        }),
-                        (None, None) => continue,
-                    };
-                    let built = lowered.and_then(|(hir, groups)| {
-                        let plain = lowerer.lower_plain(element)?;
-                        let tiles = (|| {
-                            let one = Automaton::build(&plain, config.limits).ok()?.compact();
-                            let plus = crate::regular::repeat(1, None, plain.clone());
-                            let plus = Automaton::build(&plus, config.limits).ok()?.compact();
-                            Some(automata::longest_items_tile(&one, &plus, MAX_TILE_PAIRS))
-                        })()
-                        .unwrap_or(false);
-                        let (hir, exact) = if tiles {
-                            (hir, None)
-                        } else {
-                            let group = groups.count();
-                            let Some(first) = crate::regular::first_of_rest(hir, plain, group) else {
-                                let r = g.rule(ty.rule);
-                                return Err(Diagnostic::error(
-                                    Code::TooComplex,
-                                    format!(
-                                        "the list `{}` of rule `{}` cannot be read item by item: the longest \
-                                         item can cut it wrong, and its items have several parts that may all \
-                                         be empty",
-                                        f.name, r.name
-                                    ),
-                                    Some(r.name_span),
-                                ));
-                            };
-                            (first, Some(group))
-                        };
-                        Ok(ElementDfa {
-                            groups,
-                            dfa: tagged(config, g, ty.rule, &hir, false, read_as_text[ty.rule.0 as usize])?,
-                            exact,
-                        })
-                    });
-                    match built {
-                        Ok(d) => {
-                            parts.elements.insert((ty.rule, key), d);
-                        }
-                        Err(d) => {
-                            parts.tdfas.remove(&ty.rule);
-                            demoted.push((ty.rule, d));
-                            break;
-                        }
-                    }
+                let text = read_as_text[ty.rule.0 as usize];
+                if let Err(d) = build_type_automata(config, g, lowerer, &model, ty, text, &mut parts) {
+                    demoted.push((ty.rule, d));
                 }
+            }
+            if demoted.is_empty() && !stack_types.is_empty() {
+                demoted = build_tree_network(config, g, lowerer, *m, &model, &stack_types, &mut parts);
             }
             if demoted.is_empty() {
                 break model;
@@ -652,6 +626,154 @@ fn build_typed(
         warnings.push(d);
     }
     parts
+}
+
+/// Builds the tree network of module `m`'s typed rules that need a stack
+/// (`types`) and their automata, with each call of the network read as one
+/// byte that no rule of the network reads. Returns the rules whose trees
+/// cannot be built, with why.
+fn build_tree_network(
+    config: &Config,
+    g: &Grammar,
+    lowerer: &mut Lowerer<'_>,
+    m: ModuleId,
+    model: &TypeModel,
+    types: &[&typed::RuleType],
+    parts: &mut TypedParts,
+) -> Vec<(RuleId, Diagnostic)> {
+    let targets: Vec<RuleId> = types.iter().map(|t| t.rule).collect();
+    let network = match crate::network::build(g, lowerer, &targets, config.limits) {
+        Ok(n) => n,
+        Err(d) => return targets.iter().map(|&t| (t, d.clone())).collect(),
+    };
+    let free = network.unused_bytes();
+    if free.len() < network.rules.len() {
+        let r = g.rule(targets[0]);
+        let d = Diagnostic::error(
+            Code::TooComplex,
+            format!(
+                "the typed trees of the rules with a stack need one byte per rule of their network \
+                 that no rule reads ({} rules, {} such bytes)",
+                network.rules.len(),
+                free.len()
+            ),
+            Some(r.name_span),
+        );
+        return targets.iter().map(|&t| (t, d.clone())).collect();
+    }
+    let bytes: Vec<u8> = free[..network.rules.len()].to_vec();
+    let callees = network.callees();
+    let holes = crate::regular::Holes {
+        bytes: callees
+            .iter()
+            .map(|&r| {
+                (
+                    r,
+                    bytes[network.index_of(r).expect("a callee is a rule of its network")],
+                )
+            })
+            .collect(),
+        reaching: crate::network::reaching(g, &callees),
+    };
+    let mut failed = Vec::new();
+    lowerer.with_holes(holes, |lowerer| {
+        for ty in types {
+            // Holes are not characters: the parts are cut at the holes'
+            // edges, which the derivation put between characters.
+            if let Err(d) = build_type_automata(config, g, lowerer, model, ty, false, parts) {
+                failed.push((ty.rule, d));
+            }
+        }
+    });
+    if !failed.is_empty() {
+        // Built again, without the failed ones, in the next round.
+        for t in &targets {
+            parts.tdfas.remove(t);
+        }
+        parts.elements.retain(|(r, _), _| !targets.contains(r));
+        return failed;
+    }
+    let wire = WireBytes::new(&network.to_bytes(NATIVE_BIG_ENDIAN));
+    parts.trees.push(TreeNetwork {
+        module: m,
+        network,
+        wire,
+        bytes,
+        typed: targets,
+    });
+    Vec::new()
+}
+
+/// Builds typed rule `ty`'s tagged DFA and its lists' element automata
+/// into `parts`, or says why they cannot be built.
+fn build_type_automata(
+    config: &Config,
+    g: &Grammar,
+    lowerer: &mut Lowerer<'_>,
+    model: &TypeModel,
+    ty: &typed::RuleType,
+    text: bool,
+    parts: &mut TypedParts,
+) -> Result<(), Diagnostic> {
+    let (hir, groups) = lowerer.lower_captured(model, ty.rule)?;
+    let dfa = tagged(config, g, ty.rule, &hir, false, text)?;
+    parts.tdfas.insert(ty.rule, TypedDfa { groups, dfa });
+    for (key, f) in typed::lists(&ty.shape) {
+        let Some(element) = &f.element else { continue };
+        let lowered = match (&f.item, f.rule) {
+            (Some(item), _) => lowerer.lower_item(element, &item.shape),
+            (None, Some(rule)) => lowerer.lower_element(element, rule).map(|hir| {
+                let mut groups = Groups::default();
+                groups.push(&[], typed::Site::Field);
+                (hir, groups)
+            }),
+            (None, None) => continue,
+        };
+        let built = lowered.and_then(|(hir, groups)| {
+            let plain = lowerer.lower_plain(element)?;
+            let tiles = (|| {
+                let one = Automaton::build(&plain, config.limits).ok()?.compact();
+                let plus = crate::regular::repeat(1, None, plain.clone());
+                let plus = Automaton::build(&plus, config.limits).ok()?.compact();
+                Some(automata::longest_items_tile(&one, &plus, MAX_TILE_PAIRS))
+            })()
+            .unwrap_or(false);
+            let (hir, exact) = if tiles {
+                (hir, None)
+            } else {
+                let group = groups.count();
+                let Some(first) = crate::regular::first_of_rest(hir, plain, group) else {
+                    let r = g.rule(ty.rule);
+                    return Err(Diagnostic::error(
+                        Code::TooComplex,
+                        format!(
+                            "the list `{}` of rule `{}` cannot be read item by item: the longest \
+                             item can cut it wrong, and its items have several parts that may all \
+                             be empty",
+                            f.name, r.name
+                        ),
+                        Some(r.name_span),
+                    ));
+                };
+                (first, Some(group))
+            };
+            Ok(ElementDfa {
+                groups,
+                dfa: tagged(config, g, ty.rule, &hir, false, text)?,
+                exact,
+            })
+        });
+        match built {
+            Ok(d) => {
+                parts.elements.insert((ty.rule, key), d);
+            }
+            Err(d) => {
+                parts.tdfas.remove(&ty.rule);
+                return Err(d);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The tagged DFAs of module `m`'s `@components` directives.

@@ -36,7 +36,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use abnf_runtime::Span;
+use abnf_runtime::{Hole, Span};
 
 use crate::compile::Compiled;
 use crate::grammar::{Grammar, ModuleId, RuleId};
@@ -174,6 +174,8 @@ enum Task<'c> {
         tags: Vec<usize>,
         prefix: Option<Vec<usize>>,
         node: usize,
+        /// The holes of the rule's derivation, for a rule with a stack.
+        holes: Vec<Hole>,
     },
 }
 
@@ -221,7 +223,39 @@ impl<'c> Trees<'c> {
                     let d = &self.compiled.typed.tdfas[&rule];
                     let dfa = self.wires[&rule].tagged();
                     let mut tags = vec![usize::MAX; dfa.tags()];
-                    if let Err(at) = dfa.run(input, span.start, span.end, &mut tags) {
+                    // A rule with a stack: its derivation's calls, each read
+                    // as its byte, as the generated parse does.
+                    let holes = match self.compiled.typed.tree_of(rule) {
+                        None => Vec::new(),
+                        Some(t) => {
+                            let index = t.network.index_of(rule).expect("a typed rule of its network");
+                            let limits = abnf_runtime::network::Limits::DEFAULT;
+                            match t.wire.network().derive(index, &input[span.range()], limits) {
+                                Ok(calls) => calls
+                                    .iter()
+                                    .map(|c| Hole {
+                                        byte: t.bytes[c.rule as usize],
+                                        start: span.start + c.start,
+                                        end: span.start + c.end,
+                                    })
+                                    .collect(),
+                                Err(f) if top => return Err(TreeError::NoMatch(span.start + f.offset)),
+                                Err(f) => {
+                                    return Err(TreeError::Inconsistent(format!(
+                                        "`{}` has no derivation of {:?}, which its parent matched ({f:?})",
+                                        self.compiled.grammar.rule(rule).name,
+                                        span.range()
+                                    )))
+                                }
+                            }
+                        }
+                    };
+                    let run = if self.compiled.typed.tree_of(rule).is_some() {
+                        dfa.run_holes(input, span.start, span.end, &holes, &mut tags)
+                    } else {
+                        dfa.run(input, span.start, span.end, &mut tags)
+                    };
+                    if let Err(at) = run {
                         return Err(if top {
                             TreeError::NoMatch(at)
                         } else {
@@ -241,6 +275,7 @@ impl<'c> Trees<'c> {
                         tags,
                         prefix: None,
                         node,
+                        holes,
                     });
                 }
                 Task::Fill {
@@ -250,6 +285,7 @@ impl<'c> Trees<'c> {
                     tags,
                     prefix,
                     node,
+                    holes,
                 } => {
                     let mut tasks = Vec::new();
                     let (fields, parent) = match shape {
@@ -284,6 +320,7 @@ impl<'c> Trees<'c> {
                             &tags,
                             prefix.as_deref(),
                             parent,
+                            &holes,
                         )?;
                     }
                     // Children first in order: the work list is a stack.
@@ -307,6 +344,7 @@ impl<'c> Trees<'c> {
         tags: &[usize],
         prefix: Option<&[usize]>,
         parent: usize,
+        holes: &[Hole],
     ) -> Result<(), TreeError> {
         let group = groups
             .field(&f.path)
@@ -381,10 +419,12 @@ impl<'c> Trees<'c> {
                 // nothing, ends the list.
                 while pos < end {
                     let mut tags = vec![usize::MAX; dfa.tags()];
-                    let Some(next) = dfa
-                        .__item(input, pos, end, &mut tags, built.exact)
-                        .filter(|&n| n > pos)
-                    else {
+                    let item = if self.compiled.typed.tree_of(rule).is_some() {
+                        dfa.__item_holes(input, pos, end, holes, &mut tags, built.exact)
+                    } else {
+                        dfa.__item(input, pos, end, &mut tags, built.exact)
+                    };
+                    let Some(next) = item.filter(|&n| n > pos) else {
                         break;
                     };
                     let element = Span {
@@ -410,6 +450,7 @@ impl<'c> Trees<'c> {
                                 tags,
                                 prefix: Some(key.clone()),
                                 node,
+                                holes: holes.to_vec(),
                             });
                         }
                         (None, Some(r)) => {
@@ -817,6 +858,53 @@ mod tests {
     /// A list whose longest first item leaves a rest that is no list is
     /// read exactly: `abcb` is `a`, `bc`, then `b`, though the longest
     /// first item is `ab`.
+    #[test]
+    fn rules_with_a_stack_have_typed_trees() {
+        // RFC 8259 as published, and RFC 5322's nested comments.
+        let json = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/data/rfc-grammars/rfc8259.abnf"
+        ))
+        .unwrap();
+        let c = build(&json, |_| {});
+        let m = c.grammar.module_by_name("t").unwrap();
+        let value = c.grammar.module(m).get("value").unwrap();
+        assert!(c.typed.tree_of(value).is_some(), "`value` has a typed tree");
+        let trees = c.trees("t").unwrap();
+        let input = br#"{"a": [1, {"b": null}, "x\u0041"], "c": {}}"#;
+        let tree = trees.parse(value, input).unwrap();
+        check(&c.grammar, &tree, input).unwrap();
+        // Every nested value is a node of the tree.
+        let values = tree
+            .nodes
+            .iter()
+            .filter(|n| matches!(n.kind, NodeKind::Typed { rule: Some(r), .. } if r == value))
+            .count();
+        assert_eq!(values, 7, "{tree:#?}");
+        assert!(check_samples(&c, 1, 20).unwrap() > 20);
+        let c = build(
+            "ccontent = ctext / quoted-pair / comment\n\
+             comment = \"(\" *( [ \" \" ] ccontent ) [ \" \" ] \")\"\n\
+             ctext = %x21-27 / %x2A-5B / %x5D-7E\n\
+             quoted-pair = \"\\\" ( %x21-7E / \" \" )\n",
+            |c| {
+                c.ast_rules("t", &["comment", "ccontent"]);
+            },
+        );
+        let comment = rule(&c, "comment");
+        let input = b"(a (b (c) d) \\( (e))";
+        let tree = c.trees("t").unwrap().parse(comment, input).unwrap();
+        check(&c.grammar, &tree, input).unwrap();
+        let comments = tree
+            .nodes
+            .iter()
+            .filter(|n| matches!(n.kind, NodeKind::Typed { rule: Some(r), .. } if r == comment))
+            .map(|n| n.span.unwrap().range())
+            .collect::<Vec<_>>();
+        assert_eq!(comments, [0..20, 3..12, 6..9, 16..19]);
+        assert!(check_samples(&c, 2, 30).unwrap() >= 30);
+    }
+
     #[test]
     fn a_list_the_longest_item_would_cut_wrong_is_read_exactly() {
         let c = build("r = *( r1 ) \"b\"\nr1 = \"a\" / \"ab\" / \"bc\"\n", |c| {

@@ -56,7 +56,7 @@ pub use bytes::{ByteSet, Named};
 pub use network::NetworkRecognizer;
 pub use recognizer::{ErrorKind, Grammar, MatchError, Recognizer};
 pub use table::{Reverse, Shuffle, Table};
-pub use tagged::{List, Span, TaggedDfa, Text};
+pub use tagged::{Hole, List, Nested, Span, TaggedDfa, Text};
 
 /// What generated code uses; not part of the API.
 #[doc(hidden)]

@@ -828,6 +828,44 @@ impl NetworkRecognizer {
         self.validate_with(input, self.limits)
     }
 
+    /// The holes of the typed tree of the rule over `input[start..end]`:
+    /// the calls of one derivation ([`Network::derive`]), each with the
+    /// byte `bytes[callee]` that the tree's automaton reads for it; what
+    /// generated typed trees of rules with a stack call.
+    #[doc(hidden)]
+    pub fn __holes(
+        &self,
+        input: &[u8],
+        start: usize,
+        end: usize,
+        bytes: &[u8],
+    ) -> Result<Vec<crate::Hole>, MatchError> {
+        match self.network.derive(self.index, &input[start..end], self.limits) {
+            Ok(calls) => Ok(calls
+                .into_iter()
+                .map(|c| crate::Hole {
+                    byte: bytes[c.rule as usize],
+                    start: start + c.start,
+                    end: start + c.end,
+                })
+                .collect()),
+            Err(f) => {
+                let f = Failure {
+                    offset: start + f.offset,
+                    open: f.open.map(|(r, at)| (r, start + at)),
+                    ..f
+                };
+                Err(MatchError::from_failure(
+                    self.grammar,
+                    self.rule,
+                    &input[..end],
+                    &f,
+                    self.names,
+                ))
+            }
+        }
+    }
+
     /// [`NetworkRecognizer::validate_bytes`] with other limits (a nesting
     /// depth for this call, say).
     pub fn validate_with(&self, input: &[u8], limits: Limits) -> Result<(), MatchError> {

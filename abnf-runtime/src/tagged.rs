@@ -303,6 +303,115 @@ impl TaggedDfa<'_> {
         }
     }
 
+    /// [`TaggedDfa::run`] for a typed tree of a rule with a stack: each
+    /// hole (a call of a rule with a stack, found by
+    /// [`crate::network::Network::derive`]; in input order) is read as the
+    /// one byte the generator wrote for it. Tags hold offsets into `input`.
+    /// The input is not checked for UTF-8: the derivation has matched it.
+    pub fn run_holes(
+        &self,
+        input: &[u8],
+        start: usize,
+        end: usize,
+        holes: &[Hole],
+        tags: &mut [usize],
+    ) -> Result<(), usize> {
+        let mut regs = [NONE; MAX_REGISTERS + 1];
+        self.start_regs(&mut regs, start);
+        let s = self.walk_holes(input, start, end, holes, &mut regs, |_, _, _| {})?;
+        if self.read_tags(s, &regs[1..], end, tags) {
+            Ok(())
+        } else {
+            Err(end)
+        }
+    }
+
+    /// The longest prefix of `input[start..end]` that matches, read with
+    /// holes as [`TaggedDfa::run_holes`] does: its end, with `tags` filled.
+    pub fn longest_holes(
+        &self,
+        input: &[u8],
+        start: usize,
+        end: usize,
+        holes: &[Hole],
+        tags: &mut [usize],
+    ) -> Option<usize> {
+        let mut regs = [NONE; MAX_REGISTERS + 1];
+        self.start_regs(&mut regs, start);
+        let mut best = None;
+        let last = self.walk_holes(input, start, end, holes, &mut regs, |s, regs, pos| {
+            if self.read_tags(s, &regs[1..], pos, tags) {
+                best = Some(pos);
+            }
+        });
+        if let Ok(s) = last {
+            if self.read_tags(s, &regs[1..], end, tags) {
+                best = Some(end);
+            }
+        }
+        best
+    }
+
+    /// [`TaggedDfa::__item`] with holes.
+    #[doc(hidden)]
+    pub fn __item_holes(
+        &self,
+        input: &[u8],
+        pos: usize,
+        end: usize,
+        holes: &[Hole],
+        tags: &mut [usize],
+        exact: Option<usize>,
+    ) -> Option<usize> {
+        // The holes inside the item's part of the list.
+        let from = holes.partition_point(|h| h.start < pos);
+        let to = holes.partition_point(|h| h.start < end || (h.start == end && h.end == end));
+        let holes = &holes[from..to];
+        match exact {
+            None => self.longest_holes(input, pos, end, holes, tags),
+            Some(g) => {
+                self.run_holes(input, pos, end, holes, tags).ok()?;
+                group(tags, g).map(|s| s.end)
+            }
+        }
+    }
+
+    /// Walks `input[start..end]` with holes from state `start`'s registers
+    /// in `regs`; `before(state, regs, pos)` is called before each step.
+    /// The last state, or the offset where no step was possible.
+    fn walk_holes(
+        &self,
+        input: &[u8],
+        start: usize,
+        end: usize,
+        holes: &[Hole],
+        regs: &mut [usize; MAX_REGISTERS + 1],
+        mut before: impl FnMut(usize, &[usize], usize),
+    ) -> Result<usize, usize> {
+        let words = self.words;
+        let op_start = self.op_start as usize;
+        let mut s = self.start as usize;
+        let (mut i, mut h) = (start, 0);
+        loop {
+            let (b, next) = match holes.get(h) {
+                Some(hole) if hole.start == i => {
+                    h += 1;
+                    (hole.byte, hole.end)
+                }
+                _ if i < end => (input[i], i + 1),
+                _ => return Ok(s),
+            };
+            before(s, regs, i);
+            let t = words[s + usize::from(self.classes[usize::from(b)])];
+            if t == 0 {
+                return Err(i);
+            }
+            Self::effect(words, op_start, t, regs, i);
+            s = (t & NEXT_MASK) as usize;
+            i = next;
+        }
+    }
+
     /// [`TaggedDfa::run`] with the error a user sees: the rule's name, what
     /// the input held where it stopped matching and which bytes could have
     /// continued a match there.
@@ -435,6 +544,19 @@ impl TaggedDfa<'_> {
     }
 }
 
+/// A part of the input that the automaton of a typed tree reads as one
+/// byte: a call of a rule with a stack (which no DFA can read), as the
+/// generator wrote it into the automaton ([`TaggedDfa::run_holes`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hole {
+    /// The byte that stands for the call's rule.
+    pub byte: u8,
+    /// Where the call's match starts.
+    pub start: usize,
+    /// Where it ends.
+    pub end: usize,
+}
+
 /// The span of group `g` (tags `2g` and `2g + 1`), if it matched.
 #[doc(hidden)]
 #[inline]
@@ -540,3 +662,65 @@ impl<T, S: Text + ?Sized> PartialEq for List<'_, T, S> {
 }
 
 impl<T, S: Text + ?Sized> Eq for List<'_, T, S> {}
+
+/// A part of a typed tree that is a rule with a stack (a nested comment, a
+/// JSON value): matched with its parent, parsed into its own node when
+/// [`Nested::get`] is called. A tree is thus never built deeper than its
+/// caller walks, and no parse recurses on the input.
+pub struct Nested<'a, T, S: Text + ?Sized = str> {
+    input: &'a S,
+    span: Span,
+    parse: fn(&'a S, Span) -> T,
+}
+
+impl<T, S: Text + ?Sized> Clone for Nested<'_, T, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, S: Text + ?Sized> Copy for Nested<'_, T, S> {}
+
+impl<'a, T, S: Text + ?Sized> Nested<'a, T, S> {
+    #[doc(hidden)]
+    pub fn __new(input: &'a S, span: Span, parse: fn(&'a S, Span) -> T) -> Self {
+        Nested { input, span, parse }
+    }
+
+    /// Where the part is in the input.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+
+    /// The part's input.
+    pub fn text(&self) -> &'a S {
+        &self.input[self.span.range()]
+    }
+
+    /// The part's own node (its parse takes time and memory proportional
+    /// to the part, as a parse of the parent did).
+    pub fn get(&self) -> T {
+        (self.parse)(self.input, self.span)
+    }
+}
+
+impl<'a, T> Nested<'a, T> {
+    /// The part's text.
+    pub fn as_str(&self) -> &'a str {
+        self.text()
+    }
+}
+
+impl<T, S: Text + fmt::Debug + ?Sized> fmt::Debug for Nested<'_, T, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Nested").field(&self.text()).finish()
+    }
+}
+
+impl<T, S: Text + ?Sized> PartialEq for Nested<'_, T, S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.span == other.span && self.text() == other.text()
+    }
+}
+
+impl<T, S: Text + ?Sized> Eq for Nested<'_, T, S> {}

@@ -61,6 +61,26 @@ impl Network {
         self.accept.len()
     }
 
+    /// The rules that the rule automata call.
+    pub fn callees(&self) -> HashSet<RuleId> {
+        self.calls
+            .iter()
+            .flatten()
+            .map(|&(callee, _)| self.rules[callee as usize])
+            .collect()
+    }
+
+    /// The bytes that no rule automaton reads, highest first.
+    pub fn unused_bytes(&self) -> Vec<u8> {
+        (0..=255u8)
+            .rev()
+            .filter(|&b| {
+                let class = self.classes[b as usize] as usize;
+                (0..self.states()).all(|q| self.trans[q * self.alphabet + class] == 0)
+            })
+            .collect()
+    }
+
     /// Per state, whether some string takes it to an accepting state of its
     /// rule (its calls included): a rule whose start state is not
     /// productive matches nothing.
@@ -276,7 +296,7 @@ pub fn build(
 }
 
 /// The rules that reach a boundary rule (without being one).
-fn reaching(g: &Grammar, boundary: &HashSet<RuleId>) -> HashSet<RuleId> {
+pub(crate) fn reaching(g: &Grammar, boundary: &HashSet<RuleId>) -> HashSet<RuleId> {
     // Callers of each rule, then a backward search from the boundary.
     let mut callers: Vec<Vec<RuleId>> = vec![Vec::new(); g.rules.len()];
     for (i, r) in g.rules.iter().enumerate() {

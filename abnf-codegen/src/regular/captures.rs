@@ -40,9 +40,9 @@ impl Lowerer<'_> {
 
     fn element(&mut self, e: &Expr, item: RuleId, found: &mut bool) -> Result<Hir, Diagnostic> {
         Ok(match e {
-            Expr::Ref(id, _) if *id == item && !*found => {
+            Expr::Ref(id, span) if *id == item && !*found => {
                 *found = true;
-                capture(1, self.rule(*id)?.0)
+                capture(1, self.reference(*id, *span)?.0)
             }
             Expr::Concat(es) => {
                 let mut hs = Vec::new();

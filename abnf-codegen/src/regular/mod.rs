@@ -36,6 +36,22 @@ pub struct Lowerer<'g> {
     non_regular: std::collections::HashSet<RuleId>,
     /// Files whose terminal values are octets (`@terminals octets`).
     octet_files: std::collections::HashSet<crate::diagnostic::FileId>,
+    /// While set ([`Lowerer::with_holes`]): references to rules with a
+    /// stack are holes.
+    holes: Option<Holes>,
+}
+
+/// How [`Lowerer::with_holes`] lowers references for the typed trees of
+/// rules with a stack: a reference to a rule of the tree network is the one
+/// byte that stands for its calls (a byte that no rule of the network
+/// reads), and a rule that reaches one is inlined, as in the network's own
+/// rule automata ([`Lowerer::lower_with_calls`]).
+#[derive(Clone, Debug, Default)]
+pub struct Holes {
+    /// The byte of each boundary rule of the network.
+    pub bytes: HashMap<RuleId, u8>,
+    /// Rules that are not boundaries but reach one.
+    pub reaching: std::collections::HashSet<RuleId>,
 }
 
 impl<'g> Lowerer<'g> {
@@ -48,7 +64,44 @@ impl<'g> Lowerer<'g> {
             depth: 0,
             non_regular: Default::default(),
             octet_files: grammar.octets.iter().map(|m| grammar.module(*m).file).collect(),
+            holes: None,
         }
+    }
+
+    /// Runs `f` with references lowered as `holes` say (for the typed trees
+    /// of rules with a stack), then as usual again.
+    pub fn with_holes<T>(&mut self, holes: Holes, f: impl FnOnce(&mut Self) -> T) -> T {
+        let saved = self.holes.replace(holes);
+        let out = f(self);
+        self.holes = saved;
+        out
+    }
+
+    /// A reference to `rule`: its HIR, or its hole, or its body inlined
+    /// with holes ([`Lowerer::with_holes`]).
+    fn reference(&mut self, rule: RuleId, span: crate::diagnostic::Span) -> Result<(Hir, usize), Diagnostic> {
+        let Some(holes) = &self.holes else {
+            return self.rule(rule);
+        };
+        if let Some(&b) = holes.bytes.get(&rule) {
+            return Ok((Hir::literal([b]), 1));
+        }
+        if !holes.reaching.contains(&rule) {
+            return self.rule(rule);
+        }
+        if self.depth >= MAX_REFERENCE_DEPTH {
+            let r = self.grammar.rule(rule);
+            return Err(Diagnostic::error(
+                Code::NotRegular,
+                format!("rule `{}` is recursive through rules that are inlined", r.name),
+                Some(span),
+            ));
+        }
+        self.depth += 1;
+        let expr = self.grammar.rule(rule).expr.clone();
+        let out = self.expr(&expr, None);
+        self.depth -= 1;
+        out
     }
 
     /// The HIR of `rule` (matching exactly the rule's language; no anchors).
@@ -130,9 +183,9 @@ impl<'g> Lowerer<'g> {
                 let (h, n) = self.expr(expr, cycle)?;
                 (repeat(*min, *max, h), n + 1)
             }
-            Expr::Ref(id, _) => {
+            Expr::Ref(id, span) => {
                 debug_assert!(cycle.is_none_or(|c| !c.contains(id)));
-                self.rule(*id)?
+                self.reference(*id, *span)?
             }
             Expr::Str { text, case_sensitive } => (string(text, *case_sensitive), text.len() + 1),
             Expr::Range(lo, hi, span) if self.octet_files.contains(&span.file) => {
