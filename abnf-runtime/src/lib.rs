@@ -63,7 +63,9 @@ pub use tagged::{Hole, List, Nested, Span, TaggedDfa, Text};
 pub mod __private {
     pub use crate::table::{Resume, Stop};
     pub use crate::tagged::group;
+    pub use crate::tagged::Hole;
     pub use crate::wire::Aligned;
+    pub use alloc::vec::Vec;
 
     /// The text (or bytes) of a group that a successful parse always sets.
     #[inline]

@@ -13,6 +13,84 @@ fn ui() {
     t.pass(collision_corpus());
     t.pass(octets_corpus());
     t.pass(typed_shapes_corpus());
+    t.pass(stack_trees_corpus());
+}
+
+/// Typed trees of rules with a stack (issue 27), as a user's crate meets
+/// them: RFC 8259 and RFC 5322 as published. A JSON document is walked
+/// whole with an explicit stack through `Nested::get`, and RFC 5322's own
+/// example of an address list with nested comments (Appendix A.5) is read
+/// down to its comments.
+fn stack_trees_corpus() -> std::path::PathBuf {
+    generated_program(
+        "stack_trees",
+        &["data/rfc-grammars/rfc8259.abnf", "data/rfc-grammars/rfc5322.abnf"],
+        r##"use grammars::{rfc5322::ast as mail, rfc8259::ast as json};
+fn main() {
+    let doc = r#"{"a": [1, {"b": null}, "xA"], "c": {"d": [[], [true, -2.5e3]]}}"#;
+    let mut todo = vec![json::Value::parse(doc).unwrap()];
+    let (mut values, mut names) = (0, Vec::new());
+    while let Some(v) = todo.pop() {
+        values += 1;
+        match v.kind {
+            json::ValueKind::Object(o) => {
+                let o = o.get();
+                for m in o.member.into_iter().chain(o.members.iter().map(|i| i.member)) {
+                    let m = m.get();
+                    names.push(m.string);
+                    todo.push(m.value.get());
+                }
+            }
+            json::ValueKind::Array(a) => {
+                let a = a.get();
+                todo.extend(a.value.into_iter().chain(a.values.iter().map(|i| i.value)).map(|v| v.get()));
+            }
+            json::ValueKind::Number(n) => assert!(["1", "-2.5e3"].contains(&n.text)),
+            _ => {}
+        }
+    }
+    assert_eq!(values, 12);
+    names.sort();
+    assert_eq!(names, [r#""a""#, r#""b""#, r#""c""#, r#""d""#]);
+    let deep = "[".repeat(2000) + &"]".repeat(2000);
+    let e = json::Value::parse(&deep).unwrap_err();
+    assert_eq!(e.kind(), abnf_runtime::ErrorKind::TooDeep);
+
+    // RFC 5322, Appendix A.5.
+    let list = concat!(
+        "Pete(A nice \\) chap) <pete(his account)@silly.test(his host)>, ",
+        "A Group(Some people)\r\n     :Chris Jones <c@(Chris's host.)public.example>,\r\n",
+        "         joe@example.org,\r\n  John <jdoe@one.test> (my dear friend); (the end of the group)",
+    );
+    let l = mail::AddressList::parse(list).unwrap();
+    let mail::AddressListKind::Address { address, addresss } = l.kind else { panic!("{l:?}") };
+    assert_eq!(addresss.len(), 1);
+    assert!(matches!(address.get().kind, mail::AddressKind::Mailbox(_)));
+    let mail::AddressKind::Group(group) = addresss[0].get().kind else { panic!() };
+    assert!(group.get().group_list.is_some());
+    // The comments of `Pete(A nice \\) chap)`, read down from the list.
+    let mail::AddressKind::Mailbox(m) = address.get().kind else { panic!() };
+    let mail::MailboxKind::NameAddr(na) = m.get().kind else { panic!() };
+    let na = na.get();
+    assert_eq!(na.display_name, Some("Pete"));
+    // The comment is the angle address's leading `CFWS`.
+    assert!(na.angle_addr.text().starts_with("(A nice \\) chap) <pete("));
+    let c = mail::Comment::parse("(a (b (c) d) \\( (e))").unwrap();
+    let mut todo = vec![c];
+    let mut comments = Vec::new();
+    while let Some(c) = todo.pop() {
+        comments.push(c.text);
+        for item in &c.ccontents {
+            if let mail::CcontentKind::Comment(inner) = item.ccontent.get().kind {
+                todo.push(inner.get());
+            }
+        }
+    }
+    comments.sort();
+    assert_eq!(comments, ["(a (b (c) d) \\( (e))", "(b (c) d)", "(c)", "(e)"]);
+}
+"##,
+    )
 }
 
 /// The shapes of issue 26 (`data/typed/`), as a user's crate meets them:

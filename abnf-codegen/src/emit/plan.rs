@@ -546,9 +546,29 @@ impl Compiled {
             Some(_) if g.rule(rule).module != m && g.octets.contains(&g.rule(rule).module) != octets => {
                 Target::Leaf
             }
+            Some(t) if self.typed.tree_of(rule).is_some() => Target::Nested(t.name.clone()),
             Some(t) => Target::Typed(t.name.clone()),
             None => Target::Leaf,
         };
+        // The network that derives the trees of rules with a stack.
+        let tree_net = self.typed.trees.iter().find(|t| t.module == m);
+        let trees = tree_net.map(|t| {
+            let path = format!("{module}/ast/__trees");
+            files.push(GeneratedFile {
+                path: format!("{path}.le.net"),
+                contents: t.network.to_bytes(false),
+            });
+            files.push(GeneratedFile {
+                path: format!("{path}.be.net"),
+                contents: t.network.to_bytes(true),
+            });
+            super::typed::EmitTrees {
+                path,
+                names: t.network.rules.iter().map(|&r| g.rule(r).name.clone()).collect(),
+                bytes: t.bytes.clone(),
+                nesting_limit: self.nesting_limit,
+            }
+        });
         let mut types = Vec::new();
         // Hidden items and table files get unique names in order of
         // appearance (`__A_B_CS_ITEM` of rule `a-b` field `cs` and of rule
@@ -596,7 +616,13 @@ impl Compiled {
                     .unique(format!("__{}_TDFA", names::constant_name(&r.name)));
                 // The groups as `regular::captures` placed them.
                 let typed_dfa = &self.typed.tdfas[&ty.rule];
+                let stack = self.typed.tree_of(ty.rule).map(|t| {
+                    t.network
+                        .index_of(ty.rule)
+                        .expect("a typed rule with a stack is a rule of its network")
+                });
                 let mut cx = FieldCx {
+                    stack: stack.is_some(),
                     compiled: self,
                     rule: ty.rule,
                     stem: &stem,
@@ -627,6 +653,7 @@ impl Compiled {
                     diagram,
                     shape,
                     tdfa,
+                    stack,
                 }
             };
             types.push(EmitType {
@@ -637,7 +664,14 @@ impl Compiled {
             });
             types.append(&mut item_types);
         }
-        super::typed::ast_module(module, &types, runtime, style, g.octets.contains(&m))
+        super::typed::ast_module(
+            module,
+            &types,
+            trees.as_ref(),
+            runtime,
+            style,
+            g.octets.contains(&m),
+        )
     }
 }
 
@@ -658,6 +692,8 @@ fn item_types_of(shape: &Shape) -> Vec<(String, bool)> {
 /// to become emit fields.
 struct FieldCx<'a> {
     compiled: &'a Compiled,
+    /// The rule needs a stack: its item types read their parts with holes.
+    stack: bool,
     rule: RuleId,
     stem: &'a str,
     module: &'a str,
@@ -760,6 +796,7 @@ impl FieldCx<'_> {
                             " ```".into(),
                         ],
                         shape,
+                        stack: self.stack,
                     },
                 });
                 (element, Target::Typed(item.name.clone()))

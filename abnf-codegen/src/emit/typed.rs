@@ -26,6 +26,22 @@ pub enum Target {
     Leaf,
     /// A typed node of the named type.
     Typed(String),
+    /// A typed node of the named type, a rule with a stack: parsed when
+    /// asked for (`abnf_runtime::Nested`).
+    Nested(String),
+}
+
+/// The network that derives a module's typed rules with a stack.
+#[derive(Clone, Debug)]
+pub struct EmitTrees {
+    /// Path of its table files, without `.le.net` / `.be.net`.
+    pub path: String,
+    /// Its rules' names, by index.
+    pub names: Vec<String>,
+    /// Per rule, the byte its calls are read as.
+    pub bytes: Vec<u8>,
+    /// How many calls may nest.
+    pub nesting_limit: usize,
 }
 
 /// One field.
@@ -100,6 +116,9 @@ pub enum EmitTypeKind {
         shape: EmitShape,
         /// Its tagged DFA.
         tdfa: EmitTdfa,
+        /// For a rule with a stack: its index in the module's tree network
+        /// ([`EmitTrees`]).
+        stack: Option<usize>,
     },
     /// The item type of a list whose element is a choice or a group of
     /// several parts: built by the list from its element automaton, never
@@ -109,6 +128,9 @@ pub enum EmitTypeKind {
         doc: Vec<String>,
         /// Its shape (groups are the element automaton's).
         shape: EmitShape,
+        /// An item of a list of a rule with a stack (its parts are read
+        /// with the rule's holes).
+        stack: bool,
     },
     /// Re-exported from `super::super::<module>::ast`.
     Reexport {
@@ -156,19 +178,36 @@ impl Input {
     }
 }
 
-/// A field's type.
-fn field_type(f: &EmitField, rt: &TokenStream, input: Input) -> TokenStream {
+/// The type of one part that a field holds.
+fn item_type(target: &Target, rt: &TokenStream, input: Input) -> TokenStream {
     let text = input.ty();
-    let item = match &f.target {
+    match target {
         Target::Leaf => quote!(&'a #text),
         Target::Typed(t) => {
             let t = ident(t);
             quote!(#t<'a>)
         }
-    };
+        // `str` is the default input type.
+        Target::Nested(t) if input == Input::Text => {
+            let t = ident(t);
+            quote!(#rt::Nested<'a, #t<'a>>)
+        }
+        Target::Nested(t) => {
+            let t = ident(t);
+            quote!(#rt::Nested<'a, #t<'a>, #text>)
+        }
+    }
+}
+
+/// A field's type. In the tree of a rule with a stack (`stack`), a list is
+/// read when the node is built (its items need the node's holes).
+fn field_type(f: &EmitField, rt: &TokenStream, input: Input, stack: bool) -> TokenStream {
+    let text = input.ty();
+    let item = item_type(&f.target, rt, input);
     match f.card {
         Card::One => item,
         Card::Optional => quote!(::core::option::Option<#item>),
+        Card::Many if stack => quote!(#rt::__private::Vec<#item>),
         // `str` is the list's default input type.
         Card::Many if input == Input::Text => quote!(#rt::List<'a, #item>),
         Card::Many => quote!(#rt::List<'a, #item, #text>),
@@ -208,11 +247,24 @@ fn item_fn_names(types: &[EmitType]) -> ItemFns {
     out
 }
 
-/// The expression that builds a field's value from `tags`.
-fn field_expr(items: &ItemFns, f: &EmitField, rt: &TokenStream) -> TokenStream {
+/// The expression that builds a field's value from `tags` (and, in the
+/// tree of a rule with a stack, `holes`).
+fn field_expr(items: &ItemFns, f: &EmitField, rt: &TokenStream, stack: bool) -> TokenStream {
     let g = Literal::usize_unsuffixed(f.group);
     let p = quote!(__rt);
     match (&f.card, &f.target) {
+        (Card::One, Target::Nested(t)) => {
+            let t = ident(t);
+            quote!(#rt::Nested::__new(input, #p::group(tags, #g).unwrap_or_default(), #t::__sub))
+        }
+        (Card::Optional, Target::Nested(t)) => {
+            let t = ident(t);
+            quote!(#p::group(tags, #g).map(|s| #rt::Nested::__new(input, s, #t::__sub)))
+        }
+        (Card::Many, _) if stack => {
+            let item = &items[&(f as *const EmitField)];
+            quote!(#item(input, #p::group(tags, #g).unwrap_or_default(), holes))
+        }
         (Card::One, Target::Leaf) => quote!(#p::leaf(input, tags, #g)),
         (Card::Optional, Target::Leaf) => quote!(#p::group(tags, #g).map(|s| &input[s.range()])),
         (Card::One, Target::Typed(t)) => {
@@ -249,7 +301,11 @@ fn item_fns(
     rt: &TokenStream,
     input: Input,
     style: IncludeStyle,
+    stack: bool,
 ) -> TokenStream {
+    if stack {
+        return stack_item_fns(owner, items, fields, rt, input, style);
+    }
     let (text, bytes) = (input.ty(), input.as_bytes());
     let mut out = TokenStream::new();
     for f in fields {
@@ -258,6 +314,7 @@ fn item_fns(
         let tdfa = ident(&elem.ident);
         let ntags = Literal::usize_unsuffixed(elem.tags as usize);
         let (ty, value) = match &f.target {
+            Target::Nested(_) => unreachable!("only the trees of rules with a stack hold nested parts"),
             Target::Leaf => (quote!(&#text), quote!(&input[s.range()])),
             Target::Typed(t) if f.whole_item => {
                 let t = ident(t);
@@ -271,13 +328,7 @@ fn item_fns(
                 (quote!(#t<'_>), quote!(#t::__sub(input, s)))
             }
         };
-        let exact = match f.exact {
-            Some(g) => {
-                let g = Literal::usize_unsuffixed(g);
-                quote!(::core::option::Option::Some(#g))
-            }
-            None => quote!(::core::option::Option::None),
-        };
+        let exact = exact_arg(f);
         let item_span = if f.whole_item {
             quote!()
         } else {
@@ -299,12 +350,93 @@ fn item_fns(
     out
 }
 
+/// The `(exact)` argument of `TaggedDfa::__item`.
+fn exact_arg(f: &EmitField) -> TokenStream {
+    match f.exact {
+        Some(g) => {
+            let g = Literal::usize_unsuffixed(g);
+            quote!(::core::option::Option::Some(#g))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// The list readers of the tree of a rule with a stack: each reads all
+/// items of its list into a vector when the node is built, with the node's
+/// holes.
+fn stack_item_fns(
+    owner: &str,
+    items: &ItemFns,
+    fields: &[EmitField],
+    rt: &TokenStream,
+    input: Input,
+    style: IncludeStyle,
+) -> TokenStream {
+    let (text, bytes) = (input.ty(), input.as_bytes());
+    let mut out = TokenStream::new();
+    for f in fields {
+        let Some(elem) = &f.element else { continue };
+        let fn_name = &items[&(f as *const EmitField)];
+        let tdfa = ident(&elem.ident);
+        let ntags = Literal::usize_unsuffixed(elem.tags as usize);
+        let ty = item_type(&f.target, rt, input);
+        let value = match &f.target {
+            Target::Leaf => quote!(&input[s.range()]),
+            Target::Typed(t) if f.whole_item => {
+                let t = ident(t);
+                quote!(#t::__from_tags(input, #rt::Span { start: pos, end: next }, &tags, holes))
+            }
+            Target::Typed(t) => {
+                let t = ident(t);
+                quote!(#t::__sub(input, s))
+            }
+            Target::Nested(t) => {
+                let t = ident(t);
+                quote!(#rt::Nested::__new(input, s, #t::__sub))
+            }
+        };
+        let exact = exact_arg(f);
+        let item_span = if f.whole_item {
+            quote!()
+        } else {
+            quote! {
+                let ::core::option::Option::Some(s) = __rt::group(&tags, 1) else { break };
+            }
+        };
+        let tables = tdfa_items(elem, rt, style);
+        let doc = format!(" Reads every `{}` of `{}` in `span`.", f.rule, owner);
+        out.extend(quote! {
+            #tables
+            #[doc = #doc]
+            fn #fn_name<'a>(input: &'a #text, span: #rt::Span, holes: &[__rt::Hole]) -> __rt::Vec<#ty> {
+                let mut out = __rt::Vec::new();
+                let mut pos = span.start;
+                while pos < span.end {
+                    let mut tags = [usize::MAX; #ntags];
+                    let ::core::option::Option::Some(next) = #tdfa
+                        .__item_holes(#bytes, pos, span.end, holes, &mut tags, #exact)
+                        .filter(|&n| n > pos)
+                    else {
+                        break;
+                    };
+                    #item_span
+                    out.push(#value);
+                    pos = next;
+                }
+                out
+            }
+        });
+    }
+    out
+}
+
 /// The `pub mod ast { ... }` of one grammar module. With `octets` (the
 /// spec's terminals are octets), the trees read `&[u8]` and their parts are
 /// byte slices; otherwise `&str`.
 pub fn ast_module(
     grammar: &str,
     types: &[EmitType],
+    trees: Option<&EmitTrees>,
     runtime: &str,
     style: IncludeStyle,
     octets: bool,
@@ -314,6 +446,22 @@ pub fn ast_module(
     let (text, bytes) = (input.ty(), input.as_bytes());
     let item_names = item_fn_names(types);
     let mut items = Vec::new();
+    if let Some(t) = trees {
+        let path = |s: &str| super::include_path(&format!("{}.{s}", t.path), style);
+        items.push(super::aligned_static(
+            &format_ident!("__TREES"),
+            path("le.net"),
+            path("be.net"),
+        ));
+        let (names, hole_bytes) = (&t.names, &t.bytes);
+        let n = Literal::usize_unsuffixed(t.bytes.len());
+        items.push(quote! {
+            /// The rules of the network that derives the trees of rules with a stack, by index.
+            static __TREES_RULES: &[&str] = &[#(#names),*];
+            /// Per rule of that network, the byte its calls are read as by the trees' automata.
+            const __HOLE_BYTES: [u8; #n] = [#(#hole_bytes),*];
+        });
+    }
     for ty in types {
         let name = ident(&ty.name);
         let (doc, shape, tdfa) = match &ty.kind {
@@ -343,8 +491,20 @@ pub fn ast_module(
                 diagram,
                 shape,
                 tdfa,
+                stack: _,
             } => (doc, shape, Some((tdfa, super::include_path(diagram, style)))),
-            EmitTypeKind::Item { doc, shape } => (doc, shape, None),
+            EmitTypeKind::Item { doc, shape, .. } => (doc, shape, None),
+        };
+        let (stack, stack_index) = match &ty.kind {
+            EmitTypeKind::Local { stack, .. } => (stack.is_some(), *stack),
+            EmitTypeKind::Item { stack, .. } => (*stack, None),
+            EmitTypeKind::Reexport { .. } => (false, None),
+        };
+        // A tree with a stack holds its lists as vectors: not `Copy`.
+        let derive = if stack {
+            quote!(#[derive(Clone, Debug, PartialEq, Eq)])
+        } else {
+            quote!(#[derive(Clone, Copy, Debug, PartialEq, Eq)])
         };
         let rule = &ty.rule;
         let gname = &ty.grammar;
@@ -352,19 +512,19 @@ pub fn ast_module(
             EmitShape::Struct(fields) => {
                 let decl = fields.iter().map(|f| {
                     let n = ident(&f.name);
-                    let t = field_type(f, &rt, input);
+                    let t = field_type(f, &rt, input, stack);
                     let d = format!(" `{}`", f.rule);
                     quote!(#[doc = #d] pub #n: #t,)
                 });
                 let init = fields.iter().map(|f| {
                     let n = ident(&f.name);
-                    let e = field_expr(&item_names, f, &rt);
+                    let e = field_expr(&item_names, f, &rt, stack);
                     quote!(#n: #e,)
                 });
                 (
                     quote!(#(#decl)*),
                     quote!(#(#init)*),
-                    item_fns(&ty.name, &item_names, fields, &rt, input, style),
+                    item_fns(&ty.name, &item_names, fields, &rt, input, style, stack),
                 )
             }
             EmitShape::Enum(variants) => {
@@ -396,21 +556,21 @@ pub fn ast_module(
                             quote!(#kind::#vn)
                         }
                         [f] => {
-                            let t = field_type(f, &rt, input);
-                            let e = field_expr(&item_names, f, &rt);
+                            let t = field_type(f, &rt, input, stack);
+                            let e = field_expr(&item_names, f, &rt, stack);
                             vdecl.push(quote!(#[doc = #vdoc] #vn(#t),));
                             quote!(#kind::#vn(#e))
                         }
                         fs => {
                             let decl = fs.iter().map(|f| {
                                 let n = ident(&f.name);
-                                let t = field_type(f, &rt, input);
+                                let t = field_type(f, &rt, input, stack);
                                 let d = format!(" `{}`", f.rule);
                                 quote!(#[doc = #d] #n: #t)
                             });
                             let init = fs.iter().map(|f| {
                                 let n = ident(&f.name);
-                                let e = field_expr(&item_names, f, &rt);
+                                let e = field_expr(&item_names, f, &rt, stack);
                                 quote!(#n: #e)
                             });
                             vdecl.push(quote!(#[doc = #vdoc] #vn { #(#decl),* },));
@@ -418,12 +578,20 @@ pub fn ast_module(
                         }
                     };
                     arms.push(quote!(if __rt::group(tags, #vg).is_some() { #value }));
-                    fns.extend(item_fns(&ty.name, &item_names, &v.fields, &rt, input, style));
+                    fns.extend(item_fns(
+                        &ty.name,
+                        &item_names,
+                        &v.fields,
+                        &rt,
+                        input,
+                        style,
+                        stack,
+                    ));
                 }
                 let kdoc = format!(" Which alternative of `{rule}` matched.");
                 items.push(quote! {
                     #[doc = #kdoc]
-                    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+                    #derive
                     // Nodes are borrowed views built on the stack; boxing a
                     // large variant would allocate on every parse.
                     #[allow(clippy::large_enum_variant)]
@@ -439,10 +607,19 @@ pub fn ast_module(
                 (decl, init, fns)
             }
         };
+        let has_list = match shape {
+            EmitShape::Struct(fs) => fs.iter().any(|f| f.card == Card::Many),
+            EmitShape::Enum(vs) => vs.iter().flat_map(|v| &v.fields).any(|f| f.card == Card::Many),
+        };
+        let holes_param = match (stack, has_list) {
+            (true, true) => quote!(, holes: &[__rt::Hole]),
+            (true, false) => quote!(, _holes: &[__rt::Hole]),
+            (false, _) => quote!(),
+        };
         let from_tags = quote! {
             /// The node from its automaton's tags.
             #[doc(hidden)]
-            pub fn __from_tags(input: &'a #text, span: #rt::Span, tags: &[usize]) -> Self {
+            pub fn __from_tags(input: &'a #text, span: #rt::Span, tags: &[usize] #holes_param) -> Self {
                 Self {
                     span,
                     text: &input[span.range()],
@@ -454,7 +631,7 @@ pub fn ast_module(
             items.push(quote! {
                 #fns
                 #(#[doc = #doc])*
-                #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+                #derive
                 pub struct #name<'a> {
                     /// Where this item is in the input (separators included).
                     pub span: #rt::Span,
@@ -473,13 +650,49 @@ pub fn ast_module(
         let ntags = Literal::usize_unsuffixed(tdfa.tags as usize);
         let parse_doc =
             format!(" Parses all of `input` as `{rule}`; the error says where it stopped matching.");
+        let parse_span = match (stack_index, trees) {
+            (Some(index), Some(t)) => {
+                let rec = format_ident!("{}_TREE", tdfa.ident);
+                let depth = t.nesting_limit;
+                items.push(quote! {
+                    static #rec: #rt::NetworkRecognizer =
+                        #rt::NetworkRecognizer::__new(#gname, #rule, __TREES, #index, __TREES_RULES, #depth);
+                });
+                quote! {
+                    // A rule with a stack: one derivation of the input, whose
+                    // calls the automaton reads as one byte each.
+                    let holes = #rec.__holes(#bytes, start, end, &__HOLE_BYTES)?;
+                    let mut tags = [usize::MAX; #ntags];
+                    if let ::core::result::Result::Err(at) = #tdfa_ident.run_holes(#bytes, start, end, &holes, &mut tags) {
+                        __rt::inconsistent(#gname, #rule, at);
+                    }
+                    Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags, &holes))
+                }
+            }
+            _ => quote! {
+                let mut tags = [usize::MAX; #ntags];
+                #tdfa_ident.parse(#gname, #rule, #bytes, start, end, &mut tags)?;
+                Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags))
+            },
+        };
+        let stack_doc = if stack {
+            quote! {
+                #[doc = ""]
+                #[doc = " This rule needs a stack: a parse derives it in a network of rule automata, reads \
+                         the parts that need a stack as `Nested` parts (parsed when asked for) and its \
+                         lists into vectors."]
+            }
+        } else {
+            quote!()
+        };
         items.push(quote! {
             #tables
             #fns
             #(#[doc = #doc])*
+            #stack_doc
             #[doc = ""]
             #[doc = include_str!(#diagram)]
-            #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+            #derive
             pub struct #name<'a> {
                 /// Where this node is in the input.
                 pub span: #rt::Span,
@@ -496,9 +709,7 @@ pub fn ast_module(
                 /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
                 #[doc(hidden)]
                 pub fn parse_span(input: &'a #text, start: usize, end: usize) -> ::core::result::Result<Self, #rt::MatchError> {
-                    let mut tags = [usize::MAX; #ntags];
-                    #tdfa_ident.parse(#gname, #rule, #bytes, start, end, &mut tags)?;
-                    Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags))
+                    #parse_span
                 }
 
                 /// A part that an enclosing parse has already matched as this rule.
