@@ -576,7 +576,8 @@ fn build_typed(
         .collect();
     let read_as_text = grammar::reachable(g, &text_roots);
     // Rules whose typed tree could not be built, with why.
-    let mut too_big: HashMap<RuleId, Diagnostic> = HashMap::new();
+    // (`None`: said by another rule's diagnostic.)
+    let mut too_big: HashMap<RuleId, Option<Diagnostic>> = HashMap::new();
     for (m, ids) in exports {
         let name = &g.module(*m).name;
         let forced = rule_set(g, *m, config.ast_rules.get(name), errors);
@@ -598,7 +599,7 @@ fn build_typed(
                 }
                 let text = read_as_text[ty.rule.0 as usize];
                 if let Err(d) = build_type_automata(config, g, lowerer, &model, ty, text, &mut parts) {
-                    demoted.push((ty.rule, d));
+                    demoted.push((ty.rule, Some(d)));
                 }
             }
             if demoted.is_empty() && !stack_types.is_empty() {
@@ -616,7 +617,8 @@ fn build_typed(
         let built = build_components(config, g, *m, lowerer, errors);
         parts.components.push((*m, built));
     }
-    let mut demoted: Vec<(RuleId, Diagnostic)> = too_big.into_iter().collect();
+    let mut demoted: Vec<(RuleId, Diagnostic)> =
+        too_big.into_iter().filter_map(|(r, d)| Some((r, d?))).collect();
     demoted.sort_by_key(|(r, _)| *r);
     for (_, d) in demoted {
         let mut d = d
@@ -640,40 +642,46 @@ fn build_tree_network(
     model: &TypeModel,
     types: &[&typed::RuleType],
     parts: &mut TypedParts,
-) -> Vec<(RuleId, Diagnostic)> {
+) -> Vec<(RuleId, Option<Diagnostic>)> {
     let targets: Vec<RuleId> = types.iter().map(|t| t.rule).collect();
+    let all_fail = |d: Diagnostic| {
+        let names: Vec<String> = targets.iter().map(|&t| format!("`{}`", g.rule(t).name)).collect();
+        let d = d.with_note(format!(
+            "so the typed trees of the {} rules with a stack fall back to their text: {}",
+            targets.len(),
+            names.join(", ")
+        ));
+        let mut d = Some(d);
+        targets.iter().map(|&t| (t, d.take())).collect()
+    };
     let network = match crate::network::build(g, lowerer, &targets, config.limits) {
         Ok(n) => n,
-        Err(d) => return targets.iter().map(|&t| (t, d.clone())).collect(),
+        Err(d) => return all_fail(d),
     };
+    // A byte per rule that is called (the others are never holes).
+    let mut callees: Vec<RuleId> = network.callees().into_iter().collect();
+    callees.sort();
     let free = network.unused_bytes();
-    if free.len() < network.rules.len() {
+    if free.len() < callees.len() {
         let r = g.rule(targets[0]);
-        let d = Diagnostic::error(
+        return all_fail(Diagnostic::error(
             Code::TooComplex,
             format!(
-                "the typed trees of the rules with a stack need one byte per rule of their network \
-                 that no rule reads ({} rules, {} such bytes)",
-                network.rules.len(),
+                "the typed trees of the rules with a stack read each call of one of {} rules as a byte that \
+                 no rule reads, and only {} bytes are left",
+                callees.len(),
                 free.len()
             ),
             Some(r.name_span),
-        );
-        return targets.iter().map(|&t| (t, d.clone())).collect();
+        ));
     }
-    let bytes: Vec<u8> = free[..network.rules.len()].to_vec();
-    let callees = network.callees();
+    let mut bytes = vec![0u8; network.rules.len()];
+    for (&r, &b) in callees.iter().zip(&free) {
+        bytes[network.index_of(r).expect("a callee is a rule of its network")] = b;
+    }
     let holes = crate::regular::Holes {
-        bytes: callees
-            .iter()
-            .map(|&r| {
-                (
-                    r,
-                    bytes[network.index_of(r).expect("a callee is a rule of its network")],
-                )
-            })
-            .collect(),
-        reaching: crate::network::reaching(g, &callees),
+        bytes: callees.iter().zip(&free).map(|(&r, &b)| (r, b)).collect(),
+        reaching: crate::network::reaching(g, &callees.iter().copied().collect()),
     };
     let mut failed = Vec::new();
     lowerer.with_holes(holes, |lowerer| {
@@ -681,7 +689,7 @@ fn build_tree_network(
             // Holes are not characters: the parts are cut at the holes'
             // edges, which the derivation put between characters.
             if let Err(d) = build_type_automata(config, g, lowerer, model, ty, false, parts) {
-                failed.push((ty.rule, d));
+                failed.push((ty.rule, Some(d)));
             }
         }
     });

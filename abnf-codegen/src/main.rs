@@ -247,7 +247,7 @@ fn run(command: Command, import_dirs: &[PathBuf]) -> Result<ExitCode, Error> {
             let octets = m.is_some_and(|m| compiled.grammar.octets.contains(&m));
             match abnf_codegen::tools::types_outline(&compiled, &module, &name) {
                 Some(text) => emit(&format!(
-                    "// `{module}::ast` (`List` and `Span` are abnf_runtime's; every type also has\n\
+                    "// `{module}::ast` (`List`, `Nested` and `Span` are abnf_runtime's; every type also has\n\
                      // `parse(input: &'a {}) -> Result<Self, MatchError>`)\n{text}",
                     if octets { "[u8]" } else { "str" }
                 ))?,

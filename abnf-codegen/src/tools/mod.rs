@@ -223,10 +223,23 @@ pub fn types_outline(c: &crate::Compiled, grammar: &str, rule: &str) -> Option<S
     model.get(id)?;
     let octets = g.octets.contains(&m);
     let text = if octets { "&'a [u8]" } else { "&'a str" };
+    // The trees of a rule with a stack hold their lists as vectors, and
+    // their parts with a stack as `Nested` (parsed on demand).
+    let stack = c.typed.tree_of(id).is_some();
     let field_type = |f: &Field| {
         let item = match (&f.item, f.rule) {
             (Some(item), _) => format!("{}<'a>", item.name),
             (None, Some(r)) => match model.get(r) {
+                Some(t)
+                    if c.typed.tree_of(r).is_some()
+                        && (g.rule(r).module == m || g.octets.contains(&g.rule(r).module) == octets) =>
+                {
+                    if octets {
+                        format!("Nested<'a, {}<'a>, [u8]>", t.name)
+                    } else {
+                        format!("Nested<'a, {}<'a>>", t.name)
+                    }
+                }
                 Some(t) if g.rule(r).module == m || g.octets.contains(&g.rule(r).module) == octets => {
                     format!("{}<'a>", t.name)
                 }
@@ -237,6 +250,7 @@ pub fn types_outline(c: &crate::Compiled, grammar: &str, rule: &str) -> Option<S
         match f.card {
             Card::One => item,
             Card::Optional => format!("Option<{item}>"),
+            Card::Many if stack => format!("Vec<{item}>"),
             Card::Many if octets => format!("List<'a, {item}, [u8]>"),
             Card::Many => format!("List<'a, {item}>"),
         }
