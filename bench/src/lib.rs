@@ -38,6 +38,7 @@ pub mod agreement;
 pub mod contenders;
 pub mod json;
 pub mod long;
+pub mod rfc;
 
 /// The corpus size the benchmarks use.
 pub const DEFAULT_N: usize = 10_000;
