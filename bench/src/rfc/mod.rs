@@ -103,6 +103,21 @@ impl Grammar {
     }
 }
 
+impl Grammar {
+    /// Where the generated validator stops matching `input`, if it does.
+    pub fn error_offset(self, input: &str) -> Option<usize> {
+        use generated::*;
+        let r = match self {
+            Grammar::Timestamp => rfc3339::DATE_TIME.validate(input),
+            Grammar::Uuid => rfc9562::UUID.validate(input),
+            Grammar::LanguageTag => rfc5646::LANGUAGE_TAG.validate(input),
+            Grammar::HttpHead => rfc9112::REQUEST_HEAD.validate_bytes(input.as_bytes()),
+            Grammar::Json => crate::json::rfc8259::JSON_TEXT.validate(input),
+        };
+        r.err().map(|e| e.offset())
+    }
+}
+
 /// One contender of an operation.
 #[derive(Clone, Copy, Debug)]
 pub struct Contender {
