@@ -21,7 +21,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use abnf_runtime::simd::{cap_level, Level};
-use iri_bench::rfc::{disagreements, operations, Grammar, Role};
+use iri_bench::rfc::{disagreements, operations, Disagreement, Grammar, Role};
 use iri_bench::DEFAULT_SEED;
 
 struct Options {
@@ -52,9 +52,23 @@ fn parse_args() -> Result<Options, String> {
                 }
                 .map_err(|e| format!("--seed {v}: {e}"))?;
             }
-            "--rounds" => o.rounds = value("--rounds")?.parse::<usize>().map_err(|e| e.to_string())?.max(1),
-            "--scale" => o.scale = value("--scale")?.parse::<f64>().map_err(|e| e.to_string())?.max(0.001),
-            "--examples" => o.examples = value("--examples")?.parse().map_err(|e: std::num::ParseIntError| e.to_string())?,
+            "--rounds" => {
+                o.rounds = value("--rounds")?
+                    .parse::<usize>()
+                    .map_err(|e| e.to_string())?
+                    .max(1)
+            }
+            "--scale" => {
+                o.scale = value("--scale")?
+                    .parse::<f64>()
+                    .map_err(|e| e.to_string())?
+                    .max(0.001)
+            }
+            "--examples" => {
+                o.examples = value("--examples")?
+                    .parse()
+                    .map_err(|e: std::num::ParseIntError| e.to_string())?
+            }
             "--levels" => {
                 let v = value("--levels")?;
                 let top = Level::detected();
@@ -65,16 +79,19 @@ fn parse_args() -> Result<Options, String> {
                         .find(|l| l.name().eq_ignore_ascii_case(name.trim()))
                         .ok_or(format!("unknown level {name:?}"))?;
                     if l > top {
-                        return Err(format!("this CPU has no {} (its level: {})", l.name(), top.name()));
+                        return Err(format!(
+                            "this CPU has no {} (its level: {})",
+                            l.name(),
+                            top.name()
+                        ));
                     }
                     o.levels.push(l);
                 }
             }
-            "-h" | "--help" => {
-                return Err(
-                    "usage: grammars-table [--seed S] [--rounds R] [--scale F] [--levels L,L,...] [--examples K]".into(),
-                )
-            }
+            "-h" | "--help" => return Err(
+                "usage: grammars-table [--seed S] [--rounds R] [--scale F] [--levels L,L,...] [--examples K]"
+                    .into(),
+            ),
             other => return Err(format!("unknown argument {other:?} (try --help)")),
         }
     }
@@ -158,7 +175,9 @@ fn main() -> ExitCode {
         }
     };
     if cfg!(debug_assertions) {
-        eprintln!("warning: not an optimized build; use `cargo run --release -p iri-bench --bin grammars-table`");
+        eprintln!(
+            "warning: not an optimized build; use `cargo run --release -p iri-bench --bin grammars-table`"
+        );
     }
     let top = Level::detected();
     let names: Vec<&str> = o.levels.iter().map(|l| l.name()).collect();
@@ -272,14 +291,20 @@ fn main() -> ExitCode {
         let mut ours: Vec<_> = per_ours.into_iter().collect();
         ours.sort_by_key(|(i, _)| *i);
         for (i, ratios) in ours {
-            summary.push((format!("{} {}: {}", op.grammar.name(), op.name, op.contenders[i].name), ratios));
+            summary.push((
+                format!("{} {}: {}", op.grammar.name(), op.name, op.contenders[i].name),
+                ratios,
+            ));
         }
         notes.push(format!("{} {}: {}", op.grammar.name(), op.name, op.note));
         let mut sums: Vec<_> = sums.into_iter().collect();
         sums.sort_by_key(|(i, _)| *i);
         let first = sums.first().map(|s| s.1);
         if sums.iter().any(|s| Some(s.1) != first) {
-            let list: Vec<String> = sums.iter().map(|(i, s)| format!("{} {s}", op.contenders[*i].name)).collect();
+            let list: Vec<String> = sums
+                .iter()
+                .map(|(i, s)| format!("{} {s}", op.contenders[*i].name))
+                .collect();
             checks.push(format!("{} {}: {}", op.grammar.name(), op.name, list.join("; ")));
         }
         if op.contenders.iter().any(|c| c.accepts.is_some()) {
@@ -299,7 +324,18 @@ fn main() -> ExitCode {
         }
         last = key;
     }
-    print_table(&["grammar", "operation", "contender", "ns/input", "MB/s", "vs fastest crate"], &rows, 3);
+    print_table(
+        &[
+            "grammar",
+            "operation",
+            "contender",
+            "ns/input",
+            "MB/s",
+            "vs fastest crate",
+        ],
+        &rows,
+        3,
+    );
     println!();
     println!(
         "ns/input = median corpus time / inputs; MB/s = corpus bytes / median time (10^6 bytes); \
@@ -311,7 +347,9 @@ fn main() -> ExitCode {
         println!("- {n}");
     }
     println!();
-    println!("how many times faster than the fastest crate ours is, per level (fastest crate's time / ours):");
+    println!(
+        "how many times faster than the fastest crate ours is, per level (fastest crate's time / ours):"
+    );
     println!();
     let mut header = vec!["grammar, operation: ours"];
     header.extend(names.iter().copied());
@@ -319,7 +357,11 @@ fn main() -> ExitCode {
         .iter()
         .map(|(name, ratios)| {
             let mut r = vec![name.clone()];
-            r.extend(ratios.iter().map(|x| x.map_or("-".into(), |x| format!("{x:.2}x"))));
+            r.extend(
+                ratios
+                    .iter()
+                    .map(|x| x.map_or("-".into(), |x| format!("{x:.2}x"))),
+            );
             r
         })
         .collect();
@@ -340,31 +382,33 @@ fn main() -> ExitCode {
         println!("  {c}");
     }
     println!();
-    println!("validation disagreements with the generated parser (theirs differs from ours on these inputs):");
+    println!(
+        "validation disagreements with the generated parser (theirs differs from ours on these inputs):"
+    );
     for (g, list) in &disagree {
-        let mut by: Vec<(&str, Vec<&(&str, String, bool)>)> = Vec::new();
+        let mut by: Vec<(&str, Vec<&Disagreement>)> = Vec::new();
         for d in list {
-            match by.iter_mut().find(|(n, _)| *n == d.0) {
+            match by.iter_mut().find(|(n, _)| *n == d.contender) {
                 Some((_, v)) => v.push(d),
-                None => by.push((d.0, vec![d])),
+                None => by.push((d.contender, vec![d])),
             }
         }
         if by.is_empty() {
             println!("  {}: none", g.name());
         }
         for (name, v) in by {
-            let accepts = v.iter().filter(|d| !d.2).count();
+            let accepts = v.iter().filter(|d| !d.ours).count();
             println!(
                 "  {} / {name}: {} inputs ({accepts} it accepts and the grammar rejects, {} it rejects and the grammar accepts)",
                 g.name(),
                 v.len(),
                 v.len() - accepts
             );
-            for d in v.iter().filter(|d| !d.2).take(o.examples) {
-                println!("      accepts {}", show(&d.1, g.error_offset(&d.1)));
+            for d in v.iter().filter(|d| !d.ours).take(o.examples) {
+                println!("      accepts {}", show(&d.input, g.error_offset(&d.input)));
             }
-            for d in v.iter().filter(|d| d.2).take(o.examples) {
-                println!("      rejects {}", show(&d.1, None));
+            for d in v.iter().filter(|d| d.ours).take(o.examples) {
+                println!("      rejects {}", show(&d.input, None));
             }
         }
     }

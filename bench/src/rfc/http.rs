@@ -31,8 +31,36 @@ pub fn corpus(n: usize, seed: u64) -> Vec<String> {
     samples(n, seed).into_iter().map(|s| s.0).collect()
 }
 
-const HOSTS: &[&str] = &["example.com", "api.example.com", "www.rust-lang.org", "localhost:8080", "10.0.0.12:3000", "[2001:db8::1]:443", "cdn.example.net"];
-const SEGMENTS: &[&str] = &["api", "v1", "v2", "users", "42", "orders", "static", "js", "app.min.js", "images", "logo%20large.png", "search", "items", "caf%C3%A9", "_next", "index.html", "~alice", "a:b", "feed.xml"];
+const HOSTS: &[&str] = &[
+    "example.com",
+    "api.example.com",
+    "www.rust-lang.org",
+    "localhost:8080",
+    "10.0.0.12:3000",
+    "[2001:db8::1]:443",
+    "cdn.example.net",
+];
+const SEGMENTS: &[&str] = &[
+    "api",
+    "v1",
+    "v2",
+    "users",
+    "42",
+    "orders",
+    "static",
+    "js",
+    "app.min.js",
+    "images",
+    "logo%20large.png",
+    "search",
+    "items",
+    "caf%C3%A9",
+    "_next",
+    "index.html",
+    "~alice",
+    "a:b",
+    "feed.xml",
+];
 const AGENTS: &[&str] = &[
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
     "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_7_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
@@ -60,17 +88,42 @@ fn path(rng: &mut Rng) -> String {
             }
             p.push_str(rng.pick(&["q", "page", "sort", "utm_source", "id", "filter%5Bname%5D", "ts"]));
             p.push('=');
-            p.push_str(rng.pick(&["rust", "2", "desc", "newsletter", "a%2Fb", "x,y", "1732650000", "%E6%97%A5"]));
+            p.push_str(rng.pick(&[
+                "rust",
+                "2",
+                "desc",
+                "newsletter",
+                "a%2Fb",
+                "x,y",
+                "1732650000",
+                "%E6%97%A5",
+            ]));
         }
     }
     p
 }
 
 fn sample(rng: &mut Rng) -> (String, bool) {
-    let method = rng.weighted(&[(700, "GET"), (150, "POST"), (40, "PUT"), (30, "DELETE"), (30, "HEAD"), (25, "OPTIONS"), (20, "PATCH"), (5, "CONNECT")]);
+    let method = rng.weighted(&[
+        (700, "GET"),
+        (150, "POST"),
+        (40, "PUT"),
+        (30, "DELETE"),
+        (30, "HEAD"),
+        (25, "OPTIONS"),
+        (20, "PATCH"),
+        (5, "CONNECT"),
+    ]);
     let host = rng.pick(HOSTS);
     let target = match method {
-        "CONNECT" => rng.pick(&["example.com:443", "api.example.com:443", "10.0.0.12:3000", "[2001:db8::1]:443"]).to_string(),
+        "CONNECT" => rng
+            .pick(&[
+                "example.com:443",
+                "api.example.com:443",
+                "10.0.0.12:3000",
+                "[2001:db8::1]:443",
+            ])
+            .to_string(),
         "OPTIONS" if rng.chance(300) => "*".to_string(),
         _ if rng.chance(20) => format!("http://{host}{}", path(rng)),
         _ => path(rng),
@@ -79,11 +132,26 @@ fn sample(rng: &mut Rng) -> (String, bool) {
     let mut h = format!("{method} {target} {version}\r\n");
     let mut fields: Vec<String> = vec![format!("Host: {host}")];
     let browser = rng.chance(600);
-    let agent = if browser { rng.pick(&AGENTS[..3]) } else { rng.pick(&AGENTS[3..]) };
+    let agent = if browser {
+        rng.pick(&AGENTS[..3])
+    } else {
+        rng.pick(&AGENTS[3..])
+    };
     fields.push(format!("User-Agent: {agent}"));
     if browser {
-        fields.push("Accept: text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8".into());
-        fields.push(format!("Accept-Language: {}", rng.pick(&["en-US,en;q=0.5", "de-DE,de;q=0.9,en;q=0.8", "fr-CH, fr;q=0.9, en;q=0.8, *;q=0.5", "ja"])));
+        fields.push(
+            "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"
+                .into(),
+        );
+        fields.push(format!(
+            "Accept-Language: {}",
+            rng.pick(&[
+                "en-US,en;q=0.5",
+                "de-DE,de;q=0.9,en;q=0.8",
+                "fr-CH, fr;q=0.9, en;q=0.8, *;q=0.5",
+                "ja"
+            ])
+        ));
         fields.push("Accept-Encoding: gzip, deflate, br, zstd".into());
         if rng.chance(500) {
             fields.push(r#"sec-ch-ua: "Chromium";v="131", "Not_A Brand";v="24""#.into());
@@ -91,7 +159,12 @@ fn sample(rng: &mut Rng) -> (String, bool) {
             fields.push(r#"sec-ch-ua-platform: "Windows""#.into());
         }
         if rng.chance(600) {
-            fields.push(format!("Cookie: session={:016x}; theme=dark; _ga=GA1.2.{}.{}", rng.next_u64(), rng.below(1 << 30), rng.below(1 << 30)));
+            fields.push(format!(
+                "Cookie: session={:016x}; theme=dark; _ga=GA1.2.{}.{}",
+                rng.next_u64(),
+                rng.below(1 << 30),
+                rng.below(1 << 30)
+            ));
         }
         if rng.chance(500) {
             fields.push(format!("Referer: https://{}/", rng.pick(HOSTS)));
@@ -103,18 +176,36 @@ fn sample(rng: &mut Rng) -> (String, bool) {
     } else {
         fields.push("Accept: */*".into());
         if rng.chance(500) {
-            fields.push(format!("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.{:016x}{:016x}.sig", rng.next_u64(), rng.next_u64()));
+            fields.push(format!(
+                "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.{:016x}{:016x}.sig",
+                rng.next_u64(),
+                rng.next_u64()
+            ));
         }
     }
     if matches!(method, "POST" | "PUT" | "PATCH") {
-        fields.push(format!("Content-Type: {}", rng.pick(&["application/json", "application/x-www-form-urlencoded", "multipart/form-data; boundary=----x1234"])));
+        fields.push(format!(
+            "Content-Type: {}",
+            rng.pick(&[
+                "application/json",
+                "application/x-www-form-urlencoded",
+                "multipart/form-data; boundary=----x1234"
+            ])
+        ));
         fields.push(format!("Content-Length: {}", rng.range(2, 20000)));
     }
     if rng.chance(200) {
-        fields.push(format!("X-Forwarded-For: 203.0.113.{}, 198.51.100.{}", rng.below(256), rng.below(256)));
+        fields.push(format!(
+            "X-Forwarded-For: 203.0.113.{}, 198.51.100.{}",
+            rng.below(256),
+            rng.below(256)
+        ));
     }
     if rng.chance(150) {
-        fields.push(format!("Cache-Control: {}", rng.pick(&["no-cache", "max-age=0", "no-store,  private"])));
+        fields.push(format!(
+            "Cache-Control: {}",
+            rng.pick(&["no-cache", "max-age=0", "no-store,  private"])
+        ));
     }
     if rng.chance(50) {
         // UTF-8 in a value: obs-text to RFC 9110.
@@ -151,7 +242,9 @@ pub fn spoil(rng: &mut Rng, h: &mut String) {
         }
         1 => {
             // Inside a token: the method, or a field name.
-            let starts: Vec<usize> = std::iter::once(0).chain(line_ends[..line_ends.len() - 2].iter().map(|&i| i + 2)).collect();
+            let starts: Vec<usize> = std::iter::once(0)
+                .chain(line_ends[..line_ends.len() - 2].iter().map(|&i| i + 2))
+                .collect();
             let line = rng.pick(&starts);
             let token_end = line + h[line..].find([' ', ':']).unwrap_or(1);
             let at = rng.range(line + 1, token_end.max(line + 1));
@@ -164,7 +257,10 @@ pub fn spoil(rng: &mut Rng, h: &mut String) {
             h.insert(at, rng.pick(&[' ', '"', '<', '|', '`']));
         }
         3 => {
-            let colons: Vec<usize> = line_ends[..line_ends.len() - 1].iter().map(|&i| i + 2 + h[i + 2..].find(':').unwrap_or(0)).collect();
+            let colons: Vec<usize> = line_ends[..line_ends.len() - 1]
+                .iter()
+                .map(|&i| i + 2 + h[i + 2..].find(':').unwrap_or(0))
+                .collect();
             let at = rng.pick(&colons[..colons.len() - 1]);
             h.remove(at);
         }
@@ -229,7 +325,11 @@ pub fn operations() -> Vec<Operation> {
                 validator!("abnf-codegen REQUEST_HEAD.is_match_bytes", Ours, |s| {
                     rfc9112::REQUEST_HEAD.is_match_bytes(s.as_bytes())
                 }),
-                validator!("httparse Request::parse (64 headers)", Peer, |s| httparse_accepts(s.as_bytes())),
+                validator!(
+                    "httparse Request::parse (64 headers)",
+                    Peer,
+                    |s| httparse_accepts(s.as_bytes())
+                ),
             ],
             note: "httparse records every part while it validates (the `parts` work), \
                    and checks the request target less (any visible bytes)",
@@ -239,10 +339,16 @@ pub fn operations() -> Vec<Operation> {
             name: "parts",
             contenders: vec![
                 c("abnf-codegen ast::RequestHead::parse", Ours, |corpus| {
-                    corpus.iter().filter_map(|s| parts_ours(std::hint::black_box(s.as_bytes()))).fold(0, u64::wrapping_add)
+                    corpus
+                        .iter()
+                        .filter_map(|s| parts_ours(std::hint::black_box(s.as_bytes())))
+                        .fold(0, u64::wrapping_add)
                 }),
                 c("httparse Request::parse + fields", Peer, |corpus| {
-                    corpus.iter().filter_map(|s| parts_httparse(std::hint::black_box(s.as_bytes()))).fold(0, u64::wrapping_add)
+                    corpus
+                        .iter()
+                        .filter_map(|s| parts_httparse(std::hint::black_box(s.as_bytes())))
+                        .fold(0, u64::wrapping_add)
                 }),
             ],
             note: "method, target, version, every field name and value",
@@ -257,8 +363,16 @@ mod tests {
     #[test]
     fn intents_match_the_grammar() {
         let all = samples(4_000, 1);
-        let wrong: Vec<_> = all.iter().filter(|(s, ok)| rfc9112::REQUEST_HEAD.is_match_bytes(s.as_bytes()) != *ok).collect();
-        assert!(wrong.is_empty(), "{} wrong: {:?}", wrong.len(), &wrong[..wrong.len().min(5)]);
+        let wrong: Vec<_> = all
+            .iter()
+            .filter(|(s, ok)| rfc9112::REQUEST_HEAD.is_match_bytes(s.as_bytes()) != *ok)
+            .collect();
+        assert!(
+            wrong.is_empty(),
+            "{} wrong: {:?}",
+            wrong.len(),
+            &wrong[..wrong.len().min(5)]
+        );
         let invalid = all.iter().filter(|s| !s.1).count();
         assert!((150..250).contains(&invalid), "{invalid}");
         let mean = all.iter().map(|s| s.0.len()).sum::<usize>() / all.len();

@@ -51,11 +51,13 @@ const LANGUAGES: &[(usize, &str)] = &[
     (3, "gsw"),
 ];
 const REGIONS: &[&str] = &[
-    "US", "GB", "CA", "AU", "IN", "DE", "AT", "CH", "FR", "BE", "ES", "MX", "BR", "PT", "CN", "TW", "HK", "JP", "KR", "IT",
-    "NL", "RU", "419", "001", "150",
+    "US", "GB", "CA", "AU", "IN", "DE", "AT", "CH", "FR", "BE", "ES", "MX", "BR", "PT", "CN", "TW", "HK",
+    "JP", "KR", "IT", "NL", "RU", "419", "001", "150",
 ];
 const SCRIPTS: &[&str] = &["Hans", "Hant", "Latn", "Cyrl", "Arab", "Deva"];
-const VARIANTS: &[&str] = &["1901", "1996", "rozaj", "biske", "valencia", "fonipa", "pinyin", "arevela", "polyton"];
+const VARIANTS: &[&str] = &[
+    "1901", "1996", "rozaj", "biske", "valencia", "fonipa", "pinyin", "arevela", "polyton",
+];
 const EXTENSIONS: &[&str] = &[
     "u-ca-gregory",
     "u-co-phonebk",
@@ -65,7 +67,15 @@ const EXTENSIONS: &[&str] = &[
     "t-ja",
     "a-myext",
 ];
-const GRANDFATHERED: &[&str] = &["i-klingon", "i-default", "zh-min-nan", "en-GB-oed", "art-lojban", "zh-hakka", "sgn-BE-FR"];
+const GRANDFATHERED: &[&str] = &[
+    "i-klingon",
+    "i-default",
+    "zh-min-nan",
+    "en-GB-oed",
+    "art-lojban",
+    "zh-hakka",
+    "sgn-BE-FR",
+];
 
 fn sample(rng: &mut Rng) -> (String, bool) {
     let mut s = String::with_capacity(24);
@@ -145,7 +155,8 @@ fn parts_ours(s: &str) -> Option<u64> {
                 ast::LanguageKind::Alphas { alphas, extlang } => (alphas, extlang.map_or(0, str::len)),
                 ast::LanguageKind::Alphas2(a) | ast::LanguageKind::Alphas3(a) => (a, 0),
             };
-            let mut sum = (lang.len() + ext + l.script.map_or(0, str::len) + l.region.map_or(0, str::len)) as u64;
+            let mut sum =
+                (lang.len() + ext + l.script.map_or(0, str::len) + l.region.map_or(0, str::len)) as u64;
             for v in l.variants {
                 sum += 1000 + v.text.len() as u64;
             }
@@ -190,9 +201,15 @@ pub fn operations() -> Vec<Operation> {
             grammar: g,
             name: "validate",
             contenders: vec![
-                validator!("abnf-codegen LANGUAGE_TAG.is_match", Ours, |s| rfc5646::LANGUAGE_TAG.is_match(s)),
-                validator!("oxilangtag LanguageTag::parse", Peer, |s| oxilangtag::LanguageTag::parse(s).is_ok()),
-                validator!("language-tags LanguageTag::parse", Peer, |s| language_tags::LanguageTag::parse(s).is_ok()),
+                validator!("abnf-codegen LANGUAGE_TAG.is_match", Ours, |s| {
+                    rfc5646::LANGUAGE_TAG.is_match(s)
+                }),
+                validator!("oxilangtag LanguageTag::parse", Peer, |s| {
+                    oxilangtag::LanguageTag::parse(s).is_ok()
+                }),
+                validator!("language-tags LanguageTag::parse", Peer, |s| {
+                    language_tags::LanguageTag::parse(s).is_ok()
+                }),
             ],
             note: "both crates also find the subtags' positions; language-tags copies the tag into a String",
         },
@@ -201,7 +218,10 @@ pub fn operations() -> Vec<Operation> {
             name: "parts",
             contenders: vec![
                 c("abnf-codegen ast::LanguageTag::parse", Ours, |corpus| {
-                    corpus.iter().filter_map(|s| parts_ours(std::hint::black_box(s))).sum()
+                    corpus
+                        .iter()
+                        .filter_map(|s| parts_ours(std::hint::black_box(s)))
+                        .sum()
                 }),
                 c("oxilangtag LanguageTag::parse + accessors", Peer, |corpus| {
                     corpus
@@ -230,7 +250,10 @@ mod tests {
     #[test]
     fn intents_match_the_grammar() {
         let all = samples(10_000, 1);
-        let wrong: Vec<_> = all.iter().filter(|(s, ok)| rfc5646::LANGUAGE_TAG.is_match(s) != *ok).collect();
+        let wrong: Vec<_> = all
+            .iter()
+            .filter(|(s, ok)| rfc5646::LANGUAGE_TAG.is_match(s) != *ok)
+            .collect();
         assert!(wrong.is_empty(), "{wrong:?}");
         let invalid = all.iter().filter(|s| !s.1).count();
         assert!((400..600).contains(&invalid), "{invalid}");

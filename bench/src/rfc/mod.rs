@@ -215,9 +215,21 @@ pub fn operations() -> Vec<Operation> {
     ops
 }
 
-/// Where a validating contender and the generated validator disagree on a
-/// corpus: (contender, input, whether ours accepts it).
-pub fn disagreements(op: &Operation, corpus: &[String]) -> Vec<(&'static str, String, bool)> {
+/// An input on which a validating contender and the generated validator
+/// disagree.
+#[derive(Clone, Debug)]
+pub struct Disagreement {
+    /// The contender's name.
+    pub contender: &'static str,
+    /// The input.
+    pub input: String,
+    /// Whether the generated validator accepts it (the contender does not).
+    pub ours: bool,
+}
+
+/// Where the validating contenders of `op` and the generated validator
+/// disagree on `corpus`.
+pub fn disagreements(op: &Operation, corpus: &[String]) -> Vec<Disagreement> {
     let mut out = Vec::new();
     for c in &op.contenders {
         let (Some(accepts), false) = (c.accepts, c.role == Role::Ours) else {
@@ -226,7 +238,11 @@ pub fn disagreements(op: &Operation, corpus: &[String]) -> Vec<(&'static str, St
         for s in corpus {
             let ours = op.grammar.ours(s);
             if accepts(s) != ours {
-                out.push((c.name, s.clone(), ours));
+                out.push(Disagreement {
+                    contender: c.name,
+                    input: s.clone(),
+                    ours,
+                });
             }
         }
     }
@@ -235,7 +251,9 @@ pub fn disagreements(op: &Operation, corpus: &[String]) -> Vec<(&'static str, St
 
 /// Inserts `what` at a character boundary of `s` in `from..=to`.
 pub(crate) fn insert_at(rng: &mut crate::Rng, s: &mut String, from: usize, to: usize, what: &str) {
-    let bounds: Vec<usize> = (from..=to.min(s.len())).filter(|&i| s.is_char_boundary(i)).collect();
+    let bounds: Vec<usize> = (from..=to.min(s.len()))
+        .filter(|&i| s.is_char_boundary(i))
+        .collect();
     let at = rng.pick(&bounds);
     s.insert_str(at, what);
 }

@@ -36,7 +36,7 @@ pub fn corpus(n: usize, seed: u64) -> Vec<String> {
 
 fn days_in(year: u32, month: u32) -> u32 {
     match month {
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => 29,
         2 => 28,
         4 | 6 | 9 | 11 => 30,
         _ => 31,
@@ -79,7 +79,18 @@ fn sample(rng: &mut Rng) -> (String, Option<Flaw>) {
         s.push(if rng.chance(8) { 'z' } else { 'Z' });
     } else {
         let sign = if rng.chance(600) { '+' } else { '-' };
-        let (h, m) = rng.pick(&[(0, 0), (1, 0), (2, 0), (5, 0), (5, 30), (8, 0), (9, 0), (3, 30), (10, 0), (12, 45)]);
+        let (h, m) = rng.pick(&[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (5, 0),
+            (5, 30),
+            (8, 0),
+            (9, 0),
+            (3, 30),
+            (10, 0),
+            (12, 45),
+        ]);
         s.push_str(&format!("{sign}{h:02}:{m:02}"));
     }
     if flaw == Some(Flaw::Syntax) {
@@ -137,7 +148,9 @@ impl Fields {
     fn sum(&self) -> u64 {
         (self.year as u64)
             .wrapping_mul(31)
-            .wrapping_add(u64::from(self.month * 37 + self.day * 41 + self.hour * 43 + self.minute * 47 + self.second))
+            .wrapping_add(u64::from(
+                self.month * 37 + self.day * 41 + self.hour * 43 + self.minute * 47 + self.second,
+            ))
             .wrapping_add(u64::from(self.nanos))
             .wrapping_add(self.offset as i64 as u64)
     }
@@ -155,7 +168,13 @@ pub fn fields(t: &ast::DateTime<'_>) -> Option<Fields> {
     let hour = digits(p.time_hour.as_bytes());
     let minute = digits(p.time_minute.as_bytes());
     let second = digits(p.time_second.as_bytes());
-    if !(1..=12).contains(&month) || day == 0 || day > days_in(year, month) || hour > 23 || minute > 59 || second > 60 {
+    if !(1..=12).contains(&month)
+        || day == 0
+        || day > days_in(year, month)
+        || hour > 23
+        || minute > 59
+        || second > 60
+    {
         return None;
     }
     let mut nanos = 0;
@@ -274,9 +293,14 @@ pub fn operations() -> Vec<Operation> {
             grammar: g,
             name: "validate",
             contenders: vec![
-                validator!("abnf-codegen DATE_TIME.is_match", Ours, |s| rfc3339::DATE_TIME.is_match(s)),
-                validator!("abnf-codegen ast::DateTime::parse + ranges", Ours, |s| ours_fields(s).is_some()),
-                validator!("jiff Timestamp::from_str", Peer, |s| s.parse::<jiff::Timestamp>().is_ok()),
+                validator!("abnf-codegen DATE_TIME.is_match", Ours, |s| rfc3339::DATE_TIME
+                    .is_match(s)),
+                validator!("abnf-codegen ast::DateTime::parse + ranges", Ours, |s| {
+                    ours_fields(s).is_some()
+                }),
+                validator!("jiff Timestamp::from_str", Peer, |s| s
+                    .parse::<jiff::Timestamp>()
+                    .is_ok()),
                 validator!("time OffsetDateTime::parse(Rfc3339)", Peer, |s| {
                     time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).is_ok()
                 }),
@@ -312,19 +336,36 @@ pub fn operations() -> Vec<Operation> {
                         .sum()
                 }),
                 c("jiff Pieces::parse", Peer, |corpus| {
-                    corpus.iter().filter(|s| jiff::fmt::temporal::Pieces::parse(std::hint::black_box(s.as_str())).is_ok()).count() as u64
+                    corpus
+                        .iter()
+                        .filter(|s| {
+                            jiff::fmt::temporal::Pieces::parse(std::hint::black_box(s.as_str())).is_ok()
+                        })
+                        .count() as u64
                 }),
                 c("time OffsetDateTime::parse(Rfc3339)", Peer, |corpus| {
                     corpus
                         .iter()
-                        .filter(|s| time::OffsetDateTime::parse(std::hint::black_box(s), &time::format_description::well_known::Rfc3339).is_ok())
+                        .filter(|s| {
+                            time::OffsetDateTime::parse(
+                                std::hint::black_box(s),
+                                &time::format_description::well_known::Rfc3339,
+                            )
+                            .is_ok()
+                        })
                         .count() as u64
                 }),
                 c("chrono DateTime::parse_from_rfc3339", Peer, |corpus| {
-                    corpus.iter().filter(|s| chrono::DateTime::parse_from_rfc3339(std::hint::black_box(s)).is_ok()).count() as u64
+                    corpus
+                        .iter()
+                        .filter(|s| chrono::DateTime::parse_from_rfc3339(std::hint::black_box(s)).is_ok())
+                        .count() as u64
                 }),
                 c("speedate DateTime::parse_str_rfc3339", Peer, |corpus| {
-                    corpus.iter().filter(|s| speedate::DateTime::parse_str_rfc3339(std::hint::black_box(s)).is_ok()).count() as u64
+                    corpus
+                        .iter()
+                        .filter(|s| speedate::DateTime::parse_str_rfc3339(std::hint::black_box(s)).is_ok())
+                        .count() as u64
                 }),
             ],
             note: "ours: a tree of text fields (no ranges checked); the crates: their typed value \
@@ -334,11 +375,19 @@ pub fn operations() -> Vec<Operation> {
             grammar: g,
             name: "fields to integers",
             contenders: vec![
-                c("abnf-codegen ast::DateTime::parse + integers", Ours, |c| sum_fields(c, ours_fields)),
+                c("abnf-codegen ast::DateTime::parse + integers", Ours, |c| {
+                    sum_fields(c, ours_fields)
+                }),
                 c("jiff Pieces::parse", Peer, |c| sum_fields(c, jiff_fields)),
-                c("time OffsetDateTime::parse(Rfc3339)", Peer, |c| sum_fields(c, time_fields)),
-                c("chrono DateTime::parse_from_rfc3339", Peer, |c| sum_fields(c, chrono_fields)),
-                c("speedate DateTime::parse_str_rfc3339", Peer, |c| sum_fields(c, speedate_fields)),
+                c("time OffsetDateTime::parse(Rfc3339)", Peer, |c| {
+                    sum_fields(c, time_fields)
+                }),
+                c("chrono DateTime::parse_from_rfc3339", Peer, |c| {
+                    sum_fields(c, chrono_fields)
+                }),
+                c("speedate DateTime::parse_str_rfc3339", Peer, |c| {
+                    sum_fields(c, speedate_fields)
+                }),
             ],
             note: "the same work everywhere: year, month, day, hour, minute, second, nanoseconds \
                    and offset as integers, ranges checked (speedate keeps microseconds)",

@@ -111,7 +111,13 @@ pub fn ours_bytes_recognizer(s: &str) -> Option<[u8; 16]> {
 pub fn ours_bytes_tree(s: &str) -> Option<[u8; 16]> {
     let t = ast::Uuid::parse(s).ok()?;
     let mut out = [0u8; 16];
-    let groups = [t.hex_octets, t.hex_octets_2, t.hex_octets_3, t.hex_octets_4, t.hex_octets_5];
+    let groups = [
+        t.hex_octets,
+        t.hex_octets_2,
+        t.hex_octets_3,
+        t.hex_octets_4,
+        t.hex_octets_5,
+    ];
     for (o, h) in out.iter_mut().zip(groups.into_iter().flatten()) {
         let h = h.text.as_bytes();
         *o = hex(h[0]) << 4 | hex(h[1]);
@@ -176,8 +182,12 @@ pub fn operations() -> Vec<Operation> {
             grammar: g,
             name: "to 16 bytes",
             contenders: vec![
-                c("abnf-codegen UUID.is_match + decode", Ours, |c| sum_bytes(c, ours_bytes_recognizer)),
-                c("abnf-codegen ast::Uuid::parse + decode", Ours, |c| sum_bytes(c, ours_bytes_tree)),
+                c("abnf-codegen UUID.is_match + decode", Ours, |c| {
+                    sum_bytes(c, ours_bytes_recognizer)
+                }),
+                c("abnf-codegen ast::Uuid::parse + decode", Ours, |c| {
+                    sum_bytes(c, ours_bytes_tree)
+                }),
                 c("uuid Uuid::try_parse + as_bytes", Peer, |c| {
                     sum_bytes(c, |s| uuid::Uuid::try_parse(s).ok().map(|u| *u.as_bytes()))
                 }),
@@ -194,7 +204,10 @@ mod tests {
     #[test]
     fn intents_match_the_grammar() {
         let all = samples(10_000, 1);
-        let wrong: Vec<_> = all.iter().filter(|(s, ok)| rfc9562::UUID.is_match(s) != *ok).collect();
+        let wrong: Vec<_> = all
+            .iter()
+            .filter(|(s, ok)| rfc9562::UUID.is_match(s) != *ok)
+            .collect();
         assert!(wrong.is_empty(), "{wrong:?}");
         let invalid = all.iter().filter(|s| !s.1).count();
         assert!((400..600).contains(&invalid), "{invalid}");
