@@ -250,8 +250,11 @@ mod tests {
     #[test]
     fn intents_match_the_grammar() {
         let all = samples(10_000, 1);
+        // The benchmarks' corpus too.
+        let default = samples(10_000, crate::DEFAULT_SEED);
         let wrong: Vec<_> = all
             .iter()
+            .chain(&default)
             .filter(|(s, ok)| rfc5646::LANGUAGE_TAG.is_match(s) != *ok)
             .collect();
         assert!(wrong.is_empty(), "{wrong:?}");

@@ -403,7 +403,8 @@ mod tests {
     fn intents_match_the_grammar() {
         let mut wrong = Vec::new();
         let all = samples(10_000, 1);
-        for (s, flaw) in &all {
+        // The benchmarks' corpus too.
+        for (s, flaw) in all.iter().chain(&samples(10_000, crate::DEFAULT_SEED)) {
             let ok = rfc3339::DATE_TIME.is_match(s);
             let fields_ok = ours_fields(s).is_some();
             if ok != (*flaw != Some(Flaw::Syntax)) || fields_ok != flaw.is_none() {
