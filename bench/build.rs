@@ -1,16 +1,46 @@
-//! Generates the JSON validator from RFC 8259's ABNF as published, as a
-//! user's build script would (`tests/data/rfc-grammars/rfc8259.abnf`,
-//! unedited), for the JSON benchmark (`src/json.rs`).
+//! Generates the benchmarked parsers from their RFCs' ABNF, as a user's
+//! build script would, with the defaults:
+//!
+//! - RFC 8259's JSON (`tests/data/rfc-grammars/rfc8259.abnf`, unedited) into
+//!   `$OUT_DIR`, with no typed trees (its `value` needs a stack, and only
+//!   validation is timed), for `src/json.rs`;
+//! - RFC 3339's `date-time` and RFC 5646's `Language-Tag`
+//!   (`tests/data/rfc-grammars/`, unedited), RFC 9562's `UUID` and RFC 9112's
+//!   request head (`grammars/`) into `$OUT_DIR/rfc`, typed trees on, for
+//!   `src/grammars.rs`. Each exports its top rule only, so every rule below
+//!   it that has parts gets a type.
+
+use std::path::PathBuf;
 
 fn main() {
-    let spec = "../tests/data/rfc-grammars/rfc8259.abnf";
-    println!("cargo:rerun-if-changed={spec}");
-    if let Err(e) = abnf_codegen::Config::new()
-        .spec(spec)
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let json = "../tests/data/rfc-grammars/rfc8259.abnf";
+    println!("cargo:rerun-if-changed={json}");
+    println!("cargo:rerun-if-changed=grammars");
+    let result = abnf_codegen::Config::new()
+        .spec(json)
         .export("rfc8259", &["JSON-text"])
         .typed_ast(false)
         .compile()
-    {
+        .and_then(|_| {
+            abnf_codegen::Config::new()
+                .spec("../tests/data/rfc-grammars/rfc3339.abnf")
+                .spec("../tests/data/rfc-grammars/rfc5646.abnf")
+                .spec("grammars/rfc9562.abnf")
+                .spec("grammars/rfc9112.abnf")
+                .export("rfc3339", &["date-time"])
+                .export("rfc5646", &["Language-Tag"])
+                .export("rfc9562", &["UUID"])
+                .export("rfc9112", &["request-head"])
+                .out_dir(out.join("rfc"))
+                // The generated files find each other by paths relative to
+                // themselves: the default (`concat!(env!("OUT_DIR"), ..)`)
+                // assumes they are in `$OUT_DIR` itself, which the JSON
+                // build's `grammars.rs` holds.
+                .include_style(abnf_codegen::emit::IncludeStyle::Relative)
+                .compile()
+        });
+    if let Err(e) = result {
         eprintln!("{e}");
         std::process::exit(1);
     }

@@ -30,6 +30,11 @@
 //!
 //! [`long`] makes the long-input corpus (about 1.7 KB per IRI).
 //!
+//! [`rfc`] is the suite beyond IRIs (issue #29): RFC 3339 timestamps, RFC
+//! 9562 UUIDs, RFC 5646 language tags, RFC 9112 request heads and RFC 8259
+//! JSON, each compiled from its ABNF by the build script and timed against
+//! the crates that do the same job (`grammars-table`, `benches/grammars.rs`).
+//!
 //! [`contenders`] holds what the benchmarks time: one function per
 //! implementation and operation, each processing a whole corpus;
 //! [`agreement`] finds where the peers and `iri-grammar` disagree.
@@ -38,6 +43,7 @@ pub mod agreement;
 pub mod contenders;
 pub mod json;
 pub mod long;
+pub mod rfc;
 
 /// The corpus size the benchmarks use.
 pub const DEFAULT_N: usize = 10_000;

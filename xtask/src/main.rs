@@ -11,8 +11,9 @@
 //!   to `iri-grammar/generated/` (what `iri-grammar` builds from while the
 //!   specs are unchanged), or to DIR; with `--check`, fails if it is stale. A
 //!   test runs the check, so `cargo test` catches stale output.
-//! - `bench [ARGS]`: the comparison table of `bench/`, then table sizes and
-//!   build times.
+//! - `bench [ARGS]`: the comparison tables of `bench/` (IRIs, then the RFC
+//!   grammars beyond IRIs: timestamps, UUIDs, language tags, HTTP request
+//!   heads, JSON), then table sizes and build times.
 //! - `fuzz [TARGET|all] [SECONDS]`: the cargo-fuzz targets of `fuzz/`.
 //! - `man [--out DIR]`: man pages (`clap_mangen`: one per command and verb)
 //!   and shell completions (`clap_complete`: bash, zsh, fish, elvish,
@@ -118,25 +119,30 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        // The comparison table of bench/ (iri-grammar against its peers);
-        // further arguments go to bench-table (`--n`, `--seed`, `--rounds`,
-        // `--levels`). Ours is timed at every vector level the CPU has.
+        // The comparison tables of bench/: iri-grammar against its peers
+        // (further arguments go to bench-table: `--n`, `--seed`, `--rounds`,
+        // `--levels`), then the RFC grammars beyond IRIs against their
+        // crates (grammars-table, with the same `--seed`, `--rounds` and
+        // `--levels`), then table sizes and build times. Ours is timed at
+        // every vector level the CPU has.
         Some("bench") => {
             let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-            let status = std::process::Command::new(cargo)
-                .current_dir(workspace_root())
-                .args([
-                    "run",
-                    "--release",
-                    "-p",
-                    "iri-bench",
-                    "--bin",
-                    "bench-table",
-                    "--",
-                ])
-                .args(&args[1..])
-                .status();
-            match status {
+            let run = |bin: &str, args: &[String]| {
+                std::process::Command::new(&cargo)
+                    .current_dir(workspace_root())
+                    .args(["run", "--release", "-p", "iri-bench", "--bin", bin, "--"])
+                    .args(args)
+                    .status()
+            };
+            let iri = run("bench-table", &args[1..]);
+            let grammars = match iri {
+                Ok(s) if s.success() => {
+                    println!();
+                    run("grammars-table", &grammar_table_args(&args[1..]))
+                }
+                other => other,
+            };
+            match grammars {
                 Ok(s) if s.success() => bench_sizes_and_builds(),
                 Ok(_) => ExitCode::FAILURE,
                 Err(e) => {
@@ -291,6 +297,21 @@ fn stats() -> ExitCode {
         total.as_secs_f64()
     );
     ExitCode::SUCCESS
+}
+
+/// The arguments of `cargo xtask bench` that `grammars-table` takes too
+/// (`--seed`, `--rounds`, `--levels`, each with its value); the IRI
+/// corpus sizes (`--n`, `--n-long`) and `--examples` are bench-table's own.
+fn grammar_table_args(args: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if matches!(a.as_str(), "--seed" | "--rounds" | "--levels") {
+            out.push(a.clone());
+            out.extend(it.next().cloned());
+        }
+    }
+    out
 }
 
 /// The rest of `cargo xtask bench`: the embedded tables of the benchmarked
