@@ -79,9 +79,9 @@ pub(crate) struct TreeNetwork {
     pub(crate) module: ModuleId,
     pub(crate) network: Network,
     pub(crate) wire: WireBytes,
-    /// Per rule of the network (by index), the byte that stands for its
-    /// calls in the tagged DFAs.
-    pub(crate) bytes: Vec<u8>,
+    /// Per typed rule, per rule of the network (by index), the byte that
+    /// stands for its calls in the rule's tagged DFAs.
+    pub(crate) bytes: HashMap<RuleId, Vec<u8>>,
     /// The typed rules it derives.
     pub(crate) typed: Vec<RuleId>,
 }
@@ -658,41 +658,63 @@ fn build_tree_network(
         Ok(n) => n,
         Err(d) => return all_fail(d),
     };
-    // A byte per rule that is called (the others are never holes).
-    let mut callees: Vec<RuleId> = network.callees().into_iter().collect();
-    callees.sort();
+    // Each typed rule's automata read the calls its own rule automaton
+    // makes, each as a byte that no rule reads: a byte per callee of that
+    // rule (other rules' trees may reuse it).
+    let all_callees = network.callees();
+    let reaching = crate::network::reaching(g, &all_callees);
     let free = network.unused_bytes();
-    if free.len() < callees.len() {
-        let r = g.rule(targets[0]);
-        return all_fail(Diagnostic::error(
-            Code::TooComplex,
-            format!(
-                "the typed trees of the rules with a stack read each call of one of {} rules as a byte that \
-                 no rule reads, and only {} bytes are left",
-                callees.len(),
-                free.len()
-            ),
-            Some(r.name_span),
-        ));
-    }
-    let mut bytes = vec![0u8; network.rules.len()];
-    for (&r, &b) in callees.iter().zip(&free) {
-        bytes[network.index_of(r).expect("a callee is a rule of its network")] = b;
-    }
-    let holes = crate::regular::Holes {
-        bytes: callees.iter().zip(&free).map(|(&r, &b)| (r, b)).collect(),
-        reaching: crate::network::reaching(g, &callees.iter().copied().collect()),
-    };
+    let mut bytes = HashMap::new();
     let mut failed = Vec::new();
-    lowerer.with_holes(holes, |lowerer| {
-        for ty in types {
-            // Holes are not characters: the parts are cut at the holes'
-            // edges, which the derivation put between characters.
-            if let Err(d) = build_type_automata(config, g, lowerer, model, ty, false, parts) {
-                failed.push((ty.rule, Some(d)));
-            }
+    for ty in types {
+        let index = network
+            .index_of(ty.rule)
+            .expect("a target is a rule of its network");
+        let mut callees: Vec<u32> = (0..network.states())
+            .filter(|&q| network.state_rule[q] as usize == index)
+            .flat_map(|q| network.calls[q].iter().map(|&(c, _)| c))
+            .collect();
+        callees.sort();
+        callees.dedup();
+        if free.len() < callees.len() {
+            let r = g.rule(ty.rule);
+            failed.push((
+                ty.rule,
+                Some(Diagnostic::error(
+                    Code::TooComplex,
+                    format!(
+                        "the typed tree of rule `{}` reads each call of one of {} rules with a stack as a byte \
+                         that no rule reads, and only {} bytes are left",
+                        r.name,
+                        callees.len(),
+                        free.len()
+                    ),
+                    Some(r.name_span),
+                )),
+            ));
+            continue;
         }
-    });
+        let mut by_index = vec![0u8; network.rules.len()];
+        for (&c, &b) in callees.iter().zip(&free) {
+            by_index[c as usize] = b;
+        }
+        let holes = crate::regular::Holes {
+            bytes: callees
+                .iter()
+                .zip(&free)
+                .map(|(&c, &b)| (network.rules[c as usize], b))
+                .collect(),
+            reaching: reaching.clone(),
+        };
+        // Holes are not characters: the parts are cut at the holes' edges,
+        // which the derivation put between characters.
+        if let Err(d) = lowerer.with_holes(holes, |lowerer| {
+            build_type_automata(config, g, lowerer, model, ty, false, parts)
+        }) {
+            failed.push((ty.rule, Some(d)));
+        }
+        bytes.insert(ty.rule, by_index);
+    }
     if !failed.is_empty() {
         // Built again, without the failed ones, in the next round.
         for t in &targets {

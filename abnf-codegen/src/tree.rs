@@ -234,7 +234,7 @@ impl<'c> Trees<'c> {
                                 Ok(calls) => calls
                                     .iter()
                                     .map(|c| Hole {
-                                        byte: t.bytes[c.rule as usize],
+                                        byte: t.bytes[&rule][c.rule as usize],
                                         start: span.start + c.start,
                                         end: span.start + c.end,
                                     })

@@ -565,7 +565,6 @@ impl Compiled {
             super::typed::EmitTrees {
                 path,
                 names: t.network.rules.iter().map(|&r| g.rule(r).name.clone()).collect(),
-                bytes: t.bytes.clone(),
                 nesting_limit: self.nesting_limit,
             }
         });
@@ -617,9 +616,12 @@ impl Compiled {
                 // The groups as `regular::captures` placed them.
                 let typed_dfa = &self.typed.tdfas[&ty.rule];
                 let stack = self.typed.tree_of(ty.rule).map(|t| {
-                    t.network
-                        .index_of(ty.rule)
-                        .expect("a typed rule with a stack is a rule of its network")
+                    (
+                        t.network
+                            .index_of(ty.rule)
+                            .expect("a typed rule with a stack is a rule of its network"),
+                        t.bytes[&ty.rule].clone(),
+                    )
                 });
                 let mut cx = FieldCx {
                     stack: stack.is_some(),

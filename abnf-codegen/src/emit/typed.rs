@@ -38,8 +38,6 @@ pub struct EmitTrees {
     pub path: String,
     /// Its rules' names, by index.
     pub names: Vec<String>,
-    /// Per rule, the byte its calls are read as.
-    pub bytes: Vec<u8>,
     /// How many calls may nest.
     pub nesting_limit: usize,
 }
@@ -117,8 +115,9 @@ pub enum EmitTypeKind {
         /// Its tagged DFA.
         tdfa: EmitTdfa,
         /// For a rule with a stack: its index in the module's tree network
-        /// ([`EmitTrees`]).
-        stack: Option<usize>,
+        /// ([`EmitTrees`]), and per rule of that network the byte its
+        /// calls are read as by this rule's automata.
+        stack: Option<(usize, Vec<u8>)>,
     },
     /// The item type of a list whose element is a choice or a group of
     /// several parts: built by the list from its element automaton, never
@@ -453,13 +452,10 @@ pub fn ast_module(
             path("le.net"),
             path("be.net"),
         ));
-        let (names, hole_bytes) = (&t.names, &t.bytes);
-        let n = Literal::usize_unsuffixed(t.bytes.len());
+        let names = &t.names;
         items.push(quote! {
             /// The rules of the network that derives the trees of rules with a stack, by index.
             static __TREES_RULES: &[&str] = &[#(#names),*];
-            /// Per rule of that network, the byte its calls are read as by the trees' automata.
-            const __HOLE_BYTES: [u8; #n] = [#(#hole_bytes),*];
         });
     }
     for ty in types {
@@ -496,7 +492,7 @@ pub fn ast_module(
             EmitTypeKind::Item { doc, shape, .. } => (doc, shape, None),
         };
         let (stack, stack_index) = match &ty.kind {
-            EmitTypeKind::Local { stack, .. } => (stack.is_some(), *stack),
+            EmitTypeKind::Local { stack, .. } => (stack.is_some(), stack.as_ref()),
             EmitTypeKind::Item { stack, .. } => (*stack, None),
             EmitTypeKind::Reexport { .. } => (false, None),
         };
@@ -651,17 +647,21 @@ pub fn ast_module(
         let parse_doc =
             format!(" Parses all of `input` as `{rule}`; the error says where it stopped matching.");
         let parse_span = match (stack_index, trees) {
-            (Some(index), Some(t)) => {
+            (Some((index, hole_bytes)), Some(t)) => {
                 let rec = format_ident!("{}_TREE", tdfa.ident);
+                let holes_const = format_ident!("{}_HOLES", tdfa.ident);
+                let n = Literal::usize_unsuffixed(hole_bytes.len());
                 let depth = t.nesting_limit;
                 items.push(quote! {
                     static #rec: #rt::NetworkRecognizer =
                         #rt::NetworkRecognizer::__new(#gname, #rule, __TREES, #index, __TREES_RULES, #depth);
+                    /// Per rule of the tree network, the byte this rule's automata read its calls as.
+                    const #holes_const: [u8; #n] = [#(#hole_bytes),*];
                 });
                 quote! {
                     // A rule with a stack: one derivation of the input, whose
                     // calls the automaton reads as one byte each.
-                    let holes = #rec.__holes(#bytes, start, end, &__HOLE_BYTES)?;
+                    let holes = #rec.__holes(#bytes, start, end, &#holes_const)?;
                     let mut tags = [usize::MAX; #ntags];
                     if let ::core::result::Result::Err(at) = #tdfa_ident.run_holes(#bytes, start, end, &holes, &mut tags) {
                         __rt::inconsistent(#gname, #rule, at);
