@@ -32,12 +32,9 @@ fn main() {
                 .export("rfc5646", &["Language-Tag"])
                 .export("rfc9562", &["UUID"])
                 .export("rfc9112", &["request-head"])
+                // A folder of its own (the JSON build's `grammars.rs` is in
+                // `$OUT_DIR`): its files name each other relatively.
                 .out_dir(out.join("rfc"))
-                // The generated files find each other by paths relative to
-                // themselves: the default (`concat!(env!("OUT_DIR"), ..)`)
-                // assumes they are in `$OUT_DIR` itself, which the JSON
-                // build's `grammars.rs` holds.
-                .include_style(abnf_codegen::emit::IncludeStyle::Relative)
                 .compile()
         });
     if let Err(e) = result {

@@ -69,6 +69,8 @@ pub(crate) struct TypedParts {
     /// Per root module whose typed rules include rules with a stack: the
     /// network their trees are derived in.
     pub(crate) trees: Vec<TreeNetwork>,
+    /// The typed rules that reach themselves.
+    pub(crate) recursive: std::collections::HashSet<RuleId>,
 }
 
 /// The network of one module's typed rules that need a stack: a typed
@@ -91,6 +93,15 @@ impl TypedParts {
     /// stack.
     pub(crate) fn tree_of(&self, rule: RuleId) -> Option<&TreeNetwork> {
         self.trees.iter().find(|t| t.typed.contains(&rule))
+    }
+
+    /// Whether a field that holds typed rule `rule` is parsed on demand
+    /// (`abnf_runtime::Nested`): the rule needs a stack (its parse derives
+    /// it, at the cost of the general walk), or it reaches itself (its type
+    /// would hold itself, and parsing it eagerly would recurse as deep as
+    /// the input nests: `list = item [ "," list ]`).
+    pub(crate) fn is_nested(&self, rule: RuleId) -> bool {
+        self.recursive.contains(&rule) || self.tree_of(rule).is_some()
     }
 }
 
@@ -613,6 +624,15 @@ fn build_typed(
                 too_big.entry(rule).or_insert(d);
             }
         };
+        // Typed rules that reach themselves: a field that holds one is
+        // parsed on demand (`Nested`), or its type would hold itself.
+        for ty in &model.types {
+            let mut direct = Vec::new();
+            g.rule(ty.rule).expr.for_each_ref(&mut |r, _| direct.push(r));
+            if grammar::reachable(g, &direct)[ty.rule.0 as usize] {
+                parts.recursive.insert(ty.rule);
+            }
+        }
         parts.models.push((*m, model));
         let built = build_components(config, g, *m, lowerer, errors);
         parts.components.push((*m, built));

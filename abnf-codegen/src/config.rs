@@ -24,7 +24,9 @@ pub struct Config {
     pub(crate) out_dir: Option<PathBuf>,
     pub(crate) runtime: Option<String>,
     pub(crate) regenerate_command: Option<String>,
-    pub(crate) include_style: IncludeStyle,
+    /// `None`: [`IncludeStyle::OutDir`], or [`IncludeStyle::Relative`]
+    /// with an [`Config::out_dir`] of its own.
+    pub(crate) include_style: Option<IncludeStyle>,
     pub(crate) limits: Limits,
     pub(crate) ast_rules: BTreeMap<String, Vec<String>>,
     pub(crate) ast_leaves: BTreeMap<String, Vec<String>>,
@@ -158,7 +160,10 @@ impl Config {
         self
     }
 
-    /// Where [`Config::compile`] writes (default: `$OUT_DIR`).
+    /// Where [`Config::compile`] writes (default: `$OUT_DIR`). Files written
+    /// elsewhere name the tables beside them by relative paths (unless
+    /// [`Config::include_style`] says otherwise), so a folder under
+    /// `$OUT_DIR` works too: `include!(concat!(env!("OUT_DIR"), "/sub/grammars.rs"))`.
     ///
     /// ```
     /// let out = std::env::temp_dir().join("abnf-codegen-doc-out-dir");
@@ -167,6 +172,8 @@ impl Config {
     ///     .out_dir(&out)
     ///     .compile()?;
     /// assert!(out.join("grammars.rs").is_file() && out.join("num.rs").is_file());
+    /// let module = std::fs::read_to_string(out.join("num.rs")).unwrap();
+    /// assert!(module.contains(r#"include_bytes!("num/num.le.table")"#));
     /// # Ok::<(), abnf_codegen::Error>(())
     /// ```
     pub fn out_dir(&mut self, dir: impl AsRef<Path>) -> &mut Config {
@@ -211,7 +218,9 @@ impl Config {
 
     /// How generated code finds the serialized DFAs: `concat!(env!("OUT_DIR"),
     /// ...)` for build scripts (the default), or paths relative to the
-    /// generated file for output that is checked in.
+    /// generated file for output that is checked in (the default with a
+    /// [`Config::out_dir`] of its own, which may be a folder under
+    /// `$OUT_DIR`).
     ///
     /// ```
     /// use abnf_codegen::emit::IncludeStyle;
@@ -224,7 +233,7 @@ impl Config {
     /// # Ok::<(), abnf_codegen::Error>(())
     /// ```
     pub fn include_style(&mut self, style: IncludeStyle) -> &mut Config {
-        self.include_style = style;
+        self.include_style = Some(style);
         self
     }
 

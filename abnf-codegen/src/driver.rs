@@ -31,12 +31,18 @@ impl Config {
         let compiled = self.build()?;
         let regenerate = match (&self.regenerate_command, self.include_style) {
             (Some(command), _) => format!("then run `{command}`"),
-            (None, IncludeStyle::OutDir) => "the build script regenerates this file".to_string(),
-            (None, IncludeStyle::Relative) => {
+            (None, None | Some(IncludeStyle::OutDir)) => "the build script regenerates this file".to_string(),
+            (None, Some(IncludeStyle::Relative)) => {
                 "then regenerate this file with `abnf-codegen generate`".to_string()
             }
         };
-        compiled.emit(runtime, self.include_style, &regenerate, self.limits)
+        // Paths under `$OUT_DIR` only hold for files written there: output
+        // written elsewhere (a subfolder, say) names its files relatively.
+        let style = self.include_style.unwrap_or(match self.out_dir {
+            Some(_) => IncludeStyle::Relative,
+            None => IncludeStyle::OutDir,
+        });
+        compiled.emit(runtime, style, &regenerate, self.limits)
     }
 
     /// For build scripts: generates, writes the files that changed to the

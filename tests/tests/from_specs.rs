@@ -707,6 +707,50 @@ fn rfc9051_imap_compiles_whole() {
     );
 }
 
+/// Typed trees of rules with a stack on the RFCs' own examples: IMAP
+/// responses (RFC 9051 §8) and an RFC 5322 address list with nested
+/// comments (Appendix A.5), built and checked node by node in memory with
+/// the generated code's walks (`abnf_codegen::tree`).
+#[test]
+fn rules_with_a_stack_parse_the_rfcs_examples_through_typed_trees() {
+    for (file, rule, examples) in [
+        (
+            "rfc9051.abnf",
+            "response",
+            &[
+                "a001 OK LOGIN completed\r\n",
+                "* 172 EXISTS\r\n* OK [UIDVALIDITY 3857529045] UIDs valid\r\n* FLAGS (\\Answered \\Flagged \\Deleted \\Seen \\Draft)\r\nA142 OK [READ-WRITE] SELECT completed\r\n",
+                "* 12 FETCH (FLAGS (\\Seen) UID 4827313)\r\na003 OK FETCH completed\r\n",
+            ][..],
+        ),
+        (
+            "rfc5322.abnf",
+            "address-list",
+            &[
+                "Pete(A nice \\) chap) <pete(his account)@silly.test(his host)>",
+                "A Group(Some people)\r\n     :Chris Jones <c@(Chris's host.)public.example>,\r\n         joe@example.org,\r\n  John <jdoe@one.test> (my dear friend); (the end of the group)",
+                "(Empty list)(start)Hidden recipients  :(nobody(that I know))  ;",
+            ][..],
+        ),
+    ] {
+        let grammar = file.trim_end_matches(".abnf");
+        let mut config = Config::new();
+        config.spec(rfc_path(file)).export(grammar, &[rule]);
+        let c = config.build().unwrap_or_else(|e| panic!("{file} does not build:\n{e}"));
+        let trees = c.trees(grammar).expect("typed trees are on");
+        let m = c.grammar.module_by_name(grammar).unwrap();
+        let id = c.grammar.module(m).get(rule).unwrap();
+        for example in examples {
+            let tree = trees
+                .parse(id, example.as_bytes())
+                .unwrap_or_else(|e| panic!("{rule} on {example:?}: {e}"));
+            abnf_codegen::tree::check(&c.grammar, &tree, example.as_bytes())
+                .unwrap_or_else(|e| panic!("{rule} on {example:?}: {e}"));
+            assert!(tree.nodes.len() > 3, "{rule} on {example:?}: {tree:?}");
+        }
+    }
+}
+
 #[test]
 fn smaller_rfc_grammars_compile_whole() {
     for (file, rule, valid, invalid) in [

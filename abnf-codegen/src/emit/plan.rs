@@ -546,7 +546,7 @@ impl Compiled {
             Some(_) if g.rule(rule).module != m && g.octets.contains(&g.rule(rule).module) != octets => {
                 Target::Leaf
             }
-            Some(t) if self.typed.tree_of(rule).is_some() => Target::Nested(t.name.clone()),
+            Some(t) if self.typed.is_nested(rule) => Target::Nested(t.name.clone()),
             Some(t) => Target::Typed(t.name.clone()),
             None => Target::Leaf,
         };

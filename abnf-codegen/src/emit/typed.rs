@@ -313,7 +313,14 @@ fn item_fns(
         let tdfa = ident(&elem.ident);
         let ntags = Literal::usize_unsuffixed(elem.tags as usize);
         let (ty, value) = match &f.target {
-            Target::Nested(_) => unreachable!("only the trees of rules with a stack hold nested parts"),
+            Target::Nested(t) => {
+                let t = ident(t);
+                let ty = match input {
+                    Input::Text => quote!(#rt::Nested<'_, #t<'_>>),
+                    Input::Bytes => quote!(#rt::Nested<'_, #t<'_>, #text>),
+                };
+                (ty, quote!(#rt::Nested::__new(input, s, #t::__sub)))
+            }
             Target::Leaf => (quote!(&#text), quote!(&input[s.range()])),
             Target::Typed(t) if f.whole_item => {
                 let t = ident(t);

@@ -231,7 +231,7 @@ pub fn types_outline(c: &crate::Compiled, grammar: &str, rule: &str) -> Option<S
             (Some(item), _) => format!("{}<'a>", item.name),
             (None, Some(r)) => match model.get(r) {
                 Some(t)
-                    if c.typed.tree_of(r).is_some()
+                    if c.typed.is_nested(r)
                         && (g.rule(r).module == m || g.octets.contains(&g.rule(r).module) == octets) =>
                 {
                     if octets {
