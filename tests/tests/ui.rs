@@ -24,9 +24,25 @@ fn ui() {
 fn stack_trees_corpus() -> std::path::PathBuf {
     generated_program(
         "stack_trees",
-        &["data/rfc-grammars/rfc8259.abnf", "data/rfc-grammars/rfc5322.abnf"],
-        r##"use grammars::{rfc5322::ast as mail, rfc8259::ast as json};
+        &[
+            "data/rfc-grammars/rfc8259.abnf",
+            "data/rfc-grammars/rfc5322.abnf",
+            "data/typed/list.abnf",
+        ],
+        r##"use grammars::{list, rfc5322::ast as mail, rfc8259::ast as json};
 fn main() {
+    // A right-recursive, regular list, walked with a loop (each `get`
+    // parses the rest again: a whole walk is quadratic in the items).
+    let input = (0..2_000).map(|i| i.to_string()).collect::<Vec<_>>().join(",");
+    let mut next = Some(list::ast::List::parse(&input).unwrap());
+    let mut items = 0;
+    while let Some(l) = next {
+        assert_eq!(l.item, items.to_string());
+        items += 1;
+        next = l.list.map(|rest| rest.get());
+    }
+    assert_eq!(items, 2_000);
+
     let doc = r#"{"a": [1, {"b": null}, "xA"], "c": {"d": [[], [true, -2.5e3]]}}"#;
     let mut todo = vec![json::Value::parse(doc).unwrap()];
     let (mut values, mut names) = (0, Vec::new());
