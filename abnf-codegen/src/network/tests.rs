@@ -61,7 +61,7 @@ fn agrees(spec: &str, rule: &str, alphabet: &[char], max: usize) -> bool {
             "the general walk of `{rule}` on {s:?}"
         );
         if want {
-            derivation_holds(&net, &runtime, index, s.as_bytes());
+            derivation_holds(net, &runtime, index, s.as_bytes());
         }
         if runtime.is_deterministic() {
             assert_eq!(
