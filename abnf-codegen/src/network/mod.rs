@@ -7,10 +7,10 @@
 //! expression over bytes and calls ([`Lowerer::lower_with_calls`]: every
 //! reference to another boundary rule is a call, every other rule is
 //! inlined), determinized into a DFA whose alphabet is the bytes plus one
-//! symbol per callee ([`body`]), and minimized. The rule DFAs share one
+//! symbol per callee (`body`), and minimized. The rule DFAs share one
 //! numbering of states and one byte-class map.
 //!
-//! [`analysis`] then decides whether the next byte decides every call and
+//! `analysis` then decides whether the next byte decides every call and
 //! return (the network is ELL(1)); if so it writes the deterministic walk's
 //! action table, else the runtime walks the network with its general
 //! (Earley) engine. The table format and both walks are the runtime's
