@@ -40,6 +40,9 @@ pub struct Recognizer {
     reverse: Option<Reverse<'static>>,
     sparse: &'static [u8],
     dfa: OnceBox<SparseDfa>,
+    /// The rule's language per position, if its automaton is a chain
+    /// (found on first use).
+    positions: OnceBox<Option<crate::table::Positions>>,
     /// The grammar's one-character rules, by name ([`Recognizer::classes`]).
     classes: &'static [(&'static str, ByteSet)],
 }
@@ -66,6 +69,7 @@ impl Recognizer {
             },
             sparse,
             dfa: OnceBox::new(),
+            positions: OnceBox::new(),
             classes,
         }
     }
@@ -132,6 +136,11 @@ impl Recognizer {
     /// their first 32 bytes so, and the rest bit-parallel from there.
     #[inline]
     pub fn is_match_bytes(&self, input: &[u8]) -> bool {
+        // A language of byte classes per position (a UUID): every position
+        // checked at once, no walk.
+        if let Some(p) = self.positions() {
+            return p.full_match(input);
+        }
         if let Some(sh) = &self.table.shuffle {
             let level = Level::detected();
             if level == Level::Vbmi {
@@ -159,6 +168,24 @@ impl Recognizer {
             Some(rev) if input.len() >= BIDIRECTIONAL_MIN => self.table.full_match_both_ends(rev, input),
             _ => self.table.run(input).is_ok(),
         }
+    }
+
+    /// The rule's language per position, when its automaton is a chain.
+    #[inline]
+    fn positions(&self) -> Option<&crate::table::Positions> {
+        self.positions
+            .get_or_init(|| alloc::boxed::Box::new(self.table.positions()))
+            .as_ref()
+    }
+
+    /// Whether the rule's language is checked position by position: its
+    /// automaton is a chain (each state has one next state whatever byte it
+    /// reads), at most 63 bytes long, so a match is a byte class per
+    /// position (a UUID, a fixed-width date). [`Recognizer::is_match`] then
+    /// checks all positions at once instead of walking the table
+    /// ([`crate::Positions`]).
+    pub fn is_positional(&self) -> bool {
+        self.positions().is_some()
     }
 
     /// Whether the generator gave this rule a reverse automaton too

@@ -223,6 +223,55 @@ impl<'a> Table<'a> {
         self.words.len() / (self.alphabet as usize + 1)
     }
 
+    /// The table's language as byte classes per position, if its automaton
+    /// is a chain of at most 63 steps over at most 64 classes
+    /// ([`Positions`]). It reads the whole table: [`crate::Recognizer`]
+    /// does it once.
+    pub fn positions(&self) -> Option<Positions> {
+        match self.words {
+            Words::U16(w) => self.positions_in(w),
+            Words::U32(w) => self.positions_in(w),
+        }
+    }
+
+    fn positions_in<T: Entry>(&self, words: &[T]) -> Option<Positions> {
+        let alphabet = self.alphabet as usize;
+        if alphabet > 64 {
+            return None;
+        }
+        let mut p = Positions {
+            classes: self.classes,
+            lengths: 0,
+            masks: [0; MAX_POSITIONS],
+        };
+        let mut s = self.start as usize;
+        for i in 0..=MAX_POSITIONS {
+            if s == 0 {
+                return None;
+            }
+            if self.accepts(words, s) {
+                p.lengths |= 1 << i;
+            }
+            let mut next = 0;
+            for c in 0..alphabet {
+                let t = words[s + c].index();
+                if t == 0 {
+                    continue;
+                }
+                if (next != 0 && next != t) || i == MAX_POSITIONS {
+                    return None;
+                }
+                next = t;
+                p.masks[i] |= 1 << c;
+            }
+            if next == 0 {
+                return (p.lengths != 0).then_some(p);
+            }
+            s = next;
+        }
+        None
+    }
+
     /// The state after `prefix` (0, the dead state, if no match can
     /// continue it).
     pub fn state_after(&self, prefix: &[u8]) -> usize {
@@ -364,6 +413,43 @@ fn run_ahead(set: &LoopSet, input: &[u8], i: usize) -> bool {
     match input.get(i..i + 2) {
         Some(&[a, b]) => set.bytes.contains(a) && set.bytes.contains(b),
         _ => false,
+    }
+}
+
+/// The longest match a [`Positions`] check holds.
+pub(crate) const MAX_POSITIONS: usize = 63;
+
+/// The language of a table whose automaton is a *chain*: from the start,
+/// each state has one next state whatever byte it reads (a UUID's 36
+/// positions, a fixed-width date). Such a language is a product of byte
+/// classes per position, for the lengths that accept, so a match is
+/// checked one position at a time with no step waiting on the one before
+/// (the table walk waits one load per byte).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Positions {
+    /// The table's byte classes.
+    classes: [u8; 256],
+    /// Bit `n`: inputs of `n` bytes may match.
+    lengths: u64,
+    /// Per position, bit `c`: bytes of class `c` may be there.
+    masks: [u64; MAX_POSITIONS],
+}
+
+impl Positions {
+    /// Whether all of `input` matches.
+    #[inline]
+    pub fn full_match(&self, input: &[u8]) -> bool {
+        let classes = &self.classes;
+        let n = input.len();
+        if n > MAX_POSITIONS || self.lengths >> n & 1 == 0 {
+            return false;
+        }
+        // Every position at once: no branch, no dependence between bytes.
+        let ok = self.masks[..n]
+            .iter()
+            .zip(input)
+            .fold(1u64, |ok, (m, &b)| ok & (m >> classes[usize::from(b)]));
+        ok & 1 == 1
     }
 }
 

@@ -609,6 +609,39 @@ mod tests {
         all
     }
 
+    /// A chain automaton's language is checked position by position
+    /// (`abnf_runtime::Positions`), exactly as the table walk decides it;
+    /// other automata have no positions.
+    #[test]
+    fn positions_agree_with_the_table_walk() {
+        let uuid = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+        let c = compact(uuid);
+        let p = c.wire().table().positions().expect("a UUID is a chain");
+        assert!(p.full_match(b"f81d4fae-7dec-11d0-a765-00a0c91e6bf6"));
+        assert!(!p.full_match(b"f81d4fae-7dec-11d0-a765-00a0c91e6bf"));
+        assert!(!p.full_match(b"f81d4fae-7dec-11d0-a765-00a0c91e6bfg"));
+        assert!(!p.full_match(b"f81d4fae7dec-11d0-a765-00a0c91e6bf6-"));
+        for pattern in ["[ab][cd]?", "a[bc]d?", "(ab)?", "[a-c]{3}", "", "é[ab]"] {
+            let c = compact(pattern);
+            let table = c.wire();
+            let p = table
+                .table()
+                .positions()
+                .unwrap_or_else(|| panic!("`{pattern}` is a chain"));
+            for s in strings(b"abcd\xc3\xa9", 4) {
+                assert_eq!(
+                    p.full_match(&s),
+                    table.table().full_match(&s).is_ok(),
+                    "`{pattern}` on {s:?}"
+                );
+            }
+        }
+        // Choices that lead to different states, loops, chains over 63.
+        for pattern in ["ab|ca", "a*", "a+b", "[ab]{64}", "(a|b)c|bd", "[ab]c?[a-c]"] {
+            assert!(compact(pattern).wire().table().positions().is_none(), "`{pattern}`");
+        }
+    }
+
     #[test]
     fn reverse_meets_forward_on_every_short_string() {
         for pattern in [
