@@ -4,6 +4,8 @@
 //! zero-copy, for searching.
 
 use core::fmt;
+#[cfg(target_has_atomic = "64")]
+use core::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use once_cell::race::OnceBox;
 use regex_automata::dfa::sparse;
@@ -41,8 +43,8 @@ pub struct Recognizer {
     sparse: &'static [u8],
     dfa: OnceBox<SparseDfa>,
     /// The rule's language per position, if its automaton is a chain
-    /// (found on first use).
-    positions: OnceBox<Option<crate::table::Positions>>,
+    /// (found on first use, without allocating).
+    positions: PositionsCell,
     /// The grammar's one-character rules, by name ([`Recognizer::classes`]).
     classes: &'static [(&'static str, ByteSet)],
 }
@@ -69,7 +71,7 @@ impl Recognizer {
             },
             sparse,
             dfa: OnceBox::new(),
-            positions: OnceBox::new(),
+            positions: PositionsCell::new(),
             classes,
         }
     }
@@ -138,8 +140,8 @@ impl Recognizer {
     pub fn is_match_bytes(&self, input: &[u8]) -> bool {
         // A language of byte classes per position (a UUID): every position
         // checked at once, no walk.
-        if let Some(p) = self.positions() {
-            return p.full_match(input);
+        if self.positions.is_chain(&self.table) {
+            return self.positions.full_match(&self.table.classes, input);
         }
         if let Some(sh) = &self.table.shuffle {
             let level = Level::detected();
@@ -170,14 +172,6 @@ impl Recognizer {
         }
     }
 
-    /// The rule's language per position, when its automaton is a chain.
-    #[inline]
-    fn positions(&self) -> Option<&crate::table::Positions> {
-        self.positions
-            .get_or_init(|| alloc::boxed::Box::new(self.table.positions()))
-            .as_ref()
-    }
-
     /// Whether the rule's language is checked position by position: its
     /// automaton is a chain (each state has one next state whatever byte it
     /// reads), at most 63 bytes long, so a match is a byte class per
@@ -185,7 +179,7 @@ impl Recognizer {
     /// checks all positions at once instead of walking the table
     /// ([`crate::Positions`]).
     pub fn is_positional(&self) -> bool {
-        self.positions().is_some()
+        self.positions.is_chain(&self.table)
     }
 
     /// Whether the generator gave this rule a reverse automaton too
@@ -745,5 +739,83 @@ impl fmt::Debug for Grammar {
             .field("rules", &self.rules.len())
             .field("network_rules", &self.networks.len())
             .finish()
+    }
+}
+
+/// A recognizer's [`crate::table::Positions`], found on first use and kept
+/// in place: `is_match` allocates nothing, even the first time. Threads
+/// that race to fill it write the same values. (On targets without 64-bit
+/// atomics, every rule walks its table.)
+#[cfg(target_has_atomic = "64")]
+struct PositionsCell {
+    /// 0: not looked for yet; 1: the automaton is not a chain; 2: `lengths`
+    /// and `masks` hold its positions.
+    state: AtomicU8,
+    lengths: AtomicU64,
+    masks: [AtomicU64; crate::table::MAX_POSITIONS],
+}
+
+#[cfg(target_has_atomic = "64")]
+impl PositionsCell {
+    const fn new() -> PositionsCell {
+        PositionsCell {
+            state: AtomicU8::new(0),
+            lengths: AtomicU64::new(0),
+            masks: [const { AtomicU64::new(0) }; crate::table::MAX_POSITIONS],
+        }
+    }
+
+    /// Whether `table`'s automaton is a chain (then [`PositionsCell::full_match`]
+    /// applies).
+    #[inline]
+    fn is_chain(&self, table: &Table<'_>) -> bool {
+        match self.state.load(Ordering::Acquire) {
+            2 => true,
+            1 => false,
+            _ => self.fill(table),
+        }
+    }
+
+    #[cold]
+    fn fill(&self, table: &Table<'_>) -> bool {
+        let Some(p) = table.positions() else {
+            self.state.store(1, Ordering::Release);
+            return false;
+        };
+        for (cell, &m) in self.masks.iter().zip(&p.masks) {
+            cell.store(m, Ordering::Relaxed);
+        }
+        self.lengths.store(p.lengths, Ordering::Relaxed);
+        self.state.store(2, Ordering::Release);
+        true
+    }
+
+    #[inline]
+    fn full_match(&self, classes: &[u8; 256], input: &[u8]) -> bool {
+        crate::table::match_positions(
+            classes,
+            self.lengths.load(Ordering::Relaxed),
+            |i| self.masks[i].load(Ordering::Relaxed),
+            input,
+        )
+    }
+}
+
+#[cfg(not(target_has_atomic = "64"))]
+struct PositionsCell;
+
+#[cfg(not(target_has_atomic = "64"))]
+impl PositionsCell {
+    const fn new() -> PositionsCell {
+        PositionsCell
+    }
+
+    #[inline]
+    fn is_chain(&self, _: &Table<'_>) -> bool {
+        false
+    }
+
+    fn full_match(&self, _: &[u8; 256], _: &[u8]) -> bool {
+        unreachable!("no positions without 64-bit atomics")
     }
 }

@@ -638,7 +638,10 @@ mod tests {
         }
         // Choices that lead to different states, loops, chains over 63.
         for pattern in ["ab|ca", "a*", "a+b", "[ab]{64}", "(a|b)c|bd", "[ab]c?[a-c]"] {
-            assert!(compact(pattern).wire().table().positions().is_none(), "`{pattern}`");
+            assert!(
+                compact(pattern).wire().table().positions().is_none(),
+                "`{pattern}`"
+            );
         }
     }
 
