@@ -795,7 +795,8 @@ impl PositionsCell {
         crate::table::match_positions(
             classes,
             self.lengths.load(Ordering::Relaxed),
-            |i| self.masks[i].load(Ordering::Relaxed),
+            &self.masks,
+            |m| m.load(Ordering::Relaxed),
             input,
         )
     }
