@@ -57,7 +57,21 @@ struct Builder<'a> {
     covered: HashMap<(Vec<StateID>, Vec<StateID>), bool>,
     /// Work [`Builder::covers`] may still do ([`COVER_BUDGET`]).
     cover_budget: usize,
+    /// The tag values of the threads of one step, a row of `tags` values
+    /// each; a row is never changed once written, so threads that share
+    /// their values (all but those a capture forks) share a row.
+    rows: Vec<Val>,
+    /// Per NFA state, the step that last reached it ([`Builder::closure`]'s
+    /// "seen" set, cleared by starting a new step).
+    seen: Vec<u32>,
+    step: u32,
+    /// [`Builder::canonical`]'s numbering of values, kept between calls
+    /// (cleared, not freed).
+    number: HashMap<(usize, Val), u32>,
 }
+
+/// One thread of a step: its NFA state and the row of its tag values.
+type Config = (StateID, u32);
 
 /// The work [`Builder::covers`] may do in one build (the states of every
 /// pair of sets it walks, times the byte classes) before pruning stops for
@@ -109,6 +123,10 @@ impl TaggedDfa {
             registers: 0,
             covered: HashMap::default(),
             cover_budget,
+            rows: Vec::new(),
+            seen: vec![0; nfa.states().len()],
+            step: 0,
+            number: HashMap::default(),
         };
         // State 0: dead (no threads).
         b.intern(Key {
@@ -116,13 +134,9 @@ impl TaggedDfa {
             regs: Vec::new(),
         })?;
         let mut configs = Vec::new();
-        let mut seen = HashSet::default();
-        b.closure(
-            nfa.start_anchored(),
-            vec![Val::Unset; tags],
-            &mut configs,
-            &mut seen,
-        )?;
+        b.new_step();
+        b.rows.extend(std::iter::repeat_n(Val::Unset, tags));
+        b.closure(nfa.start_anchored(), 0, &mut configs)?;
         b.prune(&mut configs);
         let (key, start_ops) = b.canonical(&configs);
         let start = b.intern(key)?;
@@ -138,25 +152,24 @@ impl TaggedDfa {
         let mut next = Vec::new();
         let mut ops = Vec::new();
         let mut s = 0;
+        let mut configs = Vec::new();
         while s < b.states.len() {
             let key = b.states[s].clone();
             for &byte in &reps {
-                let mut configs = Vec::new();
-                let mut seen = HashSet::default();
+                configs.clear();
+                b.new_step();
                 for (i, &sid) in key.sids.iter().enumerate() {
                     let Some(to) = step(nfa.state(sid), byte) else {
                         continue;
                     };
                     let regs = &key.regs[i * tags..(i + 1) * tags];
-                    let vals = regs
-                        .iter()
-                        .map(|&r| match r {
-                            UNSET => Val::Unset,
-                            PENDING => Val::Prev,
-                            r => Val::Old(r),
-                        })
-                        .collect();
-                    b.closure(to, vals, &mut configs, &mut seen)?;
+                    let row = (b.rows.len() / tags.max(1)) as u32;
+                    b.rows.extend(regs.iter().map(|&r| match r {
+                        UNSET => Val::Unset,
+                        PENDING => Val::Prev,
+                        r => Val::Old(r),
+                    }));
+                    b.closure(to, row, &mut configs)?;
                 }
                 b.prune(&mut configs);
                 let (target, list) = b.canonical(&configs);
@@ -321,7 +334,7 @@ impl Builder<'_> {
     /// parse if the input ends here. Grammars that split rather than
     /// validate (RFC 3986 Appendix B) otherwise carry losing threads through
     /// whole parts, and a state for each way they line up.
-    fn prune(&mut self, configs: &mut Vec<(StateID, Vec<Val>)>) {
+    fn prune(&mut self, configs: &mut Vec<Config>) {
         if self.mode == Registers::Shared {
             return;
         }
@@ -443,43 +456,64 @@ impl Builder<'_> {
         covers
     }
 
-    /// Adds the epsilon closure of `sid` to `out` in priority order (a
-    /// depth-first walk that takes alternatives in order). `seen` holds every
-    /// NFA state reached in this step, as in a PikeVM: the first thread to
-    /// reach a state wins it, and epsilon loops end.
-    fn closure(
-        &self,
-        sid: StateID,
-        vals: Vec<Val>,
-        out: &mut Vec<(StateID, Vec<Val>)>,
-        seen: &mut HashSet<StateID>,
-    ) -> Result<(), TaggedError> {
-        let mut stack = vec![(sid, vals)];
-        while let Some((sid, mut vals)) = stack.pop() {
-            if !seen.insert(sid) {
+    /// Starts a step: no NFA state reached, no rows.
+    fn new_step(&mut self) {
+        self.rows.clear();
+        self.step += 1;
+        if self.step == u32::MAX {
+            self.seen.fill(0);
+            self.step = 1;
+        }
+    }
+
+    /// The tag values of row `row`.
+    fn row(&self, row: u32) -> &[Val] {
+        let start = row as usize * self.tags;
+        &self.rows[start..start + self.tags]
+    }
+
+    /// Adds the epsilon closure of `sid`, whose thread holds the tag values
+    /// of row `row`, to `out` in priority order (a depth-first walk that
+    /// takes alternatives in order). Every NFA state reached in this step
+    /// is seen, as in a PikeVM: the first thread to reach a state wins it,
+    /// and epsilon loops end.
+    fn closure(&mut self, sid: StateID, row: u32, out: &mut Vec<Config>) -> Result<(), TaggedError> {
+        let mut stack = vec![(sid, row)];
+        while let Some((sid, row)) = stack.pop() {
+            let seen = &mut self.seen[sid.as_usize()];
+            if *seen == self.step {
                 continue;
             }
+            *seen = self.step;
             match self.nfa.state(sid) {
                 State::ByteRange { .. } | State::Sparse(_) | State::Dense(_) | State::Match { .. } => {
-                    out.push((sid, vals));
+                    out.push((sid, row));
                 }
                 State::Union { alternates } => {
                     for &alt in alternates.iter().rev() {
-                        stack.push((alt, vals.clone()));
+                        stack.push((alt, row));
                     }
                 }
                 State::BinaryUnion { alt1, alt2 } => {
-                    stack.push((*alt2, vals.clone()));
-                    stack.push((*alt1, vals));
+                    stack.push((*alt2, row));
+                    stack.push((*alt1, row));
                 }
                 State::Capture { next, slot, .. } => {
                     // Group 0 is the whole match, whose span the caller
                     // knows; tracking its end would cost an operation on
                     // every byte after which the input could end.
-                    if slot.as_usize() >= 2 {
-                        vals[slot.as_usize()] = Val::Pending;
-                    }
-                    stack.push((*next, vals));
+                    let slot = slot.as_usize();
+                    let row = if slot >= 2 && self.row(row)[slot] != Val::Pending {
+                        let start = row as usize * self.tags;
+                        let copy = (self.rows.len() / self.tags) as u32;
+                        self.rows.extend_from_within(start..start + self.tags);
+                        let at = self.rows.len() - self.tags + slot;
+                        self.rows[at] = Val::Pending;
+                        copy
+                    } else {
+                        row
+                    };
+                    stack.push((*next, row));
                 }
                 State::Fail => {}
                 State::Look { .. } => return Err(TaggedError::LookAround),
@@ -490,17 +524,18 @@ impl Builder<'_> {
 
     /// Numbers registers by first appearance; returns the state key and the
     /// operations that fill the new registers.
-    fn canonical(&mut self, configs: &[(StateID, Vec<Val>)]) -> (Key, Vec<RegOp>) {
+    fn canonical(&mut self, configs: &[Config]) -> (Key, Vec<RegOp>) {
         if self.mode == Registers::PerTag {
             return self.canonical_per_tag(configs);
         }
-        let mut number: HashMap<Val, u32> = HashMap::default();
+        let mut number = std::mem::take(&mut self.number);
+        number.clear();
         let mut ops = Vec::new();
         let mut sids = Vec::with_capacity(configs.len());
         let mut regs = Vec::with_capacity(configs.len() * self.tags);
-        for (sid, vals) in configs {
-            sids.push(*sid);
-            for &v in vals {
+        for &(sid, row) in configs {
+            sids.push(sid);
+            for &v in self.row(row) {
                 match v {
                     Val::Unset => {
                         regs.push(UNSET);
@@ -513,7 +548,7 @@ impl Builder<'_> {
                     Val::Prev | Val::Old(_) => {}
                 }
                 let next = number.len() as u32;
-                let r = *number.entry(v).or_insert_with(|| {
+                let r = *number.entry((0, v)).or_insert_with(|| {
                     ops.push(match v {
                         Val::Prev => RegOp::SetPos { dst: next },
                         Val::Old(src) => RegOp::Copy { dst: next, src },
@@ -525,6 +560,7 @@ impl Builder<'_> {
             }
         }
         self.registers = self.registers.max(number.len());
+        self.number = number;
         (Key { sids, regs }, ops)
     }
 
@@ -532,20 +568,21 @@ impl Builder<'_> {
     /// tags included (a copy of the register that holds "unset"); tag `t`'s
     /// first value in priority order takes register `t - 2`, further values
     /// the registers after the last tag's. Group 0 is never tracked.
-    fn canonical_per_tag(&mut self, configs: &[(StateID, Vec<Val>)]) -> (Key, Vec<RegOp>) {
+    fn canonical_per_tag(&mut self, configs: &[Config]) -> (Key, Vec<RegOp>) {
         let mut ops = Vec::new();
         let mut sids = Vec::with_capacity(configs.len());
         let mut regs = Vec::with_capacity(configs.len() * self.tags);
-        let mut number: HashMap<(usize, Val), u32> = HashMap::default();
+        let mut number = std::mem::take(&mut self.number);
+        number.clear();
         // The first value of tag `t` (in priority order) lives in register
         // `t - 2` in every state, so that a loop that keeps its threads in
         // order needs no copies; other values take the registers after those.
         let tracked = self.tags.saturating_sub(2) as u32;
         let mut first = vec![false; self.tags];
         let mut extra = 0u32;
-        for (sid, vals) in configs {
-            sids.push(*sid);
-            for (t, &v) in vals.iter().enumerate() {
+        for &(sid, row) in configs {
+            sids.push(sid);
+            for (t, &v) in self.row(row).iter().enumerate() {
                 if t < 2 {
                     regs.push(UNSET);
                     continue;
@@ -577,6 +614,7 @@ impl Builder<'_> {
             }
         }
         self.registers = self.registers.max((tracked + extra) as usize);
+        self.number = number;
         (Key { sids, regs }, ops)
     }
 }

@@ -24,7 +24,7 @@
 //! the runtime's format (`encode`). [`TaggedDfa::run`] walks the result with
 //! the runtime, so the generator has no walk of its own.
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 
 use regex_automata::nfa::thompson::{State, NFA};
 use regex_automata::util::primitives::StateID;
