@@ -535,6 +535,7 @@ fn build_typed(
     warnings: &mut Vec<Diagnostic>,
 ) -> TypedParts {
     let mut parts = TypedParts::default();
+    let mut cache = TaggedCache::default();
     // The rules a spec that reads text (not octets) reaches: their trees
     // may be emitted into its module, with `&str` parts.
     let text_roots: Vec<RuleId> = exports
@@ -561,7 +562,15 @@ fn build_typed(
                 let built = lowerer.lower_captured(&model, ty.rule).and_then(|(hir, groups)| {
                     Ok(TypedDfa {
                         groups,
-                        dfa: tagged(config, g, ty.rule, &hir, false, read_as_text[ty.rule.0 as usize])?,
+                        dfa: tagged(
+                            config,
+                            &mut cache,
+                            g,
+                            ty.rule,
+                            &hir,
+                            false,
+                            read_as_text[ty.rule.0 as usize],
+                        )?,
                     })
                 });
                 match built {
@@ -614,7 +623,7 @@ fn build_typed(
                         };
                         Ok(ElementDfa {
                             groups,
-                            dfa: tagged(config, g, ty.rule, &hir, false, read_as_text[ty.rule.0 as usize])?,
+                            dfa: tagged(config, &mut cache, g, ty.rule, &hir, false, read_as_text[ty.rule.0 as usize])?,
                             exact,
                         })
                     });
@@ -639,7 +648,7 @@ fn build_typed(
             }
         };
         parts.models.push((*m, model));
-        let built = build_components(config, g, *m, lowerer, errors);
+        let built = build_components(config, &mut cache, g, *m, lowerer, errors);
         parts.components.push((*m, built));
     }
     let mut demoted: Vec<(RuleId, Diagnostic)> = too_big.into_iter().collect();
@@ -657,6 +666,7 @@ fn build_typed(
 /// The tagged DFAs of module `m`'s `@components` directives.
 fn build_components(
     config: &Config,
+    cache: &mut TaggedCache,
     g: &Grammar,
     m: ModuleId,
     lowerer: &mut Lowerer<'_>,
@@ -714,7 +724,7 @@ fn build_components(
                         ));
                     }
                 }
-                tagged(config, g, c.rule, &hir, true, true)
+                tagged(config, cache, g, c.rule, &hir, true, true)
                     .map_err(|d| d.with_note("ask for fewer fields in its `@components` directive"))
             });
         match built {
@@ -729,11 +739,47 @@ fn build_components(
     out
 }
 
+/// The tagged DFAs built in one run, by HIR (and whether for
+/// `@components`): rules with the same right-hand side, such as RFC 9051's
+/// eight `env-*` address lists, are determinized once. A tagged DFA that
+/// grows past its limit can take seconds to refuse.
+#[derive(Default)]
+struct TaggedCache {
+    /// By what tells most HIRs apart cheaply (`Hir` has no hash), then
+    /// compared whole.
+    built: HashMap<TaggedKey, Vec<(regex_syntax::hir::Hir, Result<TaggedDfa, SizeError>)>>,
+}
+
+/// Whether for `@components`, and the HIR's shortest and longest match.
+type TaggedKey = (bool, Option<usize>, Option<usize>);
+
+impl TaggedCache {
+    fn get_or_build(
+        &mut self,
+        hir: &regex_syntax::hir::Hir,
+        limits: crate::limits::Limits,
+        components: bool,
+    ) -> Result<TaggedDfa, SizeError> {
+        let props = hir.properties();
+        let bucket = self
+            .built
+            .entry((components, props.minimum_len(), props.maximum_len()))
+            .or_default();
+        if let Some((_, built)) = bucket.iter().find(|(h, _)| h == hir) {
+            return built.clone();
+        }
+        let built = crate::tagged::from_hir(hir, limits, components);
+        bucket.push((hir.clone(), built.clone()));
+        built
+    }
+}
+
 /// The tagged DFA of `hir`, or why it is too large: `rule`'s `@components`
 /// extraction when `components`, else a parse-tree extraction. `str_parts`
 /// says that its parts are handed out as `&str`s.
 fn tagged(
     config: &Config,
+    cache: &mut TaggedCache,
     g: &Grammar,
     rule: RuleId,
     hir: &regex_syntax::hir::Hir,
@@ -756,7 +802,7 @@ fn tagged(
             Some(g.rule(rule).name_span),
         ));
     }
-    crate::tagged::from_hir(hir, config.limits, components).map_err(|e| {
+    cache.get_or_build(hir, config.limits, components).map_err(|e| {
         let r = g.rule(rule);
         let detail = match e {
             SizeError::NfaTooBig(e) => e.to_string(),
