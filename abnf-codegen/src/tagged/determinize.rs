@@ -65,13 +65,21 @@ struct Builder<'a> {
     /// "seen" set, cleared by starting a new step).
     seen: Vec<u32>,
     step: u32,
-    /// [`Builder::canonical`]'s numbering of values, kept between calls
-    /// (cleared, not freed).
-    number: HashMap<(usize, Val), u32>,
+    /// [`Builder::canonical`]'s numbering of values: the register of each
+    /// (value, tag) met, at [`Builder::value_index`] ([`NO_REGISTER`] for
+    /// none yet), and the entries to clear before the next call. A table,
+    /// not a map: the canonical numbering runs once per state and byte
+    /// class over every tag of every thread, and hashing there took most
+    /// of the time.
+    number: Vec<u32>,
+    numbered: Vec<usize>,
 }
 
 /// One thread of a step: its NFA state and the row of its tag values.
 type Config = (StateID, u32);
+
+/// An entry of [`Builder::number`] not numbered yet.
+const NO_REGISTER: u32 = u32::MAX;
 
 /// The work [`Builder::covers`] may do in one build (the states of every
 /// pair of sets it walks, times the byte classes) before pruning stops for
@@ -126,7 +134,8 @@ impl TaggedDfa {
             rows: Vec::new(),
             seen: vec![0; nfa.states().len()],
             step: 0,
-            number: HashMap::default(),
+            number: Vec::new(),
+            numbered: Vec::new(),
         };
         // State 0: dead (no threads).
         b.intern(Key {
@@ -290,6 +299,19 @@ fn sequential(list: &[RegOp], scratch: u32) -> (Vec<RegOp>, bool) {
             .copied(),
     );
     (out, used)
+}
+
+/// Where [`Builder::number`] keeps value `v` of tag `t` (of `tags`; 0 of
+/// 1 when registers are shared across tags). Values are laid out one row
+/// of tags each, so a new register only makes the table longer.
+fn value_index(v: Val, t: usize, tags: usize) -> usize {
+    let row = match v {
+        Val::Unset => 0,
+        Val::Prev => 1,
+        Val::Old(r) => r as usize + 2,
+        Val::Pending => unreachable!("not stored in registers"),
+    };
+    row * tags + t
 }
 
 /// The state a byte-consuming NFA state moves to on `byte`.
@@ -529,7 +551,8 @@ impl Builder<'_> {
             return self.canonical_per_tag(configs);
         }
         let mut number = std::mem::take(&mut self.number);
-        number.clear();
+        let mut numbered = std::mem::take(&mut self.numbered);
+        let mut count = 0u32;
         let mut ops = Vec::new();
         let mut sids = Vec::with_capacity(configs.len());
         let mut regs = Vec::with_capacity(configs.len() * self.tags);
@@ -547,20 +570,29 @@ impl Builder<'_> {
                     }
                     Val::Prev | Val::Old(_) => {}
                 }
-                let next = number.len() as u32;
-                let r = *number.entry((0, v)).or_insert_with(|| {
+                let at = value_index(v, 0, 1);
+                if at >= number.len() {
+                    number.resize(at + 1, NO_REGISTER);
+                }
+                if number[at] == NO_REGISTER {
+                    number[at] = count;
+                    numbered.push(at);
                     ops.push(match v {
-                        Val::Prev => RegOp::SetPos { dst: next },
-                        Val::Old(src) => RegOp::Copy { dst: next, src },
+                        Val::Prev => RegOp::SetPos { dst: count },
+                        Val::Old(src) => RegOp::Copy { dst: count, src },
                         Val::Unset | Val::Pending => unreachable!("not stored in registers"),
                     });
-                    next
-                });
-                regs.push(r);
+                    count += 1;
+                }
+                regs.push(number[at]);
             }
         }
-        self.registers = self.registers.max(number.len());
+        self.registers = self.registers.max(count as usize);
+        for at in numbered.drain(..) {
+            number[at] = NO_REGISTER;
+        }
         self.number = number;
+        self.numbered = numbered;
         (Key { sids, regs }, ops)
     }
 
@@ -573,7 +605,8 @@ impl Builder<'_> {
         let mut sids = Vec::with_capacity(configs.len());
         let mut regs = Vec::with_capacity(configs.len() * self.tags);
         let mut number = std::mem::take(&mut self.number);
-        number.clear();
+        let mut numbered = std::mem::take(&mut self.numbered);
+        let tags = self.tags;
         // The first value of tag `t` (in priority order) lives in register
         // `t - 2` in every state, so that a loop that keeps its threads in
         // order needs no copies; other values take the registers after those.
@@ -591,7 +624,11 @@ impl Builder<'_> {
                     regs.push(PENDING);
                     continue;
                 }
-                let r = *number.entry((t, v)).or_insert_with(|| {
+                let at = value_index(v, t, tags);
+                if at >= number.len() {
+                    number.resize(at + 1, NO_REGISTER);
+                }
+                if number[at] == NO_REGISTER {
                     let next = if !first[t] {
                         first[t] = true;
                         t as u32 - 2
@@ -599,6 +636,8 @@ impl Builder<'_> {
                         extra += 1;
                         tracked + extra - 1
                     };
+                    number[at] = next;
+                    numbered.push(at);
                     ops.push(match v {
                         Val::Unset => RegOp::Copy {
                             dst: next,
@@ -608,13 +647,16 @@ impl Builder<'_> {
                         Val::Old(src) => RegOp::Copy { dst: next, src },
                         Val::Pending => unreachable!("not stored in registers"),
                     });
-                    next
-                });
-                regs.push(r);
+                }
+                regs.push(number[at]);
             }
         }
         self.registers = self.registers.max((tracked + extra) as usize);
+        for at in numbered.drain(..) {
+            number[at] = NO_REGISTER;
+        }
         self.number = number;
+        self.numbered = numbered;
         (Key { sids, regs }, ops)
     }
 }
