@@ -137,6 +137,9 @@ impl TaggedDfa {
             number: Vec::new(),
             numbered: Vec::new(),
         };
+        if mode == Registers::Shared && b.too_many_orders()? {
+            return Err(TaggedError::TooManyStates);
+        }
         // State 0: dead (no threads).
         b.intern(Key {
             sids: Vec::new(),
@@ -476,6 +479,78 @@ impl Builder<'_> {
         }
         self.covered.insert(key, covers);
         covers
+    }
+
+    /// Whether the DFA would have more than `max_states` states, by its
+    /// states' lists of NFA states alone: each state has one (with the
+    /// registers of its threads), and which lists follow which does not
+    /// depend on the registers (unless threads are pruned, which only
+    /// [`Registers::PerTag`] does). Walking the lists alone costs a
+    /// fraction of the tagged construction (a state's key holds a value
+    /// per thread and tag), so a DFA that would pass the limit (RFC 9051's
+    /// `body-fields`, RFC 9116's `body`) is refused in that fraction of the
+    /// time it takes to build as many tagged states.
+    fn too_many_orders(&mut self) -> Result<bool, TaggedError> {
+        let nfa = self.nfa;
+        let reps: Vec<u8> = nfa
+            .byte_classes()
+            .representatives(..)
+            .filter_map(|u| u.as_u8())
+            .collect();
+        let mut index: HashMap<Vec<StateID>, ()> = HashMap::default();
+        let mut lists: Vec<Vec<StateID>> = vec![Vec::new()];
+        index.insert(Vec::new(), ());
+        let mut start = Vec::new();
+        self.new_step();
+        self.closure_states(nfa.start_anchored(), &mut start)?;
+        if index.insert(start.clone(), ()).is_none() {
+            lists.push(start);
+        }
+        let mut i = 0;
+        let mut next = Vec::new();
+        while i < lists.len() {
+            for &byte in &reps {
+                next.clear();
+                self.new_step();
+                for &sid in &lists[i] {
+                    if let Some(to) = step(nfa.state(sid), byte) {
+                        self.closure_states(to, &mut next)?;
+                    }
+                }
+                if !index.contains_key(&next) {
+                    if lists.len() >= self.max_states {
+                        return Ok(true);
+                    }
+                    index.insert(next.clone(), ());
+                    lists.push(next.clone());
+                }
+            }
+            i += 1;
+        }
+        Ok(false)
+    }
+
+    /// [`Builder::closure`] without tag values: the NFA states alone.
+    fn closure_states(&mut self, sid: StateID, out: &mut Vec<StateID>) -> Result<(), TaggedError> {
+        let mut stack = vec![sid];
+        while let Some(sid) = stack.pop() {
+            let seen = &mut self.seen[sid.as_usize()];
+            if *seen == self.step {
+                continue;
+            }
+            *seen = self.step;
+            match self.nfa.state(sid) {
+                State::ByteRange { .. } | State::Sparse(_) | State::Dense(_) | State::Match { .. } => {
+                    out.push(sid)
+                }
+                State::Union { alternates } => stack.extend(alternates.iter().rev()),
+                State::BinaryUnion { alt1, alt2 } => stack.extend([*alt2, *alt1]),
+                State::Capture { next, .. } => stack.push(*next),
+                State::Fail => {}
+                State::Look { .. } => return Err(TaggedError::LookAround),
+            }
+        }
+        Ok(())
     }
 
     /// Starts a step: no NFA state reached, no rows.
