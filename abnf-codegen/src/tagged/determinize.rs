@@ -73,10 +73,18 @@ struct Builder<'a> {
     /// of the time.
     number: Vec<u32>,
     numbered: Vec<usize>,
+    /// Per row of this step, where [`Builder::canonical`] wrote its
+    /// registers into the key (threads that share a row share them).
+    row_regs: Vec<Option<usize>>,
 }
 
 /// One thread of a step: its NFA state and the row of its tag values.
 type Config = (StateID, u32);
+
+/// A [`Registers::Shared`] DFA that reaches this fraction of its state
+/// limit has its lists of NFA states counted ([`Builder::too_many_orders`]):
+/// most DFAs never get there and do not pay for the count.
+const ORDERS_CHECK_AT: usize = 8;
 
 /// An entry of [`Builder::number`] not numbered yet.
 const NO_REGISTER: u32 = u32::MAX;
@@ -136,10 +144,8 @@ impl TaggedDfa {
             step: 0,
             number: Vec::new(),
             numbered: Vec::new(),
+            row_regs: Vec::new(),
         };
-        if mode == Registers::Shared && b.too_many_orders()? {
-            return Err(TaggedError::TooManyStates);
-        }
         // State 0: dead (no threads).
         b.intern(Key {
             sids: Vec::new(),
@@ -165,7 +171,14 @@ impl TaggedDfa {
         let mut ops = Vec::new();
         let mut s = 0;
         let mut configs = Vec::new();
+        let mut orders_checked = mode == Registers::PerTag;
         while s < b.states.len() {
+            if !orders_checked && b.states.len() > b.max_states / ORDERS_CHECK_AT {
+                orders_checked = true;
+                if b.too_many_orders()? {
+                    return Err(TaggedError::TooManyStates);
+                }
+            }
             let key = b.states[s].clone();
             for &byte in &reps {
                 configs.clear();
@@ -619,6 +632,14 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// [`Builder::row_regs`] for this step's rows, none numbered yet.
+    fn rows_unnumbered(&mut self) -> Vec<Option<usize>> {
+        let mut row_regs = std::mem::take(&mut self.row_regs);
+        row_regs.clear();
+        row_regs.resize(self.rows.len() / self.tags, None);
+        row_regs
+    }
+
     /// Numbers registers by first appearance; returns the state key and the
     /// operations that fill the new registers.
     fn canonical(&mut self, configs: &[Config]) -> (Key, Vec<RegOp>) {
@@ -631,8 +652,15 @@ impl Builder<'_> {
         let mut ops = Vec::new();
         let mut sids = Vec::with_capacity(configs.len());
         let mut regs = Vec::with_capacity(configs.len() * self.tags);
+        let mut row_regs = self.rows_unnumbered();
         for &(sid, row) in configs {
             sids.push(sid);
+            // A row met before has all its values numbered already.
+            if let Some(start) = row_regs[row as usize] {
+                regs.extend_from_within(start..start + self.tags);
+                continue;
+            }
+            row_regs[row as usize] = Some(regs.len());
             for &v in self.row(row) {
                 match v {
                     Val::Unset => {
@@ -668,6 +696,7 @@ impl Builder<'_> {
         }
         self.number = number;
         self.numbered = numbered;
+        self.row_regs = row_regs;
         (Key { sids, regs }, ops)
     }
 
@@ -688,8 +717,14 @@ impl Builder<'_> {
         let tracked = self.tags.saturating_sub(2) as u32;
         let mut first = vec![false; self.tags];
         let mut extra = 0u32;
+        let mut row_regs = self.rows_unnumbered();
         for &(sid, row) in configs {
             sids.push(sid);
+            if let Some(start) = row_regs[row as usize] {
+                regs.extend_from_within(start..start + self.tags);
+                continue;
+            }
+            row_regs[row as usize] = Some(regs.len());
             for (t, &v) in self.row(row).iter().enumerate() {
                 if t < 2 {
                     regs.push(UNSET);
@@ -732,6 +767,7 @@ impl Builder<'_> {
         }
         self.number = number;
         self.numbered = numbered;
+        self.row_regs = row_regs;
         (Key { sids, regs }, ops)
     }
 }
