@@ -2,6 +2,7 @@
 //! (see the parent module), from a Thompson NFA with capture groups.
 
 use super::*;
+use rustc_hash::FxHashSet as HashSet;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Val {
@@ -53,6 +54,8 @@ struct Builder<'a> {
     op_lists: HashMap<Vec<RegOp>, u32>,
     op_vec: Vec<Vec<RegOp>>,
     registers: usize,
+    /// [`Builder::covers`]'s marks of the NFA states a closure reached.
+    cover_marks: Marks,
     /// Memo of [`Builder::covers`], by sorted sets of states.
     covered: HashMap<(Vec<StateID>, Vec<StateID>), bool>,
     /// Work [`Builder::covers`] may still do ([`COVER_BUDGET`]).
@@ -61,10 +64,9 @@ struct Builder<'a> {
     /// each; a row is never changed once written, so threads that share
     /// their values (all but those a capture forks) share a row.
     rows: Vec<Val>,
-    /// Per NFA state, the step that last reached it ([`Builder::closure`]'s
-    /// "seen" set, cleared by starting a new step).
-    seen: Vec<u32>,
-    step: u32,
+    /// The NFA states reached in this step ([`Builder::closure`]'s "seen"
+    /// set, emptied by starting a new step).
+    seen: Marks,
     /// [`Builder::canonical`]'s numbering of values: the register of each
     /// (value, tag) met, at [`Builder::value_index`] ([`NO_REGISTER`] for
     /// none yet), and the entries to clear before the next call. A table,
@@ -138,14 +140,15 @@ impl TaggedDfa {
             op_vec: vec![Vec::new()],
             registers: 0,
             covered: HashMap::default(),
+            cover_marks: Marks::default(),
             cover_budget,
             rows: Vec::new(),
-            seen: vec![0; nfa.states().len()],
-            step: 0,
+            seen: Marks::default(),
             number: Vec::new(),
             numbered: Vec::new(),
             row_regs: Vec::new(),
         };
+        b.seen.resize(nfa.states().len());
         // State 0: dead (no threads).
         b.intern(Key {
             sids: Vec::new(),
@@ -330,6 +333,45 @@ fn value_index(v: Val, t: usize, tags: usize) -> usize {
     row * tags + t
 }
 
+/// Whether sorted `small` is a subset of sorted `big`.
+fn is_subset(small: &[StateID], big: &[StateID]) -> bool {
+    let mut big = big.iter();
+    small.iter().all(|s| big.any(|b| b == s))
+}
+
+/// A set of NFA states that empties in constant time: a state is in it
+/// when its mark is the current stamp.
+#[derive(Default)]
+struct Marks {
+    marks: Vec<u32>,
+    stamp: u32,
+}
+
+impl Marks {
+    fn resize(&mut self, len: usize) {
+        self.marks.resize(len, 0);
+    }
+
+    /// Empties the set.
+    fn stamp(&mut self) {
+        self.stamp += 1;
+        if self.stamp == u32::MAX {
+            self.marks.fill(0);
+            self.stamp = 1;
+        }
+    }
+
+    /// Adds `s`; false if it was in the set.
+    fn mark(&mut self, s: StateID) -> bool {
+        let m = &mut self.marks[s.as_usize()];
+        if *m == self.stamp {
+            return false;
+        }
+        *m = self.stamp;
+        true
+    }
+}
+
 /// The state a byte-consuming NFA state moves to on `byte`.
 fn step(state: &State, byte: u8) -> Option<StateID> {
     match state {
@@ -422,11 +464,14 @@ impl Builder<'_> {
         }
         const LIMIT: usize = 256;
         let nfa = self.nfa;
-        let close = |from: Vec<StateID>| -> Option<Vec<StateID>> {
+        let mut marks = std::mem::take(&mut self.cover_marks);
+        marks.resize(nfa.states().len());
+        let mut close = |from: &[StateID], byte: u8| -> Option<Vec<StateID>> {
+            marks.stamp();
             let mut out = Vec::new();
-            let mut stack = from;
+            let mut stack: Vec<StateID> = from.iter().filter_map(|&s| step(nfa.state(s), byte)).collect();
             while let Some(s) = stack.pop() {
-                if out.contains(&s) {
+                if !marks.mark(s) {
                     continue;
                 }
                 out.push(s);
@@ -438,7 +483,7 @@ impl Builder<'_> {
                     _ => {}
                 }
             }
-            out.sort();
+            out.sort_unstable();
             Some(out)
         };
         let accepts = |set: &[StateID]| set.iter().any(|&s| matches!(nfa.state(s), State::Match { .. }));
@@ -447,7 +492,8 @@ impl Builder<'_> {
             .representatives(..)
             .filter_map(|u| u.as_u8())
             .collect();
-        let mut seen = vec![key.clone()];
+        let mut seen: HashSet<(Vec<StateID>, Vec<StateID>)> = HashSet::default();
+        seen.insert(key.clone());
         let mut todo = vec![key.clone()];
         let mut covers = true;
         'pairs: while let Some((p, a)) = todo.pop() {
@@ -459,14 +505,14 @@ impl Builder<'_> {
             }
             self.cover_budget -= work;
             for &byte in &reps {
-                let Some(a2) = close(a.iter().filter_map(|&s| step(nfa.state(s), byte)).collect()) else {
+                let Some(a2) = close(&a, byte) else {
                     covers = false;
                     break 'pairs;
                 };
                 if a2.is_empty() {
                     continue;
                 }
-                let Some(p2) = close(p.iter().filter_map(|&s| step(nfa.state(s), byte)).collect()) else {
+                let Some(p2) = close(&p, byte) else {
                     covers = false;
                     break 'pairs;
                 };
@@ -476,7 +522,7 @@ impl Builder<'_> {
                 }
                 // The first threads may have spawned threads at every
                 // state the others reach: then they accept all the others do.
-                if a2.iter().all(|s| p2.contains(s)) {
+                if is_subset(&a2, &p2) {
                     continue;
                 }
                 let pair = (p2, a2);
@@ -485,11 +531,12 @@ impl Builder<'_> {
                         covers = false;
                         break 'pairs;
                     }
-                    seen.push(pair.clone());
+                    seen.insert(pair.clone());
                     todo.push(pair);
                 }
             }
         }
+        self.cover_marks = marks;
         self.covered.insert(key, covers);
         covers
     }
@@ -547,11 +594,9 @@ impl Builder<'_> {
     fn closure_states(&mut self, sid: StateID, out: &mut Vec<StateID>) -> Result<(), TaggedError> {
         let mut stack = vec![sid];
         while let Some(sid) = stack.pop() {
-            let seen = &mut self.seen[sid.as_usize()];
-            if *seen == self.step {
+            if !self.seen.mark(sid) {
                 continue;
             }
-            *seen = self.step;
             match self.nfa.state(sid) {
                 State::ByteRange { .. } | State::Sparse(_) | State::Dense(_) | State::Match { .. } => {
                     out.push(sid)
@@ -569,11 +614,7 @@ impl Builder<'_> {
     /// Starts a step: no NFA state reached, no rows.
     fn new_step(&mut self) {
         self.rows.clear();
-        self.step += 1;
-        if self.step == u32::MAX {
-            self.seen.fill(0);
-            self.step = 1;
-        }
+        self.seen.stamp();
     }
 
     /// The tag values of row `row`.
@@ -590,11 +631,9 @@ impl Builder<'_> {
     fn closure(&mut self, sid: StateID, row: u32, out: &mut Vec<Config>) -> Result<(), TaggedError> {
         let mut stack = vec![(sid, row)];
         while let Some((sid, row)) = stack.pop() {
-            let seen = &mut self.seen[sid.as_usize()];
-            if *seen == self.step {
+            if !self.seen.mark(sid) {
                 continue;
             }
-            *seen = self.step;
             match self.nfa.state(sid) {
                 State::ByteRange { .. } | State::Sparse(_) | State::Dense(_) | State::Match { .. } => {
                     out.push((sid, row));
