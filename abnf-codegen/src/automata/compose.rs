@@ -70,6 +70,19 @@ impl Dfa {
         self.accept.len()
     }
 
+    /// How many classes differ in where some state goes on them (classes
+    /// with equal columns could be one).
+    pub(crate) fn distinct_columns(&self) -> usize {
+        let columns: std::collections::HashSet<Vec<u32>> = (0..self.alphabet)
+            .map(|c| {
+                (0..self.states())
+                    .map(|q| self.trans[q * self.alphabet + c])
+                    .collect()
+            })
+            .collect();
+        columns.len()
+    }
+
     pub(super) fn next(&self, q: u32, b: u8) -> u32 {
         self.trans[q as usize * self.alphabet + self.classes[b as usize] as usize]
     }
