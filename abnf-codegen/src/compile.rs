@@ -747,8 +747,11 @@ fn build_components(
 struct TaggedCache {
     /// By what tells most HIRs apart cheaply (`Hir` has no hash), then
     /// compared whole.
-    built: HashMap<TaggedKey, Vec<(regex_syntax::hir::Hir, Result<TaggedDfa, SizeError>)>>,
+    built: HashMap<TaggedKey, Vec<(regex_syntax::hir::Hir, TaggedBuilt)>>,
 }
+
+/// A tagged DFA, or why it could not be built.
+type TaggedBuilt = Result<TaggedDfa, SizeError>;
 
 /// Whether for `@components`, and the HIR's shortest and longest match.
 type TaggedKey = (bool, Option<usize>, Option<usize>);

@@ -213,7 +213,7 @@ pub(crate) fn build_automata(
             Ok(built) => {
                 let bytes = match built {
                     Built::Dfa(a) if a.table_bytes() <= limits.rule_output_bytes => {
-                        automata.insert(id, a);
+                        automata.insert(id, *a);
                         continue;
                     }
                     Built::Dfa(a) => format!("{}", a.table_bytes()),

@@ -68,8 +68,9 @@ pub struct Automaton {
 
 /// What [`Automaton::build_to_write`] built.
 pub(crate) enum Built {
-    /// The automaton.
-    Dfa(Automaton),
+    /// The automaton (boxed: it is large, and the other variant is a
+    /// number).
+    Dfa(Box<Automaton>),
     /// Its tables would take at least `at_least` bytes, past the limit it
     /// was given: it was not finished.
     TooLargeToWrite { at_least: usize },
@@ -132,7 +133,7 @@ impl Automaton {
     /// rules (the rules of one grammar share many).
     pub fn build_with(hir: &Hir, limits: Limits, composer: &mut Composer) -> Result<Automaton, SizeError> {
         match Automaton::build_to_write(hir, limits, usize::MAX, composer)? {
-            Built::Dfa(a) => Ok(a),
+            Built::Dfa(a) => Ok(*a),
             Built::TooLargeToWrite { .. } => unreachable!("no table is larger than `usize::MAX` bytes"),
         }
     }
@@ -169,21 +170,21 @@ impl Automaton {
             let det = d.to_nfa().map_err(SizeError::NfaTooBig)?;
             let small = d.states() <= MAX_MINIMIZE_STATES;
             let dfa = dense_from_nfa(&det, small, usize::MAX, usize::MAX)?;
-            return Ok(Built::Dfa(Automaton {
+            return Ok(Built::Dfa(Box::new(Automaton {
                 nfa_states: det.states().len(),
                 dfa,
                 build_time: t0.elapsed(),
                 wire: OnceLock::new(),
-            }));
+            })));
         }
         let nfa = nfa_of(&anchored_full(hir.clone()), limits)?;
         let dfa = Automaton::direct(&nfa, limits)?;
-        Ok(Built::Dfa(Automaton {
+        Ok(Built::Dfa(Box::new(Automaton {
             nfa_states: nfa.states().len(),
             dfa,
             build_time: t0.elapsed(),
             wire: OnceLock::new(),
-        }))
+        })))
     }
 
     /// What the recognizer's tables take once written: four times the
