@@ -578,6 +578,7 @@ fn build_typed(
     warnings: &mut Vec<Diagnostic>,
 ) -> TypedParts {
     let mut parts = TypedParts::default();
+    let mut cache = TaggedCache::default();
     // The rules a spec that reads text (not octets) reaches: their trees
     // may be emitted into its module, with `&str` parts.
     let text_roots: Vec<RuleId> = exports
@@ -609,12 +610,23 @@ fn build_typed(
                     continue;
                 }
                 let text = read_as_text[ty.rule.0 as usize];
-                if let Err(d) = build_type_automata(config, g, lowerer, &model, ty, text, &mut parts) {
+                if let Err(d) =
+                    build_type_automata(config, &mut cache, g, lowerer, &model, ty, text, &mut parts)
+                {
                     demoted.push((ty.rule, Some(d)));
                 }
             }
             if demoted.is_empty() && !stack_types.is_empty() {
-                demoted = build_tree_network(config, g, lowerer, *m, &model, &stack_types, &mut parts);
+                demoted = build_tree_network(
+                    config,
+                    &mut cache,
+                    g,
+                    lowerer,
+                    *m,
+                    &model,
+                    &stack_types,
+                    &mut parts,
+                );
             }
             if demoted.is_empty() {
                 break model;
@@ -634,7 +646,7 @@ fn build_typed(
             }
         }
         parts.models.push((*m, model));
-        let built = build_components(config, g, *m, lowerer, errors);
+        let built = build_components(config, &mut cache, g, *m, lowerer, errors);
         parts.components.push((*m, built));
     }
     let mut demoted: Vec<(RuleId, Diagnostic)> =
@@ -654,8 +666,10 @@ fn build_typed(
 /// (`types`) and their automata, with each call of the network read as one
 /// byte that no rule of the network reads. Returns the rules whose trees
 /// cannot be built, with why.
+#[allow(clippy::too_many_arguments)]
 fn build_tree_network(
     config: &Config,
+    cache: &mut TaggedCache,
     g: &Grammar,
     lowerer: &mut Lowerer<'_>,
     m: ModuleId,
@@ -729,7 +743,7 @@ fn build_tree_network(
         // Holes are not characters: the parts are cut at the holes' edges,
         // which the derivation put between characters.
         if let Err(d) = lowerer.with_holes(holes, |lowerer| {
-            build_type_automata(config, g, lowerer, model, ty, false, parts)
+            build_type_automata(config, cache, g, lowerer, model, ty, false, parts)
         }) {
             failed.push((ty.rule, Some(d)));
         }
@@ -756,8 +770,10 @@ fn build_tree_network(
 
 /// Builds typed rule `ty`'s tagged DFA and its lists' element automata
 /// into `parts`, or says why they cannot be built.
+#[allow(clippy::too_many_arguments)]
 fn build_type_automata(
     config: &Config,
+    cache: &mut TaggedCache,
     g: &Grammar,
     lowerer: &mut Lowerer<'_>,
     model: &TypeModel,
@@ -766,7 +782,7 @@ fn build_type_automata(
     parts: &mut TypedParts,
 ) -> Result<(), Diagnostic> {
     let (hir, groups) = lowerer.lower_captured(model, ty.rule)?;
-    let dfa = tagged(config, g, ty.rule, &hir, false, text)?;
+    let dfa = tagged(config, cache, g, ty.rule, &hir, false, text)?;
     parts.tdfas.insert(ty.rule, TypedDfa { groups, dfa });
     for (key, f) in typed::lists(&ty.shape) {
         let Some(element) = &f.element else { continue };
@@ -809,7 +825,7 @@ fn build_type_automata(
             };
             Ok(ElementDfa {
                 groups,
-                dfa: tagged(config, g, ty.rule, &hir, false, text)?,
+                dfa: tagged(config, cache, g, ty.rule, &hir, false, text)?,
                 exact,
             })
         });
@@ -829,6 +845,7 @@ fn build_type_automata(
 /// The tagged DFAs of module `m`'s `@components` directives.
 fn build_components(
     config: &Config,
+    cache: &mut TaggedCache,
     g: &Grammar,
     m: ModuleId,
     lowerer: &mut Lowerer<'_>,
@@ -886,7 +903,7 @@ fn build_components(
                         ));
                     }
                 }
-                tagged(config, g, c.rule, &hir, true, true)
+                tagged(config, cache, g, c.rule, &hir, true, true)
                     .map_err(|d| d.with_note("ask for fewer fields in its `@components` directive"))
             });
         match built {
@@ -901,11 +918,50 @@ fn build_components(
     out
 }
 
+/// The tagged DFAs built in one run, by HIR (and whether for
+/// `@components`): rules with the same right-hand side, such as RFC 9051's
+/// eight `env-*` address lists, are determinized once. A tagged DFA that
+/// grows past its limit can take seconds to refuse.
+#[derive(Default)]
+struct TaggedCache {
+    /// By what tells most HIRs apart cheaply (`Hir` has no hash), then
+    /// compared whole.
+    built: HashMap<TaggedKey, Vec<(regex_syntax::hir::Hir, TaggedBuilt)>>,
+}
+
+/// A tagged DFA, or why it could not be built.
+type TaggedBuilt = Result<TaggedDfa, SizeError>;
+
+/// Whether for `@components`, and the HIR's shortest and longest match.
+type TaggedKey = (bool, Option<usize>, Option<usize>);
+
+impl TaggedCache {
+    fn get_or_build(
+        &mut self,
+        hir: &regex_syntax::hir::Hir,
+        limits: crate::limits::Limits,
+        components: bool,
+    ) -> Result<TaggedDfa, SizeError> {
+        let props = hir.properties();
+        let bucket = self
+            .built
+            .entry((components, props.minimum_len(), props.maximum_len()))
+            .or_default();
+        if let Some((_, built)) = bucket.iter().find(|(h, _)| h == hir) {
+            return built.clone();
+        }
+        let built = crate::tagged::from_hir(hir, limits, components);
+        bucket.push((hir.clone(), built.clone()));
+        built
+    }
+}
+
 /// The tagged DFA of `hir`, or why it is too large: `rule`'s `@components`
 /// extraction when `components`, else a parse-tree extraction. `str_parts`
 /// says that its parts are handed out as `&str`s.
 fn tagged(
     config: &Config,
+    cache: &mut TaggedCache,
     g: &Grammar,
     rule: RuleId,
     hir: &regex_syntax::hir::Hir,
@@ -928,7 +984,7 @@ fn tagged(
             Some(g.rule(rule).name_span),
         ));
     }
-    crate::tagged::from_hir(hir, config.limits, components).map_err(|e| {
+    cache.get_or_build(hir, config.limits, components).map_err(|e| {
         let r = g.rule(rule);
         let detail = match e {
             SizeError::NfaTooBig(e) => e.to_string(),

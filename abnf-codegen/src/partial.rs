@@ -14,7 +14,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::automata::{Automaton, Composer, SizeError};
+use crate::automata::{Automaton, Built, Composer, SizeError};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::grammar::{Grammar, ModuleId, RuleId};
 use crate::limits::Limits;
@@ -209,14 +209,16 @@ pub(crate) fn build_automata(
                 continue;
             }
         };
-        let e = match Automaton::build_with(&hir, limits, &mut composer) {
-            Ok(a) => {
-                // What the recognizer's tables would take once written.
-                let bytes = 4 * a.dfa.memory_usage();
-                if bytes <= limits.rule_output_bytes {
-                    automata.insert(id, a);
-                    continue;
-                }
+        let e = match Automaton::build_to_write(&hir, limits, limits.rule_output_bytes, &mut composer) {
+            Ok(built) => {
+                let bytes = match built {
+                    Built::Dfa(a) if a.table_bytes() <= limits.rule_output_bytes => {
+                        automata.insert(id, *a);
+                        continue;
+                    }
+                    Built::Dfa(a) => format!("{}", a.table_bytes()),
+                    Built::TooLargeToWrite { at_least } => format!("at least {at_least}"),
+                };
                 let message = format!(
                     "the generated tables for rule `{}` would take {bytes} bytes, above the limit of {} bytes",
                     rule.name, limits.rule_output_bytes

@@ -70,6 +70,19 @@ impl Dfa {
         self.accept.len()
     }
 
+    /// How many classes differ in where some state goes on them (classes
+    /// with equal columns could be one).
+    pub(crate) fn distinct_columns(&self) -> usize {
+        let columns: std::collections::HashSet<Vec<u32>> = (0..self.alphabet)
+            .map(|c| {
+                (0..self.states())
+                    .map(|q| self.trans[q * self.alphabet + c])
+                    .collect()
+            })
+            .collect();
+        columns.len()
+    }
+
     pub(super) fn next(&self, q: u32, b: u8) -> u32 {
         self.trans[q as usize * self.alphabet + self.classes[b as usize] as usize]
     }
@@ -383,15 +396,20 @@ fn subsets(parts: &[Part<'_>], start: Vec<Elem>, cap_bytes: usize) -> Result<Dfa
         }
     };
     let mut trans = vec![0u32; alphabet];
+    // One buffer for every step: most steps reach a set met before, and
+    // only a new set is copied out of it.
+    let mut next: Vec<Elem> = Vec::new();
     let mut i = 1;
     while i < sets.len() {
         for &b in &reps {
-            let mut next: Vec<Elem> = sets[i]
-                .iter()
-                .filter(|&&e| e != EPS)
-                .map(|&(p, q)| (p, parts[p as usize].dfa.next(q, b)))
-                .filter(|e| e.1 != 0)
-                .collect();
+            next.clear();
+            next.extend(
+                sets[i]
+                    .iter()
+                    .filter(|&&e| e != EPS)
+                    .map(|&(p, q)| (p, parts[p as usize].dfa.next(q, b)))
+                    .filter(|e| e.1 != 0),
+            );
             closure(&mut next);
             let id = match index.get(&next) {
                 Some(&id) => id,
@@ -404,7 +422,7 @@ fn subsets(parts: &[Part<'_>], start: Vec<Elem>, cap_bytes: usize) -> Result<Dfa
                         });
                     }
                     index.insert(next.clone(), id as u32);
-                    sets.push(next);
+                    sets.push(next.clone());
                     id as u32
                 }
             };

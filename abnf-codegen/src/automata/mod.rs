@@ -66,6 +66,16 @@ pub struct Automaton {
     wire: OnceLock<WireBytes>,
 }
 
+/// What [`Automaton::build_to_write`] built.
+pub(crate) enum Built {
+    /// The automaton (boxed: it is large, and the other variant is a
+    /// number).
+    Dfa(Box<Automaton>),
+    /// Its tables would take at least `at_least` bytes, past the limit it
+    /// was given: it was not finished.
+    TooLargeToWrite { at_least: usize },
+}
+
 /// The Thompson NFA of a recognizer's HIR (already anchored).
 fn nfa_of(hir: &Hir, limits: Limits) -> Result<thompson::NFA, SizeError> {
     thompson::Compiler::new()
@@ -122,8 +132,36 @@ impl Automaton {
     /// [`Automaton::build`] with the parts `composer` built for earlier
     /// rules (the rules of one grammar share many).
     pub fn build_with(hir: &Hir, limits: Limits, composer: &mut Composer) -> Result<Automaton, SizeError> {
+        match Automaton::build_to_write(hir, limits, usize::MAX, composer)? {
+            Built::Dfa(a) => Ok(*a),
+            Built::TooLargeToWrite { .. } => unreachable!("no table is larger than `usize::MAX` bytes"),
+        }
+    }
+
+    /// [`Automaton::build_with`], for a recognizer whose tables (as
+    /// [`Automaton::table_bytes`] counts them) may take at most
+    /// `max_table_bytes`: a DFA composed part by part that is too large to
+    /// minimize and has too many states for its tables to fit is refused
+    /// before `regex-automata` determinizes it again (RFC 9051's
+    /// `body-type-basic`: 39,049 states, a fifth of a second).
+    pub(crate) fn build_to_write(
+        hir: &Hir,
+        limits: Limits,
+        max_table_bytes: usize,
+        composer: &mut Composer,
+    ) -> Result<Built, SizeError> {
         let t0 = Instant::now();
         if let Some(d) = composer.build(hir)? {
+            if d.states() > MAX_MINIMIZE_STATES {
+                // Not minimized, so the dense DFA has all of these states,
+                // and at least a byte class per distinct column, plus the
+                // end of input, in a stride of a power of two.
+                let stride = (d.distinct_columns() + 1).next_power_of_two();
+                let at_least = 4 * d.states() * stride * std::mem::size_of::<u32>();
+                if at_least > max_table_bytes {
+                    return Ok(Built::TooLargeToWrite { at_least });
+                }
+            }
             // As a deterministic NFA the composed DFA determinizes in one
             // step per state and class. It is minimized again:
             // `regex-automata` may give a state reached both at the start
@@ -132,21 +170,28 @@ impl Automaton {
             let det = d.to_nfa().map_err(SizeError::NfaTooBig)?;
             let small = d.states() <= MAX_MINIMIZE_STATES;
             let dfa = dense_from_nfa(&det, small, usize::MAX, usize::MAX)?;
-            return Ok(Automaton {
+            return Ok(Built::Dfa(Box::new(Automaton {
                 nfa_states: det.states().len(),
                 dfa,
                 build_time: t0.elapsed(),
                 wire: OnceLock::new(),
-            });
+            })));
         }
         let nfa = nfa_of(&anchored_full(hir.clone()), limits)?;
         let dfa = Automaton::direct(&nfa, limits)?;
-        Ok(Automaton {
+        Ok(Built::Dfa(Box::new(Automaton {
             nfa_states: nfa.states().len(),
             dfa,
             build_time: t0.elapsed(),
             wire: OnceLock::new(),
-        })
+        })))
+    }
+
+    /// What the recognizer's tables take once written: four times the
+    /// dense DFA's bytes (its transition table and sparse DFA, in both
+    /// byte orders).
+    pub(crate) fn table_bytes(&self) -> usize {
+        4 * self.dfa.memory_usage()
     }
 
     /// Compiles `(?:hir)\z` by determinizing its whole NFA at once.

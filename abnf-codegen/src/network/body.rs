@@ -176,9 +176,15 @@ fn determinize(nfa: &NFA, callees: &[RuleId], max_states: usize) -> Option<BodyD
         Some(id)
     };
     let mut q = 1;
+    // Per byte, the NFA states it leads to: kept (cleared) from state to
+    // state, so that only their first state allocates.
+    let mut by_byte: Vec<Vec<StateID>> = vec![Vec::new(); 256];
+    let mut memo: HashMap<Vec<StateID>, u32> = HashMap::default();
     while q < sets.len() {
         let set = sets[q].clone();
-        let mut by_byte: Vec<Vec<StateID>> = vec![Vec::new(); 256];
+        for targets in &mut by_byte {
+            targets.clear();
+        }
         let mut by_callee: BTreeMap<usize, Vec<StateID>> = BTreeMap::new();
         for &s in &set {
             match nfa.state(s) {
@@ -220,16 +226,16 @@ fn determinize(nfa: &NFA, callees: &[RuleId], max_states: usize) -> Option<BodyD
             }
         }
         // Equal target lists give equal closures: close each once.
-        let mut memo: HashMap<Vec<StateID>, u32> = HashMap::default();
-        for (b, targets) in by_byte.into_iter().enumerate() {
+        memo.clear();
+        for (b, targets) in by_byte.iter().enumerate() {
             if targets.is_empty() {
                 continue;
             }
-            let id = match memo.get(&targets) {
+            let id = match memo.get(targets) {
                 Some(&id) => id,
                 None => {
-                    let id = intern(closure(nfa, &targets, callees, &mut seen), &mut sets, &mut dfa)?;
-                    memo.insert(targets, id);
+                    let id = intern(closure(nfa, targets, callees, &mut seen), &mut sets, &mut dfa)?;
+                    memo.insert(targets.clone(), id);
                     id
                 }
             };

@@ -2,6 +2,7 @@
 //! (see the parent module), from a Thompson NFA with capture groups.
 
 use super::*;
+use rustc_hash::FxHashSet as HashSet;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Val {
@@ -53,11 +54,42 @@ struct Builder<'a> {
     op_lists: HashMap<Vec<RegOp>, u32>,
     op_vec: Vec<Vec<RegOp>>,
     registers: usize,
+    /// [`Builder::covers`]'s marks of the NFA states a closure reached.
+    cover_marks: Marks,
     /// Memo of [`Builder::covers`], by sorted sets of states.
     covered: HashMap<(Vec<StateID>, Vec<StateID>), bool>,
     /// Work [`Builder::covers`] may still do ([`COVER_BUDGET`]).
     cover_budget: usize,
+    /// The tag values of the threads of one step, a row of `tags` values
+    /// each; a row is never changed once written, so threads that share
+    /// their values (all but those a capture forks) share a row.
+    rows: Vec<Val>,
+    /// The NFA states reached in this step ([`Builder::closure`]'s "seen"
+    /// set, emptied by starting a new step).
+    seen: Marks,
+    /// [`Builder::canonical`]'s numbering of values: the register of each
+    /// (value, tag) met, at [`Builder::value_index`] ([`NO_REGISTER`] for
+    /// none yet), and the entries to clear before the next call. A table,
+    /// not a map: the canonical numbering runs once per state and byte
+    /// class over every tag of every thread, and hashing there took most
+    /// of the time.
+    number: Vec<u32>,
+    numbered: Vec<usize>,
+    /// Per row of this step, where [`Builder::canonical`] wrote its
+    /// registers into the key (threads that share a row share them).
+    row_regs: Vec<Option<usize>>,
 }
+
+/// One thread of a step: its NFA state and the row of its tag values.
+type Config = (StateID, u32);
+
+/// A [`Registers::Shared`] DFA that reaches this fraction of its state
+/// limit has its lists of NFA states counted ([`Builder::too_many_orders`]):
+/// most DFAs never get there and do not pay for the count.
+const ORDERS_CHECK_AT: usize = 8;
+
+/// An entry of [`Builder::number`] not numbered yet.
+const NO_REGISTER: u32 = u32::MAX;
 
 /// The work [`Builder::covers`] may do in one build (the states of every
 /// pair of sets it walks, times the byte classes) before pruning stops for
@@ -108,21 +140,24 @@ impl TaggedDfa {
             op_vec: vec![Vec::new()],
             registers: 0,
             covered: HashMap::default(),
+            cover_marks: Marks::default(),
             cover_budget,
+            rows: Vec::new(),
+            seen: Marks::default(),
+            number: Vec::new(),
+            numbered: Vec::new(),
+            row_regs: Vec::new(),
         };
+        b.seen.resize(nfa.states().len());
         // State 0: dead (no threads).
         b.intern(Key {
             sids: Vec::new(),
             regs: Vec::new(),
         })?;
         let mut configs = Vec::new();
-        let mut seen = HashSet::default();
-        b.closure(
-            nfa.start_anchored(),
-            vec![Val::Unset; tags],
-            &mut configs,
-            &mut seen,
-        )?;
+        b.new_step();
+        b.rows.extend(std::iter::repeat_n(Val::Unset, tags));
+        b.closure(nfa.start_anchored(), 0, &mut configs)?;
         b.prune(&mut configs);
         let (key, start_ops) = b.canonical(&configs);
         let start = b.intern(key)?;
@@ -138,25 +173,31 @@ impl TaggedDfa {
         let mut next = Vec::new();
         let mut ops = Vec::new();
         let mut s = 0;
+        let mut configs = Vec::new();
+        let mut orders_checked = mode == Registers::PerTag;
         while s < b.states.len() {
+            if !orders_checked && b.states.len() > b.max_states / ORDERS_CHECK_AT {
+                orders_checked = true;
+                if b.too_many_orders()? {
+                    return Err(TaggedError::TooManyStates);
+                }
+            }
             let key = b.states[s].clone();
             for &byte in &reps {
-                let mut configs = Vec::new();
-                let mut seen = HashSet::default();
+                configs.clear();
+                b.new_step();
                 for (i, &sid) in key.sids.iter().enumerate() {
                     let Some(to) = step(nfa.state(sid), byte) else {
                         continue;
                     };
                     let regs = &key.regs[i * tags..(i + 1) * tags];
-                    let vals = regs
-                        .iter()
-                        .map(|&r| match r {
-                            UNSET => Val::Unset,
-                            PENDING => Val::Prev,
-                            r => Val::Old(r),
-                        })
-                        .collect();
-                    b.closure(to, vals, &mut configs, &mut seen)?;
+                    let row = (b.rows.len() / tags.max(1)) as u32;
+                    b.rows.extend(regs.iter().map(|&r| match r {
+                        UNSET => Val::Unset,
+                        PENDING => Val::Prev,
+                        r => Val::Old(r),
+                    }));
+                    b.closure(to, row, &mut configs)?;
                 }
                 b.prune(&mut configs);
                 let (target, list) = b.canonical(&configs);
@@ -279,6 +320,58 @@ fn sequential(list: &[RegOp], scratch: u32) -> (Vec<RegOp>, bool) {
     (out, used)
 }
 
+/// Where [`Builder::number`] keeps value `v` of tag `t` (of `tags`; 0 of
+/// 1 when registers are shared across tags). Values are laid out one row
+/// of tags each, so a new register only makes the table longer.
+fn value_index(v: Val, t: usize, tags: usize) -> usize {
+    let row = match v {
+        Val::Unset => 0,
+        Val::Prev => 1,
+        Val::Old(r) => r as usize + 2,
+        Val::Pending => unreachable!("not stored in registers"),
+    };
+    row * tags + t
+}
+
+/// Whether sorted `small` is a subset of sorted `big`.
+fn is_subset(small: &[StateID], big: &[StateID]) -> bool {
+    let mut big = big.iter();
+    small.iter().all(|s| big.any(|b| b == s))
+}
+
+/// A set of NFA states that empties in constant time: a state is in it
+/// when its mark is the current stamp.
+#[derive(Default)]
+struct Marks {
+    marks: Vec<u32>,
+    stamp: u32,
+}
+
+impl Marks {
+    fn resize(&mut self, len: usize) {
+        self.marks.resize(len, 0);
+    }
+
+    /// Empties the set.
+    fn stamp(&mut self) {
+        self.stamp += 1;
+        if self.stamp == u32::MAX {
+            self.marks.fill(0);
+            self.stamp = 1;
+        }
+    }
+
+    /// Adds `s`; false if it was in the set.
+    fn mark(&mut self, s: StateID) -> bool {
+        let m = &mut self.marks[s.as_usize()];
+        if *m == self.stamp {
+            return false;
+        }
+        *m = self.stamp;
+        true
+    }
+}
+
 /// The state a byte-consuming NFA state moves to on `byte`.
 fn step(state: &State, byte: u8) -> Option<StateID> {
     match state {
@@ -321,7 +414,7 @@ impl Builder<'_> {
     /// parse if the input ends here. Grammars that split rather than
     /// validate (RFC 3986 Appendix B) otherwise carry losing threads through
     /// whole parts, and a state for each way they line up.
-    fn prune(&mut self, configs: &mut Vec<(StateID, Vec<Val>)>) {
+    fn prune(&mut self, configs: &mut Vec<Config>) {
         if self.mode == Registers::Shared {
             return;
         }
@@ -371,11 +464,14 @@ impl Builder<'_> {
         }
         const LIMIT: usize = 256;
         let nfa = self.nfa;
-        let close = |from: Vec<StateID>| -> Option<Vec<StateID>> {
+        let mut marks = std::mem::take(&mut self.cover_marks);
+        marks.resize(nfa.states().len());
+        let mut close = |from: &[StateID], byte: u8| -> Option<Vec<StateID>> {
+            marks.stamp();
             let mut out = Vec::new();
-            let mut stack = from;
+            let mut stack: Vec<StateID> = from.iter().filter_map(|&s| step(nfa.state(s), byte)).collect();
             while let Some(s) = stack.pop() {
-                if out.contains(&s) {
+                if !marks.mark(s) {
                     continue;
                 }
                 out.push(s);
@@ -387,7 +483,7 @@ impl Builder<'_> {
                     _ => {}
                 }
             }
-            out.sort();
+            out.sort_unstable();
             Some(out)
         };
         let accepts = |set: &[StateID]| set.iter().any(|&s| matches!(nfa.state(s), State::Match { .. }));
@@ -396,7 +492,8 @@ impl Builder<'_> {
             .representatives(..)
             .filter_map(|u| u.as_u8())
             .collect();
-        let mut seen = vec![key.clone()];
+        let mut seen: HashSet<(Vec<StateID>, Vec<StateID>)> = HashSet::default();
+        seen.insert(key.clone());
         let mut todo = vec![key.clone()];
         let mut covers = true;
         'pairs: while let Some((p, a)) = todo.pop() {
@@ -408,14 +505,14 @@ impl Builder<'_> {
             }
             self.cover_budget -= work;
             for &byte in &reps {
-                let Some(a2) = close(a.iter().filter_map(|&s| step(nfa.state(s), byte)).collect()) else {
+                let Some(a2) = close(&a, byte) else {
                     covers = false;
                     break 'pairs;
                 };
                 if a2.is_empty() {
                     continue;
                 }
-                let Some(p2) = close(p.iter().filter_map(|&s| step(nfa.state(s), byte)).collect()) else {
+                let Some(p2) = close(&p, byte) else {
                     covers = false;
                     break 'pairs;
                 };
@@ -425,7 +522,7 @@ impl Builder<'_> {
                 }
                 // The first threads may have spawned threads at every
                 // state the others reach: then they accept all the others do.
-                if a2.iter().all(|s| p2.contains(s)) {
+                if is_subset(&a2, &p2) {
                     continue;
                 }
                 let pair = (p2, a2);
@@ -434,52 +531,138 @@ impl Builder<'_> {
                         covers = false;
                         break 'pairs;
                     }
-                    seen.push(pair.clone());
+                    seen.insert(pair.clone());
                     todo.push(pair);
                 }
             }
         }
+        self.cover_marks = marks;
         self.covered.insert(key, covers);
         covers
     }
 
-    /// Adds the epsilon closure of `sid` to `out` in priority order (a
-    /// depth-first walk that takes alternatives in order). `seen` holds every
-    /// NFA state reached in this step, as in a PikeVM: the first thread to
-    /// reach a state wins it, and epsilon loops end.
-    fn closure(
-        &self,
-        sid: StateID,
-        vals: Vec<Val>,
-        out: &mut Vec<(StateID, Vec<Val>)>,
-        seen: &mut HashSet<StateID>,
-    ) -> Result<(), TaggedError> {
-        let mut stack = vec![(sid, vals)];
-        while let Some((sid, mut vals)) = stack.pop() {
-            if !seen.insert(sid) {
+    /// Whether the DFA would have more than `max_states` states, by its
+    /// states' lists of NFA states alone: each state has one (with the
+    /// registers of its threads), and which lists follow which does not
+    /// depend on the registers (unless threads are pruned, which only
+    /// [`Registers::PerTag`] does). Walking the lists alone costs a
+    /// fraction of the tagged construction (a state's key holds a value
+    /// per thread and tag), so a DFA that would pass the limit (RFC 9051's
+    /// `body-fields`, RFC 9116's `body`) is refused in that fraction of the
+    /// time it takes to build as many tagged states.
+    fn too_many_orders(&mut self) -> Result<bool, TaggedError> {
+        let nfa = self.nfa;
+        let reps: Vec<u8> = nfa
+            .byte_classes()
+            .representatives(..)
+            .filter_map(|u| u.as_u8())
+            .collect();
+        let mut index: HashMap<Vec<StateID>, ()> = HashMap::default();
+        let mut lists: Vec<Vec<StateID>> = vec![Vec::new()];
+        index.insert(Vec::new(), ());
+        let mut start = Vec::new();
+        self.new_step();
+        self.closure_states(nfa.start_anchored(), &mut start)?;
+        if index.insert(start.clone(), ()).is_none() {
+            lists.push(start);
+        }
+        let mut i = 0;
+        let mut next = Vec::new();
+        while i < lists.len() {
+            for &byte in &reps {
+                next.clear();
+                self.new_step();
+                for &sid in &lists[i] {
+                    if let Some(to) = step(nfa.state(sid), byte) {
+                        self.closure_states(to, &mut next)?;
+                    }
+                }
+                if !index.contains_key(&next) {
+                    if lists.len() >= self.max_states {
+                        return Ok(true);
+                    }
+                    index.insert(next.clone(), ());
+                    lists.push(next.clone());
+                }
+            }
+            i += 1;
+        }
+        Ok(false)
+    }
+
+    /// [`Builder::closure`] without tag values: the NFA states alone.
+    fn closure_states(&mut self, sid: StateID, out: &mut Vec<StateID>) -> Result<(), TaggedError> {
+        let mut stack = vec![sid];
+        while let Some(sid) = stack.pop() {
+            if !self.seen.mark(sid) {
                 continue;
             }
             match self.nfa.state(sid) {
                 State::ByteRange { .. } | State::Sparse(_) | State::Dense(_) | State::Match { .. } => {
-                    out.push((sid, vals));
+                    out.push(sid)
+                }
+                State::Union { alternates } => stack.extend(alternates.iter().rev()),
+                State::BinaryUnion { alt1, alt2 } => stack.extend([*alt2, *alt1]),
+                State::Capture { next, .. } => stack.push(*next),
+                State::Fail => {}
+                State::Look { .. } => return Err(TaggedError::LookAround),
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts a step: no NFA state reached, no rows.
+    fn new_step(&mut self) {
+        self.rows.clear();
+        self.seen.stamp();
+    }
+
+    /// The tag values of row `row`.
+    fn row(&self, row: u32) -> &[Val] {
+        let start = row as usize * self.tags;
+        &self.rows[start..start + self.tags]
+    }
+
+    /// Adds the epsilon closure of `sid`, whose thread holds the tag values
+    /// of row `row`, to `out` in priority order (a depth-first walk that
+    /// takes alternatives in order). Every NFA state reached in this step
+    /// is seen, as in a PikeVM: the first thread to reach a state wins it,
+    /// and epsilon loops end.
+    fn closure(&mut self, sid: StateID, row: u32, out: &mut Vec<Config>) -> Result<(), TaggedError> {
+        let mut stack = vec![(sid, row)];
+        while let Some((sid, row)) = stack.pop() {
+            if !self.seen.mark(sid) {
+                continue;
+            }
+            match self.nfa.state(sid) {
+                State::ByteRange { .. } | State::Sparse(_) | State::Dense(_) | State::Match { .. } => {
+                    out.push((sid, row));
                 }
                 State::Union { alternates } => {
                     for &alt in alternates.iter().rev() {
-                        stack.push((alt, vals.clone()));
+                        stack.push((alt, row));
                     }
                 }
                 State::BinaryUnion { alt1, alt2 } => {
-                    stack.push((*alt2, vals.clone()));
-                    stack.push((*alt1, vals));
+                    stack.push((*alt2, row));
+                    stack.push((*alt1, row));
                 }
                 State::Capture { next, slot, .. } => {
                     // Group 0 is the whole match, whose span the caller
                     // knows; tracking its end would cost an operation on
                     // every byte after which the input could end.
-                    if slot.as_usize() >= 2 {
-                        vals[slot.as_usize()] = Val::Pending;
-                    }
-                    stack.push((*next, vals));
+                    let slot = slot.as_usize();
+                    let row = if slot >= 2 && self.row(row)[slot] != Val::Pending {
+                        let start = row as usize * self.tags;
+                        let copy = (self.rows.len() / self.tags) as u32;
+                        self.rows.extend_from_within(start..start + self.tags);
+                        let at = self.rows.len() - self.tags + slot;
+                        self.rows[at] = Val::Pending;
+                        copy
+                    } else {
+                        row
+                    };
+                    stack.push((*next, row));
                 }
                 State::Fail => {}
                 State::Look { .. } => return Err(TaggedError::LookAround),
@@ -488,19 +671,36 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// [`Builder::row_regs`] for this step's rows, none numbered yet.
+    fn rows_unnumbered(&mut self) -> Vec<Option<usize>> {
+        let mut row_regs = std::mem::take(&mut self.row_regs);
+        row_regs.clear();
+        row_regs.resize(self.rows.len() / self.tags, None);
+        row_regs
+    }
+
     /// Numbers registers by first appearance; returns the state key and the
     /// operations that fill the new registers.
-    fn canonical(&mut self, configs: &[(StateID, Vec<Val>)]) -> (Key, Vec<RegOp>) {
+    fn canonical(&mut self, configs: &[Config]) -> (Key, Vec<RegOp>) {
         if self.mode == Registers::PerTag {
             return self.canonical_per_tag(configs);
         }
-        let mut number: HashMap<Val, u32> = HashMap::default();
+        let mut number = std::mem::take(&mut self.number);
+        let mut numbered = std::mem::take(&mut self.numbered);
+        let mut count = 0u32;
         let mut ops = Vec::new();
         let mut sids = Vec::with_capacity(configs.len());
         let mut regs = Vec::with_capacity(configs.len() * self.tags);
-        for (sid, vals) in configs {
-            sids.push(*sid);
-            for &v in vals {
+        let mut row_regs = self.rows_unnumbered();
+        for &(sid, row) in configs {
+            sids.push(sid);
+            // A row met before has all its values numbered already.
+            if let Some(start) = row_regs[row as usize] {
+                regs.extend_from_within(start..start + self.tags);
+                continue;
+            }
+            row_regs[row as usize] = Some(regs.len());
+            for &v in self.row(row) {
                 match v {
                     Val::Unset => {
                         regs.push(UNSET);
@@ -512,19 +712,30 @@ impl Builder<'_> {
                     }
                     Val::Prev | Val::Old(_) => {}
                 }
-                let next = number.len() as u32;
-                let r = *number.entry(v).or_insert_with(|| {
+                let at = value_index(v, 0, 1);
+                if at >= number.len() {
+                    number.resize(at + 1, NO_REGISTER);
+                }
+                if number[at] == NO_REGISTER {
+                    number[at] = count;
+                    numbered.push(at);
                     ops.push(match v {
-                        Val::Prev => RegOp::SetPos { dst: next },
-                        Val::Old(src) => RegOp::Copy { dst: next, src },
+                        Val::Prev => RegOp::SetPos { dst: count },
+                        Val::Old(src) => RegOp::Copy { dst: count, src },
                         Val::Unset | Val::Pending => unreachable!("not stored in registers"),
                     });
-                    next
-                });
-                regs.push(r);
+                    count += 1;
+                }
+                regs.push(number[at]);
             }
         }
-        self.registers = self.registers.max(number.len());
+        self.registers = self.registers.max(count as usize);
+        for at in numbered.drain(..) {
+            number[at] = NO_REGISTER;
+        }
+        self.number = number;
+        self.numbered = numbered;
+        self.row_regs = row_regs;
         (Key { sids, regs }, ops)
     }
 
@@ -532,20 +743,28 @@ impl Builder<'_> {
     /// tags included (a copy of the register that holds "unset"); tag `t`'s
     /// first value in priority order takes register `t - 2`, further values
     /// the registers after the last tag's. Group 0 is never tracked.
-    fn canonical_per_tag(&mut self, configs: &[(StateID, Vec<Val>)]) -> (Key, Vec<RegOp>) {
+    fn canonical_per_tag(&mut self, configs: &[Config]) -> (Key, Vec<RegOp>) {
         let mut ops = Vec::new();
         let mut sids = Vec::with_capacity(configs.len());
         let mut regs = Vec::with_capacity(configs.len() * self.tags);
-        let mut number: HashMap<(usize, Val), u32> = HashMap::default();
+        let mut number = std::mem::take(&mut self.number);
+        let mut numbered = std::mem::take(&mut self.numbered);
+        let tags = self.tags;
         // The first value of tag `t` (in priority order) lives in register
         // `t - 2` in every state, so that a loop that keeps its threads in
         // order needs no copies; other values take the registers after those.
         let tracked = self.tags.saturating_sub(2) as u32;
         let mut first = vec![false; self.tags];
         let mut extra = 0u32;
-        for (sid, vals) in configs {
-            sids.push(*sid);
-            for (t, &v) in vals.iter().enumerate() {
+        let mut row_regs = self.rows_unnumbered();
+        for &(sid, row) in configs {
+            sids.push(sid);
+            if let Some(start) = row_regs[row as usize] {
+                regs.extend_from_within(start..start + self.tags);
+                continue;
+            }
+            row_regs[row as usize] = Some(regs.len());
+            for (t, &v) in self.row(row).iter().enumerate() {
                 if t < 2 {
                     regs.push(UNSET);
                     continue;
@@ -554,7 +773,11 @@ impl Builder<'_> {
                     regs.push(PENDING);
                     continue;
                 }
-                let r = *number.entry((t, v)).or_insert_with(|| {
+                let at = value_index(v, t, tags);
+                if at >= number.len() {
+                    number.resize(at + 1, NO_REGISTER);
+                }
+                if number[at] == NO_REGISTER {
                     let next = if !first[t] {
                         first[t] = true;
                         t as u32 - 2
@@ -562,6 +785,8 @@ impl Builder<'_> {
                         extra += 1;
                         tracked + extra - 1
                     };
+                    number[at] = next;
+                    numbered.push(at);
                     ops.push(match v {
                         Val::Unset => RegOp::Copy {
                             dst: next,
@@ -571,12 +796,17 @@ impl Builder<'_> {
                         Val::Old(src) => RegOp::Copy { dst: next, src },
                         Val::Pending => unreachable!("not stored in registers"),
                     });
-                    next
-                });
-                regs.push(r);
+                }
+                regs.push(number[at]);
             }
         }
         self.registers = self.registers.max((tracked + extra) as usize);
+        for at in numbered.drain(..) {
+            number[at] = NO_REGISTER;
+        }
+        self.number = number;
+        self.numbered = numbered;
+        self.row_regs = row_regs;
         (Key { sids, regs }, ops)
     }
 }

@@ -24,7 +24,7 @@
 //! the runtime's format (`encode`). [`TaggedDfa::run`] walks the result with
 //! the runtime, so the generator has no walk of its own.
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 
 use regex_automata::nfa::thompson::{State, NFA};
 use regex_automata::util::primitives::StateID;
@@ -146,7 +146,8 @@ pub use determinize::Registers;
 /// (RFC 3986 Appendix B: 31 states instead of 900), whose
 /// one-register-per-value form has a state for each combination of
 /// optional parts present or absent. (Building both forms of every
-/// automaton would cost generator time on every rule.)
+/// automaton would cost generator time on every rule; the per-tag form is
+/// given up past twice the shared form's states.)
 ///
 /// `@components` extractions also read non-ASCII characters whole where
 /// they can ([`TaggedDfa::trust_utf8`]): they are run on `&str`s, or check
@@ -161,8 +162,8 @@ pub fn from_hir(hir: &Hir, limits: Limits, components: bool) -> Result<TaggedDfa
         )
         .build_from_hir(hir)
         .map_err(SizeError::NfaTooBig)?;
-    let build = |mode| -> Result<TaggedDfa, SizeError> {
-        let mut dfa = TaggedDfa::build_capped(&nfa, mode, limits.tagged_states).map_err(|e| match e {
+    let build = |mode, max_states| -> Result<TaggedDfa, SizeError> {
+        let mut dfa = TaggedDfa::build_capped(&nfa, mode, max_states).map_err(|e| match e {
             TaggedError::TooManyStates => SizeError::DfaTooBig(format!(
                 "the tagged DFA has more than {} states (`Limits::tagged_states`)",
                 limits.tagged_states.min(MAX_STATES)
@@ -178,9 +179,18 @@ pub fn from_hir(hir: &Hir, limits: Limits, components: bool) -> Result<TaggedDfa
         dfa.merge_classes();
         Ok(dfa)
     };
-    let mut dfa = build(Registers::Shared)?;
+    let mut dfa = build(Registers::Shared, limits.tagged_states)?;
     if dfa.states() > if components { 128 } else { 512 } {
-        if let Ok(p) = build(Registers::PerTag) {
+        // The per-tag form is taken at a sixth of the states once
+        // minimized; it is built up to twice the states of the shared form
+        // (so it would have to minimize by a factor of 12 to be taken: the
+        // grammars here minimize it by 7 at most, and where it is taken it
+        // has a sixth of the shared form's states before minimizing). Where it does
+        // not help it is as large as the shared form, or larger, and
+        // building it whole cost seconds per rule (RFC 3261's
+        // `digest-response`: 8,570 states in either form).
+        let cap = dfa.states().saturating_mul(2).min(limits.tagged_states);
+        if let Ok(p) = build(Registers::PerTag, cap) {
             if p.states() * 6 <= dfa.states() && p.registers <= MAX_REGISTERS && p.fits_words() {
                 dfa = p;
             }
