@@ -225,7 +225,8 @@ impl<'c> Trees<'c> {
                     let mut tags = vec![usize::MAX; dfa.tags()];
                     // A rule with a stack: its derivation's calls, each read
                     // as its byte, as the generated parse does.
-                    let holes = match self.compiled.typed.tree_of(rule) {
+                    let tree_net = self.compiled.typed.tree_of(rule);
+                    let holes = match tree_net {
                         None => Vec::new(),
                         Some(t) => {
                             let index = t.network.index_of(rule).expect("a typed rule of its network");
@@ -250,7 +251,7 @@ impl<'c> Trees<'c> {
                             }
                         }
                     };
-                    let run = if self.compiled.typed.tree_of(rule).is_some() {
+                    let run = if tree_net.is_some() {
                         dfa.run_holes(input, span.start, span.end, &holes, &mut tags)
                     } else {
                         dfa.run(input, span.start, span.end, &mut tags)
