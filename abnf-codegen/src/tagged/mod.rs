@@ -182,14 +182,16 @@ pub fn from_hir(hir: &Hir, limits: Limits, components: bool) -> Result<TaggedDfa
     let mut dfa = build(Registers::Shared, limits.tagged_states)?;
     if dfa.states() > if components { 128 } else { 512 } {
         // The per-tag form is taken at a sixth of the states once
-        // minimized; it is built up to twice the states of the shared form
-        // (so it would have to minimize by a factor of 12 to be taken: the
-        // grammars here minimize it by 7 at most, and where it is taken it
-        // has a sixth of the shared form's states before minimizing). Where it does
-        // not help it is as large as the shared form, or larger, and
-        // building it whole cost seconds per rule (RFC 3261's
-        // `digest-response`: 8,570 states in either form).
-        let cap = dfa.states().saturating_mul(2).min(limits.tagged_states);
+        // minimized; it is built up to half the states of the minimized
+        // shared form (so it may minimize by a factor of 3 and still be
+        // taken: where it is taken in the corpus and `specs/` it has
+        // between a sixth and a third of the shared form's minimized
+        // states before minimizing: RFC 7230's 1,205 against 4,129).
+        // Where it does not help it is as large as the shared form, or
+        // larger, and its pruning makes each state cost milliseconds: at
+        // twice the shared form's states, RFC 3261's sixteen largest
+        // trees spent 15 s in it, at half 12 s.
+        let cap = (dfa.states() / 2).min(limits.tagged_states);
         if let Ok(p) = build(Registers::PerTag, cap) {
             if p.states() * 6 <= dfa.states() && p.registers <= MAX_REGISTERS && p.fits_words() {
                 dfa = p;
