@@ -4,8 +4,6 @@
 //! zero-copy, for searching.
 
 use core::fmt;
-#[cfg(target_has_atomic = "64")]
-use core::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use once_cell::race::OnceBox;
 use regex_automata::dfa::sparse;
@@ -42,9 +40,8 @@ pub struct Recognizer {
     reverse: Option<Reverse<'static>>,
     sparse: &'static [u8],
     dfa: OnceBox<SparseDfa>,
-    /// The rule's language per position, if its automaton is a chain
-    /// (found on first use, without allocating).
-    positions: PositionsCell,
+    /// The rule's language per position, if its automaton is a chain.
+    chain: Chain,
     /// The grammar's one-character rules, by name ([`Recognizer::classes`]).
     classes: &'static [(&'static str, ByteSet)],
 }
@@ -61,17 +58,18 @@ impl Recognizer {
         sparse: &'static [u8],
         classes: &'static [(&'static str, ByteSet)],
     ) -> Recognizer {
+        let table = Table::__wire(table);
         Recognizer {
             grammar,
             rule,
-            table: Table::__wire(table),
+            chain: Chain::of(&table),
+            table,
             reverse: match reverse {
                 Some(r) => Some(Reverse::__wire(r)),
                 None => None,
             },
             sparse,
             dfa: OnceBox::new(),
-            positions: PositionsCell::new(),
             classes,
         }
     }
@@ -140,8 +138,8 @@ impl Recognizer {
     pub fn is_match_bytes(&self, input: &[u8]) -> bool {
         // A language of byte classes per position (a UUID): every position
         // checked at once, no walk.
-        if self.positions.is_chain(&self.table) {
-            return self.positions.full_match(&self.table.classes, input);
+        if self.chain.is_chain() {
+            return self.chain.full_match(&self.table.classes, input);
         }
         if let Some(sh) = &self.table.shuffle {
             let level = Level::detected();
@@ -179,7 +177,7 @@ impl Recognizer {
     /// checks all positions at once instead of walking the table
     /// ([`crate::Positions`]).
     pub fn is_positional(&self) -> bool {
-        self.positions.is_chain(&self.table)
+        self.chain.is_chain()
     }
 
     /// Whether the generator gave this rule a reverse automaton too
@@ -742,81 +740,37 @@ impl fmt::Debug for Grammar {
     }
 }
 
-/// A recognizer's [`crate::table::Positions`], found on first use and kept
-/// in place: `is_match` allocates nothing, even the first time. Threads
-/// that race to fill it write the same values. (On targets without 64-bit
-/// atomics, every rule walks its table.)
-#[cfg(target_has_atomic = "64")]
-struct PositionsCell {
-    /// 0: not looked for yet; 1: the automaton is not a chain; 2: `lengths`
-    /// and `masks` hold its positions.
-    state: AtomicU8,
-    lengths: AtomicU64,
-    masks: [AtomicU64; crate::table::MAX_POSITIONS],
+/// A recognizer's [`crate::table::Positions`] without the byte classes (the
+/// table's): found while the generated code is compiled (`Recognizer::__new`
+/// is a `const fn`), so `is_match` reads one word to know.
+struct Chain {
+    /// Bit `n`: inputs of `n` bytes may match; 0 if the automaton is not a
+    /// chain.
+    lengths: u64,
+    masks: [u64; crate::table::MAX_POSITIONS],
 }
 
-#[cfg(target_has_atomic = "64")]
-impl PositionsCell {
-    const fn new() -> PositionsCell {
-        PositionsCell {
-            state: AtomicU8::new(0),
-            lengths: AtomicU64::new(0),
-            masks: [const { AtomicU64::new(0) }; crate::table::MAX_POSITIONS],
+impl Chain {
+    const fn of(table: &Table<'_>) -> Chain {
+        match table.positions() {
+            Some(p) => Chain {
+                lengths: p.lengths,
+                masks: p.masks,
+            },
+            None => Chain {
+                lengths: 0,
+                masks: [0; crate::table::MAX_POSITIONS],
+            },
         }
     }
 
-    /// Whether `table`'s automaton is a chain (then [`PositionsCell::full_match`]
-    /// applies).
-    #[inline]
-    fn is_chain(&self, table: &Table<'_>) -> bool {
-        match self.state.load(Ordering::Acquire) {
-            2 => true,
-            1 => false,
-            _ => self.fill(table),
-        }
-    }
-
-    #[cold]
-    fn fill(&self, table: &Table<'_>) -> bool {
-        let Some(p) = table.positions() else {
-            self.state.store(1, Ordering::Release);
-            return false;
-        };
-        for (cell, &m) in self.masks.iter().zip(&p.masks) {
-            cell.store(m, Ordering::Relaxed);
-        }
-        self.lengths.store(p.lengths, Ordering::Relaxed);
-        self.state.store(2, Ordering::Release);
-        true
+    #[inline(always)]
+    fn is_chain(&self) -> bool {
+        self.lengths != 0
     }
 
     #[inline]
     fn full_match(&self, classes: &[u8; 256], input: &[u8]) -> bool {
-        crate::table::match_positions(
-            classes,
-            self.lengths.load(Ordering::Relaxed),
-            &self.masks,
-            |m| m.load(Ordering::Relaxed),
-            input,
-        )
-    }
-}
-
-#[cfg(not(target_has_atomic = "64"))]
-struct PositionsCell;
-
-#[cfg(not(target_has_atomic = "64"))]
-impl PositionsCell {
-    const fn new() -> PositionsCell {
-        PositionsCell
-    }
-
-    #[inline]
-    fn is_chain(&self, _: &Table<'_>) -> bool {
-        false
-    }
-
-    fn full_match(&self, _: &[u8; 256], _: &[u8]) -> bool {
-        unreachable!("no positions without 64-bit atomics")
+        crate::table::match_positions(classes, self.lengths, &self.masks, |&m| m, input)
     }
 }

@@ -75,6 +75,25 @@ pub(crate) enum Words<'a> {
 }
 
 impl<'a> Words<'a> {
+    /// Entry `i`, widened.
+    const fn get(&self, i: usize) -> usize {
+        match self {
+            Words::U16(w) => w[i] as usize,
+            Words::U32(w) => w[i] as usize,
+        }
+    }
+
+    /// Whether row `q` (a state's offset) accepts: the acceptance flags
+    /// follow the transitions, one entry per state ([`Table::accepts`]).
+    const fn accepts(&self, alphabet: usize, q: usize) -> bool {
+        let len = match self {
+            Words::U16(w) => w.len(),
+            Words::U32(w) => w.len(),
+        };
+        let states = len / (alphabet + 1);
+        self.get(states * alphabet + q / alphabet) == 1
+    }
+
     /// `bytes` (4-aligned) as words of `width` bytes.
     ///
     /// # Safety
@@ -225,16 +244,10 @@ impl<'a> Table<'a> {
 
     /// The table's language as byte classes per position, if its automaton
     /// is a chain of at most 63 steps over at most 64 classes
-    /// ([`Positions`]). It reads the whole table: [`crate::Recognizer`]
-    /// does it once.
-    pub fn positions(&self) -> Option<Positions> {
-        match self.words {
-            Words::U16(w) => self.positions_in(w),
-            Words::U32(w) => self.positions_in(w),
-        }
-    }
-
-    fn positions_in<T: Entry>(&self, words: &[T]) -> Option<Positions> {
+    /// ([`Positions`]). It reads the states along the chain; a `const fn`,
+    /// so that [`crate::Recognizer`] finds it while the generated code is
+    /// compiled and its `is_match` pays one test for it.
+    pub const fn positions(&self) -> Option<Positions> {
         let alphabet = self.alphabet as usize;
         if alphabet > 64 {
             return None;
@@ -245,29 +258,32 @@ impl<'a> Table<'a> {
             masks: [0; MAX_POSITIONS],
         };
         let mut s = self.start as usize;
-        for i in 0..=MAX_POSITIONS {
+        let mut i = 0;
+        while i <= MAX_POSITIONS {
             if s == 0 {
                 return None;
             }
-            if self.accepts(words, s) {
+            if self.words.accepts(alphabet, s) {
                 p.lengths |= 1 << i;
             }
             let mut next = 0;
-            for c in 0..alphabet {
-                let t = words[s + c].index();
-                if t == 0 {
-                    continue;
+            let mut c = 0;
+            while c < alphabet {
+                let t = self.words.get(s + c);
+                if t != 0 {
+                    if (next != 0 && next != t) || i == MAX_POSITIONS {
+                        return None;
+                    }
+                    next = t;
+                    p.masks[i] |= 1 << c;
                 }
-                if (next != 0 && next != t) || i == MAX_POSITIONS {
-                    return None;
-                }
-                next = t;
-                p.masks[i] |= 1 << c;
+                c += 1;
             }
             if next == 0 {
-                return (p.lengths != 0).then_some(p);
+                return if p.lengths != 0 { Some(p) } else { None };
             }
             s = next;
+            i += 1;
         }
         None
     }
