@@ -599,8 +599,11 @@ fn build_typed(
         let model = loop {
             let model = typed::model(g, ids, explicit, &forced, &leaves);
             let mut demoted = Vec::new();
-            // Rules with a stack wait for the tree network below.
+            // Rules with a stack wait for the tree network below, and so do
+            // rules too large for one tagged DFA whose parts are typed rules:
+            // their trees are derived with those parts as calls.
             let mut stack_types = Vec::new();
+            let mut oversized: Vec<(&typed::RuleType, Diagnostic)> = Vec::new();
             for ty in &model.types {
                 if parts.tdfas.contains_key(&ty.rule) {
                     continue;
@@ -613,21 +616,34 @@ fn build_typed(
                 if let Err(d) =
                     build_type_automata(config, &mut cache, g, lowerer, &model, ty, text, &mut parts)
                 {
-                    demoted.push((ty.rule, Some(d)));
+                    if d.code == Code::TooLarge && derivable(g, lowerer, &model, ty.rule) {
+                        oversized.push((ty, d));
+                    } else {
+                        demoted.push((ty.rule, Some(d)));
+                    }
                 }
             }
-            if demoted.is_empty() && !stack_types.is_empty() {
+            if demoted.is_empty() && !(stack_types.is_empty() && oversized.is_empty()) {
+                let mut forced: Vec<RuleId> = oversized
+                    .iter()
+                    .flat_map(|(ty, _)| typed_parts(g, &model, ty.rule))
+                    .collect();
+                forced.sort();
+                forced.dedup();
+                let mut types = stack_types.clone();
+                types.extend(oversized.iter().map(|(ty, _)| *ty));
                 demoted = build_tree_network(
-                    config,
-                    &mut cache,
-                    g,
-                    lowerer,
-                    *m,
-                    &model,
-                    &stack_types,
-                    &mut parts,
+                    config, &mut cache, g, lowerer, *m, &model, &types, &forced, &mut parts,
                 );
+                if !demoted.is_empty() && !oversized.is_empty() {
+                    // Too large either way: they fall back to their text with
+                    // the first diagnostic, and the rules with a stack are
+                    // built again without them in the next round.
+                    demoted = oversized.into_iter().map(|(ty, d)| (ty.rule, Some(d))).collect();
+                }
             }
+            // Else the rules too large wait for the next round, with what
+            // this round demoted made leaves (their tagged DFAs are cached).
             if demoted.is_empty() {
                 break model;
             }
@@ -662,10 +678,38 @@ fn build_typed(
     parts
 }
 
+/// The typed rules that rule `rule` references directly (its parts that
+/// have types of their own), core rules aside.
+fn typed_parts(g: &Grammar, model: &TypeModel, rule: RuleId) -> Vec<RuleId> {
+    let mut out = Vec::new();
+    g.rule(rule).expr.for_each_ref(&mut |r, _| {
+        if r != rule && model.is_typed(r) && !crate::network::is_core(g, r) && !out.contains(&r) {
+            out.push(r);
+        }
+    });
+    out
+}
+
+/// Whether typed rule `rule`, too large for one tagged DFA, can be derived
+/// in the tree network with its typed parts as calls: it has such parts,
+/// and none of them matches the empty string. (An empty call at the edge
+/// of a list item could belong to either item: the items are read by
+/// offsets, which do not tell.)
+fn derivable(g: &Grammar, lowerer: &mut Lowerer<'_>, model: &TypeModel, rule: RuleId) -> bool {
+    let parts = typed_parts(g, model, rule);
+    !parts.is_empty()
+        && parts.iter().all(|&r| {
+            lowerer
+                .lower(r)
+                .is_ok_and(|h| h.properties().minimum_len() != Some(0))
+        })
+}
+
 /// Builds the tree network of module `m`'s typed rules that need a stack
-/// (`types`) and their automata, with each call of the network read as one
-/// byte that no rule of the network reads. Returns the rules whose trees
-/// cannot be built, with why.
+/// or are too large for one tagged DFA (`types`) and their automata, with
+/// each call of the network read as one byte that no rule of the network
+/// reads; `forced` rules are called, not inlined (the parts of the too
+/// large ones). Returns the rules whose trees cannot be built, with why.
 #[allow(clippy::too_many_arguments)]
 fn build_tree_network(
     config: &Config,
@@ -675,6 +719,7 @@ fn build_tree_network(
     m: ModuleId,
     model: &TypeModel,
     types: &[&typed::RuleType],
+    forced: &[RuleId],
     parts: &mut TypedParts,
 ) -> Vec<(RuleId, Option<Diagnostic>)> {
     let targets: Vec<RuleId> = types.iter().map(|t| t.rule).collect();
@@ -688,7 +733,7 @@ fn build_tree_network(
         let mut d = Some(d);
         targets.iter().map(|&t| (t, d.take())).collect()
     };
-    let network = match crate::network::build(g, lowerer, &targets, config.limits) {
+    let network = match crate::network::build_with_boundary(g, lowerer, &targets, forced, config.limits) {
         Ok(n) => n,
         Err(d) => return all_fail(d),
     };

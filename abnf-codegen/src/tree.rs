@@ -927,6 +927,60 @@ mod tests {
         assert!(c.typed.elements[&(rule(&c, "p"), vec![])].exact.is_none());
     }
 
+    /// A typed rule whose tagged DFA is over the limit is derived in the
+    /// tree network, with its typed parts as calls; one whose part may be
+    /// empty falls back to its text.
+    #[test]
+    fn rules_too_large_for_one_tagged_dfa_are_derived() {
+        let spec = "h = name \":\" *( \" \" ) addr *( \",\" addr )\n\
+                    name = 1*ALPHA\n\
+                    addr = [ name \" \" ] \"<\" path \">\" *( \";\" name )\n\
+                    path = 1*( ALPHA / \".\" )\n\
+                    g = addr \"=\" opt \"=\" addr \"=\" addr\n\
+                    opt = *( num \";\" )\n\
+                    num = 1*DIGIT\n";
+        let c = build(spec, |c| {
+            c.limits(crate::limits::Limits {
+                tagged_states: 16,
+                ..Default::default()
+            });
+        });
+        let (h, g) = (rule(&c, "h"), rule(&c, "g"));
+        assert!(
+            c.typed.tree_of(h).is_some(),
+            "`h` is derived in the tree network: {:?}",
+            c.warnings
+        );
+        let warned = |name: &str| {
+            c.warnings.items.iter().any(|w| {
+                w.code == crate::diagnostic::Code::TooLarge && w.message.contains(&format!("rule `{name}`"))
+            })
+        };
+        assert!(!warned("h"), "{:?}", c.warnings);
+        assert!(
+            warned("g"),
+            "`opt` may be empty, so `g` falls back: {:?}",
+            c.warnings
+        );
+        let trees = c.trees("t").unwrap();
+        let input = b"To:  Al <a.b>;x,<c>";
+        let tree = trees.parse(h, input).unwrap();
+        check(&c.grammar, &tree, input).unwrap();
+        // The first address, then the list of the others.
+        let text = |i: usize| &input[tree.nodes[i].span.unwrap().range()];
+        let root = &tree.nodes[0];
+        assert_eq!(names(&tree, 0), ["name", "text_", "addr", "addrs"]);
+        assert_eq!(text(root.children[2]), b"Al <a.b>;x");
+        let items: Vec<&[u8]> = tree.nodes[root.children[3]]
+            .children
+            .iter()
+            .map(|&i| text(i))
+            .collect();
+        assert_eq!(items, [&b"<c>"[..]]);
+        assert!(trees.parse(h, b"To:<a").is_err());
+        assert!(check_samples(&c, 5, 20).unwrap() > 20);
+    }
+
     /// Random grammars (`TYPED_TREE_CASES` of them, 40 by default, from
     /// seed `TYPED_TREE_SEED`, 26 by default), half with every rule typed:
     /// samples of every typed rule give trees that pass [`check`].

@@ -732,6 +732,17 @@ fn rules_with_a_stack_parse_the_rfcs_examples_through_typed_trees() {
                 "(Empty list)(start)Hidden recipients  :(nobody(that I know))  ;",
             ][..],
         ),
+        // Too large for one tagged DFA (more than 16,384 states): derived
+        // with its parts as calls. RFC 3261 §20.10 and §24.2.
+        (
+            "rfc3261.abnf",
+            "Contact",
+            &[
+                "Contact: \"Mr. Watson\" <sip:watson@worcester.bell-telephone.com>\r\n   ;q=0.7; expires=3600,\r\n   \"Mr. Watson\" <mailto:watson@bell-telephone.com> ;q=0.1",
+                "m: <sips:bob@192.0.2.4>;expires=60",
+                "Contact: <sip:bob@192.0.2.4>",
+            ][..],
+        ),
     ] {
         let grammar = file.trim_end_matches(".abnf");
         let mut config = Config::new();
@@ -747,6 +758,19 @@ fn rules_with_a_stack_parse_the_rfcs_examples_through_typed_trees() {
             abnf_codegen::tree::check(&c.grammar, &tree, example.as_bytes())
                 .unwrap_or_else(|e| panic!("{rule} on {example:?}: {e}"));
             assert!(tree.nodes.len() > 3, "{rule} on {example:?}: {tree:?}");
+            if rule == "Contact" {
+                // One `contact-param` node per address, each with its URI.
+                let params: Vec<&str> = tree
+                    .nodes
+                    .iter()
+                    .filter(|n| n.name == "ContactParam" || n.name == "contact_param")
+                    .filter_map(|n| n.span)
+                    .map(|s| &example[s.start..s.end])
+                    .collect();
+                let addresses = example.matches('<').count();
+                assert_eq!(params.len(), addresses, "{example:?}: {params:?}");
+                assert!(params.iter().all(|p| p.contains('<') && p.contains('>')), "{params:?}");
+            }
         }
     }
 }

@@ -191,6 +191,20 @@ pub fn build(
     targets: &[RuleId],
     limits: Limits,
 ) -> Result<Network, Diagnostic> {
+    build_with_boundary(g, lowerer, targets, &[], limits)
+}
+
+/// [`build`], with `forced` rules called through the network too (boundary
+/// rules) even where they could be inlined: a typed tree too large for one
+/// tagged DFA is derived with its parts' rules as calls, so that its own
+/// automaton reads each part as one byte.
+pub(crate) fn build_with_boundary(
+    g: &Grammar,
+    lowerer: &mut Lowerer<'_>,
+    targets: &[RuleId],
+    forced: &[RuleId],
+    limits: Limits,
+) -> Result<Network, Diagnostic> {
     // The rules reachable from the targets that reach a recursion lowering
     // found non-regular: they need a stack.
     let reach = crate::grammar::reachable(g, targets);
@@ -199,6 +213,7 @@ pub fn build(
         .filter(|&r| reach[r.0 as usize] && lowerer.non_regular_chain(r).is_some())
         .collect();
     let mut boundary = feedback_vertices(g, &needs);
+    boundary.extend(forced.iter().copied());
     let mut entries: Vec<RuleId> = Vec::new();
     for &t in targets.iter().chain(boundary.iter()) {
         if !entries.contains(&t) {
@@ -413,7 +428,7 @@ fn sccs(nodes: &[RuleId], edges: impl Fn(RuleId) -> Vec<RuleId>) -> Vec<Vec<Rule
     out
 }
 
-fn is_core(g: &Grammar, r: RuleId) -> bool {
+pub(crate) fn is_core(g: &Grammar, r: RuleId) -> bool {
     g.module(g.rule(r).module).name == crate::grammar::CORE_MODULE
 }
 

@@ -715,7 +715,8 @@ fn repetition_name(g: &Grammar, e: &Expr) -> String {
         }
     }
     if other || names.is_empty() || names.len() > 2 {
-        return "text".into();
+        // `text_`: every node has a `text` field of its own.
+        return snake("text");
     }
     snake(&format!("{}s", names.join("-or-")))
 }
