@@ -157,6 +157,8 @@ fn main() {
     assert!(matches!(p.parameter_value.kind, ctype::ast::ParameterValueKind::QuotedString(b"\"x\"")));
     assert_eq!((params[1].ows, params[1].ows_2), (&b" "[..], &b""[..]));
 
+    let h = named::ast::Header::parse("a:  b").unwrap();
+    assert_eq!((h.text, h.token, h.text_, h.token_2), ("a:  b", "a", "  ", "b"));
     let ps = named::ast::Params::parse("; a=b;c=d").unwrap();
     let pairs: Vec<_> = ps.param_items.map(|i| i.parameter.map(|p| (p.token, p.token_2))).collect();
     assert_eq!(pairs, [Some(("a", "b")), Some(("c", "d"))]);
