@@ -945,7 +945,7 @@ mod tests {
                 ..Default::default()
             });
         });
-        let (h, g) = (rule(&c, "h"), rule(&c, "g"));
+        let h = rule(&c, "h");
         assert!(
             c.typed.tree_of(h).is_some(),
             "`h` is derived in the tree network: {:?}",
