@@ -636,10 +636,21 @@ fn build_typed(
                     config, &mut cache, g, lowerer, *m, &model, &types, &forced, &mut parts,
                 );
                 if !demoted.is_empty() && !oversized.is_empty() {
-                    // Too large either way: they fall back to their text with
-                    // the first diagnostic, and the rules with a stack are
-                    // built again without them in the next round.
-                    demoted = oversized.into_iter().map(|(ty, d)| (ty.rule, Some(d))).collect();
+                    // The rules too large either way fall back to their text
+                    // with their first diagnostic, and the network is built
+                    // again without them in the next round; if only rules
+                    // with a stack failed, the rules too large step aside
+                    // too, so that the network is built as without them.
+                    let failed: Vec<(RuleId, Option<Diagnostic>)> = oversized
+                        .iter()
+                        .filter(|(ty, _)| demoted.iter().any(|(r, _)| *r == ty.rule))
+                        .map(|(ty, d)| (ty.rule, Some(d.clone())))
+                        .collect();
+                    demoted = if failed.is_empty() {
+                        oversized.into_iter().map(|(ty, d)| (ty.rule, Some(d))).collect()
+                    } else {
+                        failed
+                    };
                 }
             }
             // Else the rules too large wait for the next round, with what

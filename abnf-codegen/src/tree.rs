@@ -981,6 +981,58 @@ mod tests {
         assert!(check_samples(&c, 5, 20).unwrap() > 20);
     }
 
+    /// A tree derived in the network (its own tagged DFA over the limit)
+    /// cuts its parts as the flat tagged DFA does where either side of a
+    /// call may take a separator (RFC 3261's `HCOLON` and the `SWS` of a
+    /// quoted display name), or a repetition (a part's trailing `*"!"`
+    /// and its parent's).
+    #[test]
+    fn derived_trees_cut_parts_as_flat_ones() {
+        let spec = "h = \"C:\" sws p *( \"!\" ) *( \",\" p )\n\
+                    sws = [ \" \" ]\n\
+                    p = sws \"<\" name \">\" *( \";\" name ) *( \"!\" )\n\
+                    name = 1*ALPHA\n";
+        let build_with = |limit: usize| {
+            build(spec, |c| {
+                c.limits(crate::limits::Limits {
+                    tagged_states: limit,
+                    ..Default::default()
+                });
+            })
+        };
+        let (flat, derived) = (build_with(16 * 1024), build_with(20));
+        let spans = |c: &Compiled, r: &str, input: &[u8]| {
+            let tree = c.trees("t").unwrap().parse(rule(c, r), input).unwrap();
+            check(&c.grammar, &tree, input).unwrap();
+            tree.nodes
+                .iter()
+                .map(|n| (n.name.clone(), n.span))
+                .collect::<Vec<_>>()
+        };
+        for (r, input) in [
+            ("h", &b"C: <a>"[..]),
+            ("h", b"C: <a>, <b>;c"),
+            ("h", b"C:<a>!!, <b>!"),
+        ] {
+            assert!(flat.typed.tree_of(rule(&flat, r)).is_none());
+            assert!(
+                derived.typed.tree_of(rule(&derived, r)).is_some(),
+                "`{r}` is derived: {:?} {:?}",
+                derived.warnings.items,
+                derived
+                    .typed
+                    .tdfas
+                    .get(&rule(&derived, r))
+                    .map(|d| d.dfa.states())
+            );
+            assert_eq!(
+                spans(&flat, r, input),
+                spans(&derived, r, input),
+                "{r} on {input:?}"
+            );
+        }
+    }
+
     /// Random grammars (`TYPED_TREE_CASES` of them, 40 by default, from
     /// seed `TYPED_TREE_SEED`, 26 by default), half with every rule typed:
     /// samples of every typed rule give trees that pass [`check`].

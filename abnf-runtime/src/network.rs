@@ -375,7 +375,10 @@ impl<'a> Network<'a> {
     /// recursion: every item of the sets is the end of some path from its
     /// rule's start, so each backward step finds a predecessor, and steps
     /// that read no input (calls of rules that matched the empty string)
-    /// are searched breadth-first so that they cannot cycle.
+    /// are searched breadth-first so that they cannot cycle. Of the steps
+    /// back, a call that ends there is taken before a byte of the rule's
+    /// own, and of the calls the one that starts last, so that the parts to
+    /// the left keep what they can, as first-match-wins gives them.
     ///
     /// # Panics
     ///
@@ -425,19 +428,17 @@ impl<'a> Network<'a> {
                     next = Some((at, s, 0, None));
                     break;
                 }
-                if k > 0 {
-                    let class = self.classes[input[k - 1] as usize];
-                    if let Some(p) = set(k - 1).iter().find(|it| {
-                        it.origin == 0
-                            && self.rule_of(it.state as usize) == rule as u32
-                            && self.trans[it.state as usize * self.alphabet + class as usize] == s
-                    }) {
-                        next = Some((at, p.state, k - 1, None));
-                        break;
-                    }
-                }
+                // A call that ends here, the one that starts last first, then
+                // a byte of the rule's own: the parts to the left keep all
+                // they can, as first-match-wins gives them (its repetitions
+                // take the longest match first), in the common cases (a
+                // separator that either side may take goes to the left).
+                let mut best: Option<(u32, usize, Call)> = None;
                 for done in set(k).iter().filter(|it| self.accepts(it.state as usize)) {
                     let (callee, j) = (self.rule_of(done.state as usize), done.origin as usize);
+                    if best.is_some_and(|(_, b, _)| j <= b) && j < k {
+                        continue;
+                    }
                     let caller = set(j).iter().find(|it| {
                         it.origin == 0
                             && self.rule_of(it.state as usize) == rule as u32
@@ -454,11 +455,26 @@ impl<'a> Network<'a> {
                         continue;
                     }
                     if j < k {
-                        next = Some((at, p.state, j, Some(call)));
-                        break;
+                        best = Some((p.state, j, call));
+                        continue;
                     }
                     if !level.iter().any(|&(x, _, _)| x == p.state) {
                         level.push((p.state, at, Some(call)));
+                    }
+                }
+                if let Some((state, j, call)) = best {
+                    next = Some((at, state, j, Some(call)));
+                    break;
+                }
+                if k > 0 {
+                    let class = self.classes[input[k - 1] as usize];
+                    if let Some(p) = set(k - 1).iter().find(|it| {
+                        it.origin == 0
+                            && self.rule_of(it.state as usize) == rule as u32
+                            && self.trans[it.state as usize * self.alphabet + class as usize] == s
+                    }) {
+                        next = Some((at, p.state, k - 1, None));
+                        break;
                     }
                 }
                 at += 1;
