@@ -287,13 +287,22 @@ impl<'a> Network<'a> {
     /// The deterministic walk: one action per byte (calls and returns
     /// re-read the same byte), with an explicit stack of return rows and the
     /// offsets where their calls were made. Shifts run in a tight loop; a
-    /// shift into a state that loops on a run of bytes skips the run with
-    /// a vector search.
+    /// shift of a state to itself scans the rest of its run with the same
+    /// row (the lookups of a run do not depend on each other, so they
+    /// overlap, where the steps of a walk wait for each other). A shift
+    /// into a state with a loop set skips its run with the bitmask of the
+    /// run's 64-byte block ([`crate::simd::inside_block`]), classified once
+    /// for all the runs of that set in the block ([`Blocks`]).
     pub fn walk_deterministic(&self, rule: usize, input: &[u8], limits: Limits) -> Result<(), Failure> {
         const KIND: u32 = (1 << action::BITS) - 1;
         let width = self.alphabet + 1;
         let actions = self.actions;
         let classes = &self.classes;
+        // `row / width` for the rows of the table (multiples of `width`
+        // below 2^32), with a multiplication: the state of a row.
+        let inverse = u64::MAX / width as u64 + 1;
+        let state_of = |row: usize| ((row as u128 * u128::from(inverse)) >> 64) as usize;
+        let mut blocks = Blocks::new();
         let mut row = self.starts[rule] as usize * width;
         let mut stack: Vec<(u32, usize)> = Vec::new();
         let mut i = 0;
@@ -306,18 +315,23 @@ impl<'a> Network<'a> {
                 if a & KIND != action::SHIFT {
                     break a;
                 }
-                row = (a >> action::BITS) as usize;
+                let next = (a >> action::BITS) as usize;
                 i += 1;
+                if next == row {
+                    while i < input.len() && actions[row + classes[input[i] as usize] as usize] == a {
+                        i += 1;
+                    }
+                }
+                row = next;
             };
             let payload = (a >> action::BITS) as usize;
             match a & KIND {
                 action::SHIFT_LOOP => {
                     row = payload;
                     i += 1;
-                    let k = self.loop_of[row / width] as usize;
-                    if k > 0 && i < input.len() {
-                        let set = crate::simd::LoopSet::from_records(self.loops, k - 1);
-                        i = crate::simd::find_outside(&set, input, i);
+                    let k = self.loop_of[state_of(row)] as usize;
+                    if k > 0 {
+                        i = blocks.skip(self.loops, k - 1, input, i);
                     }
                 }
                 action::CALL => {
@@ -624,6 +638,61 @@ impl<'a> Network<'a> {
             expected,
             open,
         }
+    }
+}
+
+/// The bitmasks of the 64-byte blocks (aligned to the input's start) that
+/// the deterministic walk has classified by a loop set: the last one of
+/// each of four sets (by their index modulo 4). A run that starts in a
+/// block already classified by its set costs a shift and a trailing-zero
+/// count; simdjson's stage 1 keeps its quote masks the same way.
+struct Blocks {
+    /// Per entry: the block's offset (`usize::MAX`: none), the loop set,
+    /// and the bytes outside its single bytes (and past the input's end).
+    at: [(usize, usize, u64); 4],
+}
+
+impl Blocks {
+    fn new() -> Blocks {
+        Blocks {
+            at: [(usize::MAX, 0, 0); 4],
+        }
+    }
+
+    /// Where the run of loop set `k` (of `records`) that starts at
+    /// `input[i]` ends: at the first byte outside its single bytes, or,
+    /// if an escape or character of the set starts there, where the
+    /// vector search ([`crate::simd::find_outside`]) ends it.
+    #[inline(always)]
+    fn skip(&mut self, records: &[u8], k: usize, input: &[u8], mut i: usize) -> usize {
+        use crate::simd::{LoopSet, NibbleSet, LOOP_SET_BYTES};
+        let n = input.len();
+        let entry = &mut self.at[k % 4];
+        loop {
+            if i >= n {
+                return n;
+            }
+            let base = i & !63;
+            if entry.0 != base || entry.1 != k {
+                let mut bytes = [0u8; 16];
+                bytes.copy_from_slice(&records[k * LOOP_SET_BYTES..k * LOOP_SET_BYTES + 16]);
+                *entry = (
+                    base,
+                    k,
+                    !crate::simd::inside_block(&NibbleSet(bytes), input, base),
+                );
+            }
+            let outside = entry.2 >> (i - base);
+            if outside != 0 {
+                i += outside.trailing_zeros() as usize;
+                break;
+            }
+            i = base + 64;
+        }
+        if i < n && LoopSet::record_may_go_on(records, k, input[i]) {
+            i = crate::simd::find_outside(&LoopSet::from_records(records, k), input, i);
+        }
+        i.min(n)
     }
 }
 

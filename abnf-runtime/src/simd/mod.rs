@@ -242,6 +242,19 @@ impl LoopSet {
         }
     }
 
+    /// Whether, outside the single bytes of set `k` of `records`, byte
+    /// `b` may start an escape or a character of the set (without looking
+    /// at what follows it).
+    #[inline(always)]
+    pub(crate) fn record_may_go_on(records: &[u8], k: usize, b: u8) -> bool {
+        let r = &records[k * LOOP_SET_BYTES..(k + 1) * LOOP_SET_BYTES];
+        if (0xC0..0xF0).contains(&b) && b & 15 != 0 {
+            r[32 + usize::from(b & 15)] >> ((b >> 4) - 0xC) & 1 == 1
+        } else {
+            b == r[32] && r[16..32].iter().any(|&x| x != 0)
+        }
+    }
+
     /// Whether an escape starts at `input[i]` (all three bytes present).
     #[inline(always)]
     fn escape_at(&self, input: &[u8], i: usize) -> bool {
@@ -466,6 +479,62 @@ pub fn find_outside_scalar(set: &LoopSet, input: &[u8], from: usize) -> usize {
         }
     }
     input.len()
+}
+
+/// The bytes of `set` among the 64 from `at`: bit `j` is set where
+/// `input[at + j]` is in `set` (bytes past the end of `input` are not), with
+/// the widest vectors this CPU has: one classification of a block that a
+/// walk keeps and reads again for every run that starts in the block (the
+/// bitmask of simdjson's stage 1), where [`find_outside`] classifies again
+/// from each run's start.
+#[inline]
+pub fn inside_block(set: &NibbleSet, input: &[u8], at: usize) -> u64 {
+    inside_block_with(Level::detected(), set, input, at)
+}
+
+/// [`inside_block`] with a given implementation (a level the CPU does not
+/// have runs the best one it has).
+#[inline]
+pub fn inside_block_with(level: Level, set: &NibbleSet, input: &[u8], at: usize) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let level = level.min(Level::detected());
+        if level > Level::Scalar {
+            let mut tail = [0xFFu8; 64];
+            let block: &[u8; 64] = match input.get(at..at + 64) {
+                Some(b) => b.try_into().expect("64 bytes"),
+                None => {
+                    // Padded with 0xFF, which is in no set.
+                    let rest = input.get(at..).unwrap_or(&[]);
+                    tail[..rest.len()].copy_from_slice(rest);
+                    &tail
+                }
+            };
+            return match level {
+                // SAFETY: `Level::detected` found AVX-512 F and BW (CPUID
+                // and XCR0) on this CPU, so the function's target features
+                // are present.
+                Level::Avx512 | Level::Vbmi => unsafe { x86_64::avx512::inside_block_avx512(set, block) },
+                // SAFETY: as above, for AVX2.
+                Level::Avx2 => unsafe { x86_64::avx2::inside_block_avx2(set, block) },
+                // SAFETY: as above, for SSSE3.
+                _ => unsafe { x86_64::ssse3::inside_block_ssse3(set, block) },
+            };
+        }
+    }
+    let _ = level;
+    inside_block_scalar(set, input, at)
+}
+
+/// The scalar twin of [`inside_block`].
+#[inline]
+pub fn inside_block_scalar(set: &NibbleSet, input: &[u8], at: usize) -> u64 {
+    let block = input.get(at..).unwrap_or(&[]);
+    let mut m = 0u64;
+    for (j, &b) in block.iter().take(64).enumerate() {
+        m |= u64::from(set.contains(b)) << j;
+    }
+    m
 }
 
 /// The first index of `byte` in `input`, if any (`memchr`), 64 bytes per

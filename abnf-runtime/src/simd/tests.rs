@@ -144,6 +144,63 @@ mod loop_sets {
     }
 }
 
+mod blocks {
+    use crate::simd::*;
+
+    #[test]
+    fn inside_block_agrees_with_the_scalar_twin() {
+        let mut x = 0x1234_5678_9abc_def1u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut input = [0u8; 200];
+        for round in 0..500 {
+            let members: alloc::vec::Vec<u8> = (0..=255u8).filter(|_| next() % 3 != 0).collect();
+            let set = NibbleSet::of(&members);
+            let n = (next() % 200) as usize;
+            for b in input[..n].iter_mut() {
+                *b = next() as u8;
+            }
+            let input = &input[..n];
+            for at in [
+                0,
+                1,
+                15,
+                63,
+                64,
+                65,
+                n.saturating_sub(64),
+                n.saturating_sub(3),
+                n,
+                n + 5,
+            ] {
+                let want = inside_block_scalar(&set, input, at);
+                for (j, b) in input.iter().skip(at).take(64).enumerate() {
+                    assert_eq!(
+                        want >> j & 1 == 1,
+                        set.contains(*b),
+                        "round {round}, at {at}, byte {j}"
+                    );
+                }
+                if at + 64 > n {
+                    // Fewer than 64 bytes are left: no bit past them.
+                    assert_eq!(want >> n.saturating_sub(at), 0, "nothing past the end");
+                }
+                for level in Level::available() {
+                    assert_eq!(
+                        inside_block_with(level, &set, input, at),
+                        want,
+                        "round {round}, {level:?}, at {at}, length {n}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 mod bytes {
     use crate::simd::*;
 

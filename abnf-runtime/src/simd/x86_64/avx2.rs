@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
 use crate::simd::generic::{find, find_byte_in, Classify, NibbleExits};
-use crate::simd::{AtomNibbles, ExitWalk, LoopSet, Starts};
+use crate::simd::{AtomNibbles, ExitWalk, LoopSet, NibbleSet, Starts};
 
 /// The lookup tables of a [`LoopSet`] in 32-byte registers (each table
 /// in both 128-bit lanes: `vpshufb` looks up per lane).
@@ -106,6 +106,26 @@ pub(crate) unsafe fn find_outside_avx2(set: &LoopSet, input: &[u8], from: usize)
         |p| unsafe { inside32(&t, p) },
         |p| unsafe { starts32(&t, p) },
     )
+}
+
+/// [`crate::simd::inside_block`] with two 32-byte vectors.
+///
+/// # Safety
+///
+/// The CPU must have AVX2 (and the OS must save its registers).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn inside_block_avx2(set: &NibbleSet, block: &[u8; 64]) -> u64 {
+    // SAFETY: `NibbleSet` and `HIGH` are 16 bytes and `block` 64, all
+    // readable; unaligned loads.
+    let (lo, hi, v0, v1) = unsafe {
+        (
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(set.0.as_ptr().cast())),
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(HIGH.as_ptr().cast())),
+            _mm256_loadu_si256(block.as_ptr().cast()),
+            _mm256_loadu_si256(block.as_ptr().add(32).cast()),
+        )
+    };
+    in32(lo, hi, v0) | in32(lo, hi, v1) << 32
 }
 
 /// [`crate::simd::find_byte`] with 32-byte vectors, on an input of at least

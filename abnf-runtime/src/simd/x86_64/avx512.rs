@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
 use crate::simd::generic::{find, find_byte_in};
-use crate::simd::{LoopSet, Starts};
+use crate::simd::{LoopSet, NibbleSet, Starts};
 
 /// One bit per byte of `v`: set where the byte is in the nibble set
 /// `lo` (`hi` holds [`HIGH`] in every 128-bit lane).
@@ -58,6 +58,26 @@ pub(crate) unsafe fn find_outside_avx512(set: &LoopSet, input: &[u8], from: usiz
             Starts::of(open, esc, lead, hi3, cont)
         },
     )
+}
+
+/// [`crate::simd::inside_block`] with one 64-byte vector.
+///
+/// # Safety
+///
+/// The CPU must have AVX-512 F and BW (and the OS must save their
+/// registers).
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) unsafe fn inside_block_avx512(set: &NibbleSet, block: &[u8; 64]) -> u64 {
+    // SAFETY: `NibbleSet` and `HIGH` are 16 bytes and `block` 64, all
+    // readable; unaligned loads.
+    let (lo, hi, v) = unsafe {
+        (
+            _mm512_broadcast_i32x4(_mm_loadu_si128(set.0.as_ptr().cast())),
+            _mm512_broadcast_i32x4(_mm_loadu_si128(HIGH.as_ptr().cast())),
+            _mm512_loadu_si512(block.as_ptr().cast()),
+        )
+    };
+    in64(lo, hi, v)
 }
 
 /// [`crate::simd::find_byte`] with 64-byte vectors, on an input of at least

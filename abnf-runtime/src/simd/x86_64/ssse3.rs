@@ -6,7 +6,7 @@ use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
 use crate::simd::generic::{find, find_byte_in, Classify, NibbleExits};
-use crate::simd::{AtomNibbles, ExitWalk, LoopSet, Starts};
+use crate::simd::{AtomNibbles, ExitWalk, LoopSet, NibbleSet, Starts};
 
 /// The lookup tables of a [`LoopSet`] in 16-byte registers.
 #[derive(Clone, Copy)]
@@ -108,6 +108,30 @@ pub(crate) unsafe fn find_outside_ssse3(set: &LoopSet, input: &[u8], from: usize
         |p| unsafe { inside16(&t, p) },
         |p| unsafe { starts16(&t, p) },
     )
+}
+
+/// [`crate::simd::inside_block`] with four 16-byte vectors.
+///
+/// # Safety
+///
+/// The CPU must have SSSE3.
+#[target_feature(enable = "ssse3")]
+pub(crate) unsafe fn inside_block_ssse3(set: &NibbleSet, block: &[u8; 64]) -> u64 {
+    // SAFETY: `NibbleSet` and `HIGH` are 16 bytes, readable; unaligned
+    // loads.
+    let (lo, hi) = unsafe {
+        (
+            _mm_loadu_si128(set.0.as_ptr().cast()),
+            _mm_loadu_si128(HIGH.as_ptr().cast()),
+        )
+    };
+    let mut inside = 0;
+    for k in 0..4 {
+        // SAFETY: bytes `16 k .. 16 k + 16` of the 64 of `block`.
+        let v = unsafe { _mm_loadu_si128(block.as_ptr().add(16 * k).cast()) };
+        inside |= in16(lo, hi, v) << (16 * k);
+    }
+    inside
 }
 
 /// [`crate::simd::find_byte`] with 16-byte vectors, on an input of at least
