@@ -303,6 +303,9 @@ impl<'a> Network<'a> {
         let inverse = u64::MAX / width as u64 + 1;
         let state_of = |row: usize| ((row as u128 * u128::from(inverse)) >> 64) as usize;
         let mut blocks = Blocks::new();
+        // The last shift into a looping state, and its loop set's index
+        // plus one.
+        let mut last_loop = (action::ERROR, 0);
         let mut row = self.starts[rule] as usize * width;
         let mut stack: Vec<(u32, usize)> = Vec::new();
         let mut i = 0;
@@ -312,28 +315,30 @@ impl<'a> Network<'a> {
                     break actions[row + self.alphabet];
                 };
                 let a = actions[row + classes[b as usize] as usize];
-                if a & KIND != action::SHIFT {
+                let next = (a >> action::BITS) as usize;
+                if a & KIND == action::SHIFT {
+                    i += 1;
+                    if next == row {
+                        while i < input.len() && actions[row + classes[input[i] as usize] as usize] == a {
+                            i += 1;
+                        }
+                    }
+                    row = next;
+                } else if a & KIND == action::SHIFT_LOOP {
+                    row = next;
+                    i += 1;
+                    if a != last_loop.0 {
+                        last_loop = (a, self.loop_of[state_of(row)] as usize);
+                    }
+                    if last_loop.1 > 0 {
+                        i = blocks.skip(self, row, a, last_loop.1 - 1, input, i);
+                    }
+                } else {
                     break a;
                 }
-                let next = (a >> action::BITS) as usize;
-                i += 1;
-                if next == row {
-                    while i < input.len() && actions[row + classes[input[i] as usize] as usize] == a {
-                        i += 1;
-                    }
-                }
-                row = next;
             };
             let payload = (a >> action::BITS) as usize;
             match a & KIND {
-                action::SHIFT_LOOP => {
-                    row = payload;
-                    i += 1;
-                    let k = self.loop_of[state_of(row)] as usize;
-                    if k > 0 {
-                        i = blocks.skip(self.loops, k - 1, input, i);
-                    }
-                }
                 action::CALL => {
                     if stack.len() >= limits.depth {
                         return Err(self.failure_det(i, row / width, ErrorKind::TooDeep, &stack));
@@ -650,49 +655,117 @@ struct Blocks {
     /// Per entry: the block's offset (`usize::MAX`: none), the loop set,
     /// and the bytes outside its single bytes (and past the input's end).
     at: [(usize, usize, u64); 4],
+    /// Actions that started a detour which did not come back to its loop
+    /// (the end of a string, say): not tried again, so that a run's usual
+    /// end costs one lookup (a guess for speed only: the walk is the same
+    /// without it).
+    dead_ends: [u32; 4],
+    next_dead_end: usize,
 }
+
+/// The most table steps a detour from a loop set's run may take to come
+/// back to it (an escape as `\uFFFF`, a four-byte character).
+const DETOUR: usize = 8;
+
+/// How many detours a run takes before it goes on with the vector search
+/// ([`crate::simd::find_outside`]) at an escape or character of its set.
+const VECTOR_AFTER: usize = 4;
 
 impl Blocks {
     fn new() -> Blocks {
         Blocks {
             at: [(usize::MAX, 0, 0); 4],
+            dead_ends: [action::ERROR; 4],
+            next_dead_end: 0,
         }
     }
 
-    /// Where the run of loop set `k` (of `records`) that starts at
-    /// `input[i]` ends: at the first byte outside its single bytes, or,
-    /// if an escape or character of the set starts there, where the
-    /// vector search ([`crate::simd::find_outside`]) ends it.
+    /// Where the run of the looping state at `row` (entered by action
+    /// `enter`, with loop set `k`) that starts at `input[i]` ends. Bytes
+    /// of the set's single bytes are skipped with the block's bitmask; at
+    /// a byte outside them, the walk takes up to [`DETOUR`] table steps,
+    /// and if they are shifts that come back into the state (by `enter`),
+    /// the run goes on after them (escapes, characters); else it ends at
+    /// that byte, where the walk's own steps take over.
     #[inline(always)]
-    fn skip(&mut self, records: &[u8], k: usize, input: &[u8], mut i: usize) -> usize {
-        use crate::simd::{LoopSet, NibbleSet, LOOP_SET_BYTES};
+    fn skip(
+        &mut self,
+        net: &Network<'_>,
+        row: usize,
+        enter: u32,
+        k: usize,
+        input: &[u8],
+        mut i: usize,
+    ) -> usize {
+        use crate::simd::{NibbleSet, LOOP_SET_BYTES};
+        const KIND: u32 = (1 << action::BITS) - 1;
         let n = input.len();
-        let entry = &mut self.at[k % 4];
+        let records = net.loops;
+        let mut detours = 0;
         loop {
+            let entry = &mut self.at[k % 4];
+            loop {
+                if i >= n {
+                    return n;
+                }
+                let base = i & !63;
+                if entry.0 != base || entry.1 != k {
+                    let mut bytes = [0u8; 16];
+                    bytes.copy_from_slice(&records[k * LOOP_SET_BYTES..k * LOOP_SET_BYTES + 16]);
+                    *entry = (
+                        base,
+                        k,
+                        !crate::simd::inside_block(&NibbleSet(bytes), input, base),
+                    );
+                }
+                let outside = entry.2 >> (i - base);
+                if outside != 0 {
+                    i += outside.trailing_zeros() as usize;
+                    break;
+                }
+                i = base + 64;
+            }
             if i >= n {
                 return n;
             }
-            let base = i & !63;
-            if entry.0 != base || entry.1 != k {
-                let mut bytes = [0u8; 16];
-                bytes.copy_from_slice(&records[k * LOOP_SET_BYTES..k * LOOP_SET_BYTES + 16]);
-                *entry = (
-                    base,
-                    k,
-                    !crate::simd::inside_block(&NibbleSet(bytes), input, base),
-                );
+            // A run with many escapes or characters (text in a script
+            // other than Latin, say) goes on with the vector search, which
+            // skips the set's whole characters and escapes.
+            detours += 1;
+            if detours > VECTOR_AFTER && crate::simd::LoopSet::record_may_go_on(records, k, input[i]) {
+                i = crate::simd::find_outside(&crate::simd::LoopSet::from_records(records, k), input, i);
+                if i >= n {
+                    return n;
+                }
             }
-            let outside = entry.2 >> (i - base);
-            if outside != 0 {
-                i += outside.trailing_zeros() as usize;
-                break;
+            // The detour.
+            let first = net.actions[row + net.classes[input[i] as usize] as usize];
+            if first & KIND != action::SHIFT || self.dead_ends.contains(&first) {
+                return i;
             }
-            i = base + 64;
+            let mut r = (first >> action::BITS) as usize;
+            let mut j = i + 1;
+            let back = loop {
+                if j >= n || j - i >= DETOUR {
+                    break false;
+                }
+                let x = net.actions[r + net.classes[input[j] as usize] as usize];
+                j += 1;
+                if x == enter {
+                    break true;
+                }
+                if x & KIND != action::SHIFT {
+                    break false;
+                }
+                r = (x >> action::BITS) as usize;
+            };
+            if !back {
+                self.dead_ends[self.next_dead_end % 4] = first;
+                self.next_dead_end += 1;
+                return i;
+            }
+            i = j;
         }
-        if i < n && LoopSet::record_may_go_on(records, k, input[i]) {
-            i = crate::simd::find_outside(&LoopSet::from_records(records, k), input, i);
-        }
-        i.min(n)
     }
 }
 
