@@ -655,6 +655,11 @@ struct Blocks {
     /// Per entry: the block's offset (`usize::MAX`: none), the loop set,
     /// and the bytes outside its single bytes (and past the input's end).
     at: [(usize, usize, u64); 4],
+    /// Whether the CPU (or [`crate::simd::cap_level`]) has no vectors: a
+    /// run's bytes are then looked up in the table one by one (the scalar
+    /// twin of a block's classification would look at all 64 bytes of a
+    /// block for runs of a few).
+    scalar: bool,
     /// Actions that started a detour which did not come back to its loop
     /// (the end of a string, say): not tried again, so that a run's usual
     /// end costs one lookup (a guess for speed only: the walk is the same
@@ -674,6 +679,7 @@ const VECTOR_AFTER: usize = 4;
 impl Blocks {
     fn new() -> Blocks {
         Blocks {
+            scalar: crate::simd::Level::detected() == crate::simd::Level::Scalar,
             at: [(usize::MAX, 0, 0); 4],
             dead_ends: [action::ERROR; 4],
             next_dead_end: 0,
@@ -703,27 +709,35 @@ impl Blocks {
         let records = net.loops;
         let mut detours = 0;
         loop {
-            let entry = &mut self.at[k % 4];
-            loop {
-                if i >= n {
-                    return n;
+            if self.scalar {
+                // One table lookup per byte of the run (no vectors to
+                // classify a block with).
+                while i < n && net.actions[row + net.classes[input[i] as usize] as usize] == enter {
+                    i += 1;
                 }
-                let base = i & !63;
-                if entry.0 != base || entry.1 != k {
-                    let mut bytes = [0u8; 16];
-                    bytes.copy_from_slice(&records[k * LOOP_SET_BYTES..k * LOOP_SET_BYTES + 16]);
-                    *entry = (
-                        base,
-                        k,
-                        !crate::simd::inside_block(&NibbleSet(bytes), input, base),
-                    );
+            } else {
+                let entry = &mut self.at[k % 4];
+                loop {
+                    if i >= n {
+                        return n;
+                    }
+                    let base = i & !63;
+                    if entry.0 != base || entry.1 != k {
+                        let mut bytes = [0u8; 16];
+                        bytes.copy_from_slice(&records[k * LOOP_SET_BYTES..k * LOOP_SET_BYTES + 16]);
+                        *entry = (
+                            base,
+                            k,
+                            !crate::simd::inside_block(&NibbleSet(bytes), input, base),
+                        );
+                    }
+                    let outside = entry.2 >> (i - base);
+                    if outside != 0 {
+                        i += outside.trailing_zeros() as usize;
+                        break;
+                    }
+                    i = base + 64;
                 }
-                let outside = entry.2 >> (i - base);
-                if outside != 0 {
-                    i += outside.trailing_zeros() as usize;
-                    break;
-                }
-                i = base + 64;
             }
             if i >= n {
                 return n;

@@ -396,8 +396,10 @@ fn json_skips_across_blocks_agree_with_the_general_walk() {
     assert!(walk.is_deterministic());
     let limits = abnf_runtime::network::Limits::DEFAULT;
     let pieces: [&str; 9] = ["a", "é", "😀", "\\n", "\\u00e9", " ", "日", "\\\"", "x\u{1}"];
+    use abnf_runtime::simd::{cap_level, Level};
+    let top = Level::detected();
     let mut rng = crate::sample::Rng::new(11);
-    for round in 0..400 {
+    for round in 0..200 {
         let mut doc = String::from("[");
         for v in 0..1 + rng.below(6) {
             if v > 0 {
@@ -416,18 +418,25 @@ fn json_skips_across_blocks_agree_with_the_general_walk() {
         }
         doc.push(']');
         let bytes = doc.as_bytes();
-        // The whole document, every prefix, and one byte changed.
+        // The whole document, every prefix, and one byte dropped; at
+        // every vector level (the walk's answers do not depend on it, so
+        // capping it does not disturb the tests that run meanwhile).
         for cut in (0..=bytes.len()).rev() {
             let mut m = bytes[..cut].to_vec();
             if cut < bytes.len() && round % 4 == 1 {
                 m.extend_from_slice(&bytes[cut + 1..]);
             }
-            assert_eq!(
-                walk.walk_deterministic(index, &m, limits).is_ok(),
-                walk.walk_general(index, &m, limits).is_ok(),
-                "{:?}",
-                String::from_utf8_lossy(&m)
-            );
+            let want = walk.walk_general(index, &m, limits).is_ok();
+            for level in Level::available() {
+                cap_level(level);
+                assert_eq!(
+                    walk.walk_deterministic(index, &m, limits).is_ok(),
+                    want,
+                    "{level:?}: {:?}",
+                    String::from_utf8_lossy(&m)
+                );
+            }
+            cap_level(top);
         }
     }
 }
