@@ -33,6 +33,8 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 
+use once_cell::race::OnceBox;
+
 use crate::recognizer::ErrorKind;
 use crate::wire::{self, Kind, WireError};
 use crate::{ByteSet, MatchError};
@@ -294,6 +296,71 @@ impl<'a> Network<'a> {
     /// run's 64-byte block ([`crate::simd::inside_block`]), classified once
     /// for all the runs of that set in the block ([`Blocks`]).
     pub fn walk_deterministic(&self, rule: usize, input: &[u8], limits: Limits) -> Result<(), Failure> {
+        self.walk_deterministic_with(rule, input, limits, &self.loop_pairs())
+    }
+
+    /// The two-byte escapes of each loop set's state, found in the action
+    /// table: the bytes `x` of a class outside the set that shifts to a
+    /// state from which the bytes `e` of a set shift straight back (by the
+    /// same action that enters the looping state), so that `x e` loops;
+    /// the class with the most such `e` (ASCII bytes only), if any. Runs skip them with the
+    /// block's masks ([`crate::simd::BlockMasks::with_pairs`]) instead of
+    /// table steps.
+    pub fn loop_pairs(&self) -> Vec<Option<(crate::simd::NibbleSet, crate::simd::NibbleSet)>> {
+        const KIND: u32 = (1 << action::BITS) - 1;
+        let width = self.alphabet + 1;
+        let sets = self.loops.len() / crate::simd::LOOP_SET_BYTES;
+        let mut out = vec![None; sets];
+        let mut seen = vec![false; sets];
+        // The ASCII bytes of each class.
+        let mut members: Vec<Vec<u8>> = vec![Vec::new(); self.alphabet];
+        for b in 0..0x80u8 {
+            members[self.classes[b as usize] as usize].push(b);
+        }
+        for (state, &k) in self.loop_of.iter().enumerate() {
+            if k == 0 || k as usize > sets {
+                continue;
+            }
+            let row = state * width;
+            let enter = (row as u32) << action::BITS | action::SHIFT_LOOP;
+            let mut best: Option<(&[u8], Vec<u8>)> = None;
+            for (c, xs) in members.iter().enumerate() {
+                let a = self.actions[row + c];
+                let p = (a >> action::BITS) as usize;
+                if xs.is_empty() || a & KIND != action::SHIFT || p == row {
+                    continue;
+                }
+                let next: Vec<u8> = (0..self.alphabet)
+                    .filter(|&e| self.actions[p + e] == enter)
+                    .flat_map(|e| members[e].iter().copied())
+                    .collect();
+                if !next.is_empty() && best.as_ref().is_none_or(|(_, b)| next.len() > b.len()) {
+                    best = Some((xs, next));
+                }
+            }
+            let found =
+                best.map(|(x, next)| (crate::simd::NibbleSet::of(x), crate::simd::NibbleSet::of(&next)));
+            // States that share a loop set keep its escapes only if they
+            // all have the same.
+            match seen[k as usize - 1] {
+                false => out[k as usize - 1] = found,
+                true if out[k as usize - 1] != found => out[k as usize - 1] = None,
+                true => {}
+            }
+            seen[k as usize - 1] = true;
+        }
+        out
+    }
+
+    /// [`Network::walk_deterministic`] with the loop sets' two-byte
+    /// escapes ([`Network::loop_pairs`]) found already.
+    pub fn walk_deterministic_with(
+        &self,
+        rule: usize,
+        input: &[u8],
+        limits: Limits,
+        pairs: &[Option<(crate::simd::NibbleSet, crate::simd::NibbleSet)>],
+    ) -> Result<(), Failure> {
         const KIND: u32 = (1 << action::BITS) - 1;
         let width = self.alphabet + 1;
         let actions = self.actions;
@@ -302,7 +369,7 @@ impl<'a> Network<'a> {
         // below 2^32), with a multiplication: the state of a row.
         let inverse = u64::MAX / width as u64 + 1;
         let state_of = |row: usize| ((row as u128 * u128::from(inverse)) >> 64) as usize;
-        let mut blocks = Blocks::new();
+        let mut blocks = Blocks::new(pairs);
         // The last shift into a looping state, and its loop set's index
         // plus one.
         let mut last_loop = (action::ERROR, 0);
@@ -651,10 +718,12 @@ impl<'a> Network<'a> {
 /// each of four sets (by their index modulo 4). A run that starts in a
 /// block already classified by its set costs a shift and a trailing-zero
 /// count; simdjson's stage 1 keeps its quote masks the same way.
-struct Blocks {
+struct Blocks<'p> {
+    /// The loop sets' two-byte escapes ([`Network::loop_pairs`]).
+    pairs: &'p [Option<(crate::simd::NibbleSet, crate::simd::NibbleSet)>],
     /// Per entry: the block's offset (`usize::MAX`: none), the loop set,
-    /// and the bytes outside its single bytes (and past the input's end).
-    at: [(usize, usize, u64); 4],
+    /// and its classification by the set.
+    at: [(usize, usize, crate::simd::BlockMasks); 4],
     /// Whether the CPU (or [`crate::simd::cap_level`]) has no vectors: a
     /// run's bytes are then looked up in the table one by one (the scalar
     /// twin of a block's classification would look at all 64 bytes of a
@@ -676,11 +745,12 @@ const DETOUR: usize = 8;
 /// ([`crate::simd::find_outside`]) at an escape or character of its set.
 const VECTOR_AFTER: usize = 4;
 
-impl Blocks {
-    fn new() -> Blocks {
+impl<'p> Blocks<'p> {
+    fn new(pairs: &'p [Option<(crate::simd::NibbleSet, crate::simd::NibbleSet)>]) -> Blocks<'p> {
         Blocks {
+            pairs,
             scalar: crate::simd::Level::detected() == crate::simd::Level::Scalar,
-            at: [(usize::MAX, 0, 0); 4],
+            at: [(usize::MAX, 0, crate::simd::BlockMasks::NONE); 4],
             dead_ends: [action::ERROR; 4],
             next_dead_end: 0,
         }
@@ -703,7 +773,7 @@ impl Blocks {
         input: &[u8],
         mut i: usize,
     ) -> usize {
-        use crate::simd::{NibbleSet, LOOP_SET_BYTES};
+        use crate::simd::LoopSet;
         const KIND: u32 = (1 << action::BITS) - 1;
         let n = input.len();
         let records = net.loops;
@@ -723,15 +793,17 @@ impl Blocks {
                     }
                     let base = i & !63;
                     if entry.0 != base || entry.1 != k {
-                        let mut bytes = [0u8; 16];
-                        bytes.copy_from_slice(&records[k * LOOP_SET_BYTES..k * LOOP_SET_BYTES + 16]);
-                        *entry = (
-                            base,
-                            k,
-                            !crate::simd::inside_block(&NibbleSet(bytes), input, base),
-                        );
+                        let set = LoopSet::from_records(records, k);
+                        let mut masks = crate::simd::classify_block(&set, input, base);
+                        if let Some(Some((x, next))) = self.pairs.get(k) {
+                            let block = |s: &crate::simd::NibbleSet| {
+                                crate::simd::classify_block(&LoopSet::plain(*s), input, base).inside()
+                            };
+                            masks = masks.with_pairs(block(x), block(next));
+                        }
+                        *entry = (base, k, masks);
                     }
-                    let outside = entry.2 >> (i - base);
+                    let outside = entry.2.outside_from(i - base);
                     if outside != 0 {
                         i += outside.trailing_zeros() as usize;
                         break;
@@ -914,6 +986,8 @@ pub struct NetworkRecognizer {
     network: Network<'static>,
     names: &'static [&'static str],
     limits: Limits,
+    /// The network's [`Network::loop_pairs`], found on first use.
+    pairs: OnceBox<Vec<Option<(crate::simd::NibbleSet, crate::simd::NibbleSet)>>>,
 }
 
 impl NetworkRecognizer {
@@ -939,6 +1013,7 @@ impl NetworkRecognizer {
                 depth,
                 items: Limits::DEFAULT.items,
             },
+            pairs: OnceBox::new(),
         }
     }
 
@@ -971,7 +1046,19 @@ impl NetworkRecognizer {
     /// Whether all of `input` matches the rule (bytes that are not UTF-8
     /// never match a grammar over Unicode characters).
     pub fn is_match_bytes(&self, input: &[u8]) -> bool {
-        self.network.full_match(self.index, input, self.limits).is_ok()
+        self.full_match(input, self.limits).is_ok()
+    }
+
+    fn full_match(&self, input: &[u8], limits: Limits) -> Result<(), Failure> {
+        if self.network.is_deterministic() {
+            let pairs = self
+                .pairs
+                .get_or_init(|| alloc::boxed::Box::new(self.network.loop_pairs()));
+            self.network
+                .walk_deterministic_with(self.index, input, limits, pairs)
+        } else {
+            self.network.walk_general(self.index, input, limits)
+        }
     }
 
     /// `Ok` if all of `input` matches the rule, else where and why not.
@@ -1025,8 +1112,7 @@ impl NetworkRecognizer {
     /// [`NetworkRecognizer::validate_bytes`] with other limits (a nesting
     /// depth for this call, say).
     pub fn validate_with(&self, input: &[u8], limits: Limits) -> Result<(), MatchError> {
-        self.network
-            .full_match(self.index, input, limits)
+        self.full_match(input, limits)
             .map_err(|f| MatchError::from_failure(self.grammar, self.rule, input, &f, self.names))
     }
 }

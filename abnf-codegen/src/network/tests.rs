@@ -395,7 +395,10 @@ fn json_skips_across_blocks_agree_with_the_general_walk() {
     let walk = wire.network();
     assert!(walk.is_deterministic());
     let limits = abnf_runtime::network::Limits::DEFAULT;
-    let pieces: [&str; 9] = ["a", "é", "😀", "\\n", "\\u00e9", " ", "日", "\\\"", "x\u{1}"];
+    // Valid string contents, then (the last two) invalid ones.
+    let pieces: [&str; 11] = [
+        "a", "é", "😀", "\\n", "\\u00e9", " ", "日", "\\\"", "\\\\", "x\u{1}", "\\",
+    ];
     use abnf_runtime::simd::{cap_level, Level};
     let top = Level::detected();
     let mut rng = crate::sample::Rng::new(11);
@@ -410,7 +413,7 @@ fn json_skips_across_blocks_agree_with_the_general_walk() {
                 _ => {
                     doc.push('"');
                     for _ in 0..rng.below(80) {
-                        doc.push_str(pieces[rng.below(if round % 3 == 0 { 9 } else { 8 }) as usize]);
+                        doc.push_str(pieces[rng.below(if round % 3 == 0 { 11 } else { 9 }) as usize]);
                     }
                     doc.push('"');
                 }

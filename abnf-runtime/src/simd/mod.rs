@@ -481,21 +481,100 @@ pub fn find_outside_scalar(set: &LoopSet, input: &[u8], from: usize) -> usize {
     input.len()
 }
 
-/// The bytes of `set` among the 64 from `at`: bit `j` is set where
-/// `input[at + j]` is in `set` (bytes past the end of `input` are not), with
-/// the widest vectors this CPU has: one classification of a block that a
-/// walk keeps and reads again for every run that starts in the block (the
-/// bitmask of simdjson's stage 1), where [`find_outside`] classifies again
-/// from each run's start.
-#[inline]
-pub fn inside_block(set: &NibbleSet, input: &[u8], at: usize) -> u64 {
-    inside_block_with(Level::detected(), set, input, at)
+/// A 64-byte block classified by a loop set ([`classify_block`]): the
+/// bytes in the set's single bytes, and the escapes and characters of the
+/// set that start in the block (all of whose bytes are in it). A walk
+/// keeps it and reads it again for every run of the set that starts in
+/// the block (the bitmasks of simdjson's stage 1), where [`find_outside`]
+/// classifies again from each run's start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockMasks {
+    inside: u64,
+    three: u64,
+    two: u64,
+    /// Two-byte escapes ([`BlockMasks::with_pairs`]): where their first
+    /// byte is, and where a byte that may follow it is.
+    pair_open: u64,
+    pair_next: u64,
 }
 
-/// [`inside_block`] with a given implementation (a level the CPU does not
+impl BlockMasks {
+    /// No byte in the set.
+    pub const NONE: BlockMasks = BlockMasks {
+        inside: 0,
+        three: 0,
+        two: 0,
+        pair_open: 0,
+        pair_next: 0,
+    };
+
+    /// The masks with two-byte escapes: `open` marks a byte `x` (outside
+    /// the set) and `next` the bytes `e` such that `x e` loops, as `\n`
+    /// does in a JSON string. An `x` escapes the byte after it, so in a
+    /// row of them (when `x` may follow `x`) every other one opens an
+    /// escape, counted from the run's start (simdjson's escaped
+    /// characters).
+    #[inline(always)]
+    pub fn with_pairs(self, open: u64, next: u64) -> BlockMasks {
+        BlockMasks {
+            pair_open: open,
+            pair_next: next,
+            ..self
+        }
+    }
+
+    /// The bytes in the set's single bytes (bit `j`: byte `j` of the
+    /// block).
+    #[inline(always)]
+    pub fn inside(&self) -> u64 {
+        self.inside
+    }
+
+    /// The bytes escaped by the pairs' first bytes, for a run that starts
+    /// at bit 0 of `open`: those after a row of them of odd length (no
+    /// carry from before the run).
+    #[inline(always)]
+    fn escaped(open: u64) -> u64 {
+        const EVEN: u64 = 0x5555_5555_5555_5555;
+        let follows = open << 1;
+        let odd_starts = open & !EVEN & !follows;
+        let even_starts = odd_starts.wrapping_add(open);
+        (EVEN ^ (even_starts << 1)) & follows
+    }
+
+    /// Where a run that starts at byte `off` of the block (below 64) may
+    /// end: bit `j` is set where byte `off + j` is neither in the set nor
+    /// in an escape or character that starts at `off` or after it (a
+    /// sequence that starts before `off` is not the run's); bits past the
+    /// block are clear. Its first bit is where
+    /// [`find_outside`] from `off` stops, unless that is a sequence that
+    /// crosses the block's end.
+    #[inline(always)]
+    pub fn outside_from(&self, off: usize) -> u64 {
+        // Pairs whose second byte may follow their first, counted from
+        // the run's start; a pair that may not ends the run at its first
+        // byte, as the first byte is outside the set.
+        let pairs = Self::escaped(self.pair_open >> off) & self.pair_next >> off;
+        let starts = Starts {
+            three: self.three >> off,
+            two: self.two >> off | pairs >> 1,
+        };
+        outside_of(self.inside >> off, starts) & (!0u64 >> off)
+    }
+}
+
+/// The 64 bytes from `at` classified by `set` (bytes past the end of
+/// `input` are in no set and start nothing), with the widest vectors this
+/// CPU has.
+#[inline]
+pub fn classify_block(set: &LoopSet, input: &[u8], at: usize) -> BlockMasks {
+    classify_block_with(Level::detected(), set, input, at)
+}
+
+/// [`classify_block`] with a given implementation (a level the CPU does not
 /// have runs the best one it has).
 #[inline]
-pub fn inside_block_with(level: Level, set: &NibbleSet, input: &[u8], at: usize) -> u64 {
+pub fn classify_block_with(level: Level, set: &LoopSet, input: &[u8], at: usize) -> BlockMasks {
     #[cfg(target_arch = "x86_64")]
     {
         let level = level.min(Level::detected());
@@ -504,7 +583,8 @@ pub fn inside_block_with(level: Level, set: &NibbleSet, input: &[u8], at: usize)
             let block: &[u8; 64] = match input.get(at..at + 64) {
                 Some(b) => b.try_into().expect("64 bytes"),
                 None => {
-                    // Padded with 0xFF, which is in no set.
+                    // Padded with 0xFF: in no set, neither a lead byte nor
+                    // a continuation byte.
                     let rest = input.get(at..).unwrap_or(&[]);
                     tail[..rest.len()].copy_from_slice(rest);
                     &tail
@@ -514,27 +594,55 @@ pub fn inside_block_with(level: Level, set: &NibbleSet, input: &[u8], at: usize)
                 // SAFETY: `Level::detected` found AVX-512 F and BW (CPUID
                 // and XCR0) on this CPU, so the function's target features
                 // are present.
-                Level::Avx512 | Level::Vbmi => unsafe { x86_64::avx512::inside_block_avx512(set, block) },
+                Level::Avx512 | Level::Vbmi => unsafe { x86_64::avx512::classify_block_avx512(set, block) },
                 // SAFETY: as above, for AVX2.
-                Level::Avx2 => unsafe { x86_64::avx2::inside_block_avx2(set, block) },
+                Level::Avx2 => unsafe { x86_64::avx2::classify_block_avx2(set, block) },
                 // SAFETY: as above, for SSSE3.
-                _ => unsafe { x86_64::ssse3::inside_block_ssse3(set, block) },
+                _ => unsafe { x86_64::ssse3::classify_block_ssse3(set, block) },
             };
         }
     }
     let _ = level;
-    inside_block_scalar(set, input, at)
+    classify_block_scalar(set, input, at)
 }
 
-/// The scalar twin of [`inside_block`].
-#[inline]
-pub fn inside_block_scalar(set: &NibbleSet, input: &[u8], at: usize) -> u64 {
+/// The scalar twin of [`classify_block`]: the same masks, one byte at a
+/// time.
+pub fn classify_block_scalar(set: &LoopSet, input: &[u8], at: usize) -> BlockMasks {
     let block = input.get(at..).unwrap_or(&[]);
-    let mut m = 0u64;
+    let (mut inside, mut open, mut esc, mut lead, mut high, mut cont) = (0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
     for (j, &b) in block.iter().take(64).enumerate() {
-        m |= u64::from(set.contains(b)) << j;
+        inside |= u64::from(set.bytes.contains(b)) << j;
+        if !set.escaped.is_empty() {
+            open |= u64::from(b == set.escape) << j;
+            esc |= u64::from(set.escaped.contains(b)) << j;
+        }
+        lead |= u64::from(set.leads.contains(b)) << j;
+        high |= u64::from(b & 0xF0 == 0xE0) << j;
+        cont |= u64::from(b & 0xC0 == 0x80) << j;
     }
-    m
+    let starts = Starts::of(open, esc, lead, high, cont);
+    BlockMasks {
+        inside,
+        three: starts.three,
+        two: starts.two,
+        pair_open: 0,
+        pair_next: 0,
+    }
+}
+
+impl BlockMasks {
+    /// The masks from a level's classification.
+    #[inline(always)]
+    fn of(inside: u64, starts: Starts) -> BlockMasks {
+        BlockMasks {
+            inside,
+            three: starts.three,
+            two: starts.two,
+            pair_open: 0,
+            pair_next: 0,
+        }
+    }
 }
 
 /// The first index of `byte` in `input`, if any (`memchr`), 64 bytes per

@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
 use crate::simd::generic::{find, find_byte_in, Classify, NibbleExits};
-use crate::simd::{AtomNibbles, ExitWalk, LoopSet, NibbleSet, Starts};
+use crate::simd::{AtomNibbles, BlockMasks, ExitWalk, LoopSet, Starts};
 
 /// The lookup tables of a [`LoopSet`] in 32-byte registers (each table
 /// in both 128-bit lanes: `vpshufb` looks up per lane).
@@ -84,19 +84,7 @@ unsafe fn starts32(t: &Tables32, p: *const u8) -> Starts {
 /// The CPU must have AVX2 (and the OS must save its registers).
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn find_outside_avx2(set: &LoopSet, input: &[u8], from: usize) -> usize {
-    // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
-    let t = unsafe {
-        Tables32 {
-            bytes: _mm256_broadcastsi128_si256(_mm_loadu_si128(set.bytes.0.as_ptr().cast())),
-            escaped: _mm256_broadcastsi128_si256(_mm_loadu_si128(set.escaped.0.as_ptr().cast())),
-            high: _mm256_broadcastsi128_si256(_mm_loadu_si128(HIGH.as_ptr().cast())),
-            escape: _mm256_set1_epi8(set.escape as i8),
-            leads: _mm256_broadcastsi128_si256(_mm_loadu_si128(set.leads.0.as_ptr().cast())),
-            lead_high: _mm256_broadcastsi128_si256(_mm_loadu_si128(LEAD_HIGH.as_ptr().cast())),
-            escapes: !set.escaped.is_empty(),
-            chars: !set.leads.is_empty(),
-        }
-    };
+    let t = tables32(set);
     // SAFETY: `inside32` and `starts32` read 64 bytes from `p`, which
     // `find` makes sure are inside its buffer.
     find(
@@ -108,24 +96,42 @@ pub(crate) unsafe fn find_outside_avx2(set: &LoopSet, input: &[u8], from: usize)
     )
 }
 
-/// [`crate::simd::inside_block`] with two 32-byte vectors.
+/// The lookup tables of `set`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn tables32(set: &LoopSet) -> Tables32 {
+    // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
+    unsafe {
+        Tables32 {
+            bytes: _mm256_broadcastsi128_si256(_mm_loadu_si128(set.bytes.0.as_ptr().cast())),
+            escaped: _mm256_broadcastsi128_si256(_mm_loadu_si128(set.escaped.0.as_ptr().cast())),
+            high: _mm256_broadcastsi128_si256(_mm_loadu_si128(HIGH.as_ptr().cast())),
+            escape: _mm256_set1_epi8(set.escape as i8),
+            leads: _mm256_broadcastsi128_si256(_mm_loadu_si128(set.leads.0.as_ptr().cast())),
+            lead_high: _mm256_broadcastsi128_si256(_mm_loadu_si128(LEAD_HIGH.as_ptr().cast())),
+            escapes: !set.escaped.is_empty(),
+            chars: !set.leads.is_empty(),
+        }
+    }
+}
+
+/// [`crate::simd::classify_block`] with two 32-byte vectors.
 ///
 /// # Safety
 ///
 /// The CPU must have AVX2 (and the OS must save its registers).
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn inside_block_avx2(set: &NibbleSet, block: &[u8; 64]) -> u64 {
-    // SAFETY: `NibbleSet` and `HIGH` are 16 bytes and `block` 64, all
-    // readable; unaligned loads.
-    let (lo, hi, v0, v1) = unsafe {
-        (
-            _mm256_broadcastsi128_si256(_mm_loadu_si128(set.0.as_ptr().cast())),
-            _mm256_broadcastsi128_si256(_mm_loadu_si128(HIGH.as_ptr().cast())),
-            _mm256_loadu_si256(block.as_ptr().cast()),
-            _mm256_loadu_si256(block.as_ptr().add(32).cast()),
-        )
+pub(crate) unsafe fn classify_block_avx2(set: &LoopSet, block: &[u8; 64]) -> BlockMasks {
+    let t = tables32(set);
+    // SAFETY: `block` is 64 readable bytes, what both functions read.
+    let inside = unsafe { inside32(&t, block.as_ptr()) };
+    let starts = if t.escapes || t.chars {
+        // SAFETY: as above.
+        unsafe { starts32(&t, block.as_ptr()) }
+    } else {
+        Starts::NONE
     };
-    in32(lo, hi, v0) | in32(lo, hi, v1) << 32
+    BlockMasks::of(inside, starts)
 }
 
 /// [`crate::simd::find_byte`] with 32-byte vectors, on an input of at least

@@ -6,7 +6,7 @@ use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
 use crate::simd::generic::{find, find_byte_in, Classify, NibbleExits};
-use crate::simd::{AtomNibbles, ExitWalk, LoopSet, NibbleSet, Starts};
+use crate::simd::{AtomNibbles, BlockMasks, ExitWalk, LoopSet, Starts};
 
 /// The lookup tables of a [`LoopSet`] in 16-byte registers.
 #[derive(Clone, Copy)]
@@ -86,19 +86,7 @@ unsafe fn starts16(t: &Tables16, p: *const u8) -> Starts {
 /// The CPU must have SSSE3.
 #[target_feature(enable = "ssse3")]
 pub(crate) unsafe fn find_outside_ssse3(set: &LoopSet, input: &[u8], from: usize) -> usize {
-    // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
-    let t = unsafe {
-        Tables16 {
-            bytes: _mm_loadu_si128(set.bytes.0.as_ptr().cast()),
-            escaped: _mm_loadu_si128(set.escaped.0.as_ptr().cast()),
-            high: _mm_loadu_si128(HIGH.as_ptr().cast()),
-            escape: _mm_set1_epi8(set.escape as i8),
-            leads: _mm_loadu_si128(set.leads.0.as_ptr().cast()),
-            lead_high: _mm_loadu_si128(LEAD_HIGH.as_ptr().cast()),
-            escapes: !set.escaped.is_empty(),
-            chars: !set.leads.is_empty(),
-        }
-    };
+    let t = tables16(set);
     // SAFETY: `inside16` and `starts16` read 64 bytes from `p`, which
     // `find` makes sure are inside its buffer.
     find(
@@ -110,28 +98,42 @@ pub(crate) unsafe fn find_outside_ssse3(set: &LoopSet, input: &[u8], from: usize
     )
 }
 
-/// [`crate::simd::inside_block`] with four 16-byte vectors.
+/// The lookup tables of `set`.
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn tables16(set: &LoopSet) -> Tables16 {
+    // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
+    unsafe {
+        Tables16 {
+            bytes: _mm_loadu_si128(set.bytes.0.as_ptr().cast()),
+            escaped: _mm_loadu_si128(set.escaped.0.as_ptr().cast()),
+            high: _mm_loadu_si128(HIGH.as_ptr().cast()),
+            escape: _mm_set1_epi8(set.escape as i8),
+            leads: _mm_loadu_si128(set.leads.0.as_ptr().cast()),
+            lead_high: _mm_loadu_si128(LEAD_HIGH.as_ptr().cast()),
+            escapes: !set.escaped.is_empty(),
+            chars: !set.leads.is_empty(),
+        }
+    }
+}
+
+/// [`crate::simd::classify_block`] with four 16-byte vectors.
 ///
 /// # Safety
 ///
 /// The CPU must have SSSE3.
 #[target_feature(enable = "ssse3")]
-pub(crate) unsafe fn inside_block_ssse3(set: &NibbleSet, block: &[u8; 64]) -> u64 {
-    // SAFETY: `NibbleSet` and `HIGH` are 16 bytes, readable; unaligned
-    // loads.
-    let (lo, hi) = unsafe {
-        (
-            _mm_loadu_si128(set.0.as_ptr().cast()),
-            _mm_loadu_si128(HIGH.as_ptr().cast()),
-        )
+pub(crate) unsafe fn classify_block_ssse3(set: &LoopSet, block: &[u8; 64]) -> BlockMasks {
+    let t = tables16(set);
+    // SAFETY: `block` is 64 readable bytes, what both functions read.
+    let inside = unsafe { inside16(&t, block.as_ptr()) };
+    let starts = if t.escapes || t.chars {
+        // SAFETY: as above.
+        unsafe { starts16(&t, block.as_ptr()) }
+    } else {
+        Starts::NONE
     };
-    let mut inside = 0;
-    for k in 0..4 {
-        // SAFETY: bytes `16 k .. 16 k + 16` of the 64 of `block`.
-        let v = unsafe { _mm_loadu_si128(block.as_ptr().add(16 * k).cast()) };
-        inside |= in16(lo, hi, v) << (16 * k);
-    }
-    inside
+    BlockMasks::of(inside, starts)
 }
 
 /// [`crate::simd::find_byte`] with 16-byte vectors, on an input of at least
