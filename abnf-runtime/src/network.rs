@@ -794,13 +794,8 @@ impl<'p> Blocks<'p> {
                     let base = i & !63;
                     if entry.0 != base || entry.1 != k {
                         let set = LoopSet::from_records(records, k);
-                        let mut masks = crate::simd::classify_block(&set, input, base);
-                        if let Some(Some((x, next))) = self.pairs.get(k) {
-                            let block = |s: &crate::simd::NibbleSet| {
-                                crate::simd::classify_block(&LoopSet::plain(*s), input, base).inside()
-                            };
-                            masks = masks.with_pairs(block(x), block(next));
-                        }
+                        let pairs = self.pairs.get(k).and_then(Option::as_ref);
+                        let masks = crate::simd::classify_block(&set, pairs, input, base);
                         *entry = (base, k, masks);
                     }
                     let outside = entry.2.outside_from(i - base);

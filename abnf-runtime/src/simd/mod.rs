@@ -563,18 +563,31 @@ impl BlockMasks {
     }
 }
 
-/// The 64 bytes from `at` classified by `set` (bytes past the end of
-/// `input` are in no set and start nothing), with the widest vectors this
+/// The 64 bytes from `at` classified by `set`, and by its two-byte
+/// escapes `pairs` (a set of first bytes and a set of second bytes, see
+/// [`BlockMasks::with_pairs`]), if it has any; bytes past the end of
+/// `input` are in no set and start nothing. With the widest vectors this
 /// CPU has.
 #[inline]
-pub fn classify_block(set: &LoopSet, input: &[u8], at: usize) -> BlockMasks {
-    classify_block_with(Level::detected(), set, input, at)
+pub fn classify_block(
+    set: &LoopSet,
+    pairs: Option<&(NibbleSet, NibbleSet)>,
+    input: &[u8],
+    at: usize,
+) -> BlockMasks {
+    classify_block_with(Level::detected(), set, pairs, input, at)
 }
 
 /// [`classify_block`] with a given implementation (a level the CPU does not
 /// have runs the best one it has).
 #[inline]
-pub fn classify_block_with(level: Level, set: &LoopSet, input: &[u8], at: usize) -> BlockMasks {
+pub fn classify_block_with(
+    level: Level,
+    set: &LoopSet,
+    pairs: Option<&(NibbleSet, NibbleSet)>,
+    input: &[u8],
+    at: usize,
+) -> BlockMasks {
     #[cfg(target_arch = "x86_64")]
     {
         let level = level.min(Level::detected());
@@ -594,24 +607,36 @@ pub fn classify_block_with(level: Level, set: &LoopSet, input: &[u8], at: usize)
                 // SAFETY: `Level::detected` found AVX-512 F and BW (CPUID
                 // and XCR0) on this CPU, so the function's target features
                 // are present.
-                Level::Avx512 | Level::Vbmi => unsafe { x86_64::avx512::classify_block_avx512(set, block) },
+                Level::Avx512 | Level::Vbmi => unsafe {
+                    x86_64::avx512::classify_block_avx512(set, pairs, block)
+                },
                 // SAFETY: as above, for AVX2.
-                Level::Avx2 => unsafe { x86_64::avx2::classify_block_avx2(set, block) },
+                Level::Avx2 => unsafe { x86_64::avx2::classify_block_avx2(set, pairs, block) },
                 // SAFETY: as above, for SSSE3.
-                _ => unsafe { x86_64::ssse3::classify_block_ssse3(set, block) },
+                _ => unsafe { x86_64::ssse3::classify_block_ssse3(set, pairs, block) },
             };
         }
     }
     let _ = level;
-    classify_block_scalar(set, input, at)
+    classify_block_scalar(set, pairs, input, at)
 }
 
 /// The scalar twin of [`classify_block`]: the same masks, one byte at a
 /// time.
-pub fn classify_block_scalar(set: &LoopSet, input: &[u8], at: usize) -> BlockMasks {
+pub fn classify_block_scalar(
+    set: &LoopSet,
+    pairs: Option<&(NibbleSet, NibbleSet)>,
+    input: &[u8],
+    at: usize,
+) -> BlockMasks {
     let block = input.get(at..).unwrap_or(&[]);
     let (mut inside, mut open, mut esc, mut lead, mut high, mut cont) = (0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
+    let (mut pair_open, mut pair_next) = (0u64, 0u64);
     for (j, &b) in block.iter().take(64).enumerate() {
+        if let Some((x, e)) = pairs {
+            pair_open |= u64::from(x.contains(b)) << j;
+            pair_next |= u64::from(e.contains(b)) << j;
+        }
         inside |= u64::from(set.bytes.contains(b)) << j;
         if !set.escaped.is_empty() {
             open |= u64::from(b == set.escape) << j;
@@ -626,8 +651,8 @@ pub fn classify_block_scalar(set: &LoopSet, input: &[u8], at: usize) -> BlockMas
         inside,
         three: starts.three,
         two: starts.two,
-        pair_open: 0,
-        pair_next: 0,
+        pair_open,
+        pair_next,
     }
 }
 

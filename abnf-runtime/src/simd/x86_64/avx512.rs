@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
 use crate::simd::generic::{find, find_byte_in};
-use crate::simd::{BlockMasks, LoopSet, Starts};
+use crate::simd::{BlockMasks, LoopSet, NibbleSet, Starts};
 
 /// One bit per byte of `v`: set where the byte is in the nibble set
 /// `lo` (`hi` holds [`HIGH`] in every 128-bit lane).
@@ -67,7 +67,11 @@ pub(crate) unsafe fn find_outside_avx512(set: &LoopSet, input: &[u8], from: usiz
 /// The CPU must have AVX-512 F and BW (and the OS must save their
 /// registers).
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(crate) unsafe fn classify_block_avx512(set: &LoopSet, block: &[u8; 64]) -> BlockMasks {
+pub(crate) unsafe fn classify_block_avx512(
+    set: &LoopSet,
+    pairs: Option<&(NibbleSet, NibbleSet)>,
+    block: &[u8; 64],
+) -> BlockMasks {
     // SAFETY: `NibbleSet`, `Leads` and `HIGH` are 16 bytes; unaligned loads.
     let lane = |t: &[u8; 16]| unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(t.as_ptr().cast())) };
     // SAFETY: `block` is 64 readable bytes; an unaligned load.
@@ -86,7 +90,11 @@ pub(crate) unsafe fn classify_block_avx512(set: &LoopSet, block: &[u8; 64]) -> B
         // Continuation bytes 0x80-0xBF are, as signed bytes, below -64.
         cont = _mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64));
     }
-    BlockMasks::of(inside, Starts::of(open, esc, lead, hi3, cont))
+    let masks = BlockMasks::of(inside, Starts::of(open, esc, lead, hi3, cont));
+    match pairs {
+        Some((x, e)) => masks.with_pairs(in64(lane(&x.0), high, v), in64(lane(&e.0), high, v)),
+        None => masks,
+    }
 }
 
 /// [`crate::simd::find_byte`] with 64-byte vectors, on an input of at least

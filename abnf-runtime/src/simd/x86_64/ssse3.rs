@@ -6,7 +6,7 @@ use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
 use crate::simd::generic::{find, find_byte_in, Classify, NibbleExits};
-use crate::simd::{AtomNibbles, BlockMasks, ExitWalk, LoopSet, Starts};
+use crate::simd::{AtomNibbles, BlockMasks, ExitWalk, LoopSet, NibbleSet, Starts};
 
 /// The lookup tables of a [`LoopSet`] in 16-byte registers.
 #[derive(Clone, Copy)]
@@ -123,7 +123,11 @@ fn tables16(set: &LoopSet) -> Tables16 {
 ///
 /// The CPU must have SSSE3.
 #[target_feature(enable = "ssse3")]
-pub(crate) unsafe fn classify_block_ssse3(set: &LoopSet, block: &[u8; 64]) -> BlockMasks {
+pub(crate) unsafe fn classify_block_ssse3(
+    set: &LoopSet,
+    pairs: Option<&(NibbleSet, NibbleSet)>,
+    block: &[u8; 64],
+) -> BlockMasks {
     let t = tables16(set);
     // SAFETY: `block` is 64 readable bytes, what both functions read.
     let inside = unsafe { inside16(&t, block.as_ptr()) };
@@ -133,7 +137,23 @@ pub(crate) unsafe fn classify_block_ssse3(set: &LoopSet, block: &[u8; 64]) -> Bl
     } else {
         Starts::NONE
     };
-    BlockMasks::of(inside, starts)
+    let masks = BlockMasks::of(inside, starts);
+    let Some((x, e)) = pairs else { return masks };
+    // SAFETY: `NibbleSet`s are 16 bytes; unaligned loads.
+    let (x, e) = unsafe {
+        (
+            _mm_loadu_si128(x.0.as_ptr().cast()),
+            _mm_loadu_si128(e.0.as_ptr().cast()),
+        )
+    };
+    let (mut open, mut next) = (0u64, 0u64);
+    for k in 0..4 {
+        // SAFETY: bytes `16 k .. 16 k + 16` of the 64 of `block`.
+        let v = unsafe { _mm_loadu_si128(block.as_ptr().add(16 * k).cast()) };
+        open |= in16(x, t.high, v) << (16 * k);
+        next |= in16(e, t.high, v) << (16 * k);
+    }
+    masks.with_pairs(open, next)
 }
 
 /// [`crate::simd::find_byte`] with 16-byte vectors, on an input of at least
