@@ -15,7 +15,15 @@
 //!   parentheses, quotes), the generator writes an action table, one entry
 //!   per state and byte class: shift to a state, call a rule (push the
 //!   return state), tail-call a rule (push nothing), or return (pop). The
-//!   walk is one table step per byte, with an explicit stack.
+//!   walk is one table step per byte, with an explicit stack, but for runs:
+//!   a state's run of bytes that shift it to itself is scanned with a fixed
+//!   row (lookups that do not wait for each other), and the run of a state
+//!   with a loop set (string contents) is skipped with the bitmasks of its
+//!   64-byte block, classified once for every run of that set in the block
+//!   ([`crate::simd::classify_block`]: the set's bytes, its whole UTF-8
+//!   characters, and the two-byte escapes the walk finds in the action
+//!   table, [`Network::loop_pairs`]); what still ends a run is tried as a
+//!   short detour of table steps back into it.
 //! - **The general walk**, for everything else (ambiguity, left recursion,
 //!   lookahead of more than one byte): an Earley recognizer whose items are
 //!   rule-automaton states with the position where their rule was called
@@ -782,8 +790,19 @@ impl<'p> Blocks<'p> {
             if self.scalar {
                 // One table lookup per byte of the run (no vectors to
                 // classify a block with).
-                while i < n && net.actions[row + net.classes[input[i] as usize] as usize] == enter {
-                    i += 1;
+                loop {
+                    while i < n && net.actions[row + net.classes[input[i] as usize] as usize] == enter {
+                        i += 1;
+                    }
+                    // A two-byte escape goes on with the run.
+                    match self.pairs.get(k) {
+                        Some(Some((x, e)))
+                            if i + 1 < n && x.contains(input[i]) && e.contains(input[i + 1]) =>
+                        {
+                            i += 2
+                        }
+                        _ => break,
+                    }
                 }
             } else {
                 let entry = &mut self.at[k % 4];
