@@ -300,9 +300,14 @@ impl<'a> Network<'a> {
     /// shift of a state to itself scans the rest of its run with the same
     /// row (the lookups of a run do not depend on each other, so they
     /// overlap, where the steps of a walk wait for each other). A shift
-    /// into a state with a loop set skips its run with the bitmask of the
-    /// run's 64-byte block ([`crate::simd::inside_block`]), classified once
-    /// for all the runs of that set in the block ([`Blocks`]).
+    /// into a state with a loop set skips its run with the bitmasks of the
+    /// run's 64-byte block ([`crate::simd::classify_block`]), classified
+    /// once for all the runs of that set in the block; where a run stops,
+    /// up to 8 table steps that come back into the state (an escape, a
+    /// character) let it go on.
+    ///
+    /// This finds the loop sets' two-byte escapes ([`Network::loop_pairs`])
+    /// at each call; [`NetworkRecognizer`] finds them once.
     pub fn walk_deterministic(&self, rule: usize, input: &[u8], limits: Limits) -> Result<(), Failure> {
         self.walk_deterministic_with(rule, input, limits, &self.loop_pairs())
     }
@@ -315,15 +320,24 @@ impl<'a> Network<'a> {
     /// block's masks ([`crate::simd::BlockMasks::with_pairs`]) instead of
     /// table steps.
     pub fn loop_pairs(&self) -> Vec<Option<(crate::simd::NibbleSet, crate::simd::NibbleSet)>> {
+        use crate::simd::NibbleSet;
         const KIND: u32 = (1 << action::BITS) - 1;
         let width = self.alphabet + 1;
         let sets = self.loops.len() / crate::simd::LOOP_SET_BYTES;
         let mut out = vec![None; sets];
         let mut seen = vec![false; sets];
-        // The ASCII bytes of each class.
-        let mut members: Vec<Vec<u8>> = vec![Vec::new(); self.alphabet];
+        if sets == 0 {
+            return out;
+        }
+        // The ASCII bytes of each class, as sets (one allocation).
+        let union = |a: NibbleSet, b: NibbleSet| {
+            NibbleSet((u128::from_ne_bytes(a.0) | u128::from_ne_bytes(b.0)).to_ne_bytes())
+        };
+        let count = |a: &NibbleSet| u128::from_ne_bytes(a.0).count_ones();
+        let mut members = vec![NibbleSet([0; 16]); self.alphabet];
         for b in 0..0x80u8 {
-            members[self.classes[b as usize] as usize].push(b);
+            let c = self.classes[b as usize] as usize;
+            members[c] = union(members[c], NibbleSet::of(&[b]));
         }
         for (state, &k) in self.loop_of.iter().enumerate() {
             if k == 0 || k as usize > sets {
@@ -331,23 +345,20 @@ impl<'a> Network<'a> {
             }
             let row = state * width;
             let enter = (row as u32) << action::BITS | action::SHIFT_LOOP;
-            let mut best: Option<(&[u8], Vec<u8>)> = None;
+            let mut found: Option<(NibbleSet, NibbleSet)> = None;
             for (c, xs) in members.iter().enumerate() {
                 let a = self.actions[row + c];
                 let p = (a >> action::BITS) as usize;
                 if xs.is_empty() || a & KIND != action::SHIFT || p == row {
                     continue;
                 }
-                let next: Vec<u8> = (0..self.alphabet)
+                let next = (0..self.alphabet)
                     .filter(|&e| self.actions[p + e] == enter)
-                    .flat_map(|e| members[e].iter().copied())
-                    .collect();
-                if !next.is_empty() && best.as_ref().is_none_or(|(_, b)| next.len() > b.len()) {
-                    best = Some((xs, next));
+                    .fold(NibbleSet([0; 16]), |n, e| union(n, members[e]));
+                if !next.is_empty() && found.as_ref().is_none_or(|(_, b)| count(&next) > count(b)) {
+                    found = Some((*xs, next));
                 }
             }
-            let found =
-                best.map(|(x, next)| (crate::simd::NibbleSet::of(x), crate::simd::NibbleSet::of(&next)));
             // States that share a loop set keep its escapes only if they
             // all have the same.
             match seen[k as usize - 1] {
