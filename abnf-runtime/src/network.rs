@@ -15,7 +15,15 @@
 //!   parentheses, quotes), the generator writes an action table, one entry
 //!   per state and byte class: shift to a state, call a rule (push the
 //!   return state), tail-call a rule (push nothing), or return (pop). The
-//!   walk is one table step per byte, with an explicit stack.
+//!   walk is one table step per byte, with an explicit stack, but for runs:
+//!   a state's run of bytes that shift it to itself is scanned with a fixed
+//!   row (lookups that do not wait for each other), and the run of a state
+//!   with a loop set (string contents) is skipped with the bitmasks of its
+//!   64-byte block, classified once for every run of that set in the block
+//!   ([`crate::simd::classify_block`]: the set's bytes, its whole UTF-8
+//!   characters, and the two-byte escapes the walk finds in the action
+//!   table, [`Network::loop_pairs`]); what still ends a run is tried as a
+//!   short detour of table steps back into it.
 //! - **The general walk**, for everything else (ambiguity, left recursion,
 //!   lookahead of more than one byte): an Earley recognizer whose items are
 //!   rule-automaton states with the position where their rule was called
@@ -32,6 +40,8 @@
 use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
+
+use once_cell::race::OnceBox;
 
 use crate::recognizer::ErrorKind;
 use crate::wire::{self, Kind, WireError};
@@ -287,13 +297,101 @@ impl<'a> Network<'a> {
     /// The deterministic walk: one action per byte (calls and returns
     /// re-read the same byte), with an explicit stack of return rows and the
     /// offsets where their calls were made. Shifts run in a tight loop; a
-    /// shift into a state that loops on a run of bytes skips the run with
-    /// a vector search.
+    /// shift of a state to itself scans the rest of its run with the same
+    /// row (the lookups of a run do not depend on each other, so they
+    /// overlap, where the steps of a walk wait for each other). A shift
+    /// into a state with a loop set skips its run with the bitmasks of the
+    /// run's 64-byte block ([`crate::simd::classify_block`]), classified
+    /// once for all the runs of that set in the block; where a run stops,
+    /// up to 8 table steps that come back into the state (an escape, a
+    /// character) let it go on.
+    ///
+    /// This finds the loop sets' two-byte escapes ([`Network::loop_pairs`])
+    /// at each call; [`NetworkRecognizer`] finds them once.
     pub fn walk_deterministic(&self, rule: usize, input: &[u8], limits: Limits) -> Result<(), Failure> {
+        self.walk_deterministic_with(rule, input, limits, &self.loop_pairs())
+    }
+
+    /// The two-byte escapes of each loop set's state, found in the action
+    /// table: the bytes `x` of a class outside the set that shifts to a
+    /// state from which the bytes `e` of a set shift straight back (by the
+    /// same action that enters the looping state), so that `x e` loops;
+    /// the class with the most such `e` (ASCII bytes only), if any. Runs skip them with the
+    /// block's masks ([`crate::simd::BlockMasks::with_pairs`]) instead of
+    /// table steps.
+    pub fn loop_pairs(&self) -> Vec<Option<(crate::simd::NibbleSet, crate::simd::NibbleSet)>> {
+        use crate::simd::NibbleSet;
+        const KIND: u32 = (1 << action::BITS) - 1;
+        let width = self.alphabet + 1;
+        let sets = self.loops.len() / crate::simd::LOOP_SET_BYTES;
+        let mut out = vec![None; sets];
+        let mut seen = vec![false; sets];
+        if sets == 0 {
+            return out;
+        }
+        // The ASCII bytes of each class, as sets (one allocation).
+        let union = |a: NibbleSet, b: NibbleSet| {
+            NibbleSet((u128::from_ne_bytes(a.0) | u128::from_ne_bytes(b.0)).to_ne_bytes())
+        };
+        let count = |a: &NibbleSet| u128::from_ne_bytes(a.0).count_ones();
+        let mut members = vec![NibbleSet([0; 16]); self.alphabet];
+        for b in 0..0x80u8 {
+            let c = self.classes[b as usize] as usize;
+            members[c] = union(members[c], NibbleSet::of(&[b]));
+        }
+        for (state, &k) in self.loop_of.iter().enumerate() {
+            if k == 0 || k as usize > sets {
+                continue;
+            }
+            let row = state * width;
+            let enter = (row as u32) << action::BITS | action::SHIFT_LOOP;
+            let mut found: Option<(NibbleSet, NibbleSet)> = None;
+            for (c, xs) in members.iter().enumerate() {
+                let a = self.actions[row + c];
+                let p = (a >> action::BITS) as usize;
+                if xs.is_empty() || a & KIND != action::SHIFT || p == row {
+                    continue;
+                }
+                let next = (0..self.alphabet)
+                    .filter(|&e| self.actions[p + e] == enter)
+                    .fold(NibbleSet([0; 16]), |n, e| union(n, members[e]));
+                if !next.is_empty() && found.as_ref().is_none_or(|(_, b)| count(&next) > count(b)) {
+                    found = Some((*xs, next));
+                }
+            }
+            // States that share a loop set keep its escapes only if they
+            // all have the same.
+            match seen[k as usize - 1] {
+                false => out[k as usize - 1] = found,
+                true if out[k as usize - 1] != found => out[k as usize - 1] = None,
+                true => {}
+            }
+            seen[k as usize - 1] = true;
+        }
+        out
+    }
+
+    /// [`Network::walk_deterministic`] with the loop sets' two-byte
+    /// escapes ([`Network::loop_pairs`]) found already.
+    pub fn walk_deterministic_with(
+        &self,
+        rule: usize,
+        input: &[u8],
+        limits: Limits,
+        pairs: &[Option<(crate::simd::NibbleSet, crate::simd::NibbleSet)>],
+    ) -> Result<(), Failure> {
         const KIND: u32 = (1 << action::BITS) - 1;
         let width = self.alphabet + 1;
         let actions = self.actions;
         let classes = &self.classes;
+        // `row / width` for the rows of the table (multiples of `width`
+        // below 2^32), with a multiplication: the state of a row.
+        let inverse = u64::MAX / width as u64 + 1;
+        let state_of = |row: usize| ((row as u128 * u128::from(inverse)) >> 64) as usize;
+        let mut blocks = Blocks::new(pairs);
+        // The last shift into a looping state, and its loop set's index
+        // plus one.
+        let mut last_loop = (action::ERROR, 0);
         let mut row = self.starts[rule] as usize * width;
         let mut stack: Vec<(u32, usize)> = Vec::new();
         let mut i = 0;
@@ -303,23 +401,30 @@ impl<'a> Network<'a> {
                     break actions[row + self.alphabet];
                 };
                 let a = actions[row + classes[b as usize] as usize];
-                if a & KIND != action::SHIFT {
+                let next = (a >> action::BITS) as usize;
+                if a & KIND == action::SHIFT {
+                    i += 1;
+                    if next == row {
+                        while i < input.len() && actions[row + classes[input[i] as usize] as usize] == a {
+                            i += 1;
+                        }
+                    }
+                    row = next;
+                } else if a & KIND == action::SHIFT_LOOP {
+                    row = next;
+                    i += 1;
+                    if a != last_loop.0 {
+                        last_loop = (a, self.loop_of[state_of(row)] as usize);
+                    }
+                    if last_loop.1 > 0 {
+                        i = blocks.skip(self, row, a, last_loop.1 - 1, input, i);
+                    }
+                } else {
                     break a;
                 }
-                row = (a >> action::BITS) as usize;
-                i += 1;
             };
             let payload = (a >> action::BITS) as usize;
             match a & KIND {
-                action::SHIFT_LOOP => {
-                    row = payload;
-                    i += 1;
-                    let k = self.loop_of[row / width] as usize;
-                    if k > 0 && i < input.len() {
-                        let set = crate::simd::LoopSet::from_records(self.loops, k - 1);
-                        i = crate::simd::find_outside(&set, input, i);
-                    }
-                }
                 action::CALL => {
                     if stack.len() >= limits.depth {
                         return Err(self.failure_det(i, row / width, ErrorKind::TooDeep, &stack));
@@ -643,6 +748,154 @@ impl<'a> Network<'a> {
     }
 }
 
+/// The bitmasks of the 64-byte blocks (aligned to the input's start) that
+/// the deterministic walk has classified by a loop set: the last one of
+/// each of four sets (by their index modulo 4). A run that starts in a
+/// block already classified by its set costs a shift and a trailing-zero
+/// count; simdjson's stage 1 keeps its quote masks the same way.
+struct Blocks<'p> {
+    /// The loop sets' two-byte escapes ([`Network::loop_pairs`]).
+    pairs: &'p [Option<(crate::simd::NibbleSet, crate::simd::NibbleSet)>],
+    /// Per entry: the block's offset (`usize::MAX`: none), the loop set,
+    /// and its classification by the set.
+    at: [(usize, usize, crate::simd::BlockMasks); 4],
+    /// Whether the CPU (or [`crate::simd::cap_level`]) has no vectors: a
+    /// run's bytes are then looked up in the table one by one (the scalar
+    /// twin of a block's classification would look at all 64 bytes of a
+    /// block for runs of a few).
+    scalar: bool,
+    /// Actions that started a detour which did not come back to its loop
+    /// (the end of a string, say): not tried again, so that a run's usual
+    /// end costs one lookup (a guess for speed only: the walk is the same
+    /// without it).
+    dead_ends: [u32; 4],
+    next_dead_end: usize,
+}
+
+/// The most table steps a detour from a loop set's run may take to come
+/// back to it (an escape as `\uFFFF`, a four-byte character).
+const DETOUR: usize = 8;
+
+/// How many detours a run takes before it goes on with the vector search
+/// ([`crate::simd::find_outside`]) at an escape or character of its set.
+const VECTOR_AFTER: usize = 4;
+
+impl<'p> Blocks<'p> {
+    fn new(pairs: &'p [Option<(crate::simd::NibbleSet, crate::simd::NibbleSet)>]) -> Blocks<'p> {
+        Blocks {
+            pairs,
+            scalar: crate::simd::Level::detected() == crate::simd::Level::Scalar,
+            at: [(usize::MAX, 0, crate::simd::BlockMasks::NONE); 4],
+            dead_ends: [action::ERROR; 4],
+            next_dead_end: 0,
+        }
+    }
+
+    /// Where the run of the looping state at `row` (entered by action
+    /// `enter`, with loop set `k`) that starts at `input[i]` ends. Bytes
+    /// of the set's single bytes are skipped with the block's bitmask; at
+    /// a byte outside them, the walk takes up to [`DETOUR`] table steps,
+    /// and if they are shifts that come back into the state (by `enter`),
+    /// the run goes on after them (escapes, characters); else it ends at
+    /// that byte, where the walk's own steps take over.
+    #[inline(always)]
+    fn skip(
+        &mut self,
+        net: &Network<'_>,
+        row: usize,
+        enter: u32,
+        k: usize,
+        input: &[u8],
+        mut i: usize,
+    ) -> usize {
+        use crate::simd::LoopSet;
+        const KIND: u32 = (1 << action::BITS) - 1;
+        let n = input.len();
+        let records = net.loops;
+        let mut detours = 0;
+        loop {
+            if self.scalar {
+                // One table lookup per byte of the run (no vectors to
+                // classify a block with).
+                loop {
+                    while i < n && net.actions[row + net.classes[input[i] as usize] as usize] == enter {
+                        i += 1;
+                    }
+                    // A two-byte escape goes on with the run.
+                    match self.pairs.get(k) {
+                        Some(Some((x, e)))
+                            if i + 1 < n && x.contains(input[i]) && e.contains(input[i + 1]) =>
+                        {
+                            i += 2
+                        }
+                        _ => break,
+                    }
+                }
+            } else {
+                let entry = &mut self.at[k % 4];
+                loop {
+                    if i >= n {
+                        return n;
+                    }
+                    let base = i & !63;
+                    if entry.0 != base || entry.1 != k {
+                        let set = LoopSet::from_records(records, k);
+                        let pairs = self.pairs.get(k).and_then(Option::as_ref);
+                        let masks = crate::simd::classify_block(&set, pairs, input, base);
+                        *entry = (base, k, masks);
+                    }
+                    let outside = entry.2.outside_from(i - base);
+                    if outside != 0 {
+                        i += outside.trailing_zeros() as usize;
+                        break;
+                    }
+                    i = base + 64;
+                }
+            }
+            if i >= n {
+                return n;
+            }
+            // A run with many escapes or characters (text in a script
+            // other than Latin, say) goes on with the vector search, which
+            // skips the set's whole characters and escapes.
+            detours += 1;
+            if detours > VECTOR_AFTER && crate::simd::LoopSet::record_may_go_on(records, k, input[i]) {
+                i = crate::simd::find_outside(&crate::simd::LoopSet::from_records(records, k), input, i);
+                if i >= n {
+                    return n;
+                }
+            }
+            // The detour.
+            let first = net.actions[row + net.classes[input[i] as usize] as usize];
+            if first & KIND != action::SHIFT || self.dead_ends.contains(&first) {
+                return i;
+            }
+            let mut r = (first >> action::BITS) as usize;
+            let mut j = i + 1;
+            let back = loop {
+                if j >= n || j - i >= DETOUR {
+                    break false;
+                }
+                let x = net.actions[r + net.classes[input[j] as usize] as usize];
+                j += 1;
+                if x == enter {
+                    break true;
+                }
+                if x & KIND != action::SHIFT {
+                    break false;
+                }
+                r = (x >> action::BITS) as usize;
+            };
+            if !back {
+                self.dead_ends[self.next_dead_end % 4] = first;
+                self.next_dead_end += 1;
+                return i;
+            }
+            i = j;
+        }
+    }
+}
+
 impl fmt::Debug for Network<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Network")
@@ -774,6 +1027,8 @@ pub struct NetworkRecognizer {
     network: Network<'static>,
     names: &'static [&'static str],
     limits: Limits,
+    /// The network's [`Network::loop_pairs`], found on first use.
+    pairs: OnceBox<Vec<Option<(crate::simd::NibbleSet, crate::simd::NibbleSet)>>>,
 }
 
 impl NetworkRecognizer {
@@ -799,6 +1054,7 @@ impl NetworkRecognizer {
                 depth,
                 items: Limits::DEFAULT.items,
             },
+            pairs: OnceBox::new(),
         }
     }
 
@@ -831,7 +1087,19 @@ impl NetworkRecognizer {
     /// Whether all of `input` matches the rule (bytes that are not UTF-8
     /// never match a grammar over Unicode characters).
     pub fn is_match_bytes(&self, input: &[u8]) -> bool {
-        self.network.full_match(self.index, input, self.limits).is_ok()
+        self.full_match(input, self.limits).is_ok()
+    }
+
+    fn full_match(&self, input: &[u8], limits: Limits) -> Result<(), Failure> {
+        if self.network.is_deterministic() {
+            let pairs = self
+                .pairs
+                .get_or_init(|| alloc::boxed::Box::new(self.network.loop_pairs()));
+            self.network
+                .walk_deterministic_with(self.index, input, limits, pairs)
+        } else {
+            self.network.walk_general(self.index, input, limits)
+        }
     }
 
     /// `Ok` if all of `input` matches the rule, else where and why not.
@@ -885,8 +1153,7 @@ impl NetworkRecognizer {
     /// [`NetworkRecognizer::validate_bytes`] with other limits (a nesting
     /// depth for this call, say).
     pub fn validate_with(&self, input: &[u8], limits: Limits) -> Result<(), MatchError> {
-        self.network
-            .full_match(self.index, input, limits)
+        self.full_match(input, limits)
             .map_err(|f| MatchError::from_failure(self.grammar, self.rule, input, &f, self.names))
     }
 }

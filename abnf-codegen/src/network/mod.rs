@@ -126,6 +126,21 @@ impl Network {
         } else {
             analysis::loop_sets(self, actions)
         };
+        // States with the same loop set share its record: the runtime keeps
+        // one classification of a block per record, for the runs of all of
+        // them (a JSON string's contents, as a value and as a member name).
+        let mut records: Vec<abnf_runtime::simd::LoopSet> = Vec::new();
+        let mut index = vec![0u32; self.states()];
+        for (q, set) in &loops {
+            let k = match records.iter().position(|r| r == set) {
+                Some(k) => k,
+                None => {
+                    records.push(*set);
+                    records.len() - 1
+                }
+            };
+            index[*q as usize] = k as u32 + 1;
+        }
         let mut out = Vec::new();
         wire::write_header(
             &mut out,
@@ -137,7 +152,7 @@ impl Network {
                 self.rules.len() as u32,
                 call_words as u32,
                 actions.len() as u32,
-                loops.len() as u32,
+                records.len() as u32,
             ],
             big_endian,
         );
@@ -159,15 +174,11 @@ impl Network {
         words.extend(&self.starts);
         words.extend(actions);
         // Per state, its loop set's index plus one (0: none), then the sets.
-        if !loops.is_empty() {
-            let mut index = vec![0u32; self.states()];
-            for (k, (q, _)) in loops.iter().enumerate() {
-                index[*q as usize] = k as u32 + 1;
-            }
+        if !records.is_empty() {
             words.extend(index);
         }
         wire::write_words(&mut out, &words, 4, big_endian);
-        for (_, set) in &loops {
+        for set in &records {
             out.extend_from_slice(&set.to_record());
         }
         out

@@ -380,3 +380,66 @@ fn random_grammars_agree_with_the_oracle() {
         "{networks} {deterministic}"
     );
 }
+
+/// The deterministic walk's skips (self-loops scanned with the table, loop
+/// sets with the bitmasks of 64-byte blocks kept across runs, characters
+/// and escapes handed to the vector search) against the general walk, on
+/// runs that cross blocks and end at every place in them.
+#[test]
+fn json_skips_across_blocks_agree_with_the_general_walk() {
+    let spec = include_str!("../../../tests/data/rfc-grammars/rfc8259.abnf");
+    let c = Config::new().spec_source("rfc8259.abnf", spec).build().unwrap();
+    let r = c.recognizer("rfc8259", "JSON-text").unwrap();
+    let (net, index) = r.network().unwrap();
+    let wire = crate::wire::WireBytes::new(&net.to_bytes(crate::wire::NATIVE_BIG_ENDIAN));
+    let walk = wire.network();
+    assert!(walk.is_deterministic());
+    let limits = abnf_runtime::network::Limits::DEFAULT;
+    // Valid string contents, then (the last two) invalid ones.
+    let pieces: [&str; 11] = [
+        "a", "é", "😀", "\\n", "\\u00e9", " ", "日", "\\\"", "\\\\", "x\u{1}", "\\",
+    ];
+    use abnf_runtime::simd::{cap_level, Level};
+    let top = Level::detected();
+    let mut rng = crate::sample::Rng::new(11);
+    for round in 0..200 {
+        let mut doc = String::from("[");
+        for v in 0..1 + rng.below(6) {
+            if v > 0 {
+                doc.push_str(if round % 2 == 0 { "," } else { ",\n      " });
+            }
+            match rng.below(3) {
+                0 => doc.push_str(&"1234567890"[..1 + rng.below(10) as usize]),
+                _ => {
+                    doc.push('"');
+                    for _ in 0..rng.below(80) {
+                        doc.push_str(pieces[rng.below(if round % 3 == 0 { 11 } else { 9 }) as usize]);
+                    }
+                    doc.push('"');
+                }
+            }
+        }
+        doc.push(']');
+        let bytes = doc.as_bytes();
+        // The whole document, every prefix, and one byte dropped; at
+        // every vector level (the walk's answers do not depend on it, so
+        // capping it does not disturb the tests that run meanwhile).
+        for cut in (0..=bytes.len()).rev() {
+            let mut m = bytes[..cut].to_vec();
+            if cut < bytes.len() && round % 4 == 1 {
+                m.extend_from_slice(&bytes[cut + 1..]);
+            }
+            let want = walk.walk_general(index, &m, limits).is_ok();
+            for level in Level::available() {
+                cap_level(level);
+                assert_eq!(
+                    walk.walk_deterministic(index, &m, limits).is_ok(),
+                    want,
+                    "{level:?}: {:?}",
+                    String::from_utf8_lossy(&m)
+                );
+            }
+            cap_level(top);
+        }
+    }
+}

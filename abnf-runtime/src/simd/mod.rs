@@ -242,6 +242,19 @@ impl LoopSet {
         }
     }
 
+    /// Whether, outside the single bytes of set `k` of `records`, byte
+    /// `b` may start an escape or a character of the set (without looking
+    /// at what follows it).
+    #[inline(always)]
+    pub(crate) fn record_may_go_on(records: &[u8], k: usize, b: u8) -> bool {
+        let r = &records[k * LOOP_SET_BYTES..(k + 1) * LOOP_SET_BYTES];
+        if (0xC0..0xF0).contains(&b) && b & 15 != 0 {
+            r[32 + usize::from(b & 15)] >> ((b >> 4) - 0xC) & 1 == 1
+        } else {
+            b == r[32] && r[16..32].iter().any(|&x| x != 0)
+        }
+    }
+
     /// Whether an escape starts at `input[i]` (all three bytes present).
     #[inline(always)]
     fn escape_at(&self, input: &[u8], i: usize) -> bool {
@@ -466,6 +479,195 @@ pub fn find_outside_scalar(set: &LoopSet, input: &[u8], from: usize) -> usize {
         }
     }
     input.len()
+}
+
+/// A 64-byte block classified by a loop set ([`classify_block`]): the
+/// bytes in the set's single bytes, and the escapes and characters of the
+/// set that start in the block (all of whose bytes are in it). A walk
+/// keeps it and reads it again for every run of the set that starts in
+/// the block (the bitmasks of simdjson's stage 1), where [`find_outside`]
+/// classifies again from each run's start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockMasks {
+    inside: u64,
+    three: u64,
+    two: u64,
+    /// Two-byte escapes ([`BlockMasks::with_pairs`]): where their first
+    /// byte is, and where a byte that may follow it is.
+    pair_open: u64,
+    pair_next: u64,
+}
+
+impl BlockMasks {
+    /// No byte in the set.
+    pub const NONE: BlockMasks = BlockMasks {
+        inside: 0,
+        three: 0,
+        two: 0,
+        pair_open: 0,
+        pair_next: 0,
+    };
+
+    /// The masks with two-byte escapes: `open` marks a byte `x` (outside
+    /// the set) and `next` the bytes `e` such that `x e` loops, as `\n`
+    /// does in a JSON string. An `x` escapes the byte after it, so in a
+    /// row of them (when `x` may follow `x`) every other one opens an
+    /// escape, counted from the run's start (simdjson's escaped
+    /// characters).
+    #[inline(always)]
+    pub fn with_pairs(self, open: u64, next: u64) -> BlockMasks {
+        BlockMasks {
+            pair_open: open,
+            pair_next: next,
+            ..self
+        }
+    }
+
+    /// The bytes in the set's single bytes (bit `j`: byte `j` of the
+    /// block).
+    #[inline(always)]
+    pub fn inside(&self) -> u64 {
+        self.inside
+    }
+
+    /// The bytes escaped by the pairs' first bytes, for a run that starts
+    /// at bit 0 of `open`: those after a row of them of odd length (no
+    /// carry from before the run).
+    #[inline(always)]
+    fn escaped(open: u64) -> u64 {
+        const EVEN: u64 = 0x5555_5555_5555_5555;
+        let follows = open << 1;
+        let odd_starts = open & !EVEN & !follows;
+        let even_starts = odd_starts.wrapping_add(open);
+        (EVEN ^ (even_starts << 1)) & follows
+    }
+
+    /// Where a run that starts at byte `off` of the block (below 64) may
+    /// end: bit `j` is set where byte `off + j` is neither in the set nor
+    /// in an escape or character that starts at `off` or after it (a
+    /// sequence that starts before `off` is not the run's); bits past the
+    /// block are clear. Its first bit is where
+    /// [`find_outside`] from `off` stops, unless that is a sequence that
+    /// crosses the block's end.
+    #[inline(always)]
+    pub fn outside_from(&self, off: usize) -> u64 {
+        // Pairs whose second byte may follow their first, counted from
+        // the run's start; a pair that may not ends the run at its first
+        // byte, as the first byte is outside the set.
+        let pairs = Self::escaped(self.pair_open >> off) & self.pair_next >> off;
+        let starts = Starts {
+            three: self.three >> off,
+            two: self.two >> off | pairs >> 1,
+        };
+        outside_of(self.inside >> off, starts) & (!0u64 >> off)
+    }
+}
+
+/// The 64 bytes from `at` classified by `set`, and by its two-byte
+/// escapes `pairs` (a set of first bytes and a set of second bytes, see
+/// [`BlockMasks::with_pairs`]), if it has any; bytes past the end of
+/// `input` are in no set and start nothing. With the widest vectors this
+/// CPU has.
+#[inline]
+pub fn classify_block(
+    set: &LoopSet,
+    pairs: Option<&(NibbleSet, NibbleSet)>,
+    input: &[u8],
+    at: usize,
+) -> BlockMasks {
+    classify_block_with(Level::detected(), set, pairs, input, at)
+}
+
+/// [`classify_block`] with a given implementation (a level the CPU does not
+/// have runs the best one it has).
+#[inline]
+pub fn classify_block_with(
+    level: Level,
+    set: &LoopSet,
+    pairs: Option<&(NibbleSet, NibbleSet)>,
+    input: &[u8],
+    at: usize,
+) -> BlockMasks {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let level = level.min(Level::detected());
+        if level > Level::Scalar {
+            let mut tail = [0xFFu8; 64];
+            let block: &[u8; 64] = match input.get(at..at + 64) {
+                Some(b) => b.try_into().expect("64 bytes"),
+                None => {
+                    // Padded with 0xFF: in no set, neither a lead byte nor
+                    // a continuation byte.
+                    let rest = input.get(at..).unwrap_or(&[]);
+                    tail[..rest.len()].copy_from_slice(rest);
+                    &tail
+                }
+            };
+            return match level {
+                // SAFETY: `Level::detected` found AVX-512 F and BW (CPUID
+                // and XCR0) on this CPU, so the function's target features
+                // are present.
+                Level::Avx512 | Level::Vbmi => unsafe {
+                    x86_64::avx512::classify_block_avx512(set, pairs, block)
+                },
+                // SAFETY: as above, for AVX2.
+                Level::Avx2 => unsafe { x86_64::avx2::classify_block_avx2(set, pairs, block) },
+                // SAFETY: as above, for SSSE3.
+                _ => unsafe { x86_64::ssse3::classify_block_ssse3(set, pairs, block) },
+            };
+        }
+    }
+    let _ = level;
+    classify_block_scalar(set, pairs, input, at)
+}
+
+/// The scalar twin of [`classify_block`]: the same masks, one byte at a
+/// time.
+pub fn classify_block_scalar(
+    set: &LoopSet,
+    pairs: Option<&(NibbleSet, NibbleSet)>,
+    input: &[u8],
+    at: usize,
+) -> BlockMasks {
+    let block = input.get(at..).unwrap_or(&[]);
+    let (mut inside, mut open, mut esc, mut lead, mut high, mut cont) = (0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
+    let (mut pair_open, mut pair_next) = (0u64, 0u64);
+    for (j, &b) in block.iter().take(64).enumerate() {
+        if let Some((x, e)) = pairs {
+            pair_open |= u64::from(x.contains(b)) << j;
+            pair_next |= u64::from(e.contains(b)) << j;
+        }
+        inside |= u64::from(set.bytes.contains(b)) << j;
+        if !set.escaped.is_empty() {
+            open |= u64::from(b == set.escape) << j;
+            esc |= u64::from(set.escaped.contains(b)) << j;
+        }
+        lead |= u64::from(set.leads.contains(b)) << j;
+        high |= u64::from(b & 0xF0 == 0xE0) << j;
+        cont |= u64::from(b & 0xC0 == 0x80) << j;
+    }
+    let starts = Starts::of(open, esc, lead, high, cont);
+    BlockMasks {
+        inside,
+        three: starts.three,
+        two: starts.two,
+        pair_open,
+        pair_next,
+    }
+}
+
+impl BlockMasks {
+    /// The masks from a level's classification.
+    #[inline(always)]
+    fn of(inside: u64, starts: Starts) -> BlockMasks {
+        BlockMasks {
+            inside,
+            three: starts.three,
+            two: starts.two,
+            pair_open: 0,
+            pair_next: 0,
+        }
+    }
 }
 
 /// The first index of `byte` in `input`, if any (`memchr`), 64 bytes per

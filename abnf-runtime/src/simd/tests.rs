@@ -144,6 +144,220 @@ mod loop_sets {
     }
 }
 
+mod blocks {
+    use crate::simd::*;
+
+    /// A small deterministic generator (xorshift).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    #[test]
+    fn classify_block_agrees_with_the_scalar_twin_and_with_find_outside() {
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let mut input = [0u8; 200];
+        let pieces: [&[u8]; 10] = [
+            "é".as_bytes(),
+            "例".as_bytes(),
+            "😀".as_bytes(),
+            b"\xc3",
+            b"\xe4\xbe",
+            b"\xc3\xa9\xa9",
+            b"%4F",
+            b"%a",
+            b"%%41",
+            b"%",
+        ];
+        for round in 0..3000 {
+            let members: alloc::vec::Vec<u8> = (0..=255u8)
+                .filter(|&b| b != b'%' && !rng.next().is_multiple_of(6))
+                .collect();
+            let bytes = NibbleSet::of(&members);
+            let leads: alloc::vec::Vec<u8> = (0xC2..=0xEFu8)
+                .filter(|_| !rng.next().is_multiple_of(4))
+                .collect();
+            let set = LoopSet {
+                bytes,
+                escape: if round % 3 == 0 { 0 } else { b'%' },
+                escaped: if round % 3 == 0 {
+                    NibbleSet([0; 16])
+                } else {
+                    NibbleSet::of(b"0123456789abcdefABCDEF")
+                },
+                leads: if round % 4 == 1 {
+                    Leads::NONE
+                } else {
+                    Leads::of(&leads)
+                },
+            };
+            let inside: alloc::vec::Vec<u8> = (0..128u8).filter(|&b| bytes.contains(b)).collect();
+            let n = (rng.next() % 200) as usize;
+            for b in input[..n].iter_mut() {
+                *b = if rng.next().is_multiple_of(8) {
+                    rng.next() as u8
+                } else {
+                    inside[(rng.next() % inside.len() as u64) as usize]
+                };
+            }
+            for _ in 0..rng.next() % 16 {
+                if n > 0 {
+                    let k = (rng.next() % n as u64) as usize;
+                    let c = pieces[(rng.next() % pieces.len() as u64) as usize];
+                    let end = (k + c.len()).min(n);
+                    input[k..end].copy_from_slice(&c[..end - k]);
+                }
+            }
+            let input = &input[..n];
+            for at in [
+                0,
+                1,
+                15,
+                63,
+                64,
+                65,
+                n.saturating_sub(64),
+                n.saturating_sub(3),
+                n,
+                n + 5,
+            ] {
+                let pairs = (NibbleSet::of(b"%a"), NibbleSet::of(b"%1a\x80"));
+                let pairs = (round % 5 == 2).then_some(&pairs);
+                let want = classify_block_scalar(&set, pairs, input, at);
+                for level in Level::available() {
+                    assert_eq!(
+                        classify_block_with(level, &set, pairs, input, at),
+                        want,
+                        "round {round}, {level:?}, at {at}, length {n}"
+                    );
+                }
+                // Where a run from each byte of the block stops, against
+                // the search (which knows no pairs: `pairs` checks those).
+                for off in 0..64 {
+                    let from = at + off;
+                    if from >= n || pairs.is_some() {
+                        break;
+                    }
+                    let stop = want.outside_from(off);
+                    let search = find_outside_scalar(&set, input, from);
+                    if stop == 0 {
+                        // The run reaches the block's end (or the input's).
+                        assert!(search >= (at + 64).min(n), "round {round}, from {from}: {search}");
+                    } else {
+                        let s = from + stop.trailing_zeros() as usize;
+                        // A sequence that crosses the block's end stops the
+                        // block's run early; the search goes on.
+                        if s + 3 <= at + 64 || s >= n {
+                            assert_eq!(s.min(n), search, "round {round}, from {from}");
+                        } else {
+                            assert!(search >= s, "round {round}, from {from}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+mod pairs {
+    use crate::simd::*;
+
+    /// Where a run of `set` and of the escapes `x e` (`e` in `next`) from
+    /// `from` ends, one byte or sequence at a time.
+    fn run_end(set: &LoopSet, x: u8, next: &NibbleSet, input: &[u8], from: usize) -> usize {
+        let mut i = from;
+        while let Some(&b) = input.get(i) {
+            if set.bytes.contains(b) {
+                i += 1;
+            } else if let Some(j) = set.sequence_at(input, i) {
+                i = j;
+            } else if b == x && input.get(i + 1).is_some_and(|&e| next.contains(e)) {
+                i += 2;
+            } else {
+                return i;
+            }
+        }
+        input.len()
+    }
+
+    #[test]
+    fn pairs_end_runs_where_a_byte_by_byte_walk_does() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rng = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        // JSON's string contents: `\` escapes `"\/bfnrt`.
+        let set = LoopSet {
+            bytes: NibbleSet::of(
+                &(0x20..0x80u8)
+                    .filter(|&b| b != b'"' && b != b'\\')
+                    .collect::<alloc::vec::Vec<u8>>(),
+            ),
+            escape: 0,
+            escaped: NibbleSet([0; 16]),
+            leads: Leads::of(&(0xC2..=0xDFu8).collect::<alloc::vec::Vec<u8>>()),
+        };
+        for (round, next) in [NibbleSet::of(b"\"\\/bfnrt"), NibbleSet::of(b"\"/n")]
+            .iter()
+            .cycle()
+            .take(4000)
+            .enumerate()
+        {
+            let open = NibbleSet::of(b"\\");
+            let pieces: [&[u8]; 8] = [
+                b"\\",
+                b"\\\\",
+                b"\\n",
+                b"\\\"",
+                b"\"",
+                b"a",
+                "é".as_bytes(),
+                b"\\u",
+            ];
+            let n = (rng() % 150) as usize;
+            let mut input = alloc::vec::Vec::new();
+            while input.len() < n {
+                input.extend_from_slice(pieces[(rng() % 8) as usize]);
+            }
+            for at in [0, 64, input.len().saturating_sub(64)] {
+                let m = classify_block_scalar(&set, Some(&(open, *next)), &input, at);
+                for off in 0..64 {
+                    let from = at + off;
+                    if from >= input.len() {
+                        break;
+                    }
+                    let want = run_end(&set, b'\\', next, &input, from);
+                    let stop = m.outside_from(off);
+                    if stop == 0 {
+                        assert!(want >= (at + 64).min(input.len()), "round {round}, from {from}");
+                        continue;
+                    }
+                    let s = from + stop.trailing_zeros() as usize;
+                    if s + 3 <= at + 64 || s >= input.len() {
+                        assert_eq!(
+                            s.min(input.len()),
+                            want,
+                            "round {round}, from {from}: {:?}",
+                            alloc::string::String::from_utf8_lossy(&input)
+                        );
+                    } else {
+                        assert!(want >= s, "round {round}, from {from}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 mod bytes {
     use crate::simd::*;
 

@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
 use crate::simd::generic::{find, find_byte_in, Classify, NibbleExits};
-use crate::simd::{AtomNibbles, ExitWalk, LoopSet, Starts};
+use crate::simd::{AtomNibbles, BlockMasks, ExitWalk, LoopSet, NibbleSet, Starts};
 
 /// The lookup tables of a [`LoopSet`] in 32-byte registers (each table
 /// in both 128-bit lanes: `vpshufb` looks up per lane).
@@ -84,8 +84,24 @@ unsafe fn starts32(t: &Tables32, p: *const u8) -> Starts {
 /// The CPU must have AVX2 (and the OS must save its registers).
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn find_outside_avx2(set: &LoopSet, input: &[u8], from: usize) -> usize {
+    let t = tables32(set);
+    // SAFETY: `inside32` and `starts32` read 64 bytes from `p`, which
+    // `find` makes sure are inside its buffer.
+    find(
+        set,
+        input,
+        from,
+        |p| unsafe { inside32(&t, p) },
+        |p| unsafe { starts32(&t, p) },
+    )
+}
+
+/// The lookup tables of `set`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn tables32(set: &LoopSet) -> Tables32 {
     // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
-    let t = unsafe {
+    unsafe {
         Tables32 {
             bytes: _mm256_broadcastsi128_si256(_mm_loadu_si128(set.bytes.0.as_ptr().cast())),
             escaped: _mm256_broadcastsi128_si256(_mm_loadu_si128(set.escaped.0.as_ptr().cast())),
@@ -96,16 +112,42 @@ pub(crate) unsafe fn find_outside_avx2(set: &LoopSet, input: &[u8], from: usize)
             escapes: !set.escaped.is_empty(),
             chars: !set.leads.is_empty(),
         }
+    }
+}
+
+/// [`crate::simd::classify_block`] with two 32-byte vectors.
+///
+/// # Safety
+///
+/// The CPU must have AVX2 (and the OS must save its registers).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn classify_block_avx2(
+    set: &LoopSet,
+    pairs: Option<&(NibbleSet, NibbleSet)>,
+    block: &[u8; 64],
+) -> BlockMasks {
+    let t = tables32(set);
+    // SAFETY: `block` is 64 readable bytes, what both functions read.
+    let inside = unsafe { inside32(&t, block.as_ptr()) };
+    let starts = if t.escapes || t.chars {
+        // SAFETY: as above.
+        unsafe { starts32(&t, block.as_ptr()) }
+    } else {
+        Starts::NONE
     };
-    // SAFETY: `inside32` and `starts32` read 64 bytes from `p`, which
-    // `find` makes sure are inside its buffer.
-    find(
-        set,
-        input,
-        from,
-        |p| unsafe { inside32(&t, p) },
-        |p| unsafe { starts32(&t, p) },
-    )
+    let masks = BlockMasks::of(inside, starts);
+    let Some((x, e)) = pairs else { return masks };
+    // SAFETY: `NibbleSet`s are 16 bytes, `block` 64; unaligned loads.
+    let (x, e, v0, v1) = unsafe {
+        (
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(x.0.as_ptr().cast())),
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(e.0.as_ptr().cast())),
+            _mm256_loadu_si256(block.as_ptr().cast()),
+            _mm256_loadu_si256(block.as_ptr().add(32).cast()),
+        )
+    };
+    let of = |set| in32(set, t.high, v0) | in32(set, t.high, v1) << 32;
+    masks.with_pairs(of(x), of(e))
 }
 
 /// [`crate::simd::find_byte`] with 32-byte vectors, on an input of at least

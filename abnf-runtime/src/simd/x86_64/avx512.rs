@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
 use crate::simd::generic::{find, find_byte_in};
-use crate::simd::{LoopSet, Starts};
+use crate::simd::{BlockMasks, LoopSet, NibbleSet, Starts};
 
 /// One bit per byte of `v`: set where the byte is in the nibble set
 /// `lo` (`hi` holds [`HIGH`] in every 128-bit lane).
@@ -58,6 +58,43 @@ pub(crate) unsafe fn find_outside_avx512(set: &LoopSet, input: &[u8], from: usiz
             Starts::of(open, esc, lead, hi3, cont)
         },
     )
+}
+
+/// [`crate::simd::classify_block`] with one 64-byte vector.
+///
+/// # Safety
+///
+/// The CPU must have AVX-512 F and BW (and the OS must save their
+/// registers).
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) unsafe fn classify_block_avx512(
+    set: &LoopSet,
+    pairs: Option<&(NibbleSet, NibbleSet)>,
+    block: &[u8; 64],
+) -> BlockMasks {
+    // SAFETY: `NibbleSet`, `Leads` and `HIGH` are 16 bytes; unaligned loads.
+    let lane = |t: &[u8; 16]| unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(t.as_ptr().cast())) };
+    // SAFETY: `block` is 64 readable bytes; an unaligned load.
+    let v = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
+    let high = lane(&HIGH);
+    let inside = in64(lane(&set.bytes.0), high, v);
+    let (mut open, mut esc, mut lead, mut hi3, mut cont) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    if !set.escaped.is_empty() {
+        open = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(set.escape as i8));
+        esc = in64(lane(&set.escaped.0), high, v);
+    }
+    if !set.leads.is_empty() {
+        lead = in64(lane(&set.leads.0), lane(&LEAD_HIGH), v);
+        let top = _mm512_and_si512(v, _mm512_set1_epi8(0xF0u8 as i8));
+        hi3 = _mm512_cmpeq_epi8_mask(top, _mm512_set1_epi8(0xE0u8 as i8));
+        // Continuation bytes 0x80-0xBF are, as signed bytes, below -64.
+        cont = _mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64));
+    }
+    let masks = BlockMasks::of(inside, Starts::of(open, esc, lead, hi3, cont));
+    match pairs {
+        Some((x, e)) => masks.with_pairs(in64(lane(&x.0), high, v), in64(lane(&e.0), high, v)),
+        None => masks,
+    }
 }
 
 /// [`crate::simd::find_byte`] with 64-byte vectors, on an input of at least

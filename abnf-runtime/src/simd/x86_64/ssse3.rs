@@ -6,7 +6,7 @@ use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
 use crate::simd::generic::{find, find_byte_in, Classify, NibbleExits};
-use crate::simd::{AtomNibbles, ExitWalk, LoopSet, Starts};
+use crate::simd::{AtomNibbles, BlockMasks, ExitWalk, LoopSet, NibbleSet, Starts};
 
 /// The lookup tables of a [`LoopSet`] in 16-byte registers.
 #[derive(Clone, Copy)]
@@ -86,8 +86,24 @@ unsafe fn starts16(t: &Tables16, p: *const u8) -> Starts {
 /// The CPU must have SSSE3.
 #[target_feature(enable = "ssse3")]
 pub(crate) unsafe fn find_outside_ssse3(set: &LoopSet, input: &[u8], from: usize) -> usize {
+    let t = tables16(set);
+    // SAFETY: `inside16` and `starts16` read 64 bytes from `p`, which
+    // `find` makes sure are inside its buffer.
+    find(
+        set,
+        input,
+        from,
+        |p| unsafe { inside16(&t, p) },
+        |p| unsafe { starts16(&t, p) },
+    )
+}
+
+/// The lookup tables of `set`.
+#[inline]
+#[target_feature(enable = "ssse3")]
+fn tables16(set: &LoopSet) -> Tables16 {
     // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
-    let t = unsafe {
+    unsafe {
         Tables16 {
             bytes: _mm_loadu_si128(set.bytes.0.as_ptr().cast()),
             escaped: _mm_loadu_si128(set.escaped.0.as_ptr().cast()),
@@ -98,16 +114,46 @@ pub(crate) unsafe fn find_outside_ssse3(set: &LoopSet, input: &[u8], from: usize
             escapes: !set.escaped.is_empty(),
             chars: !set.leads.is_empty(),
         }
+    }
+}
+
+/// [`crate::simd::classify_block`] with four 16-byte vectors.
+///
+/// # Safety
+///
+/// The CPU must have SSSE3.
+#[target_feature(enable = "ssse3")]
+pub(crate) unsafe fn classify_block_ssse3(
+    set: &LoopSet,
+    pairs: Option<&(NibbleSet, NibbleSet)>,
+    block: &[u8; 64],
+) -> BlockMasks {
+    let t = tables16(set);
+    // SAFETY: `block` is 64 readable bytes, what both functions read.
+    let inside = unsafe { inside16(&t, block.as_ptr()) };
+    let starts = if t.escapes || t.chars {
+        // SAFETY: as above.
+        unsafe { starts16(&t, block.as_ptr()) }
+    } else {
+        Starts::NONE
     };
-    // SAFETY: `inside16` and `starts16` read 64 bytes from `p`, which
-    // `find` makes sure are inside its buffer.
-    find(
-        set,
-        input,
-        from,
-        |p| unsafe { inside16(&t, p) },
-        |p| unsafe { starts16(&t, p) },
-    )
+    let masks = BlockMasks::of(inside, starts);
+    let Some((x, e)) = pairs else { return masks };
+    // SAFETY: `NibbleSet`s are 16 bytes; unaligned loads.
+    let (x, e) = unsafe {
+        (
+            _mm_loadu_si128(x.0.as_ptr().cast()),
+            _mm_loadu_si128(e.0.as_ptr().cast()),
+        )
+    };
+    let (mut open, mut next) = (0u64, 0u64);
+    for k in 0..4 {
+        // SAFETY: bytes `16 k .. 16 k + 16` of the 64 of `block`.
+        let v = unsafe { _mm_loadu_si128(block.as_ptr().add(16 * k).cast()) };
+        open |= in16(x, t.high, v) << (16 * k);
+        next |= in16(e, t.high, v) << (16 * k);
+    }
+    masks.with_pairs(open, next)
 }
 
 /// [`crate::simd::find_byte`] with 16-byte vectors, on an input of at least
