@@ -3,20 +3,21 @@
 //! targets compare them on arbitrary inputs, and `tests/tests/batch.rs`,
 //! `splitter.rs` and `schemes.rs` on the generated automata).
 
-mod loop_sets {
-    use crate::simd::*;
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
 
-    /// A small deterministic generator (xorshift).
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
     }
+}
+
+mod loop_sets {
+    use super::Rng;
+    use crate::simd::*;
 
     fn hex() -> NibbleSet {
         NibbleSet::of(b"0123456789abcdefABCDEF")
@@ -145,19 +146,8 @@ mod loop_sets {
 }
 
 mod blocks {
+    use super::Rng;
     use crate::simd::*;
-
-    /// A small deterministic generator (xorshift).
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
 
     #[test]
     fn classify_block_agrees_with_the_scalar_twin_and_with_find_outside() {
