@@ -55,7 +55,7 @@ pub mod wire;
 pub use bytes::{ByteSet, Named};
 pub use network::NetworkRecognizer;
 pub use recognizer::{ErrorKind, Grammar, MatchError, Recognizer};
-pub use table::{Positions, Reverse, Shuffle, Table};
+pub use table::{Reverse, Shapes, Shuffle, Table};
 pub use tagged::{Hole, List, Nested, Span, TaggedDfa, Text};
 
 /// What generated code uses; not part of the API.
