@@ -36,7 +36,7 @@ pub const MAX_SHAPES: usize = 255;
 /// The most states of a DFA whose shapes are looked for (shapes of up to
 /// [`MAX_LEN`] bytes, [`MAX_PER_LENGTH`] per length, never need more; a
 /// cap that keeps the search cheap on large automata).
-const MAX_STATES: usize = 1024;
+const MAX_STATES: usize = 256;
 
 /// A DFA's inputs of up to [`MAX_LEN`] bytes as products of byte sets per
 /// position (see the module).
@@ -56,6 +56,28 @@ pub struct Shapes {
     /// reads the first `n` of its row, so that shapes that are prefixes of
     /// one another (`1*ALPHA` of every length) share one.
     pub rows: Vec<[u8; MAX_LEN]>,
+    /// An input of each shape (in the order of `ids`), for what reads the
+    /// shapes further (a tagged DFA's tags for each); not in the table.
+    pub samples: Vec<Vec<u8>>,
+}
+
+/// A DFA as [`Shapes::search`] reads it.
+pub struct Graph<'a> {
+    /// Number of states (state 0 is dead).
+    pub states: usize,
+    /// Number of byte classes.
+    pub alphabet: usize,
+    /// The start state.
+    pub start: usize,
+    /// Byte → class.
+    pub classes: &'a [u8; 256],
+    /// Class `x` read in state `s`: the next state (0: none) and a label
+    /// that the inputs of one shape must share (a tagged DFA's operations,
+    /// so that every input of a shape gets the same tags; 0 for a DFA
+    /// without them).
+    pub edge: &'a dyn Fn(usize, usize) -> (usize, u32),
+    /// Whether the input may end in state `s`.
+    pub accepts: &'a dyn Fn(usize) -> bool,
 }
 
 impl Shapes {
@@ -63,33 +85,49 @@ impl Shapes {
     /// most [`MAX_PER_LENGTH`] accepting paths and their byte sets are
     /// at most 8 rectangles of nibbles.
     pub fn of(c: &Compact) -> Option<Shapes> {
-        let (states, a) = (c.states(), c.alphabet);
-        let start = c.start as usize / a;
+        let a = c.alphabet;
+        Shapes::search(&Graph {
+            states: c.states(),
+            alphabet: a,
+            start: c.start as usize / a,
+            classes: &c.classes,
+            edge: &|s, x| (c.trans[s * a + x] as usize / a, 0),
+            accepts: &|s| c.accept[s],
+        })
+    }
+
+    /// The shapes of the DFA `g`, as [`Shapes::of`] says; a path is a
+    /// sequence of states and labels.
+    pub fn search(g: &Graph<'_>) -> Option<Shapes> {
+        let (states, a, start) = (g.states, g.alphabet, g.start);
         if start == 0 || states > MAX_STATES {
             return None;
         }
-        let next = |s: usize, k: usize| c.trans[s * a + k] as usize / a;
-        // `ends[k][s]`: state `s` accepts after exactly `k` more bytes.
-        let mut ends = vec![c.accept.clone()];
-        ends[0][0] = false;
-        for k in 1..=MAX_LEN {
-            let prev = &ends[k - 1];
-            let row = (0..states)
-                .map(|s| s != 0 && (0..a).any(|x| prev[next(s, x)]))
-                .collect();
-            ends.push(row);
-        }
+        let next = |s: usize, x: usize| (g.edge)(s, x).0;
+        // `ends[k][s]`: state `s` accepts after exactly `k` more bytes (one
+        // more `k` per length, so that most automata, which have too many
+        // paths of a few bytes already, cost little).
+        let mut ends = vec![(0..states)
+            .map(|s| s != 0 && (g.accepts)(s))
+            .collect::<Vec<bool>>()];
         // Each length's paths, as class sets per position.
         let mut paths: Vec<(usize, Vec<Vec<bool>>)> = Vec::new();
         let mut first = [0u8; MAX_LEN + 2];
         for n in 0..=MAX_LEN {
+            if n > 0 {
+                let prev = &ends[n - 1];
+                let row = (0..states)
+                    .map(|s| s != 0 && (0..a).any(|x| prev[next(s, x)]))
+                    .collect();
+                ends.push(row);
+            }
             first[n] = u8::try_from(paths.len()).ok()?;
             if !ends[n][start] {
                 continue;
             }
             let before = paths.len();
             // Depth first, each step to a next state that still accepts in
-            // time, with the classes that lead there.
+            // time, with the classes that lead there with one label.
             let mut stack: Vec<(usize, Vec<Vec<bool>>)> = vec![(start, Vec::new())];
             while let Some((s, sets)) = stack.pop() {
                 let i = sets.len();
@@ -100,18 +138,18 @@ impl Shapes {
                     }
                     continue;
                 }
-                let mut to: Vec<(usize, Vec<bool>)> = Vec::new();
+                let mut to: Vec<((usize, u32), Vec<bool>)> = Vec::new();
                 for x in 0..a {
-                    let t = next(s, x);
-                    if t == 0 || !ends[n - i - 1][t] {
+                    let e = (g.edge)(s, x);
+                    if e.0 == 0 || !ends[n - i - 1][e.0] {
                         continue;
                     }
-                    match to.iter_mut().find(|(u, _)| *u == t) {
+                    match to.iter_mut().find(|(f, _)| *f == e) {
                         Some((_, set)) => set[x] = true,
                         None => {
                             let mut set = vec![false; a];
                             set[x] = true;
-                            to.push((t, set));
+                            to.push((e, set));
                         }
                     }
                 }
@@ -120,7 +158,7 @@ impl Shapes {
                 if stack.len() + to.len() > MAX_PER_LENGTH {
                     return None;
                 }
-                for (t, set) in to {
+                for ((t, _), set) in to {
                     let mut more = sets.clone();
                     more.push(set);
                     stack.push((t, more));
@@ -154,7 +192,7 @@ impl Shapes {
         for (_, xs) in &atoms {
             let mut rows = [0u16; 16];
             for b in 0..=255u8 {
-                if xs.contains(&usize::from(c.classes[usize::from(b)])) {
+                if xs.contains(&usize::from(g.classes[usize::from(b)])) {
                     rows[usize::from(b >> 4)] |= 1 << (b & 15);
                 }
             }
@@ -215,12 +253,23 @@ impl Shapes {
             };
             ids.push(u8::try_from(id).ok()?);
         }
+        // An input of each shape: a byte of the first class at each position.
+        let byte_of = |x: usize| (0..=255u8).find(|&b| usize::from(g.classes[usize::from(b)]) == x);
+        let samples = paths
+            .iter()
+            .map(|(_, sets)| {
+                sets.iter()
+                    .map(|set| set.iter().position(|&y| y).and_then(byte_of))
+                    .collect::<Option<Vec<u8>>>()
+            })
+            .collect::<Option<Vec<Vec<u8>>>>()?;
         Some(Shapes {
             low,
             high,
             first,
             ids,
             rows: rows.into_iter().map(|(row, _)| row).collect(),
+            samples,
         })
     }
 

@@ -281,10 +281,10 @@ pub(super) fn match_shapes_in<const W: usize>(
     ids: &[u8],
     input: &[u8],
     miss: impl Fn(*const u8, *const u8) -> bool,
-) -> bool {
+) -> Option<usize> {
     use crate::simd::SHAPE_LEN;
     let last = input.len() - W;
-    ids.iter().any(|&id| {
+    ids.iter().position(|&id| {
         let masks = &rows[usize::from(id) * SHAPE_LEN..][..SHAPE_LEN];
         let mut o = 0;
         loop {

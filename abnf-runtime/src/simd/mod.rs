@@ -1008,7 +1008,8 @@ pub const SHAPE_LEN: usize = 64;
 /// ([`AtomNibbles::class`]; `rest` unused), which `classes` tabulates.
 /// The input fits a shape when every byte has a bucket its position
 /// allows: every position checked at once, with no step waiting on the
-/// one before.
+/// one before. The answer is the index in `ids` of the first shape the
+/// input fits, if any.
 ///
 /// Classifies the input in 64-byte (AVX-512: one masked load), 32-byte
 /// (AVX2) or 16-byte (SSSE3) windows, the last one overlapping the one
@@ -1021,7 +1022,7 @@ pub fn match_shapes(
     rows: &[u8],
     ids: &[u8],
     input: &[u8],
-) -> bool {
+) -> Option<usize> {
     match_shapes_with(Level::detected(), nibbles, classes, rows, ids, input)
 }
 
@@ -1035,9 +1036,9 @@ pub fn match_shapes_with(
     rows: &[u8],
     ids: &[u8],
     input: &[u8],
-) -> bool {
+) -> Option<usize> {
     if input.len() > SHAPE_LEN {
-        return false;
+        return None;
     }
     #[cfg(target_arch = "x86_64")]
     match level.min(Level::detected()) {
@@ -1063,11 +1064,11 @@ pub fn match_shapes_with(
 /// The scalar twin of [`match_shapes`], eight positions to a 64-bit word
 /// (SWAR): the classes of eight bytes (one lookup each in `classes`) `and`
 /// their masks, and a test for a zero byte, with no branch per byte.
-pub fn match_shapes_scalar(classes: &[u8; 256], rows: &[u8], ids: &[u8], input: &[u8]) -> bool {
+pub fn match_shapes_scalar(classes: &[u8; 256], rows: &[u8], ids: &[u8], input: &[u8]) -> Option<usize> {
     const ONES: u64 = u64::from_le_bytes([0x01; 8]);
     const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
     if input.len() > SHAPE_LEN {
-        return false;
+        return None;
     }
     // The classes once, eight to a word (first byte lowest); the positions
     // past the input get 0xFF bytes after the `and` (`fill`), so they never
@@ -1097,7 +1098,7 @@ pub fn match_shapes_scalar(classes: &[u8; 256], rows: &[u8], ids: &[u8], input: 
         0 => 0,
         r => u64::MAX << (8 * r),
     };
-    ids.iter().any(|&id| {
+    ids.iter().position(|&id| {
         let masks = &rows[usize::from(id) * SHAPE_LEN..][..SHAPE_LEN];
         let mut zero = 0u64;
         for (k, m) in masks.chunks_exact(8).take(used).enumerate() {

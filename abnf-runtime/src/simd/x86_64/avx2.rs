@@ -317,7 +317,12 @@ fn lane(t: &[u8; 16]) -> __m256i {
 ///
 /// The CPU must have AVX2; `input` must hold 16 to 64 bytes.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn match_shapes_avx2(nibbles: &AtomNibbles, rows: &[u8], ids: &[u8], input: &[u8]) -> bool {
+pub(crate) unsafe fn match_shapes_avx2(
+    nibbles: &AtomNibbles,
+    rows: &[u8],
+    ids: &[u8],
+    input: &[u8],
+) -> Option<usize> {
     if input.len() < 32 {
         // SAFETY: AVX2 implies SSSE3; the rest is the caller's promise.
         return unsafe { super::ssse3::match_shapes_ssse3(nibbles, rows, ids, input) };

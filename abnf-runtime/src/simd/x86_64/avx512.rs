@@ -141,7 +141,7 @@ pub(crate) unsafe fn match_shapes_avx512(
     rows: &[u8],
     ids: &[u8],
     input: &[u8],
-) -> bool {
+) -> Option<usize> {
     let live = match input.len() {
         SHAPE_LEN => u64::MAX,
         n => (1u64 << n) - 1,
@@ -160,7 +160,7 @@ pub(crate) unsafe fn match_shapes_avx512(
     let lo = _mm512_shuffle_epi8(low, _mm512_and_si512(v, nib));
     let hi = _mm512_shuffle_epi8(high, _mm512_and_si512(_mm512_srli_epi16::<4>(v), nib));
     let classes = _mm512_and_si512(lo, hi);
-    ids.iter().any(|&id| {
+    ids.iter().position(|&id| {
         let masks = &rows[usize::from(id) * SHAPE_LEN..][..SHAPE_LEN];
         // SAFETY: a row is 64 readable bytes; unaligned load.
         let m = unsafe { _mm512_loadu_si512(masks.as_ptr().cast()) };

@@ -342,7 +342,7 @@ pub(crate) unsafe fn match_shapes_ssse3(
     rows: &[u8],
     ids: &[u8],
     input: &[u8],
-) -> bool {
+) -> Option<usize> {
     // SAFETY: each table is 16 readable bytes; unaligned loads.
     let t = unsafe {
         Nibbles16 {
