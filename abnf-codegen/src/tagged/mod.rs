@@ -131,6 +131,7 @@ mod determinize;
 mod encode;
 pub mod exits;
 mod minimize;
+mod sets;
 mod utf8;
 
 pub use determinize::Registers;
