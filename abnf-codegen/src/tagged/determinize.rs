@@ -1,6 +1,9 @@
 //! Determinization: Laurikari's tagged DFAs with leftmost-first priority
 //! (see the parent module), from a Thompson NFA with capture groups.
 
+use std::rc::Rc;
+
+use super::closures::Closures;
 use super::sets::{SameMoves, Sets, Steps, NO_MOVE};
 use super::*;
 use rustc_hash::FxHashSet as HashSet;
@@ -50,8 +53,10 @@ struct Builder<'a> {
     mode: Registers,
     max_states: usize,
     tags: usize,
-    map: HashMap<Key, u32>,
-    states: Vec<Key>,
+    /// The states' keys, shared with `states` (a key holds a value per
+    /// thread and tag: copying it cost more than building the state).
+    map: HashMap<Rc<Key>, u32>,
+    states: Vec<Rc<Key>>,
     op_lists: HashMap<Vec<RegOp>, u32>,
     op_vec: Vec<Vec<RegOp>>,
     registers: usize,
@@ -84,9 +89,10 @@ struct Builder<'a> {
     /// The threads of the step [`Builder::transition`] builds (kept to
     /// reuse its allocation).
     configs: Vec<Config>,
-    /// The walks' stack of [`Builder::closure`] (kept to reuse its
-    /// allocation).
-    stack: Vec<Config>,
+    /// The NFA states' epsilon closures.
+    closures: Closures,
+    /// [`Builder::closure`]'s row per path (kept to reuse its allocation).
+    path_rows: Vec<u32>,
 }
 
 /// One thread of a step: its NFA state and the row of its tag values.
@@ -96,6 +102,9 @@ type Config = (StateID, u32);
 /// limit has its lists of NFA states counted ([`Builder::too_many_orders`]):
 /// most DFAs never get there and do not pay for the count.
 const ORDERS_CHECK_AT: usize = 8;
+
+/// A path of [`Builder::closure`] with no row yet.
+const NO_ROW: u32 = u32::MAX;
 
 /// An entry of [`Builder::number`] not numbered yet.
 const NO_REGISTER: u32 = u32::MAX;
@@ -166,7 +175,8 @@ impl TaggedDfa {
             numbered: Vec::new(),
             row_regs: Vec::new(),
             configs: Vec::new(),
-            stack: Vec::new(),
+            closures: Closures::default(),
+            path_rows: Vec::new(),
         };
         b.seen.resize(nfa.states().len());
         // State 0: dead (no threads).
@@ -195,7 +205,7 @@ impl TaggedDfa {
                     return Err(TaggedError::TooManyStates);
                 }
             }
-            let key = b.states[s].clone();
+            let key = Rc::clone(&b.states[s]);
             same.start(&mut b.steps, &key.sids);
             for class in 0..alphabet {
                 let (target, op_index) = match same.find(class) {
@@ -413,7 +423,8 @@ impl Builder<'_> {
             return Err(TaggedError::TooManyStates);
         }
         let id = self.states.len() as u32;
-        self.map.insert(key.clone(), id);
+        let key = Rc::new(key);
+        self.map.insert(Rc::clone(&key), id);
         self.states.push(key);
         Ok(id)
     }
@@ -588,30 +599,16 @@ impl Builder<'_> {
 
     /// [`Builder::closure`] without tag values: the NFA states alone.
     fn closure_states(&mut self, sid: StateID, out: &mut Vec<StateID>) -> Result<(), TaggedError> {
-        let mut stack = std::mem::take(&mut self.stack);
-        stack.clear();
-        stack.push((sid, 0));
-        let mut result = Ok(());
-        while let Some((sid, _)) = stack.pop() {
-            if !self.seen.mark(sid) {
-                continue;
-            }
-            match self.nfa.state(sid) {
-                State::ByteRange { .. } | State::Sparse(_) | State::Dense(_) | State::Match { .. } => {
-                    out.push(sid)
-                }
-                State::Union { alternates } => stack.extend(alternates.iter().rev().map(|&s| (s, 0))),
-                State::BinaryUnion { alt1, alt2 } => stack.extend([(*alt2, 0), (*alt1, 0)]),
-                State::Capture { next, .. } => stack.push((*next, 0)),
-                State::Fail => {}
-                State::Look { .. } => {
-                    result = Err(TaggedError::LookAround);
-                    break;
-                }
+        let closure = self.closures.of(self.nfa, sid);
+        if closure.look {
+            return Err(TaggedError::LookAround);
+        }
+        for &(sid, _) in self.closures.entries(closure) {
+            if self.seen.mark(sid) {
+                out.push(sid);
             }
         }
-        self.stack = stack;
-        result
+        Ok(())
     }
 
     /// Starts a step: no NFA state reached, no rows.
@@ -632,53 +629,36 @@ impl Builder<'_> {
     /// is seen, as in a PikeVM: the first thread to reach a state wins it,
     /// and epsilon loops end.
     fn closure(&mut self, sid: StateID, row: u32, out: &mut Vec<Config>) -> Result<(), TaggedError> {
-        let mut stack = std::mem::take(&mut self.stack);
-        stack.clear();
-        stack.push((sid, row));
-        let mut result = Ok(());
-        while let Some((sid, row)) = stack.pop() {
+        // The walk is kept per NFA state (see the `closures` module).
+        let closure = self.closures.of(self.nfa, sid);
+        if closure.look {
+            return Err(TaggedError::LookAround);
+        }
+        // Per path, the row of this thread's values with the path's slots
+        // pending, made when a state reached by that path is first kept.
+        let mut path_rows = std::mem::take(&mut self.path_rows);
+        path_rows.clear();
+        path_rows.resize(closure.paths as usize, NO_ROW);
+        path_rows[0] = row;
+        let tags = self.tags;
+        for &(sid, path) in self.closures.entries(closure) {
             if !self.seen.mark(sid) {
                 continue;
             }
-            match self.nfa.state(sid) {
-                State::ByteRange { .. } | State::Sparse(_) | State::Dense(_) | State::Match { .. } => {
-                    out.push((sid, row));
-                }
-                State::Union { alternates } => {
-                    for &alt in alternates.iter().rev() {
-                        stack.push((alt, row));
-                    }
-                }
-                State::BinaryUnion { alt1, alt2 } => {
-                    stack.push((*alt2, row));
-                    stack.push((*alt1, row));
-                }
-                State::Capture { next, slot, .. } => {
-                    // Group 0 is the whole match, whose span the caller
-                    // knows; tracking its end would cost an operation on
-                    // every byte after which the input could end.
-                    let slot = slot.as_usize();
-                    let row = if slot >= 2 && self.row(row)[slot] != Val::Pending {
-                        let start = row as usize * self.tags;
-                        let copy = (self.rows.len() / self.tags) as u32;
-                        self.rows.extend_from_within(start..start + self.tags);
-                        let at = self.rows.len() - self.tags + slot;
-                        self.rows[at] = Val::Pending;
-                        copy
-                    } else {
-                        row
-                    };
-                    stack.push((*next, row));
-                }
-                State::Fail => {}
-                State::Look { .. } => {
-                    result = Err(TaggedError::LookAround);
-                    break;
+            let at = &mut path_rows[path as usize];
+            if *at == NO_ROW {
+                let start = row as usize * tags;
+                *at = (self.rows.len() / tags) as u32;
+                self.rows.extend_from_within(start..start + tags);
+                let copy = self.rows.len() - tags;
+                for &slot in self.closures.slots(closure, path) {
+                    self.rows[copy + slot as usize] = Val::Pending;
                 }
             }
+            out.push((sid, *at));
         }
-        self.stack = stack;
-        result
+        self.path_rows = path_rows;
+        Ok(())
     }
 
     /// [`Builder::row_regs`] for this step's rows, none numbered yet.

@@ -127,6 +127,7 @@ impl std::fmt::Display for TaggedError {
 impl std::error::Error for TaggedError {}
 
 mod classes;
+mod closures;
 mod determinize;
 mod encode;
 pub mod exits;
