@@ -47,6 +47,7 @@ extern crate alloc;
 mod bytes;
 pub mod network;
 mod recognizer;
+mod shapes;
 pub mod simd;
 mod table;
 mod tagged;
@@ -55,7 +56,8 @@ pub mod wire;
 pub use bytes::{ByteSet, Named};
 pub use network::NetworkRecognizer;
 pub use recognizer::{ErrorKind, Grammar, MatchError, Recognizer};
-pub use table::{Positions, Reverse, Shuffle, Table};
+pub use shapes::Shapes;
+pub use table::{Reverse, Shuffle, Table};
 pub use tagged::{Hole, List, Nested, Span, TaggedDfa, Text};
 
 /// What generated code uses; not part of the API.

@@ -40,8 +40,6 @@ pub struct Recognizer {
     reverse: Option<Reverse<'static>>,
     sparse: &'static [u8],
     dfa: OnceBox<SparseDfa>,
-    /// The rule's language per position, if its automaton is a chain.
-    chain: Chain,
     /// The grammar's one-character rules, by name ([`Recognizer::classes`]).
     classes: &'static [(&'static str, ByteSet)],
 }
@@ -62,7 +60,6 @@ impl Recognizer {
         Recognizer {
             grammar,
             rule,
-            chain: Chain::of(&table),
             table,
             reverse: match reverse {
                 Some(r) => Some(Reverse::__wire(r)),
@@ -136,10 +133,12 @@ impl Recognizer {
     /// their first 32 bytes so, and the rest bit-parallel from there.
     #[inline]
     pub fn is_match_bytes(&self, input: &[u8]) -> bool {
-        // A language of byte classes per position (a UUID): every position
-        // checked at once, no walk.
-        if self.chain.is_chain() {
-            return self.chain.full_match(&self.table.classes, input);
+        // A short input of a language of few shapes (a UUID, a timestamp):
+        // every position checked at once, no walk.
+        if let Some(sh) = &self.table.shapes {
+            if let Some(verdict) = sh.full_match(input, Level::detected()) {
+                return verdict;
+            }
         }
         if let Some(sh) = &self.table.shuffle {
             let level = Level::detected();
@@ -170,14 +169,15 @@ impl Recognizer {
         }
     }
 
-    /// Whether the rule's language is checked position by position: its
-    /// automaton is a chain (each state has one next state whatever byte it
-    /// reads), at most 63 bytes long, so a match is a byte class per
-    /// position (a UUID, a fixed-width date). [`Recognizer::is_match`] then
-    /// checks all positions at once instead of walking the table
-    /// ([`crate::Positions`]).
+    /// Whether the rule's short inputs are checked position by position:
+    /// for each length up to 64 bytes, the inputs its automaton accepts are
+    /// a few products of byte sets per position (a UUID's 36 positions, a
+    /// timestamp's per fraction length and offset form), which
+    /// [`Recognizer::is_match`] then checks at every position at once
+    /// instead of walking the table ([`crate::Shapes`]). The generator finds
+    /// them in the automaton, for any grammar.
     pub fn is_positional(&self) -> bool {
-        self.chain.is_chain()
+        self.table.shapes.is_some()
     }
 
     /// Whether the generator gave this rule a reverse automaton too
@@ -737,40 +737,5 @@ impl fmt::Debug for Grammar {
             .field("rules", &self.rules.len())
             .field("network_rules", &self.networks.len())
             .finish()
-    }
-}
-
-/// A recognizer's [`crate::table::Positions`] without the byte classes (the
-/// table's): found while the generated code is compiled (`Recognizer::__new`
-/// is a `const fn`), so `is_match` reads one word to know.
-struct Chain {
-    /// Bit `n`: inputs of `n` bytes may match; 0 if the automaton is not a
-    /// chain.
-    lengths: u64,
-    masks: [u64; crate::table::MAX_POSITIONS],
-}
-
-impl Chain {
-    const fn of(table: &Table<'_>) -> Chain {
-        match table.positions() {
-            Some(p) => Chain {
-                lengths: p.lengths,
-                masks: p.masks,
-            },
-            None => Chain {
-                lengths: 0,
-                masks: [0; crate::table::MAX_POSITIONS],
-            },
-        }
-    }
-
-    #[inline(always)]
-    fn is_chain(&self) -> bool {
-        self.lengths != 0
-    }
-
-    #[inline]
-    fn full_match(&self, classes: &[u8; 256], input: &[u8]) -> bool {
-        crate::table::match_positions(classes, self.lengths, &self.masks, |&m| m, input)
     }
 }

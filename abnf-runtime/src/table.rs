@@ -7,6 +7,7 @@
 //! one byte at a time, and its reverse, for walking an input from both ends
 //! at once.
 
+use crate::shapes::Shapes;
 use crate::simd::{self, Level, LoopSet, LOOP_SET_BYTES};
 use crate::tagged::{Pairs, TaggedDfa, NONE};
 use crate::wire::{self, Kind, WireError, MAX_REGISTERS, NEXT_MASK};
@@ -32,6 +33,7 @@ pub struct Table<'a> {
     pub(crate) recip: u64,
     pub(crate) loops: &'a [u8],
     pub(crate) shuffle: Option<Shuffle<'a>>,
+    pub(crate) shapes: Option<Shapes<'a>>,
 }
 
 /// A table's states as lanes of a 64-byte vector (the generator's
@@ -75,25 +77,6 @@ pub(crate) enum Words<'a> {
 }
 
 impl<'a> Words<'a> {
-    /// Entry `i`, widened.
-    const fn get(&self, i: usize) -> usize {
-        match self {
-            Words::U16(w) => w[i] as usize,
-            Words::U32(w) => w[i] as usize,
-        }
-    }
-
-    /// Whether row `q` (a state's offset) accepts: the acceptance flags
-    /// follow the transitions, one entry per state ([`Table::accepts`]).
-    const fn accepts(&self, alphabet: usize, q: usize) -> bool {
-        let len = match self {
-            Words::U16(w) => w.len(),
-            Words::U32(w) => w.len(),
-        };
-        let states = len / (alphabet + 1);
-        self.get(states * alphabet + q / alphabet) == 1
-    }
-
     /// `bytes` (4-aligned) as words of `width` bytes.
     ///
     /// # Safety
@@ -163,6 +146,16 @@ impl<'a> Table<'a> {
         if rest.len() < shuffle_end || h.params[6] >= simd::LANES as u32 {
             return Err(WireError::Truncated);
         }
+        let shapes = if h.params[7] != 1 {
+            None
+        } else {
+            // From the next multiple of 64 bytes too.
+            let at = (wire::HEADER_BYTES + 256 + shuffle_end).next_multiple_of(64) - wire::HEADER_BYTES - 256;
+            match Shapes::decode(rest, at) {
+                Some(sh) => Some(sh),
+                None => return Err(WireError::Truncated),
+            }
+        };
         let loops = rest.split_at(word_bytes).1.split_at(sets * LOOP_SET_BYTES).0;
         let shuffle = if h.params[5] != 1 {
             None
@@ -203,6 +196,7 @@ impl<'a> Table<'a> {
             recip: u32::MAX as u64 / alphabet as u64 + 1,
             loops,
             shuffle,
+            shapes,
         })
     }
 
@@ -210,6 +204,12 @@ impl<'a> Table<'a> {
     /// rules a spec marks `@bidirectional`).
     pub fn shuffle(&self) -> Option<&Shuffle<'a>> {
         self.shuffle.as_ref()
+    }
+
+    /// The table's short inputs as shapes, if the generator found them
+    /// ([`Shapes`]).
+    pub fn shapes(&self) -> Option<&Shapes<'a>> {
+        self.shapes.as_ref()
     }
 
     /// How many states are walked bit-parallel.
@@ -240,52 +240,6 @@ impl<'a> Table<'a> {
     /// Number of states (the dead state included).
     pub fn states(&self) -> usize {
         self.words.len() / (self.alphabet as usize + 1)
-    }
-
-    /// The table's language as byte classes per position, if its automaton
-    /// is a chain of at most 63 steps over at most 64 classes
-    /// ([`Positions`]). It reads the states along the chain; a `const fn`,
-    /// so that [`crate::Recognizer`] finds it while the generated code is
-    /// compiled and its `is_match` pays one test for it.
-    pub const fn positions(&self) -> Option<Positions> {
-        let alphabet = self.alphabet as usize;
-        if alphabet > 64 {
-            return None;
-        }
-        let mut p = Positions {
-            classes: self.classes,
-            lengths: 0,
-            masks: [0; MAX_POSITIONS],
-        };
-        let mut s = self.start as usize;
-        let mut i = 0;
-        while i <= MAX_POSITIONS {
-            if s == 0 {
-                return None;
-            }
-            if self.words.accepts(alphabet, s) {
-                p.lengths |= 1 << i;
-            }
-            let mut next = 0;
-            let mut c = 0;
-            while c < alphabet {
-                let t = self.words.get(s + c);
-                if t != 0 {
-                    if (next != 0 && next != t) || i == MAX_POSITIONS {
-                        return None;
-                    }
-                    next = t;
-                    p.masks[i] |= 1 << c;
-                }
-                c += 1;
-            }
-            if next == 0 {
-                return if p.lengths != 0 { Some(p) } else { None };
-            }
-            s = next;
-            i += 1;
-        }
-        None
     }
 
     /// The state after `prefix` (0, the dead state, if no match can
@@ -430,67 +384,6 @@ fn run_ahead(set: &LoopSet, input: &[u8], i: usize) -> bool {
         Some(&[a, b]) => set.bytes.contains(a) && set.bytes.contains(b),
         _ => false,
     }
-}
-
-/// The longest match a [`Positions`] check holds.
-pub(crate) const MAX_POSITIONS: usize = 63;
-
-/// The language of a table whose automaton is a *chain*: from the start,
-/// each state has one next state whatever byte it reads (a UUID's 36
-/// positions, a fixed-width date). Such a language is a product of byte
-/// classes per position, for the lengths that accept, so a match is
-/// checked one position at a time with no step waiting on the one before
-/// (the table walk waits one load per byte).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Positions {
-    /// The table's byte classes.
-    pub(crate) classes: [u8; 256],
-    /// Bit `n`: inputs of `n` bytes may match.
-    pub(crate) lengths: u64,
-    /// Per position, bit `c`: bytes of class `c` may be there.
-    pub(crate) masks: [u64; MAX_POSITIONS],
-}
-
-impl Positions {
-    /// Whether all of `input` matches.
-    #[inline]
-    pub fn full_match(&self, input: &[u8]) -> bool {
-        match_positions(&self.classes, self.lengths, &self.masks, |&m| m, input)
-    }
-}
-
-/// Whether all of `input` matches the language of byte classes per position
-/// whose lengths are `lengths` and whose masks `load` reads from `masks`
-/// ([`Positions`]).
-#[inline(always)]
-pub(crate) fn match_positions<M>(
-    classes: &[u8; 256],
-    lengths: u64,
-    masks: &[M; MAX_POSITIONS],
-    load: impl Fn(&M) -> u64,
-    input: &[u8],
-) -> bool {
-    let n = input.len();
-    if n > MAX_POSITIONS || lengths >> n & 1 == 0 {
-        return false;
-    }
-    // Every position at once: no branch, no dependence between bytes, and
-    // four chains of `and`s so that they do not wait on each other (a table
-    // of the positions of each byte instead, with no shift, measured 25%
-    // slower).
-    let masks = &masks[..n];
-    let mut ok = [1u64; 4];
-    let (m4, mr) = masks.split_at(n - n % 4);
-    let (b4, br) = input.split_at(n - n % 4);
-    for (m, b) in m4.chunks_exact(4).zip(b4.chunks_exact(4)) {
-        for k in 0..4 {
-            ok[k] &= load(&m[k]) >> classes[usize::from(b[k])];
-        }
-    }
-    for (m, &b) in mr.iter().zip(br) {
-        ok[0] &= load(m) >> classes[usize::from(b)];
-    }
-    (ok[0] & ok[1] & ok[2] & ok[3]) & 1 == 1
 }
 
 /// One entry type of a [`Table`].

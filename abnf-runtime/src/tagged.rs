@@ -5,6 +5,8 @@
 use core::fmt;
 use core::iter::FusedIterator;
 
+use crate::shapes::Shapes;
+use crate::simd::{Level, SHAPE_LEN};
 use crate::wire::{
     self, Kind, WireError, DELTA, FIRST_LIST, FIRST_PAIR_LIST, MAX_REGISTERS, NEXT_BITS, NEXT_MASK,
     NOT_FINAL, PENDING, SET_POS, UNSET,
@@ -65,9 +67,61 @@ pub struct TaggedDfa<'a> {
     /// One loop set per state (the bytes on which it loops without
     /// effect; see [`crate::wire::Kind::Tagged`]), or none.
     pub(crate) loops: &'a [u8],
+    /// Its inputs of up to 64 bytes as shapes, each with its tags, if the
+    /// generator found them.
+    pub(crate) shapes: Option<TagShapes<'a>>,
     /// `2^32 / (alphabet + 1)` rounded up: `row * recip >> 32` is the
     /// state of a row.
     pub(crate) recip: u64,
+}
+
+/// A tagged DFA's short inputs as [`Shapes`] whose inputs share one path of
+/// states and register operations (the generator's `TaggedDfa::shapes`):
+/// every input of a shape gets the same tags, so an input that fits one
+/// is parsed by the shape check and a copy of its tags, with no walk (a
+/// UUID's groups, a timestamp's fields).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TagShapes<'a> {
+    shapes: Shapes<'a>,
+    /// Per shape, a tag per byte: its offset from the start, or `0xFF` for
+    /// a tag never set.
+    tags: &'a [u8],
+    /// Tags per shape.
+    width: usize,
+}
+
+impl<'a> TagShapes<'a> {
+    /// The shapes at the start of `tail`, then `width` bytes of tags per
+    /// shape.
+    const fn decode(tail: &'a [u8], width: usize) -> Option<TagShapes<'a>> {
+        let Some(shapes) = Shapes::decode(tail, 0) else {
+            return None;
+        };
+        let at = shapes.end(0);
+        let len = shapes.ids.len() * width;
+        if tail.len() < at + len {
+            return None;
+        }
+        Some(TagShapes {
+            shapes,
+            tags: tail.split_at(at).1.split_at(len).0,
+            width,
+        })
+    }
+
+    /// If `input[start..end]` (at most 64 bytes) fits a shape: its tags,
+    /// and true.
+    #[inline]
+    fn parse(&self, input: &[u8], start: usize, end: usize, tags: &mut [usize]) -> bool {
+        let Some(k) = self.shapes.shape_of(&input[start..end], Level::detected()) else {
+            return false;
+        };
+        let row = &self.tags[k * self.width..][..self.width];
+        for (slot, &t) in tags.iter_mut().zip(row) {
+            *slot = if t == 0xFF { NONE } else { start + usize::from(t) };
+        }
+        true
+    }
 }
 
 /// The two-byte steps of a [`TaggedDfa`]: a table of targets with rows of
@@ -98,6 +152,19 @@ impl<'a> TaggedDfa<'a> {
             Err(e) => return Err(e),
         };
         let p = h.params;
+        // The shapes, if any, come last, after padding.
+        let shapes_at = p[10] as usize;
+        let (rest, shapes) = if shapes_at == 0 {
+            (rest, None)
+        } else if shapes_at > rest.len() {
+            return Err(WireError::Truncated);
+        } else {
+            let (rest, tail) = rest.split_at(shapes_at);
+            match TagShapes::decode(tail, p[1] as usize) {
+                Some(sh) => (rest, Some(sh)),
+                None => return Err(WireError::Truncated),
+            }
+        };
         // The loop sets, if any, come after the words.
         let loops_at = p[9] as usize;
         let (rest, loops) = if loops_at == 0 {
@@ -137,6 +204,7 @@ impl<'a> TaggedDfa<'a> {
                 })
             },
             loops,
+            shapes,
             recip: u32::MAX as u64 / (p[0] as u64 + 1) + 1,
         })
     }
@@ -275,6 +343,13 @@ impl TaggedDfa<'_> {
     }
 
     fn walk(&self, input: &[u8], start: usize, end: usize, tags: &mut [usize]) -> Result<(), usize> {
+        // A short input that fits a shape has its tags; the others (and
+        // every failure, for its offset) are walked.
+        if let Some(sh) = &self.shapes {
+            if end - start <= SHAPE_LEN && sh.parse(input, start, end, tags) {
+                return Ok(());
+            }
+        }
         let words = self.words;
         let op_start = self.op_start as usize;
         // The generator orders each transition's operations so that they run
@@ -461,10 +536,18 @@ impl TaggedDfa<'_> {
                 break;
             }
         }
+        // Class by class, then byte by byte from the classes that go on
+        // (no step per byte).
         let mut expected = ByteSet::EMPTY;
         if s != 0 {
-            for b in (0..=255u8).filter(|&b| step(s, b) != 0) {
-                expected.insert(b);
+            let mut live = [false; 256];
+            for (c, l) in live.iter_mut().enumerate().take(self.alphabet as usize) {
+                *l = self.words[s + c] & NEXT_MASK != 0;
+            }
+            for b in 0..=255u8 {
+                if live[usize::from(self.classes[usize::from(b)])] {
+                    expected.insert(b);
+                }
             }
         }
         MatchError::at(grammar, rule, input, offset, expected)

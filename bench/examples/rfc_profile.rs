@@ -9,19 +9,21 @@
 //! Arguments: the grammar (`timestamp`, `uuid`, `langtag`, `http`, `json`),
 //! the operation's name as `grammars-table` prints it (`validate`, `typed
 //! tree`, `parts`, ...), the contender's index in that operation (0: ours,
-//! as the table lists them), and optionally the seconds to loop (default 5).
+//! as the table lists them), and optionally the seconds to loop (default 5)
+//! and the highest vector level to use (`scalar`, `SSSE3`, `AVX2`, ...).
 //! Prints the checksum and the mean time per input.
 
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use abnf_runtime::simd::{self, Level};
 use iri_bench::rfc::{operations, Grammar};
 use iri_bench::DEFAULT_SEED;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: rfc_profile timestamp|uuid|langtag|http|json OPERATION INDEX [SECONDS]";
+    let usage = "usage: rfc_profile timestamp|uuid|langtag|http|json OPERATION INDEX [SECONDS [LEVEL]]";
     let (Some(g), Some(name), Some(index)) = (
         args.first(),
         args.get(1),
@@ -42,6 +44,16 @@ fn main() -> ExitCode {
         }
     };
     let seconds: f64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(5.0);
+    if let Some(name) = args.get(4) {
+        let Some(level) = Level::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(name))
+        else {
+            eprintln!("no vector level {name:?}: scalar, SSSE3, AVX2, AVX-512 or VBMI");
+            return ExitCode::from(2);
+        };
+        simd::cap_level(level);
+    }
     let Some(op) = operations()
         .into_iter()
         .find(|o| o.grammar == grammar && o.name == name)

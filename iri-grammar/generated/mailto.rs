@@ -349,7 +349,9 @@ static __DOMAIN_SPARSE: &[u8] = include_bytes!(
 ///                %d94-126  ; characters not including
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 769 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static DTEXT_NO_OBS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "dtext-no-obs",
@@ -412,7 +414,9 @@ static __QCHAR_SPARSE: &[u8] = include_bytes!(
 ///              / "+" / "," / ";" / ":" / "@"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 787 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 787 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static SOME_DELIMS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "some-delims",
@@ -453,7 +457,9 @@ static __SOME_DELIMS_SPARSE: &[u8] = include_bytes!(
 ///                  "~"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 811 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 811 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static ATEXT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "atext",
@@ -550,7 +556,9 @@ static __QUOTED_STRING_SPARSE: &[u8] = include_bytes!(
 /// qcontent       = qtext / quoted-pair
 /// ```
 ///
-/// Minimized DFA: 4 states × 4 byte classes, a 360-byte table; 802 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 4 byte classes, a 960-byte table; 802 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 2 products of byte sets per position (at most 4 per length; 576 bytes in the table), checked at every position at once with no table walk.
 pub static QCONTENT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "qcontent",
@@ -583,7 +591,9 @@ static __QCONTENT_SPARSE: &[u8] = include_bytes!(
 ///                  %d93-126           ;  "\" or the quote character
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 775 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static QTEXT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "qtext",
@@ -614,7 +624,9 @@ static __QTEXT_SPARSE: &[u8] = include_bytes!(
 /// quoted-pair    = "\" (VCHAR / WSP)
 /// ```
 ///
-/// Minimized DFA: 4 states × 3 byte classes, a 352-byte table; 784 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 4 states × 3 byte classes, a 896-byte table; 784 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static QUOTED_PAIR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "mailto",
     "quoted-pair",

@@ -179,9 +179,11 @@ static __OTHERURL_SPARSE: &[u8] = include_bytes!(
 /// scheme         = 1*[ lowalpha | digit | "+" | "-" | "." ]
 /// ```
 ///
-/// Minimized DFA: 2 states × 2 byte classes, a 380-byte table; 778 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 2 states × 2 byte classes, a 960-byte table; 778 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+///
+/// Position by position: its inputs of up to 64 bytes are 65 products of byte sets per position (at most 4 per length; 576 bytes in the table), checked at every position at once with no table walk.
 pub static SCHEME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "scheme",
@@ -476,7 +478,9 @@ static __TOPLABEL_SPARSE: &[u8] = include_bytes!(
 /// alphadigit     = alpha | digit
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 775 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static ALPHADIGIT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "alphadigit",
@@ -538,7 +542,9 @@ static __HOSTNUMBER_SPARSE: &[u8] = include_bytes!(
 /// port           = digits
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 769 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 64 products of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static PORT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "port",
@@ -767,7 +773,9 @@ static __FSEGMENT_SPARSE: &[u8] = include_bytes!(
 /// ftptype        = "A" | "I" | "D" | "a" | "i" | "d"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 793 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 793 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static FTPTYPE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "ftptype",
@@ -1226,9 +1234,11 @@ static __GROUPPART_SPARSE: &[u8] = include_bytes!(
 /// group          = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]
 /// ```
 ///
-/// Minimized DFA: 3 states × 3 byte classes, a 392-byte table; 805 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 3 byte classes, a 960-byte table; 805 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+///
+/// Position by position: its inputs of up to 64 bytes are 64 products of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static GROUP: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "group",
@@ -1790,7 +1800,9 @@ static __FIELDVALUE_SPARSE: &[u8] = include_bytes!(
 ///                  "y" | "z"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 769 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static LOWALPHA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "lowalpha",
@@ -1823,7 +1835,9 @@ static __LOWALPHA_SPARSE: &[u8] = include_bytes!(
 ///                  "S" | "T" | "U" | "V" | "W" | "X" | "Y" | "Z"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 769 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static HIALPHA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "hialpha",
@@ -1854,7 +1868,9 @@ static __HIALPHA_SPARSE: &[u8] = include_bytes!(
 /// alpha          = lowalpha | hialpha
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 769 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static ALPHA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "alpha",
@@ -1886,7 +1902,9 @@ static __ALPHA_SPARSE: &[u8] = include_bytes!(
 ///                  "8" | "9"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 763 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 763 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static DIGIT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "digit",
@@ -1917,7 +1935,9 @@ static __DIGIT_SPARSE: &[u8] = include_bytes!(
 /// safe           = "$" | "-" | "_" | "." | "+"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 781 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 781 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static SAFE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "safe",
@@ -1948,7 +1968,9 @@ static __SAFE_SPARSE: &[u8] = include_bytes!(
 /// extra          = "!" | "*" | "'" | "(" | ")" | ","
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 775 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static EXTRA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "extra",
@@ -1979,7 +2001,9 @@ static __EXTRA_SPARSE: &[u8] = include_bytes!(
 /// national       = "{" | "}" | "|" | "\" | "^" | "~" | "[" | "]" | "`"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 775 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static NATIONAL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "national",
@@ -2010,7 +2034,9 @@ static __NATIONAL_SPARSE: &[u8] = include_bytes!(
 /// punctuation    = "<" | ">" | "#" | "%" | <">
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 781 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 781 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static PUNCTUATION: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "punctuation",
@@ -2041,7 +2067,9 @@ static __PUNCTUATION_SPARSE: &[u8] = include_bytes!(
 /// reserved       = ";" | "/" | "?" | ":" | "@" | "&" | "="
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 787 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 787 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static RESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "reserved",
@@ -2073,7 +2101,9 @@ static __RESERVED_SPARSE: &[u8] = include_bytes!(
 ///                  "a" | "b" | "c" | "d" | "e" | "f"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 775 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static HEX: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "hex",
@@ -2104,7 +2134,9 @@ static __HEX_SPARSE: &[u8] = include_bytes!(
 /// escape         = "%" hex hex
 /// ```
 ///
-/// Minimized DFA: 5 states × 3 byte classes, a 360-byte table; 817 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 3 byte classes, a 896-byte table; 817 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static ESCAPE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "escape",
@@ -2135,7 +2167,9 @@ static __ESCAPE_SPARSE: &[u8] = include_bytes!(
 /// unreserved     = alpha | digit | safe | extra
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 799 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 799 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static UNRESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "unreserved",
@@ -2166,7 +2200,9 @@ static __UNRESERVED_SPARSE: &[u8] = include_bytes!(
 /// uchar          = unreserved | escape
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 372-byte table; 859 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 960-byte table; 859 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 2 products of byte sets per position (at most 4 per length; 576 bytes in the table), checked at every position at once with no table walk.
 pub static UCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "uchar",
@@ -2228,7 +2264,9 @@ static __XCHAR_SPARSE: &[u8] = include_bytes!(
 /// digits         = 1*digit
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 769 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 64 products of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static DIGITS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc1738",
     "digits",

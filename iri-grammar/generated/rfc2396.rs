@@ -391,9 +391,11 @@ static __REL_SEGMENT_SPARSE: &[u8] = include_bytes!(
 ///       scheme        = alpha *( alpha | digit | "+" | "-" | "." )
 /// ```
 ///
-/// Minimized DFA: 3 states × 3 byte classes, a 392-byte table; 799 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 3 byte classes, a 960-byte table; 799 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+///
+/// Position by position: its inputs of up to 64 bytes are 64 products of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static SCHEME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "scheme",
@@ -754,7 +756,9 @@ static __IPV4ADDRESS_SPARSE: &[u8] = include_bytes!(
 ///       port          = *digit
 /// ```
 ///
-/// Minimized DFA: 2 states × 2 byte classes, a 332-byte table; 754 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 2 states × 2 byte classes, a 960-byte table; 754 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 65 products of byte sets per position (at most 4 per length; 576 bytes in the table), checked at every position at once with no table walk.
 pub static PORT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "port",
@@ -1047,7 +1051,9 @@ static __URIC_SPARSE: &[u8] = include_bytes!(
 ///                       "$" | ","
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 799 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 799 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static RESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "reserved",
@@ -1078,7 +1084,9 @@ static __RESERVED_SPARSE: &[u8] = include_bytes!(
 ///       unreserved    = alphanum | mark
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 805 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 805 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static UNRESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "unreserved",
@@ -1110,7 +1118,9 @@ static __UNRESERVED_SPARSE: &[u8] = include_bytes!(
 ///                       "(" | ")"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 787 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 787 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static MARK: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "mark",
@@ -1141,7 +1151,9 @@ static __MARK_SPARSE: &[u8] = include_bytes!(
 ///       escaped       = "%" hex hex
 /// ```
 ///
-/// Minimized DFA: 5 states × 3 byte classes, a 360-byte table; 817 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 3 byte classes, a 896-byte table; 817 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static ESCAPED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "escaped",
@@ -1173,7 +1185,9 @@ static __ESCAPED_SPARSE: &[u8] = include_bytes!(
 ///                               "a" | "b" | "c" | "d" | "e" | "f"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 775 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static HEX: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "hex",
@@ -1204,7 +1218,9 @@ static __HEX_SPARSE: &[u8] = include_bytes!(
 ///       alphanum      = alpha | digit
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 775 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static ALPHANUM: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "alphanum",
@@ -1235,7 +1251,9 @@ static __ALPHANUM_SPARSE: &[u8] = include_bytes!(
 ///       alpha         = lowalpha | upalpha
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 769 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static ALPHA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "alpha",
@@ -1268,7 +1286,9 @@ static __ALPHA_SPARSE: &[u8] = include_bytes!(
 ///                  "s" | "t" | "u" | "v" | "w" | "x" | "y" | "z"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 769 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static LOWALPHA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "lowalpha",
@@ -1301,7 +1321,9 @@ static __LOWALPHA_SPARSE: &[u8] = include_bytes!(
 ///                  "S" | "T" | "U" | "V" | "W" | "X" | "Y" | "Z"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 769 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static UPALPHA: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "upalpha",
@@ -1333,7 +1355,9 @@ static __UPALPHA_SPARSE: &[u8] = include_bytes!(
 ///                  "8" | "9"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 763 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 763 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static DIGIT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc2396",
     "digit",

@@ -297,9 +297,11 @@ static __RELATIVE_PART_SPARSE: &[u8] = include_bytes!(
 /// scheme        = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
 /// ```
 ///
-/// Minimized DFA: 3 states × 3 byte classes, a 392-byte table; 799 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 3 byte classes, a 960-byte table; 799 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+///
+/// Position by position: its inputs of up to 64 bytes are 64 products of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static SCHEME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "scheme",
@@ -429,7 +431,9 @@ static __HOST_SPARSE: &[u8] = include_bytes!(
 /// port          = *DIGIT
 /// ```
 ///
-/// Minimized DFA: 2 states × 2 byte classes, a 332-byte table; 754 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 2 states × 2 byte classes, a 960-byte table; 754 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 65 products of byte sets per position (at most 4 per length; 576 bytes in the table), checked at every position at once with no table walk.
 pub static PORT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "port",
@@ -565,7 +569,9 @@ static __IPV6ADDRESS_SPARSE: &[u8] = include_bytes!(
 /// h16           = 1*4HEXDIG
 /// ```
 ///
-/// Minimized DFA: 6 states × 2 byte classes, a 356-byte table; 856 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 6 states × 2 byte classes, a 896-byte table; 856 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 4 products of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static H16: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "h16",
@@ -895,7 +901,9 @@ static __PATH_ROOTLESS_SPARSE: &[u8] = include_bytes!(
 /// path-empty    = 0<pchar>
 /// ```
 ///
-/// Minimized DFA: 2 states × 1 byte classes, a 328-byte table; 748 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 2 states × 1 byte classes, a 896-byte table; 748 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static PATH_EMPTY: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "path-empty",
@@ -1122,7 +1130,9 @@ static __FRAGMENT_SPARSE: &[u8] = include_bytes!(
 /// pct-encoded   = "%" HEXDIG HEXDIG
 /// ```
 ///
-/// Minimized DFA: 5 states × 3 byte classes, a 360-byte table; 817 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 3 byte classes, a 896-byte table; 817 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static PCT_ENCODED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "pct-encoded",
@@ -1153,7 +1163,9 @@ static __PCT_ENCODED_SPARSE: &[u8] = include_bytes!(
 /// unreserved    = ALPHA / DIGIT / "-" / "." / "_" / "~"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 793 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 793 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static UNRESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "unreserved",
@@ -1184,7 +1196,9 @@ static __UNRESERVED_SPARSE: &[u8] = include_bytes!(
 /// reserved      = gen-delims / sub-delims
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 811 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 811 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static RESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "reserved",
@@ -1215,7 +1229,9 @@ static __RESERVED_SPARSE: &[u8] = include_bytes!(
 /// gen-delims    = ":" / "/" / "?" / "#" / "[" / "]" / "@"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 793 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 793 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static GEN_DELIMS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "gen-delims",
@@ -1247,7 +1263,9 @@ static __GEN_DELIMS_SPARSE: &[u8] = include_bytes!(
 ///               / "*" / "+" / "," / ";" / "="
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 787 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 787 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static SUB_DELIMS: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "rfc3986",
     "sub-delims",

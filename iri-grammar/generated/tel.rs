@@ -255,7 +255,9 @@ static __ISDN_SUBADDRESS_SPARSE: &[u8] = include_bytes!(
 /// extension            = ";ext=" 1*phonedigit
 /// ```
 ///
-/// Minimized DFA: 7 states × 7 byte classes, a 432-byte table; 859 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 7 states × 7 byte classes, a 960-byte table; 859 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 60 products of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static EXTENSION: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "extension",
@@ -548,9 +550,11 @@ static __PARAMETER_SPARSE: &[u8] = include_bytes!(
 /// pname                = 1*( alphanum / "-" )
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 388-byte table; 805 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 960-byte table; 805 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
+///
+/// Position by position: its inputs of up to 64 bytes are 64 products of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static PNAME: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "pname",
@@ -614,7 +618,9 @@ static __PVALUE_SPARSE: &[u8] = include_bytes!(
 /// paramchar            = param-unreserved / unreserved / pct-encoded
 /// ```
 ///
-/// Minimized DFA: 5 states × 4 byte classes, a 372-byte table; 871 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 4 byte classes, a 960-byte table; 871 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 2 products of byte sets per position (at most 4 per length; 576 bytes in the table), checked at every position at once with no table walk.
 pub static PARAMCHAR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "paramchar",
@@ -645,7 +651,9 @@ static __PARAMCHAR_SPARSE: &[u8] = include_bytes!(
 /// unreserved           = alphanum / mark
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 805 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 805 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static UNRESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "unreserved",
@@ -677,7 +685,9 @@ static __UNRESERVED_SPARSE: &[u8] = include_bytes!(
 ///                        "'" / "(" / ")"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 787 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 787 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static MARK: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "mark",
@@ -708,7 +718,9 @@ static __MARK_SPARSE: &[u8] = include_bytes!(
 /// pct-encoded          = "%" HEXDIG HEXDIG
 /// ```
 ///
-/// Minimized DFA: 5 states × 3 byte classes, a 360-byte table; 817 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 5 states × 3 byte classes, a 896-byte table; 817 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static PCT_ENCODED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "pct-encoded",
@@ -739,7 +751,9 @@ static __PCT_ENCODED_SPARSE: &[u8] = include_bytes!(
 /// param-unreserved     = "[" / "]" / "/" / ":" / "&" / "+" / "$"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 799 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 799 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static PARAM_UNRESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "param-unreserved",
@@ -770,7 +784,9 @@ static __PARAM_UNRESERVED_SPARSE: &[u8] = include_bytes!(
 /// phonedigit           = DIGIT / [ visual-separator ]
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 775 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 2 products of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static PHONEDIGIT: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "phonedigit",
@@ -801,7 +817,9 @@ static __PHONEDIGIT_SPARSE: &[u8] = include_bytes!(
 /// phonedigit-hex       = HEXDIG / "*" / "#" / [ visual-separator ]
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 793 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 793 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 2 products of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static PHONEDIGIT_HEX: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "phonedigit-hex",
@@ -832,7 +850,9 @@ static __PHONEDIGIT_HEX_SPARSE: &[u8] = include_bytes!(
 /// visual-separator     = "-" / "." / "(" / ")"
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 769 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 769 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static VISUAL_SEPARATOR: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "visual-separator",
@@ -863,7 +883,9 @@ static __VISUAL_SEPARATOR_SPARSE: &[u8] = include_bytes!(
 /// alphanum             = ALPHA / DIGIT
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 775 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 775 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static ALPHANUM: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "alphanum",
@@ -895,7 +917,9 @@ static __ALPHANUM_SPARSE: &[u8] = include_bytes!(
 ///                        "=" / "+" / "$" / ","
 /// ```
 ///
-/// Minimized DFA: 3 states × 2 byte classes, a 340-byte table; 799 bytes as a sparse `regex-automata` DFA.
+/// Minimized DFA: 3 states × 2 byte classes, a 896-byte table; 799 bytes as a sparse `regex-automata` DFA.
+///
+/// Position by position: its inputs of up to 64 bytes are 1 product of byte sets per position (at most 4 per length; 512 bytes in the table), checked at every position at once with no table walk.
 pub static RESERVED: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
     "tel",
     "reserved",

@@ -247,6 +247,7 @@ pub fn accelerate(c: &Compact) -> Compact {
         start: (new_of[c.start as usize / a] * a) as u32,
         skip,
         shuffle: None,
+        shapes: None,
     }
 }
 

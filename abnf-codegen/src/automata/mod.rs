@@ -3,6 +3,7 @@
 pub mod bitpar;
 mod compose;
 mod minimize;
+pub mod shapes;
 pub mod shuffle;
 
 pub use compose::Composer;
@@ -256,7 +257,9 @@ impl Automaton {
     /// The compact table the generated recognizer walks, with the states
     /// that [`bitpar`] accelerates numbered last.
     pub fn compact(&self) -> Compact {
-        bitpar::accelerate(&Compact::new(&self.dfa))
+        let mut c = bitpar::accelerate(&Compact::new(&self.dfa));
+        c.shapes = shapes::Shapes::of(&c);
+        c
     }
 
     /// Full match of `input`: `Ok(())`, or `Err(offset)` where offset is the
@@ -326,6 +329,9 @@ pub struct Compact {
     /// The states as lanes of a shuffle automaton, for short inputs (none
     /// until [`Compact::with_shuffle`]).
     pub shuffle: Option<shuffle::Shuffle>,
+    /// Its inputs of up to 64 bytes as products of byte sets per position,
+    /// if they are few ([`shapes::Shapes`]).
+    pub shapes: Option<shapes::Shapes>,
 }
 
 impl Compact {
@@ -362,6 +368,7 @@ impl Compact {
             start: if live.is_empty() { 0 } else { alphabet as u32 },
             skip: bitpar::Acceleration::default(),
             shuffle: None,
+            shapes: None,
         }
     }
 
@@ -417,6 +424,7 @@ impl Compact {
             self.skip.sets.len() as u32,
             u32::from(self.shuffle.is_some()),
             self.shuffle.as_ref().map_or(0, |sh| u32::from(sh.start)),
+            u32::from(self.shapes.is_some()),
         ];
         rtwire::write_header(&mut out, Kind::Table, width, &params, big_endian);
         out.extend_from_slice(&self.classes);
@@ -429,6 +437,11 @@ impl Compact {
             // Its rows start at a multiple of 64 bytes, as vectors.
             out.resize(out.len().next_multiple_of(64), 0);
             out.extend_from_slice(&sh.to_bytes(self.alphabet, big_endian));
+        }
+        if let Some(sh) = &self.shapes {
+            // Also from a multiple of 64 bytes.
+            out.resize(out.len().next_multiple_of(64), 0);
+            out.extend_from_slice(&sh.to_bytes());
         }
         out
     }
@@ -652,42 +665,6 @@ mod tests {
             all.extend(last.iter().cloned());
         }
         all
-    }
-
-    /// A chain automaton's language is checked position by position
-    /// (`abnf_runtime::Positions`), exactly as the table walk decides it;
-    /// other automata have no positions.
-    #[test]
-    fn positions_agree_with_the_table_walk() {
-        let uuid = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
-        let c = compact(uuid);
-        let p = c.wire().table().positions().expect("a UUID is a chain");
-        assert!(p.full_match(b"f81d4fae-7dec-11d0-a765-00a0c91e6bf6"));
-        assert!(!p.full_match(b"f81d4fae-7dec-11d0-a765-00a0c91e6bf"));
-        assert!(!p.full_match(b"f81d4fae-7dec-11d0-a765-00a0c91e6bfg"));
-        assert!(!p.full_match(b"f81d4fae7dec-11d0-a765-00a0c91e6bf6-"));
-        for pattern in ["[ab][cd]?", "a[bc]d?", "(ab)?", "[a-c]{3}", "", "é[ab]"] {
-            let c = compact(pattern);
-            let table = c.wire();
-            let p = table
-                .table()
-                .positions()
-                .unwrap_or_else(|| panic!("`{pattern}` is a chain"));
-            for s in strings(b"abcd\xc3\xa9", 4) {
-                assert_eq!(
-                    p.full_match(&s),
-                    table.table().full_match(&s).is_ok(),
-                    "`{pattern}` on {s:?}"
-                );
-            }
-        }
-        // Choices that lead to different states, loops, chains over 63.
-        for pattern in ["ab|ca", "a*", "a+b", "[ab]{64}", "(a|b)c|bd", "[ab]c?[a-c]"] {
-            assert!(
-                compact(pattern).wire().table().positions().is_none(),
-                "`{pattern}`"
-            );
-        }
     }
 
     #[test]

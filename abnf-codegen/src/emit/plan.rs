@@ -155,6 +155,18 @@ impl Compiled {
                             compact.skip.bytes()
                         ));
                     }
+                    if let Some(sh) = &compact.shapes {
+                        doc.push(String::new());
+                        let n = sh.ids.len();
+                        doc.push(format!(
+                            " Position by position: its inputs of up to 64 bytes are {n} {} of byte sets per \
+                             position (at most {} per length; {} bytes in the table), checked at every position \
+                             at once with no table walk.",
+                            if n == 1 { "product" } else { "products" },
+                            crate::automata::shapes::MAX_PER_LENGTH,
+                            sh.bytes()
+                        ));
+                    }
                     let mut tables = vec![
                         ("le.table", compact.to_bytes(false)),
                         ("be.table", compact.to_bytes(true)),

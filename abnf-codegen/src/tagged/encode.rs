@@ -3,6 +3,8 @@
 
 use super::*;
 use crate::automata::bitpar::{utf8_leads, LoopSet, NibbleTable, MIN_LOOP_BYTES};
+use crate::automata::shapes::{Graph, Shapes};
+use abnf_runtime::simd::LOOP_SET_BYTES;
 
 impl TaggedDfa {
     /// Whether [`TaggedDfa::to_words`] can encode the DFA: premultiplied
@@ -172,6 +174,46 @@ impl TaggedDfa {
     /// two-byte steps if `pair_bytes` is given and they fit in it; `None`
     /// when the tables do not fit their fields.
     pub fn to_bytes(&self, pair_bytes: Option<usize>, big_endian: bool) -> Option<Vec<u8>> {
+        self.to_bytes_with(pair_bytes, big_endian, true)
+    }
+
+    /// The DFA's inputs of up to 64 bytes as shapes ([`Shapes`]) whose
+    /// inputs share one path of states *and operations*, so that each
+    /// shape's tags are the same for all its inputs: with those tags
+    /// (offsets from the start, `0xFF` for a tag never set), found by
+    /// running the DFA on each shape's sample.
+    pub fn shapes(&self) -> Option<(Shapes, Vec<u8>)> {
+        let a = self.alphabet;
+        let shapes = Shapes::search(&Graph {
+            states: self.states(),
+            alphabet: a,
+            start: self.start as usize,
+            classes: &self.classes,
+            edge: &|s, x| (self.next[s * a + x] as usize, self.ops[s * a + x]),
+            accepts: &|s| self.finals[s].is_some(),
+        })?;
+        let wire = WireBytes::new(&self.to_bytes_with(None, NATIVE_BIG_ENDIAN, false)?);
+        let mut tags = Vec::with_capacity(shapes.samples.len() * self.tags);
+        for sample in &shapes.samples {
+            let found = run_wire(&wire, sample).ok()?;
+            tags.extend(
+                found
+                    .iter()
+                    .map(|t| t.map_or(Some(0xFF), |t| u8::try_from(t).ok())),
+            );
+        }
+        let tags = tags.into_iter().collect::<Option<Vec<u8>>>()?;
+        Some((shapes, tags))
+    }
+
+    /// [`TaggedDfa::to_bytes`], with its shapes if `shapes` (and it has
+    /// them).
+    pub(super) fn to_bytes_with(
+        &self,
+        pair_bytes: Option<usize>,
+        big_endian: bool,
+        shapes: bool,
+    ) -> Option<Vec<u8>> {
         let (mut words, layout) = self.to_words()?;
         let pairs = pair_bytes.and_then(|max| self.to_pair_words(max));
         let (pairs_at, lists) = match &pairs {
@@ -188,6 +230,13 @@ impl TaggedDfa {
             None => Vec::new(),
         };
         let loops_at = if loops.is_empty() { 0 } else { words.len() as u32 };
+        let shapes = if shapes { self.shapes() } else { None };
+        // The shapes after the loop sets, from the next multiple of 64
+        // bytes of the table.
+        let shapes_at = shapes.as_ref().map_or(0, |_| {
+            let end = rtwire::HEADER_BYTES + 256 + 4 * words.len() + LOOP_SET_BYTES * loops.len();
+            (end.next_multiple_of(64) - rtwire::HEADER_BYTES - 256) as u32
+        });
         let params = [
             self.alphabet as u32,
             self.tags as u32,
@@ -200,6 +249,7 @@ impl TaggedDfa {
             pairs_at,
             lists,
             loops_at,
+            shapes_at,
         ];
         let mut out = Vec::new();
         rtwire::write_header(&mut out, Kind::Tagged, 4, &params, big_endian);
@@ -207,6 +257,11 @@ impl TaggedDfa {
         rtwire::write_words(&mut out, &words, 4, big_endian);
         for set in &loops {
             out.extend_from_slice(&set.to_runtime().to_record());
+        }
+        if let Some((shapes, tags)) = shapes {
+            out.resize(out.len().next_multiple_of(64), 0);
+            out.extend_from_slice(&shapes.to_bytes());
+            out.extend_from_slice(&tags);
         }
         Some(out)
     }

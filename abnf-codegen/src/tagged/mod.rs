@@ -384,14 +384,68 @@ mod forms {
     }
 
     #[test]
+    fn shapes_give_the_walks_tags() {
+        // Patterns whose short inputs have shapes (a fixed layout, a
+        // timestamp's fraction and offset forms, alternatives that set
+        // different groups), against the same DFA without them: on every
+        // small input, and on timestamps with each position changed.
+        let timestamp = r"([0-9]{4})-([0-9]{2})[Tt]([0-9]{2})(\.[0-9]+)?([Zz]|([+-])([0-9]{2}))";
+        let mut with_shapes = 0;
+        for p in PATTERNS.iter().copied().chain([
+            r"([a-f]{2})-([a-f])(b?)",
+            r"(a)|(b)(c)?|(cd)",
+            r"([ab]*)(c)",
+            timestamp,
+        ]) {
+            for mode in [Registers::Shared, Registers::PerTag] {
+                let d = build(p, mode);
+                let plain = WireBytes::new(&d.to_bytes_with(None, NATIVE_BIG_ENDIAN, false).unwrap());
+                let Some(shaped) = d.shapes().map(|_| d.wire().unwrap()) else {
+                    continue;
+                };
+                with_shapes += 1;
+                let mut all = inputs();
+                for digits in 0..5 {
+                    for offset in ["Z", "+01", "z"] {
+                        let good = format!(
+                            "1985-04T23{}{offset}",
+                            if digits == 0 {
+                                String::new()
+                            } else {
+                                format!(".{}", "7".repeat(digits))
+                            }
+                        );
+                        for i in 0..good.len() {
+                            for b in ["0", "-", "+", ".", "Z", "T", "x"] {
+                                let mut s = good.clone();
+                                s.replace_range(i..i + 1, b);
+                                all.push(s);
+                            }
+                        }
+                        all.push(good);
+                    }
+                }
+                for input in all {
+                    assert_eq!(
+                        run_wire(&shaped, input.as_bytes()),
+                        run_wire(&plain, input.as_bytes()),
+                        "{p} ({mode:?}) on {input:?}"
+                    );
+                }
+            }
+        }
+        assert!(with_shapes >= 6, "{with_shapes} patterns with shapes");
+    }
+
+    #[test]
     fn per_tag_registers_give_the_same_tags() {
         for p in PATTERNS {
-            let shared = build(p, Registers::Shared);
-            let per_tag = build(p, Registers::PerTag);
+            let shared = build(p, Registers::Shared).wire().unwrap();
+            let per_tag = build(p, Registers::PerTag).wire().unwrap();
             for input in inputs() {
                 assert_eq!(
-                    per_tag.run(input.as_bytes()),
-                    shared.run(input.as_bytes()),
+                    run_wire(&per_tag, input.as_bytes()),
+                    run_wire(&shared, input.as_bytes()),
                     "{p} on {input:?}"
                 );
             }
@@ -418,10 +472,11 @@ mod forms {
         for p in PATTERNS {
             let pruned = build(p, Registers::PerTag);
             let unpruned = build_budgeted(p, Registers::PerTag, 0);
+            let (pruned_wire, unpruned_wire) = (pruned.wire().unwrap(), unpruned.wire().unwrap());
             for input in inputs() {
                 assert_eq!(
-                    unpruned.run(input.as_bytes()),
-                    pruned.run(input.as_bytes()),
+                    run_wire(&unpruned_wire, input.as_bytes()),
+                    run_wire(&pruned_wire, input.as_bytes()),
                     "{p} on {input:?}"
                 );
             }
@@ -446,10 +501,11 @@ mod forms {
                 trusting.trust_utf8();
                 trusting.minimize();
                 trusting.merge_classes();
+                let (trusting, plain) = (trusting.wire().unwrap(), plain.wire().unwrap());
                 for input in inputs() {
                     assert_eq!(
-                        trusting.run(input.as_bytes()),
-                        plain.run(input.as_bytes()),
+                        run_wire(&trusting, input.as_bytes()),
+                        run_wire(&plain, input.as_bytes()),
                         "{p} ({mode:?}) on {input:?}"
                     );
                 }
@@ -536,10 +592,11 @@ mod forms {
             for mode in [Registers::Shared, Registers::PerTag] {
                 let d = build(p, mode);
                 let pairs = d.to_pair_words(usize::MAX).unwrap();
+                let wire = d.wire().unwrap();
                 for input in inputs() {
                     assert_eq!(
                         run_pairs(&d, &pairs, input.as_bytes()),
-                        d.run(input.as_bytes()).map_err(|_| ()),
+                        run_wire(&wire, input.as_bytes()).map_err(|_| ()),
                         "{p} ({mode:?}) on {input:?}"
                     );
                 }

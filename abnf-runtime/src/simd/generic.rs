@@ -269,3 +269,33 @@ impl<C: Classify> NibbleExits<'_, C> {
         (C::equal_block(&self.block, a, b) >> self.shift) & self.live
     }
 }
+
+/// [`crate::simd::match_shapes`] over windows of `W` bytes at `0`, `W`,
+/// `2W`, ..., the last at `input.len() - W` (overlapping the one before;
+/// the input has at least `W` bytes), for each shape `ids` names in `rows`:
+/// `miss(p, m)` says whether some byte of the window at `p` has no bucket
+/// of the masks at `m`.
+#[inline(always)]
+pub(super) fn match_shapes_in<const W: usize>(
+    rows: &[u8],
+    ids: &[u8],
+    input: &[u8],
+    miss: impl Fn(*const u8, *const u8) -> bool,
+) -> Option<usize> {
+    use crate::simd::SHAPE_LEN;
+    let last = input.len() - W;
+    ids.iter().position(|&id| {
+        let masks = &rows[usize::from(id) * SHAPE_LEN..][..SHAPE_LEN];
+        let mut o = 0;
+        loop {
+            let at = o.min(last);
+            if miss(input[at..at + W].as_ptr(), masks[at..at + W].as_ptr()) {
+                return false;
+            }
+            if at == last {
+                return true;
+            }
+            o += W;
+        }
+    })
+}

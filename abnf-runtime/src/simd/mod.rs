@@ -997,6 +997,120 @@ pub fn walk_exits<W: ExitWalk>(level: Level, walk: &W, input: &[u8], tags: &mut 
     walk.walk(input, &mut ScalarExits::new(input, walk.atoms()), tags)
 }
 
+/// The longest input a shape holds ([`match_shapes`]), and the bytes of
+/// each shape's masks.
+pub const SHAPE_LEN: usize = 64;
+
+/// Whether `input` (at most [`SHAPE_LEN`] bytes) fits one of the shapes
+/// `ids`, each the index of a row of `rows`: [`SHAPE_LEN`] bytes, the
+/// bucket bits allowed at each position (`abnf_codegen`'s
+/// `automata::shapes`), a byte's buckets being its class under `nibbles`
+/// ([`AtomNibbles::class`]; `rest` unused), which `classes` tabulates.
+/// The input fits a shape when every byte has a bucket its position
+/// allows: every position checked at once, with no step waiting on the
+/// one before. The answer is the index in `ids` of the first shape the
+/// input fits, if any.
+///
+/// Classifies the input in 64-byte (AVX-512: one masked load), 32-byte
+/// (AVX2) or 16-byte (SSSE3) windows, the last one overlapping the one
+/// before; inputs shorter than a window, and CPUs without vectors, take
+/// the scalar twin [`match_shapes_scalar`].
+#[inline]
+pub fn match_shapes(
+    nibbles: &AtomNibbles,
+    classes: &[u8; 256],
+    rows: &[u8],
+    ids: &[u8],
+    input: &[u8],
+) -> Option<usize> {
+    match_shapes_with(Level::detected(), nibbles, classes, rows, ids, input)
+}
+
+/// [`match_shapes`] at `level` (a level the CPU does not have runs the
+/// best one it has).
+#[inline]
+pub fn match_shapes_with(
+    level: Level,
+    nibbles: &AtomNibbles,
+    classes: &[u8; 256],
+    rows: &[u8],
+    ids: &[u8],
+    input: &[u8],
+) -> Option<usize> {
+    if input.len() > SHAPE_LEN {
+        return None;
+    }
+    #[cfg(target_arch = "x86_64")]
+    match level.min(Level::detected()) {
+        // SAFETY: `Level::detected` found AVX-512 F and BW (CPUID and
+        // XCR0) on this CPU.
+        Level::Avx512 | Level::Vbmi => {
+            return unsafe { x86_64::avx512::match_shapes_avx512(nibbles, rows, ids, input) }
+        }
+        // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0).
+        Level::Avx2 if input.len() >= 16 => {
+            return unsafe { x86_64::avx2::match_shapes_avx2(nibbles, rows, ids, input) }
+        }
+        // SAFETY: `Level::detected` found SSSE3.
+        Level::Ssse3 if input.len() >= 16 => {
+            return unsafe { x86_64::ssse3::match_shapes_ssse3(nibbles, rows, ids, input) }
+        }
+        _ => {}
+    }
+    let _ = (level, nibbles);
+    match_shapes_scalar(classes, rows, ids, input)
+}
+
+/// The scalar twin of [`match_shapes`], eight positions to a 64-bit word
+/// (SWAR): the classes of eight bytes (one lookup each in `classes`) `and`
+/// their masks, and a test for a zero byte, with no branch per byte.
+pub fn match_shapes_scalar(classes: &[u8; 256], rows: &[u8], ids: &[u8], input: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    if input.len() > SHAPE_LEN {
+        return None;
+    }
+    // The classes once, eight to a word (first byte lowest); the positions
+    // past the input get 0xFF bytes after the `and` (`fill`), so they never
+    // miss.
+    let n = input.len();
+    let used = n.div_ceil(8);
+    let mut words = [0u64; SHAPE_LEN / 8];
+    // (Shifted into place: bytes stored one by one and read back as a word
+    // would stall store forwarding.)
+    let class = |b: u8| u64::from(classes[usize::from(b)]);
+    let chunks = input.chunks_exact(8);
+    let rest = chunks.remainder();
+    for (w, b) in words.iter_mut().zip(chunks) {
+        *w = class(b[0])
+            | class(b[1]) << 8
+            | class(b[2]) << 16
+            | class(b[3]) << 24
+            | class(b[4]) << 32
+            | class(b[5]) << 40
+            | class(b[6]) << 48
+            | class(b[7]) << 56;
+    }
+    for (k, &b) in rest.iter().enumerate() {
+        words[n / 8] |= class(b) << (8 * k);
+    }
+    let fill = match n % 8 {
+        0 => 0,
+        r => u64::MAX << (8 * r),
+    };
+    ids.iter().position(|&id| {
+        let masks = &rows[usize::from(id) * SHAPE_LEN..][..SHAPE_LEN];
+        let mut zero = 0u64;
+        for (k, m) in masks.chunks_exact(8).take(used).enumerate() {
+            let m = u64::from_le_bytes([m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7]]);
+            let x = words[k] & m | if k + 1 == used { fill } else { 0 };
+            // Nonzero exactly when some byte of `x` is zero.
+            zero |= x.wrapping_sub(ONES) & !x & HIGHS;
+        }
+        zero == 0
+    })
+}
+
 mod generic;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;

@@ -682,3 +682,70 @@ mod exits {
         }
     }
 }
+
+mod shapes {
+    use super::xorshift;
+    use crate::simd::*;
+    use alloc::vec::Vec;
+
+    #[test]
+    fn every_level_checks_shapes_as_the_scalar_twin() {
+        // Random nibble tables (non-ASCII high nibbles too), and shapes made
+        // from random inputs of every length up to 64 (each position allows
+        // the input's bucket, or a random one), so that inputs fit some
+        // shapes and miss others by a byte anywhere, the window overlaps
+        // included.
+        let mut next = xorshift(0x5ba9e);
+        let (mut fits, mut misses) = (0, 0);
+        for round in 0..40 {
+            let mut nibbles = AtomNibbles {
+                low: [0; 16],
+                high: [0; 16],
+                rest: 0,
+            };
+            for x in nibbles.low.iter_mut().chain(nibbles.high.iter_mut()) {
+                *x = next() as u8 | next() as u8;
+            }
+            for n in 0..=SHAPE_LEN {
+                let input: Vec<u8> = (0..n).map(|_| next() as u8).collect();
+                let mut shapes = Vec::new();
+                for _ in 0..1 + round % 3 {
+                    let mut masks = [0u8; SHAPE_LEN];
+                    for (m, &b) in masks.iter_mut().zip(&input) {
+                        *m = if next().is_multiple_of(50) {
+                            next() as u8 & next() as u8
+                        } else {
+                            nibbles.class(b) | next() as u8 & 1
+                        };
+                    }
+                    shapes.extend_from_slice(&masks);
+                }
+                // The rows in another order than the shapes, and a row no
+                // shape names.
+                let named = shapes.len() / SHAPE_LEN;
+                shapes.extend_from_slice(&[0x5a; SHAPE_LEN]);
+                let ids: Vec<u8> = (0..named as u8).rev().collect();
+                let classes: [u8; 256] = core::array::from_fn(|b| nibbles.class(b as u8));
+                let want = match_shapes_scalar(&classes, &shapes, &ids, &input);
+                let defined = ids.iter().position(|&id| {
+                    let m = &shapes[usize::from(id) * SHAPE_LEN..][..SHAPE_LEN];
+                    input.iter().zip(m).all(|(&b, &m)| nibbles.class(b) & m != 0)
+                });
+                assert_eq!(want, defined);
+                if want.is_some() {
+                    fits += 1;
+                } else {
+                    misses += 1;
+                }
+                for level in Level::available() {
+                    assert_eq!(
+                        match_shapes_with(level, &nibbles, &classes, &shapes, &ids, &input),
+                        want,
+                        "length {n} at {level:?}"
+                    );
+                }
+            }
+        }
+        assert!(fits > 200 && misses > 200, "{fits} fit, {misses} miss");
+    }
+}

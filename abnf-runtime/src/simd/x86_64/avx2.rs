@@ -4,7 +4,7 @@
 use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
-use crate::simd::generic::{find, find_byte_in, Classify, NibbleExits};
+use crate::simd::generic::{find, find_byte_in, match_shapes_in, Classify, NibbleExits};
 use crate::simd::{AtomNibbles, BlockMasks, ExitWalk, LoopSet, NibbleSet, Starts};
 
 /// The lookup tables of a [`LoopSet`] in 32-byte registers (each table
@@ -280,7 +280,6 @@ pub(crate) unsafe fn walk_exits_avx2<W: ExitWalk>(
     tags: &mut [usize],
 ) -> bool {
     // SAFETY: both tables are 16 bytes; unaligned loads.
-    let lane = |t: &[u8; 16]| unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr().cast())) };
     let zero = _mm256_setzero_si256();
     let mut exits = NibbleExits {
         input,
@@ -301,4 +300,42 @@ pub(crate) unsafe fn walk_exits_avx2<W: ExitWalk>(
         exits.load(0);
     }
     walk.walk(input, &mut exits, tags)
+}
+
+/// A 16-byte table in both 128-bit lanes (`vpshufb` looks up per lane).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn lane(t: &[u8; 16]) -> __m256i {
+    // SAFETY: `t` is 16 readable bytes; an unaligned load.
+    _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
+}
+
+/// [`crate::simd::match_shapes`] with 32-byte windows (an input of 16 to
+/// 31 bytes takes SSSE3's 16-byte windows).
+///
+/// # Safety
+///
+/// The CPU must have AVX2; `input` must hold 16 to 64 bytes.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn match_shapes_avx2(
+    nibbles: &AtomNibbles,
+    rows: &[u8],
+    ids: &[u8],
+    input: &[u8],
+) -> Option<usize> {
+    if input.len() < 32 {
+        // SAFETY: AVX2 implies SSSE3; the rest is the caller's promise.
+        return unsafe { super::ssse3::match_shapes_ssse3(nibbles, rows, ids, input) };
+    }
+    let (low, high) = (lane(&nibbles.low), lane(&nibbles.high));
+    let nib = _mm256_set1_epi8(0x0f);
+    match_shapes_in::<32>(rows, ids, input, |p, m| {
+        // SAFETY: `match_shapes_in` gives windows of 32 bytes inside
+        // `input` and inside a shape; unaligned loads.
+        let (v, m) = unsafe { (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(m.cast())) };
+        let lo = _mm256_shuffle_epi8(low, _mm256_and_si256(v, nib));
+        let hi = _mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16::<4>(v), nib));
+        let hit = _mm256_and_si256(_mm256_and_si256(lo, hi), m);
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, _mm256_setzero_si256())) != 0
+    })
 }

@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
 use crate::simd::generic::{find, find_byte_in};
-use crate::simd::{BlockMasks, LoopSet, NibbleSet, Starts};
+use crate::simd::{AtomNibbles, BlockMasks, LoopSet, NibbleSet, Starts, SHAPE_LEN};
 
 /// One bit per byte of `v`: set where the byte is in the nibble set
 /// `lo` (`hi` holds [`HIGH`] in every 128-bit lane).
@@ -126,4 +126,44 @@ pub(crate) unsafe fn find_byte_avx512_short(input: &[u8], byte: u8) -> Option<us
     let v = unsafe { _mm512_maskz_loadu_epi8(live, input.as_ptr().cast()) };
     let hits = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(byte as i8)) & live;
     (hits != 0).then(|| hits.trailing_zeros() as usize)
+}
+
+/// [`crate::simd::match_shapes`] with one masked 64-byte load: each shape
+/// is one `and`-test of the classes against its masks.
+///
+/// # Safety
+///
+/// The CPU must have AVX-512 F and BW (and the OS must save their
+/// registers); `input` must hold at most 64 bytes.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) unsafe fn match_shapes_avx512(
+    nibbles: &AtomNibbles,
+    rows: &[u8],
+    ids: &[u8],
+    input: &[u8],
+) -> Option<usize> {
+    let live = match input.len() {
+        SHAPE_LEN => u64::MAX,
+        n => (1u64 << n) - 1,
+    };
+    // SAFETY: the masked load reads only the `live` lanes, which are
+    // `input`'s bytes (masked-off lanes do not fault); the tables are 16
+    // readable bytes each.
+    let (v, low, high) = unsafe {
+        (
+            _mm512_maskz_loadu_epi8(live, input.as_ptr().cast()),
+            _mm512_broadcast_i32x4(_mm_loadu_si128(nibbles.low.as_ptr().cast())),
+            _mm512_broadcast_i32x4(_mm_loadu_si128(nibbles.high.as_ptr().cast())),
+        )
+    };
+    let nib = _mm512_set1_epi8(0x0f);
+    let lo = _mm512_shuffle_epi8(low, _mm512_and_si512(v, nib));
+    let hi = _mm512_shuffle_epi8(high, _mm512_and_si512(_mm512_srli_epi16::<4>(v), nib));
+    let classes = _mm512_and_si512(lo, hi);
+    ids.iter().position(|&id| {
+        let masks = &rows[usize::from(id) * SHAPE_LEN..][..SHAPE_LEN];
+        // SAFETY: a row is 64 readable bytes; unaligned load.
+        let m = unsafe { _mm512_loadu_si512(masks.as_ptr().cast()) };
+        _mm512_test_epi8_mask(classes, m) & live == live
+    })
 }

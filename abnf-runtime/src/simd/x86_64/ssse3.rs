@@ -5,7 +5,7 @@
 use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
-use crate::simd::generic::{find, find_byte_in, Classify, NibbleExits};
+use crate::simd::generic::{find, find_byte_in, match_shapes_in, Classify, NibbleExits};
 use crate::simd::{AtomNibbles, BlockMasks, ExitWalk, LoopSet, NibbleSet, Starts};
 
 /// The lookup tables of a [`LoopSet`] in 16-byte registers.
@@ -329,4 +329,32 @@ pub(crate) unsafe fn walk_exits_ssse3<W: ExitWalk>(
         exits.load(0);
     }
     walk.walk(input, &mut exits, tags)
+}
+
+/// [`crate::simd::match_shapes`] with 16-byte windows.
+///
+/// # Safety
+///
+/// The CPU must have SSSE3; `input` must hold 16 to 64 bytes.
+#[target_feature(enable = "ssse3")]
+pub(crate) unsafe fn match_shapes_ssse3(
+    nibbles: &AtomNibbles,
+    rows: &[u8],
+    ids: &[u8],
+    input: &[u8],
+) -> Option<usize> {
+    // SAFETY: each table is 16 readable bytes; unaligned loads.
+    let t = unsafe {
+        Nibbles16 {
+            low: _mm_loadu_si128(nibbles.low.as_ptr().cast()),
+            high: _mm_loadu_si128(nibbles.high.as_ptr().cast()),
+        }
+    };
+    match_shapes_in::<16>(rows, ids, input, |p, m| {
+        // SAFETY: `match_shapes_in` gives windows of 16 bytes inside
+        // `input` and inside a shape; unaligned loads.
+        let (v, m) = unsafe { (_mm_loadu_si128(p.cast()), _mm_loadu_si128(m.cast())) };
+        let zero = _mm_cmpeq_epi8(_mm_and_si128(classes16(&t, v), m), _mm_setzero_si128());
+        _mm_movemask_epi8(zero) != 0
+    })
 }
