@@ -225,8 +225,12 @@ pub(crate) fn build_with_boundary(
         .collect();
     let mut boundary = feedback_vertices(g, &needs);
     boundary.extend(forced.iter().copied());
+    // The boundary in rule order, not the set's: the entries' order is the
+    // generated network's rule table.
+    let mut sorted_boundary: Vec<RuleId> = boundary.iter().copied().collect();
+    sorted_boundary.sort();
     let mut entries: Vec<RuleId> = Vec::new();
-    for &t in targets.iter().chain(boundary.iter()) {
+    for &t in targets.iter().chain(sorted_boundary.iter()) {
         if !entries.contains(&t) {
             entries.push(t);
         }

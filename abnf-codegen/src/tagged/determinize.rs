@@ -1,6 +1,10 @@
 //! Determinization: Laurikari's tagged DFAs with leftmost-first priority
 //! (see the parent module), from a Thompson NFA with capture groups.
 
+use std::rc::Rc;
+
+use super::closures::Closures;
+use super::sets::{SameMoves, Sets, Steps, NO_MOVE};
 use super::*;
 use rustc_hash::FxHashSet as HashSet;
 
@@ -49,15 +53,19 @@ struct Builder<'a> {
     mode: Registers,
     max_states: usize,
     tags: usize,
-    map: HashMap<Key, u32>,
-    states: Vec<Key>,
+    /// The states' keys, shared with `states` (a key holds a value per
+    /// thread and tag: copying it cost more than building the state).
+    map: HashMap<Rc<Key>, u32>,
+    states: Vec<Rc<Key>>,
     op_lists: HashMap<Vec<RegOp>, u32>,
     op_vec: Vec<Vec<RegOp>>,
     registers: usize,
-    /// [`Builder::covers`]'s marks of the NFA states a closure reached.
-    cover_marks: Marks,
-    /// Memo of [`Builder::covers`], by sorted sets of states.
-    covered: HashMap<(Vec<StateID>, Vec<StateID>), bool>,
+    /// Where NFA states move on each byte class.
+    steps: Steps<'a>,
+    /// The sets of NFA states [`Builder::covers`] walks, with their moves.
+    sets: Sets,
+    /// Memo of [`Builder::covers`], by sets of states.
+    covered: HashMap<(u32, u32), bool>,
     /// Work [`Builder::covers`] may still do ([`COVER_BUDGET`]).
     cover_budget: usize,
     /// The tag values of the threads of one step, a row of `tags` values
@@ -78,6 +86,13 @@ struct Builder<'a> {
     /// Per row of this step, where [`Builder::canonical`] wrote its
     /// registers into the key (threads that share a row share them).
     row_regs: Vec<Option<usize>>,
+    /// The threads of the step [`Builder::transition`] builds (kept to
+    /// reuse its allocation).
+    configs: Vec<Config>,
+    /// The NFA states' epsilon closures.
+    closures: Closures,
+    /// [`Builder::closure`]'s row per path (kept to reuse its allocation).
+    path_rows: Vec<u32>,
 }
 
 /// One thread of a step: its NFA state and the row of its tag values.
@@ -87,6 +102,9 @@ type Config = (StateID, u32);
 /// limit has its lists of NFA states counted ([`Builder::too_many_orders`]):
 /// most DFAs never get there and do not pay for the count.
 const ORDERS_CHECK_AT: usize = 8;
+
+/// A path of [`Builder::closure`] with no row yet.
+const NO_ROW: u32 = u32::MAX;
 
 /// An entry of [`Builder::number`] not numbered yet.
 const NO_REGISTER: u32 = u32::MAX;
@@ -129,6 +147,14 @@ impl TaggedDfa {
         cover_budget: usize,
     ) -> Result<TaggedDfa, TaggedError> {
         let tags = nfa.group_info().slot_len();
+        let classes = nfa.byte_classes();
+        let alphabet = classes.alphabet_len() - 1; // without the EOI class
+        let reps: Vec<u8> = classes.representatives(..).filter_map(|u| u.as_u8()).collect();
+        debug_assert_eq!(reps.len(), alphabet);
+        let mut class_of = [0u8; 256];
+        for byte in 0..=255u8 {
+            class_of[byte as usize] = classes.get(byte);
+        }
         let mut b = Builder {
             max_states: max_states.min(MAX_STATES),
             nfa,
@@ -140,13 +166,17 @@ impl TaggedDfa {
             op_vec: vec![Vec::new()],
             registers: 0,
             covered: HashMap::default(),
-            cover_marks: Marks::default(),
+            steps: Steps::new(nfa, reps),
+            sets: Sets::default(),
             cover_budget,
             rows: Vec::new(),
             seen: Marks::default(),
             number: Vec::new(),
             numbered: Vec::new(),
             row_regs: Vec::new(),
+            configs: Vec::new(),
+            closures: Closures::default(),
+            path_rows: Vec::new(),
         };
         b.seen.resize(nfa.states().len());
         // State 0: dead (no threads).
@@ -162,18 +192,11 @@ impl TaggedDfa {
         let (key, start_ops) = b.canonical(&configs);
         let start = b.intern(key)?;
 
-        let classes = nfa.byte_classes();
-        let alphabet = classes.alphabet_len() - 1; // without the EOI class
-        let reps: Vec<u8> = classes.representatives(..).filter_map(|u| u.as_u8()).collect();
-        debug_assert_eq!(reps.len(), alphabet);
-        let mut class_of = [0u8; 256];
-        for byte in 0..=255u8 {
-            class_of[byte as usize] = classes.get(byte);
-        }
         let mut next = Vec::new();
         let mut ops = Vec::new();
         let mut s = 0;
-        let mut configs = Vec::new();
+        // A transition per class its state's threads tell apart.
+        let mut same = SameMoves::new();
         let mut orders_checked = mode == Registers::PerTag;
         while s < b.states.len() {
             if !orders_checked && b.states.len() > b.max_states / ORDERS_CHECK_AT {
@@ -182,30 +205,18 @@ impl TaggedDfa {
                     return Err(TaggedError::TooManyStates);
                 }
             }
-            let key = b.states[s].clone();
-            for &byte in &reps {
-                configs.clear();
-                b.new_step();
-                for (i, &sid) in key.sids.iter().enumerate() {
-                    let Some(to) = step(nfa.state(sid), byte) else {
-                        continue;
-                    };
-                    let regs = &key.regs[i * tags..(i + 1) * tags];
-                    let row = (b.rows.len() / tags.max(1)) as u32;
-                    b.rows.extend(regs.iter().map(|&r| match r {
-                        UNSET => Val::Unset,
-                        PENDING => Val::Prev,
-                        r => Val::Old(r),
-                    }));
-                    b.closure(to, row, &mut configs)?;
-                }
-                b.prune(&mut configs);
-                let (target, list) = b.canonical(&configs);
-                let identity = list
-                    .iter()
-                    .all(|op| matches!(op, RegOp::Copy { dst, src } if dst == src));
-                let op_index = if identity { 0 } else { b.op_index(list) };
-                next.push(b.intern(target)?);
+            let key = Rc::clone(&b.states[s]);
+            same.start(&mut b.steps, &key.sids);
+            for class in 0..alphabet {
+                let (target, op_index) = match same.find(class) {
+                    Some(done) => done,
+                    None => {
+                        let done = b.transition(&key, same.moves(&b.steps, class))?;
+                        same.built(class, done);
+                        done
+                    }
+                };
+                next.push(target);
                 ops.push(op_index);
             }
             s += 1;
@@ -342,18 +353,18 @@ fn is_subset(small: &[StateID], big: &[StateID]) -> bool {
 /// A set of NFA states that empties in constant time: a state is in it
 /// when its mark is the current stamp.
 #[derive(Default)]
-struct Marks {
+pub(super) struct Marks {
     marks: Vec<u32>,
     stamp: u32,
 }
 
 impl Marks {
-    fn resize(&mut self, len: usize) {
+    pub(super) fn resize(&mut self, len: usize) {
         self.marks.resize(len, 0);
     }
 
     /// Empties the set.
-    fn stamp(&mut self) {
+    pub(super) fn stamp(&mut self) {
         self.stamp += 1;
         if self.stamp == u32::MAX {
             self.marks.fill(0);
@@ -362,7 +373,7 @@ impl Marks {
     }
 
     /// Adds `s`; false if it was in the set.
-    fn mark(&mut self, s: StateID) -> bool {
+    pub(super) fn mark(&mut self, s: StateID) -> bool {
         let m = &mut self.marks[s.as_usize()];
         if *m == self.stamp {
             return false;
@@ -372,17 +383,38 @@ impl Marks {
     }
 }
 
-/// The state a byte-consuming NFA state moves to on `byte`.
-fn step(state: &State, byte: u8) -> Option<StateID> {
-    match state {
-        State::ByteRange { trans } => trans.matches_byte(byte).then_some(trans.next),
-        State::Sparse(s) => s.matches_byte(byte),
-        State::Dense(d) => d.matches_byte(byte),
-        _ => None,
-    }
-}
-
 impl Builder<'_> {
+    /// The target state and operation list of the threads of state `key`
+    /// moving to `moves` (one NFA state per thread, `NO_MOVE` for a thread
+    /// that reads no byte of the class).
+    fn transition(&mut self, key: &Key, moves: &[u32]) -> Result<(u32, u32), TaggedError> {
+        let tags = self.tags;
+        let mut configs = std::mem::take(&mut self.configs);
+        configs.clear();
+        self.new_step();
+        for (i, &to) in moves.iter().enumerate() {
+            if to == NO_MOVE {
+                continue;
+            }
+            let regs = &key.regs[i * tags..(i + 1) * tags];
+            let row = (self.rows.len() / tags.max(1)) as u32;
+            self.rows.extend(regs.iter().map(|&r| match r {
+                UNSET => Val::Unset,
+                PENDING => Val::Prev,
+                r => Val::Old(r),
+            }));
+            self.closure(StateID::new_unchecked(to as usize), row, &mut configs)?;
+        }
+        self.prune(&mut configs);
+        let (target, list) = self.canonical(&configs);
+        self.configs = configs;
+        let identity = list
+            .iter()
+            .all(|op| matches!(op, RegOp::Copy { dst, src } if dst == src));
+        let op_index = if identity { 0 } else { self.op_index(list) };
+        Ok((self.intern(target)?, op_index))
+    }
+
     fn intern(&mut self, key: Key) -> Result<u32, TaggedError> {
         if let Some(&id) = self.map.get(&key) {
             return Ok(id);
@@ -391,7 +423,8 @@ impl Builder<'_> {
             return Err(TaggedError::TooManyStates);
         }
         let id = self.states.len() as u32;
-        self.map.insert(key.clone(), id);
+        let key = Rc::new(key);
+        self.map.insert(Rc::clone(&key), id);
         self.states.push(key);
         Ok(id)
     }
@@ -446,11 +479,12 @@ impl Builder<'_> {
     /// byte class at a time, up to a small limit (beyond it, the answer is
     /// no, and nothing is pruned).
     fn covers(&mut self, first: &[StateID], all: &[StateID]) -> bool {
-        let norm = |s: &[StateID]| {
+        let classes = self.steps.classes();
+        let mut norm = |s: &[StateID]| {
             let mut v = s.to_vec();
             v.sort();
             v.dedup();
-            v
+            self.sets.intern(self.nfa, classes, v)
         };
         let key = (norm(first), norm(all));
         if key.0 == key.1 {
@@ -463,66 +497,38 @@ impl Builder<'_> {
             return false;
         }
         const LIMIT: usize = 256;
-        let nfa = self.nfa;
-        let mut marks = std::mem::take(&mut self.cover_marks);
-        marks.resize(nfa.states().len());
-        let mut close = |from: &[StateID], byte: u8| -> Option<Vec<StateID>> {
-            marks.stamp();
-            let mut out = Vec::new();
-            let mut stack: Vec<StateID> = from.iter().filter_map(|&s| step(nfa.state(s), byte)).collect();
-            while let Some(s) = stack.pop() {
-                if !marks.mark(s) {
-                    continue;
-                }
-                out.push(s);
-                match nfa.state(s) {
-                    State::Union { alternates } => stack.extend(alternates.iter().copied()),
-                    State::BinaryUnion { alt1, alt2 } => stack.extend([*alt1, *alt2]),
-                    State::Capture { next, .. } => stack.push(*next),
-                    State::Look { .. } => return None,
-                    _ => {}
-                }
-            }
-            out.sort_unstable();
-            Some(out)
-        };
-        let accepts = |set: &[StateID]| set.iter().any(|&s| matches!(nfa.state(s), State::Match { .. }));
-        let reps: Vec<u8> = nfa
-            .byte_classes()
-            .representatives(..)
-            .filter_map(|u| u.as_u8())
-            .collect();
-        let mut seen: HashSet<(Vec<StateID>, Vec<StateID>)> = HashSet::default();
-        seen.insert(key.clone());
-        let mut todo = vec![key.clone()];
+        let (sets, steps) = (&mut self.sets, &mut self.steps);
+        let mut seen: HashSet<(u32, u32)> = HashSet::default();
+        seen.insert(key);
+        let mut todo = vec![key];
         let mut covers = true;
         'pairs: while let Some((p, a)) = todo.pop() {
-            let work = (p.len() + a.len()) * reps.len();
+            let work = (sets.get(p).len() + sets.get(a).len()) * classes;
             if work > self.cover_budget {
                 self.cover_budget = 0;
                 covers = false;
                 break 'pairs;
             }
             self.cover_budget -= work;
-            for &byte in &reps {
-                let Some(a2) = close(&a, byte) else {
+            for class in 0..classes {
+                let Some(a2) = sets.next(steps, a, class) else {
                     covers = false;
                     break 'pairs;
                 };
-                if a2.is_empty() {
+                if sets.get(a2).is_empty() {
                     continue;
                 }
-                let Some(p2) = close(&p, byte) else {
+                let Some(p2) = sets.next(steps, p, class) else {
                     covers = false;
                     break 'pairs;
                 };
-                if p2.is_empty() || (accepts(&a2) && !accepts(&p2)) {
+                if sets.get(p2).is_empty() || (sets.accepts(a2) && !sets.accepts(p2)) {
                     covers = false;
                     break 'pairs;
                 }
                 // The first threads may have spawned threads at every
                 // state the others reach: then they accept all the others do.
-                if is_subset(&a2, &p2) {
+                if is_subset(sets.get(a2), sets.get(p2)) {
                     continue;
                 }
                 let pair = (p2, a2);
@@ -531,12 +537,11 @@ impl Builder<'_> {
                         covers = false;
                         break 'pairs;
                     }
-                    seen.insert(pair.clone());
+                    seen.insert(pair);
                     todo.push(pair);
                 }
             }
         }
-        self.cover_marks = marks;
         self.covered.insert(key, covers);
         covers
     }
@@ -552,11 +557,6 @@ impl Builder<'_> {
     /// time it takes to build as many tagged states.
     fn too_many_orders(&mut self) -> Result<bool, TaggedError> {
         let nfa = self.nfa;
-        let reps: Vec<u8> = nfa
-            .byte_classes()
-            .representatives(..)
-            .filter_map(|u| u.as_u8())
-            .collect();
         let mut index: HashMap<Vec<StateID>, ()> = HashMap::default();
         let mut lists: Vec<Vec<StateID>> = vec![Vec::new()];
         index.insert(Vec::new(), ());
@@ -568,13 +568,20 @@ impl Builder<'_> {
         }
         let mut i = 0;
         let mut next = Vec::new();
+        // A list's classes with the same moves give the same next list.
+        let mut same = SameMoves::new();
         while i < lists.len() {
-            for &byte in &reps {
+            same.start(&mut self.steps, &lists[i]);
+            for class in 0..self.steps.classes() {
+                if same.find(class).is_some() {
+                    continue;
+                }
+                same.built(class, ());
                 next.clear();
                 self.new_step();
-                for &sid in &lists[i] {
-                    if let Some(to) = step(nfa.state(sid), byte) {
-                        self.closure_states(to, &mut next)?;
+                for &to in same.moves(&self.steps, class) {
+                    if to != NO_MOVE {
+                        self.closure_states(StateID::new_unchecked(to as usize), &mut next)?;
                     }
                 }
                 if !index.contains_key(&next) {
@@ -592,20 +599,13 @@ impl Builder<'_> {
 
     /// [`Builder::closure`] without tag values: the NFA states alone.
     fn closure_states(&mut self, sid: StateID, out: &mut Vec<StateID>) -> Result<(), TaggedError> {
-        let mut stack = vec![sid];
-        while let Some(sid) = stack.pop() {
-            if !self.seen.mark(sid) {
-                continue;
-            }
-            match self.nfa.state(sid) {
-                State::ByteRange { .. } | State::Sparse(_) | State::Dense(_) | State::Match { .. } => {
-                    out.push(sid)
-                }
-                State::Union { alternates } => stack.extend(alternates.iter().rev()),
-                State::BinaryUnion { alt1, alt2 } => stack.extend([*alt2, *alt1]),
-                State::Capture { next, .. } => stack.push(*next),
-                State::Fail => {}
-                State::Look { .. } => return Err(TaggedError::LookAround),
+        let closure = self.closures.of(self.nfa, sid);
+        if closure.look {
+            return Err(TaggedError::LookAround);
+        }
+        for &(sid, _) in self.closures.entries(closure) {
+            if self.seen.mark(sid) {
+                out.push(sid);
             }
         }
         Ok(())
@@ -629,45 +629,35 @@ impl Builder<'_> {
     /// is seen, as in a PikeVM: the first thread to reach a state wins it,
     /// and epsilon loops end.
     fn closure(&mut self, sid: StateID, row: u32, out: &mut Vec<Config>) -> Result<(), TaggedError> {
-        let mut stack = vec![(sid, row)];
-        while let Some((sid, row)) = stack.pop() {
+        // The walk is kept per NFA state (see the `closures` module).
+        let closure = self.closures.of(self.nfa, sid);
+        if closure.look {
+            return Err(TaggedError::LookAround);
+        }
+        // Per path, the row of this thread's values with the path's slots
+        // pending, made when a state reached by that path is first kept.
+        let mut path_rows = std::mem::take(&mut self.path_rows);
+        path_rows.clear();
+        path_rows.resize(closure.paths as usize, NO_ROW);
+        path_rows[0] = row;
+        let tags = self.tags;
+        for &(sid, path) in self.closures.entries(closure) {
             if !self.seen.mark(sid) {
                 continue;
             }
-            match self.nfa.state(sid) {
-                State::ByteRange { .. } | State::Sparse(_) | State::Dense(_) | State::Match { .. } => {
-                    out.push((sid, row));
+            let at = &mut path_rows[path as usize];
+            if *at == NO_ROW {
+                let start = row as usize * tags;
+                *at = (self.rows.len() / tags) as u32;
+                self.rows.extend_from_within(start..start + tags);
+                let copy = self.rows.len() - tags;
+                for &slot in self.closures.slots(closure, path) {
+                    self.rows[copy + slot as usize] = Val::Pending;
                 }
-                State::Union { alternates } => {
-                    for &alt in alternates.iter().rev() {
-                        stack.push((alt, row));
-                    }
-                }
-                State::BinaryUnion { alt1, alt2 } => {
-                    stack.push((*alt2, row));
-                    stack.push((*alt1, row));
-                }
-                State::Capture { next, slot, .. } => {
-                    // Group 0 is the whole match, whose span the caller
-                    // knows; tracking its end would cost an operation on
-                    // every byte after which the input could end.
-                    let slot = slot.as_usize();
-                    let row = if slot >= 2 && self.row(row)[slot] != Val::Pending {
-                        let start = row as usize * self.tags;
-                        let copy = (self.rows.len() / self.tags) as u32;
-                        self.rows.extend_from_within(start..start + self.tags);
-                        let at = self.rows.len() - self.tags + slot;
-                        self.rows[at] = Val::Pending;
-                        copy
-                    } else {
-                        row
-                    };
-                    stack.push((*next, row));
-                }
-                State::Fail => {}
-                State::Look { .. } => return Err(TaggedError::LookAround),
             }
+            out.push((sid, *at));
         }
+        self.path_rows = path_rows;
         Ok(())
     }
 

@@ -16,38 +16,45 @@ impl TaggedDfa {
             return;
         }
         let a = self.alphabet;
+        // Classes whose columns are equal (the same target and operations
+        // in every state) split blocks alike: refine on one of each.
+        let cols = distinct_columns(&self.next, &self.ops, n, a);
+        // A state's final map and operations never change: they make the
+        // first blocks, and the rounds compare targets' blocks alone. The
+        // dead state gets a block of its own (it has no final map and no
+        // operations, like many live states).
         let mut block: Vec<u32> = {
-            let mut ids: HashMap<&Option<Vec<u32>>, u32> = HashMap::default();
-            // The dead state gets a block of its own (it has no final map,
-            // like many live states).
-            let mut v: Vec<u32> = self
-                .finals
-                .iter()
-                .map(|f| {
+            let mut ids: HashMap<(&Option<Vec<u32>>, Vec<u32>), u32> = HashMap::default();
+            let mut v: Vec<u32> = (0..n)
+                .map(|s| {
+                    let ops = cols.iter().map(|&c| self.ops[s * a + c]).collect();
                     let next = ids.len() as u32 + 1;
-                    *ids.entry(f).or_insert(next)
+                    *ids.entry((&self.finals[s], ops)).or_insert(next)
                 })
                 .collect();
             v[0] = 0;
             v
         };
         let mut count = 0;
+        let mut sig = Vec::with_capacity(cols.len() + 1);
+        let mut next_block = vec![0u32; n];
         loop {
             let mut ids: HashMap<Vec<u32>, u32> = HashMap::default();
-            let mut next_block = vec![0u32; n];
             for s in 0..n {
-                let mut sig = Vec::with_capacity(2 * a + 1);
+                sig.clear();
                 sig.push(block[s]);
-                for c in 0..a {
-                    let t = s * a + c;
-                    sig.push(block[self.next[t] as usize]);
-                    sig.push(self.ops[t]);
-                }
-                let len = ids.len() as u32;
-                next_block[s] = *ids.entry(sig).or_insert(len);
+                sig.extend(cols.iter().map(|&c| block[self.next[s * a + c] as usize]));
+                next_block[s] = match ids.get(sig.as_slice()) {
+                    Some(&id) => id,
+                    None => {
+                        let id = ids.len() as u32;
+                        ids.insert(sig.clone(), id);
+                        id
+                    }
+                };
             }
             let new_count = ids.len();
-            block = next_block;
+            std::mem::swap(&mut block, &mut next_block);
             if new_count == count {
                 break;
             }
@@ -76,4 +83,16 @@ impl TaggedDfa {
         self.next = next;
         self.ops = ops;
     }
+}
+
+/// One class of each set of classes whose columns of `next` and `ops` (`n`
+/// states by `a` classes) are equal.
+fn distinct_columns(next: &[u32], ops: &[u32], n: usize, a: usize) -> Vec<usize> {
+    let mut seen: HashMap<Vec<(u32, u32)>, ()> = HashMap::default();
+    (0..a)
+        .filter(|&c| {
+            let col = (0..n).map(|s| (next[s * a + c], ops[s * a + c])).collect();
+            seen.insert(col, ()).is_none()
+        })
+        .collect()
 }

@@ -1,0 +1,270 @@
+//! Tables that the determinization reads over and over, built as it goes:
+//! where an NFA state moves on a byte class ([`Steps`]), and, for the
+//! pruning's walks, sets of NFA states numbered once with their moves on
+//! each class ([`Sets`]).
+//!
+//! Both only cache what `regex-automata`'s NFA already says: the answers are
+//! the same as walking the NFA each time, which cost most of the pruning's
+//! time (a set was rebuilt, sorted and hashed for every class of every pair
+//! of sets a walk met, and the same sets recur in walk after walk).
+
+use super::determinize::Marks;
+use super::*;
+
+/// A thread that does not move on a byte class.
+pub(super) const NO_MOVE: u32 = u32::MAX;
+
+/// A row of [`Steps::table`] not filled yet.
+const NOT_YET: u32 = u32::MAX;
+
+/// Where each byte-reading NFA state moves on each byte class (the
+/// representatives' bytes), each state's row filled when first asked for.
+pub(super) struct Steps<'a> {
+    nfa: &'a NFA,
+    /// A byte of each class, in class order.
+    reps: Vec<u8>,
+    /// Per NFA state, where its row starts in `table` ([`NOT_YET`] if not
+    /// filled).
+    at: Vec<u32>,
+    /// The rows: per class, the target state or [`NO_MOVE`].
+    table: Vec<u32>,
+    /// Per NFA state, where its moves start in `moving` (filled with its
+    /// row).
+    moving_at: Vec<(u32, u32)>,
+    /// The rows' moves, without [`NO_MOVE`]s: (class, target) pairs.
+    moving: Vec<(u32, u32)>,
+}
+
+impl<'a> Steps<'a> {
+    /// An empty table for `nfa`, whose classes `reps` represent.
+    pub(super) fn new(nfa: &'a NFA, reps: Vec<u8>) -> Steps<'a> {
+        Steps {
+            nfa,
+            reps,
+            at: vec![NOT_YET; nfa.states().len()],
+            table: Vec::new(),
+            moving_at: vec![(0, 0); nfa.states().len()],
+            moving: Vec::new(),
+        }
+    }
+
+    /// Number of byte classes.
+    pub(super) fn classes(&self) -> usize {
+        self.reps.len()
+    }
+
+    /// Where `sid` moves on class `class`: an NFA state or [`NO_MOVE`].
+    pub(super) fn get(&mut self, sid: StateID, class: usize) -> u32 {
+        let at = self.row_start(sid);
+        self.table[at + class]
+    }
+
+    /// Where `sid`'s moves start in the table (one per class).
+    fn row_start(&mut self, sid: StateID) -> usize {
+        let at = &mut self.at[sid.as_usize()];
+        if *at == NOT_YET {
+            *at = self.table.len() as u32;
+            let state = self.nfa.state(sid);
+            let start = self.moving.len() as u32;
+            for (class, &byte) in self.reps.iter().enumerate() {
+                let to = step(state, byte).map_or(NO_MOVE, |to| to.as_u32());
+                self.table.push(to);
+                if to != NO_MOVE {
+                    self.moving.push((class as u32, to));
+                }
+            }
+            self.moving_at[sid.as_usize()] = (start, self.moving.len() as u32);
+        }
+        *at as usize
+    }
+
+    /// The classes on which `sid` moves, with their targets.
+    fn moving(&mut self, sid: StateID) -> &[(u32, u32)] {
+        self.row_start(sid);
+        let (from, to) = self.moving_at[sid.as_usize()];
+        &self.moving[from as usize..to as usize]
+    }
+}
+
+/// The state a byte-consuming NFA state moves to on `byte`.
+fn step(state: &State, byte: u8) -> Option<StateID> {
+    match state {
+        State::ByteRange { trans } => trans.matches_byte(byte).then_some(trans.next),
+        State::Sparse(s) => s.matches_byte(byte),
+        State::Dense(d) => d.matches_byte(byte),
+        _ => None,
+    }
+}
+
+/// A move of [`Sets::next`] not computed yet.
+const UNKNOWN: u32 = u32::MAX;
+/// A move of [`Sets::next`] whose closure met a look-around assertion.
+const LOOK: u32 = u32::MAX - 1;
+
+/// Sorted sets of NFA states, each numbered once, with whether it holds the
+/// match state and its moves (the closure of the states its states step
+/// to) on each class, each computed when first asked for.
+#[derive(Default)]
+pub(super) struct Sets {
+    index: HashMap<Vec<StateID>, u32>,
+    sets: Vec<Vec<StateID>>,
+    accepts: Vec<bool>,
+    /// Per set, a row of moves per class: a set, [`UNKNOWN`] or [`LOOK`].
+    next: Vec<u32>,
+    marks: Marks,
+    stack: Vec<StateID>,
+}
+
+impl Sets {
+    /// The number of `set` (sorted, without duplicates).
+    pub(super) fn intern(&mut self, nfa: &NFA, classes: usize, set: Vec<StateID>) -> u32 {
+        if let Some(&id) = self.index.get(&set) {
+            return id;
+        }
+        let id = self.sets.len() as u32;
+        self.accepts
+            .push(set.iter().any(|&s| matches!(nfa.state(s), State::Match { .. })));
+        self.next.extend(std::iter::repeat_n(UNKNOWN, classes));
+        self.index.insert(set.clone(), id);
+        self.sets.push(set);
+        id
+    }
+
+    /// The states of set `id`.
+    pub(super) fn get(&self, id: u32) -> &[StateID] {
+        &self.sets[id as usize]
+    }
+
+    /// Whether set `id` holds the match state.
+    pub(super) fn accepts(&self, id: u32) -> bool {
+        self.accepts[id as usize]
+    }
+
+    /// The set that threads at set `id` reach on class `class` (its states'
+    /// moves, and every state reachable from those without reading), or
+    /// `None` if one of those is a look-around assertion.
+    pub(super) fn next(&mut self, steps: &mut Steps<'_>, id: u32, class: usize) -> Option<u32> {
+        let classes = steps.classes();
+        let cell = id as usize * classes + class;
+        match self.next[cell] {
+            UNKNOWN => {}
+            LOOK => return None,
+            to => return Some(to),
+        }
+        let nfa = steps.nfa;
+        self.marks.resize(nfa.states().len());
+        self.marks.stamp();
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        for i in 0..self.sets[id as usize].len() {
+            let to = steps.get(self.sets[id as usize][i], class);
+            if to != NO_MOVE {
+                stack.push(StateID::new_unchecked(to as usize));
+            }
+        }
+        let mut out = Vec::new();
+        let mut look = false;
+        while let Some(s) = stack.pop() {
+            if !self.marks.mark(s) {
+                continue;
+            }
+            out.push(s);
+            match nfa.state(s) {
+                State::Union { alternates } => stack.extend(alternates.iter().copied()),
+                State::BinaryUnion { alt1, alt2 } => stack.extend([*alt1, *alt2]),
+                State::Capture { next, .. } => stack.push(*next),
+                State::Look { .. } => {
+                    look = true;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        self.stack = stack;
+        if look {
+            self.next[cell] = LOOK;
+            return None;
+        }
+        out.sort_unstable();
+        let to = self.intern(nfa, classes, out);
+        self.next[cell] = to;
+        Some(to)
+    }
+}
+
+/// The byte classes that a list of threads tells apart: classes on which
+/// every thread moves to the same NFA state (or none) lead to the same
+/// next step, which is then built once. A DFA state's threads tell apart
+/// far fewer classes than the alphabet has (a token's loop: its
+/// characters and its ends).
+pub(super) struct SameMoves<T> {
+    /// Per class, its group: classes in one group move every thread alike.
+    group: Vec<u32>,
+    /// Groups handed out so far.
+    groups: u32,
+    /// While a thread splits the groups: the new group of each (old group,
+    /// target) pair.
+    split: HashMap<(u32, u32), u32>,
+    /// Where each thread's row of moves starts in [`Steps::table`].
+    rows: Vec<usize>,
+    /// Per group, what was built from its moves.
+    built: Vec<Option<T>>,
+    /// The moves of the last class [`SameMoves::moves`] read.
+    moves: Vec<u32>,
+}
+
+impl<T: Copy> SameMoves<T> {
+    pub(super) fn new() -> SameMoves<T> {
+        SameMoves {
+            group: Vec::new(),
+            groups: 0,
+            split: HashMap::default(),
+            rows: Vec::new(),
+            built: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+
+    /// Starts the list of threads at `sids`: splits the classes into
+    /// groups, one thread at a time, by where it moves (only the classes
+    /// on which it moves, which are few for most NFA states).
+    pub(super) fn start(&mut self, steps: &mut Steps<'_>, sids: &[StateID]) {
+        self.group.clear();
+        self.group.resize(steps.classes(), 0);
+        self.groups = 1;
+        self.rows.clear();
+        for &sid in sids {
+            self.rows.push(steps.row_start(sid));
+            self.split.clear();
+            for &(class, to) in steps.moving(sid) {
+                let g = &mut self.group[class as usize];
+                *g = *self.split.entry((*g, to)).or_insert_with(|| {
+                    self.groups += 1;
+                    self.groups - 1
+                });
+            }
+        }
+        self.built.clear();
+        self.built.resize(self.groups as usize, None);
+    }
+
+    /// What was built for an earlier class on which every thread moves as
+    /// on `class`, if any (if none, build it from [`SameMoves::moves`] and
+    /// hand it to [`SameMoves::built`]).
+    pub(super) fn find(&self, class: usize) -> Option<T> {
+        self.built[self.group[class] as usize]
+    }
+
+    /// The threads' moves on `class`: an NFA state or [`NO_MOVE`] each.
+    pub(super) fn moves(&mut self, steps: &Steps<'_>, class: usize) -> &[u32] {
+        self.moves.clear();
+        self.moves
+            .extend(self.rows.iter().map(|&row| steps.table[row + class]));
+        &self.moves
+    }
+
+    /// Records what was built from the threads' moves on `class`.
+    pub(super) fn built(&mut self, class: usize, done: T) {
+        self.built[self.group[class] as usize] = Some(done);
+    }
+}
