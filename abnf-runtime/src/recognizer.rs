@@ -120,6 +120,10 @@ impl Recognizer {
     /// Whether all of `input` matches the rule. Bytes that are not UTF-8 never
     /// match (the grammars are over Unicode characters).
     ///
+    /// Rules whose short inputs are a few products of byte sets per
+    /// position (see [`Recognizer::is_positional`]) decide inputs of up to
+    /// 64 bytes by checking every position at once, with no walk.
+    ///
     /// Rules named in a spec's `@bidirectional` directive walk a long input
     /// from both ends at once (see [`Recognizer::is_bidirectional`]).
     ///

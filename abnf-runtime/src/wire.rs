@@ -57,8 +57,8 @@ pub enum Kind {
     /// classes (`alphabet`), the premultiplied start state, the number
     /// of words, the first state walked bit-parallel (premultiplied; the
     /// states from it on loop on many bytes), the number of such states,
-    /// whether a shuffle automaton follows (1 or 0) and its start lane.
-    /// Then 256
+    /// whether a shuffle automaton follows (1 or 0) and its start lane,
+    /// whether shapes follow (1 or 0). Then 256
     /// bytes (byte → class), then the transitions (`states × alphabet`
     /// words, row 0 the dead state, entries premultiplied by `alphabet`),
     /// then one word per state that is 1 where the input may end, padded to
@@ -67,7 +67,12 @@ pub enum Kind {
     /// escape bytes, then the escape byte and the UTF-8 lead bytes), then
     /// the shuffle automaton if there is one ([`crate::table::Shuffle`],
     /// from the next multiple of 64 bytes: 64 bytes per byte value, lane
-    /// to lane, then 64 accept bytes).
+    /// to lane, then 64 accept bytes), then the shapes if there are some
+    /// ([`crate::Shapes`], from the next multiple of 64 bytes: the low and
+    /// high nibble tables, 66 bytes of shape counts by length, zeros up to
+    /// 128 bytes, 256 bytes of byte classes, each shape's row number, zeros
+    /// up to a multiple of 64 bytes, then the 64-byte rows). A runtime that
+    /// predates shapes ignores them: they only make short inputs faster.
     Table = 1,
     /// The reverse automaton of a [`Kind::Table`], for walking an input from
     /// both ends. Parameters: the premultiplied start state, the 32-bit words
@@ -80,10 +85,14 @@ pub enum Kind {
     /// offsets (in words, from the end of the class map) of the operation
     /// lists and of the final maps; whether it trusts UTF-8; and, when it
     /// has two-byte steps, the offset of their words and of their lists
-    /// (else 0, 0); the offset of the loop sets (else 0). Then 256 bytes
-    /// (byte → class), then the words, then, if it has them, one loop set
-    /// per state ([`crate::simd::LoopSet::to_record`]: the bytes on which
-    /// it loops without effect; empty for most states).
+    /// (else 0, 0); the offset of the loop sets (else 0); the byte offset
+    /// of its shapes (else 0). Then 256 bytes (byte → class), then the
+    /// words, then, if it has them, one loop set per state
+    /// ([`crate::simd::LoopSet::to_record`]: the bytes on which it loops
+    /// without effect; empty for most states), then, if it has them, from
+    /// the next multiple of 64 bytes, its shapes as in [`Kind::Table`]
+    /// followed by each shape's tags (one byte per tag: its offset from the
+    /// start of the input, `0xFF` if unset).
     Tagged = 3,
     /// A network of rule automata ([`crate::network`]; always 4-byte
     /// words). Parameters: the number of byte classes (`alphabet`), of
