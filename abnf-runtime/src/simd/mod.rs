@@ -1013,7 +1013,8 @@ pub const SHAPE_LEN: usize = 64;
 ///
 /// Classifies the input in 64-byte (AVX-512: one masked load), 32-byte
 /// (AVX2) or 16-byte (SSSE3) windows, the last one overlapping the one
-/// before; inputs shorter than a window, and CPUs without vectors, take
+/// before (an input of 8 to 15 bytes: its first and last 8 bytes in one
+/// 16-byte window); inputs under 8 bytes, and CPUs without vectors, take
 /// the scalar twin [`match_shapes_scalar`].
 #[inline]
 pub fn match_shapes(
@@ -1048,11 +1049,11 @@ pub fn match_shapes_with(
             return unsafe { x86_64::avx512::match_shapes_avx512(nibbles, rows, ids, input) }
         }
         // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0).
-        Level::Avx2 if input.len() >= 16 => {
+        Level::Avx2 if input.len() >= 8 => {
             return unsafe { x86_64::avx2::match_shapes_avx2(nibbles, rows, ids, input) }
         }
         // SAFETY: `Level::detected` found SSSE3.
-        Level::Ssse3 if input.len() >= 16 => {
+        Level::Ssse3 if input.len() >= 8 => {
             return unsafe { x86_64::ssse3::match_shapes_ssse3(nibbles, rows, ids, input) }
         }
         _ => {}

@@ -310,12 +310,12 @@ fn lane(t: &[u8; 16]) -> __m256i {
     _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(t.as_ptr().cast()) })
 }
 
-/// [`crate::simd::match_shapes`] with 32-byte windows (an input of 16 to
+/// [`crate::simd::match_shapes`] with 32-byte windows (an input of 8 to
 /// 31 bytes takes SSSE3's 16-byte windows).
 ///
 /// # Safety
 ///
-/// The CPU must have AVX2; `input` must hold 16 to 64 bytes.
+/// The CPU must have AVX2; `input` must hold 8 to 64 bytes.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn match_shapes_avx2(
     nibbles: &AtomNibbles,

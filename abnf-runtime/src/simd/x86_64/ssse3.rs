@@ -331,11 +331,12 @@ pub(crate) unsafe fn walk_exits_ssse3<W: ExitWalk>(
     walk.walk(input, &mut exits, tags)
 }
 
-/// [`crate::simd::match_shapes`] with 16-byte windows.
+/// [`crate::simd::match_shapes`] with 16-byte windows; an input of 8 to 15
+/// bytes is one window of its first and last 8 bytes (overlapping).
 ///
 /// # Safety
 ///
-/// The CPU must have SSSE3; `input` must hold 16 to 64 bytes.
+/// The CPU must have SSSE3; `input` must hold 8 to 64 bytes.
 #[target_feature(enable = "ssse3")]
 pub(crate) unsafe fn match_shapes_ssse3(
     nibbles: &AtomNibbles,
@@ -350,6 +351,31 @@ pub(crate) unsafe fn match_shapes_ssse3(
             high: _mm_loadu_si128(nibbles.high.as_ptr().cast()),
         }
     };
+    let n = input.len();
+    if n < 16 {
+        // Two 8-byte halves: bytes `0..8` and `n - 8..n`, of the input and
+        // of each row alike.
+        // SAFETY: `8 <= n` (the caller's promise), so both halves lie in
+        // `input`; 8-byte unaligned loads.
+        let v = unsafe {
+            _mm_unpacklo_epi64(
+                _mm_loadl_epi64(input.as_ptr().cast()),
+                _mm_loadl_epi64(input[n - 8..].as_ptr().cast()),
+            )
+        };
+        let classes = classes16(&t, v);
+        return ids.iter().position(|&id| {
+            let row = &rows[usize::from(id) * crate::simd::SHAPE_LEN..][..n];
+            // SAFETY: as above, within the row's first `n` bytes.
+            let m = unsafe {
+                _mm_unpacklo_epi64(
+                    _mm_loadl_epi64(row.as_ptr().cast()),
+                    _mm_loadl_epi64(row[n - 8..].as_ptr().cast()),
+                )
+            };
+            _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(classes, m), _mm_setzero_si128())) == 0
+        });
+    }
     match_shapes_in::<16>(rows, ids, input, |p, m| {
         // SAFETY: `match_shapes_in` gives windows of 16 bytes inside
         // `input` and inside a shape; unaligned loads.
