@@ -1,5 +1,7 @@
 //! Minimizing the parts of [`compose`](super::compose) in place, by
-//! Hopcroft's partition refinement over byte classes.
+//! Hopcroft's partition refinement over byte classes ([`Partition`], also
+//! what [`already_minimal`](super::already_minimal) and the tagged DFAs'
+//! minimization refine with).
 //!
 //! The parts used to be minimized by a round trip through `regex-automata`
 //! (the DFA as a deterministic NFA, determinized again with its minimizer
@@ -23,7 +25,7 @@ pub(crate) fn minimize(dfa: &Dfa) -> Dfa {
 }
 
 /// A partition of the states into blocks, each block a range of `elems`.
-pub(super) struct Partition {
+pub(crate) struct Partition {
     /// The states, grouped by block.
     elems: Vec<u32>,
     /// Where each state is in `elems`.
@@ -46,7 +48,7 @@ impl Partition {
     /// The coarsest partition of the states of the table `trans` (`k`
     /// columns, `trans[q * k + c]` not premultiplied) that separates states
     /// of different `labels` and is stable under every column.
-    pub(super) fn refine(k: usize, trans: &[u32], labels: &[u32]) -> Partition {
+    pub(crate) fn refine(k: usize, trans: &[u32], labels: &[u32]) -> Partition {
         let n = labels.len();
         // Predecessors by class, as `preds[offsets[c * n + t]..][..]`.
         let mut offsets = vec![0u32; k * n + 1];
@@ -152,8 +154,13 @@ impl Partition {
     }
 
     /// Number of blocks.
-    pub(super) fn blocks(&self) -> usize {
+    pub(crate) fn blocks(&self) -> usize {
         self.ranges.len()
+    }
+
+    /// The block of state `q` (blocks are numbered as they were split off).
+    pub(crate) fn block(&self, q: usize) -> u32 {
+        self.block_of[q]
     }
 
     /// A state of block `b`, which stands for all of them.

@@ -3,7 +3,7 @@
 mod already_minimal;
 pub mod bitpar;
 mod compose;
-mod minimize;
+pub(crate) mod minimize;
 pub mod shapes;
 pub mod shuffle;
 
