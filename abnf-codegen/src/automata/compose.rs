@@ -403,13 +403,16 @@ fn subsets(parts: &[Part<'_>], start: Vec<Elem>, cap_bytes: usize) -> Result<Dfa
     while i < sets.len() {
         for &b in &reps {
             next.clear();
-            next.extend(
-                sets[i]
-                    .iter()
-                    .filter(|&&e| e != EPS)
-                    .map(|&(p, q)| (p, parts[p as usize].dfa.next(q, b)))
-                    .filter(|e| e.1 != 0),
-            );
+            // A plain loop: as an iterator chain this step did not inline
+            // and took a sixth of RFC 9051's `check`.
+            for &(p, q) in &sets[i] {
+                if (p, q) != EPS {
+                    let t = parts[p as usize].dfa.next(q, b);
+                    if t != 0 {
+                        next.push((p, t));
+                    }
+                }
+            }
             closure(&mut next);
             let id = match index.get(&next) {
                 Some(&id) => id,

@@ -1,5 +1,7 @@
 //! Minimizing the parts of [`compose`](super::compose) in place, by
-//! Hopcroft's partition refinement over byte classes.
+//! Hopcroft's partition refinement over byte classes ([`Partition`], also
+//! what [`already_minimal`](super::already_minimal) and the tagged DFAs'
+//! minimization refine with).
 //!
 //! The parts used to be minimized by a round trip through `regex-automata`
 //! (the DFA as a deterministic NFA, determinized again with its minimizer
@@ -23,7 +25,7 @@ pub(crate) fn minimize(dfa: &Dfa) -> Dfa {
 }
 
 /// A partition of the states into blocks, each block a range of `elems`.
-struct Partition {
+pub(crate) struct Partition {
     /// The states, grouped by block.
     elems: Vec<u32>,
     /// Where each state is in `elems`.
@@ -39,12 +41,20 @@ impl Partition {
     /// and is stable under every class: the states the minimal DFA merges
     /// share a block.
     fn coarsest(dfa: &Dfa) -> Partition {
-        let (n, k) = (dfa.states(), dfa.alphabet);
+        let labels: Vec<u32> = dfa.accept.iter().map(|&a| u32::from(!a)).collect();
+        Partition::refine(dfa.alphabet, &dfa.trans, &labels)
+    }
+
+    /// The coarsest partition of the states of the table `trans` (`k`
+    /// columns, `trans[q * k + c]` not premultiplied) that separates states
+    /// of different `labels` and is stable under every column.
+    pub(crate) fn refine(k: usize, trans: &[u32], labels: &[u32]) -> Partition {
+        let n = labels.len();
         // Predecessors by class, as `preds[offsets[c * n + t]..][..]`.
         let mut offsets = vec![0u32; k * n + 1];
         for q in 0..n {
             for c in 0..k {
-                offsets[c * n + dfa.trans[q * k + c] as usize + 1] += 1;
+                offsets[c * n + trans[q * k + c] as usize + 1] += 1;
             }
         }
         for i in 1..offsets.len() {
@@ -54,15 +64,14 @@ impl Partition {
         let mut preds = vec![0u32; n * k];
         for q in 0..n {
             for c in 0..k {
-                let slot = &mut fill[c * n + dfa.trans[q * k + c] as usize];
+                let slot = &mut fill[c * n + trans[q * k + c] as usize];
                 preds[*slot as usize] = q as u32;
                 *slot += 1;
             }
         }
-        // Accepting states first, then the others.
+        // The states grouped by label, a block per label.
         let mut elems: Vec<u32> = (0..n as u32).collect();
-        elems.sort_by_key(|&q| !dfa.accept[q as usize]);
-        let accepting = dfa.accept.iter().filter(|&&a| a).count() as u32;
+        elems.sort_by_key(|&q| labels[q as usize]);
         let mut p = Partition {
             loc: vec![0; n],
             block_of: vec![0; n],
@@ -73,15 +82,21 @@ impl Partition {
             p.loc[q as usize] = i as u32;
         }
         let mut work = Vec::new();
-        for range in [(0, accepting), (accepting, n as u32)] {
-            if range.0 < range.1 {
-                let b = p.ranges.len() as u32;
-                for i in range.0..range.1 {
-                    p.block_of[p.elems[i as usize] as usize] = b;
-                }
-                p.ranges.push(range);
-                work.push(b);
+        let mut lo = 0;
+        while lo < n {
+            let label = labels[p.elems[lo] as usize];
+            let hi = lo
+                + p.elems[lo..]
+                    .iter()
+                    .take_while(|&&q| labels[q as usize] == label)
+                    .count();
+            let b = p.ranges.len() as u32;
+            for &q in &p.elems[lo..hi] {
+                p.block_of[q as usize] = b;
             }
+            p.ranges.push((lo as u32, hi as u32));
+            work.push(b);
+            lo = hi;
         }
         let mut in_work = vec![true; p.ranges.len()];
         // Per block, how many of its states the current splitter marked
@@ -136,6 +151,16 @@ impl Partition {
             }
         }
         p
+    }
+
+    /// Number of blocks.
+    pub(crate) fn blocks(&self) -> usize {
+        self.ranges.len()
+    }
+
+    /// The block of state `q` (blocks are numbered as they were split off).
+    pub(crate) fn block(&self, q: usize) -> u32 {
+        self.block_of[q]
     }
 
     /// A state of block `b`, which stands for all of them.

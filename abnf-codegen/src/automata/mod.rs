@@ -1,8 +1,9 @@
 //! HIR → minimized anchored dense DFA, and its serialized form.
 
+mod already_minimal;
 pub mod bitpar;
 mod compose;
-mod minimize;
+pub(crate) mod minimize;
 pub mod shapes;
 pub mod shuffle;
 
@@ -167,10 +168,16 @@ impl Automaton {
             // step per state and class. It is minimized again:
             // `regex-automata` may give a state reached both at the start
             // and later two DFA states, which minimizing merges (without it
-            // RFC 3986's `path` has 5 states, not 4).
+            // RFC 3986's `path` has 5 states, not 4). Most are minimal
+            // already, and minimizing them would leave them as they are:
+            // that is checked first, and only the others are determinized
+            // again with the (slow) minimizer on.
             let det = d.to_nfa().map_err(SizeError::NfaTooBig)?;
             let small = d.states() <= MAX_MINIMIZE_STATES;
-            let dfa = dense_from_nfa(&det, small, usize::MAX, usize::MAX)?;
+            let mut dfa = dense_from_nfa(&det, false, usize::MAX, usize::MAX)?;
+            if small && !already_minimal::is_minimal(&dfa) {
+                dfa = dense_from_nfa(&det, true, usize::MAX, usize::MAX)?;
+            }
             return Ok(Built::Dfa(Box::new(Automaton {
                 nfa_states: det.states().len(),
                 dfa,

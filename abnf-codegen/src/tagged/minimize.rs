@@ -1,17 +1,19 @@
-//! Minimization of a tagged DFA: Moore's partition refinement over states
-//! that agree on their final register maps and register operations.
+//! Minimization of a tagged DFA: partition refinement over states that
+//! agree on their final register maps and register operations.
 
 use super::*;
+use crate::automata::minimize::Partition;
 
 impl TaggedDfa {
-    /// Merges equivalent states (Moore's partition refinement): two states are
+    /// Merges equivalent states (partition refinement): two states are
     /// equivalent when they have the same final register map and, for every
     /// class, the same register operations into equivalent states. The dead
     /// state stays state 0.
     pub fn minimize(&mut self) {
         let n = self.states();
-        // Each refinement round costs O(states × classes), and a chain needs
-        // as many rounds as it is long: leave very large automata as built.
+        // Very large automata are left as built (as when each of Moore's
+        // rounds, one per step of the longest chain, cost O(states ×
+        // classes)).
         if n > crate::limits::MAX_MINIMIZE_STATES {
             return;
         }
@@ -20,10 +22,10 @@ impl TaggedDfa {
         // in every state) split blocks alike: refine on one of each.
         let cols = distinct_columns(&self.next, &self.ops, n, a);
         // A state's final map and operations never change: they make the
-        // first blocks, and the rounds compare targets' blocks alone. The
+        // first blocks, and the refinement compares targets' blocks alone. The
         // dead state gets a block of its own (it has no final map and no
         // operations, like many live states).
-        let mut block: Vec<u32> = {
+        let block: Vec<u32> = {
             let mut ids: HashMap<(&Option<Vec<u32>>, Vec<u32>), u32> = HashMap::default();
             let mut v: Vec<u32> = (0..n)
                 .map(|s| {
@@ -35,31 +37,19 @@ impl TaggedDfa {
             v[0] = 0;
             v
         };
-        let mut count = 0;
-        let mut sig = Vec::with_capacity(cols.len() + 1);
-        let mut next_block = vec![0u32; n];
-        loop {
-            let mut ids: HashMap<Vec<u32>, u32> = HashMap::default();
-            for s in 0..n {
-                sig.clear();
-                sig.push(block[s]);
-                sig.extend(cols.iter().map(|&c| block[self.next[s * a + c] as usize]));
-                next_block[s] = match ids.get(sig.as_slice()) {
-                    Some(&id) => id,
-                    None => {
-                        let id = ids.len() as u32;
-                        ids.insert(sig.clone(), id);
-                        id
-                    }
-                };
-            }
-            let new_count = ids.len();
-            std::mem::swap(&mut block, &mut next_block);
-            if new_count == count {
-                break;
-            }
-            count = new_count;
+        // The coarsest refinement of those blocks that is stable under
+        // every class: Hopcroft's, which splits by the smaller half (Moore's
+        // rounds, one per step of the longest chain, each hashing every
+        // state's row, took a second of RFC 3261's `generate`). Blocks are
+        // renumbered below by their first state, so the result does not
+        // depend on how the refinement numbers them.
+        let k = cols.len();
+        let mut trans = Vec::with_capacity(n * k);
+        for s in 0..n {
+            trans.extend(cols.iter().map(|&c| self.next[s * a + c]));
         }
+        let partition = Partition::refine(k, &trans, &block);
+        let block: Vec<u32> = (0..n).map(|s| partition.block(s)).collect();
         // Renumber: the dead state's block first, then in order of first
         // appearance.
         let mut order: HashMap<u32, u32> = HashMap::from_iter([(block[0], 0)]);

@@ -202,8 +202,16 @@ pub(super) struct SameMoves<T> {
     group: Vec<u32>,
     /// Groups handed out so far.
     groups: u32,
-    /// While a thread splits the groups: the new group of each (old group,
-    /// target) pair.
+    /// While a thread splits the groups: per old group, the first target
+    /// the thread moves to from it and the new group of that pair, valid
+    /// when stamped with the thread's [`SameMoves::stamp`] (a table, not a
+    /// map: this ran for every thread of every DFA state, and hashing took
+    /// most of its time).
+    first: Vec<(u32, u32, u32)>,
+    /// The thread splitting the groups (never 0, which marks nothing).
+    stamp: u32,
+    /// The new group of each further (old group, target) pair of the
+    /// thread (an NFA state that moves to several targets).
     split: HashMap<(u32, u32), u32>,
     /// Where each thread's row of moves starts in [`Steps::table`].
     rows: Vec<usize>,
@@ -218,6 +226,8 @@ impl<T: Copy> SameMoves<T> {
         SameMoves {
             group: Vec::new(),
             groups: 0,
+            first: Vec::new(),
+            stamp: 0,
             split: HashMap::default(),
             rows: Vec::new(),
             built: Vec::new(),
@@ -236,12 +246,31 @@ impl<T: Copy> SameMoves<T> {
         for &sid in sids {
             self.rows.push(steps.row_start(sid));
             self.split.clear();
+            self.stamp = self.stamp.wrapping_add(1);
+            if self.stamp == 0 {
+                self.first.fill((0, 0, 0));
+                self.stamp = 1;
+            }
             for &(class, to) in steps.moving(sid) {
-                let g = &mut self.group[class as usize];
-                *g = *self.split.entry((*g, to)).or_insert_with(|| {
+                let g = self.group[class as usize];
+                if self.first.len() <= g as usize {
+                    self.first.resize(g as usize + 1, (0, 0, 0));
+                }
+                let (stamp, first_to, first_new) = self.first[g as usize];
+                let new = if stamp != self.stamp {
+                    let new = self.groups;
                     self.groups += 1;
-                    self.groups - 1
-                });
+                    self.first[g as usize] = (self.stamp, to, new);
+                    new
+                } else if first_to == to {
+                    first_new
+                } else {
+                    *self.split.entry((g, to)).or_insert_with(|| {
+                        self.groups += 1;
+                        self.groups - 1
+                    })
+                };
+                self.group[class as usize] = new;
             }
         }
         self.built.clear();
