@@ -3,20 +3,8 @@
 //! targets compare them on arbitrary inputs, and `tests/tests/batch.rs`,
 //! `splitter.rs` and `schemes.rs` on the generated automata).
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 mod loop_sets {
-    use super::Rng;
+    use super::xorshift;
     use crate::simd::*;
 
     fn hex() -> NibbleSet {
@@ -56,13 +44,13 @@ mod loop_sets {
 
     #[test]
     fn every_level_agrees_with_the_scalar_twin() {
-        let mut rng = Rng(0x5eed_1234_abcd);
+        let mut next = xorshift(0x5eed_1234_abcd);
         let mut input = [0u8; 300];
         for round in 0..2000 {
             // A set of most ASCII bytes, and inputs mostly inside it, with
             // outsiders (some non-ASCII) at random places.
             let members: alloc::vec::Vec<u8> = (0..=255u8)
-                .filter(|&b| b != b'%' && !rng.next().is_multiple_of(8))
+                .filter(|&b| b != b'%' && !next().is_multiple_of(8))
                 .collect();
             let bytes = NibbleSet::of(&members);
             let set = if round % 2 == 0 {
@@ -76,20 +64,20 @@ mod loop_sets {
                 }
             };
             let inside: alloc::vec::Vec<u8> = (0..128u8).filter(|&b| bytes.contains(b)).collect();
-            let n = (rng.next() % 300) as usize;
-            let outsiders = rng.next() % 4;
+            let n = (next() % 300) as usize;
+            let outsiders = next() % 4;
             for b in input[..n].iter_mut() {
-                *b = inside[(rng.next() % inside.len() as u64) as usize];
+                *b = inside[(next() % inside.len() as u64) as usize];
             }
             for _ in 0..outsiders {
                 if n > 0 {
-                    input[(rng.next() % n as u64) as usize] = (rng.next() % 256) as u8;
+                    input[(next() % n as u64) as usize] = (next() % 256) as u8;
                 }
             }
             // Characters, whole and cut, some across the windows.
-            for _ in 0..rng.next() % 12 {
+            for _ in 0..next() % 12 {
                 if n > 0 {
-                    let k = (rng.next() % n as u64) as usize;
+                    let k = (next() % n as u64) as usize;
                     let c: &[u8] = [
                         "é".as_bytes(),
                         "例".as_bytes(),
@@ -99,16 +87,16 @@ mod loop_sets {
                         b"\xe4\xbe",
                         b"\xc3\xa9\xa9",
                         b"\xed\xa0\x80",
-                    ][(rng.next() % 8) as usize];
+                    ][(next() % 8) as usize];
                     let end = (k + c.len()).min(n);
                     input[k..end].copy_from_slice(&c[..end - k]);
                 }
             }
             // Escapes, good and bad, some across the 64-byte windows.
-            for _ in 0..rng.next() % 12 {
+            for _ in 0..next() % 12 {
                 if n > 0 {
-                    let k = (rng.next() % n as u64) as usize;
-                    let esc: &[u8] = [&b"%4F"[..], b"%a", b"%%41", b"%G1", b"%"][(rng.next() % 5) as usize];
+                    let k = (next() % n as u64) as usize;
+                    let esc: &[u8] = [&b"%4F"[..], b"%a", b"%%41", b"%G1", b"%"][(next() % 5) as usize];
                     let end = (k + esc.len()).min(n);
                     input[k..end].copy_from_slice(&esc[..end - k]);
                 }
@@ -146,12 +134,12 @@ mod loop_sets {
 }
 
 mod blocks {
-    use super::Rng;
+    use super::xorshift;
     use crate::simd::*;
 
     #[test]
     fn classify_block_agrees_with_the_scalar_twin_and_with_find_outside() {
-        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let mut next = xorshift(0x1234_5678_9abc_def1);
         let mut input = [0u8; 200];
         let pieces: [&[u8]; 10] = [
             "é".as_bytes(),
@@ -167,12 +155,10 @@ mod blocks {
         ];
         for round in 0..3000 {
             let members: alloc::vec::Vec<u8> = (0..=255u8)
-                .filter(|&b| b != b'%' && !rng.next().is_multiple_of(6))
+                .filter(|&b| b != b'%' && !next().is_multiple_of(6))
                 .collect();
             let bytes = NibbleSet::of(&members);
-            let leads: alloc::vec::Vec<u8> = (0xC2..=0xEFu8)
-                .filter(|_| !rng.next().is_multiple_of(4))
-                .collect();
+            let leads: alloc::vec::Vec<u8> = (0xC2..=0xEFu8).filter(|_| !next().is_multiple_of(4)).collect();
             let set = LoopSet {
                 bytes,
                 escape: if round % 3 == 0 { 0 } else { b'%' },
@@ -188,18 +174,18 @@ mod blocks {
                 },
             };
             let inside: alloc::vec::Vec<u8> = (0..128u8).filter(|&b| bytes.contains(b)).collect();
-            let n = (rng.next() % 200) as usize;
+            let n = (next() % 200) as usize;
             for b in input[..n].iter_mut() {
-                *b = if rng.next().is_multiple_of(8) {
-                    rng.next() as u8
+                *b = if next().is_multiple_of(8) {
+                    next() as u8
                 } else {
-                    inside[(rng.next() % inside.len() as u64) as usize]
+                    inside[(next() % inside.len() as u64) as usize]
                 };
             }
-            for _ in 0..rng.next() % 16 {
+            for _ in 0..next() % 16 {
                 if n > 0 {
-                    let k = (rng.next() % n as u64) as usize;
-                    let c = pieces[(rng.next() % pieces.len() as u64) as usize];
+                    let k = (next() % n as u64) as usize;
+                    let c = pieces[(next() % pieces.len() as u64) as usize];
                     let end = (k + c.len()).min(n);
                     input[k..end].copy_from_slice(&c[..end - k]);
                 }
@@ -278,13 +264,7 @@ mod pairs {
 
     #[test]
     fn pairs_end_runs_where_a_byte_by_byte_walk_does() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rng = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = super::xorshift(0x9e37_79b9_7f4a_7c15);
         // JSON's string contents: `\` escapes `"\/bfnrt`.
         let set = LoopSet {
             bytes: NibbleSet::of(
