@@ -109,6 +109,10 @@ impl TypedParts {
 pub(crate) struct TypedDfa {
     pub(crate) groups: Groups,
     pub(crate) dfa: TaggedDfa,
+    /// The captured HIR it was built from, for a rule whose node may be
+    /// built from an enclosing rule's tags ([`Groups::push_nested`]): one
+    /// without a stack, read by its own walk (not by holes).
+    pub(crate) nestable: Option<regex_syntax::hir::Hir>,
 }
 
 /// A list's element automaton: which of its groups holds which part of
@@ -604,7 +608,9 @@ fn build_typed(
             // their trees are derived with those parts as calls.
             let mut stack_types = Vec::new();
             let mut oversized: Vec<(&typed::RuleType, Diagnostic)> = Vec::new();
-            for ty in &model.types {
+            // The rules a type's fields hold first, so that it can read
+            // theirs in its own walk (`nested_form`).
+            for ty in children_first(g, &model) {
                 if parts.tdfas.contains_key(&ty.rule) {
                     continue;
                 }
@@ -614,7 +620,7 @@ fn build_typed(
                 }
                 let text = read_as_text[ty.rule.0 as usize];
                 if let Err(d) =
-                    build_type_automata(config, &mut cache, g, lowerer, &model, ty, text, &mut parts)
+                    build_type_automata(config, &mut cache, g, lowerer, &model, ty, text, true, &mut parts)
                 {
                     if d.code == Code::TooLarge && derivable(g, lowerer, &model, ty.rule) {
                         oversized.push((ty, d));
@@ -623,6 +629,10 @@ fn build_typed(
                     }
                 }
             }
+            // Back in the model's order, as the tree network takes them.
+            let place = |r: RuleId| model.types.iter().position(|t| t.rule == r);
+            stack_types.sort_by_key(|ty: &&typed::RuleType| place(ty.rule));
+            oversized.sort_by_key(|(ty, _)| place(ty.rule));
             if demoted.is_empty() && !(stack_types.is_empty() && oversized.is_empty()) {
                 let mut forced: Vec<RuleId> = oversized
                     .iter()
@@ -687,6 +697,36 @@ fn build_typed(
         warnings.push(d);
     }
     parts
+}
+
+/// The model's types, each after the typed rules it references (a depth-
+/// first walk with a work list; a rule met again on its own path, a cycle,
+/// is taken where it was first met).
+fn children_first<'m>(g: &Grammar, model: &'m TypeModel) -> Vec<&'m typed::RuleType> {
+    let mut out = Vec::with_capacity(model.types.len());
+    let mut seen = std::collections::HashSet::new();
+    for root in &model.types {
+        if !seen.insert(root.rule) {
+            continue;
+        }
+        // Each entry: a type, and whether its parts have been pushed.
+        let mut work = vec![(root, false)];
+        while let Some((ty, expanded)) = work.pop() {
+            if expanded {
+                out.push(ty);
+                continue;
+            }
+            work.push((ty, true));
+            for r in typed_parts(g, model, ty.rule).into_iter().rev() {
+                if let Some(child) = model.get(r) {
+                    if seen.insert(r) {
+                        work.push((child, false));
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The typed rules that rule `rule` references directly (its parts that
@@ -799,7 +839,7 @@ fn build_tree_network(
         // Holes are not characters: the parts are cut at the holes' edges,
         // which the derivation put between characters.
         if let Err(d) = lowerer.with_holes(holes, |lowerer| {
-            build_type_automata(config, cache, g, lowerer, model, ty, false, parts)
+            build_type_automata(config, cache, g, lowerer, model, ty, false, false, parts)
         }) {
             failed.push((ty.rule, Some(d)));
         }
@@ -825,7 +865,9 @@ fn build_tree_network(
 }
 
 /// Builds typed rule `ty`'s tagged DFA and its lists' element automata
-/// into `parts`, or says why they cannot be built.
+/// into `parts`, or says why they cannot be built. With `nest` (a rule
+/// without a stack), the typed rules its fields hold are read in the same
+/// walk where the automaton stays small ([`nested_form`]).
 #[allow(clippy::too_many_arguments)]
 fn build_type_automata(
     config: &Config,
@@ -835,56 +877,32 @@ fn build_type_automata(
     model: &TypeModel,
     ty: &typed::RuleType,
     text: bool,
+    nest: bool,
     parts: &mut TypedParts,
 ) -> Result<(), Diagnostic> {
     let (hir, groups) = lowerer.lower_captured(model, ty.rule)?;
-    let dfa = tagged(config, cache, g, ty.rule, &hir, false, text)?;
-    parts.tdfas.insert(ty.rule, TypedDfa { groups, dfa });
+    let dfa = tagged(config.limits, cache, g, ty.rule, &hir, false, text)?;
+    let (hir, groups, dfa) = if nest {
+        nested_form(config, cache, g, lowerer, model, ty, text, parts, &dfa).unwrap_or((hir, groups, dfa))
+    } else {
+        (hir, groups, dfa)
+    };
+    parts.tdfas.insert(
+        ty.rule,
+        TypedDfa {
+            groups,
+            dfa,
+            nestable: nest.then_some(hir),
+        },
+    );
     for (key, f) in typed::lists(&ty.shape) {
         let Some(element) = &f.element else { continue };
-        let lowered = match (&f.item, f.rule) {
-            (Some(item), _) => lowerer.lower_item(element, &item.shape),
-            (None, Some(rule)) => lowerer.lower_element(element, rule).map(|hir| {
-                let mut groups = Groups::default();
-                groups.push(&[], typed::Site::Field);
-                (hir, groups)
-            }),
-            (None, None) => continue,
+        let built = match list_element(
+            config, cache, g, lowerer, model, ty, f, element, text, nest, parts,
+        ) {
+            None => continue,
+            Some(built) => built,
         };
-        let built = lowered.and_then(|(hir, groups)| {
-            let plain = lowerer.lower_plain(element)?;
-            let tiles = (|| {
-                let one = Automaton::build(&plain, config.limits).ok()?.compact();
-                let plus = crate::regular::repeat(1, None, plain.clone());
-                let plus = Automaton::build(&plus, config.limits).ok()?.compact();
-                Some(automata::longest_items_tile(&one, &plus, MAX_TILE_PAIRS))
-            })()
-            .unwrap_or(false);
-            let (hir, exact) = if tiles {
-                (hir, None)
-            } else {
-                let group = groups.count();
-                let Some(first) = crate::regular::first_of_rest(hir, plain, group) else {
-                    let r = g.rule(ty.rule);
-                    return Err(Diagnostic::error(
-                        Code::TooComplex,
-                        format!(
-                            "the list `{}` of rule `{}` cannot be read item by item: the longest \
-                             item can cut it wrong, and its items have several parts that may all \
-                             be empty",
-                            f.name, r.name
-                        ),
-                        Some(r.name_span),
-                    ));
-                };
-                (first, Some(group))
-            };
-            Ok(ElementDfa {
-                groups,
-                dfa: tagged(config, cache, g, ty.rule, &hir, false, text)?,
-                exact,
-            })
-        });
         match built {
             Ok(d) => {
                 parts.elements.insert((ty.rule, key), d);
@@ -896,6 +914,219 @@ fn build_type_automata(
         }
     }
     Ok(())
+}
+
+/// The element automaton of list field `f` of typed rule `ty`, or `None`
+/// for a list whose items hold no rule. With `nest`, the typed rules its
+/// items hold are read in the same walk where the automaton stays small
+/// (as [`nested_form`]).
+#[allow(clippy::too_many_arguments)]
+fn list_element(
+    config: &Config,
+    cache: &mut TaggedCache,
+    g: &Grammar,
+    lowerer: &mut Lowerer<'_>,
+    model: &TypeModel,
+    ty: &typed::RuleType,
+    f: &typed::Field,
+    element: &crate::grammar::Expr,
+    text: bool,
+    nest: bool,
+    parts: &TypedParts,
+) -> Option<Result<ElementDfa, Diagnostic>> {
+    // The item's typed rules: the item rule itself (at the element's
+    // root), or the item type's fields.
+    let fields: Vec<(Vec<usize>, RuleId)> = match (&f.item, f.rule) {
+        (Some(item), _) => shape_fields(&item.shape),
+        (None, Some(rule)) => vec![(Vec::new(), rule)],
+        (None, None) => return None,
+    };
+    let lower = |lowerer: &mut Lowerer<'_>, nested: &NestedHirs<'_>| match (&f.item, f.rule) {
+        (Some(item), _) => lowerer.lower_item(element, &item.shape, nested),
+        (_, rule) => {
+            let rule = rule.expect("a list without an item type holds a rule");
+            lowerer.lower_element(element, rule, nested.get(&[][..]).copied())
+        }
+    };
+    let plain_form = |lowerer: &mut Lowerer<'_>, cache: &mut TaggedCache| {
+        let (hir, groups) = lower(lowerer, &HashMap::new())?;
+        let plain = lowerer.lower_plain(element)?;
+        let tiles = (|| {
+            let one = Automaton::build(&plain, config.limits).ok()?.compact();
+            let plus = crate::regular::repeat(1, None, plain.clone());
+            let plus = Automaton::build(&plus, config.limits).ok()?.compact();
+            Some(automata::longest_items_tile(&one, &plus, MAX_TILE_PAIRS))
+        })()
+        .unwrap_or(false);
+        let d = element_dfa(config.limits, cache, g, ty, f, hir, groups, &plain, tiles, text)?;
+        Ok::<_, Diagnostic>((d, plain, tiles))
+    };
+    let (d, plain, tiles) = match plain_form(lowerer, cache) {
+        Ok(built) => built,
+        Err(e) => return Some(Err(e)),
+    };
+    if !nest {
+        return Some(Ok(d));
+    }
+    let (nested, states) = nestable_parts(g, model, parts, ty.rule, &fields, d.dfa.states());
+    if nested.is_empty() || states > MAX_NESTED_STATES {
+        return Some(Ok(d));
+    }
+    let mut limits = config.limits;
+    limits.tagged_states = limits.tagged_states.min(2 * states);
+    let wider = lower(lowerer, &nested)
+        .ok()
+        .and_then(|(hir, groups)| element_dfa(limits, cache, g, ty, f, hir, groups, &plain, tiles, text).ok())
+        .filter(|w| nested_fits(&d.dfa, &w.dfa));
+    Some(Ok(wider.unwrap_or(d)))
+}
+
+/// A list's element automaton from its captured HIR: the element itself
+/// when the longest item tiles the list (`tiles`), else the first item
+/// then the rest of the list (`plain` repeated).
+#[allow(clippy::too_many_arguments)]
+fn element_dfa(
+    limits: crate::limits::Limits,
+    cache: &mut TaggedCache,
+    g: &Grammar,
+    ty: &typed::RuleType,
+    f: &typed::Field,
+    hir: regex_syntax::hir::Hir,
+    groups: Groups,
+    plain: &regex_syntax::hir::Hir,
+    tiles: bool,
+    text: bool,
+) -> Result<ElementDfa, Diagnostic> {
+    let (hir, exact) = if tiles {
+        (hir, None)
+    } else {
+        let group = groups.count();
+        let Some(first) = crate::regular::first_of_rest(hir, plain.clone(), group) else {
+            let r = g.rule(ty.rule);
+            return Err(Diagnostic::error(
+                Code::TooComplex,
+                format!(
+                    "the list `{}` of rule `{}` cannot be read item by item: the longest \
+                     item can cut it wrong, and its items have several parts that may all \
+                     be empty",
+                    f.name, r.name
+                ),
+                Some(r.name_span),
+            ));
+        };
+        (first, Some(group))
+    };
+    Ok(ElementDfa {
+        groups,
+        dfa: tagged(limits, cache, g, ty.rule, &hir, false, text)?,
+        exact,
+    })
+}
+
+/// The fields of a shape that hold one rule once (not lists), by path.
+fn shape_fields(shape: &typed::Shape) -> Vec<(Vec<usize>, RuleId)> {
+    let fields: Vec<&typed::Field> = match shape {
+        typed::Shape::Struct(fs) => fs.iter().collect(),
+        typed::Shape::Enum(vs) => vs.iter().flat_map(|v| &v.fields).collect(),
+        typed::Shape::List(_) => Vec::new(),
+    };
+    fields
+        .into_iter()
+        .filter(|f| matches!(f.card, typed::Card::One | typed::Card::Optional) && f.item.is_none())
+        .filter_map(|f| Some((f.path.clone(), f.rule?)))
+        .collect()
+}
+
+/// Per body path, the captured HIR of the typed rule there and its group
+/// count, group 0 included ([`Lowerer::lower_captured_nested`]).
+type NestedHirs<'a> = HashMap<Vec<usize>, (&'a regex_syntax::hir::Hir, usize)>;
+
+/// Which of `fields` (paths and the rules they hold, in an automaton of
+/// `owner` with `states` states) can be read in the same walk: typed
+/// rules other than `owner`, built already as one tagged DFA without a
+/// stack, that do not reach themselves. Returns them and the states of
+/// all the automata involved.
+fn nestable_parts<'p>(
+    g: &Grammar,
+    model: &TypeModel,
+    parts: &'p TypedParts,
+    owner: RuleId,
+    fields: &[(Vec<usize>, RuleId)],
+    states: usize,
+) -> (NestedHirs<'p>, usize) {
+    let mut nested = HashMap::new();
+    let mut states = states;
+    for (path, r) in fields {
+        let r = *r;
+        if r == owner || !model.is_typed(r) || crate::network::is_core(g, r) {
+            continue;
+        }
+        let Some(TypedDfa {
+            groups,
+            dfa,
+            nestable: Some(hir),
+        }) = parts.tdfas.get(&r)
+        else {
+            continue;
+        };
+        let mut direct = Vec::new();
+        g.rule(r).expr.for_each_ref(&mut |x, _| direct.push(x));
+        if grammar::reachable(g, &direct)[r.0 as usize] {
+            continue;
+        }
+        states += dfa.states();
+        nested.insert(path.clone(), (hir, groups.count()));
+    }
+    (nested, states)
+}
+
+/// How many states the automata of a rule and of the parts it could read
+/// in the same walk ([`nested_form`]) may have together for the attempt to
+/// be made (it is determinized with at most twice as many).
+const MAX_NESTED_STATES: usize = 4096;
+
+/// Whether `nested`, an automaton that reads its parts' typed rules too,
+/// is worth its tables beside `plain`, the rule's own: at most four times
+/// its size (or 16 KB, for small rules), and at most 128 KB. (Every
+/// level's tags in one automaton can multiply its states: RFC 3987's
+/// `IRI-reference` would go from 98 to 310 KB, RFC 3966's `telephone-uri`
+/// from 15 to 174 KB, where RFC 5646's `Language-Tag` goes from 20 to 74.)
+fn nested_fits(plain: &TaggedDfa, nested: &TaggedDfa) -> bool {
+    let bytes = |d: &TaggedDfa| d.to_words().map(|(w, _)| 4 * w.len());
+    match (bytes(plain), bytes(nested)) {
+        (Some(p), Some(n)) => n <= (4 * p).max(16 << 10) && n <= 128 << 10,
+        _ => false,
+    }
+}
+
+/// Typed rule `ty`'s tagged DFA with the groups of the typed rules its
+/// fields hold (each rule's one occurrence, built already, without a
+/// stack, not reaching itself) after each field's group, so that a parse
+/// builds their nodes from its tags with no walk of their own: `None`
+/// when no field holds such a rule, when the automaton would be too large
+/// beside `plain` ([`nested_fits`]), or cannot be built.
+#[allow(clippy::too_many_arguments)]
+fn nested_form(
+    config: &Config,
+    cache: &mut TaggedCache,
+    g: &Grammar,
+    lowerer: &mut Lowerer<'_>,
+    model: &TypeModel,
+    ty: &typed::RuleType,
+    text: bool,
+    parts: &TypedParts,
+    plain: &TaggedDfa,
+) -> Option<(regex_syntax::hir::Hir, Groups, TaggedDfa)> {
+    let fields = shape_fields(&ty.shape);
+    let (nested, states) = nestable_parts(g, model, parts, ty.rule, &fields, plain.states());
+    if nested.is_empty() || states > MAX_NESTED_STATES {
+        return None;
+    }
+    let (hir, groups) = lowerer.lower_captured_nested(model, ty.rule, &nested).ok()?;
+    let mut limits = config.limits;
+    limits.tagged_states = limits.tagged_states.min(2 * states);
+    let dfa = tagged(limits, cache, g, ty.rule, &hir, false, text).ok()?;
+    nested_fits(plain, &dfa).then_some((hir, groups, dfa))
 }
 
 /// The tagged DFAs of module `m`'s `@components` directives.
@@ -959,7 +1190,7 @@ fn build_components(
                         ));
                     }
                 }
-                tagged(config, cache, g, c.rule, &hir, true, true)
+                tagged(config.limits, cache, g, c.rule, &hir, true, true)
                     .map_err(|d| d.with_note("ask for fewer fields in its `@components` directive"))
             });
         match built {
@@ -988,8 +1219,9 @@ struct TaggedCache {
 /// A tagged DFA, or why it could not be built.
 type TaggedBuilt = Result<TaggedDfa, SizeError>;
 
-/// Whether for `@components`, and the HIR's shortest and longest match.
-type TaggedKey = (bool, Option<usize>, Option<usize>);
+/// Whether for `@components`, the state limit, and the HIR's shortest and
+/// longest match.
+type TaggedKey = (bool, usize, Option<usize>, Option<usize>);
 
 impl TaggedCache {
     fn get_or_build(
@@ -1001,7 +1233,12 @@ impl TaggedCache {
         let props = hir.properties();
         let bucket = self
             .built
-            .entry((components, props.minimum_len(), props.maximum_len()))
+            .entry((
+                components,
+                limits.tagged_states,
+                props.minimum_len(),
+                props.maximum_len(),
+            ))
             .or_default();
         if let Some((_, built)) = bucket.iter().find(|(h, _)| h == hir) {
             return built.clone();
@@ -1016,7 +1253,7 @@ impl TaggedCache {
 /// extraction when `components`, else a parse-tree extraction. `str_parts`
 /// says that its parts are handed out as `&str`s.
 fn tagged(
-    config: &Config,
+    limits: crate::limits::Limits,
     cache: &mut TaggedCache,
     g: &Grammar,
     rule: RuleId,
@@ -1040,7 +1277,7 @@ fn tagged(
             Some(g.rule(rule).name_span),
         ));
     }
-    cache.get_or_build(hir, config.limits, components).map_err(|e| {
+    cache.get_or_build(hir, limits, components).map_err(|e| {
         let r = g.rule(rule);
         let detail = match e {
             SizeError::NfaTooBig(e) => e.to_string(),
@@ -1205,6 +1442,12 @@ impl Compiled {
         let (_, model) = self.typed.models.iter().find(|(mm, _)| *mm == m)?;
         let d = self.typed.tdfas.get(&id)?;
         Some((model.get(id)?, &d.groups, &d.dfa))
+    }
+
+    /// The tagged DFA of typed rule `id` and its groups (as
+    /// [`Compiled::tagged`], by rule).
+    pub fn tagged_rule(&self, id: RuleId) -> Option<(&Groups, &TaggedDfa)> {
+        self.typed.tdfas.get(&id).map(|d| (&d.groups, &d.dfa))
     }
 
     /// The tagged DFA of an `@components` extraction, by module and rule

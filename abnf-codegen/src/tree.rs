@@ -332,6 +332,33 @@ impl<'c> Trees<'c> {
         Ok(tree)
     }
 
+    /// The task that fills node `node`, typed rule `rule` over `span`:
+    /// from the enclosing automaton's tags when its group `g` is followed
+    /// by the rule's groups (`nested`), as the generated code builds it,
+    /// else by a walk of the rule's own automaton.
+    fn typed_part(
+        &self,
+        tree: &mut Tree,
+        rule: RuleId,
+        span: Span,
+        node: usize,
+        nested: Option<(&[usize], usize)>,
+    ) -> Result<Task<'c>, TreeError> {
+        let Some((tags, g)) = nested else {
+            return Ok(Task::Rule { rule, span, node });
+        };
+        tree.nodes[node].span = Some(span);
+        Ok(Task::Fill {
+            rule,
+            shape: &self.model.get(rule).ok_or(TreeError::NotTyped)?.shape,
+            groups: &self.compiled.typed.tdfas[&rule].groups,
+            tags: abnf_runtime::__private::nested(tags, 2 * g).to_vec(),
+            prefix: None,
+            node,
+            holes: Vec::new(),
+        })
+    }
+
     /// Adds field `f` of a shape to node `parent`.
     #[allow(clippy::too_many_arguments)]
     fn field(
@@ -369,11 +396,9 @@ impl<'c> Trees<'c> {
                             },
                         );
                         // The generated code parses an unset group as 0..0.
-                        tasks.push(Task::Rule {
-                            rule: r,
-                            span: span.unwrap_or_default(),
-                            node,
-                        });
+                        let span = span.unwrap_or_default();
+                        let nested = groups.nests(group).then_some((tags, group));
+                        tasks.push(self.typed_part(tree, r, span, node, nested)?);
                     }
                     None => {
                         add(
@@ -474,11 +499,8 @@ impl<'c> Trees<'c> {
                                         ),
                                     },
                                 );
-                                tasks.push(Task::Rule {
-                                    rule: r,
-                                    span: s,
-                                    node,
-                                });
+                                let nested = built.groups.nests(1).then_some((&tags[..], 1));
+                                tasks.push(self.typed_part(tree, r, s, node, nested)?);
                             } else {
                                 add(
                                     tree,

@@ -69,6 +69,14 @@ pub mod __private {
     pub use crate::wire::Aligned;
     pub use alloc::vec::Vec;
 
+    /// The tags of a part whose groups an enclosing automaton holds from
+    /// tag `from` on (its group 0 is the enclosing automaton's group
+    /// `from / 2`).
+    #[inline]
+    pub fn nested(tags: &[usize], from: usize) -> &[usize] {
+        tags.get(from..).unwrap_or_default()
+    }
+
     /// The text (or bytes) of a group that a successful parse always sets.
     #[inline]
     pub fn leaf<'a, S: crate::tagged::Text + ?Sized>(input: &'a S, tags: &[usize], g: usize) -> &'a S {

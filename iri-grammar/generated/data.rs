@@ -660,7 +660,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 6];
+            let mut tags = [usize::MAX; 12];
             __DATAURL_TDFA
                 .parse("data", "dataurl", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -675,6 +675,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -683,8 +684,9 @@ pub mod ast {
             Self {
                 span,
                 text: &input[span.range()],
-                mediatype: __rt::group(tags, 1).map(|s| Mediatype::__sub(input, s)),
-                data: __rt::leaf(input, tags, 2),
+                mediatype: __rt::group(tags, 1)
+                    .map(|s| Mediatype::__from_tags(input, s, __rt::nested(tags, 2))),
+                data: __rt::leaf(input, tags, 5),
             }
         }
     }
@@ -720,7 +722,7 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(Parameter<'_>, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 8];
         let next = __MEDIATYPE_PARAMETERS_ITEM
             .__item(
                 input.as_bytes(),
@@ -730,7 +732,7 @@ pub mod ast {
                 ::core::option::Option::None,
             )?;
         let s = __rt::group(&tags, 1)?;
-        Some((Parameter::__sub(input, s), next))
+        Some((Parameter::__from_tags(input, s, __rt::nested(&tags, 2)), next))
     }
     /// Parse tree of the rule `mediatype` of `data.abnf` (line 25):
     ///
@@ -781,6 +783,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -857,6 +860,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -934,6 +938,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1024,6 +1029,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1092,7 +1098,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 10];
+            let mut tags = [usize::MAX; 18];
             __SUBTYPE_TDFA
                 .parse("data", "subtype", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -1107,6 +1113,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1117,13 +1124,14 @@ pub mod ast {
                 text: &input[span.range()],
                 kind: if __rt::group(tags, 1).is_some() {
                     SubtypeKind::ExtensionToken(
-                        ExtensionToken::__sub(
+                        ExtensionToken::__from_tags(
                             input,
                             __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::nested(tags, 4),
                         ),
                     )
-                } else if __rt::group(tags, 3).is_some() {
-                    SubtypeKind::IanaToken(__rt::leaf(input, tags, 4))
+                } else if __rt::group(tags, 7).is_some() {
+                    SubtypeKind::IanaToken(__rt::leaf(input, tags, 8))
                 } else {
                     __rt::inconsistent("data", "subtype", span.start)
                 },

@@ -439,7 +439,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 6];
+            let mut tags = [usize::MAX; 18];
             __FILE_URI_TDFA
                 .parse("file", "file-URI", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -454,6 +454,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -463,9 +464,10 @@ pub mod ast {
                 span,
                 text: &input[span.range()],
                 file_scheme: __rt::leaf(input, tags, 1),
-                file_hier_part: FileHierPart::__sub(
+                file_hier_part: FileHierPart::__from_tags(
                     input,
                     __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::nested(tags, 4),
                 ),
             }
         }
@@ -521,7 +523,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 10];
+            let mut tags = [usize::MAX; 14];
             __FILE_HIER_PART_TDFA
                 .parse(
                     "file",
@@ -543,6 +545,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -553,10 +556,14 @@ pub mod ast {
                 text: &input[span.range()],
                 kind: if __rt::group(tags, 1).is_some() {
                     FileHierPartKind::AuthPath(
-                        AuthPath::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                        AuthPath::__from_tags(
+                            input,
+                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::nested(tags, 4),
+                        ),
                     )
-                } else if __rt::group(tags, 3).is_some() {
-                    FileHierPartKind::LocalPath(__rt::leaf(input, tags, 4))
+                } else if __rt::group(tags, 5).is_some() {
+                    FileHierPartKind::LocalPath(__rt::leaf(input, tags, 6))
                 } else {
                     __rt::inconsistent("file", "file-hier-part", span.start)
                 },
@@ -621,6 +628,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -686,7 +694,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 14];
+            let mut tags = [usize::MAX; 26];
             __HOST_TDFA.parse("file", "host", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
@@ -700,6 +708,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -710,12 +719,16 @@ pub mod ast {
                 text: &input[span.range()],
                 kind: if __rt::group(tags, 1).is_some() {
                     HostKind::IpLiteral(
-                        IpLiteral::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                        IpLiteral::__from_tags(
+                            input,
+                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::nested(tags, 4),
+                        ),
                     )
-                } else if __rt::group(tags, 3).is_some() {
-                    HostKind::Ipv4address(__rt::leaf(input, tags, 4))
-                } else if __rt::group(tags, 5).is_some() {
-                    HostKind::RegName(__rt::leaf(input, tags, 6))
+                } else if __rt::group(tags, 9).is_some() {
+                    HostKind::Ipv4address(__rt::leaf(input, tags, 10))
+                } else if __rt::group(tags, 11).is_some() {
+                    HostKind::RegName(__rt::leaf(input, tags, 12))
                 } else {
                     __rt::inconsistent("file", "host", span.start)
                 },
@@ -789,6 +802,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,

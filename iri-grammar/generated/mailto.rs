@@ -775,6 +775,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -816,7 +817,7 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(AddrSpec<'_>, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 28];
         let next = __TO_ADDR_SPECS_ITEM
             .__item(
                 input.as_bytes(),
@@ -826,7 +827,7 @@ pub mod ast {
                 ::core::option::Option::None,
             )?;
         let s = __rt::group(&tags, 1)?;
-        Some((AddrSpec::__sub(input, s), next))
+        Some((AddrSpec::__from_tags(input, s, __rt::nested(&tags, 2)), next))
     }
     /// Parse tree of the rule `to` of `mailto.abnf` (line 14):
     ///
@@ -874,6 +875,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -922,7 +924,7 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(Hfield<'_>, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 8];
         let next = __HFIELDS_HFIELDS_ITEM
             .__item(
                 input.as_bytes(),
@@ -932,7 +934,7 @@ pub mod ast {
                 ::core::option::Option::None,
             )?;
         let s = __rt::group(&tags, 1)?;
-        Some((Hfield::__sub(input, s), next))
+        Some((Hfield::__from_tags(input, s, __rt::nested(&tags, 2)), next))
     }
     /// Parse tree of the rule `hfields` of `mailto.abnf` (line 15):
     ///
@@ -966,7 +968,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 6];
+            let mut tags = [usize::MAX; 10];
             __HFIELDS_TDFA
                 .parse("mailto", "hfields", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -981,6 +983,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -989,10 +992,14 @@ pub mod ast {
             Self {
                 span,
                 text: &input[span.range()],
-                hfield: Hfield::__sub(input, __rt::group(tags, 1).unwrap_or_default()),
+                hfield: Hfield::__from_tags(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::nested(tags, 2),
+                ),
                 hfields: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::group(tags, 4).unwrap_or_default(),
                     __hfields_hfields_item,
                 ),
             }
@@ -1056,6 +1063,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1112,7 +1120,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 6];
+            let mut tags = [usize::MAX; 26];
             __ADDR_SPEC_TDFA
                 .parse("mailto", "addr-spec", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -1127,6 +1135,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1135,11 +1144,16 @@ pub mod ast {
             Self {
                 span,
                 text: &input[span.range()],
-                local_part: LocalPart::__sub(
+                local_part: LocalPart::__from_tags(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::nested(tags, 2),
                 ),
-                domain: Domain::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                domain: Domain::__from_tags(
+                    input,
+                    __rt::group(tags, 8).unwrap_or_default(),
+                    __rt::nested(tags, 16),
+                ),
             }
         }
     }
@@ -1193,7 +1207,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 10];
+            let mut tags = [usize::MAX; 14];
             __LOCAL_PART_TDFA
                 .parse("mailto", "local-part", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -1208,6 +1222,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1220,9 +1235,10 @@ pub mod ast {
                     LocalPartKind::DotAtomText(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
                     LocalPartKind::QuotedString(
-                        QuotedString::__sub(
+                        QuotedString::__from_tags(
                             input,
                             __rt::group(tags, 4).unwrap_or_default(),
+                            __rt::nested(tags, 8),
                         ),
                     )
                 } else {
@@ -1329,6 +1345,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1460,6 +1477,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1496,6 +1514,7 @@ pub mod ast {
     impl<'a> QuotedStringItem<'a> {
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,

@@ -2433,6 +2433,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2534,6 +2535,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2673,7 +2675,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 10];
+            let mut tags = [usize::MAX; 20];
             __SCHEMEPART_TDFA
                 .parse(
                     "rfc1738",
@@ -2695,6 +2697,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2713,9 +2716,10 @@ pub mod ast {
                     )
                 } else if __rt::group(tags, 3).is_some() {
                     SchemepartKind::IpSchemepart(
-                        IpSchemepart::__sub(
+                        IpSchemepart::__from_tags(
                             input,
                             __rt::group(tags, 4).unwrap_or_default(),
+                            __rt::nested(tags, 8),
                         ),
                     )
                 } else {
@@ -2767,7 +2771,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 6];
+            let mut tags = [usize::MAX; 12];
             __IP_SCHEMEPART_TDFA
                 .parse(
                     "rfc1738",
@@ -2789,6 +2793,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2797,8 +2802,12 @@ pub mod ast {
             Self {
                 span,
                 text: &input[span.range()],
-                login: Login::__sub(input, __rt::group(tags, 1).unwrap_or_default()),
-                urlpath: __rt::group(tags, 2).map(|s| &input[s.range()]),
+                login: Login::__from_tags(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::nested(tags, 2),
+                ),
+                urlpath: __rt::group(tags, 5).map(|s| &input[s.range()]),
             }
         }
     }
@@ -2862,6 +2871,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2922,7 +2932,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 6];
+            let mut tags = [usize::MAX; 38];
             __HOSTPORT_TDFA
                 .parse("rfc1738", "hostport", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -2937,6 +2947,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2945,8 +2956,12 @@ pub mod ast {
             Self {
                 span,
                 text: &input[span.range()],
-                host: Host::__sub(input, __rt::group(tags, 1).unwrap_or_default()),
-                port: __rt::group(tags, 2).map(|s| &input[s.range()]),
+                host: Host::__from_tags(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::nested(tags, 2),
+                ),
+                port: __rt::group(tags, 18).map(|s| &input[s.range()]),
             }
         }
     }
@@ -3000,7 +3015,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 10];
+            let mut tags = [usize::MAX; 34];
             __HOST_TDFA
                 .parse("rfc1738", "host", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -3015,6 +3030,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -3025,13 +3041,18 @@ pub mod ast {
                 text: &input[span.range()],
                 kind: if __rt::group(tags, 1).is_some() {
                     HostKind::Hostname(
-                        Hostname::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
-                    )
-                } else if __rt::group(tags, 3).is_some() {
-                    HostKind::Hostnumber(
-                        Hostnumber::__sub(
+                        Hostname::__from_tags(
                             input,
-                            __rt::group(tags, 4).unwrap_or_default(),
+                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::nested(tags, 4),
+                        ),
+                    )
+                } else if __rt::group(tags, 11).is_some() {
+                    HostKind::Hostnumber(
+                        Hostnumber::__from_tags(
+                            input,
+                            __rt::group(tags, 12).unwrap_or_default(),
+                            __rt::nested(tags, 24),
                         ),
                     )
                 } else {
@@ -3072,7 +3093,7 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(Domainlabel<'_>, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 16];
         let next = __HOSTNAME_DOMAINLABELS_ITEM
             .__item(
                 input.as_bytes(),
@@ -3082,7 +3103,7 @@ pub mod ast {
                 ::core::option::Option::None,
             )?;
         let s = __rt::group(&tags, 1)?;
-        Some((Domainlabel::__sub(input, s), next))
+        Some((Domainlabel::__from_tags(input, s, __rt::nested(&tags, 2)), next))
     }
     /// Parse tree of the rule `hostname` of `rfc1738.bnf` (line 33):
     ///
@@ -3116,7 +3137,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 6];
+            let mut tags = [usize::MAX; 18];
             __HOSTNAME_TDFA
                 .parse("rfc1738", "hostname", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -3131,6 +3152,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -3144,9 +3166,10 @@ pub mod ast {
                     __rt::group(tags, 1).unwrap_or_default(),
                     __hostname_domainlabels_item,
                 ),
-                toplabel: Toplabel::__sub(
+                toplabel: Toplabel::__from_tags(
                     input,
                     __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::nested(tags, 4),
                 ),
             }
         }
@@ -3272,6 +3295,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -3324,6 +3348,7 @@ pub mod ast {
     impl<'a> DomainlabelItem<'a> {
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -3456,6 +3481,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -3508,6 +3534,7 @@ pub mod ast {
     impl<'a> ToplabelItem<'a> {
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -3595,6 +3622,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -3670,6 +3698,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -3771,6 +3800,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -3831,7 +3861,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 6];
+            let mut tags = [usize::MAX; 42];
             __FILEURL_TDFA
                 .parse("rfc1738", "fileurl", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -3846,6 +3876,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -3854,8 +3885,13 @@ pub mod ast {
             Self {
                 span,
                 text: &input[span.range()],
-                host: __rt::group(tags, 1).map(|s| Host::__sub(input, s)),
-                fpath: Fpath::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                host: __rt::group(tags, 1)
+                    .map(|s| Host::__from_tags(input, s, __rt::nested(tags, 2))),
+                fpath: Fpath::__from_tags(
+                    input,
+                    __rt::group(tags, 18).unwrap_or_default(),
+                    __rt::nested(tags, 36),
+                ),
             }
         }
     }
@@ -3919,6 +3955,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -4023,6 +4060,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -4105,6 +4143,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -4176,7 +4215,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 12];
+            let mut tags = [usize::MAX; 48];
             __GROUPPART_TDFA
                 .parse("rfc1738", "grouppart", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -4191,6 +4230,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -4205,7 +4245,11 @@ pub mod ast {
                     GrouppartKind::Group(__rt::leaf(input, tags, 3))
                 } else if __rt::group(tags, 4).is_some() {
                     GrouppartKind::Article(
-                        Article::__sub(input, __rt::group(tags, 5).unwrap_or_default()),
+                        Article::__from_tags(
+                            input,
+                            __rt::group(tags, 5).unwrap_or_default(),
+                            __rt::nested(tags, 10),
+                        ),
                     )
                 } else {
                     __rt::inconsistent("rfc1738", "grouppart", span.start)
@@ -4294,7 +4338,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 6];
+            let mut tags = [usize::MAX; 38];
             __ARTICLE_TDFA
                 .parse("rfc1738", "article", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -4309,6 +4353,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -4322,7 +4367,11 @@ pub mod ast {
                     __rt::group(tags, 1).unwrap_or_default(),
                     __article_uchars_item,
                 ),
-                host: Host::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                host: Host::__from_tags(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::nested(tags, 4),
+                ),
             }
         }
     }
@@ -4362,6 +4411,7 @@ pub mod ast {
     impl<'a> ArticleItem<'a> {
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -4435,7 +4485,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 8];
+            let mut tags = [usize::MAX; 44];
             __NNTPURL_TDFA
                 .parse("rfc1738", "nntpurl", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -4450,6 +4500,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -4458,12 +4509,13 @@ pub mod ast {
             Self {
                 span,
                 text: &input[span.range()],
-                hostport: Hostport::__sub(
+                hostport: Hostport::__from_tags(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::nested(tags, 2),
                 ),
-                group: __rt::leaf(input, tags, 2),
-                digits: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                group: __rt::leaf(input, tags, 20),
+                digits: __rt::group(tags, 21).map(|s| &input[s.range()]),
             }
         }
     }
@@ -4534,6 +4586,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -4606,7 +4659,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 6];
+            let mut tags = [usize::MAX; 42];
             __WAISDATABASE_TDFA
                 .parse(
                     "rfc1738",
@@ -4628,6 +4681,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -4636,11 +4690,12 @@ pub mod ast {
             Self {
                 span,
                 text: &input[span.range()],
-                hostport: Hostport::__sub(
+                hostport: Hostport::__from_tags(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::nested(tags, 2),
                 ),
-                database: __rt::leaf(input, tags, 2),
+                database: __rt::leaf(input, tags, 20),
             }
         }
     }
@@ -4704,6 +4759,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -4783,6 +4839,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -4833,7 +4890,7 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(Fieldspec<'_>, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 8];
         let next = __PROSPEROURL_FIELDSPECS_ITEM
             .__item(
                 input.as_bytes(),
@@ -4843,7 +4900,7 @@ pub mod ast {
                 ::core::option::Option::None,
             )?;
         let s = __rt::group(&tags, 1)?;
-        Some((Fieldspec::__sub(input, s), next))
+        Some((Fieldspec::__from_tags(input, s, __rt::nested(&tags, 2)), next))
     }
     /// Parse tree of the rule `prosperourl` of `rfc1738.bnf` (line 92):
     ///
@@ -4901,6 +4958,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -5009,6 +5067,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -5084,6 +5143,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -5176,6 +5236,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -5286,6 +5347,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,

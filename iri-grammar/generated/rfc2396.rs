@@ -1499,6 +1499,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1580,6 +1581,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1663,6 +1665,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1738,6 +1741,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1795,7 +1799,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 6];
+            let mut tags = [usize::MAX; 14];
             __NET_PATH_TDFA
                 .parse("rfc2396", "net_path", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -1810,6 +1814,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1818,11 +1823,12 @@ pub mod ast {
             Self {
                 span,
                 text: &input[span.range()],
-                authority: Authority::__sub(
+                authority: Authority::__from_tags(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::nested(tags, 2),
                 ),
-                abs_path: __rt::group(tags, 2).map(|s| &input[s.range()]),
+                abs_path: __rt::group(tags, 6).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1884,6 +1890,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1962,6 +1969,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2023,7 +2031,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 6];
+            let mut tags = [usize::MAX; 38];
             __HOSTPORT_TDFA
                 .parse("rfc2396", "hostport", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -2038,6 +2046,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2046,8 +2055,12 @@ pub mod ast {
             Self {
                 span,
                 text: &input[span.range()],
-                host: Host::__sub(input, __rt::group(tags, 1).unwrap_or_default()),
-                port: __rt::group(tags, 2).map(|s| &input[s.range()]),
+                host: Host::__from_tags(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::nested(tags, 2),
+                ),
+                port: __rt::group(tags, 18).map(|s| &input[s.range()]),
             }
         }
     }
@@ -2101,7 +2114,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 10];
+            let mut tags = [usize::MAX; 34];
             __HOST_TDFA
                 .parse("rfc2396", "host", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -2116,6 +2129,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2126,13 +2140,18 @@ pub mod ast {
                 text: &input[span.range()],
                 kind: if __rt::group(tags, 1).is_some() {
                     HostKind::Hostname(
-                        Hostname::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
-                    )
-                } else if __rt::group(tags, 3).is_some() {
-                    HostKind::Ipv4address(
-                        Ipv4address::__sub(
+                        Hostname::__from_tags(
                             input,
-                            __rt::group(tags, 4).unwrap_or_default(),
+                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::nested(tags, 4),
+                        ),
+                    )
+                } else if __rt::group(tags, 11).is_some() {
+                    HostKind::Ipv4address(
+                        Ipv4address::__from_tags(
+                            input,
+                            __rt::group(tags, 12).unwrap_or_default(),
+                            __rt::nested(tags, 24),
                         ),
                     )
                 } else {
@@ -2173,7 +2192,7 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(Domainlabel<'_>, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 16];
         let next = __HOSTNAME_DOMAINLABELS_ITEM
             .__item(
                 input.as_bytes(),
@@ -2183,7 +2202,7 @@ pub mod ast {
                 ::core::option::Option::None,
             )?;
         let s = __rt::group(&tags, 1)?;
-        Some((Domainlabel::__sub(input, s), next))
+        Some((Domainlabel::__from_tags(input, s, __rt::nested(&tags, 2)), next))
     }
     /// Parse tree of the rule `hostname` of `rfc2396.bnf` (line 37):
     ///
@@ -2217,7 +2236,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 6];
+            let mut tags = [usize::MAX; 18];
             __HOSTNAME_TDFA
                 .parse("rfc2396", "hostname", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -2232,6 +2251,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2245,9 +2265,10 @@ pub mod ast {
                     __rt::group(tags, 1).unwrap_or_default(),
                     __hostname_domainlabels_item,
                 ),
-                toplabel: Toplabel::__sub(
+                toplabel: Toplabel::__from_tags(
                     input,
                     __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::nested(tags, 4),
                 ),
             }
         }
@@ -2373,6 +2394,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2425,6 +2447,7 @@ pub mod ast {
     impl<'a> DomainlabelItem<'a> {
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2557,6 +2580,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2609,6 +2633,7 @@ pub mod ast {
     impl<'a> ToplabelItem<'a> {
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2828,6 +2853,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2917,6 +2943,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2962,7 +2989,7 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(Segment<'_>, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 8];
         let next = __PATH_SEGMENTS_SEGMENTS_ITEM
             .__item(
                 input.as_bytes(),
@@ -2972,7 +2999,7 @@ pub mod ast {
                 ::core::option::Option::None,
             )?;
         let s = __rt::group(&tags, 1)?;
-        Some((Segment::__sub(input, s), next))
+        Some((Segment::__from_tags(input, s, __rt::nested(&tags, 2)), next))
     }
     /// Parse tree of the rule `path_segments` of `rfc2396.bnf` (line 44):
     ///
@@ -3006,7 +3033,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 6];
+            let mut tags = [usize::MAX; 10];
             __PATH_SEGMENTS_TDFA
                 .parse(
                     "rfc2396",
@@ -3028,6 +3055,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -3036,10 +3064,14 @@ pub mod ast {
             Self {
                 span,
                 text: &input[span.range()],
-                segment: Segment::__sub(input, __rt::group(tags, 1).unwrap_or_default()),
+                segment: Segment::__from_tags(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::nested(tags, 2),
+                ),
                 segments: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::group(tags, 4).unwrap_or_default(),
                     __pathsegments_segments_item,
                 ),
             }
@@ -3161,6 +3193,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,

@@ -1383,7 +1383,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 10];
+            let mut tags = [usize::MAX; 28];
             __URI_TDFA.parse("rfc3986", "URI", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
@@ -1397,6 +1397,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1406,12 +1407,13 @@ pub mod ast {
                 span,
                 text: &input[span.range()],
                 scheme: __rt::leaf(input, tags, 1),
-                hier_part: HierPart::__sub(
+                hier_part: HierPart::__from_tags(
                     input,
                     __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::nested(tags, 4),
                 ),
-                query: __rt::group(tags, 3).map(|s| &input[s.range()]),
-                fragment: __rt::group(tags, 4).map(|s| &input[s.range()]),
+                query: __rt::group(tags, 12).map(|s| &input[s.range()]),
+                fragment: __rt::group(tags, 13).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1492,6 +1494,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1578,7 +1581,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 10];
+            let mut tags = [usize::MAX; 60];
             __URI_REFERENCE_TDFA
                 .parse(
                     "rfc3986",
@@ -1600,6 +1603,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1610,13 +1614,18 @@ pub mod ast {
                 text: &input[span.range()],
                 kind: if __rt::group(tags, 1).is_some() {
                     UriReferenceKind::Uri(
-                        Uri::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
-                    )
-                } else if __rt::group(tags, 3).is_some() {
-                    UriReferenceKind::RelativeRef(
-                        RelativeRef::__sub(
+                        Uri::__from_tags(
                             input,
-                            __rt::group(tags, 4).unwrap_or_default(),
+                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::nested(tags, 4),
+                        ),
+                    )
+                } else if __rt::group(tags, 16).is_some() {
+                    UriReferenceKind::RelativeRef(
+                        RelativeRef::__from_tags(
+                            input,
+                            __rt::group(tags, 17).unwrap_or_default(),
+                            __rt::nested(tags, 34),
                         ),
                     )
                 } else {
@@ -1670,7 +1679,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 8];
+            let mut tags = [usize::MAX; 26];
             __ABSOLUTE_URI_TDFA
                 .parse(
                     "rfc3986",
@@ -1692,6 +1701,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1701,11 +1711,12 @@ pub mod ast {
                 span,
                 text: &input[span.range()],
                 scheme: __rt::leaf(input, tags, 1),
-                hier_part: HierPart::__sub(
+                hier_part: HierPart::__from_tags(
                     input,
                     __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::nested(tags, 4),
                 ),
-                query: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                query: __rt::group(tags, 12).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1754,7 +1765,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 8];
+            let mut tags = [usize::MAX; 26];
             __RELATIVE_REF_TDFA
                 .parse(
                     "rfc3986",
@@ -1776,6 +1787,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1784,12 +1796,13 @@ pub mod ast {
             Self {
                 span,
                 text: &input[span.range()],
-                relative_part: RelativePart::__sub(
+                relative_part: RelativePart::__from_tags(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::nested(tags, 2),
                 ),
-                query: __rt::group(tags, 2).map(|s| &input[s.range()]),
-                fragment: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                query: __rt::group(tags, 11).map(|s| &input[s.range()]),
+                fragment: __rt::group(tags, 12).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1877,6 +1890,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1973,6 +1987,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2039,7 +2054,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 14];
+            let mut tags = [usize::MAX; 22];
             __HOST_TDFA
                 .parse("rfc3986", "host", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -2054,6 +2069,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2064,12 +2080,16 @@ pub mod ast {
                 text: &input[span.range()],
                 kind: if __rt::group(tags, 1).is_some() {
                     HostKind::IpLiteral(
-                        IpLiteral::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                        IpLiteral::__from_tags(
+                            input,
+                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::nested(tags, 4),
+                        ),
                     )
-                } else if __rt::group(tags, 3).is_some() {
-                    HostKind::Ipv4address(__rt::leaf(input, tags, 4))
-                } else if __rt::group(tags, 5).is_some() {
-                    HostKind::RegName(__rt::leaf(input, tags, 6))
+                } else if __rt::group(tags, 7).is_some() {
+                    HostKind::Ipv4address(__rt::leaf(input, tags, 8))
+                } else if __rt::group(tags, 9).is_some() {
+                    HostKind::RegName(__rt::leaf(input, tags, 10))
                 } else {
                     __rt::inconsistent("rfc3986", "host", span.start)
                 },
@@ -2148,6 +2168,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2226,7 +2247,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 22];
+            let mut tags = [usize::MAX; 32];
             __PATH_TDFA
                 .parse("rfc3986", "path", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -2241,6 +2262,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2251,29 +2273,32 @@ pub mod ast {
                 text: &input[span.range()],
                 kind: if __rt::group(tags, 1).is_some() {
                     PathKind::PathAbempty(
-                        PathAbempty::__sub(
+                        PathAbempty::__from_tags(
                             input,
                             __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::nested(tags, 4),
                         ),
                     )
-                } else if __rt::group(tags, 3).is_some() {
-                    PathKind::PathAbsolute(__rt::leaf(input, tags, 4))
-                } else if __rt::group(tags, 5).is_some() {
+                } else if __rt::group(tags, 4).is_some() {
+                    PathKind::PathAbsolute(__rt::leaf(input, tags, 5))
+                } else if __rt::group(tags, 6).is_some() {
                     PathKind::PathNoscheme(
-                        PathNoscheme::__sub(
+                        PathNoscheme::__from_tags(
                             input,
-                            __rt::group(tags, 6).unwrap_or_default(),
+                            __rt::group(tags, 7).unwrap_or_default(),
+                            __rt::nested(tags, 14),
                         ),
                     )
-                } else if __rt::group(tags, 7).is_some() {
+                } else if __rt::group(tags, 10).is_some() {
                     PathKind::PathRootless(
-                        PathRootless::__sub(
+                        PathRootless::__from_tags(
                             input,
-                            __rt::group(tags, 8).unwrap_or_default(),
+                            __rt::group(tags, 11).unwrap_or_default(),
+                            __rt::nested(tags, 22),
                         ),
                     )
-                } else if __rt::group(tags, 9).is_some() {
-                    PathKind::PathEmpty(__rt::leaf(input, tags, 10))
+                } else if __rt::group(tags, 14).is_some() {
+                    PathKind::PathEmpty(__rt::leaf(input, tags, 15))
                 } else {
                     __rt::inconsistent("rfc3986", "path", span.start)
                 },
@@ -2376,6 +2401,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2490,6 +2516,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2605,6 +2632,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2687,6 +2715,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,

@@ -475,6 +475,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -542,7 +543,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 8];
+            let mut tags = [usize::MAX; 16];
             __AUTHORITY_TDFA
                 .parse(
                     "rfc3986_appendix_b",
@@ -566,6 +567,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -575,8 +577,12 @@ pub mod ast {
                 span,
                 text: &input[span.range()],
                 userinfo: __rt::group(tags, 1).map(|s| &input[s.range()]),
-                host: Host::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
-                port: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                host: Host::__from_tags(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::nested(tags, 4),
+                ),
+                port: __rt::group(tags, 7).map(|s| &input[s.range()]),
             }
         }
     }
@@ -652,6 +658,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,

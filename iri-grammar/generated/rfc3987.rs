@@ -1077,6 +1077,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1179,6 +1180,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1287,6 +1289,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1357,7 +1360,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 8];
+            let mut tags = [usize::MAX; 26];
             __ABSOLUTE_IRI_TDFA
                 .parse(
                     "rfc3987",
@@ -1379,6 +1382,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1388,11 +1392,12 @@ pub mod ast {
                 span,
                 text: &input[span.range()],
                 scheme: __rt::leaf(input, tags, 1),
-                ihier_part: IhierPart::__sub(
+                ihier_part: IhierPart::__from_tags(
                     input,
                     __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::nested(tags, 4),
                 ),
-                iquery: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                iquery: __rt::group(tags, 12).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1463,6 +1468,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1564,6 +1570,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1667,6 +1674,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1733,7 +1741,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 14];
+            let mut tags = [usize::MAX; 22];
             __IHOST_TDFA
                 .parse("rfc3987", "ihost", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -1748,6 +1756,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1758,12 +1767,16 @@ pub mod ast {
                 text: &input[span.range()],
                 kind: if __rt::group(tags, 1).is_some() {
                     IhostKind::IpLiteral(
-                        IpLiteral::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                        IpLiteral::__from_tags(
+                            input,
+                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::nested(tags, 4),
+                        ),
                     )
-                } else if __rt::group(tags, 3).is_some() {
-                    IhostKind::Ipv4address(__rt::leaf(input, tags, 4))
-                } else if __rt::group(tags, 5).is_some() {
-                    IhostKind::IregName(__rt::leaf(input, tags, 6))
+                } else if __rt::group(tags, 7).is_some() {
+                    IhostKind::Ipv4address(__rt::leaf(input, tags, 8))
+                } else if __rt::group(tags, 9).is_some() {
+                    IhostKind::IregName(__rt::leaf(input, tags, 10))
                 } else {
                     __rt::inconsistent("rfc3987", "ihost", span.start)
                 },
@@ -1830,7 +1843,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 22];
+            let mut tags = [usize::MAX; 32];
             __IPATH_TDFA
                 .parse("rfc3987", "ipath", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -1845,6 +1858,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1855,29 +1869,32 @@ pub mod ast {
                 text: &input[span.range()],
                 kind: if __rt::group(tags, 1).is_some() {
                     IpathKind::IpathAbempty(
-                        IpathAbempty::__sub(
+                        IpathAbempty::__from_tags(
                             input,
                             __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::nested(tags, 4),
                         ),
                     )
-                } else if __rt::group(tags, 3).is_some() {
-                    IpathKind::IpathAbsolute(__rt::leaf(input, tags, 4))
-                } else if __rt::group(tags, 5).is_some() {
+                } else if __rt::group(tags, 4).is_some() {
+                    IpathKind::IpathAbsolute(__rt::leaf(input, tags, 5))
+                } else if __rt::group(tags, 6).is_some() {
                     IpathKind::IpathNoscheme(
-                        IpathNoscheme::__sub(
+                        IpathNoscheme::__from_tags(
                             input,
-                            __rt::group(tags, 6).unwrap_or_default(),
+                            __rt::group(tags, 7).unwrap_or_default(),
+                            __rt::nested(tags, 14),
                         ),
                     )
-                } else if __rt::group(tags, 7).is_some() {
+                } else if __rt::group(tags, 10).is_some() {
                     IpathKind::IpathRootless(
-                        IpathRootless::__sub(
+                        IpathRootless::__from_tags(
                             input,
-                            __rt::group(tags, 8).unwrap_or_default(),
+                            __rt::group(tags, 11).unwrap_or_default(),
+                            __rt::nested(tags, 22),
                         ),
                     )
-                } else if __rt::group(tags, 9).is_some() {
-                    IpathKind::IpathEmpty(__rt::leaf(input, tags, 10))
+                } else if __rt::group(tags, 14).is_some() {
+                    IpathKind::IpathEmpty(__rt::leaf(input, tags, 15))
                 } else {
                     __rt::inconsistent("rfc3987", "ipath", span.start)
                 },
@@ -1980,6 +1997,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2094,6 +2112,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2209,6 +2228,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,

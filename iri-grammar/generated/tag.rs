@@ -507,6 +507,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -571,7 +572,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 10];
+            let mut tags = [usize::MAX; 22];
             __AUTHORITY_NAME_TDFA
                 .parse("tag", "authorityName", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -586,6 +587,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -596,13 +598,18 @@ pub mod ast {
                 text: &input[span.range()],
                 kind: if __rt::group(tags, 1).is_some() {
                     AuthorityNameKind::Dnsname(
-                        Dnsname::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
-                    )
-                } else if __rt::group(tags, 3).is_some() {
-                    AuthorityNameKind::EmailAddress(
-                        EmailAddress::__sub(
+                        Dnsname::__from_tags(
                             input,
-                            __rt::group(tags, 4).unwrap_or_default(),
+                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::nested(tags, 4),
+                        ),
+                    )
+                } else if __rt::group(tags, 5).is_some() {
+                    AuthorityNameKind::EmailAddress(
+                        EmailAddress::__from_tags(
+                            input,
+                            __rt::group(tags, 6).unwrap_or_default(),
+                            __rt::nested(tags, 12),
                         ),
                     )
                 } else {
@@ -698,6 +705,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -800,7 +808,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 6];
+            let mut tags = [usize::MAX; 10];
             __EMAIL_ADDRESS_TDFA
                 .parse("tag", "emailAddress", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -815,6 +823,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -828,7 +837,11 @@ pub mod ast {
                     __rt::group(tags, 1).unwrap_or_default(),
                     __emailaddress_alpha_nums_item,
                 ),
-                dnsname: Dnsname::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                dnsname: Dnsname::__from_tags(
+                    input,
+                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::nested(tags, 4),
+                ),
             }
         }
     }
@@ -862,6 +875,7 @@ pub mod ast {
     impl<'a> EmailAddressItem<'a> {
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,

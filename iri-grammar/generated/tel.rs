@@ -1069,6 +1069,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1160,6 +1161,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1275,6 +1277,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1415,6 +1418,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1493,7 +1497,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 14];
+            let mut tags = [usize::MAX; 18];
             __PAR_TDFA.parse("tel", "par", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
         }
@@ -1507,6 +1511,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1517,12 +1522,16 @@ pub mod ast {
                 text: &input[span.range()],
                 kind: if __rt::group(tags, 1).is_some() {
                     ParKind::Parameter(
-                        Parameter::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                        Parameter::__from_tags(
+                            input,
+                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::nested(tags, 4),
+                        ),
                     )
-                } else if __rt::group(tags, 3).is_some() {
-                    ParKind::Extension(__rt::leaf(input, tags, 4))
                 } else if __rt::group(tags, 5).is_some() {
-                    ParKind::IsdnSubaddress(__rt::leaf(input, tags, 6))
+                    ParKind::Extension(__rt::leaf(input, tags, 6))
+                } else if __rt::group(tags, 7).is_some() {
+                    ParKind::IsdnSubaddress(__rt::leaf(input, tags, 8))
                 } else {
                     __rt::inconsistent("tel", "par", span.start)
                 },
@@ -1579,7 +1588,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 10];
+            let mut tags = [usize::MAX; 18];
             __DESCRIPTOR_TDFA
                 .parse("tel", "descriptor", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -1594,6 +1603,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1604,16 +1614,18 @@ pub mod ast {
                 text: &input[span.range()],
                 kind: if __rt::group(tags, 1).is_some() {
                     DescriptorKind::Domainname(
-                        Domainname::__sub(
+                        Domainname::__from_tags(
                             input,
                             __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::nested(tags, 4),
                         ),
                     )
-                } else if __rt::group(tags, 3).is_some() {
+                } else if __rt::group(tags, 5).is_some() {
                     DescriptorKind::GlobalNumberDigits(
-                        GlobalNumberDigits::__sub(
+                        GlobalNumberDigits::__from_tags(
                             input,
-                            __rt::group(tags, 4).unwrap_or_default(),
+                            __rt::group(tags, 6).unwrap_or_default(),
+                            __rt::nested(tags, 12),
                         ),
                     )
                 } else {
@@ -1761,6 +1773,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1922,6 +1935,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -1975,7 +1989,7 @@ pub mod ast {
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(Domainlabel<'_>, usize)> {
-        let mut tags = [usize::MAX; 4];
+        let mut tags = [usize::MAX; 16];
         let next = __DOMAINNAME_DOMAINLABELS_ITEM
             .__item(
                 input.as_bytes(),
@@ -1985,7 +1999,7 @@ pub mod ast {
                 ::core::option::Option::None,
             )?;
         let s = __rt::group(&tags, 1)?;
-        Some((Domainlabel::__sub(input, s), next))
+        Some((Domainlabel::__from_tags(input, s, __rt::nested(&tags, 2)), next))
     }
     /// Parse tree of the rule `domainname` of `tel.abnf` (line 27):
     ///
@@ -2034,6 +2048,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2166,6 +2181,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2218,6 +2234,7 @@ pub mod ast {
     impl<'a> DomainlabelItem<'a> {
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -2294,6 +2311,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,

@@ -433,7 +433,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 8];
+            let mut tags = [usize::MAX; 12];
             __NAMESTRING_TDFA
                 .parse("urn", "namestring", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -448,6 +448,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,
@@ -458,8 +459,8 @@ pub mod ast {
                 text: &input[span.range()],
                 assigned_name: __rt::leaf(input, tags, 1),
                 rq_components: __rt::group(tags, 2)
-                    .map(|s| RqComponents::__sub(input, s)),
-                f_component: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                    .map(|s| RqComponents::__from_tags(input, s, __rt::nested(tags, 4))),
+                f_component: __rt::group(tags, 5).map(|s| &input[s.range()]),
             }
         }
     }
@@ -522,6 +523,7 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
+        #[inline]
         pub fn __from_tags(
             input: &'a str,
             span: ::abnf_runtime::Span,

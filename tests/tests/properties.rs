@@ -13,9 +13,10 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use abnf_codegen::grammar::RuleId;
+use abnf_codegen::grammar::{Expr, RuleId};
 use abnf_codegen::oracle::Oracle;
 use abnf_codegen::sample::Sampler;
+use abnf_codegen::typed::expr_at;
 use abnf_codegen::{Compiled, Config};
 use proptest::prelude::*;
 
@@ -96,10 +97,30 @@ proptest! {
                 continue;
             };
             let tags = dfa.run(s.as_bytes()).expect("a sample matches");
-            for (i, path) in groups.paths().enumerate() {
-                let g = i + 1;
+            for (g, path) in groups.paths() {
+                // A group of a part's rule read in the same walk: checked
+                // against that rule's own automaton below.
+                let Some(path) = path else { continue };
                 let got = tags[2 * g].zip(tags[2 * g + 1]);
                 prop_assert_eq!(got, spans.get(path).copied(), "{}:{} group {} ({:?}) on {:?}", module, name, g, path, s);
+            }
+            // A part whose rule's groups follow its group gets the tags
+            // that rule's own automaton gives its span.
+            for &(field, count) in groups.nested() {
+                let path = groups.paths().find(|&(g, _)| g == field).and_then(|(_, p)| p).expect("a field group");
+                let Some(Expr::Ref(part, _)) = expr_at(&g.rule(id).expr, path) else {
+                    prop_assert!(false, "{}:{} nested group {} is not a rule", module, name, field);
+                    unreachable!()
+                };
+                let Some((_, part_dfa)) = c.tagged_rule(*part) else {
+                    prop_assert!(false, "{}:{} nested group {}: no automaton", module, name, field);
+                    unreachable!()
+                };
+                let Some((start, end)) = tags[2 * field].zip(tags[2 * field + 1]) else { continue };
+                let own = part_dfa.run(&s.as_bytes()[start..end]).expect("the part matches alone");
+                let shifted: Vec<Option<usize>> = own.iter().map(|t| t.map(|t| t + start)).collect();
+                // (Group 0 is the field's own group, checked above.)
+                prop_assert_eq!(&tags[2 * field + 2..2 * (field + count)], &shifted[2..], "{}:{} nested group {} on {:?}", module, name, field, s);
             }
         }
     }

@@ -829,6 +829,8 @@ impl FieldCx<'_> {
             element,
             whole_item: f.item.is_some(),
             exact: built.and_then(|d| d.exact),
+            nested: groups.nests(group),
+            item_nested: f.item.is_none() && built.is_some_and(|d| d.groups.nests(1)),
         }
     }
 }

@@ -65,6 +65,13 @@ pub struct EmitField {
     /// For `Many`: the group of the first item when the element automaton
     /// reads the rest of the list too (see `TaggedDfa::__item`).
     pub exact: Option<usize>,
+    /// For a typed target: its rule's groups follow `group` in this
+    /// automaton, so its node is built from these tags (no walk of its
+    /// own).
+    pub nested: bool,
+    /// For `Many` of a typed rule (not `whole_item`): the rule's groups
+    /// follow the item's group 1 in the element automaton.
+    pub item_nested: bool,
 }
 
 /// One enum variant.
@@ -266,6 +273,18 @@ fn field_expr(items: &ItemFns, f: &EmitField, rt: &TokenStream, stack: bool) -> 
         }
         (Card::One, Target::Leaf) => quote!(#p::leaf(input, tags, #g)),
         (Card::Optional, Target::Leaf) => quote!(#p::group(tags, #g).map(|s| &input[s.range()])),
+        // The part's own groups follow its group: its node is built from
+        // the same tags (its group `i` is group `g + i` here).
+        (Card::One, Target::Typed(t)) if f.nested => {
+            let t = ident(t);
+            let from = Literal::usize_unsuffixed(2 * f.group);
+            quote!(#t::__from_tags(input, #p::group(tags, #g).unwrap_or_default(), #p::nested(tags, #from)))
+        }
+        (Card::Optional, Target::Typed(t)) if f.nested => {
+            let t = ident(t);
+            let from = Literal::usize_unsuffixed(2 * f.group);
+            quote!(#p::group(tags, #g).map(|s| #t::__from_tags(input, s, #p::nested(tags, #from))))
+        }
         (Card::One, Target::Typed(t)) => {
             let t = ident(t);
             quote!(#t::__sub(input, #p::group(tags, #g).unwrap_or_default()))
@@ -327,6 +346,13 @@ fn item_fns(
                 (
                     quote!(#t<'_>),
                     quote!(#t::__from_tags(input, #rt::Span { start: pos, end: next }, &tags)),
+                )
+            }
+            Target::Typed(t) if f.item_nested => {
+                let t = ident(t);
+                (
+                    quote!(#t<'_>),
+                    quote!(#t::__from_tags(input, s, __rt::nested(&tags, 2))),
                 )
             }
             Target::Typed(t) => {
@@ -622,6 +648,7 @@ pub fn ast_module(
         let from_tags = quote! {
             /// The node from its automaton's tags.
             #[doc(hidden)]
+            #[inline]
             pub fn __from_tags(input: &'a #text, span: #rt::Span, tags: &[usize] #holes_param) -> Self {
                 Self {
                     span,

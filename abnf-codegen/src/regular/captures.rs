@@ -4,13 +4,17 @@
 //! parts: group 0 is the whole match, then one group per field or enum
 //! variant in textual order (an alternative that is a single rule is a
 //! variant group with the field group inside it). A field that holds another
-//! typed rule is parsed with that rule's own tagged DFA over the field's span.
-//! This is exact: given the span a higher-priority parse chose for a part,
-//! the part's own highest-priority parse of that span is the one the whole
-//! parse contains (all choices inside the part come before any choice after
-//! it). It also keeps each automaton small: capturing every level in one
-//! automaton makes RFC 3987's `IRI-reference` grow from about 500 to about
-//! 16,000 states, because the states then remember how all the tags relate.
+//! typed rule is either parsed with that rule's own tagged DFA over the
+//! field's span, or, where the automaton stays small enough
+//! (`compile::nested_form`), read in the same walk: that rule's own groups
+//! follow the field's group ([`Lowerer::lower_captured_nested`]), so that
+//! its node is built from the same tags. Both are exact: given the span a
+//! higher-priority parse chose for a part, the part's own highest-priority
+//! parse of that span is the one the whole parse contains (all choices
+//! inside the part come before any choice after it). Reading every level in
+//! one automaton is not always possible: the states then remember how all
+//! the tags relate, and RFC 3987's `IRI-reference` would grow from 536 to
+//! 1,532 states for its first level alone.
 
 use std::collections::HashMap;
 
@@ -26,28 +30,68 @@ impl Lowerer<'_> {
     /// variant (group 0, the whole match, is added by the compiler), and
     /// which group holds which part.
     pub fn lower_captured(&mut self, model: &TypeModel, rule: RuleId) -> Result<(Hir, Groups), Diagnostic> {
+        self.lower_captured_nested(model, rule, &HashMap::new())
+    }
+
+    /// [`Lowerer::lower_captured`], where the field at each path of
+    /// `nested` (a typed rule's one occurrence) is that rule's captured
+    /// HIR (with its group count, group 0 included) instead of its plain
+    /// one: its groups follow the field's, renumbered from it, so that the
+    /// rule's node is built from this automaton's tags (see
+    /// [`Groups::push_nested`]). Exact for the same reason as a part parsed
+    /// over its span.
+    pub fn lower_captured_nested(
+        &mut self,
+        model: &TypeModel,
+        rule: RuleId,
+        nested: &HashMap<Vec<usize>, (&Hir, usize)>,
+    ) -> Result<(Hir, Groups), Diagnostic> {
+        let ty = model.get(rule).expect("captured() is called on typed rules");
+        let body = self.grammar.rule(rule).expr.clone();
         let mut groups = Groups::default();
-        let hir = self.captured(model, rule, &mut groups)?;
+        let hir = self.walk(&body, &mut Vec::new(), &sites(&ty.shape), nested, &mut groups)?;
         Ok((hir, groups))
     }
 
     /// A repetition element with group 1 around the (first occurrence of
     /// the) item rule.
-    pub fn lower_element(&mut self, element: &Expr, item: RuleId) -> Result<Hir, Diagnostic> {
+    /// With `nested` (the item rule's captured HIR and its group count),
+    /// the item rule's groups follow group 1 ([`Groups::push_nested`]).
+    pub fn lower_element(
+        &mut self,
+        element: &Expr,
+        item: RuleId,
+        nested: Option<(&Hir, usize)>,
+    ) -> Result<(Hir, Groups), Diagnostic> {
+        let mut groups = Groups::default();
+        groups.push(&[], Site::Field);
+        if let Some((_, count)) = nested {
+            groups.push_nested(1, count);
+        }
         let mut found = false;
-        self.element(element, item, &mut found)
+        let hir = self.element(element, item, nested.map(|(h, _)| h), &mut found)?;
+        Ok((hir, groups))
     }
 
-    fn element(&mut self, e: &Expr, item: RuleId, found: &mut bool) -> Result<Hir, Diagnostic> {
+    fn element(
+        &mut self,
+        e: &Expr,
+        item: RuleId,
+        nested: Option<&Hir>,
+        found: &mut bool,
+    ) -> Result<Hir, Diagnostic> {
         Ok(match e {
             Expr::Ref(id, span) if *id == item && !*found => {
                 *found = true;
-                capture(1, self.reference(*id, *span)?.0)
+                match nested {
+                    Some(h) => capture(1, shift_captures(h, 1)),
+                    None => capture(1, self.reference(*id, *span)?.0),
+                }
             }
             Expr::Concat(es) => {
                 let mut hs = Vec::new();
                 for e in es {
-                    hs.push(self.element(e, item, found)?);
+                    hs.push(self.element(e, item, nested, found)?);
                 }
                 Hir::concat(hs)
             }
@@ -55,7 +99,7 @@ impl Lowerer<'_> {
                 min,
                 max: Some(1),
                 expr,
-            } if *min <= 1 => repeat(*min, Some(1), self.element(expr, item, found)?),
+            } if *min <= 1 => repeat(*min, Some(1), self.element(expr, item, nested, found)?),
             _ => self.expr(e, None)?.0,
         })
     }
@@ -63,9 +107,15 @@ impl Lowerer<'_> {
     /// A list's element with a capture group per part of its item type
     /// (`shape`, whose paths are in the element), and which group holds
     /// which part; group 0 is the element's whole match.
-    pub fn lower_item(&mut self, element: &Expr, shape: &Shape) -> Result<(Hir, Groups), Diagnostic> {
+    /// With `nested` as in [`Lowerer::lower_captured_nested`].
+    pub fn lower_item(
+        &mut self,
+        element: &Expr,
+        shape: &Shape,
+        nested: &HashMap<Vec<usize>, (&Hir, usize)>,
+    ) -> Result<(Hir, Groups), Diagnostic> {
         let mut groups = Groups::default();
-        let hir = self.walk(element, &mut Vec::new(), &sites(shape), &mut groups)?;
+        let hir = self.walk(element, &mut Vec::new(), &sites(shape), nested, &mut groups)?;
         Ok((hir, groups))
     }
 
@@ -74,23 +124,25 @@ impl Lowerer<'_> {
         Ok(self.expr(element, None)?.0)
     }
 
-    fn captured(&mut self, model: &TypeModel, rule: RuleId, groups: &mut Groups) -> Result<Hir, Diagnostic> {
-        let ty = model.get(rule).expect("captured() is called on typed rules");
-        let body = self.grammar.rule(rule).expr.clone();
-        self.walk(&body, &mut Vec::new(), &sites(&ty.shape), groups)
-    }
-
     fn walk(
         &mut self,
         e: &Expr,
         path: &mut Vec<usize>,
         sites: &HashMap<Vec<usize>, Vec<Site>>,
+        nested: &HashMap<Vec<usize>, (&Hir, usize)>,
         groups: &mut Groups,
     ) -> Result<Hir, Diagnostic> {
         let here = sites.get(path.as_slice()).map_or(&[][..], |v| v.as_slice());
         let numbers: Vec<u32> = here.iter().map(|&site| groups.push(path, site) as u32).collect();
         let inner = match here.last() {
-            Some(Site::Field) => self.expr(e, None)?.0,
+            Some(Site::Field) => match (nested.get(path.as_slice()), numbers.last()) {
+                (Some(&(hir, count)), Some(&field)) => {
+                    groups.push_nested(field as usize, count);
+                    shift_captures(hir, field)
+                }
+                _ => self.expr(e, None)?.0,
+            },
+            Some(Site::Nested) => unreachable!("nested groups have no path"),
             Some(Site::Variant) | None => {
                 if !sites.keys().any(|k| k.len() > path.len() && k.starts_with(path)) {
                     self.expr(e, None)?.0
@@ -100,7 +152,7 @@ impl Lowerer<'_> {
                             let mut hs = Vec::with_capacity(es.len());
                             for (i, child) in es.iter().enumerate() {
                                 path.push(i);
-                                hs.push(self.walk(child, path, sites, groups)?);
+                                hs.push(self.walk(child, path, sites, nested, groups)?);
                                 path.pop();
                             }
                             if matches!(e, Expr::Alt(_)) {
@@ -111,7 +163,7 @@ impl Lowerer<'_> {
                         }
                         Expr::Repeat { min, max, expr } => {
                             path.push(0);
-                            let h = self.walk(expr, path, sites, groups)?;
+                            let h = self.walk(expr, path, sites, nested, groups)?;
                             path.pop();
                             repeat(*min, *max, h)
                         }
@@ -214,6 +266,30 @@ fn nonempty(h: &Hir) -> Option<Hir> {
             Hir::concat(vec![first, rest])
         }
     })
+}
+
+/// `h` with each capture group's index raised by `by`.
+fn shift_captures(h: &Hir, by: u32) -> Hir {
+    use regex_syntax::hir::{HirKind, Repetition};
+    if !has_capture(h) {
+        return h.clone();
+    }
+    match h.kind() {
+        HirKind::Capture(c) => Hir::capture(Capture {
+            index: c.index + by,
+            name: c.name.clone(),
+            sub: Box::new(shift_captures(&c.sub, by)),
+        }),
+        HirKind::Concat(hs) => Hir::concat(hs.iter().map(|h| shift_captures(h, by)).collect()),
+        HirKind::Alternation(hs) => Hir::alternation(hs.iter().map(|h| shift_captures(h, by)).collect()),
+        HirKind::Repetition(r) => Hir::repetition(Repetition {
+            min: r.min,
+            max: r.max,
+            greedy: r.greedy,
+            sub: Box::new(shift_captures(&r.sub, by)),
+        }),
+        _ => h.clone(),
+    }
 }
 
 fn capture(index: u32, sub: Hir) -> Hir {

@@ -109,6 +109,9 @@ pub enum Site {
     Field,
     /// An enum variant's alternative.
     Variant,
+    /// A group of the typed rule a field holds, read in the same walk (see
+    /// [`Groups::nested`]).
+    Nested,
 }
 
 /// The capture groups of a typed rule's tagged DFA: group `i + 1` holds the
@@ -118,6 +121,9 @@ pub enum Site {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Groups {
     sites: Vec<(Vec<usize>, Site)>,
+    /// The field groups whose typed rule's own groups follow them, with
+    /// that rule's group count (its group 0, the field's, included).
+    nested: Vec<(usize, usize)>,
 }
 
 impl Groups {
@@ -125,6 +131,30 @@ impl Groups {
     pub(crate) fn push(&mut self, path: &[usize], site: Site) -> usize {
         self.sites.push((path.to_vec(), site));
         self.sites.len()
+    }
+
+    /// Field group `field` holds a typed rule whose own groups (`count`,
+    /// its group 0 included: that is `field`) are the next ones, in its
+    /// order: the rule's node is built from this automaton's tags, its
+    /// group `i` being group `field + i` here, with no walk of its own.
+    pub(crate) fn push_nested(&mut self, field: usize, count: usize) {
+        debug_assert_eq!(field, self.sites.len(), "the field's group is the last one");
+        for _ in 1..count {
+            self.sites.push((Vec::new(), Site::Nested));
+        }
+        self.nested.push((field, count));
+    }
+
+    /// Whether field group `g` is followed by its typed rule's own groups
+    /// ([`Groups::push_nested`]).
+    pub fn nests(&self, g: usize) -> bool {
+        self.nested.iter().any(|&(f, _)| f == g)
+    }
+
+    /// The field groups followed by their typed rule's own groups, each
+    /// with that rule's group count ([`Groups::push_nested`]).
+    pub fn nested(&self) -> &[(usize, usize)] {
+        &self.nested
     }
 
     /// The group of the field at body path `path` (see [`Field::path`]).
@@ -144,9 +174,14 @@ impl Groups {
             .map(|i| i + 1)
     }
 
-    /// The body path of each group, group 1 first.
-    pub fn paths(&self) -> impl Iterator<Item = &[usize]> {
-        self.sites.iter().map(|(p, _)| p.as_slice())
+    /// Each group from group 1 on, with the body path of its part, or
+    /// `None` for a group of a typed rule read in the same walk
+    /// ([`Groups::push_nested`]).
+    pub fn paths(&self) -> impl Iterator<Item = (usize, Option<&[usize]>)> {
+        self.sites
+            .iter()
+            .enumerate()
+            .map(|(i, (p, s))| (i + 1, (*s != Site::Nested).then_some(p.as_slice())))
     }
 
     /// How many groups there are, group 0 included.
