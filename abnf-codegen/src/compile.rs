@@ -126,6 +126,11 @@ pub(crate) struct ElementDfa {
     /// as a whole match of what is left of the list; slower (each item
     /// reads the rest), but exact where the longest item can be wrong.
     pub(crate) exact: Option<usize>,
+    /// When every item has the same length and every match the same tags
+    /// ([`fixed_items`]): that length and the tags as offsets from the
+    /// item's start (`None` for a tag never set). Items are then cut by
+    /// offset, with no walk.
+    pub(crate) fixed: Option<(usize, Vec<Option<usize>>)>,
 }
 
 /// How many state pairs [`crate::automata::longest_items_tile`] may visit
@@ -961,19 +966,21 @@ fn list_element(
         let d = element_dfa(config.limits, cache, g, ty, f, hir, groups, &plain, tiles, text)?;
         Ok::<_, Diagnostic>((d, plain, tiles))
     };
-    let (d, plain, tiles) = match plain_form(lowerer, cache) {
+    let (mut d, plain, tiles) = match plain_form(lowerer, cache) {
         Ok(built) => built,
         Err(e) => return Some(Err(e)),
     };
     if !nest {
+        // Items with holes are not cut by offset: a hole stands for a
+        // call of any length.
+        d.fixed = None;
         return Some(Ok(d));
     }
     let (nested, states) = nestable_parts(g, model, parts, ty.rule, &fields, d.dfa.states());
     if nested.is_empty() || states > MAX_NESTED_STATES {
         return Some(Ok(d));
     }
-    let mut limits = config.limits;
-    limits.tagged_states = limits.tagged_states.min(2 * states);
+    let limits = nested_limits(config, states);
     let wider = lower(lowerer, &nested)
         .ok()
         .and_then(|(hir, groups)| element_dfa(limits, cache, g, ty, f, hir, groups, &plain, tiles, text).ok())
@@ -1016,10 +1023,42 @@ fn element_dfa(
         };
         (first, Some(group))
     };
+    let dfa = tagged(limits, cache, g, ty.rule, &hir, false, text)?;
+    let fixed = if exact.is_none() {
+        fixed_items(&dfa, plain)
+    } else {
+        None
+    };
     Ok(ElementDfa {
         groups,
-        dfa: tagged(limits, cache, g, ty.rule, &hir, false, text)?,
+        dfa,
         exact,
+        fixed,
+    })
+}
+
+/// The length every element of a list has and the tags every match of
+/// its automaton `dfa` gets, as offsets from its start: `Some` when all
+/// matches of `plain` (the element) have one length, up to 64 bytes, and
+/// the automaton's shapes (which are exactly its inputs of up to 64 bytes)
+/// all have the same tags (RFC 9562's `hexOctet`: two bytes, its two
+/// `HEXDIG`s at 0 and 1). A list whose span a parse has matched is then
+/// cut into items of that length, each with those tags, with no walk.
+fn fixed_items(dfa: &TaggedDfa, plain: &regex_syntax::hir::Hir) -> Option<(usize, Vec<Option<usize>>)> {
+    let props = plain.properties();
+    let len = props.minimum_len()?;
+    if props.maximum_len()? != len || !(1..=64).contains(&len) {
+        return None;
+    }
+    let (_, tags) = dfa.shapes()?;
+    let mut rows = tags.chunks(dfa.tags.max(1));
+    let first = rows.next()?;
+    rows.all(|r| r == first).then(|| {
+        let tags = first
+            .iter()
+            .map(|&t| (t != 0xFF).then_some(usize::from(t)))
+            .collect();
+        (len, tags)
     })
 }
 
@@ -1085,6 +1124,16 @@ fn nestable_parts<'p>(
 /// be made (it is determinized with at most twice as many).
 const MAX_NESTED_STATES: usize = 4096;
 
+/// The limits for determinizing an automaton that reads its parts' typed
+/// rules too, whose own automata have `states` states together: twice
+/// that, or 256 (an enum of literals nested twice, RFC 9562's `hexOctet =
+/// HEXDIG HEXDIG`, multiplies its variants), within the user's limit.
+fn nested_limits(config: &Config, states: usize) -> crate::limits::Limits {
+    let mut limits = config.limits;
+    limits.tagged_states = limits.tagged_states.min((2 * states).max(256));
+    limits
+}
+
 /// Whether `nested`, an automaton that reads its parts' typed rules too,
 /// is worth its tables beside `plain`, the rule's own: at most four times
 /// its size (or 16 KB, for small rules), and at most 128 KB. (Every
@@ -1123,9 +1172,16 @@ fn nested_form(
         return None;
     }
     let (hir, groups) = lowerer.lower_captured_nested(model, ty.rule, &nested).ok()?;
-    let mut limits = config.limits;
-    limits.tagged_states = limits.tagged_states.min(2 * states);
-    let dfa = tagged(limits, cache, g, ty.rule, &hir, false, text).ok()?;
+    let dfa = tagged(
+        nested_limits(config, states),
+        cache,
+        g,
+        ty.rule,
+        &hir,
+        false,
+        text,
+    )
+    .ok()?;
     nested_fits(plain, &dfa).then_some((hir, groups, dfa))
 }
 

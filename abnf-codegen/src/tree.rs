@@ -445,7 +445,13 @@ impl<'c> Trees<'c> {
                 // nothing, ends the list.
                 while pos < end {
                     let mut tags = vec![usize::MAX; dfa.tags()];
-                    let item = if self.compiled.typed.tree_of(rule).is_some() {
+                    let item = if let Some((len, offsets)) = &built.fixed {
+                        // Cut by offset, as the generated item function.
+                        for (t, o) in tags.iter_mut().zip(offsets) {
+                            *t = o.map_or(usize::MAX, |o| pos + o);
+                        }
+                        Some(pos + len).filter(|&next| next <= end)
+                    } else if self.compiled.typed.tree_of(rule).is_some() {
                         dfa.__item_holes(input, pos, end, holes, &mut tags, built.exact)
                     } else {
                         dfa.__item(input, pos, end, &mut tags, built.exact)
@@ -781,6 +787,47 @@ mod tests {
     /// Issue 26, item 1: a list whose item is a choice. Its element
     /// automaton had one group where the item function read two, and the
     /// list could only yield `qdtext`s.
+    #[test]
+    fn parts_read_in_the_parents_walk_and_lists_cut_by_offset() {
+        let c = build(
+            "id = 2pair \"-\" stamp\n\
+             pair = HEXDIG HEXDIG\n\
+             stamp = day \"T\" hour\n\
+             day = 2DIGIT\n\
+             hour = 2DIGIT [ \":\" 2DIGIT ]\n",
+            |c| {
+                c.export("t", &["id"]);
+            },
+        );
+        let id = rule(&c, "id");
+        let (groups, _) = c.tagged_rule(id).unwrap();
+        // `stamp` (and its parts) are read in `id`'s walk.
+        assert_eq!(groups.nested().len(), 1);
+        let (pairs, _) = c.typed.elements.iter().find(|((r, _), _)| *r == id).unwrap();
+        // Each `pair` (a leaf: its parts are core rules) is two bytes at
+        // the start of its element.
+        assert_eq!(
+            c.typed.elements[pairs].fixed,
+            Some((2, vec![None, None, Some(0), Some(2)]))
+        );
+        let trees = c.trees("t").unwrap();
+        for input in [&b"a0F9-12T07"[..], b"a0F9-12T07:30"] {
+            let tree = trees.parse(id, input).unwrap();
+            check(&c.grammar, &tree, input).unwrap();
+            let text = |i: usize| {
+                let s = tree.nodes[i].span.unwrap();
+                std::str::from_utf8(&input[s.range()]).unwrap()
+            };
+            let list = tree.nodes[0].children[0];
+            let items: Vec<&str> = tree.nodes[list].children.iter().map(|&i| text(i)).collect();
+            assert_eq!(items, ["a0", "F9"]);
+            let stamp = tree.nodes[0].children[1];
+            assert_eq!(names(&tree, stamp), ["day", "hour"]);
+            let hour = tree.nodes[stamp].children[1];
+            assert_eq!(text(hour), &"07:30"[..input.len() - 8]);
+        }
+    }
+
     #[test]
     fn a_list_of_a_choice_yields_every_alternative() {
         for octets in [false, true] {

@@ -660,7 +660,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 12];
+            let mut tags = [usize::MAX; 36];
             __DATAURL_TDFA
                 .parse("data", "dataurl", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -686,7 +686,7 @@ pub mod ast {
                 text: &input[span.range()],
                 mediatype: __rt::group(tags, 1)
                     .map(|s| Mediatype::__from_tags(input, s, __rt::nested(tags, 2))),
-                data: __rt::leaf(input, tags, 5),
+                data: __rt::leaf(input, tags, 17),
             }
         }
     }
@@ -768,7 +768,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 8];
+            let mut tags = [usize::MAX; 32];
             __MEDIATYPE_TDFA
                 .parse("data", "mediatype", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -792,11 +792,13 @@ pub mod ast {
             Self {
                 span,
                 text: &input[span.range()],
-                type_: __rt::group(tags, 1).map(|s| Type::__sub(input, s)),
-                subtype: __rt::group(tags, 2).map(|s| Subtype::__sub(input, s)),
+                type_: __rt::group(tags, 1)
+                    .map(|s| Type::__from_tags(input, s, __rt::nested(tags, 2))),
+                subtype: __rt::group(tags, 6)
+                    .map(|s| Subtype::__from_tags(input, s, __rt::nested(tags, 12))),
                 parameters: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 3).unwrap_or_default(),
+                    __rt::group(tags, 15).unwrap_or_default(),
                     __mediatype_parameters_item,
                 ),
             }

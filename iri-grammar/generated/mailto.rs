@@ -1267,36 +1267,17 @@ pub mod ast {
     static __DOMAIN_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __DOMAIN_TDFA_BYTES,
     );
-    #[cfg(target_endian = "little")]
-    static __DOMAIN_DTEXT_NO_OBSS_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/mailto/ast/domain.dtext_no_obss.le.tdfa")
-        ),
-    );
-    #[cfg(target_endian = "big")]
-    static __DOMAIN_DTEXT_NO_OBSS_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/mailto/ast/domain.dtext_no_obss.be.tdfa")
-        ),
-    );
-    static __DOMAIN_DTEXT_NO_OBSS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
-        __DOMAIN_DTEXT_NO_OBSS_ITEM_BYTES,
-    );
     /// Reads one `dtext-no-obs` of `Domain` starting at `pos`.
     fn __domain_dtext_no_obss_item(
         input: &str,
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 4];
-        let next = __DOMAIN_DTEXT_NO_OBSS_ITEM
-            .__item(
-                input.as_bytes(),
-                pos,
-                end,
-                &mut tags,
-                ::core::option::Option::None,
-            )?;
+        let next = pos + 1;
+        if next > end {
+            return ::core::option::Option::None;
+        }
+        let tags = [usize::MAX, usize::MAX, pos + 0, pos + 1];
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }

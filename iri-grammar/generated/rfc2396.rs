@@ -1559,7 +1559,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 8];
+            let mut tags = [usize::MAX; 26];
             __ABSOLUTE_URI_TDFA
                 .parse(
                     "rfc2396",
@@ -1591,8 +1591,9 @@ pub mod ast {
                 span,
                 text: &input[span.range()],
                 scheme: __rt::leaf(input, tags, 1),
-                hier_part: __rt::group(tags, 2).map(|s| HierPart::__sub(input, s)),
-                opaque_part: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                hier_part: __rt::group(tags, 2)
+                    .map(|s| HierPart::__from_tags(input, s, __rt::nested(tags, 4))),
+                opaque_part: __rt::group(tags, 12).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1643,7 +1644,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 10];
+            let mut tags = [usize::MAX; 26];
             __RELATIVE_URI_TDFA
                 .parse(
                     "rfc2396",
@@ -1674,10 +1675,12 @@ pub mod ast {
             Self {
                 span,
                 text: &input[span.range()],
-                net_path: __rt::group(tags, 1).map(|s| NetPath::__sub(input, s)),
-                abs_path: __rt::group(tags, 2).map(|s| &input[s.range()]),
-                rel_path: __rt::group(tags, 3).map(|s| RelPath::__sub(input, s)),
-                query: __rt::group(tags, 4).map(|s| &input[s.range()]),
+                net_path: __rt::group(tags, 1)
+                    .map(|s| NetPath::__from_tags(input, s, __rt::nested(tags, 2))),
+                abs_path: __rt::group(tags, 8).map(|s| &input[s.range()]),
+                rel_path: __rt::group(tags, 9)
+                    .map(|s| RelPath::__from_tags(input, s, __rt::nested(tags, 18))),
+                query: __rt::group(tags, 12).map(|s| &input[s.range()]),
             }
         }
     }
@@ -1726,7 +1729,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 8];
+            let mut tags = [usize::MAX; 20];
             __HIER_PART_TDFA
                 .parse("rfc2396", "hier_part", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -1750,9 +1753,10 @@ pub mod ast {
             Self {
                 span,
                 text: &input[span.range()],
-                net_path: __rt::group(tags, 1).map(|s| NetPath::__sub(input, s)),
-                abs_path: __rt::group(tags, 2).map(|s| &input[s.range()]),
-                query: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                net_path: __rt::group(tags, 1)
+                    .map(|s| NetPath::__from_tags(input, s, __rt::nested(tags, 2))),
+                abs_path: __rt::group(tags, 8).map(|s| &input[s.range()]),
+                query: __rt::group(tags, 9).map(|s| &input[s.range()]),
             }
         }
     }
@@ -2663,135 +2667,59 @@ pub mod ast {
     static __IPV4ADDRESS_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __IPV4ADDRESS_TDFA_BYTES,
     );
-    #[cfg(target_endian = "little")]
-    static __IPV4ADDRESS_DIGITS_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/rfc2396/ast/ipv4address.digits.le.tdfa")
-        ),
-    );
-    #[cfg(target_endian = "big")]
-    static __IPV4ADDRESS_DIGITS_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/rfc2396/ast/ipv4address.digits.be.tdfa")
-        ),
-    );
-    static __IPV4ADDRESS_DIGITS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
-        __IPV4ADDRESS_DIGITS_ITEM_BYTES,
-    );
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
     fn __ipv4address_digits_item(
         input: &str,
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 4];
-        let next = __IPV4ADDRESS_DIGITS_ITEM
-            .__item(
-                input.as_bytes(),
-                pos,
-                end,
-                &mut tags,
-                ::core::option::Option::None,
-            )?;
+        let next = pos + 1;
+        if next > end {
+            return ::core::option::Option::None;
+        }
+        let tags = [usize::MAX, usize::MAX, pos + 0, pos + 1];
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    #[cfg(target_endian = "little")]
-    static __IPV4ADDRESS_DIGITS_2_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/rfc2396/ast/ipv4address.digits_2.le.tdfa")
-        ),
-    );
-    #[cfg(target_endian = "big")]
-    static __IPV4ADDRESS_DIGITS_2_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/rfc2396/ast/ipv4address.digits_2.be.tdfa")
-        ),
-    );
-    static __IPV4ADDRESS_DIGITS_2_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
-        __IPV4ADDRESS_DIGITS_2_ITEM_BYTES,
-    );
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
     fn __ipv4address_digits_2_item(
         input: &str,
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 4];
-        let next = __IPV4ADDRESS_DIGITS_2_ITEM
-            .__item(
-                input.as_bytes(),
-                pos,
-                end,
-                &mut tags,
-                ::core::option::Option::None,
-            )?;
+        let next = pos + 1;
+        if next > end {
+            return ::core::option::Option::None;
+        }
+        let tags = [usize::MAX, usize::MAX, pos + 0, pos + 1];
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    #[cfg(target_endian = "little")]
-    static __IPV4ADDRESS_DIGITS_3_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/rfc2396/ast/ipv4address.digits_3.le.tdfa")
-        ),
-    );
-    #[cfg(target_endian = "big")]
-    static __IPV4ADDRESS_DIGITS_3_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/rfc2396/ast/ipv4address.digits_3.be.tdfa")
-        ),
-    );
-    static __IPV4ADDRESS_DIGITS_3_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
-        __IPV4ADDRESS_DIGITS_3_ITEM_BYTES,
-    );
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
     fn __ipv4address_digits_3_item(
         input: &str,
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 4];
-        let next = __IPV4ADDRESS_DIGITS_3_ITEM
-            .__item(
-                input.as_bytes(),
-                pos,
-                end,
-                &mut tags,
-                ::core::option::Option::None,
-            )?;
+        let next = pos + 1;
+        if next > end {
+            return ::core::option::Option::None;
+        }
+        let tags = [usize::MAX, usize::MAX, pos + 0, pos + 1];
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    #[cfg(target_endian = "little")]
-    static __IPV4ADDRESS_DIGITS_4_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/rfc2396/ast/ipv4address.digits_4.le.tdfa")
-        ),
-    );
-    #[cfg(target_endian = "big")]
-    static __IPV4ADDRESS_DIGITS_4_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/rfc2396/ast/ipv4address.digits_4.be.tdfa")
-        ),
-    );
-    static __IPV4ADDRESS_DIGITS_4_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
-        __IPV4ADDRESS_DIGITS_4_ITEM_BYTES,
-    );
     /// Reads one `digit` of `Ipv4address` starting at `pos`.
     fn __ipv4address_digits_4_item(
         input: &str,
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(&str, usize)> {
-        let mut tags = [usize::MAX; 4];
-        let next = __IPV4ADDRESS_DIGITS_4_ITEM
-            .__item(
-                input.as_bytes(),
-                pos,
-                end,
-                &mut tags,
-                ::core::option::Option::None,
-            )?;
+        let next = pos + 1;
+        if next > end {
+            return ::core::option::Option::None;
+        }
+        let tags = [usize::MAX, usize::MAX, pos + 0, pos + 1];
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }

@@ -1262,7 +1262,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 6];
+            let mut tags = [usize::MAX; 10];
             __GLOBAL_NUMBER_TDFA
                 .parse("tel", "global-number", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -1286,13 +1286,14 @@ pub mod ast {
             Self {
                 span,
                 text: &input[span.range()],
-                global_number_digits: GlobalNumberDigits::__sub(
+                global_number_digits: GlobalNumberDigits::__from_tags(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::nested(tags, 2),
                 ),
                 pars: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::group(tags, 4).unwrap_or_default(),
                     __globalnumber_pars_item,
                 ),
             }

@@ -773,7 +773,8 @@ impl FieldCx<'_> {
             None => f.path.clone(),
         };
         let built = self.compiled.typed.elements.get(&(self.rule, key.clone()));
-        let element = built.map(|d| {
+        // A list cut by offset needs no element tables.
+        let element = built.filter(|d| d.fixed.is_none()).map(|d| {
             emit_tdfa(
                 self.hidden.borrow_mut().unique(format!(
                     "__{}_{}_ITEM",
@@ -831,6 +832,7 @@ impl FieldCx<'_> {
             exact: built.and_then(|d| d.exact),
             nested: groups.nests(group),
             item_nested: f.item.is_none() && built.is_some_and(|d| d.groups.nests(1)),
+            fixed: built.and_then(|d| d.fixed.clone()),
         }
     }
 }

@@ -72,6 +72,10 @@ pub struct EmitField {
     /// For `Many` of a typed rule (not `whole_item`): the rule's groups
     /// follow the item's group 1 in the element automaton.
     pub item_nested: bool,
+    /// For `Many` whose items all have one length and the same tags: that
+    /// length and the tags as offsets from the item's start (the list is
+    /// cut by offset; `element` is then `None`, no table being needed).
+    pub fixed: Option<(usize, Vec<Option<usize>>)>,
 }
 
 /// One enum variant.
@@ -327,10 +331,10 @@ fn item_fns(
     let (text, bytes) = (input.ty(), input.as_bytes());
     let mut out = TokenStream::new();
     for f in fields {
-        let Some(elem) = &f.element else { continue };
+        if f.element.is_none() && f.fixed.is_none() {
+            continue;
+        }
         let fn_name = &items[&(f as *const EmitField)];
-        let tdfa = ident(&elem.ident);
-        let ntags = Literal::usize_unsuffixed(elem.tags as usize);
         let (ty, value) = match &f.target {
             Target::Nested(t) => {
                 let t = ident(t);
@@ -360,20 +364,52 @@ fn item_fns(
                 (quote!(#t<'_>), quote!(#t::__sub(input, s)))
             }
         };
-        let exact = exact_arg(f);
         let item_span = if f.whole_item {
             quote!()
         } else {
             quote!(let s = __rt::group(&tags, 1)?;)
         };
-        let tables = tdfa_items(elem, rt, style);
         let doc = format!(" Reads one `{}` of `{}` starting at `pos`.", f.rule, owner);
+        let (tables, read) = match (&f.fixed, &f.element) {
+            (Some((len, offsets)), _) => {
+                // Every item has this length and these tags: the list,
+                // which a parse has matched, is cut by offset.
+                let len = Literal::usize_unsuffixed(*len);
+                let tags = offsets.iter().map(|o| match o {
+                    Some(o) => {
+                        let o = Literal::usize_unsuffixed(*o);
+                        quote!(pos + #o)
+                    }
+                    None => quote!(usize::MAX),
+                });
+                let read = quote! {
+                    // Every item is #len bytes, its parts at the same offsets
+                    // (the element automaton's shapes): no walk.
+                    let next = pos + #len;
+                    if next > end {
+                        return ::core::option::Option::None;
+                    }
+                    let tags = [#(#tags),*];
+                };
+                (quote!(), read)
+            }
+            (None, Some(elem)) => {
+                let tdfa = ident(&elem.ident);
+                let ntags = Literal::usize_unsuffixed(elem.tags as usize);
+                let exact = exact_arg(f);
+                let read = quote! {
+                    let mut tags = [usize::MAX; #ntags];
+                    let next = #tdfa.__item(#bytes, pos, end, &mut tags, #exact)?;
+                };
+                (tdfa_items(elem, rt, style), read)
+            }
+            (None, None) => unreachable!("checked above"),
+        };
         out.extend(quote! {
             #tables
             #[doc = #doc]
             fn #fn_name(input: &#text, pos: usize, end: usize) -> ::core::option::Option<(#ty, usize)> {
-                let mut tags = [usize::MAX; #ntags];
-                let next = #tdfa.__item(#bytes, pos, end, &mut tags, #exact)?;
+                #read
                 #item_span
                 Some((#value, next))
             }
