@@ -5,7 +5,8 @@
 //! generated code embeds, with the same runtime walks
 //! ([`abnf_runtime::TaggedDfa::run`] for a node, `TaggedDfa::__item` for
 //! each list item) and the same choices (the first variant whose group
-//! is set, a typed field parsed again over its span, a list that ends at the
+//! is set, a typed field read from its parent's tags or parsed again over
+//! its span, a list cut by offset or that ends at the
 //! first element that does not match), so a property test over it covers
 //! what ships. The tree is an arena built with an explicit work list: no
 //! recursion, whatever the input. [`check`] verifies what every tree must

@@ -2667,7 +2667,7 @@ pub mod ast {
     static __IPV4ADDRESS_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __IPV4ADDRESS_TDFA_BYTES,
     );
-    /// Reads one `digit` of `Ipv4address` starting at `pos`.
+    /// Reads one `digit` of `Ipv4address` starting at `pos`: every item has the same length and its parts the same offsets (the element automaton's shapes), so the list, which a parse has matched, is cut by offset.
     fn __ipv4address_digits_item(
         input: &str,
         pos: usize,
@@ -2681,7 +2681,7 @@ pub mod ast {
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Reads one `digit` of `Ipv4address` starting at `pos`.
+    /// Reads one `digit` of `Ipv4address` starting at `pos`: every item has the same length and its parts the same offsets (the element automaton's shapes), so the list, which a parse has matched, is cut by offset.
     fn __ipv4address_digits_2_item(
         input: &str,
         pos: usize,
@@ -2695,7 +2695,7 @@ pub mod ast {
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Reads one `digit` of `Ipv4address` starting at `pos`.
+    /// Reads one `digit` of `Ipv4address` starting at `pos`: every item has the same length and its parts the same offsets (the element automaton's shapes), so the list, which a parse has matched, is cut by offset.
     fn __ipv4address_digits_3_item(
         input: &str,
         pos: usize,
@@ -2709,7 +2709,7 @@ pub mod ast {
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
-    /// Reads one `digit` of `Ipv4address` starting at `pos`.
+    /// Reads one `digit` of `Ipv4address` starting at `pos`: every item has the same length and its parts the same offsets (the element automaton's shapes), so the list, which a parse has matched, is cut by offset.
     fn __ipv4address_digits_4_item(
         input: &str,
         pos: usize,

@@ -369,7 +369,14 @@ fn item_fns(
         } else {
             quote!(let s = __rt::group(&tags, 1)?;)
         };
-        let doc = format!(" Reads one `{}` of `{}` starting at `pos`.", f.rule, owner);
+        let mut doc = format!(" Reads one `{}` of `{}` starting at `pos`", f.rule, owner);
+        doc.push_str(match &f.fixed {
+            Some(_) => {
+                ": every item has the same length and its parts the same offsets (the element \
+                 automaton's shapes), so the list, which a parse has matched, is cut by offset."
+            }
+            None => ".",
+        });
         let (tables, read) = match (&f.fixed, &f.element) {
             (Some((len, offsets)), _) => {
                 // Every item has this length and these tags: the list,
@@ -383,8 +390,6 @@ fn item_fns(
                     None => quote!(usize::MAX),
                 });
                 let read = quote! {
-                    // Every item is #len bytes, its parts at the same offsets
-                    // (the element automaton's shapes): no walk.
                     let next = pos + #len;
                     if next > end {
                         return ::core::option::Option::None;
