@@ -163,3 +163,23 @@ fn extraction_works_for_legacy_rules() {
     let tree = rfc2396::ast::UriReference::parse("../x").expect("valid");
     assert!(tree.relative_uri.is_some());
 }
+
+/// RFC 2396's `IPv4address = 1*digit "." 1*digit "." 1*digit "." 1*digit`:
+/// each list's items are one byte (the generator cuts them by offset, with
+/// no walk), and they are the digits, in order.
+#[test]
+fn fixed_width_list_items_are_cut_by_offset() {
+    let tree = rfc2396::ast::Ipv4address::parse("192.168.0.10").expect("valid");
+    let lists = [tree.digits, tree.digits_2, tree.digits_3, tree.digits_4];
+    let digits: Vec<Vec<&str>> = lists.into_iter().map(|l| l.collect()).collect();
+    assert_eq!(
+        digits,
+        [
+            vec!["1", "9", "2"],
+            vec!["1", "6", "8"],
+            vec!["0"],
+            vec!["1", "0"]
+        ]
+    );
+    assert!(rfc2396::ast::Ipv4address::parse("192.168.0.").is_err());
+}
