@@ -1277,7 +1277,7 @@ pub mod ast {
         if next > end {
             return ::core::option::Option::None;
         }
-        let tags = [usize::MAX, usize::MAX, pos + 0, pos + 1];
+        let tags = [usize::MAX, usize::MAX, pos, pos + 1];
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }

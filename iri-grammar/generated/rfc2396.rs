@@ -2677,7 +2677,7 @@ pub mod ast {
         if next > end {
             return ::core::option::Option::None;
         }
-        let tags = [usize::MAX, usize::MAX, pos + 0, pos + 1];
+        let tags = [usize::MAX, usize::MAX, pos, pos + 1];
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2691,7 +2691,7 @@ pub mod ast {
         if next > end {
             return ::core::option::Option::None;
         }
-        let tags = [usize::MAX, usize::MAX, pos + 0, pos + 1];
+        let tags = [usize::MAX, usize::MAX, pos, pos + 1];
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2705,7 +2705,7 @@ pub mod ast {
         if next > end {
             return ::core::option::Option::None;
         }
-        let tags = [usize::MAX, usize::MAX, pos + 0, pos + 1];
+        let tags = [usize::MAX, usize::MAX, pos, pos + 1];
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }
@@ -2719,7 +2719,7 @@ pub mod ast {
         if next > end {
             return ::core::option::Option::None;
         }
-        let tags = [usize::MAX, usize::MAX, pos + 0, pos + 1];
+        let tags = [usize::MAX, usize::MAX, pos, pos + 1];
         let s = __rt::group(&tags, 1)?;
         Some((&input[s.range()], next))
     }

@@ -383,6 +383,7 @@ fn item_fns(
                 // which a parse has matched, is cut by offset.
                 let len = Literal::usize_unsuffixed(*len);
                 let tags = offsets.iter().map(|o| match o {
+                    Some(0) => quote!(pos),
                     Some(o) => {
                         let o = Literal::usize_unsuffixed(*o);
                         quote!(pos + #o)
