@@ -131,6 +131,7 @@ mod closures;
 mod determinize;
 mod encode;
 pub mod exits;
+mod lists;
 mod minimize;
 mod sets;
 mod utf8;
