@@ -400,7 +400,7 @@ mod forms {
         ]) {
             for mode in [Registers::Shared, Registers::PerTag] {
                 let d = build(p, mode);
-                let plain = WireBytes::new(&d.to_bytes_with(None, NATIVE_BIG_ENDIAN, false).unwrap());
+                let plain = WireBytes::new(&d.to_bytes_with(None, NATIVE_BIG_ENDIAN, None).unwrap());
                 let Some(shaped) = d.shapes().map(|_| d.wire().unwrap()) else {
                     continue;
                 };
