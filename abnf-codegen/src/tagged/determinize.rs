@@ -435,15 +435,12 @@ impl Builder<'_> {
     /// whose key is `key` moving by `step` of its list.
     fn transition(&mut self, key: &[u32], step: Step) -> Result<(u32, u32), TaggedError> {
         let tags = self.tags;
-        let sids = Rc::clone(self.lists.sids(key[0]));
         let mut configs = std::mem::take(&mut self.configs);
         configs.clear();
         self.new_step();
-        for (i, &sid) in sids.iter().enumerate() {
-            let to = self.steps.get(sid, step.class as usize);
-            if to == NO_MOVE {
-                continue;
-            }
+        for at in 0..self.lists.moves(step).len() {
+            let (i, to) = self.lists.moves(step)[at];
+            let i = i as usize;
             let regs = &key[1 + i * tags..1 + (i + 1) * tags];
             let row = (self.rows.len() / tags.max(1)) as u32;
             self.rows.extend(regs.iter().map(|&r| match r {
@@ -519,7 +516,7 @@ impl Builder<'_> {
                 Some(index) => index,
                 None => {
                     let index = steps.len() as u8;
-                    steps.push(self.list_step(same.moves(&self.steps, class), class)?);
+                    steps.push(self.list_step(same.moves(&self.steps, class))?);
                     same.built(class, index);
                     index
                 }
@@ -530,11 +527,11 @@ impl Builder<'_> {
         Ok(self.lists.set_moves(list, &steps, &class_steps))
     }
 
-    /// The step of threads moving to `moves` on `class` (one NFA state per
-    /// thread, `NO_MOVE` for a thread that reads no byte of the class): the
+    /// The step of threads moving to `moves` (one NFA state per thread,
+    /// `NO_MOVE` for a thread that reads no byte of the class): the
     /// closures of their targets in priority order (see
     /// [`Builder::closure`]), pruned.
-    fn list_step(&mut self, moves: &[u32], class: usize) -> Result<Step, TaggedError> {
+    fn list_step(&mut self, moves: &[u32]) -> Result<Step, TaggedError> {
         let mut next = std::mem::take(&mut self.next_sids);
         next.clear();
         self.new_step();
@@ -552,11 +549,7 @@ impl Builder<'_> {
         };
         let list = self.lists.intern(&next);
         self.next_sids = next;
-        Ok(Step {
-            list,
-            class: class as u32,
-            kept,
-        })
+        Ok(self.lists.new_step(list, moves, kept))
     }
 
     fn op_index(&mut self, list: Vec<RegOp>) -> u32 {

@@ -15,6 +15,7 @@
 
 use std::rc::Rc;
 
+use super::sets::NO_MOVE;
 use super::*;
 
 /// The threads of one list moving on a group of classes.
@@ -22,8 +23,8 @@ use super::*;
 pub(super) struct Step {
     /// The list they move to.
     pub(super) list: u32,
-    /// A class of the group (the first).
-    pub(super) class: u32,
+    /// Where the threads that move are in [`Lists::moves`].
+    moves: (u32, u32),
     /// How many of the first threads the step keeps, besides those at the
     /// match state ([`ALL_KEPT`] if pruning kept all).
     pub(super) kept: u32,
@@ -56,6 +57,10 @@ pub(super) struct Lists {
     /// most one step per class, and there are at most 256 classes).
     class_steps: Vec<u8>,
     steps: Vec<Step>,
+    /// Per step, the threads that move (most do not): the thread's index
+    /// in its list and the NFA state it moves to. A state's step reads
+    /// these instead of looking up every thread's move again.
+    moves: Vec<(u32, u32)>,
 }
 
 impl Lists {
@@ -95,6 +100,31 @@ impl Lists {
     /// `moved`'s step `index` (from 0).
     pub(super) fn step(&self, moved: Moved, index: usize) -> Step {
         self.steps[moved.first_step as usize + index]
+    }
+
+    /// The threads that move in `step`: (index in the list, NFA state
+    /// moved to).
+    pub(super) fn moves(&self, step: Step) -> &[(u32, u32)] {
+        &self.moves[step.moves.0 as usize..step.moves.1 as usize]
+    }
+
+    /// A step to `list` of the threads that move to `moves` (one NFA state
+    /// per thread of the moving list, `NO_MOVE` for a thread that does not
+    /// move), keeping `kept` ([`Step::kept`]).
+    pub(super) fn new_step(&mut self, list: u32, moves: &[u32], kept: u32) -> Step {
+        let from = self.moves.len() as u32;
+        self.moves.extend(
+            moves
+                .iter()
+                .enumerate()
+                .filter(|&(_, &to)| to != NO_MOVE)
+                .map(|(i, &to)| (i as u32, to)),
+        );
+        Step {
+            list,
+            moves: (from, self.moves.len() as u32),
+            kept,
+        }
     }
 
     /// Records the moves of list `id`: `steps`, and per class the index
