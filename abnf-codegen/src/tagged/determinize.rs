@@ -8,6 +8,7 @@ use super::lists::{Lists, Moved, Step, ALL_KEPT};
 use super::sets::{SameMoves, Sets, Steps, NO_MOVE};
 use super::*;
 use rustc_hash::FxHashSet as HashSet;
+use std::hash::{Hash, Hasher};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Val {
@@ -49,8 +50,8 @@ struct Builder<'a> {
     max_states: usize,
     tags: usize,
     /// The states' keys, shared with `states`: the number of the state's
-    /// list of NFA states ([`Lists`]), then a register per thread and tag
-    /// (copying a key cost more than building the state).
+    /// list of NFA states ([`Lists`]), then its threads' registers (see
+    /// [`thread_regs`]; copying a key cost more than building the state).
     map: HashMap<Rc<[u32]>, u32>,
     states: Vec<Rc<[u32]>>,
     /// The lists of NFA states the states hold, with their moves.
@@ -105,9 +106,63 @@ struct Numbering {
     /// there took most of the time.
     number: Vec<u32>,
     numbered: Vec<usize>,
-    /// Per row of this step, where the numbering wrote its registers into
-    /// the key (threads that share a row share them).
-    row_regs: Vec<Option<usize>>,
+    /// Per row of this step, its registers' index among the key's
+    /// distinct rows ([`NO_ROW`] if not numbered yet; threads that share a
+    /// row share them).
+    row_regs: Vec<u32>,
+    /// The key's distinct rows, by their registers.
+    distinct: DistinctRows,
+}
+
+/// The distinct rows of registers of a key being numbered: an open
+/// addressing table of their indices (most keys have one or two distinct
+/// rows among twenty-odd threads), emptied by a new stamp.
+#[derive(Default)]
+struct DistinctRows {
+    /// (stamp, row index); a slot is empty unless stamped with `stamp`.
+    slots: Vec<(u32, u32)>,
+    stamp: u32,
+}
+
+impl DistinctRows {
+    /// Empties the table, with room for `rows` rows.
+    fn start(&mut self, rows: usize) {
+        let len = (2 * rows).next_power_of_two().max(8);
+        if self.slots.len() < len {
+            self.slots = vec![(0, 0); len];
+            self.stamp = 0;
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots.fill((0, 0));
+            self.stamp = 1;
+        }
+    }
+
+    /// The index of the row of `tags` registers just written at the end of
+    /// `key`, among the rows from `rows_at`: an earlier equal row's (the
+    /// new one is then dropped from `key`), or its own.
+    fn index(&mut self, key: &mut Vec<u32>, rows_at: usize, tags: usize) -> u32 {
+        let start = key.len() - tags;
+        let mut hasher = rustc_hash::FxHasher::default();
+        key[start..].hash(&mut hasher);
+        let mask = self.slots.len() - 1;
+        let mut at = hasher.finish() as usize & mask;
+        loop {
+            let (stamp, index) = self.slots[at];
+            if stamp != self.stamp {
+                let index = ((start - rows_at) / tags) as u32;
+                self.slots[at] = (self.stamp, index);
+                return index;
+            }
+            let other = rows_at + index as usize * tags;
+            if key[other..other + tags] == key[start..] {
+                key.truncate(start);
+                return index;
+            }
+            at = (at + 1) & mask;
+        }
+    }
 }
 
 /// A [`Registers::Shared`] DFA that reaches this fraction of its state
@@ -244,12 +299,11 @@ impl TaggedDfa {
             .states
             .iter()
             .map(|k| {
-                let i = b
-                    .lists
-                    .sids(k[0])
+                let sids = b.lists.sids(k[0]);
+                let i = sids
                     .iter()
                     .position(|&sid| matches!(nfa.state(sid), State::Match { .. }))?;
-                Some(k[1 + i * tags..1 + (i + 1) * tags].to_vec())
+                Some(thread_regs(k, sids.len(), i, tags).to_vec())
             })
             .collect();
         // Operations are built as parallel assignments; run them in place,
@@ -438,10 +492,10 @@ impl Builder<'_> {
         let mut configs = std::mem::take(&mut self.configs);
         configs.clear();
         self.new_step();
+        let threads = self.lists.sids(key[0]).len();
         for at in 0..self.lists.moves(step).len() {
             let (i, to) = self.lists.moves(step)[at];
-            let i = i as usize;
-            let regs = &key[1 + i * tags..1 + (i + 1) * tags];
+            let regs = thread_regs(key, threads, i as usize, tags);
             let row = (self.rows.len() / tags.max(1)) as u32;
             self.rows.extend(regs.iter().map(|&r| match r {
                 UNSET => Val::Unset,
@@ -773,10 +827,25 @@ fn canonical(
     }
 }
 
-/// Empties `row_regs` for a step of `rows` rows, none numbered yet.
-fn rows_unnumbered_in(row_regs: &mut Vec<Option<usize>>, rows: usize) {
-    row_regs.clear();
-    row_regs.resize(rows, None);
+/// The registers of thread `thread` (of `threads`) in state key `key`:
+/// the key is the state's list, then per thread the index of its row of
+/// registers, then the distinct rows of `tags` registers each (threads
+/// mostly share a few rows: keys are a tenth as long as a row per
+/// thread, and hashing and copying them was a large part of the build).
+fn thread_regs(key: &[u32], threads: usize, thread: usize, tags: usize) -> &[u32] {
+    let at = 1 + threads + key[1 + thread] as usize * tags;
+    &key[at..at + tags]
+}
+
+/// Starts numbering a key of `threads` threads whose rows are of a step
+/// of `rows` rows (see [`thread_regs`]): makes room for the threads' row
+/// indices after `key`'s list; returns where its rows start.
+fn start_rows(numbering: &mut Numbering, rows: usize, threads: usize, key: &mut Vec<u32>) -> usize {
+    numbering.row_regs.clear();
+    numbering.row_regs.resize(rows, NO_ROW);
+    numbering.distinct.start(threads);
+    key.resize(key.len() + threads, 0);
+    key.len()
 }
 
 /// [`canonical`] for [`Registers::Shared`]: one register per distinct
@@ -788,21 +857,22 @@ fn canonical_shared(
     configs: &[Config],
     key: &mut Vec<u32>,
 ) -> (Vec<RegOp>, usize) {
+    let threads_at = key.len();
+    let rows_at = start_rows(numbering, rows.len() / tags.max(1), configs.len(), key);
     let Numbering {
         number,
         numbered,
         row_regs,
+        distinct,
     } = numbering;
     let mut count = 0u32;
     let mut ops = Vec::new();
-    rows_unnumbered_in(row_regs, rows.len() / tags.max(1));
-    for &(_, row) in configs {
+    for (thread, &(_, row)) in configs.iter().enumerate() {
         // A row met before has all its values numbered already.
-        if let Some(start) = row_regs[row as usize] {
-            key.extend_from_within(start..start + tags);
+        if row_regs[row as usize] != NO_ROW {
+            key[threads_at + thread] = row_regs[row as usize];
             continue;
         }
-        row_regs[row as usize] = Some(key.len());
         let at_row = row as usize * tags;
         for &v in &rows[at_row..at_row + tags] {
             match v {
@@ -832,6 +902,9 @@ fn canonical_shared(
             }
             key.push(number[at]);
         }
+        let index = distinct.index(key, rows_at, tags);
+        row_regs[row as usize] = index;
+        key[threads_at + thread] = index;
     }
     for at in numbered.drain(..) {
         number[at] = NO_REGISTER;
@@ -851,10 +924,13 @@ fn canonical_per_tag(
     configs: &[Config],
     key: &mut Vec<u32>,
 ) -> (Vec<RegOp>, usize) {
+    let threads_at = key.len();
+    let rows_at = start_rows(numbering, rows.len() / tags.max(1), configs.len(), key);
     let Numbering {
         number,
         numbered,
         row_regs,
+        distinct,
     } = numbering;
     let mut ops = Vec::new();
     // The first value of tag `t` (in priority order) lives in register
@@ -863,13 +939,11 @@ fn canonical_per_tag(
     let tracked = tags.saturating_sub(2) as u32;
     let mut first = vec![false; tags];
     let mut extra = 0u32;
-    rows_unnumbered_in(row_regs, rows.len() / tags.max(1));
-    for &(_, row) in configs {
-        if let Some(start) = row_regs[row as usize] {
-            key.extend_from_within(start..start + tags);
+    for (thread, &(_, row)) in configs.iter().enumerate() {
+        if row_regs[row as usize] != NO_ROW {
+            key[threads_at + thread] = row_regs[row as usize];
             continue;
         }
-        row_regs[row as usize] = Some(key.len());
         let at_row = row as usize * tags;
         for (t, &v) in rows[at_row..at_row + tags].iter().enumerate() {
             if t < 2 {
@@ -906,6 +980,9 @@ fn canonical_per_tag(
             }
             key.push(number[at]);
         }
+        let index = distinct.index(key, rows_at, tags);
+        row_regs[row as usize] = index;
+        key[threads_at + thread] = index;
     }
     for at in numbered.drain(..) {
         number[at] = NO_REGISTER;
