@@ -86,3 +86,30 @@ fn distinct_columns(next: &[u32], ops: &[u32], n: usize, a: usize) -> Vec<usize>
         })
         .collect()
 }
+
+impl TaggedDfa {
+    /// The number of states of the minimal DFA that accepts what this one
+    /// does, registers aside (the dead state included when some input
+    /// cannot be completed): the residual languages of its reachable
+    /// states. Every tagged DFA of the same language has at least as many
+    /// states, whatever its registers.
+    pub fn language_states(&self) -> usize {
+        let n = self.states();
+        let a = self.alphabet;
+        let labels: Vec<u32> = self.finals.iter().map(|f| u32::from(f.is_some())).collect();
+        let partition = Partition::refine(a, &self.next, &labels);
+        let mut reached = vec![false; n];
+        let mut blocks = vec![false; partition.blocks()];
+        let mut todo = vec![self.start as usize];
+        reached[self.start as usize] = true;
+        while let Some(s) = todo.pop() {
+            blocks[partition.block(s) as usize] = true;
+            for &t in &self.next[s * a..(s + 1) * a] {
+                if !std::mem::replace(&mut reached[t as usize], true) {
+                    todo.push(t as usize);
+                }
+            }
+        }
+        blocks.iter().filter(|&&b| b).count()
+    }
+}
