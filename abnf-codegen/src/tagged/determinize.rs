@@ -83,6 +83,9 @@ struct Builder<'a> {
     seen: Marks,
     /// The tables of the canonical numbering of registers.
     numbering: Numbering,
+    /// The operations [`Builder::canonical`] numbered (kept to reuse its
+    /// allocation: most steps have some, if only identity copies).
+    ops: Vec<RegOp>,
     /// The threads of the step [`Builder::transition`] builds (kept to
     /// reuse its allocation).
     configs: Vec<Config>,
@@ -243,6 +246,7 @@ impl TaggedDfa {
             rows: Vec::new(),
             seen: Marks::default(),
             numbering: Numbering::default(),
+            ops: Vec::new(),
             configs: Vec::new(),
             closures: Closures::default(),
             path_rows: Vec::new(),
@@ -259,7 +263,8 @@ impl TaggedDfa {
         b.prune(&mut configs);
         let sids: Vec<StateID> = configs.iter().map(|&(sid, _)| sid).collect();
         let list = b.lists.intern(&sids);
-        let start_ops = b.canonical(list, &configs);
+        b.canonical(list, &configs);
+        let start_ops = b.ops.clone();
         let start = b.intern()?;
 
         let mut next = Vec::new();
@@ -511,32 +516,34 @@ impl Builder<'_> {
             .iter()
             .map(|c| c.0)
             .eq(self.lists.sids(step.list).iter().copied()));
-        let list = self.canonical(step.list, &configs);
+        self.canonical(step.list, &configs);
         self.configs = configs;
-        let identity = list
+        let identity = self
+            .ops
             .iter()
             .all(|op| matches!(op, RegOp::Copy { dst, src } if dst == src));
-        let op_index = if identity { 0 } else { self.op_index(list) };
+        let op_index = if identity { 0 } else { self.op_index() };
         Ok((self.intern()?, op_index))
     }
 
     /// Numbers the registers of `configs`, threads of list `list` (with
     /// their rows in this step's rows), canonically: the key goes to
-    /// [`Builder::key`]; returns the operations that fill the new
-    /// registers.
-    fn canonical(&mut self, list: u32, configs: &[Config]) -> Vec<RegOp> {
+    /// [`Builder::key`], the operations that fill the new registers to
+    /// [`Builder::ops`].
+    fn canonical(&mut self, list: u32, configs: &[Config]) {
         self.key.clear();
         self.key.push(list);
-        let (ops, registers) = canonical(
+        self.ops.clear();
+        let registers = canonical(
             self.mode,
             &mut self.numbering,
             &self.rows,
             self.tags,
             configs,
             &mut self.key,
+            &mut self.ops,
         );
         self.registers = self.registers.max(registers);
-        ops
     }
 
     /// The state whose key is [`Builder::key`], numbering it if new.
@@ -606,13 +613,15 @@ impl Builder<'_> {
         Ok(self.lists.new_step(list, moves, kept))
     }
 
-    fn op_index(&mut self, list: Vec<RegOp>) -> u32 {
-        if let Some(&i) = self.op_lists.get(&list) {
+    /// The number of the operation list [`Builder::ops`], numbering it if
+    /// new.
+    fn op_index(&mut self) -> u32 {
+        if let Some(&i) = self.op_lists.get(&self.ops[..]) {
             return i;
         }
         let i = self.op_vec.len() as u32;
-        self.op_lists.insert(list.clone(), i);
-        self.op_vec.push(list);
+        self.op_lists.insert(self.ops.clone(), i);
+        self.op_vec.push(self.ops.clone());
         i
     }
 
@@ -810,9 +819,9 @@ impl Builder<'_> {
 }
 
 /// Numbers the registers of the threads `configs`, whose rows of `rows`
-/// (`tags` values each) hold their values, in order of first appearance, as `mode`
-/// says: appends them to `key`; returns the operations that fill the new
-/// registers and how many registers the state uses.
+/// (`tags` values each) hold their values, in order of first appearance,
+/// as `mode` says: appends them to `key` and the operations that fill the
+/// new registers to `ops`; returns how many registers the state uses.
 fn canonical(
     mode: Registers,
     numbering: &mut Numbering,
@@ -820,10 +829,11 @@ fn canonical(
     tags: usize,
     configs: &[Config],
     key: &mut Vec<u32>,
-) -> (Vec<RegOp>, usize) {
+    ops: &mut Vec<RegOp>,
+) -> usize {
     match mode {
-        Registers::Shared => canonical_shared(numbering, rows, tags, configs, key),
-        Registers::PerTag => canonical_per_tag(numbering, rows, tags, configs, key),
+        Registers::Shared => canonical_shared(numbering, rows, tags, configs, key, ops),
+        Registers::PerTag => canonical_per_tag(numbering, rows, tags, configs, key, ops),
     }
 }
 
@@ -856,7 +866,8 @@ fn canonical_shared(
     tags: usize,
     configs: &[Config],
     key: &mut Vec<u32>,
-) -> (Vec<RegOp>, usize) {
+    ops: &mut Vec<RegOp>,
+) -> usize {
     let threads_at = key.len();
     let rows_at = start_rows(numbering, rows.len() / tags.max(1), configs.len(), key);
     let Numbering {
@@ -866,7 +877,6 @@ fn canonical_shared(
         distinct,
     } = numbering;
     let mut count = 0u32;
-    let mut ops = Vec::new();
     for (thread, &(_, row)) in configs.iter().enumerate() {
         // A row met before has all its values numbered already.
         if row_regs[row as usize] != NO_ROW {
@@ -909,7 +919,7 @@ fn canonical_shared(
     for at in numbered.drain(..) {
         number[at] = NO_REGISTER;
     }
-    (ops, count as usize)
+    count as usize
 }
 
 /// [`canonical`] for [`Registers::PerTag`]: a register per tag and
@@ -923,7 +933,8 @@ fn canonical_per_tag(
     tags: usize,
     configs: &[Config],
     key: &mut Vec<u32>,
-) -> (Vec<RegOp>, usize) {
+    ops: &mut Vec<RegOp>,
+) -> usize {
     let threads_at = key.len();
     let rows_at = start_rows(numbering, rows.len() / tags.max(1), configs.len(), key);
     let Numbering {
@@ -932,7 +943,6 @@ fn canonical_per_tag(
         row_regs,
         distinct,
     } = numbering;
-    let mut ops = Vec::new();
     // The first value of tag `t` (in priority order) lives in register
     // `t - 2` in every state, so that a loop that keeps its threads in
     // order needs no copies; other values take the registers after those.
@@ -987,5 +997,5 @@ fn canonical_per_tag(
     for at in numbered.drain(..) {
         number[at] = NO_REGISTER;
     }
-    (ops, (tracked + extra) as usize)
+    (tracked + extra) as usize
 }
