@@ -144,29 +144,62 @@ impl DistinctRows {
 
     /// The index of the row of `tags` registers just written at the end of
     /// `key`, among the rows from `rows_at`: an earlier equal row's (the
-    /// new one is then dropped from `key`), or its own.
+    /// new one is then dropped from `key`), or its own. The first
+    /// [`LINEAR_ROWS`] rows are compared one by one, without hashing (most
+    /// keys have one or two); the table holds them once there are more.
     fn index(&mut self, key: &mut Vec<u32>, rows_at: usize, tags: usize) -> u32 {
         let start = key.len() - tags;
+        let count = (start - rows_at) / tags;
+        if count <= LINEAR_ROWS {
+            let earlier = (0..count).find(|&i| {
+                let other = rows_at + i * tags;
+                key[other..other + tags] == key[start..]
+            });
+            if let Some(i) = earlier {
+                key.truncate(start);
+                return i as u32;
+            }
+            if count == LINEAR_ROWS {
+                for i in 0..=count {
+                    let at = rows_at + i * tags;
+                    self.find_or_insert(key, rows_at, at, tags);
+                }
+            }
+            return count as u32;
+        }
+        let index = self.find_or_insert(key, rows_at, start, tags);
+        if index as usize != count {
+            key.truncate(start);
+        }
+        index
+    }
+
+    /// The index in the table of the row at `key[at..]` (among the rows
+    /// from `rows_at`), which is added if no equal row is there.
+    fn find_or_insert(&mut self, key: &[u32], rows_at: usize, at: usize, tags: usize) -> u32 {
         let mut hasher = rustc_hash::FxHasher::default();
-        key[start..].hash(&mut hasher);
+        key[at..at + tags].hash(&mut hasher);
         let mask = self.slots.len() - 1;
-        let mut at = hasher.finish() as usize & mask;
+        let mut slot = hasher.finish() as usize & mask;
         loop {
-            let (stamp, index) = self.slots[at];
+            let (stamp, index) = self.slots[slot];
             if stamp != self.stamp {
-                let index = ((start - rows_at) / tags) as u32;
-                self.slots[at] = (self.stamp, index);
+                let index = ((at - rows_at) / tags) as u32;
+                self.slots[slot] = (self.stamp, index);
                 return index;
             }
             let other = rows_at + index as usize * tags;
-            if key[other..other + tags] == key[start..] {
-                key.truncate(start);
+            if key[other..other + tags] == key[at..at + tags] {
                 return index;
             }
-            at = (at + 1) & mask;
+            slot = (slot + 1) & mask;
         }
     }
 }
+
+/// How many distinct rows [`DistinctRows::index`] compares one by one
+/// before it hashes them.
+const LINEAR_ROWS: usize = 4;
 
 /// A [`Registers::Shared`] DFA that reaches this fraction of its state
 /// limit has its lists of NFA states counted ([`Builder::too_many_orders`]):
