@@ -76,13 +76,32 @@ impl TaggedDfa {
 }
 
 /// One class of each set of classes whose columns of `next` and `ops` (`n`
-/// states by `a` classes) are equal.
+/// states by `a` classes) are equal: the first of each, in class order.
+/// The columns are hashed in one pass over the rows (building and hashing
+/// each column as a vector, a stride of `a` apart, took 4% of RFC 3261's
+/// `generate`), and a class whose hash an earlier kept class has is
+/// compared with it entry by entry.
 fn distinct_columns(next: &[u32], ops: &[u32], n: usize, a: usize) -> Vec<usize> {
-    let mut seen: HashMap<Vec<(u32, u32)>, ()> = HashMap::default();
+    let mut hashes = vec![0u64; a];
+    for s in 0..n {
+        let row = s * a;
+        for (c, h) in hashes.iter_mut().enumerate() {
+            let entry = (u64::from(next[row + c]) << 32) | u64::from(ops[row + c]);
+            *h = (h.rotate_left(5) ^ entry).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    let same = |c: usize, d: usize| {
+        (0..n).all(|s| next[s * a + c] == next[s * a + d] && ops[s * a + c] == ops[s * a + d])
+    };
+    let mut kept: HashMap<u64, Vec<usize>> = HashMap::default();
     (0..a)
         .filter(|&c| {
-            let col = (0..n).map(|s| (next[s * a + c], ops[s * a + c])).collect();
-            seen.insert(col, ()).is_none()
+            let earlier = kept.entry(hashes[c]).or_default();
+            if earlier.iter().any(|&d| same(c, d)) {
+                return false;
+            }
+            earlier.push(c);
+            true
         })
         .collect()
 }
