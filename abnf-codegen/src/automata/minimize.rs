@@ -50,11 +50,13 @@ impl Partition {
     /// of different `labels` and is stable under every column.
     pub(crate) fn refine(k: usize, trans: &[u32], labels: &[u32]) -> Partition {
         let n = labels.len();
-        // Predecessors by class, as `preds[offsets[c * n + t]..][..]`.
+        // Predecessors by class, as `preds[offsets[t * k + c]..][..]`: a
+        // state's classes side by side, so that a splitter's predecessors
+        // are read in one sweep of its states (see `by_class` below).
         let mut offsets = vec![0u32; k * n + 1];
         for q in 0..n {
             for c in 0..k {
-                offsets[c * n + trans[q * k + c] as usize + 1] += 1;
+                offsets[trans[q * k + c] as usize * k + c + 1] += 1;
             }
         }
         for i in 1..offsets.len() {
@@ -64,7 +66,7 @@ impl Partition {
         let mut preds = vec![0u32; n * k];
         for q in 0..n {
             for c in 0..k {
-                let slot = &mut fill[c * n + trans[q * k + c] as usize];
+                let slot = &mut fill[trans[q * k + c] as usize * k + c];
                 preds[*slot as usize] = q as u32;
                 *slot += 1;
             }
@@ -103,26 +105,31 @@ impl Partition {
         // (moved to the front of its range).
         let mut marked: Vec<u32> = vec![0; p.ranges.len()];
         let mut touched: Vec<u32> = Vec::new();
-        let mut members: Vec<u32> = Vec::new();
+        // The splitter's predecessors by class, in the order of its states
+        // (most of its states have none on most classes: reading them
+        // class by class missed the cache for each state and class).
+        let mut by_class: Vec<Vec<u32>> = vec![Vec::new(); k];
         while let Some(s) = work.pop() {
             in_work[s as usize] = false;
             let (lo, hi) = p.ranges[s as usize];
-            members.clear();
-            members.extend_from_slice(&p.elems[lo as usize..hi as usize]);
-            for c in 0..k {
-                for &t in &members {
-                    let at = c * n + t as usize;
-                    for &q in &preds[offsets[at] as usize..offsets[at + 1] as usize] {
-                        // A state has one successor per class, so it is
-                        // marked at most once per class.
-                        let b = p.block_of[q as usize] as usize;
-                        if marked[b] == 0 {
-                            touched.push(b as u32);
-                        }
-                        p.swap_to(q, p.ranges[b].0 + marked[b]);
-                        marked[b] += 1;
-                    }
+            for &t in &p.elems[lo as usize..hi as usize] {
+                let at = t as usize * k;
+                for (c, preds_c) in by_class.iter_mut().enumerate() {
+                    preds_c.extend_from_slice(&preds[offsets[at + c] as usize..offsets[at + c + 1] as usize]);
                 }
+            }
+            for preds_c in by_class.iter_mut() {
+                for &q in preds_c.iter() {
+                    // A state has one successor per class, so it is marked
+                    // at most once per class.
+                    let b = p.block_of[q as usize] as usize;
+                    if marked[b] == 0 {
+                        touched.push(b as u32);
+                    }
+                    p.swap_to(q, p.ranges[b].0 + marked[b]);
+                    marked[b] += 1;
+                }
+                preds_c.clear();
                 for b in touched.drain(..) {
                     let b = b as usize;
                     let m = std::mem::take(&mut marked[b]);

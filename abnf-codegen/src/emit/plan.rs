@@ -469,12 +469,13 @@ fn emit_tdfa(
     files: &mut Vec<GeneratedFile>,
 ) -> EmitTdfa {
     let pair_bytes = pairs.then_some(MAX_PAIR_BYTES);
-    for (ext, big_endian) in [("le.tdfa", false), ("be.tdfa", true)] {
+    let both = d
+        .to_bytes_both(pair_bytes)
+        .expect("tables fit: state and list counts were checked when building");
+    for (ext, contents) in ["le.tdfa", "be.tdfa"].into_iter().zip(both) {
         files.push(GeneratedFile {
             path: format!("{path}.{ext}"),
-            contents: d
-                .to_bytes(pair_bytes, big_endian)
-                .expect("tables fit: state and list counts were checked when building"),
+            contents,
         });
     }
     EmitTdfa {

@@ -50,6 +50,7 @@ pub(super) struct Closures {
 
 impl Closures {
     /// The closure of `sid` in `nfa` (the same NFA on every call).
+    #[inline]
     pub(super) fn of(&mut self, nfa: &NFA, sid: StateID) -> Closure {
         if self.at.is_empty() {
             self.at = vec![NOT_YET; nfa.states().len()];

@@ -4,9 +4,11 @@
 use std::rc::Rc;
 
 use super::closures::Closures;
+use super::lists::{Lists, Moved, Step, ALL_KEPT};
 use super::sets::{SameMoves, Sets, Steps, NO_MOVE};
 use super::*;
 use rustc_hash::FxHashSet as HashSet;
+use std::hash::{Hash, Hasher};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Val {
@@ -16,12 +18,6 @@ enum Val {
     /// Set at the previous position (pending there): stored now.
     Prev,
     Old(u32),
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Key {
-    sids: Vec<StateID>,
-    regs: Vec<u32>,
 }
 
 /// How [`TaggedDfa::build_with`] gives tag values registers.
@@ -53,10 +49,20 @@ struct Builder<'a> {
     mode: Registers,
     max_states: usize,
     tags: usize,
-    /// The states' keys, shared with `states` (a key holds a value per
-    /// thread and tag: copying it cost more than building the state).
-    map: HashMap<Rc<Key>, u32>,
-    states: Vec<Rc<Key>>,
+    /// The states' keys, shared with `states`: the number of the state's
+    /// list of NFA states ([`Lists`]), then its threads' registers (see
+    /// [`thread_regs`]; copying a key cost more than building the state).
+    map: HashMap<Rc<[u32]>, u32>,
+    states: Vec<Rc<[u32]>>,
+    /// The lists of NFA states the states hold, with their moves.
+    lists: Lists,
+    /// The key [`Builder::transition`] builds (kept to reuse its
+    /// allocation; looked up without copying).
+    key: Vec<u32>,
+    /// The class groups of the list [`Builder::move_list`] moves.
+    list_same: SameMoves<u8>,
+    /// The NFA states of the step [`Builder::list_step`] builds.
+    next_sids: Vec<StateID>,
     op_lists: HashMap<Vec<RegOp>, u32>,
     op_vec: Vec<Vec<RegOp>>,
     registers: usize,
@@ -75,17 +81,11 @@ struct Builder<'a> {
     /// The NFA states reached in this step ([`Builder::closure`]'s "seen"
     /// set, emptied by starting a new step).
     seen: Marks,
-    /// [`Builder::canonical`]'s numbering of values: the register of each
-    /// (value, tag) met, at [`Builder::value_index`] ([`NO_REGISTER`] for
-    /// none yet), and the entries to clear before the next call. A table,
-    /// not a map: the canonical numbering runs once per state and byte
-    /// class over every tag of every thread, and hashing there took most
-    /// of the time.
-    number: Vec<u32>,
-    numbered: Vec<usize>,
-    /// Per row of this step, where [`Builder::canonical`] wrote its
-    /// registers into the key (threads that share a row share them).
-    row_regs: Vec<Option<usize>>,
+    /// The tables of the canonical numbering of registers.
+    numbering: Numbering,
+    /// The operations [`Builder::canonical`] numbered (kept to reuse its
+    /// allocation: most steps have some, if only identity copies).
+    ops: Vec<RegOp>,
     /// The threads of the step [`Builder::transition`] builds (kept to
     /// reuse its allocation).
     configs: Vec<Config>,
@@ -97,6 +97,109 @@ struct Builder<'a> {
 
 /// One thread of a step: its NFA state and the row of its tag values.
 type Config = (StateID, u32);
+
+/// The tables of [`canonical_shared`] and [`canonical_per_tag`] (kept to
+/// reuse their allocations).
+#[derive(Default)]
+struct Numbering {
+    /// The register of each (value, tag) met, at [`value_index`]
+    /// ([`NO_REGISTER`] for none yet), and the entries to clear before the
+    /// next call. A table, not a map: the canonical numbering runs once per
+    /// state and byte class over every tag of every thread, and hashing
+    /// there took most of the time.
+    number: Vec<u32>,
+    numbered: Vec<usize>,
+    /// Per row of this step, its registers' index among the key's
+    /// distinct rows ([`NO_ROW`] if not numbered yet; threads that share a
+    /// row share them).
+    row_regs: Vec<u32>,
+    /// The key's distinct rows, by their registers.
+    distinct: DistinctRows,
+}
+
+/// The distinct rows of registers of a key being numbered: an open
+/// addressing table of their indices (most keys have one or two distinct
+/// rows among twenty-odd threads), emptied by a new stamp.
+#[derive(Default)]
+struct DistinctRows {
+    /// (stamp, row index); a slot is empty unless stamped with `stamp`.
+    slots: Vec<(u32, u32)>,
+    stamp: u32,
+}
+
+impl DistinctRows {
+    /// Empties the table, with room for `rows` rows.
+    fn start(&mut self, rows: usize) {
+        let len = (2 * rows).next_power_of_two().max(8);
+        if self.slots.len() < len {
+            self.slots = vec![(0, 0); len];
+            self.stamp = 0;
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots.fill((0, 0));
+            self.stamp = 1;
+        }
+    }
+
+    /// The index of the row of `tags` registers just written at the end of
+    /// `key`, among the rows from `rows_at`: an earlier equal row's (the
+    /// new one is then dropped from `key`), or its own. The first
+    /// [`LINEAR_ROWS`] rows are compared one by one, without hashing (most
+    /// keys have one or two); the table holds them once there are more.
+    fn index(&mut self, key: &mut Vec<u32>, rows_at: usize, tags: usize) -> u32 {
+        let start = key.len() - tags;
+        let count = (start - rows_at) / tags;
+        if count <= LINEAR_ROWS {
+            let earlier = (0..count).find(|&i| {
+                let other = rows_at + i * tags;
+                key[other..other + tags] == key[start..]
+            });
+            if let Some(i) = earlier {
+                key.truncate(start);
+                return i as u32;
+            }
+            if count == LINEAR_ROWS {
+                for i in 0..=count {
+                    let at = rows_at + i * tags;
+                    self.find_or_insert(key, rows_at, at, tags);
+                }
+            }
+            return count as u32;
+        }
+        let index = self.find_or_insert(key, rows_at, start, tags);
+        if index as usize != count {
+            key.truncate(start);
+        }
+        index
+    }
+
+    /// The index in the table of the row at `key[at..]` (among the rows
+    /// from `rows_at`), which is added if no equal row is there.
+    fn find_or_insert(&mut self, key: &[u32], rows_at: usize, at: usize, tags: usize) -> u32 {
+        let mut hasher = rustc_hash::FxHasher::default();
+        key[at..at + tags].hash(&mut hasher);
+        let mask = self.slots.len() - 1;
+        let mut slot = hasher.finish() as usize & mask;
+        loop {
+            let (stamp, index) = self.slots[slot];
+            if stamp != self.stamp {
+                let index = ((at - rows_at) / tags) as u32;
+                self.slots[slot] = (self.stamp, index);
+                return index;
+            }
+            let other = rows_at + index as usize * tags;
+            if key[other..other + tags] == key[at..at + tags] {
+                return index;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+}
+
+/// How many distinct rows [`DistinctRows::index`] compares one by one
+/// before it hashes them.
+const LINEAR_ROWS: usize = 4;
 
 /// A [`Registers::Shared`] DFA that reaches this fraction of its state
 /// limit has its lists of NFA states counted ([`Builder::too_many_orders`]):
@@ -162,6 +265,10 @@ impl TaggedDfa {
             tags,
             map: HashMap::default(),
             states: Vec::new(),
+            lists: Lists::default(),
+            key: Vec::new(),
+            list_same: SameMoves::new(),
+            next_sids: Vec::new(),
             op_lists: HashMap::from_iter([(Vec::new(), 0)]),
             op_vec: vec![Vec::new()],
             registers: 0,
@@ -171,32 +278,34 @@ impl TaggedDfa {
             cover_budget,
             rows: Vec::new(),
             seen: Marks::default(),
-            number: Vec::new(),
-            numbered: Vec::new(),
-            row_regs: Vec::new(),
+            numbering: Numbering::default(),
+            ops: Vec::new(),
             configs: Vec::new(),
             closures: Closures::default(),
             path_rows: Vec::new(),
         };
         b.seen.resize(nfa.states().len());
-        // State 0: dead (no threads).
-        b.intern(Key {
-            sids: Vec::new(),
-            regs: Vec::new(),
-        })?;
+        // State 0: dead (no threads), of list 0 (no NFA states).
+        b.lists.intern(&[]);
+        b.key.push(0);
+        b.intern()?;
         let mut configs = Vec::new();
         b.new_step();
         b.rows.extend(std::iter::repeat_n(Val::Unset, tags));
         b.closure(nfa.start_anchored(), 0, &mut configs)?;
         b.prune(&mut configs);
-        let (key, start_ops) = b.canonical(&configs);
-        let start = b.intern(key)?;
+        let sids: Vec<StateID> = configs.iter().map(|&(sid, _)| sid).collect();
+        let list = b.lists.intern(&sids);
+        b.canonical(list, &configs);
+        let start_ops = b.ops.clone();
+        let start = b.intern()?;
 
         let mut next = Vec::new();
         let mut ops = Vec::new();
         let mut s = 0;
-        // A transition per class its state's threads tell apart.
-        let mut same = SameMoves::new();
+        // A transition per step of the state's list (the classes its
+        // threads tell apart), built at the step's first class.
+        let mut built: Vec<Option<(u32, u32)>> = Vec::new();
         let mut orders_checked = mode == Registers::PerTag;
         while s < b.states.len() {
             if !orders_checked && b.states.len() > b.max_states / ORDERS_CHECK_AT {
@@ -206,13 +315,16 @@ impl TaggedDfa {
                 }
             }
             let key = Rc::clone(&b.states[s]);
-            same.start(&mut b.steps, &key.sids);
+            let moved = b.move_list(key[0])?;
+            built.clear();
+            built.resize(moved.steps as usize, None);
             for class in 0..alphabet {
-                let (target, op_index) = match same.find(class) {
+                let at = b.lists.class_step(moved, class);
+                let (target, op_index) = match built[at] {
                     Some(done) => done,
                     None => {
-                        let done = b.transition(&key, same.moves(&b.steps, class))?;
-                        same.built(class, done);
+                        let done = b.transition(&key, b.lists.step(moved, at))?;
+                        built[at] = Some(done);
                         done
                     }
                 };
@@ -225,11 +337,11 @@ impl TaggedDfa {
             .states
             .iter()
             .map(|k| {
-                let i = k
-                    .sids
+                let sids = b.lists.sids(k[0]);
+                let i = sids
                     .iter()
                     .position(|&sid| matches!(nfa.state(sid), State::Match { .. }))?;
-                Some(k.regs[i * tags..(i + 1) * tags].to_vec())
+                Some(thread_regs(k, sids.len(), i, tags).to_vec())
             })
             .collect();
         // Operations are built as parallel assignments; run them in place,
@@ -344,6 +456,33 @@ fn value_index(v: Val, t: usize, tags: usize) -> usize {
     row * tags + t
 }
 
+/// Keeps the first `kept` threads of `threads` and those at the match state
+/// (see [`Builder::prune`]).
+fn keep_first<T: Thread>(nfa: &NFA, threads: &mut Vec<T>, kept: usize) {
+    let mut k = 0;
+    threads.retain(|t| {
+        k += 1;
+        k <= kept || matches!(nfa.state(t.sid()), State::Match { .. })
+    });
+}
+
+/// A thread of a step, with or without its tag values.
+trait Thread {
+    fn sid(&self) -> StateID;
+}
+
+impl Thread for StateID {
+    fn sid(&self) -> StateID {
+        *self
+    }
+}
+
+impl Thread for Config {
+    fn sid(&self) -> StateID {
+        self.0
+    }
+}
+
 /// Whether sorted `small` is a subset of sorted `big`.
 fn is_subset(small: &[StateID], big: &[StateID]) -> bool {
     let mut big = big.iter();
@@ -384,19 +523,17 @@ impl Marks {
 }
 
 impl Builder<'_> {
-    /// The target state and operation list of the threads of state `key`
-    /// moving to `moves` (one NFA state per thread, `NO_MOVE` for a thread
-    /// that reads no byte of the class).
-    fn transition(&mut self, key: &Key, moves: &[u32]) -> Result<(u32, u32), TaggedError> {
+    /// The target state and operation list of the threads of the state
+    /// whose key is `key` moving by `step` of its list.
+    fn transition(&mut self, key: &[u32], step: Step) -> Result<(u32, u32), TaggedError> {
         let tags = self.tags;
         let mut configs = std::mem::take(&mut self.configs);
         configs.clear();
         self.new_step();
-        for (i, &to) in moves.iter().enumerate() {
-            if to == NO_MOVE {
-                continue;
-            }
-            let regs = &key.regs[i * tags..(i + 1) * tags];
+        let threads = self.lists.sids(key[0]).len();
+        for at in 0..self.lists.moves(step).len() {
+            let (i, to) = self.lists.moves(step)[at];
+            let regs = thread_regs(key, threads, i as usize, tags);
             let row = (self.rows.len() / tags.max(1)) as u32;
             self.rows.extend(regs.iter().map(|&r| match r {
                 UNSET => Val::Unset,
@@ -405,37 +542,119 @@ impl Builder<'_> {
             }));
             self.closure(StateID::new_unchecked(to as usize), row, &mut configs)?;
         }
-        self.prune(&mut configs);
-        let (target, list) = self.canonical(&configs);
+        if step.kept != ALL_KEPT {
+            keep_first(self.nfa, &mut configs, step.kept as usize);
+        }
+        debug_assert!(configs
+            .iter()
+            .map(|c| c.0)
+            .eq(self.lists.sids(step.list).iter().copied()));
+        self.canonical(step.list, &configs);
         self.configs = configs;
-        let identity = list
+        let identity = self
+            .ops
             .iter()
             .all(|op| matches!(op, RegOp::Copy { dst, src } if dst == src));
-        let op_index = if identity { 0 } else { self.op_index(list) };
-        Ok((self.intern(target)?, op_index))
+        let op_index = if identity { 0 } else { self.op_index() };
+        Ok((self.intern()?, op_index))
     }
 
-    fn intern(&mut self, key: Key) -> Result<u32, TaggedError> {
-        if let Some(&id) = self.map.get(&key) {
+    /// Numbers the registers of `configs`, threads of list `list` (with
+    /// their rows in this step's rows), canonically: the key goes to
+    /// [`Builder::key`], the operations that fill the new registers to
+    /// [`Builder::ops`].
+    fn canonical(&mut self, list: u32, configs: &[Config]) {
+        self.key.clear();
+        self.key.push(list);
+        self.ops.clear();
+        let registers = canonical(
+            self.mode,
+            &mut self.numbering,
+            &self.rows,
+            self.tags,
+            configs,
+            &mut self.key,
+            &mut self.ops,
+        );
+        self.registers = self.registers.max(registers);
+    }
+
+    /// The state whose key is [`Builder::key`], numbering it if new.
+    fn intern(&mut self) -> Result<u32, TaggedError> {
+        if let Some(&id) = self.map.get(&self.key[..]) {
             return Ok(id);
         }
         if self.states.len() >= self.max_states {
             return Err(TaggedError::TooManyStates);
         }
         let id = self.states.len() as u32;
-        let key = Rc::new(key);
+        let key: Rc<[u32]> = Rc::from(&self.key[..]);
         self.map.insert(Rc::clone(&key), id);
         self.states.push(key);
         Ok(id)
     }
 
-    fn op_index(&mut self, list: Vec<RegOp>) -> u32 {
-        if let Some(&i) = self.op_lists.get(&list) {
+    /// The moves of list `list` (see [`Lists`]), computed if not yet: the
+    /// classes split into groups with the same moves, and a step per group.
+    fn move_list(&mut self, list: u32) -> Result<Moved, TaggedError> {
+        if let Some(moved) = self.lists.moved(list) {
+            return Ok(moved);
+        }
+        let sids = Rc::clone(self.lists.sids(list));
+        let mut same = std::mem::replace(&mut self.list_same, SameMoves::new());
+        same.start(&mut self.steps, &sids);
+        let mut steps = Vec::new();
+        let mut class_steps = Vec::with_capacity(self.steps.classes());
+        for class in 0..self.steps.classes() {
+            let index = match same.find(class) {
+                Some(index) => index,
+                None => {
+                    let index = steps.len() as u8;
+                    steps.push(self.list_step(same.moves(&self.steps, class))?);
+                    same.built(class, index);
+                    index
+                }
+            };
+            class_steps.push(index);
+        }
+        self.list_same = same;
+        Ok(self.lists.set_moves(list, &steps, &class_steps))
+    }
+
+    /// The step of threads moving to `moves` (one NFA state per thread,
+    /// `NO_MOVE` for a thread that reads no byte of the class): the
+    /// closures of their targets in priority order (see
+    /// [`Builder::closure`]), pruned.
+    fn list_step(&mut self, moves: &[u32]) -> Result<Step, TaggedError> {
+        let mut next = std::mem::take(&mut self.next_sids);
+        next.clear();
+        self.new_step();
+        for &to in moves {
+            if to != NO_MOVE {
+                self.closure_states(StateID::new_unchecked(to as usize), &mut next)?;
+            }
+        }
+        let kept = match self.pruned(&next) {
+            Some(kept) => {
+                keep_first(self.nfa, &mut next, kept);
+                kept as u32
+            }
+            None => ALL_KEPT,
+        };
+        let list = self.lists.intern(&next);
+        self.next_sids = next;
+        Ok(self.lists.new_step(list, moves, kept))
+    }
+
+    /// The number of the operation list [`Builder::ops`], numbering it if
+    /// new.
+    fn op_index(&mut self) -> u32 {
+        if let Some(&i) = self.op_lists.get(&self.ops[..]) {
             return i;
         }
         let i = self.op_vec.len() as u32;
-        self.op_lists.insert(list.clone(), i);
-        self.op_vec.push(list);
+        self.op_lists.insert(self.ops.clone(), i);
+        self.op_vec.push(self.ops.clone());
         i
     }
 
@@ -448,30 +667,33 @@ impl Builder<'_> {
     /// validate (RFC 3986 Appendix B) otherwise carry losing threads through
     /// whole parts, and a state for each way they line up.
     fn prune(&mut self, configs: &mut Vec<Config>) {
-        if self.mode == Registers::Shared {
-            return;
-        }
         let sids: Vec<StateID> = configs.iter().map(|(sid, _)| *sid).collect();
-        let nfa = self.nfa;
+        if let Some(kept) = self.pruned(&sids) {
+            keep_first(self.nfa, configs, kept);
+        }
+    }
+
+    /// How many first threads (at `sids`) [`Builder::prune`] keeps besides
+    /// those at the match state, or `None` if it keeps all.
+    fn pruned(&mut self, sids: &[StateID]) -> Option<usize> {
+        if self.mode == Registers::Shared {
+            return None;
+        }
         // Covering is monotone in the number of first threads taken: if all
         // but the last do not cover, no fewer do.
-        if sids.len() < 2 || !self.covers(&sids[..sids.len() - 1], &sids) {
-            return;
+        if sids.len() < 2 || !self.covers(&sids[..sids.len() - 1], sids) {
+            return None;
         }
         let (mut lo, mut hi) = (1, sids.len() - 1);
         while lo < hi {
             let mid = (lo + hi) / 2;
-            if self.covers(&sids[..mid], &sids) {
+            if self.covers(&sids[..mid], sids) {
                 hi = mid;
             } else {
                 lo = mid + 1;
             }
         }
-        let mut k = 0;
-        configs.retain(|(sid, _)| {
-            k += 1;
-            k <= lo || matches!(nfa.state(*sid), State::Match { .. })
-        });
+        Some(lo)
     }
 
     /// Whether threads at NFA states `first` accept every nonempty string
@@ -549,50 +771,23 @@ impl Builder<'_> {
     /// Whether the DFA would have more than `max_states` states, by its
     /// states' lists of NFA states alone: each state has one (with the
     /// registers of its threads), and which lists follow which does not
-    /// depend on the registers (unless threads are pruned, which only
-    /// [`Registers::PerTag`] does). Walking the lists alone costs a
+    /// depend on the registers ([`Lists`]). Walking the lists alone costs a
     /// fraction of the tagged construction (a state's key holds a value
     /// per thread and tag), so a DFA that would pass the limit (RFC 9051's
     /// `body-fields`, RFC 9116's `body`) is refused in that fraction of the
-    /// time it takes to build as many tagged states.
+    /// time it takes to build as many tagged states. The walk moves every
+    /// list ([`Builder::move_list`]), which the build then reads instead of
+    /// moving them again. (Only for [`Registers::Shared`]: the pruning of
+    /// [`Registers::PerTag`] must meet its lists in the build's order, as
+    /// its work budget runs out at the same point.)
     fn too_many_orders(&mut self) -> Result<bool, TaggedError> {
-        let nfa = self.nfa;
-        let mut index: HashMap<Vec<StateID>, ()> = HashMap::default();
-        let mut lists: Vec<Vec<StateID>> = vec![Vec::new()];
-        index.insert(Vec::new(), ());
-        let mut start = Vec::new();
-        self.new_step();
-        self.closure_states(nfa.start_anchored(), &mut start)?;
-        if index.insert(start.clone(), ()).is_none() {
-            lists.push(start);
-        }
-        let mut i = 0;
-        let mut next = Vec::new();
-        // A list's classes with the same moves give the same next list.
-        let mut same = SameMoves::new();
-        while i < lists.len() {
-            same.start(&mut self.steps, &lists[i]);
-            for class in 0..self.steps.classes() {
-                if same.find(class).is_some() {
-                    continue;
-                }
-                same.built(class, ());
-                next.clear();
-                self.new_step();
-                for &to in same.moves(&self.steps, class) {
-                    if to != NO_MOVE {
-                        self.closure_states(StateID::new_unchecked(to as usize), &mut next)?;
-                    }
-                }
-                if !index.contains_key(&next) {
-                    if lists.len() >= self.max_states {
-                        return Ok(true);
-                    }
-                    index.insert(next.clone(), ());
-                    lists.push(next.clone());
-                }
+        let mut list = 0;
+        while list < self.lists.len() {
+            self.move_list(list as u32)?;
+            if self.lists.len() > self.max_states {
+                return Ok(true);
             }
-            i += 1;
+            list += 1;
         }
         Ok(false)
     }
@@ -615,12 +810,6 @@ impl Builder<'_> {
     fn new_step(&mut self) {
         self.rows.clear();
         self.seen.stamp();
-    }
-
-    /// The tag values of row `row`.
-    fn row(&self, row: u32) -> &[Val] {
-        let start = row as usize * self.tags;
-        &self.rows[start..start + self.tags]
     }
 
     /// Adds the epsilon closure of `sid`, whose thread holds the tag values
@@ -660,143 +849,186 @@ impl Builder<'_> {
         self.path_rows = path_rows;
         Ok(())
     }
+}
 
-    /// [`Builder::row_regs`] for this step's rows, none numbered yet.
-    fn rows_unnumbered(&mut self) -> Vec<Option<usize>> {
-        let mut row_regs = std::mem::take(&mut self.row_regs);
-        row_regs.clear();
-        row_regs.resize(self.rows.len() / self.tags, None);
-        row_regs
+/// Numbers the registers of the threads `configs`, whose rows of `rows`
+/// (`tags` values each) hold their values, in order of first appearance,
+/// as `mode` says: appends them to `key` and the operations that fill the
+/// new registers to `ops`; returns how many registers the state uses.
+fn canonical(
+    mode: Registers,
+    numbering: &mut Numbering,
+    rows: &[Val],
+    tags: usize,
+    configs: &[Config],
+    key: &mut Vec<u32>,
+    ops: &mut Vec<RegOp>,
+) -> usize {
+    match mode {
+        Registers::Shared => canonical_shared(numbering, rows, tags, configs, key, ops),
+        Registers::PerTag => canonical_per_tag(numbering, rows, tags, configs, key, ops),
     }
+}
 
-    /// Numbers registers by first appearance; returns the state key and the
-    /// operations that fill the new registers.
-    fn canonical(&mut self, configs: &[Config]) -> (Key, Vec<RegOp>) {
-        if self.mode == Registers::PerTag {
-            return self.canonical_per_tag(configs);
-        }
-        let mut number = std::mem::take(&mut self.number);
-        let mut numbered = std::mem::take(&mut self.numbered);
-        let mut count = 0u32;
-        let mut ops = Vec::new();
-        let mut sids = Vec::with_capacity(configs.len());
-        let mut regs = Vec::with_capacity(configs.len() * self.tags);
-        let mut row_regs = self.rows_unnumbered();
-        for &(sid, row) in configs {
-            sids.push(sid);
-            // A row met before has all its values numbered already.
-            if let Some(start) = row_regs[row as usize] {
-                regs.extend_from_within(start..start + self.tags);
-                continue;
-            }
-            row_regs[row as usize] = Some(regs.len());
-            for &v in self.row(row) {
-                match v {
-                    Val::Unset => {
-                        regs.push(UNSET);
-                        continue;
-                    }
-                    Val::Pending => {
-                        regs.push(PENDING);
-                        continue;
-                    }
-                    Val::Prev | Val::Old(_) => {}
-                }
-                let at = value_index(v, 0, 1);
-                if at >= number.len() {
-                    number.resize(at + 1, NO_REGISTER);
-                }
-                if number[at] == NO_REGISTER {
-                    number[at] = count;
-                    numbered.push(at);
-                    ops.push(match v {
-                        Val::Prev => RegOp::SetPos { dst: count },
-                        Val::Old(src) => RegOp::Copy { dst: count, src },
-                        Val::Unset | Val::Pending => unreachable!("not stored in registers"),
-                    });
-                    count += 1;
-                }
-                regs.push(number[at]);
-            }
-        }
-        self.registers = self.registers.max(count as usize);
-        for at in numbered.drain(..) {
-            number[at] = NO_REGISTER;
-        }
-        self.number = number;
-        self.numbered = numbered;
-        self.row_regs = row_regs;
-        (Key { sids, regs }, ops)
-    }
+/// The registers of thread `thread` (of `threads`) in state key `key`:
+/// the key is the state's list, then per thread the index of its row of
+/// registers, then the distinct rows of `tags` registers each (threads
+/// mostly share a few rows: keys are a tenth as long as a row per
+/// thread, and hashing and copying them was a large part of the build).
+fn thread_regs(key: &[u32], threads: usize, thread: usize, tags: usize) -> &[u32] {
+    let at = 1 + threads + key[1 + thread] as usize * tags;
+    &key[at..at + tags]
+}
 
-    /// [`Registers::PerTag`]: a register per tag and distinct value, unset
-    /// tags included (a copy of the register that holds "unset"); tag `t`'s
-    /// first value in priority order takes register `t - 2`, further values
-    /// the registers after the last tag's. Group 0 is never tracked.
-    fn canonical_per_tag(&mut self, configs: &[Config]) -> (Key, Vec<RegOp>) {
-        let mut ops = Vec::new();
-        let mut sids = Vec::with_capacity(configs.len());
-        let mut regs = Vec::with_capacity(configs.len() * self.tags);
-        let mut number = std::mem::take(&mut self.number);
-        let mut numbered = std::mem::take(&mut self.numbered);
-        let tags = self.tags;
-        // The first value of tag `t` (in priority order) lives in register
-        // `t - 2` in every state, so that a loop that keeps its threads in
-        // order needs no copies; other values take the registers after those.
-        let tracked = self.tags.saturating_sub(2) as u32;
-        let mut first = vec![false; self.tags];
-        let mut extra = 0u32;
-        let mut row_regs = self.rows_unnumbered();
-        for &(sid, row) in configs {
-            sids.push(sid);
-            if let Some(start) = row_regs[row as usize] {
-                regs.extend_from_within(start..start + self.tags);
-                continue;
-            }
-            row_regs[row as usize] = Some(regs.len());
-            for (t, &v) in self.row(row).iter().enumerate() {
-                if t < 2 {
-                    regs.push(UNSET);
+/// Starts numbering a key of `threads` threads whose rows are of a step
+/// of `rows` rows (see [`thread_regs`]): makes room for the threads' row
+/// indices after `key`'s list; returns where its rows start.
+fn start_rows(numbering: &mut Numbering, rows: usize, threads: usize, key: &mut Vec<u32>) -> usize {
+    numbering.row_regs.clear();
+    numbering.row_regs.resize(rows, NO_ROW);
+    numbering.distinct.start(threads);
+    key.resize(key.len() + threads, 0);
+    key.len()
+}
+
+/// [`canonical`] for [`Registers::Shared`]: one register per distinct
+/// value, by first appearance.
+fn canonical_shared(
+    numbering: &mut Numbering,
+    rows: &[Val],
+    tags: usize,
+    configs: &[Config],
+    key: &mut Vec<u32>,
+    ops: &mut Vec<RegOp>,
+) -> usize {
+    let threads_at = key.len();
+    let rows_at = start_rows(numbering, rows.len() / tags.max(1), configs.len(), key);
+    let Numbering {
+        number,
+        numbered,
+        row_regs,
+        distinct,
+    } = numbering;
+    let mut count = 0u32;
+    for (thread, &(_, row)) in configs.iter().enumerate() {
+        // A row met before has all its values numbered already.
+        if row_regs[row as usize] != NO_ROW {
+            key[threads_at + thread] = row_regs[row as usize];
+            continue;
+        }
+        let at_row = row as usize * tags;
+        for &v in &rows[at_row..at_row + tags] {
+            match v {
+                Val::Unset => {
+                    key.push(UNSET);
                     continue;
                 }
-                if v == Val::Pending {
-                    regs.push(PENDING);
+                Val::Pending => {
+                    key.push(PENDING);
                     continue;
                 }
-                let at = value_index(v, t, tags);
-                if at >= number.len() {
-                    number.resize(at + 1, NO_REGISTER);
-                }
-                if number[at] == NO_REGISTER {
-                    let next = if !first[t] {
-                        first[t] = true;
-                        t as u32 - 2
-                    } else {
-                        extra += 1;
-                        tracked + extra - 1
-                    };
-                    number[at] = next;
-                    numbered.push(at);
-                    ops.push(match v {
-                        Val::Unset => RegOp::Copy {
-                            dst: next,
-                            src: NONE_PLACEHOLDER,
-                        },
-                        Val::Prev => RegOp::SetPos { dst: next },
-                        Val::Old(src) => RegOp::Copy { dst: next, src },
-                        Val::Pending => unreachable!("not stored in registers"),
-                    });
-                }
-                regs.push(number[at]);
+                Val::Prev | Val::Old(_) => {}
             }
+            let at = value_index(v, 0, 1);
+            if at >= number.len() {
+                number.resize(at + 1, NO_REGISTER);
+            }
+            if number[at] == NO_REGISTER {
+                number[at] = count;
+                numbered.push(at);
+                ops.push(match v {
+                    Val::Prev => RegOp::SetPos { dst: count },
+                    Val::Old(src) => RegOp::Copy { dst: count, src },
+                    Val::Unset | Val::Pending => unreachable!("not stored in registers"),
+                });
+                count += 1;
+            }
+            key.push(number[at]);
         }
-        self.registers = self.registers.max((tracked + extra) as usize);
-        for at in numbered.drain(..) {
-            number[at] = NO_REGISTER;
-        }
-        self.number = number;
-        self.numbered = numbered;
-        self.row_regs = row_regs;
-        (Key { sids, regs }, ops)
+        let index = distinct.index(key, rows_at, tags);
+        row_regs[row as usize] = index;
+        key[threads_at + thread] = index;
     }
+    for at in numbered.drain(..) {
+        number[at] = NO_REGISTER;
+    }
+    count as usize
+}
+
+/// [`canonical`] for [`Registers::PerTag`]: a register per tag and
+/// distinct value, unset tags included (a copy of the register that holds
+/// "unset"); tag `t`'s first value in priority order takes register
+/// `t - 2`, further values the registers after the last tag's. Group 0 is
+/// never tracked.
+fn canonical_per_tag(
+    numbering: &mut Numbering,
+    rows: &[Val],
+    tags: usize,
+    configs: &[Config],
+    key: &mut Vec<u32>,
+    ops: &mut Vec<RegOp>,
+) -> usize {
+    let threads_at = key.len();
+    let rows_at = start_rows(numbering, rows.len() / tags.max(1), configs.len(), key);
+    let Numbering {
+        number,
+        numbered,
+        row_regs,
+        distinct,
+    } = numbering;
+    // The first value of tag `t` (in priority order) lives in register
+    // `t - 2` in every state, so that a loop that keeps its threads in
+    // order needs no copies; other values take the registers after those.
+    let tracked = tags.saturating_sub(2) as u32;
+    let mut first = vec![false; tags];
+    let mut extra = 0u32;
+    for (thread, &(_, row)) in configs.iter().enumerate() {
+        if row_regs[row as usize] != NO_ROW {
+            key[threads_at + thread] = row_regs[row as usize];
+            continue;
+        }
+        let at_row = row as usize * tags;
+        for (t, &v) in rows[at_row..at_row + tags].iter().enumerate() {
+            if t < 2 {
+                key.push(UNSET);
+                continue;
+            }
+            if v == Val::Pending {
+                key.push(PENDING);
+                continue;
+            }
+            let at = value_index(v, t, tags);
+            if at >= number.len() {
+                number.resize(at + 1, NO_REGISTER);
+            }
+            if number[at] == NO_REGISTER {
+                let next = if !first[t] {
+                    first[t] = true;
+                    t as u32 - 2
+                } else {
+                    extra += 1;
+                    tracked + extra - 1
+                };
+                number[at] = next;
+                numbered.push(at);
+                ops.push(match v {
+                    Val::Unset => RegOp::Copy {
+                        dst: next,
+                        src: NONE_PLACEHOLDER,
+                    },
+                    Val::Prev => RegOp::SetPos { dst: next },
+                    Val::Old(src) => RegOp::Copy { dst: next, src },
+                    Val::Pending => unreachable!("not stored in registers"),
+                });
+            }
+            key.push(number[at]);
+        }
+        let index = distinct.index(key, rows_at, tags);
+        row_regs[row as usize] = index;
+        key[threads_at + thread] = index;
+    }
+    for at in numbered.drain(..) {
+        number[at] = NO_REGISTER;
+    }
+    (tracked + extra) as usize
 }

@@ -174,7 +174,17 @@ impl TaggedDfa {
     /// two-byte steps if `pair_bytes` is given and they fit in it; `None`
     /// when the tables do not fit their fields.
     pub fn to_bytes(&self, pair_bytes: Option<usize>, big_endian: bool) -> Option<Vec<u8>> {
-        self.to_bytes_with(pair_bytes, big_endian, true)
+        self.to_bytes_with(pair_bytes, big_endian, self.shapes().as_ref())
+    }
+
+    /// [`TaggedDfa::to_bytes`] in little- and big-endian order, searching
+    /// the shapes once for both.
+    pub fn to_bytes_both(&self, pair_bytes: Option<usize>) -> Option<[Vec<u8>; 2]> {
+        let shapes = self.shapes();
+        Some([
+            self.to_bytes_with(pair_bytes, false, shapes.as_ref())?,
+            self.to_bytes_with(pair_bytes, true, shapes.as_ref())?,
+        ])
     }
 
     /// The DFA's inputs of up to 64 bytes as shapes ([`Shapes`]) whose
@@ -192,7 +202,7 @@ impl TaggedDfa {
             edge: &|s, x| (self.next[s * a + x] as usize, self.ops[s * a + x]),
             accepts: &|s| self.finals[s].is_some(),
         })?;
-        let wire = WireBytes::new(&self.to_bytes_with(None, NATIVE_BIG_ENDIAN, false)?);
+        let wire = WireBytes::new(&self.to_bytes_with(None, NATIVE_BIG_ENDIAN, None)?);
         let mut tags = Vec::with_capacity(shapes.samples.len() * self.tags);
         for sample in &shapes.samples {
             let found = run_wire(&wire, sample).ok()?;
@@ -206,13 +216,13 @@ impl TaggedDfa {
         Some((shapes, tags))
     }
 
-    /// [`TaggedDfa::to_bytes`], with its shapes if `shapes` (and it has
-    /// them).
+    /// [`TaggedDfa::to_bytes`], with `shapes` ([`TaggedDfa::shapes`]) if
+    /// given.
     pub(super) fn to_bytes_with(
         &self,
         pair_bytes: Option<usize>,
         big_endian: bool,
-        shapes: bool,
+        shapes: Option<&(Shapes, Vec<u8>)>,
     ) -> Option<Vec<u8>> {
         let (mut words, layout) = self.to_words()?;
         let pairs = pair_bytes.and_then(|max| self.to_pair_words(max));
@@ -230,10 +240,9 @@ impl TaggedDfa {
             None => Vec::new(),
         };
         let loops_at = if loops.is_empty() { 0 } else { words.len() as u32 };
-        let shapes = if shapes { self.shapes() } else { None };
         // The shapes after the loop sets, from the next multiple of 64
         // bytes of the table.
-        let shapes_at = shapes.as_ref().map_or(0, |_| {
+        let shapes_at = shapes.map_or(0, |_| {
             let end = rtwire::HEADER_BYTES + 256 + 4 * words.len() + LOOP_SET_BYTES * loops.len();
             (end.next_multiple_of(64) - rtwire::HEADER_BYTES - 256) as u32
         });
@@ -261,7 +270,7 @@ impl TaggedDfa {
         if let Some((shapes, tags)) = shapes {
             out.resize(out.len().next_multiple_of(64), 0);
             out.extend_from_slice(&shapes.to_bytes());
-            out.extend_from_slice(&tags);
+            out.extend_from_slice(tags);
         }
         Some(out)
     }

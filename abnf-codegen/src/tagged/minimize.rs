@@ -76,13 +76,59 @@ impl TaggedDfa {
 }
 
 /// One class of each set of classes whose columns of `next` and `ops` (`n`
-/// states by `a` classes) are equal.
+/// states by `a` classes) are equal: the first of each, in class order.
+/// The columns are hashed in one pass over the rows (building and hashing
+/// each column as a vector, a stride of `a` apart, took 4% of RFC 3261's
+/// `generate`), and a class whose hash an earlier kept class has is
+/// compared with it entry by entry.
 fn distinct_columns(next: &[u32], ops: &[u32], n: usize, a: usize) -> Vec<usize> {
-    let mut seen: HashMap<Vec<(u32, u32)>, ()> = HashMap::default();
+    let mut hashes = vec![0u64; a];
+    for s in 0..n {
+        let row = s * a;
+        for (c, h) in hashes.iter_mut().enumerate() {
+            let entry = (u64::from(next[row + c]) << 32) | u64::from(ops[row + c]);
+            *h = (h.rotate_left(5) ^ entry).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    let same = |c: usize, d: usize| {
+        (0..n).all(|s| next[s * a + c] == next[s * a + d] && ops[s * a + c] == ops[s * a + d])
+    };
+    let mut kept: HashMap<u64, Vec<usize>> = HashMap::default();
     (0..a)
         .filter(|&c| {
-            let col = (0..n).map(|s| (next[s * a + c], ops[s * a + c])).collect();
-            seen.insert(col, ()).is_none()
+            let earlier = kept.entry(hashes[c]).or_default();
+            if earlier.iter().any(|&d| same(c, d)) {
+                return false;
+            }
+            earlier.push(c);
+            true
         })
         .collect()
+}
+
+impl TaggedDfa {
+    /// The number of states of the minimal DFA that accepts what this one
+    /// does, registers aside (the dead state included when some input
+    /// cannot be completed): the residual languages of its reachable
+    /// states. Every tagged DFA of the same language has at least as many
+    /// states, whatever its registers.
+    pub fn language_states(&self) -> usize {
+        let n = self.states();
+        let a = self.alphabet;
+        let labels: Vec<u32> = self.finals.iter().map(|f| u32::from(f.is_some())).collect();
+        let partition = Partition::refine(a, &self.next, &labels);
+        let mut reached = vec![false; n];
+        let mut blocks = vec![false; partition.blocks()];
+        let mut todo = vec![self.start as usize];
+        reached[self.start as usize] = true;
+        while let Some(s) = todo.pop() {
+            blocks[partition.block(s) as usize] = true;
+            for &t in &self.next[s * a..(s + 1) * a] {
+                if !std::mem::replace(&mut reached[t as usize], true) {
+                    todo.push(t as usize);
+                }
+            }
+        }
+        blocks.iter().filter(|&&b| b).count()
+    }
 }

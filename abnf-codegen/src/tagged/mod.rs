@@ -131,6 +131,7 @@ mod closures;
 mod determinize;
 mod encode;
 pub mod exits;
+mod lists;
 mod minimize;
 mod sets;
 mod utf8;
@@ -195,7 +196,17 @@ pub fn from_hir(hir: &Hir, limits: Limits, components: bool) -> Result<TaggedDfa
         // trees spent 15 s in it, at half 12 s (1 s since the pruning's
         // sets of NFA states are numbered once per build).
         let cap = (dfa.states() / 2).min(limits.tagged_states);
-        if let Ok(p) = build(Registers::PerTag, cap) {
+        // No DFA of the language has fewer states than its minimal DFA, so
+        // where that has more than a sixth of the shared form's, the
+        // per-tag form is not built (it could not be taken: this skips
+        // RFC 3261's thirteen per-tag builds, 1 s, all of which failed at
+        // their cap). Components read `&str`s: `trust_utf8` may have
+        // changed what the shared form accepts, so they are always built.
+        let could_be_taken = components || dfa.language_states() * 6 <= dfa.states();
+        if let Some(p) = could_be_taken
+            .then(|| build(Registers::PerTag, cap).ok())
+            .flatten()
+        {
             if p.states() * 6 <= dfa.states() && p.registers <= MAX_REGISTERS && p.fits_words() {
                 dfa = p;
             }
@@ -399,7 +410,7 @@ mod forms {
         ]) {
             for mode in [Registers::Shared, Registers::PerTag] {
                 let d = build(p, mode);
-                let plain = WireBytes::new(&d.to_bytes_with(None, NATIVE_BIG_ENDIAN, false).unwrap());
+                let plain = WireBytes::new(&d.to_bytes_with(None, NATIVE_BIG_ENDIAN, None).unwrap());
                 let Some(shaped) = d.shapes().map(|_| d.wire().unwrap()) else {
                     continue;
                 };
