@@ -1041,8 +1041,8 @@ fn element_dfa(
 /// its automaton `dfa` gets, as offsets from its start: `Some` when all
 /// matches of `plain` (the element) have one length, up to 64 bytes, and
 /// the automaton's shapes (which are exactly its inputs of up to 64 bytes)
-/// all have the same tags (RFC 9562's `hexOctet`: two bytes, its two
-/// `HEXDIG`s at 0 and 1). A list whose span a parse has matched is then
+/// all have the same tags (RFC 9562's `4hexOctet` with the core `HEXDIG`:
+/// two bytes each, the item at 0..2). A list whose span a parse has matched is then
 /// cut into items of that length, each with those tags, with no walk.
 fn fixed_items(dfa: &TaggedDfa, plain: &regex_syntax::hir::Hir) -> Option<(usize, Vec<Option<usize>>)> {
     let props = plain.properties();
