@@ -38,7 +38,7 @@ impl Lowerer<'_> {
     /// HIR (with its group count, group 0 included) instead of its plain
     /// one: its groups follow the field's, renumbered from it, so that the
     /// rule's node is built from this automaton's tags (see
-    /// [`Groups::push_nested`]). Exact for the same reason as a part parsed
+    /// [`Groups::nested`]). Exact for the same reason as a part parsed
     /// over its span.
     pub fn lower_captured_nested(
         &mut self,
@@ -56,7 +56,7 @@ impl Lowerer<'_> {
     /// A repetition element with group 1 around the (first occurrence of
     /// the) item rule.
     /// With `nested` (the item rule's captured HIR and its group count),
-    /// the item rule's groups follow group 1 ([`Groups::push_nested`]).
+    /// the item rule's groups follow group 1 ([`Groups::nested`]).
     pub fn lower_element(
         &mut self,
         element: &Expr,

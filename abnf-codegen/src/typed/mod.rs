@@ -146,13 +146,14 @@ impl Groups {
     }
 
     /// Whether field group `g` is followed by its typed rule's own groups
-    /// ([`Groups::push_nested`]).
+    /// ([`Groups::nested`]).
     pub fn nests(&self, g: usize) -> bool {
         self.nested.iter().any(|&(f, _)| f == g)
     }
 
     /// The field groups followed by their typed rule's own groups, each
-    /// with that rule's group count ([`Groups::push_nested`]).
+    /// with that rule's group count: that rule's group `i` is group
+    /// `field + i` here, and its node is built from these tags.
     pub fn nested(&self) -> &[(usize, usize)] {
         &self.nested
     }
@@ -176,7 +177,7 @@ impl Groups {
 
     /// Each group from group 1 on, with the body path of its part, or
     /// `None` for a group of a typed rule read in the same walk
-    /// ([`Groups::push_nested`]).
+    /// ([`Groups::nested`]).
     pub fn paths(&self) -> impl Iterator<Item = (usize, Option<&[usize]>)> {
         self.sites
             .iter()
