@@ -966,26 +966,30 @@ fn list_element(
         let d = element_dfa(config.limits, cache, g, ty, f, hir, groups, &plain, tiles, text)?;
         Ok::<_, Diagnostic>((d, plain, tiles))
     };
-    let (mut d, plain, tiles) = match plain_form(lowerer, cache) {
+    let (d, plain, tiles) = match plain_form(lowerer, cache) {
         Ok(built) => built,
         Err(e) => return Some(Err(e)),
     };
+    // Items with holes (`!nest`) are neither nested nor cut by offset: a
+    // hole stands for a call of any length.
     if !nest {
-        // Items with holes are not cut by offset: a hole stands for a
-        // call of any length.
-        d.fixed = None;
         return Some(Ok(d));
     }
     let (nested, states) = nestable_parts(g, model, parts, ty.rule, &fields, d.dfa.states());
-    if nested.is_empty() || states > MAX_NESTED_STATES {
-        return Some(Ok(d));
-    }
-    let limits = nested_limits(config, states);
-    let wider = lower(lowerer, &nested)
-        .ok()
-        .and_then(|(hir, groups)| element_dfa(limits, cache, g, ty, f, hir, groups, &plain, tiles, text).ok())
+    let wider = (!nested.is_empty() && states <= MAX_NESTED_STATES)
+        .then(|| lower(lowerer, &nested).ok())
+        .flatten()
+        .and_then(|(hir, groups)| {
+            let limits = nested_limits(config, states);
+            element_dfa(limits, cache, g, ty, f, hir, groups, &plain, tiles, text).ok()
+        })
         .filter(|w| nested_fits(&d.dfa, &w.dfa));
-    Some(Ok(wider.unwrap_or(d)))
+    let mut d = wider.unwrap_or(d);
+    // Once, for the automaton kept.
+    if d.exact.is_none() {
+        d.fixed = fixed_items(&d.dfa, &plain);
+    }
+    Some(Ok(d))
 }
 
 /// A list's element automaton from its captured HIR: the element itself
@@ -1023,17 +1027,11 @@ fn element_dfa(
         };
         (first, Some(group))
     };
-    let dfa = tagged(limits, cache, g, ty.rule, &hir, false, text)?;
-    let fixed = if exact.is_none() {
-        fixed_items(&dfa, plain)
-    } else {
-        None
-    };
     Ok(ElementDfa {
         groups,
-        dfa,
+        dfa: tagged(limits, cache, g, ty.rule, &hir, false, text)?,
         exact,
-        fixed,
+        fixed: None,
     })
 }
 
