@@ -854,11 +854,12 @@ impl Table<'_> {
     /// Whether forward state `q` is in reverse state `r`'s set.
     #[inline(always)]
     pub(crate) fn meet(&self, rev: &Reverse<'_>, q: usize, r: usize) -> bool {
-        // State numbers fit in 32 bits, and 32-bit division is quicker.
-        let (q, r) = (
-            (q as u32 / self.alphabet) as usize,
-            (r as u32 / self.alphabet) as usize,
-        );
+        // Both are multiples of the alphabet below 2^32: dividing by a
+        // multiplication with the rounded-up reciprocal is exact (the error,
+        // under one per state, stays below 2^32), and it ends the walk's
+        // chain of latencies sooner than two divisions.
+        let state = |s: usize| ((s as u64 * self.recip) >> 32) as usize;
+        let (q, r) = (state(q), state(r));
         rev.sets[r * rev.set_words as usize + q / 32] >> (q % 32) & 1 == 1
     }
 

@@ -9,7 +9,7 @@ use crate::shapes::Shapes;
 use crate::simd::{Level, SHAPE_LEN};
 use crate::wire::{
     self, Kind, WireError, DELTA, FIRST_LIST, FIRST_PAIR_LIST, MAX_REGISTERS, NEXT_BITS, NEXT_MASK,
-    NOT_FINAL, PENDING, SET_POS, UNSET,
+    NOT_FINAL, PENDING, SET_POS,
 };
 use crate::{ByteSet, MatchError};
 
@@ -615,13 +615,18 @@ impl TaggedDfa<'_> {
         }
         let map = (self.final_maps + f) as usize;
         let maps = &self.words[map..map + self.tags as usize];
+        let Some(&first) = regs.first() else {
+            return false;
+        };
+        // Without a branch per tag (an item of a list may read 40 tags,
+        // in a pattern too long to predict): both candidates are read and
+        // one kept, which compiles to conditional moves.
         for (slot, &r) in tags.iter_mut().zip(maps) {
-            *slot = match r {
-                UNSET => NONE,
-                // Set where the parse ends, not stored yet.
-                PENDING => pos,
-                r => regs[r as usize],
-            };
+            let k = r as usize;
+            let stored = regs.get(k).copied().unwrap_or(first);
+            // Set where the parse ends, not stored yet; else never set.
+            let special = if r == PENDING { pos } else { NONE };
+            *slot = if k < regs.len() { stored } else { special };
         }
         true
     }
