@@ -938,6 +938,34 @@ mod tests {
     /// A list whose longest first item leaves a rest that is no list is
     /// read exactly: `abcb` is `a`, `bc`, then `b`, though the longest
     /// first item is `ab`.
+    /// List items of a rule with a stack that end with a call which may
+    /// be empty: the empty call at an item's edge is read by that item, and
+    /// the next item starts with its own byte.
+    #[test]
+    fn empty_calls_at_the_edges_of_list_items() {
+        let c = build("s = \"(\" *( \",\" opt ) \")\"\nopt = *s\n", |c| {
+            c.ast_rules("t", &["s", "opt"]);
+        });
+        let s = rule(&c, "s");
+        assert!(c.typed.tree_of(s).is_some(), "{:?}", c.warnings);
+        let trees = c.trees("t").unwrap();
+        // Item spans as (start, end).
+        for (input, items) in [
+            (&b"(,,(),)"[..], [(1, 2), (2, 5), (5, 6)].as_slice()),
+            (b"(,)", &[(1, 2)]),
+            (b"()", &[]),
+        ] {
+            let tree = trees.parse(s, input).unwrap();
+            check(&c.grammar, &tree, input).unwrap();
+            let list = &tree.nodes[tree.nodes[0].children[0]];
+            let NodeKind::List { elements } = &list.kind else {
+                panic!("{tree:#?}")
+            };
+            let spans: Vec<_> = elements.iter().map(|e| (e.start, e.end)).collect();
+            assert_eq!(spans, items, "{tree:#?}");
+        }
+    }
+
     #[test]
     fn rules_with_a_stack_have_typed_trees() {
         // RFC 8259 as published, and RFC 5322's nested comments.

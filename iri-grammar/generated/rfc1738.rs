@@ -2515,12 +2515,26 @@ pub mod ast {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
+        ///
+        /// Tries `httpurl` ([`Httpurl`]) on its own first: it is the first alternative, and all of it, so where it matches it is the alternative a parse picks, read in one walk.
         #[doc(hidden)]
         pub fn parse_span(
             input: &'a str,
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(node) = Httpurl::__try_span(
+                input,
+                start,
+                end,
+            ) {
+                let span = ::abnf_runtime::Span { start, end };
+                return Ok(Self {
+                    span,
+                    text: &input[span.range()],
+                    kind: UrlKind::Httpurl(node),
+                });
+            }
             let mut tags = [usize::MAX; 46];
             __URL_TDFA.parse("rfc1738", "url", input.as_bytes(), start, end, &mut tags)?;
             Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
@@ -3953,6 +3967,20 @@ pub mod ast {
                 Err(e) => __rt::inconsistent("rfc1738", "httpurl", e.offset()),
             }
         }
+        /// `parse_span` without the error (`None` where the span does not match): `Url` tries this rule first, its first alternative.
+        #[doc(hidden)]
+        #[inline]
+        pub fn __try_span(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::option::Option<Self> {
+            let mut tags = [usize::MAX; 8];
+            __HTTPURL_TDFA.run(input.as_bytes(), start, end, &mut tags).ok()?;
+            ::core::option::Option::Some(
+                Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags),
+            )
+        }
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline]
@@ -4565,12 +4593,26 @@ pub mod ast {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
+        ///
+        /// Tries `waisdatabase` ([`Waisdatabase`]) on its own first: it is the first alternative, and all of it, so where it matches it is the alternative a parse picks, read in one walk.
         #[doc(hidden)]
         pub fn parse_span(
             input: &'a str,
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(node) = Waisdatabase::__try_span(
+                input,
+                start,
+                end,
+            ) {
+                let span = ::abnf_runtime::Span { start, end };
+                return Ok(Self {
+                    span,
+                    text: &input[span.range()],
+                    kind: WaisurlKind::Waisdatabase(node),
+                });
+            }
             let mut tags = [usize::MAX; 14];
             __WAISURL_TDFA
                 .parse("rfc1738", "waisurl", input.as_bytes(), start, end, &mut tags)?;
@@ -4678,6 +4720,20 @@ pub mod ast {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("rfc1738", "waisdatabase", e.offset()),
             }
+        }
+        /// `parse_span` without the error (`None` where the span does not match): `Waisurl` tries this rule first, its first alternative.
+        #[doc(hidden)]
+        #[inline]
+        pub fn __try_span(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::option::Option<Self> {
+            let mut tags = [usize::MAX; 42];
+            __WAISDATABASE_TDFA.run(input.as_bytes(), start, end, &mut tags).ok()?;
+            ::core::option::Option::Some(
+                Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags),
+            )
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]

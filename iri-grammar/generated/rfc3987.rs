@@ -1075,6 +1075,20 @@ pub mod ast {
                 Err(e) => __rt::inconsistent("rfc3987", "IRI", e.offset()),
             }
         }
+        /// `parse_span` without the error (`None` where the span does not match): `IriReference` tries this rule first, its first alternative.
+        #[doc(hidden)]
+        #[inline]
+        pub fn __try_span(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::option::Option<Self> {
+            let mut tags = [usize::MAX; 10];
+            __IRI_TDFA.run(input.as_bytes(), start, end, &mut tags).ok()?;
+            ::core::option::Option::Some(
+                Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags),
+            )
+        }
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline]
@@ -1261,12 +1275,26 @@ pub mod ast {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
+        ///
+        /// Tries `IRI` ([`Iri`]) on its own first: it is the first alternative, and all of it, so where it matches it is the alternative a parse picks, read in one walk.
         #[doc(hidden)]
         pub fn parse_span(
             input: &'a str,
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(node) = Iri::__try_span(
+                input,
+                start,
+                end,
+            ) {
+                let span = ::abnf_runtime::Span { start, end };
+                return Ok(Self {
+                    span,
+                    text: &input[span.range()],
+                    kind: IriReferenceKind::Iri(node),
+                });
+            }
             let mut tags = [usize::MAX; 10];
             __IRI_REFERENCE_TDFA
                 .parse(

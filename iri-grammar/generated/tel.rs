@@ -1133,12 +1133,26 @@ pub mod ast {
             Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
+        ///
+        /// Tries `global-number` ([`GlobalNumber`]) on its own first: it is the first alternative, and all of it, so where it matches it is the alternative a parse picks, read in one walk.
         #[doc(hidden)]
         pub fn parse_span(
             input: &'a str,
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(node) = GlobalNumber::__try_span(
+                input,
+                start,
+                end,
+            ) {
+                let span = ::abnf_runtime::Span { start, end };
+                return Ok(Self {
+                    span,
+                    text: &input[span.range()],
+                    kind: TelephoneSubscriberKind::GlobalNumber(node),
+                });
+            }
             let mut tags = [usize::MAX; 10];
             __TELEPHONE_SUBSCRIBER_TDFA
                 .parse(
@@ -1274,6 +1288,20 @@ pub mod ast {
                 Ok(node) => node,
                 Err(e) => __rt::inconsistent("tel", "global-number", e.offset()),
             }
+        }
+        /// `parse_span` without the error (`None` where the span does not match): `TelephoneSubscriber` tries this rule first, its first alternative.
+        #[doc(hidden)]
+        #[inline]
+        pub fn __try_span(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::option::Option<Self> {
+            let mut tags = [usize::MAX; 10];
+            __GLOBAL_NUMBER_TDFA.run(input.as_bytes(), start, end, &mut tags).ok()?;
+            ::core::option::Option::Some(
+                Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags),
+            )
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]

@@ -14,6 +14,56 @@ fn ui() {
     t.pass(octets_corpus());
     t.pass(typed_shapes_corpus());
     t.pass(stack_trees_corpus());
+    t.pass(first_alternative_corpus());
+}
+
+/// RFC 5646's `Language-Tag = langtag / privateuse / grandfathered`,
+/// exported alone as a user would: its automaton does not read
+/// `langtag`'s parts in its own walk (the tables would be too large), so
+/// a parse tries `langtag` on its own first, and walks `Language-Tag`
+/// only for the other alternatives and for errors. The trees and errors
+/// are those of the one walk.
+fn first_alternative_corpus() -> std::path::PathBuf {
+    let path = generated_program_with(
+        "first_alternative",
+        &["data/rfc-grammars/rfc5646.abnf"],
+        |c| {
+            c.export("rfc5646", &["Language-Tag"]);
+        },
+        r##"use grammars::rfc5646::ast::{GrandfatheredKind, LanguageKind, LanguageTag, LanguageTagKind as K};
+fn main() {
+    let t = LanguageTag::parse("zh-Hant-CN-x-private").unwrap();
+    let K::Langtag(l) = t.kind else { panic!("{t:?}") };
+    assert!(matches!(l.language.kind, LanguageKind::Alphas { alphas: "zh", extlang: None }), "{l:?}");
+    assert_eq!((l.script, l.region, l.privateuse), (Some("Hant"), Some("CN"), Some("x-private")));
+    let l = match LanguageTag::parse("sl-rozaj-biske-1994").unwrap().kind {
+        K::Langtag(l) => l,
+        k => panic!("{k:?}"),
+    };
+    let variants: Vec<&str> = l.variants.map(|v| v.text).collect();
+    assert_eq!(variants, ["rozaj", "biske", "1994"]);
+    assert_eq!(LanguageTag::parse("x-whatever").unwrap().kind, K::Privateuse("x-whatever"));
+    let g = match LanguageTag::parse("i-klingon").unwrap().kind {
+        K::Grandfathered(g) => g,
+        k => panic!("{k:?}"),
+    };
+    assert_eq!(g.kind, GrandfatheredKind::Irregular("i-klingon"));
+    // `en-GB-oed` is grandfathered, not a `langtag` (`oed` is no variant).
+    assert!(matches!(LanguageTag::parse("en-GB-oed").unwrap().kind, K::Grandfathered(_)));
+    for (bad, at) in [("de-", 3), ("a-DE", 1), ("en-US-", 6), ("", 0)] {
+        let e = LanguageTag::parse(bad).unwrap_err();
+        assert_eq!(e.offset(), at, "{bad:?}: {e}");
+        assert_eq!(e.rule(), "Language-Tag");
+    }
+}
+"##,
+    );
+    let code = std::fs::read_to_string(path.with_file_name("gen").join("rfc5646.rs")).unwrap();
+    assert!(
+        code.contains("Langtag::__try_span("),
+        "`Language-Tag` no longer tries `langtag` first: this corpus tests nothing"
+    );
+    path
 }
 
 /// Typed trees of rules with a stack (issue 27), as a user's crate meets
@@ -220,12 +270,23 @@ fn octets_corpus() -> std::path::PathBuf {
 /// `main.rs` that declares the generated `grammars` module and then holds
 /// `main`: the program trybuild compiles and runs.
 fn generated_program(name: &str, specs: &[&str], main: &str) -> std::path::PathBuf {
+    generated_program_with(name, specs, |_| {}, main)
+}
+
+/// [`generated_program`] with the configuration changed by `setup`.
+fn generated_program_with(
+    name: &str,
+    specs: &[&str],
+    setup: impl FnOnce(&mut abnf_codegen::Config),
+    main: &str,
+) -> std::path::PathBuf {
     let out = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&out);
     let mut config = abnf_codegen::Config::new();
     for spec in specs {
         config.spec(spec);
     }
+    setup(&mut config);
     let generated = config
         .include_style(abnf_codegen::emit::IncludeStyle::Relative)
         .generate()

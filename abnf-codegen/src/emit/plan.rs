@@ -748,6 +748,11 @@ impl FieldCx<'_> {
                             .iter()
                             .map(|f| self.field(f, groups, base, prefix))
                             .collect(),
+                        whole: prefix.is_none()
+                            && matches!(v.fields.as_slice(), [f] if f.card == typed::Card::One
+                                && f.rule.is_some()
+                                && f.item.is_none()
+                                && f.path == v.path),
                     })
                     .collect(),
             ),

@@ -87,6 +87,9 @@ pub struct EmitVariant {
     pub group: usize,
     /// Its fields.
     pub fields: Vec<EmitField>,
+    /// The alternative is all one field that holds a typed rule (`A / B`,
+    /// not `A "x" / B`), in the rule's own shape (not a list item's).
+    pub whole: bool,
 }
 
 /// A typed node's shape.
@@ -435,6 +438,48 @@ fn exact_arg(f: &EmitField) -> TokenStream {
     }
 }
 
+/// The enums whose parse tries their first alternative's rule on its own
+/// first, by type name: the variant's name and the part's type.
+/// That is where the first alternative is all one typed rule of this
+/// module, parsed on its own (a tagged DFA, no stack), and the enum's
+/// automaton does not read that rule's parts in its own walk (its tables
+/// would be too large): then an input of that alternative, usually most
+/// of them, takes one walk instead of two. Both give the same tree: over a
+/// whole span, the first alternative that matches it is the one a parse
+/// picks.
+fn whole_first_alternatives(types: &[EmitType]) -> HashMap<&str, (&str, &str)> {
+    let own_parse = |name: &str| {
+        types
+            .iter()
+            .any(|t| t.name == name && matches!(&t.kind, EmitTypeKind::Local { stack: None, .. }))
+    };
+    let mut out = HashMap::new();
+    for ty in types {
+        let EmitTypeKind::Local {
+            shape: EmitShape::Enum(variants),
+            stack: None,
+            ..
+        } = &ty.kind
+        else {
+            continue;
+        };
+        let Some(first) = variants.first().filter(|v| v.whole) else {
+            continue;
+        };
+        if let [EmitField {
+            target: Target::Typed(part),
+            nested: false,
+            ..
+        }] = first.fields.as_slice()
+        {
+            if own_parse(part) {
+                out.insert(ty.name.as_str(), (first.name.as_str(), part.as_str()));
+            }
+        }
+    }
+    out
+}
+
 /// The list readers of the tree of a rule with a stack: each reads all
 /// items of its list into a vector when the node is built, with the node's
 /// holes.
@@ -519,6 +564,7 @@ pub fn ast_module(
     let input = if octets { Input::Bytes } else { Input::Text };
     let (text, bytes) = (input.ty(), input.as_bytes());
     let item_names = item_fn_names(types);
+    let firsts = whole_first_alternatives(types);
     let mut items = Vec::new();
     if let Some(t) = trees {
         let path = |s: &str| super::include_path(&format!("{}.{s}", t.path), style);
@@ -745,11 +791,72 @@ pub fn ast_module(
                     Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags, &holes))
                 }
             }
-            _ => quote! {
-                let mut tags = [usize::MAX; #ntags];
-                #tdfa_ident.parse(#gname, #rule, #bytes, start, end, &mut tags)?;
-                Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags))
-            },
+            _ => {
+                // The first alternative is all one rule: where it matches
+                // the whole span, it is the alternative a parse picks, and
+                // its own walk reads its parts ([`whole_first_alternatives`]).
+                let first = firsts.get(ty.name.as_str()).map(|(variant, part)| {
+                    let (kind, variant, part) =
+                        (format_ident!("{}Kind", ty.name), ident(variant), ident(part));
+                    quote! {
+                        if let ::core::option::Option::Some(node) = #part::__try_span(input, start, end) {
+                            let span = #rt::Span { start, end };
+                            return Ok(Self { span, text: &input[span.range()], kind: #kind::#variant(node) });
+                        }
+                    }
+                });
+                quote! {
+                    #first
+                    let mut tags = [usize::MAX; #ntags];
+                    #tdfa_ident.parse(#gname, #rule, #bytes, start, end, &mut tags)?;
+                    Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags))
+                }
+            }
+        };
+        let first_doc = match (firsts.get(ty.name.as_str()), &ty.kind) {
+            (
+                Some((_, part)),
+                EmitTypeKind::Local {
+                    shape: EmitShape::Enum(vs),
+                    ..
+                },
+            ) => {
+                let rule = vs
+                    .first()
+                    .and_then(|v| v.fields.first())
+                    .map_or("", |f| f.rule.as_str());
+                let doc = format!(
+                    " Tries `{rule}` ([`{part}`]) on its own first: it is the first alternative, and all \
+                     of it, so where it matches it is the alternative a parse picks, read in one walk."
+                );
+                quote!(#[doc = ""] #[doc = #doc])
+            }
+            _ => quote!(),
+        };
+        let mut callers: Vec<&str> = firsts
+            .iter()
+            .filter(|(_, (_, part))| *part == ty.name)
+            .map(|(owner, _)| *owner)
+            .collect();
+        callers.sort_unstable();
+        let try_span = if !callers.is_empty() {
+            let doc = format!(
+                " `parse_span` without the error (`None` where the span does not match): \
+                 `{}` tries this rule first, its first alternative.",
+                callers.join("`, `")
+            );
+            quote! {
+                #[doc = #doc]
+                #[doc(hidden)]
+                #[inline]
+                pub fn __try_span(input: &'a #text, start: usize, end: usize) -> ::core::option::Option<Self> {
+                    let mut tags = [usize::MAX; #ntags];
+                    #tdfa_ident.run(#bytes, start, end, &mut tags).ok()?;
+                    ::core::option::Option::Some(Self::__from_tags(input, #rt::Span { start, end }, &tags))
+                }
+            }
+        } else {
+            quote!()
         };
         let stack_doc = if stack {
             quote! {
@@ -783,6 +890,7 @@ pub fn ast_module(
                 }
 
                 /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
+                #first_doc
                 #[doc(hidden)]
                 pub fn parse_span(input: &'a #text, start: usize, end: usize) -> ::core::result::Result<Self, #rt::MatchError> {
                     #parse_span
@@ -796,6 +904,8 @@ pub fn ast_module(
                         Err(e) => __rt::inconsistent(#gname, #rule, e.offset()),
                     }
                 }
+
+                #try_span
 
                 #from_tags
             }
