@@ -367,6 +367,12 @@ impl TaggedDfa<'_> {
             if t == 0 {
                 return Err(i);
             }
+            if self.loops(s, t) {
+                let last = self.run_end(bytes, s, t, i + 1) - 1;
+                Self::effect(words, op_start, t, &mut regs, last);
+                i = last + 1;
+                continue;
+            }
             Self::effect(words, op_start, t, &mut regs, i);
             s = (t & NEXT_MASK) as usize;
             i += 1;
@@ -565,21 +571,54 @@ impl TaggedDfa<'_> {
         self.start_regs(&mut regs, start);
         let mut s = self.start as usize;
         let mut best = None;
-        for (i, &b) in input[start..end].iter().enumerate() {
-            if self.read_tags(s, &regs[1..], start + i, tags) {
-                best = Some(start + i);
+        let bytes = &input[..end];
+        let mut i = start;
+        while i < end {
+            if self.read_tags(s, &regs[1..], i, tags) {
+                best = Some(i);
             }
-            let t = words[s + usize::from(self.classes[usize::from(b)])];
+            let t = words[s + usize::from(self.classes[usize::from(bytes[i])])];
+            if self.loops(s, t) {
+                // The reads of the run's positions would each be replaced
+                // by the next: the one at its end (or after the loop) is
+                // the one that stays.
+                let last = self.run_end(bytes, s, t, i + 1) - 1;
+                Self::effect(words, op_start, t, &mut regs, last);
+                i = last + 1;
+                continue;
+            }
             s = (t & NEXT_MASK) as usize;
             if s == 0 {
                 return best;
             }
-            Self::effect(words, op_start, t, &mut regs, start + i);
+            Self::effect(words, op_start, t, &mut regs, i);
+            i += 1;
         }
         if self.read_tags(s, &regs[1..], end, tags) {
             best = Some(end);
         }
         best
+    }
+
+    /// Whether transition `t` out of state `s` loops to `s` and stores at
+    /// most one register (the position): a run of such steps can be
+    /// scanned with the row fixed ([`TaggedDfa::run_end`]) and the store
+    /// made once, at the run's last byte, which leaves the registers as
+    /// the steps would.
+    #[inline(always)]
+    fn loops(&self, s: usize, t: u32) -> bool {
+        (t & NEXT_MASK) as usize == s && (t >> NEXT_BITS) as usize <= MAX_REGISTERS
+    }
+
+    /// Where the run of transition `t` out of state `s` that goes on at
+    /// `bytes[i]` ends: the lookups of a run do not wait for each other,
+    /// where the steps of a walk wait for the last.
+    #[inline(always)]
+    fn run_end(&self, bytes: &[u8], s: usize, t: u32, mut i: usize) -> usize {
+        while i < bytes.len() && self.words[s + usize::from(self.classes[usize::from(bytes[i])])] == t {
+            i += 1;
+        }
+        i
     }
 
     /// The end of the next item of a list whose element this automaton

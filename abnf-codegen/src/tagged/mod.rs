@@ -394,6 +394,61 @@ mod forms {
         v
     }
 
+    /// The runtime's walks against a reference that shares no code with
+    /// them: regex-automata's PikeVM, whose thread priorities the tagged
+    /// DFA follows, on the whole input (`run`, whose runs of a state's loop
+    /// to itself are scanned with the row fixed); and `longest` against
+    /// `run` on the longest prefix that matches.
+    #[test]
+    fn walks_agree_with_a_pikevm() {
+        use regex_automata::nfa::thompson::pikevm::PikeVM;
+        use regex_automata::{Anchored, Input};
+        let mut runs = 0;
+        for p in PATTERNS.iter().copied().chain([
+            r"([a-z]*)([a-z1]*)",
+            r"(?:([a-z]+)=)?([a-z:]*)(:*)",
+            r"((?:a|1)*)(1?)([a/]*)",
+            r"([^/]*)/?((?:[a-z]|/)*?)(/*)",
+            // A group's end moves with every `/` of a run of them.
+            r"([a/]*)/(a*)",
+            r"((?:1|a)*)1([a1]*)",
+        ]) {
+            let d = build(p, Registers::Shared);
+            let w = d.wire().unwrap();
+            let vm = PikeVM::new(&format!("(?:{p})$")).unwrap();
+            let (mut cache, mut caps) = (vm.create_cache(), vm.create_captures());
+            let mut all = inputs();
+            all.extend(["aaaa1111aaaa", "abc=def:::", "/aaaa/b//", "a1a1a1/aa/a"].map(String::from));
+            all.extend((1..40).map(|n| "a".repeat(n) + &"1".repeat(n % 7)));
+            for input in &all {
+                vm.search(&mut cache, &Input::new(input).anchored(Anchored::Yes), &mut caps);
+                // Group 0 (the whole input) is not tagged.
+                let want = caps.is_match().then(|| {
+                    [None, None]
+                        .into_iter()
+                        .chain((1..caps.group_len()).flat_map(|g| {
+                            let s = caps.get_group(g);
+                            [s.map(|s| s.start), s.map(|s| s.end)]
+                        }))
+                        .collect::<Vec<_>>()
+                });
+                assert_eq!(run_wire(&w, input.as_bytes()).ok(), want, "{p} on {input:?}");
+                // The longest prefix that matches, and its tags.
+                let dfa = w.tagged();
+                let mut tags = vec![usize::MAX; dfa.tags()];
+                let end = dfa.longest(input.as_bytes(), 0, input.len(), &mut tags);
+                let prefix = (0..=input.len())
+                    .rev()
+                    .filter(|&k| input.is_char_boundary(k))
+                    .find_map(|k| run_wire(&w, &input.as_bytes()[..k]).ok().map(|t| (k, t)));
+                let got = end.map(|k| (k, tags.iter().map(|&t| (t != usize::MAX).then_some(t)).collect()));
+                assert_eq!(got, prefix, "longest: {p} on {input:?}");
+                runs += 1;
+            }
+        }
+        assert!(runs > 10_000, "{runs}");
+    }
+
     #[test]
     fn shapes_give_the_walks_tags() {
         // Patterns whose short inputs have shapes (a fixed layout, a
