@@ -67,6 +67,24 @@ impl ByteSet {
         s
     }
 
+    /// The bytes whose class (`classes[b]`, below `alphabet`) `live`
+    /// holds: what can follow a state of an automaton over byte classes.
+    /// Each class is asked once, and the set is built a word at a time,
+    /// with no branch per byte (errors of a walk are built with it).
+    pub(crate) fn of_classes(classes: &[u8; 256], alphabet: usize, live: impl Fn(usize) -> bool) -> ByteSet {
+        let mut yes = [0u8; 256];
+        for (c, y) in yes.iter_mut().enumerate().take(alphabet) {
+            *y = u8::from(live(c));
+        }
+        let mut words = [0u64; 4];
+        for (w, word) in words.iter_mut().enumerate() {
+            for (j, &c) in classes[w * 64..][..64].iter().enumerate() {
+                *word |= u64::from(yes[usize::from(c)]) << j;
+            }
+        }
+        ByteSet(words)
+    }
+
     /// Adds `b`.
     pub fn insert(&mut self, b: u8) {
         self.0[usize::from(b >> 6)] |= 1 << (b & 63);

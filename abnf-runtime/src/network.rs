@@ -287,11 +287,10 @@ impl<'a> Network<'a> {
 
     /// The bytes with a transition out of `state` (calls not followed).
     fn bytes_out(&self, state: usize, out: &mut ByteSet) {
-        for b in 0..=255u8 {
-            if self.trans[state * self.alphabet + self.classes[b as usize] as usize] != 0 {
-                out.insert(b);
-            }
-        }
+        let row = state * self.alphabet;
+        *out = out.union(&ByteSet::of_classes(&self.classes, self.alphabet, |c| {
+            self.trans[row + c] != 0
+        }));
     }
 
     /// The deterministic walk: one action per byte (calls and returns
@@ -447,14 +446,12 @@ impl<'a> Network<'a> {
     #[cold]
     fn failure_det(&self, offset: usize, state: usize, kind: ErrorKind, stack: &[(u32, usize)]) -> Failure {
         let width = self.alphabet + 1;
-        let mut expected = ByteSet::EMPTY;
-        if kind == ErrorKind::Mismatch {
-            for b in 0..=255u8 {
-                if self.actions[state * width + self.classes[b as usize] as usize] != action::ERROR {
-                    expected.insert(b);
-                }
-            }
-        }
+        let expected = match kind {
+            ErrorKind::Mismatch => ByteSet::of_classes(&self.classes, self.alphabet, |c| {
+                self.actions[state * width + c] != action::ERROR
+            }),
+            _ => ByteSet::EMPTY,
+        };
         Failure {
             offset,
             kind,

@@ -265,19 +265,14 @@ impl<'a> Table<'a> {
 
     /// The bytes that continue a match from `state`.
     pub fn expected(&self, state: usize) -> ByteSet {
-        let mut set = ByteSet::EMPTY;
-        if state != 0 {
-            for b in 0..=255u8 {
-                let next = match self.words {
-                    Words::U16(w) => step(w, &self.classes, state, b),
-                    Words::U32(w) => step(w, &self.classes, state, b),
-                };
-                if next != 0 {
-                    set.insert(b);
-                }
-            }
+        if state == 0 {
+            return ByteSet::EMPTY;
         }
-        set
+        let alphabet = self.alphabet as usize;
+        match self.words {
+            Words::U16(w) => ByteSet::of_classes(&self.classes, alphabet, |c| w[state + c] != 0),
+            Words::U32(w) => ByteSet::of_classes(&self.classes, alphabet, |c| w[state + c] != 0),
+        }
     }
 
     /// Walks all of `input`: `Ok` if it matches, else the offset of the

@@ -544,21 +544,12 @@ impl TaggedDfa<'_> {
         }
         // Class by class, then byte by byte from the classes that go on
         // (no step per byte).
-        let mut expected = ByteSet::EMPTY;
-        if s != 0 {
-            let mut live = [0u8; 256];
-            for (c, l) in live.iter_mut().enumerate().take(self.alphabet as usize) {
-                *l = u8::from(self.words[s + c] & NEXT_MASK != 0);
-            }
-            // A word of the set at a time, with no branch per byte.
-            let mut words = [0u64; 4];
-            for (w, word) in words.iter_mut().enumerate() {
-                for j in 0..64 {
-                    *word |= u64::from(live[usize::from(self.classes[w * 64 + j])]) << j;
-                }
-            }
-            expected = ByteSet::__from_words(words);
-        }
+        let expected = match s {
+            0 => ByteSet::EMPTY,
+            s => ByteSet::of_classes(&self.classes, self.alphabet as usize, |c| {
+                self.words[s + c] & NEXT_MASK != 0
+            }),
+        };
         MatchError::at(grammar, rule, input, offset, expected)
     }
 
