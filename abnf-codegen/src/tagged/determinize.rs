@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use super::closures::Closures;
 use super::lists::{Lists, Moved, Step, ALL_KEPT};
-use super::sets::{SameMoves, Sets, Steps, NO_MOVE};
+use super::sets::{SameMoves, Sets, Steps};
 use super::*;
 use rustc_hash::FxHashSet as HashSet;
 use std::hash::{Hash, Hasher};
@@ -93,6 +93,9 @@ struct Builder<'a> {
     closures: Closures,
     /// [`Builder::closure`]'s row per path (kept to reuse its allocation).
     path_rows: Vec<u32>,
+    /// [`Builder::key_row`]'s row per row of the key (kept to reuse its
+    /// allocation).
+    key_rows: Vec<u32>,
 }
 
 /// One thread of a step: its NFA state and the row of its tag values.
@@ -283,6 +286,7 @@ impl TaggedDfa {
             configs: Vec::new(),
             closures: Closures::default(),
             path_rows: Vec::new(),
+            key_rows: Vec::new(),
         };
         b.seen.resize(nfa.states().len());
         // State 0: dead (no threads), of list 0 (no NFA states).
@@ -531,17 +535,15 @@ impl Builder<'_> {
         configs.clear();
         self.new_step();
         let threads = self.lists.sids(key[0]).len();
+        let mut key_rows = std::mem::take(&mut self.key_rows);
+        key_rows.clear();
+        key_rows.resize((key.len() - 1 - threads) / tags.max(1), NO_ROW);
         for at in 0..self.lists.moves(step).len() {
             let (i, to) = self.lists.moves(step)[at];
-            let regs = thread_regs(key, threads, i as usize, tags);
-            let row = (self.rows.len() / tags.max(1)) as u32;
-            self.rows.extend(regs.iter().map(|&r| match r {
-                UNSET => Val::Unset,
-                PENDING => Val::Prev,
-                r => Val::Old(r),
-            }));
+            let row = self.key_row(key, threads, i as usize, &mut key_rows);
             self.closure(StateID::new_unchecked(to as usize), row, &mut configs)?;
         }
+        self.key_rows = key_rows;
         if step.kept != ALL_KEPT {
             keep_first(self.nfa, &mut configs, step.kept as usize);
         }
@@ -557,6 +559,30 @@ impl Builder<'_> {
             .all(|op| matches!(op, RegOp::Copy { dst, src } if dst == src));
         let op_index = if identity { 0 } else { self.op_index() };
         Ok((self.intern()?, op_index))
+    }
+
+    /// The row of this step that holds the values of thread `thread`'s
+    /// registers in the state whose key is `key` (of `threads` threads):
+    /// made from the key's row of registers the first time one of its
+    /// threads moves, then shared (`key_rows`, per row of the key) by the
+    /// threads that share that row. Rows are never changed once written,
+    /// and the canonical numbering reads each distinct row once, so threads
+    /// that share a row cost one.
+    fn key_row(&mut self, key: &[u32], threads: usize, thread: usize, key_rows: &mut [u32]) -> u32 {
+        let index = key[1 + thread] as usize;
+        if key_rows[index] != NO_ROW {
+            return key_rows[index];
+        }
+        let tags = self.tags;
+        let row = (self.rows.len() / tags.max(1)) as u32;
+        let regs = thread_regs(key, threads, thread, tags);
+        self.rows.extend(regs.iter().map(|&r| match r {
+            UNSET => Val::Unset,
+            PENDING => Val::Prev,
+            r => Val::Old(r),
+        }));
+        key_rows[index] = row;
+        row
     }
 
     /// Numbers the registers of `configs`, threads of list `list` (with
@@ -610,7 +636,7 @@ impl Builder<'_> {
                 Some(index) => index,
                 None => {
                     let index = steps.len() as u8;
-                    steps.push(self.list_step(same.moves(&self.steps, class))?);
+                    steps.push(self.list_step(same.moves(class))?);
                     same.built(class, index);
                     index
                 }
@@ -621,18 +647,16 @@ impl Builder<'_> {
         Ok(self.lists.set_moves(list, &steps, &class_steps))
     }
 
-    /// The step of threads moving to `moves` (one NFA state per thread,
-    /// `NO_MOVE` for a thread that reads no byte of the class): the
+    /// The step of the threads that move as `moves` says (each one's
+    /// index in its list and the NFA state it moves to, in order): the
     /// closures of their targets in priority order (see
     /// [`Builder::closure`]), pruned.
-    fn list_step(&mut self, moves: &[u32]) -> Result<Step, TaggedError> {
+    fn list_step(&mut self, moves: &[(u32, u32)]) -> Result<Step, TaggedError> {
         let mut next = std::mem::take(&mut self.next_sids);
         next.clear();
         self.new_step();
-        for &to in moves {
-            if to != NO_MOVE {
-                self.closure_states(StateID::new_unchecked(to as usize), &mut next)?;
-            }
+        for &(_, to) in moves {
+            self.closure_states(StateID::new_unchecked(to as usize), &mut next)?;
         }
         let kept = match self.pruned(&next) {
             Some(kept) => {

@@ -15,7 +15,6 @@
 
 use std::rc::Rc;
 
-use super::sets::NO_MOVE;
 use super::*;
 
 /// The threads of one list moving on a group of classes.
@@ -108,18 +107,12 @@ impl Lists {
         &self.moves[step.moves.0 as usize..step.moves.1 as usize]
     }
 
-    /// A step to `list` of the threads that move to `moves` (one NFA state
-    /// per thread of the moving list, `NO_MOVE` for a thread that does not
-    /// move), keeping `kept` ([`Step::kept`]).
-    pub(super) fn new_step(&mut self, list: u32, moves: &[u32], kept: u32) -> Step {
+    /// A step to `list` of the threads that move as `moves` says (the
+    /// index of each thread of the moving list that moves, in order, with
+    /// the NFA state it moves to), keeping `kept` ([`Step::kept`]).
+    pub(super) fn new_step(&mut self, list: u32, moves: &[(u32, u32)], kept: u32) -> Step {
         let from = self.moves.len() as u32;
-        self.moves.extend(
-            moves
-                .iter()
-                .enumerate()
-                .filter(|&(_, &to)| to != NO_MOVE)
-                .map(|(i, &to)| (i as u32, to)),
-        );
+        self.moves.extend_from_slice(moves);
         Step {
             list,
             moves: (from, self.moves.len() as u32),

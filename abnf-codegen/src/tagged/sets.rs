@@ -213,12 +213,19 @@ pub(super) struct SameMoves<T> {
     /// The new group of each further (old group, target) pair of the
     /// thread (an NFA state that moves to several targets).
     split: HashMap<(u32, u32), u32>,
-    /// Where each thread's row of moves starts in [`Steps::table`].
-    rows: Vec<usize>,
     /// Per group, what was built from its moves.
     built: Vec<Option<T>>,
-    /// The moves of the last class [`SameMoves::moves`] read.
-    moves: Vec<u32>,
+    /// Per group, where its moves are in `moves` (one more entry than
+    /// there are groups).
+    moves_at: Vec<u32>,
+    /// The groups' moves, group after group: the index of each thread
+    /// that moves on the group's classes, in order, with the NFA state it
+    /// moves to.
+    moves: Vec<(u32, u32)>,
+    /// While the moves are sorted into groups: per group, the last thread
+    /// seen moving on it, and the moves in thread order with their group.
+    last: Vec<u32>,
+    unsorted: Vec<(u32, u32, u32)>,
 }
 
 impl<T: Copy> SameMoves<T> {
@@ -229,9 +236,11 @@ impl<T: Copy> SameMoves<T> {
             first: Vec::new(),
             stamp: 0,
             split: HashMap::default(),
-            rows: Vec::new(),
             built: Vec::new(),
+            moves_at: Vec::new(),
             moves: Vec::new(),
+            last: Vec::new(),
+            unsorted: Vec::new(),
         }
     }
 
@@ -242,9 +251,7 @@ impl<T: Copy> SameMoves<T> {
         self.group.clear();
         self.group.resize(steps.classes(), 0);
         self.groups = 1;
-        self.rows.clear();
         for &sid in sids {
-            self.rows.push(steps.row_start(sid));
             self.split.clear();
             self.stamp = self.stamp.wrapping_add(1);
             if self.stamp == 0 {
@@ -275,6 +282,44 @@ impl<T: Copy> SameMoves<T> {
         }
         self.built.clear();
         self.built.resize(self.groups as usize, None);
+        self.sort_moves(steps, sids);
+    }
+
+    /// Sorts the threads' moves into their groups ([`SameMoves::moves`]):
+    /// a thread moves to one NFA state on all the classes of a group, so
+    /// its first class of each group says where. (Reading every thread's
+    /// move on a class of each group instead, most of them none, took a
+    /// tenth of the determinization.)
+    fn sort_moves(&mut self, steps: &mut Steps<'_>, sids: &[StateID]) {
+        let groups = self.groups as usize;
+        self.moves_at.clear();
+        self.moves_at.resize(groups + 1, 0);
+        self.last.clear();
+        self.last.resize(groups, u32::MAX);
+        self.unsorted.clear();
+        for (thread, &sid) in sids.iter().enumerate() {
+            let thread = thread as u32;
+            for &(class, to) in steps.moving(sid) {
+                let g = self.group[class as usize] as usize;
+                if self.last[g] != thread {
+                    self.last[g] = thread;
+                    self.unsorted.push((g as u32, thread, to));
+                    self.moves_at[g + 1] += 1;
+                }
+            }
+        }
+        for g in 0..groups {
+            self.moves_at[g + 1] += self.moves_at[g];
+        }
+        self.moves.clear();
+        self.moves.resize(self.unsorted.len(), (0, 0));
+        // `last` now says where each group's next move goes.
+        self.last.copy_from_slice(&self.moves_at[..groups]);
+        for &(g, thread, to) in &self.unsorted {
+            let at = &mut self.last[g as usize];
+            self.moves[*at as usize] = (thread, to);
+            *at += 1;
+        }
     }
 
     /// What was built for an earlier class on which every thread moves as
@@ -284,12 +329,12 @@ impl<T: Copy> SameMoves<T> {
         self.built[self.group[class] as usize]
     }
 
-    /// The threads' moves on `class`: an NFA state or [`NO_MOVE`] each.
-    pub(super) fn moves(&mut self, steps: &Steps<'_>, class: usize) -> &[u32] {
-        self.moves.clear();
-        self.moves
-            .extend(self.rows.iter().map(|&row| steps.table[row + class]));
-        &self.moves
+    /// The threads that move on `class`, in order: each thread's index and
+    /// the NFA state it moves to (most threads do not move on a class, and
+    /// the step and its record read only those that do).
+    pub(super) fn moves(&self, class: usize) -> &[(u32, u32)] {
+        let g = self.group[class] as usize;
+        &self.moves[self.moves_at[g] as usize..self.moves_at[g + 1] as usize]
     }
 
     /// Records what was built from the threads' moves on `class`.
