@@ -61,7 +61,10 @@ struct Builder<'a> {
     key: Vec<u32>,
     /// The class groups of the list [`Builder::move_list`] moves.
     list_same: SameMoves<u8>,
-    /// The NFA states of the step [`Builder::list_step`] builds.
+    /// The NFA states that the moving threads of the step
+    /// [`Builder::list_step`] builds move to.
+    step_targets: Vec<u32>,
+    /// The NFA states of the list [`Builder::reach`] builds.
     next_sids: Vec<StateID>,
     op_lists: HashMap<Vec<RegOp>, u32>,
     op_vec: Vec<Vec<RegOp>>,
@@ -271,6 +274,7 @@ impl TaggedDfa {
             lists: Lists::default(),
             key: Vec::new(),
             list_same: SameMoves::new(),
+            step_targets: Vec::new(),
             next_sids: Vec::new(),
             op_lists: HashMap::from_iter([(Vec::new(), 0)]),
             op_vec: vec![Vec::new()],
@@ -648,14 +652,34 @@ impl Builder<'_> {
     }
 
     /// The step of the threads that move as `moves` says (each one's
-    /// index in its list and the NFA state it moves to, in order): the
-    /// closures of their targets in priority order (see
-    /// [`Builder::closure`]), pruned.
+    /// index in its list and the NFA state it moves to, in order): what
+    /// their targets reach ([`Builder::reach`]), looked up if a step moved
+    /// to the same targets before.
     fn list_step(&mut self, moves: &[(u32, u32)]) -> Result<Step, TaggedError> {
+        let mut targets = std::mem::take(&mut self.step_targets);
+        targets.clear();
+        targets.extend(moves.iter().map(|&(_, to)| to));
+        let reached = match self.lists.reached(&targets) {
+            Some(reached) => Ok(reached),
+            None => self.reach(&targets),
+        };
+        self.step_targets = targets;
+        let (list, kept) = reached?;
+        Ok(self.lists.new_step(list, moves, kept))
+    }
+
+    /// The list that threads moving to the NFA states `targets` (in order)
+    /// reach, and how many of its first threads pruning keeps
+    /// ([`Step::kept`]): the closures of the targets in priority order (see
+    /// [`Builder::closure`]), pruned. Recorded for the steps that move to
+    /// the same targets ([`Lists::reached`]); the pruning would give them
+    /// the same answer, its budget aside (which only the questions it has
+    /// not answered yet use).
+    fn reach(&mut self, targets: &[u32]) -> Result<(u32, u32), TaggedError> {
         let mut next = std::mem::take(&mut self.next_sids);
         next.clear();
         self.new_step();
-        for &(_, to) in moves {
+        for &to in targets {
             self.closure_states(StateID::new_unchecked(to as usize), &mut next)?;
         }
         let kept = match self.pruned(&next) {
@@ -667,7 +691,8 @@ impl Builder<'_> {
         };
         let list = self.lists.intern(&next);
         self.next_sids = next;
-        Ok(self.lists.new_step(list, moves, kept))
+        self.lists.reach(targets, list, kept);
+        Ok((list, kept))
     }
 
     /// The number of the operation list [`Builder::ops`], numbering it if

@@ -12,6 +12,14 @@
 //! reaches. The large typed rules of RFC 3261 have about one state per
 //! list: this mostly saves working each list out twice, as the early count
 //! of lists (`Builder::too_many_orders`) is now the walk the build reads.
+//!
+//! Where a step goes depends only on the NFA states its moving threads
+//! move to, in order (the closures of those, in that order, pruned): the
+//! lists of RFC 3261's large rules have some twenty steps each, and nearly
+//! all of them move to a sequence that an earlier step moved to (about as
+//! many sequences as lists). So [`Lists`] also keeps what each sequence
+//! reaches: a step met again costs a look-up of its few moving threads'
+//! targets instead of walking their closures and numbering the list.
 
 use std::rc::Rc;
 
@@ -60,6 +68,9 @@ pub(super) struct Lists {
     /// in its list and the NFA state it moves to. A state's step reads
     /// these instead of looking up every thread's move again.
     moves: Vec<(u32, u32)>,
+    /// What the steps met reach (the list and [`Step::kept`]), by the NFA
+    /// states their moving threads move to, in order.
+    reached: HashMap<Box<[u32]>, (u32, u32)>,
 }
 
 impl Lists {
@@ -105,6 +116,18 @@ impl Lists {
     /// moved to).
     pub(super) fn moves(&self, step: Step) -> &[(u32, u32)] {
         &self.moves[step.moves.0 as usize..step.moves.1 as usize]
+    }
+
+    /// What threads moving to the NFA states `targets` (in order) reach,
+    /// if a step moved to them before: its list and [`Step::kept`].
+    pub(super) fn reached(&self, targets: &[u32]) -> Option<(u32, u32)> {
+        self.reached.get(targets).copied()
+    }
+
+    /// Records that threads moving to `targets` reach `list`, keeping
+    /// `kept` ([`Lists::reached`]).
+    pub(super) fn reach(&mut self, targets: &[u32], list: u32, kept: u32) {
+        self.reached.insert(targets.into(), (list, kept));
     }
 
     /// A step to `list` of the threads that move as `moves` says (the
