@@ -360,15 +360,19 @@ impl Compact {
             .into_iter()
             .filter(|&s| !dfa.is_dead_state(s))
             .collect();
-        let index: std::collections::HashMap<StateID, usize> =
-            live.iter().enumerate().map(|(i, &s)| (s, i + 1)).collect();
+        // Each live state's row, by its index in `dfa` (0: the dead state;
+        // a table, not a hash map: it is read for every state and byte).
+        let mut index = vec![0u32; live.iter().map(|&s| state_index(dfa, s) + 1).max().unwrap_or(0)];
+        for (row, &s) in live.iter().enumerate() {
+            index[state_index(dfa, s)] = row as u32 + 1;
+        }
         let order: Vec<Option<StateID>> = std::iter::once(None)
             .chain(live.iter().copied().map(Some))
             .collect();
         let (classes, alphabet, mut trans) = class_table(order.len(), |row, b| {
             order[row]
-                .and_then(|s| index.get(&dfa.next_state(s, b)).copied())
-                .unwrap_or(0) as u32
+                .and_then(|s| index.get(state_index(dfa, dfa.next_state(s, b))).copied())
+                .unwrap_or(0)
         });
         for t in &mut trans {
             *t *= alphabet as u32;
@@ -639,7 +643,17 @@ pub fn reachable_states<T: AsRef<[u32]>>(dfa: &dense::DFA<T>) -> Vec<StateID> {
         .representatives(..)
         .filter_map(|u| u.as_u8())
         .collect();
-    let mut seen = std::collections::HashSet::from([start]);
+    // Per state index, whether seen (a table, not a hash set: it is read
+    // for every state and byte class).
+    let mut seen = Vec::new();
+    let mut mark = |s: StateID| {
+        let i = state_index(dfa, s);
+        if i >= seen.len() {
+            seen.resize(i + 1, false);
+        }
+        !std::mem::replace(&mut seen[i], true)
+    };
+    mark(start);
     let mut order = vec![start];
     let mut i = 0;
     while i < order.len() {
@@ -647,12 +661,18 @@ pub fn reachable_states<T: AsRef<[u32]>>(dfa: &dense::DFA<T>) -> Vec<StateID> {
         i += 1;
         for &b in &reps {
             let t = dfa.next_state(s, b);
-            if seen.insert(t) {
+            if mark(t) {
                 order.push(t);
             }
         }
     }
     order
+}
+
+/// The index of state `s` of `dfa` (its identifiers are premultiplied by
+/// its stride, a power of two).
+fn state_index<T: AsRef<[u32]>>(dfa: &dense::DFA<T>, s: StateID) -> usize {
+    s.as_usize() >> dfa.stride2()
 }
 
 #[cfg(test)]
