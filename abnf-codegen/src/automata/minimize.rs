@@ -224,7 +224,7 @@ fn quotient(dfa: &Dfa, p: &Partition) -> Dfa {
         }
     }
     // Rows: the dead state, then `order`.
-    let (classes, alphabet, trans) = super::class_table(order.len() + 1, |row, b| {
+    let (classes, alphabet, trans) = super::class_table(order.len() + 1, &dfa.classes, |row, b| {
         if row == 0 {
             return 0;
         }
