@@ -61,6 +61,9 @@ struct Builder<'a> {
     key: Vec<u32>,
     /// The class groups of the list [`Builder::move_list`] moves.
     list_same: SameMoves<u8>,
+    /// The steps of the list [`Builder::move_list`] moves, and the step of
+    /// each class (kept to reuse their allocations).
+    list_steps: (Vec<Step>, Vec<u8>),
     /// The NFA states that the moving threads of the step
     /// [`Builder::list_step`] builds move to.
     step_targets: Vec<u32>,
@@ -282,6 +285,7 @@ impl TaggedDfa {
             lists: Lists::default(),
             key: Vec::new(),
             list_same: SameMoves::new(),
+            list_steps: (Vec::new(), Vec::new()),
             step_targets: Vec::new(),
             next_sids: Vec::new(),
             op_lists: HashMap::from_iter([(Vec::new(), 0)]),
@@ -697,8 +701,9 @@ impl Builder<'_> {
         let sids = Rc::clone(self.lists.sids(list));
         let mut same = std::mem::replace(&mut self.list_same, SameMoves::new());
         same.start(&mut self.steps, &sids);
-        let mut steps = Vec::new();
-        let mut class_steps = Vec::with_capacity(self.steps.classes());
+        let (mut steps, mut class_steps) = std::mem::take(&mut self.list_steps);
+        steps.clear();
+        class_steps.clear();
         for class in 0..self.steps.classes() {
             let index = match same.find(class) {
                 Some(index) => index,
@@ -712,7 +717,9 @@ impl Builder<'_> {
             class_steps.push(index);
         }
         self.list_same = same;
-        Ok(self.lists.set_moves(list, &steps, &class_steps))
+        let moved = self.lists.set_moves(list, &steps, &class_steps);
+        self.list_steps = (steps, class_steps);
+        Ok(moved)
     }
 
     /// The step of the threads that move as `moves` says (each one's
