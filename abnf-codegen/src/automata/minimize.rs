@@ -101,6 +101,19 @@ impl Partition {
             lo = hi;
         }
         let mut in_work = vec![true; p.ranges.len()];
+        // Every block but the largest is a first splitter: a partition
+        // stable under all the others is stable under it too (every state
+        // has one successor per class, so its predecessors on a class are
+        // the states whose successor is in none of the others). Hopcroft's
+        // own saving; the coarsest stable partition is the same, only the
+        // numbering of its blocks, which no caller reads, may differ.
+        if let Some(largest) = (0..p.ranges.len()).max_by_key(|&b| {
+            let (lo, hi) = p.ranges[b];
+            hi - lo
+        }) {
+            in_work[largest] = false;
+            work.retain(|&b| b as usize != largest);
+        }
         // Per block, how many of its states the current splitter marked
         // (moved to the front of its range).
         let mut marked: Vec<u32> = vec![0; p.ranges.len()];
@@ -211,7 +224,7 @@ fn quotient(dfa: &Dfa, p: &Partition) -> Dfa {
         }
     }
     // Rows: the dead state, then `order`.
-    let (classes, alphabet, trans) = super::class_table(order.len() + 1, |row, b| {
+    let (classes, alphabet, trans) = super::class_table(order.len() + 1, &dfa.classes, |row, b| {
         if row == 0 {
             return 0;
         }

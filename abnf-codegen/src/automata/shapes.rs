@@ -80,6 +80,23 @@ pub struct Graph<'a> {
     pub accepts: &'a dyn Fn(usize) -> bool,
 }
 
+/// The root of [`Shapes::search`]'s tree of paths (the empty path).
+const NO_NODE: usize = usize::MAX;
+
+/// The class sets of the path of `len` steps that ends at `node` of
+/// `nodes` (each node its last step's set and the node before), first
+/// step first.
+fn path_sets(nodes: &[(usize, Vec<bool>)], mut node: usize, len: usize) -> Vec<Vec<bool>> {
+    let mut sets = Vec::with_capacity(len);
+    while node != NO_NODE {
+        let (before, set) = &nodes[node];
+        sets.push(set.clone());
+        node = *before;
+    }
+    sets.reverse();
+    sets
+}
+
 impl Shapes {
     /// The shapes of `c`, if every input length up to [`MAX_LEN`] has at
     /// most [`MAX_PER_LENGTH`] accepting paths and their byte sets are
@@ -127,18 +144,21 @@ impl Shapes {
             }
             let before = paths.len();
             // Depth first, each step to a next state that still accepts in
-            // time, with the classes that lead there with one label.
-            let mut stack: Vec<(usize, Vec<Vec<bool>>)> = vec![(start, Vec::new())];
-            while let Some((s, sets)) = stack.pop() {
-                let i = sets.len();
+            // time, with the classes that lead there with one label. A
+            // path so far is a node of a tree (its last step's class set
+            // and the node before), not a copy of its sets per step.
+            let mut nodes: Vec<(usize, Vec<bool>)> = Vec::new();
+            let mut stack: Vec<(usize, usize, usize)> = vec![(start, NO_NODE, 0)];
+            let mut to: Vec<((usize, u32), Vec<bool>)> = Vec::new();
+            while let Some((s, node, i)) = stack.pop() {
                 if i == n {
-                    paths.push((n, sets));
+                    paths.push((n, path_sets(&nodes, node, n)));
                     if paths.len() - before > MAX_PER_LENGTH || paths.len() > MAX_SHAPES {
                         return None;
                     }
                     continue;
                 }
-                let mut to: Vec<((usize, u32), Vec<bool>)> = Vec::new();
+                to.clear();
                 for x in 0..a {
                     let e = (g.edge)(s, x);
                     if e.0 == 0 || !ends[n - i - 1][e.0] {
@@ -158,10 +178,9 @@ impl Shapes {
                 if stack.len() + to.len() > MAX_PER_LENGTH {
                     return None;
                 }
-                for ((t, _), set) in to {
-                    let mut more = sets.clone();
-                    more.push(set);
-                    stack.push((t, more));
+                for ((t, _), set) in to.drain(..) {
+                    nodes.push((node, set));
+                    stack.push((t, nodes.len() - 1, i + 1));
                 }
             }
         }

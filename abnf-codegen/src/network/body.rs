@@ -85,9 +85,26 @@ fn too_large(g: &Grammar, rule: RuleId, detail: &str) -> Diagnostic {
 /// The kernel of an NFA state set: the states that consume a byte, call,
 /// or match (epsilon moves followed).
 fn closure(nfa: &NFA, seeds: &[StateID], callees: &[RuleId], seen: &mut Seen) -> Vec<StateID> {
-    seen.clear();
-    let mut stack: Vec<StateID> = seeds.to_vec();
     let mut kernel = Vec::new();
+    closure_into(nfa, seeds, callees, seen, &mut Vec::new(), &mut kernel);
+    kernel
+}
+
+/// [`closure`] into `kernel`, with `stack` for the walk (both kept by the
+/// caller to reuse their allocations: the subset construction closes a
+/// set per state and byte class).
+fn closure_into(
+    nfa: &NFA,
+    seeds: &[StateID],
+    callees: &[RuleId],
+    seen: &mut Seen,
+    stack: &mut Vec<StateID>,
+    kernel: &mut Vec<StateID>,
+) {
+    seen.clear();
+    stack.clear();
+    stack.extend_from_slice(seeds);
+    kernel.clear();
     while let Some(s) = stack.pop() {
         if !seen.insert(s.as_usize()) {
             continue;
@@ -120,7 +137,6 @@ fn closure(nfa: &NFA, seeds: &[StateID], callees: &[RuleId], seen: &mut Seen) ->
         }
     }
     kernel.sort();
-    kernel
 }
 
 /// A set of NFA states, cleared in time proportional to its size.
@@ -160,16 +176,16 @@ fn determinize(nfa: &NFA, callees: &[RuleId], max_states: usize) -> Option<BodyD
         calls: vec![Vec::new(); 2],
         start: start_id,
     };
-    let mut intern = |set: Vec<StateID>, sets: &mut Vec<Vec<StateID>>, dfa: &mut BodyDfa| -> Option<u32> {
-        if let Some(&id) = ids.get(&set) {
+    let mut intern = |set: &[StateID], sets: &mut Vec<Vec<StateID>>, dfa: &mut BodyDfa| -> Option<u32> {
+        if let Some(&id) = ids.get(set) {
             return Some(id);
         }
         if sets.len() >= max_states {
             return None;
         }
         let id = sets.len() as u32;
-        ids.insert(set.clone(), id);
-        sets.push(set);
+        ids.insert(set.to_vec(), id);
+        sets.push(set.to_vec());
         dfa.trans.extend([0; 256]);
         dfa.accept.push(false);
         dfa.calls.push(Vec::new());
@@ -180,6 +196,7 @@ fn determinize(nfa: &NFA, callees: &[RuleId], max_states: usize) -> Option<BodyD
     // state, so that only their first state allocates.
     let mut by_byte: Vec<Vec<StateID>> = vec![Vec::new(); 256];
     let mut memo: HashMap<Vec<StateID>, u32> = HashMap::default();
+    let (mut stack, mut kernel) = (Vec::new(), Vec::new());
     while q < sets.len() {
         let set = sets[q].clone();
         for targets in &mut by_byte {
@@ -234,7 +251,8 @@ fn determinize(nfa: &NFA, callees: &[RuleId], max_states: usize) -> Option<BodyD
             let id = match memo.get(targets) {
                 Some(&id) => id,
                 None => {
-                    let id = intern(closure(nfa, targets, callees, &mut seen), &mut sets, &mut dfa)?;
+                    closure_into(nfa, targets, callees, &mut seen, &mut stack, &mut kernel);
+                    let id = intern(&kernel, &mut sets, &mut dfa)?;
                     memo.insert(targets.clone(), id);
                     id
                 }
@@ -242,7 +260,8 @@ fn determinize(nfa: &NFA, callees: &[RuleId], max_states: usize) -> Option<BodyD
             dfa.trans[q * 256 + b] = id;
         }
         for (first, targets) in by_callee {
-            let id = intern(closure(nfa, &targets, callees, &mut seen), &mut sets, &mut dfa)?;
+            closure_into(nfa, &targets, callees, &mut seen, &mut stack, &mut kernel);
+            let id = intern(&kernel, &mut sets, &mut dfa)?;
             dfa.calls[q].push((callees[first], id));
         }
         q += 1;
@@ -250,9 +269,18 @@ fn determinize(nfa: &NFA, callees: &[RuleId], max_states: usize) -> Option<BodyD
     Some(dfa)
 }
 
-/// A state's block, the blocks of its targets by byte class, and its
-/// calls with the blocks of their return states.
-type Signature = (u32, Vec<u32>, Vec<(RuleId, u32)>);
+/// Appends state `q`'s signature to `flat`: its block, the blocks of its
+/// targets on the bytes `reps` (one per class), and its calls with the
+/// blocks of their return states. Every state's signature has the same
+/// length up to its calls, so equal words mean equal signatures (kept in
+/// one buffer per round, not a few vectors per state).
+fn signature(dfa: &BodyDfa, q: usize, reps: &[usize], block: &[u32], flat: &mut Vec<u32>) {
+    flat.push(block[q]);
+    flat.extend(reps.iter().map(|&b| block[dfa.trans[q * 256 + b] as usize]));
+    for &(c, t) in &dfa.calls[q] {
+        flat.extend([c.0, block[t as usize]]);
+    }
+}
 
 /// Moore's partition refinement: states are equivalent when they agree on
 /// accepting, on the block of every byte's target and on their calls. The
@@ -272,20 +300,22 @@ pub(crate) fn minimize(dfa: &BodyDfa) -> BodyDfa {
     }
     let mut block: Vec<u32> = (0..n).map(|q| u32::from(dfa.accept[q])).collect();
     let mut count = 0;
+    // Each round's signatures, one after the other (see `signature`).
+    let mut flat: Vec<u32> = Vec::new();
+    let mut ends: Vec<usize> = Vec::with_capacity(n);
     loop {
-        let mut sigs: HashMap<Signature, u32> = HashMap::default();
+        flat.clear();
+        ends.clear();
+        for q in 0..n {
+            signature(dfa, q, &reps, &block, &mut flat);
+            ends.push(flat.len());
+        }
+        let mut sigs: HashMap<&[u32], u32> = HashMap::default();
         let next: Vec<u32> = (0..n)
             .map(|q| {
-                let row: Vec<u32> = reps
-                    .iter()
-                    .map(|&b| block[dfa.trans[q * 256 + b] as usize])
-                    .collect();
-                let calls: Vec<(RuleId, u32)> = dfa.calls[q]
-                    .iter()
-                    .map(|&(c, t)| (c, block[t as usize]))
-                    .collect();
+                let from = if q == 0 { 0 } else { ends[q - 1] };
                 let len = sigs.len() as u32;
-                *sigs.entry((block[q], row, calls)).or_insert(len)
+                *sigs.entry(&flat[from..ends[q]]).or_insert(len)
             })
             .collect();
         let blocks = sigs.len();

@@ -66,6 +66,11 @@ impl Closures {
         closure
     }
 
+    /// The number of states of `closure`.
+    pub(super) fn len(closure: Closure) -> usize {
+        (closure.to - closure.from) as usize
+    }
+
     /// The states of `closure`, each with its path.
     pub(super) fn entries(&self, closure: Closure) -> &[(StateID, u32)] {
         &self.entries[closure.from as usize..closure.to as usize]

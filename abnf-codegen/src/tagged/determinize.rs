@@ -3,9 +3,9 @@
 
 use std::rc::Rc;
 
-use super::closures::Closures;
+use super::closures::{Closure, Closures};
 use super::lists::{Lists, Moved, Step, ALL_KEPT};
-use super::sets::{SameMoves, Sets, Steps, NO_MOVE};
+use super::sets::{SameMoves, Sets, Steps};
 use super::*;
 use rustc_hash::FxHashSet as HashSet;
 use std::hash::{Hash, Hasher};
@@ -61,7 +61,13 @@ struct Builder<'a> {
     key: Vec<u32>,
     /// The class groups of the list [`Builder::move_list`] moves.
     list_same: SameMoves<u8>,
-    /// The NFA states of the step [`Builder::list_step`] builds.
+    /// The steps of the list [`Builder::move_list`] moves, and the step of
+    /// each class (kept to reuse their allocations).
+    list_steps: (Vec<Step>, Vec<u8>),
+    /// The NFA states that the moving threads of the step
+    /// [`Builder::list_step`] builds move to.
+    step_targets: Vec<u32>,
+    /// The NFA states of the list [`Builder::reach`] builds.
     next_sids: Vec<StateID>,
     op_lists: HashMap<Vec<RegOp>, u32>,
     op_vec: Vec<Vec<RegOp>>,
@@ -86,20 +92,23 @@ struct Builder<'a> {
     /// The operations [`Builder::canonical`] numbered (kept to reuse its
     /// allocation: most steps have some, if only identity copies).
     ops: Vec<RegOp>,
-    /// The threads of the step [`Builder::transition`] builds (kept to
-    /// reuse its allocation).
-    configs: Vec<Config>,
     /// The NFA states' epsilon closures.
     closures: Closures,
-    /// [`Builder::closure`]'s row per path (kept to reuse its allocation).
+    /// [`Builder::closure`]'s row per path, [`Builder::transition`]'s index
+    /// in the key per path (kept to reuse its allocation).
     path_rows: Vec<u32>,
+    /// [`Builder::key_row`]'s row per row of the key (kept to reuse its
+    /// allocation).
+    key_rows: Vec<u32>,
 }
 
 /// One thread of a step: its NFA state and the row of its tag values.
 type Config = (StateID, u32);
 
-/// The tables of [`canonical_shared`] and [`canonical_per_tag`] (kept to
-/// reuse their allocations).
+/// The canonical numbering of one key's registers, row by row in order of
+/// first appearance ([`Numbering::start`], [`Numbering::row`],
+/// [`Numbering::finish`]), with its tables (kept to reuse their
+/// allocations).
 #[derive(Default)]
 struct Numbering {
     /// The register of each (value, tag) met, at [`value_index`]
@@ -115,6 +124,14 @@ struct Numbering {
     row_regs: Vec<u32>,
     /// The key's distinct rows, by their registers.
     distinct: DistinctRows,
+    /// Where the key's threads' row indices and its rows start.
+    threads_at: usize,
+    rows_at: usize,
+    /// Registers handed out: all of them ([`Registers::Shared`]), or those
+    /// after the tags' first values ([`Registers::PerTag`], which marks in
+    /// `first` the tags whose first value has its register).
+    count: u32,
+    first: Vec<bool>,
 }
 
 /// The distinct rows of registers of a key being numbered: an open
@@ -268,6 +285,8 @@ impl TaggedDfa {
             lists: Lists::default(),
             key: Vec::new(),
             list_same: SameMoves::new(),
+            list_steps: (Vec::new(), Vec::new()),
+            step_targets: Vec::new(),
             next_sids: Vec::new(),
             op_lists: HashMap::from_iter([(Vec::new(), 0)]),
             op_vec: vec![Vec::new()],
@@ -280,9 +299,9 @@ impl TaggedDfa {
             seen: Marks::default(),
             numbering: Numbering::default(),
             ops: Vec::new(),
-            configs: Vec::new(),
             closures: Closures::default(),
             path_rows: Vec::new(),
+            key_rows: Vec::new(),
         };
         b.seen.resize(nfa.states().len());
         // State 0: dead (no threads), of list 0 (no NFA states).
@@ -524,33 +543,50 @@ impl Marks {
 
 impl Builder<'_> {
     /// The target state and operation list of the threads of the state
-    /// whose key is `key` moving by `step` of its list.
+    /// whose key is `key` moving by `step` of its list: the closures of
+    /// the moving threads' targets walked again (see [`Builder::closure`]),
+    /// now with their rows, each thread numbered into the key as it is met
+    /// (the threads pruning drops skipped, as [`keep_first`] drops them).
     fn transition(&mut self, key: &[u32], step: Step) -> Result<(u32, u32), TaggedError> {
-        let tags = self.tags;
-        let mut configs = std::mem::take(&mut self.configs);
-        configs.clear();
-        self.new_step();
         let threads = self.lists.sids(key[0]).len();
+        self.new_step();
+        self.start_key(step.list, self.lists.sids(step.list).len());
+        let mut key_rows = std::mem::take(&mut self.key_rows);
+        key_rows.clear();
+        key_rows.resize((key.len() - 1 - threads) / self.tags.max(1), NO_ROW);
+        let mut path_index = std::mem::take(&mut self.path_rows);
+        let (mut walked, mut kept) = (0, 0);
         for at in 0..self.lists.moves(step).len() {
             let (i, to) = self.lists.moves(step)[at];
-            let regs = thread_regs(key, threads, i as usize, tags);
-            let row = (self.rows.len() / tags.max(1)) as u32;
-            self.rows.extend(regs.iter().map(|&r| match r {
-                UNSET => Val::Unset,
-                PENDING => Val::Prev,
-                r => Val::Old(r),
-            }));
-            self.closure(StateID::new_unchecked(to as usize), row, &mut configs)?;
+            let row = self.key_row(key, threads, i as usize, &mut key_rows);
+            let closure = self.closures.of(self.nfa, StateID::new_unchecked(to as usize));
+            // Per path of the closure, the index of its row in the key.
+            path_index.clear();
+            path_index.resize(closure.paths as usize, NO_ROW);
+            for e in 0..Closures::len(closure) {
+                let (sid, path) = self.closures.entries(closure)[e];
+                if !self.seen.mark(sid) {
+                    continue;
+                }
+                walked += 1;
+                if step.kept != ALL_KEPT
+                    && walked > step.kept as usize
+                    && !matches!(self.nfa.state(sid), State::Match { .. })
+                {
+                    continue;
+                }
+                if path_index[path as usize] == NO_ROW {
+                    let path_row = self.path_row(closure, path, row);
+                    path_index[path as usize] = self.key_index(path_row);
+                }
+                self.numbering.set(&mut self.key, kept, path_index[path as usize]);
+                kept += 1;
+            }
         }
-        if step.kept != ALL_KEPT {
-            keep_first(self.nfa, &mut configs, step.kept as usize);
-        }
-        debug_assert!(configs
-            .iter()
-            .map(|c| c.0)
-            .eq(self.lists.sids(step.list).iter().copied()));
-        self.canonical(step.list, &configs);
-        self.configs = configs;
+        debug_assert_eq!(kept, self.lists.sids(step.list).len());
+        self.path_rows = path_index;
+        self.key_rows = key_rows;
+        self.finish_key();
         let identity = self
             .ops
             .iter()
@@ -559,23 +595,85 @@ impl Builder<'_> {
         Ok((self.intern()?, op_index))
     }
 
+    /// The row of path `path` of `closure` for a thread whose values are
+    /// row `row`: `row` itself for path 0 (which sets no slot), else a copy
+    /// of it with the path's slots pending.
+    fn path_row(&mut self, closure: Closure, path: u32, row: u32) -> u32 {
+        if path == 0 {
+            return row;
+        }
+        let tags = self.tags;
+        let start = row as usize * tags;
+        let copy = self.rows.len();
+        self.rows.extend_from_within(start..start + tags);
+        for &slot in self.closures.slots(closure, path) {
+            self.rows[copy + slot as usize] = Val::Pending;
+        }
+        (copy / tags.max(1)) as u32
+    }
+
+    /// The row of this step that holds the values of thread `thread`'s
+    /// registers in the state whose key is `key` (of `threads` threads):
+    /// made from the key's row of registers the first time one of its
+    /// threads moves, then shared (`key_rows`, per row of the key) by the
+    /// threads that share that row. Rows are never changed once written,
+    /// and the canonical numbering reads each distinct row once, so threads
+    /// that share a row cost one.
+    fn key_row(&mut self, key: &[u32], threads: usize, thread: usize, key_rows: &mut [u32]) -> u32 {
+        let index = key[1 + thread] as usize;
+        if key_rows[index] != NO_ROW {
+            return key_rows[index];
+        }
+        let tags = self.tags;
+        let row = (self.rows.len() / tags.max(1)) as u32;
+        let regs = thread_regs(key, threads, thread, tags);
+        self.rows.extend(regs.iter().map(|&r| match r {
+            UNSET => Val::Unset,
+            PENDING => Val::Prev,
+            r => Val::Old(r),
+        }));
+        key_rows[index] = row;
+        row
+    }
+
     /// Numbers the registers of `configs`, threads of list `list` (with
     /// their rows in this step's rows), canonically: the key goes to
     /// [`Builder::key`], the operations that fill the new registers to
     /// [`Builder::ops`].
     fn canonical(&mut self, list: u32, configs: &[Config]) {
+        self.start_key(list, configs.len());
+        for (thread, &(_, row)) in configs.iter().enumerate() {
+            let index = self.key_index(row);
+            self.numbering.set(&mut self.key, thread, index);
+        }
+        self.finish_key();
+    }
+
+    /// Starts the key of a state of list `list`, of `threads` threads, in
+    /// [`Builder::key`] (see [`Numbering`]).
+    fn start_key(&mut self, list: u32, threads: usize) {
         self.key.clear();
         self.key.push(list);
         self.ops.clear();
-        let registers = canonical(
+        self.numbering.start(self.tags, threads, &mut self.key);
+    }
+
+    /// The index of row `row` (of this step's rows) among the distinct rows
+    /// of the key being numbered, its registers numbered if it is new.
+    fn key_index(&mut self, row: u32) -> u32 {
+        self.numbering.row(
             self.mode,
-            &mut self.numbering,
             &self.rows,
             self.tags,
-            configs,
+            row,
             &mut self.key,
             &mut self.ops,
-        );
+        )
+    }
+
+    /// Ends the key being numbered.
+    fn finish_key(&mut self) {
+        let registers = self.numbering.finish(self.mode, self.tags);
         self.registers = self.registers.max(registers);
     }
 
@@ -603,14 +701,15 @@ impl Builder<'_> {
         let sids = Rc::clone(self.lists.sids(list));
         let mut same = std::mem::replace(&mut self.list_same, SameMoves::new());
         same.start(&mut self.steps, &sids);
-        let mut steps = Vec::new();
-        let mut class_steps = Vec::with_capacity(self.steps.classes());
+        let (mut steps, mut class_steps) = std::mem::take(&mut self.list_steps);
+        steps.clear();
+        class_steps.clear();
         for class in 0..self.steps.classes() {
             let index = match same.find(class) {
                 Some(index) => index,
                 None => {
                     let index = steps.len() as u8;
-                    steps.push(self.list_step(same.moves(&self.steps, class))?);
+                    steps.push(self.list_step(same.moves(class))?);
                     same.built(class, index);
                     index
                 }
@@ -618,21 +717,41 @@ impl Builder<'_> {
             class_steps.push(index);
         }
         self.list_same = same;
-        Ok(self.lists.set_moves(list, &steps, &class_steps))
+        let moved = self.lists.set_moves(list, &steps, &class_steps);
+        self.list_steps = (steps, class_steps);
+        Ok(moved)
     }
 
-    /// The step of threads moving to `moves` (one NFA state per thread,
-    /// `NO_MOVE` for a thread that reads no byte of the class): the
-    /// closures of their targets in priority order (see
-    /// [`Builder::closure`]), pruned.
-    fn list_step(&mut self, moves: &[u32]) -> Result<Step, TaggedError> {
+    /// The step of the threads that move as `moves` says (each one's
+    /// index in its list and the NFA state it moves to, in order): what
+    /// their targets reach ([`Builder::reach`]), looked up if a step moved
+    /// to the same targets before.
+    fn list_step(&mut self, moves: &[(u32, u32)]) -> Result<Step, TaggedError> {
+        let mut targets = std::mem::take(&mut self.step_targets);
+        targets.clear();
+        targets.extend(moves.iter().map(|&(_, to)| to));
+        let reached = match self.lists.reached(&targets) {
+            Some(reached) => Ok(reached),
+            None => self.reach(&targets),
+        };
+        self.step_targets = targets;
+        let (list, kept) = reached?;
+        Ok(self.lists.new_step(list, moves, kept))
+    }
+
+    /// The list that threads moving to the NFA states `targets` (in order)
+    /// reach, and how many of its first threads pruning keeps
+    /// ([`Step::kept`]): the closures of the targets in priority order (see
+    /// [`Builder::closure`]), pruned. Recorded for the steps that move to
+    /// the same targets ([`Lists::reached`]); the pruning would give them
+    /// the same answer, its budget aside (which only the questions it has
+    /// not answered yet use).
+    fn reach(&mut self, targets: &[u32]) -> Result<(u32, u32), TaggedError> {
         let mut next = std::mem::take(&mut self.next_sids);
         next.clear();
         self.new_step();
-        for &to in moves {
-            if to != NO_MOVE {
-                self.closure_states(StateID::new_unchecked(to as usize), &mut next)?;
-            }
+        for &to in targets {
+            self.closure_states(StateID::new_unchecked(to as usize), &mut next)?;
         }
         let kept = match self.pruned(&next) {
             Some(kept) => {
@@ -643,7 +762,8 @@ impl Builder<'_> {
         };
         let list = self.lists.intern(&next);
         self.next_sids = next;
-        Ok(self.lists.new_step(list, moves, kept))
+        self.lists.reach(targets, list, kept);
+        Ok((list, kept))
     }
 
     /// The number of the operation list [`Builder::ops`], numbering it if
@@ -851,25 +971,6 @@ impl Builder<'_> {
     }
 }
 
-/// Numbers the registers of the threads `configs`, whose rows of `rows`
-/// (`tags` values each) hold their values, in order of first appearance,
-/// as `mode` says: appends them to `key` and the operations that fill the
-/// new registers to `ops`; returns how many registers the state uses.
-fn canonical(
-    mode: Registers,
-    numbering: &mut Numbering,
-    rows: &[Val],
-    tags: usize,
-    configs: &[Config],
-    key: &mut Vec<u32>,
-    ops: &mut Vec<RegOp>,
-) -> usize {
-    match mode {
-        Registers::Shared => canonical_shared(numbering, rows, tags, configs, key, ops),
-        Registers::PerTag => canonical_per_tag(numbering, rows, tags, configs, key, ops),
-    }
-}
-
 /// The registers of thread `thread` (of `threads`) in state key `key`:
 /// the key is the state's list, then per thread the index of its row of
 /// registers, then the distinct rows of `tags` registers each (threads
@@ -880,44 +981,80 @@ fn thread_regs(key: &[u32], threads: usize, thread: usize, tags: usize) -> &[u32
     &key[at..at + tags]
 }
 
-/// Starts numbering a key of `threads` threads whose rows are of a step
-/// of `rows` rows (see [`thread_regs`]): makes room for the threads' row
-/// indices after `key`'s list; returns where its rows start.
-fn start_rows(numbering: &mut Numbering, rows: usize, threads: usize, key: &mut Vec<u32>) -> usize {
-    numbering.row_regs.clear();
-    numbering.row_regs.resize(rows, NO_ROW);
-    numbering.distinct.start(threads);
-    key.resize(key.len() + threads, 0);
-    key.len()
-}
+impl Numbering {
+    /// Starts numbering a key of `threads` threads (see [`thread_regs`]):
+    /// makes room for the threads' row indices after `key`'s list.
+    fn start(&mut self, tags: usize, threads: usize, key: &mut Vec<u32>) {
+        self.row_regs.clear();
+        self.distinct.start(threads);
+        self.threads_at = key.len();
+        key.resize(key.len() + threads, 0);
+        self.rows_at = key.len();
+        self.count = 0;
+        self.first.clear();
+        self.first.resize(tags, false);
+    }
 
-/// [`canonical`] for [`Registers::Shared`]: one register per distinct
-/// value, by first appearance.
-fn canonical_shared(
-    numbering: &mut Numbering,
-    rows: &[Val],
-    tags: usize,
-    configs: &[Config],
-    key: &mut Vec<u32>,
-    ops: &mut Vec<RegOp>,
-) -> usize {
-    let threads_at = key.len();
-    let rows_at = start_rows(numbering, rows.len() / tags.max(1), configs.len(), key);
-    let Numbering {
-        number,
-        numbered,
-        row_regs,
-        distinct,
-    } = numbering;
-    let mut count = 0u32;
-    for (thread, &(_, row)) in configs.iter().enumerate() {
-        // A row met before has all its values numbered already.
-        if row_regs[row as usize] != NO_ROW {
-            key[threads_at + thread] = row_regs[row as usize];
-            continue;
+    /// Sets thread `thread`'s row index in `key` to `index`.
+    fn set(&self, key: &mut [u32], thread: usize, index: u32) {
+        key[self.threads_at + thread] = index;
+    }
+
+    /// The index of row `row` of `rows` (`tags` values each) among the
+    /// key's distinct rows: numbered the first time it is met (its
+    /// registers as `mode` says, appended to `key` with the operations that
+    /// fill the new ones appended to `ops`), then remembered (threads that
+    /// share a row share it).
+    fn row(
+        &mut self,
+        mode: Registers,
+        rows: &[Val],
+        tags: usize,
+        row: u32,
+        key: &mut Vec<u32>,
+        ops: &mut Vec<RegOp>,
+    ) -> u32 {
+        let row = row as usize;
+        if row >= self.row_regs.len() {
+            self.row_regs.resize(row + 1, NO_ROW);
         }
-        let at_row = row as usize * tags;
-        for &v in &rows[at_row..at_row + tags] {
+        if self.row_regs[row] != NO_ROW {
+            return self.row_regs[row];
+        }
+        let values = &rows[row * tags..(row + 1) * tags];
+        match mode {
+            Registers::Shared => self.push_shared(values, key, ops),
+            Registers::PerTag => self.push_per_tag(values, key, ops),
+        }
+        let index = self.distinct.index(key, self.rows_at, tags);
+        self.row_regs[row] = index;
+        index
+    }
+
+    /// Ends the key: clears the tables for the next one; returns how many
+    /// registers the state uses.
+    fn finish(&mut self, mode: Registers, tags: usize) -> usize {
+        for at in self.numbered.drain(..) {
+            self.number[at] = NO_REGISTER;
+        }
+        match mode {
+            Registers::Shared => self.count as usize,
+            Registers::PerTag => tags.saturating_sub(2) + self.count as usize,
+        }
+    }
+
+    /// The register of the value at `at` ([`value_index`]), if numbered.
+    fn numbered(&mut self, at: usize) -> &mut u32 {
+        if at >= self.number.len() {
+            self.number.resize(at + 1, NO_REGISTER);
+        }
+        &mut self.number[at]
+    }
+
+    /// [`Numbering::row`]'s values for [`Registers::Shared`]: one register
+    /// per distinct value, by first appearance.
+    fn push_shared(&mut self, values: &[Val], key: &mut Vec<u32>, ops: &mut Vec<RegOp>) {
+        for &v in values {
             match v {
                 Val::Unset => {
                     key.push(UNSET);
@@ -930,65 +1067,31 @@ fn canonical_shared(
                 Val::Prev | Val::Old(_) => {}
             }
             let at = value_index(v, 0, 1);
-            if at >= number.len() {
-                number.resize(at + 1, NO_REGISTER);
-            }
-            if number[at] == NO_REGISTER {
-                number[at] = count;
-                numbered.push(at);
+            if *self.numbered(at) == NO_REGISTER {
+                let count = self.count;
+                self.number[at] = count;
+                self.numbered.push(at);
                 ops.push(match v {
                     Val::Prev => RegOp::SetPos { dst: count },
                     Val::Old(src) => RegOp::Copy { dst: count, src },
                     Val::Unset | Val::Pending => unreachable!("not stored in registers"),
                 });
-                count += 1;
+                self.count += 1;
             }
-            key.push(number[at]);
+            key.push(self.number[at]);
         }
-        let index = distinct.index(key, rows_at, tags);
-        row_regs[row as usize] = index;
-        key[threads_at + thread] = index;
     }
-    for at in numbered.drain(..) {
-        number[at] = NO_REGISTER;
-    }
-    count as usize
-}
 
-/// [`canonical`] for [`Registers::PerTag`]: a register per tag and
-/// distinct value, unset tags included (a copy of the register that holds
-/// "unset"); tag `t`'s first value in priority order takes register
-/// `t - 2`, further values the registers after the last tag's. Group 0 is
-/// never tracked.
-fn canonical_per_tag(
-    numbering: &mut Numbering,
-    rows: &[Val],
-    tags: usize,
-    configs: &[Config],
-    key: &mut Vec<u32>,
-    ops: &mut Vec<RegOp>,
-) -> usize {
-    let threads_at = key.len();
-    let rows_at = start_rows(numbering, rows.len() / tags.max(1), configs.len(), key);
-    let Numbering {
-        number,
-        numbered,
-        row_regs,
-        distinct,
-    } = numbering;
-    // The first value of tag `t` (in priority order) lives in register
-    // `t - 2` in every state, so that a loop that keeps its threads in
-    // order needs no copies; other values take the registers after those.
-    let tracked = tags.saturating_sub(2) as u32;
-    let mut first = vec![false; tags];
-    let mut extra = 0u32;
-    for (thread, &(_, row)) in configs.iter().enumerate() {
-        if row_regs[row as usize] != NO_ROW {
-            key[threads_at + thread] = row_regs[row as usize];
-            continue;
-        }
-        let at_row = row as usize * tags;
-        for (t, &v) in rows[at_row..at_row + tags].iter().enumerate() {
+    /// [`Numbering::row`]'s values for [`Registers::PerTag`]: a register
+    /// per tag and distinct value, unset tags included (a copy of the
+    /// register that holds "unset"); tag `t`'s first value in priority
+    /// order takes register `t - 2` (so that a loop that keeps its threads
+    /// in order needs no copies), further values the registers after the
+    /// last tag's. Group 0 is never tracked.
+    fn push_per_tag(&mut self, values: &[Val], key: &mut Vec<u32>, ops: &mut Vec<RegOp>) {
+        let tags = values.len();
+        let tracked = tags.saturating_sub(2) as u32;
+        for (t, &v) in values.iter().enumerate() {
             if t < 2 {
                 key.push(UNSET);
                 continue;
@@ -998,19 +1101,16 @@ fn canonical_per_tag(
                 continue;
             }
             let at = value_index(v, t, tags);
-            if at >= number.len() {
-                number.resize(at + 1, NO_REGISTER);
-            }
-            if number[at] == NO_REGISTER {
-                let next = if !first[t] {
-                    first[t] = true;
+            if *self.numbered(at) == NO_REGISTER {
+                let next = if !self.first[t] {
+                    self.first[t] = true;
                     t as u32 - 2
                 } else {
-                    extra += 1;
-                    tracked + extra - 1
+                    self.count += 1;
+                    tracked + self.count - 1
                 };
-                number[at] = next;
-                numbered.push(at);
+                self.number[at] = next;
+                self.numbered.push(at);
                 ops.push(match v {
                     Val::Unset => RegOp::Copy {
                         dst: next,
@@ -1021,14 +1121,7 @@ fn canonical_per_tag(
                     Val::Pending => unreachable!("not stored in registers"),
                 });
             }
-            key.push(number[at]);
+            key.push(self.number[at]);
         }
-        let index = distinct.index(key, rows_at, tags);
-        row_regs[row as usize] = index;
-        key[threads_at + thread] = index;
     }
-    for at in numbered.drain(..) {
-        number[at] = NO_REGISTER;
-    }
-    (tracked + extra) as usize
 }

@@ -33,7 +33,16 @@ pub(super) struct Steps<'a> {
     moving_at: Vec<(u32, u32)>,
     /// The rows' moves, without [`NO_MOVE`]s: (class, target) pairs.
     moving: Vec<(u32, u32)>,
+    /// Per NFA state (filled with its row), the number of the classes it
+    /// moves on if it moves to one state on all of them, else
+    /// [`NO_SHAPE`]: states of the same shape split byte classes alike.
+    shape: Vec<u32>,
+    /// The shapes numbered so far.
+    shapes: HashMap<Box<[u32]>, u32>,
 }
+
+/// The shape of an NFA state that moves to several states (or none).
+pub(super) const NO_SHAPE: u32 = u32::MAX;
 
 impl<'a> Steps<'a> {
     /// An empty table for `nfa`, whose classes `reps` represent.
@@ -45,6 +54,8 @@ impl<'a> Steps<'a> {
             table: Vec::new(),
             moving_at: vec![(0, 0); nfa.states().len()],
             moving: Vec::new(),
+            shape: vec![NO_SHAPE; nfa.states().len()],
+            shapes: HashMap::default(),
         }
     }
 
@@ -61,9 +72,8 @@ impl<'a> Steps<'a> {
 
     /// Where `sid`'s moves start in the table (one per class).
     fn row_start(&mut self, sid: StateID) -> usize {
-        let at = &mut self.at[sid.as_usize()];
-        if *at == NOT_YET {
-            *at = self.table.len() as u32;
+        if self.at[sid.as_usize()] == NOT_YET {
+            self.at[sid.as_usize()] = self.table.len() as u32;
             let state = self.nfa.state(sid);
             let start = self.moving.len() as u32;
             for (class, &byte) in self.reps.iter().enumerate() {
@@ -74,16 +84,50 @@ impl<'a> Steps<'a> {
                 }
             }
             self.moving_at[sid.as_usize()] = (start, self.moving.len() as u32);
+            self.shape[sid.as_usize()] = self.shape_of(start as usize);
         }
-        *at as usize
+        self.at[sid.as_usize()] as usize
     }
 
-    /// The classes on which `sid` moves, with their targets.
-    fn moving(&mut self, sid: StateID) -> &[(u32, u32)] {
+    /// The shape of the NFA state whose moves are `moving[start..]`
+    /// ([`Steps::shape`]), numbering it if new.
+    fn shape_of(&mut self, start: usize) -> u32 {
+        let moves = &self.moving[start..];
+        let Some(&(_, to)) = moves.first() else {
+            return NO_SHAPE;
+        };
+        if moves.iter().any(|&(_, t)| t != to) {
+            return NO_SHAPE;
+        }
+        let classes: Box<[u32]> = moves.iter().map(|&(class, _)| class).collect();
+        let next = self.shapes.len() as u32;
+        *self.shapes.entry(classes).or_insert(next)
+    }
+
+    /// Where `sid`'s moves are, and its shape (see [`Steps::shape`]).
+    fn moves_of(&mut self, sid: StateID) -> Moves {
         self.row_start(sid);
         let (from, to) = self.moving_at[sid.as_usize()];
-        &self.moving[from as usize..to as usize]
+        Moves {
+            from,
+            to,
+            shape: self.shape[sid.as_usize()],
+        }
     }
+
+    /// The classes on which a state moves, with their targets, as `moves`
+    /// says.
+    fn read(&self, moves: Moves) -> &[(u32, u32)] {
+        &self.moving[moves.from as usize..moves.to as usize]
+    }
+}
+
+/// Where a state's moves are in [`Steps::moving`], and its shape.
+#[derive(Clone, Copy)]
+struct Moves {
+    from: u32,
+    to: u32,
+    shape: u32,
 }
 
 /// The state a byte-consuming NFA state moves to on `byte`.
@@ -213,12 +257,28 @@ pub(super) struct SameMoves<T> {
     /// The new group of each further (old group, target) pair of the
     /// thread (an NFA state that moves to several targets).
     split: HashMap<(u32, u32), u32>,
-    /// Where each thread's row of moves starts in [`Steps::table`].
-    rows: Vec<usize>,
     /// Per group, what was built from its moves.
     built: Vec<Option<T>>,
-    /// The moves of the last class [`SameMoves::moves`] read.
-    moves: Vec<u32>,
+    /// Per group, where its moves are in `moves` (one more entry than
+    /// there are groups).
+    moves_at: Vec<u32>,
+    /// The groups' moves, group after group: the index of each thread
+    /// that moves on the group's classes, in order, with the NFA state it
+    /// moves to.
+    moves: Vec<(u32, u32)>,
+    /// While the moves are sorted into groups: per group, the last thread
+    /// seen moving on it, and the moves in thread order with their group.
+    last: Vec<u32>,
+    unsorted: Vec<(u32, u32, u32)>,
+    /// The list being started (never 0, which marks nothing).
+    list: u32,
+    /// Per shape ([`Steps::shape`]): the list in which a thread of that
+    /// shape split the groups (a thread of the same shape splits no group
+    /// further), and where the groups it moves on are in `shape_groups`.
+    shape_seen: Vec<(u32, u32, u32)>,
+    shape_groups: Vec<u32>,
+    /// Per thread of the list, its moves.
+    threads: Vec<Moves>,
 }
 
 impl<T: Copy> SameMoves<T> {
@@ -229,29 +289,47 @@ impl<T: Copy> SameMoves<T> {
             first: Vec::new(),
             stamp: 0,
             split: HashMap::default(),
-            rows: Vec::new(),
             built: Vec::new(),
+            moves_at: Vec::new(),
             moves: Vec::new(),
+            last: Vec::new(),
+            unsorted: Vec::new(),
+            list: 0,
+            shape_seen: Vec::new(),
+            shape_groups: Vec::new(),
+            threads: Vec::new(),
         }
     }
 
     /// Starts the list of threads at `sids`: splits the classes into
     /// groups, one thread at a time, by where it moves (only the classes
-    /// on which it moves, which are few for most NFA states).
+    /// on which it moves, which are few for most NFA states). A thread
+    /// whose shape an earlier thread had splits nothing: every group is
+    /// inside its classes or outside them already (half the threads of
+    /// RFC 3261's lists).
     pub(super) fn start(&mut self, steps: &mut Steps<'_>, sids: &[StateID]) {
         self.group.clear();
         self.group.resize(steps.classes(), 0);
         self.groups = 1;
-        self.rows.clear();
-        for &sid in sids {
-            self.rows.push(steps.row_start(sid));
+        self.list = self.list.wrapping_add(1);
+        if self.list == 0 {
+            self.shape_seen.fill((0, 0, 0));
+            self.list = 1;
+        }
+        self.threads.clear();
+        self.threads.extend(sids.iter().map(|&sid| steps.moves_of(sid)));
+        for thread in 0..self.threads.len() {
+            let moves = self.threads[thread];
+            if !self.first_of_shape(moves.shape) {
+                continue;
+            }
             self.split.clear();
             self.stamp = self.stamp.wrapping_add(1);
             if self.stamp == 0 {
                 self.first.fill((0, 0, 0));
                 self.stamp = 1;
             }
-            for &(class, to) in steps.moving(sid) {
+            for &(class, to) in steps.read(moves) {
                 let g = self.group[class as usize];
                 if self.first.len() <= g as usize {
                     self.first.resize(g as usize + 1, (0, 0, 0));
@@ -275,6 +353,85 @@ impl<T: Copy> SameMoves<T> {
         }
         self.built.clear();
         self.built.resize(self.groups as usize, None);
+        self.sort_moves(steps);
+    }
+
+    /// Whether no thread of this list had shape `shape` before (always, for
+    /// [`NO_SHAPE`]); marks it seen.
+    fn first_of_shape(&mut self, shape: u32) -> bool {
+        if shape == NO_SHAPE {
+            return true;
+        }
+        let shape = shape as usize;
+        if self.shape_seen.len() <= shape {
+            self.shape_seen.resize(shape + 1, (0, 0, 0));
+        }
+        if self.shape_seen[shape].0 == self.list {
+            return false;
+        }
+        self.shape_seen[shape] = (self.list, 0, 0);
+        true
+    }
+
+    /// Sorts the threads' moves into their groups ([`SameMoves::moves`]):
+    /// a thread moves to one NFA state on all the classes of a group, so
+    /// its first class of each group says where. (Reading every thread's
+    /// move on a class of each group instead, most of them none, took a
+    /// tenth of the determinization.)
+    fn sort_moves(&mut self, steps: &Steps<'_>) {
+        let groups = self.groups as usize;
+        self.moves_at.clear();
+        self.moves_at.resize(groups + 1, 0);
+        self.last.clear();
+        self.last.resize(groups, u32::MAX);
+        self.unsorted.clear();
+        self.shape_groups.clear();
+        for (thread, &moves) in self.threads.iter().enumerate() {
+            let thread = thread as u32;
+            let shape = moves.shape;
+            if shape != NO_SHAPE {
+                // The groups of a shape, found by its first thread, and
+                // then read by the others (the marks of `start` are
+                // stamped with this list).
+                let (list, from, to) = self.shape_seen[shape as usize];
+                if list == self.list && to > from {
+                    let target = steps.read(moves)[0].1;
+                    for i in from..to {
+                        let g = self.shape_groups[i as usize];
+                        self.unsorted.push((g, thread, target));
+                        self.moves_at[g as usize + 1] += 1;
+                    }
+                    continue;
+                }
+            }
+            let from = self.shape_groups.len() as u32;
+            for &(class, to) in steps.read(moves) {
+                let g = self.group[class as usize] as usize;
+                if self.last[g] != thread {
+                    self.last[g] = thread;
+                    self.unsorted.push((g as u32, thread, to));
+                    self.moves_at[g + 1] += 1;
+                    if shape != NO_SHAPE {
+                        self.shape_groups.push(g as u32);
+                    }
+                }
+            }
+            if shape != NO_SHAPE {
+                self.shape_seen[shape as usize] = (self.list, from, self.shape_groups.len() as u32);
+            }
+        }
+        for g in 0..groups {
+            self.moves_at[g + 1] += self.moves_at[g];
+        }
+        self.moves.clear();
+        self.moves.resize(self.unsorted.len(), (0, 0));
+        // `last` now says where each group's next move goes.
+        self.last.copy_from_slice(&self.moves_at[..groups]);
+        for &(g, thread, to) in &self.unsorted {
+            let at = &mut self.last[g as usize];
+            self.moves[*at as usize] = (thread, to);
+            *at += 1;
+        }
     }
 
     /// What was built for an earlier class on which every thread moves as
@@ -284,12 +441,12 @@ impl<T: Copy> SameMoves<T> {
         self.built[self.group[class] as usize]
     }
 
-    /// The threads' moves on `class`: an NFA state or [`NO_MOVE`] each.
-    pub(super) fn moves(&mut self, steps: &Steps<'_>, class: usize) -> &[u32] {
-        self.moves.clear();
-        self.moves
-            .extend(self.rows.iter().map(|&row| steps.table[row + class]));
-        &self.moves
+    /// The threads that move on `class`, in order: each thread's index and
+    /// the NFA state it moves to (most threads do not move on a class, and
+    /// the step and its record read only those that do).
+    pub(super) fn moves(&self, class: usize) -> &[(u32, u32)] {
+        let g = self.group[class] as usize;
+        &self.moves[self.moves_at[g] as usize..self.moves_at[g + 1] as usize]
     }
 
     /// Records what was built from the threads' moves on `class`.
