@@ -542,8 +542,6 @@ impl TaggedDfa<'_> {
                 break;
             }
         }
-        // Class by class, then byte by byte from the classes that go on
-        // (no step per byte).
         let expected = match s {
             0 => ByteSet::EMPTY,
             s => ByteSet::of_classes(&self.classes, self.alphabet as usize, |c| {
@@ -648,15 +646,12 @@ impl TaggedDfa<'_> {
         }
         let map = (self.final_maps + f) as usize;
         let maps = &self.words[map..map + self.tags as usize];
-        let Some(&first) = regs.first() else {
-            return false;
-        };
         // Without a branch per tag (an item of a list may read 40 tags,
         // in a pattern too long to predict): both candidates are read and
         // one kept, which compiles to conditional moves.
         for (slot, &r) in tags.iter_mut().zip(maps) {
             let k = r as usize;
-            let stored = regs.get(k).copied().unwrap_or(first);
+            let stored = regs.get(k).copied().unwrap_or(NONE);
             // Set where the parse ends, not stored yet; else never set.
             let special = if r == PENDING { pos } else { NONE };
             *slot = if k < regs.len() { stored } else { special };

@@ -438,16 +438,26 @@ fn exact_arg(f: &EmitField) -> TokenStream {
     }
 }
 
+/// An enum's first alternative when it is all one typed rule that the
+/// enum's parse tries on its own first ([`whole_first_alternatives`]).
+struct FirstAlternative<'t> {
+    /// The variant's name.
+    variant: &'t str,
+    /// The part's type.
+    part: &'t str,
+    /// The part's ABNF rule.
+    rule: &'t str,
+}
+
 /// The enums whose parse tries their first alternative's rule on its own
-/// first, by type name: the variant's name and the part's type.
-/// That is where the first alternative is all one typed rule of this
+/// first, by type name. That is where the first alternative is all one typed rule of this
 /// module, parsed on its own (a tagged DFA, no stack), and the enum's
 /// automaton does not read that rule's parts in its own walk (its tables
 /// would be too large): then an input of that alternative, usually most
 /// of them, takes one walk instead of two. Both give the same tree: over a
 /// whole span, the first alternative that matches it is the one a parse
 /// picks.
-fn whole_first_alternatives(types: &[EmitType]) -> HashMap<&str, (&str, &str)> {
+fn whole_first_alternatives(types: &[EmitType]) -> HashMap<&str, FirstAlternative<'_>> {
     let own_parse = |name: &str| {
         types
             .iter()
@@ -469,11 +479,17 @@ fn whole_first_alternatives(types: &[EmitType]) -> HashMap<&str, (&str, &str)> {
         if let [EmitField {
             target: Target::Typed(part),
             nested: false,
+            rule,
             ..
         }] = first.fields.as_slice()
         {
             if own_parse(part) {
-                out.insert(ty.name.as_str(), (first.name.as_str(), part.as_str()));
+                let first = FirstAlternative {
+                    variant: &first.name,
+                    part,
+                    rule,
+                };
+                out.insert(ty.name.as_str(), first);
             }
         }
     }
@@ -795,9 +811,9 @@ pub fn ast_module(
                 // The first alternative is all one rule: where it matches
                 // the whole span, it is the alternative a parse picks, and
                 // its own walk reads its parts ([`whole_first_alternatives`]).
-                let first = firsts.get(ty.name.as_str()).map(|(variant, part)| {
+                let first = firsts.get(ty.name.as_str()).map(|f| {
                     let (kind, variant, part) =
-                        (format_ident!("{}Kind", ty.name), ident(variant), ident(part));
+                        (format_ident!("{}Kind", ty.name), ident(f.variant), ident(f.part));
                     quote! {
                         if let ::core::option::Option::Some(node) = #part::__try_span(input, start, end) {
                             let span = #rt::Span { start, end };
@@ -813,29 +829,19 @@ pub fn ast_module(
                 }
             }
         };
-        let first_doc = match (firsts.get(ty.name.as_str()), &ty.kind) {
-            (
-                Some((_, part)),
-                EmitTypeKind::Local {
-                    shape: EmitShape::Enum(vs),
-                    ..
-                },
-            ) => {
-                let rule = vs
-                    .first()
-                    .and_then(|v| v.fields.first())
-                    .map_or("", |f| f.rule.as_str());
+        let first_doc = match firsts.get(ty.name.as_str()) {
+            Some(FirstAlternative { part, rule, .. }) => {
                 let doc = format!(
                     " Tries `{rule}` ([`{part}`]) on its own first: it is the first alternative, and all \
                      of it, so where it matches it is the alternative a parse picks, read in one walk."
                 );
                 quote!(#[doc = ""] #[doc = #doc])
             }
-            _ => quote!(),
+            None => quote!(),
         };
         let mut callers: Vec<&str> = firsts
             .iter()
-            .filter(|(_, (_, part))| *part == ty.name)
+            .filter(|(_, f)| f.part == ty.name)
             .map(|(owner, _)| *owner)
             .collect();
         callers.sort_unstable();
