@@ -15,15 +15,26 @@
 //!   parentheses, quotes), the generator writes an action table, one entry
 //!   per state and byte class: shift to a state, call a rule (push the
 //!   return state), tail-call a rule (push nothing), or return (pop). The
-//!   walk is one table step per byte, with an explicit stack, but for runs:
-//!   a state's run of bytes that shift it to itself is scanned with a fixed
-//!   row (lookups that do not wait for each other), and the run of a state
-//!   with a loop set (string contents) is skipped with the bitmasks of its
-//!   64-byte block, classified once for every run of that set in the block
-//!   ([`crate::simd::classify_block`]: the set's bytes, its whole UTF-8
-//!   characters, and the two-byte escapes the walk finds in the action
-//!   table, [`Network::loop_pairs`]); what still ends a run is tried as a
-//!   short detour of table steps back into it.
+//!   walk is one table step per byte, with an explicit stack, but for runs.
+//!   With vectors, and where the table has a *quoted loop set* (a loop set
+//!   whose states one byte enters from outside and leaves: JSON's strings),
+//!   it runs in two stages, as simdjson does. Stage 1 classifies each
+//!   64-byte block once: where the strings are (the quote byte, escapes
+//!   counted with the odd-backslash rule, a prefix xor), which bytes in
+//!   them the loop set skips (its bytes, whole UTF-8 characters, two-byte
+//!   escapes and long ones such as `\uFFFF`, all found in the table), and
+//!   the runs of the two self-loop sets most states have (white space,
+//!   digits). Every other byte is an *event*. Stage 2 steps at events only,
+//!   with a copy of the table whose calls already take the callee's first
+//!   shift, and skips the bytes between two events after checking that
+//!   the walk's state loops on all of them (one bit of the table entry
+//!   it reads anyway); where it does not, it steps them. So stage 1 only
+//!   decides what is fast: a wrong guess costs steps, never a wrong answer.
+//!   Without a quoted loop set (or without vectors), a state's run of
+//!   bytes that shift it to itself is scanned with a fixed row, and the run
+//!   of a state with a loop set is skipped with the bitmasks of its
+//!   64-byte block ([`crate::simd::classify_block`]); what still ends a run
+//!   is tried as a short detour of table steps back into it.
 //! - **The general walk**, for everything else (ambiguity, left recursion,
 //!   lookahead of more than one byte): an Earley recognizer whose items are
 //!   rule-automaton states with the position where their rule was called
@@ -46,6 +57,8 @@ use once_cell::race::OnceBox;
 use crate::recognizer::ErrorKind;
 use crate::wire::{self, Kind, WireError};
 use crate::{ByteSet, MatchError};
+
+mod indexed;
 
 /// The action kinds of the deterministic walk's table (the low
 /// [`action::BITS`] bits of an entry; the rest is the payload), as the
@@ -295,20 +308,46 @@ impl<'a> Network<'a> {
 
     /// The deterministic walk: one action per byte (calls and returns
     /// re-read the same byte), with an explicit stack of return rows and the
-    /// offsets where their calls were made. Shifts run in a tight loop; a
-    /// shift of a state to itself scans the rest of its run with the same
-    /// row (the lookups of a run do not depend on each other, so they
-    /// overlap, where the steps of a walk wait for each other). A shift
-    /// into a state with a loop set skips its run with the bitmasks of the
-    /// run's 64-byte block ([`crate::simd::classify_block`]), classified
-    /// once for all the runs of that set in the block; where a run stops,
-    /// up to 8 table steps that come back into the state (an escape, a
-    /// character) let it go on.
+    /// offsets where their calls were made. Where the network has a quoted
+    /// loop set (JSON's strings) and the CPU has vectors, the walk steps
+    /// only at the events of a structural index that stage 1 builds a
+    /// 64-byte block at a time (simdjson's two stages, described in the
+    /// module's documentation); else it is
+    /// [`Network::walk_table`]. Both give the same answer and
+    /// the same [`Failure`].
     ///
-    /// This finds the loop sets' two-byte escapes ([`Network::loop_pairs`])
-    /// at each call; [`NetworkRecognizer`] finds them once.
+    /// This reads the action table for what the walk needs ([`Network::loop_pairs`],
+    /// the structural index's sets) at each call; [`NetworkRecognizer`]
+    /// does it once.
     pub fn walk_deterministic(&self, rule: usize, input: &[u8], limits: Limits) -> Result<(), Failure> {
-        self.walk_deterministic_with(rule, input, limits, &self.loop_pairs())
+        self.walk_planned(rule, input, limits, &self.plan())
+    }
+
+    /// What the deterministic walk reads from the action table before it
+    /// walks, for many walks.
+    pub fn plan(&self) -> Plan {
+        let pairs = self.loop_pairs();
+        let index = indexed::Index::of(self, &pairs);
+        Plan { pairs, index }
+    }
+
+    /// [`Network::walk_deterministic`] with its [`Network::plan`] read
+    /// already: over stage 1's structural index where the network has a
+    /// quoted loop set and the CPU has vectors, else with the table alone
+    /// ([`Network::walk_table`]).
+    pub fn walk_planned(
+        &self,
+        rule: usize,
+        input: &[u8],
+        limits: Limits,
+        plan: &Plan,
+    ) -> Result<(), Failure> {
+        match &plan.index {
+            Some(index) if crate::simd::Level::detected() > crate::simd::Level::Scalar => {
+                self.walk_indexed(rule, input, limits, index)
+            }
+            _ => self.walk_table(rule, input, limits, &plan.pairs),
+        }
     }
 
     /// The two-byte escapes of each loop set's state, found in the action
@@ -370,9 +409,19 @@ impl<'a> Network<'a> {
         out
     }
 
-    /// [`Network::walk_deterministic`] with the loop sets' two-byte
-    /// escapes ([`Network::loop_pairs`]) found already.
-    pub fn walk_deterministic_with(
+    /// The deterministic walk with the action table alone, and the loop
+    /// sets' two-byte escapes ([`Network::loop_pairs`]) found already:
+    /// what [`Network::walk_deterministic`] runs without a structural
+    /// index (and without vectors). Shifts run in a tight loop; a shift of
+    /// a state to itself scans the rest of its run with the same row (the
+    /// lookups of a run do not depend on each other, so they overlap, where
+    /// the steps of a walk wait for each other). A shift into a state with
+    /// a loop set skips its run with the bitmasks of the run's 64-byte
+    /// block ([`crate::simd::classify_block`]), classified once for all
+    /// the runs of that set in the block; where a run stops, up to 8 table
+    /// steps that come back into the state (an escape, a character) let it
+    /// go on.
+    pub fn walk_table(
         &self,
         rule: usize,
         input: &[u8],
@@ -1024,8 +1073,34 @@ pub struct NetworkRecognizer {
     network: Network<'static>,
     names: &'static [&'static str],
     limits: Limits,
-    /// The network's [`Network::loop_pairs`], found on first use.
-    pairs: OnceBox<Vec<Option<(crate::simd::NibbleSet, crate::simd::NibbleSet)>>>,
+    /// What the deterministic walk finds in the network once, on first
+    /// use.
+    plan: OnceBox<Plan>,
+}
+
+/// What the deterministic walk reads from a network's action table before
+/// it walks ([`Network::plan`]): the loop sets' escapes
+/// ([`Network::loop_pairs`]) and, if the network has a quoted loop set,
+/// what stage 1 of the walk over a structural index classifies by.
+pub struct Plan {
+    pairs: Vec<Option<(crate::simd::NibbleSet, crate::simd::NibbleSet)>>,
+    index: Option<indexed::Index>,
+}
+
+impl Plan {
+    /// Whether the walk runs over a structural index (with vectors): the
+    /// network has a quoted loop set.
+    pub fn is_indexed(&self) -> bool {
+        self.index.is_some()
+    }
+}
+
+impl fmt::Debug for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Plan")
+            .field("indexed", &self.is_indexed())
+            .finish()
+    }
 }
 
 impl NetworkRecognizer {
@@ -1051,7 +1126,7 @@ impl NetworkRecognizer {
                 depth,
                 items: Limits::DEFAULT.items,
             },
-            pairs: OnceBox::new(),
+            plan: OnceBox::new(),
         }
     }
 
@@ -1089,11 +1164,10 @@ impl NetworkRecognizer {
 
     fn full_match(&self, input: &[u8], limits: Limits) -> Result<(), Failure> {
         if self.network.is_deterministic() {
-            let pairs = self
-                .pairs
-                .get_or_init(|| alloc::boxed::Box::new(self.network.loop_pairs()));
-            self.network
-                .walk_deterministic_with(self.index, input, limits, pairs)
+            let plan = self
+                .plan
+                .get_or_init(|| alloc::boxed::Box::new(self.network.plan()));
+            self.network.walk_planned(self.index, input, limits, plan)
         } else {
             self.network.walk_general(self.index, input, limits)
         }

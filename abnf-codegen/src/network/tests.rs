@@ -381,10 +381,13 @@ fn random_grammars_agree_with_the_oracle() {
     );
 }
 
-/// The deterministic walk's skips (self-loops scanned with the table, loop
-/// sets with the bitmasks of 64-byte blocks kept across runs, characters
-/// and escapes handed to the vector search) against the general walk, on
-/// runs that cross blocks and end at every place in them.
+/// The deterministic walk's skips (with vectors: over stage 1's structural
+/// index; without: self-loops scanned with the table, loop sets with the
+/// bitmasks of 64-byte blocks kept across runs, characters and escapes
+/// handed to the vector search) against the general walk, on runs that
+/// cross blocks and end at every place in them; and the walk over the
+/// index against the table's walk, failure for failure (offset, kind,
+/// expected bytes, open call).
 #[test]
 fn json_skips_across_blocks_agree_with_the_general_walk() {
     let spec = include_str!("../../../tests/data/rfc-grammars/rfc8259.abnf");
@@ -394,6 +397,9 @@ fn json_skips_across_blocks_agree_with_the_general_walk() {
     let wire = crate::wire::WireBytes::new(&net.to_bytes(crate::wire::NATIVE_BIG_ENDIAN));
     let walk = wire.network();
     assert!(walk.is_deterministic());
+    let plan = walk.plan();
+    assert!(plan.is_indexed(), "JSON's strings are a quoted loop set");
+    let pairs = walk.loop_pairs();
     let limits = abnf_runtime::network::Limits::DEFAULT;
     // Valid string contents, then (the last two) invalid ones.
     let pieces: [&str; 11] = [
@@ -430,11 +436,13 @@ fn json_skips_across_blocks_agree_with_the_general_walk() {
                 m.extend_from_slice(&bytes[cut + 1..]);
             }
             let want = walk.walk_general(index, &m, limits).is_ok();
+            let table = walk.walk_table(index, &m, limits, &pairs);
+            assert_eq!(table.is_ok(), want, "{:?}", String::from_utf8_lossy(&m));
             for level in Level::available() {
                 cap_level(level);
                 assert_eq!(
-                    walk.walk_deterministic(index, &m, limits).is_ok(),
-                    want,
+                    walk.walk_planned(index, &m, limits, &plan),
+                    table,
                     "{level:?}: {:?}",
                     String::from_utf8_lossy(&m)
                 );
@@ -442,4 +450,110 @@ fn json_skips_across_blocks_agree_with_the_general_walk() {
             cap_level(top);
         }
     }
+}
+
+/// The walk over stage 1's structural index against the table's walk,
+/// failure for failure, on JSON documents from the sampler and their
+/// mutations (bytes dropped, replaced, inserted, from a pool of JSON's
+/// structural bytes, escapes, digits, white space and UTF-8), with the
+/// nesting limit low enough to be passed, at every vector level.
+#[test]
+fn json_index_walk_fails_where_the_table_walk_fails() {
+    let spec = include_str!("../../../tests/data/rfc-grammars/rfc8259.abnf");
+    let c = Config::new().spec_source("rfc8259.abnf", spec).build().unwrap();
+    let r = c.recognizer("rfc8259", "JSON-text").unwrap();
+    let id = c.grammar.modules[1].get("JSON-text").unwrap();
+    let mut sampler = crate::sample::Sampler::new(&c.grammar, 5);
+    let (net, index) = r.network().unwrap();
+    let wire = crate::wire::WireBytes::new(&net.to_bytes(crate::wire::NATIVE_BIG_ENDIAN));
+    let walk = wire.network();
+    let plan = walk.plan();
+    let pairs = walk.loop_pairs();
+    use abnf_runtime::simd::{cap_level, Level};
+    let top = Level::detected();
+    let mut rng = crate::sample::Rng::new(17);
+    let pool: &[&[u8]] = &[
+        b" ",
+        b"\t",
+        b"\r\n",
+        b"\n    ",
+        b"{",
+        b"}",
+        b"[",
+        b"]",
+        b":",
+        b",",
+        b"\"",
+        b"\\",
+        b"\\\\",
+        b"\\u",
+        b"\\u00e9",
+        b"\\uD83D",
+        b"0",
+        b"-1.5e+3",
+        b"9",
+        b"e",
+        b"true",
+        b"nul",
+        b"x",
+        b"\x01",
+        b"\xc3\xa9",
+        b"\xe6\x97\xa5",
+        b"\xf0\x9f\x98\x80",
+        b"\xc3",
+        b"\x80",
+        b"\xff",
+    ];
+    let mut checked = 0;
+    for round in 0..400 {
+        // Documents long enough to cross blocks: several samples in an array.
+        let mut doc = b"[".to_vec();
+        for v in 0..1 + rng.below(4) {
+            if v > 0 {
+                doc.extend_from_slice(if round % 2 == 0 { b"," } else { b",\n  " });
+            }
+            doc.extend_from_slice(sampler.sample(id).trim().as_bytes());
+        }
+        doc.push(b']');
+        for _ in 0..6 {
+            let mut m = doc.clone();
+            for _ in 0..1 + rng.below(3) {
+                let at = rng.below(m.len() as u64 + 1) as usize;
+                let piece = pool[rng.below(pool.len() as u64) as usize];
+                match rng.below(3) {
+                    0 if at < m.len() => {
+                        m.remove(at);
+                    }
+                    1 if at < m.len() => {
+                        m.splice(at..at + 1, piece.iter().copied());
+                    }
+                    _ => {
+                        m.splice(at..at, piece.iter().copied());
+                    }
+                }
+            }
+            for limits in [
+                abnf_runtime::network::Limits::DEFAULT,
+                abnf_runtime::network::Limits {
+                    depth: 3,
+                    ..abnf_runtime::network::Limits::DEFAULT
+                },
+            ] {
+                let table = walk.walk_table(index, &m, limits, &pairs);
+                for level in Level::available() {
+                    cap_level(level);
+                    assert_eq!(
+                        walk.walk_planned(index, &m, limits, &plan),
+                        table,
+                        "{level:?}, depth {}: {:?}",
+                        limits.depth,
+                        String::from_utf8_lossy(&m)
+                    );
+                }
+                cap_level(top);
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 400 * 6 * 2);
 }

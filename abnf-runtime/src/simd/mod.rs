@@ -26,6 +26,11 @@
 //! as `E0` and `ED`, or of characters the state does not loop on) take
 //! table steps.
 //!
+//! [`nibble_masks`] classifies a 64-byte block by several nibble sets at
+//! once (one lookup and test per set and vector): the quote, white-space,
+//! digit and escape bytes of the structural index that the deterministic
+//! walk of a network builds ([`crate::network`]).
+//!
 //! [`find_outside`] picks the widest implementation the CPU has, once (no
 //! `std` needed: CPUID is read directly): AVX-512 BW (64-byte vectors and
 //! mask registers), AVX2 (32), SSSE3 (16), or the scalar twin
@@ -77,8 +82,9 @@
 //! | `ptest` / `vptest` (any byte set) | `vmaxvq_u8 != 0` |
 //! | `_mm_loadu_si128` | `vld1q_u8` |
 //!
-//! So the loop-set search ([`find_outside`]), [`find_byte`] and the
-//! nibble exits ([`AtomNibbles`]) port as they are, through `generic.rs`,
+//! So the loop-set search ([`find_outside`]), [`find_byte`],
+//! [`nibble_masks`] and the nibble exits ([`AtomNibbles`]) port as they
+//! are, through `generic.rs`,
 //! with a 16-byte NEON block type. What has no NEON form is VBMI's:
 //! `vpermb` and `vpermi2b` (a 64-entry byte table per instruction; NEON's
 //! widest, `vqtbl4q_u8`, indexes 64 bytes from four registers, with a
@@ -530,6 +536,21 @@ impl BlockMasks {
         self.inside
     }
 
+    /// The block's sequences of three bytes (characters, escapes of the
+    /// set) and of two (characters) that start in it, all of whose bytes
+    /// are in it: bit `j` where one starts at byte `j`.
+    #[inline(always)]
+    pub(crate) fn starts(&self) -> (u64, u64) {
+        (self.three, self.two)
+    }
+
+    /// The two-byte escapes' masks ([`BlockMasks::with_pairs`]): first
+    /// bytes and bytes that may follow them.
+    #[inline(always)]
+    pub(crate) fn pair_masks(&self) -> (u64, u64) {
+        (self.pair_open, self.pair_next)
+    }
+
     /// The bytes escaped by the pairs' first bytes, for a run that starts
     /// at bit 0 of `open`: those after a row of them of odd length (no
     /// carry from before the run).
@@ -578,6 +599,22 @@ pub fn classify_block(
     classify_block_with(Level::detected(), set, pairs, input, at)
 }
 
+/// The 64 bytes of `input` from `at`, or what is left of them copied into
+/// `tail` (which holds 0xFF: in no set, neither a lead byte nor a
+/// continuation byte).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn block_at<'b>(input: &'b [u8], at: usize, tail: &'b mut [u8; 64]) -> &'b [u8; 64] {
+    match input.get(at..at + 64) {
+        Some(b) => b.try_into().expect("64 bytes"),
+        None => {
+            let rest = input.get(at..).unwrap_or(&[]);
+            tail[..rest.len()].copy_from_slice(rest);
+            tail
+        }
+    }
+}
+
 /// [`classify_block`] with a given implementation (a level the CPU does not
 /// have runs the best one it has).
 #[inline]
@@ -593,16 +630,7 @@ pub fn classify_block_with(
         let level = level.min(Level::detected());
         if level > Level::Scalar {
             let mut tail = [0xFFu8; 64];
-            let block: &[u8; 64] = match input.get(at..at + 64) {
-                Some(b) => b.try_into().expect("64 bytes"),
-                None => {
-                    // Padded with 0xFF: in no set, neither a lead byte nor
-                    // a continuation byte.
-                    let rest = input.get(at..).unwrap_or(&[]);
-                    tail[..rest.len()].copy_from_slice(rest);
-                    &tail
-                }
-            };
+            let block = block_at(input, at, &mut tail);
             return match level {
                 // SAFETY: `Level::detected` found AVX-512 F and BW (CPUID
                 // and XCR0) on this CPU, so the function's target features
@@ -654,6 +682,58 @@ pub fn classify_block_scalar(
         pair_open,
         pair_next,
     }
+}
+
+/// The bytes of the 64 from `at` in each of the nibble sets `sets` (bit
+/// `j` of mask `k`: byte `at + j` is in `sets[k]`); bytes past the end of
+/// `input` are in none. With the widest vectors this CPU has: two
+/// `pshufb` and a test per set and vector.
+#[inline]
+pub fn nibble_masks<const K: usize>(sets: &[NibbleSet; K], input: &[u8], at: usize) -> [u64; K] {
+    nibble_masks_with(Level::detected(), sets, input, at)
+}
+
+/// [`nibble_masks`] with a given implementation (a level the CPU does not
+/// have runs the best one it has).
+#[inline]
+pub fn nibble_masks_with<const K: usize>(
+    level: Level,
+    sets: &[NibbleSet; K],
+    input: &[u8],
+    at: usize,
+) -> [u64; K] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let level = level.min(Level::detected());
+        if level > Level::Scalar {
+            let mut tail = [0xFFu8; 64];
+            let block = block_at(input, at, &mut tail);
+            return match level {
+                // SAFETY: `Level::detected` found AVX-512 F and BW (CPUID
+                // and XCR0) on this CPU, so the function's target features
+                // are present.
+                Level::Avx512 | Level::Vbmi => unsafe { x86_64::avx512::nibble_masks_avx512(sets, block) },
+                // SAFETY: as above, for AVX2.
+                Level::Avx2 => unsafe { x86_64::avx2::nibble_masks_avx2(sets, block) },
+                // SAFETY: as above, for SSSE3.
+                _ => unsafe { x86_64::ssse3::nibble_masks_ssse3(sets, block) },
+            };
+        }
+    }
+    let _ = level;
+    nibble_masks_scalar(sets, input, at)
+}
+
+/// The scalar twin of [`nibble_masks`]: one byte at a time.
+pub fn nibble_masks_scalar<const K: usize>(sets: &[NibbleSet; K], input: &[u8], at: usize) -> [u64; K] {
+    let block = input.get(at..).unwrap_or(&[]);
+    let mut out = [0u64; K];
+    for (j, &b) in block.iter().take(64).enumerate() {
+        for (o, set) in out.iter_mut().zip(sets) {
+            *o |= u64::from(set.contains(b)) << j;
+        }
+    }
+    out
 }
 
 impl BlockMasks {

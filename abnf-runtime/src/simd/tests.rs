@@ -241,6 +241,48 @@ mod blocks {
     }
 }
 
+mod nibble_sets {
+    use super::xorshift;
+    use crate::simd::*;
+
+    /// Five random nibble sets (one empty) on random bytes, every level
+    /// against the scalar twin and against `NibbleSet::contains`, at block
+    /// offsets that reach past the input's end.
+    #[test]
+    fn nibble_masks_agree_with_the_scalar_twin() {
+        let mut next = xorshift(0x0bad_5eed_1234_5678);
+        let mut input = [0u8; 150];
+        for round in 0..2000 {
+            let mut sets = [NibbleSet([0; 16]); 5];
+            for set in sets.iter_mut().skip(1) {
+                let members: alloc::vec::Vec<u8> = (0..=255u8).filter(|_| next().is_multiple_of(3)).collect();
+                *set = NibbleSet::of(&members);
+            }
+            let n = (next() % 150) as usize;
+            for b in input[..n].iter_mut() {
+                *b = next() as u8;
+            }
+            let input = &input[..n];
+            for at in [0, 1, 63, 64, n.saturating_sub(10), n, n + 3] {
+                let want = nibble_masks_scalar(&sets, input, at);
+                for (k, set) in sets.iter().enumerate() {
+                    for j in 0..64 {
+                        let inside = input.get(at + j).is_some_and(|&b| set.contains(b));
+                        assert_eq!(want[k] >> j & 1 == 1, inside, "round {round}, set {k}, byte {j}");
+                    }
+                }
+                for level in Level::available() {
+                    assert_eq!(
+                        nibble_masks_with(level, &sets, input, at),
+                        want,
+                        "round {round}, {level:?}, at {at}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 mod pairs {
     use crate::simd::*;
 

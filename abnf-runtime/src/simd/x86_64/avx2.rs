@@ -150,6 +150,31 @@ pub(crate) unsafe fn classify_block_avx2(
     masks.with_pairs(of(x), of(e))
 }
 
+/// [`crate::simd::nibble_masks`] with two 32-byte vectors.
+///
+/// # Safety
+///
+/// The CPU must have AVX2 (and the OS must save its registers).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn nibble_masks_avx2<const K: usize>(sets: &[NibbleSet; K], block: &[u8; 64]) -> [u64; K] {
+    // SAFETY: `NibbleSet` and `HIGH` are 16 bytes, `block` 64; unaligned
+    // loads.
+    let (high, v0, v1) = unsafe {
+        (
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(HIGH.as_ptr().cast())),
+            _mm256_loadu_si256(block.as_ptr().cast()),
+            _mm256_loadu_si256(block.as_ptr().add(32).cast()),
+        )
+    };
+    let mut out = [0u64; K];
+    for (o, set) in out.iter_mut().zip(sets) {
+        // SAFETY: as above.
+        let lo = unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(set.0.as_ptr().cast())) };
+        *o = in32(lo, high, v0) | in32(lo, high, v1) << 32;
+    }
+    out
+}
+
 /// [`crate::simd::find_byte`] with 32-byte vectors, on an input of at least
 /// 64 bytes.
 ///

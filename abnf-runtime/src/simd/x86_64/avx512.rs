@@ -97,6 +97,29 @@ pub(crate) unsafe fn classify_block_avx512(
     }
 }
 
+/// [`crate::simd::nibble_masks`] with one 64-byte vector.
+///
+/// # Safety
+///
+/// The CPU must have AVX-512 F and BW (and the OS must save their
+/// registers).
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) unsafe fn nibble_masks_avx512<const K: usize>(
+    sets: &[NibbleSet; K],
+    block: &[u8; 64],
+) -> [u64; K] {
+    // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
+    let lane = |t: &[u8; 16]| unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(t.as_ptr().cast())) };
+    // SAFETY: `block` is 64 readable bytes; an unaligned load.
+    let v = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
+    let high = lane(&HIGH);
+    let mut out = [0u64; K];
+    for (o, set) in out.iter_mut().zip(sets) {
+        *o = in64(lane(&set.0), high, v);
+    }
+    out
+}
+
 /// [`crate::simd::find_byte`] with 64-byte vectors, on an input of at least
 /// 64 bytes.
 ///

@@ -156,6 +156,28 @@ pub(crate) unsafe fn classify_block_ssse3(
     masks.with_pairs(open, next)
 }
 
+/// [`crate::simd::nibble_masks`] with four 16-byte vectors.
+///
+/// # Safety
+///
+/// The CPU must have SSSE3.
+#[target_feature(enable = "ssse3")]
+pub(crate) unsafe fn nibble_masks_ssse3<const K: usize>(sets: &[NibbleSet; K], block: &[u8; 64]) -> [u64; K] {
+    // SAFETY: `HIGH` is 16 bytes; an unaligned load.
+    let high = unsafe { _mm_loadu_si128(HIGH.as_ptr().cast()) };
+    let mut out = [0u64; K];
+    for k in 0..4 {
+        // SAFETY: bytes `16 k .. 16 k + 16` of the 64 of `block`.
+        let v = unsafe { _mm_loadu_si128(block.as_ptr().add(16 * k).cast()) };
+        for (o, set) in out.iter_mut().zip(sets) {
+            // SAFETY: `NibbleSet` is 16 bytes; an unaligned load.
+            let lo = unsafe { _mm_loadu_si128(set.0.as_ptr().cast()) };
+            *o |= in16(lo, high, v) << (16 * k);
+        }
+    }
+    out
+}
+
 /// [`crate::simd::find_byte`] with 16-byte vectors, on an input of at least
 /// 64 bytes.
 ///

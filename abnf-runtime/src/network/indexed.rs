@@ -1,0 +1,741 @@
+//! The deterministic walk over a structural index: simdjson's two stages,
+//! derived from the action table (nothing about JSON by name).
+//!
+//! [`Index::of`] reads the table once. It looks for a *quoted loop set*: a
+//! loop set (string contents) whose states one ASCII byte enters from the
+//! most states outside it and leaves from all of them (JSON's `"`); its
+//! two-byte escapes ([`Network::loop_pairs`]) and long ones (an escape
+//! byte, a byte, then a fixed number of bytes of one set: `\uFFFF`); and
+//! the two disjoint self-loop sets that the most other states loop on
+//! (white space, digits).
+//!
+//! *Stage 1* classifies each 64-byte block of the input once, in order,
+//! with vectors ([`crate::simd::classify_block`] for the loop set,
+//! [`crate::simd::nibble_masks`] for the rest): where the strings are
+//! (unescaped quotes, escapes counted across blocks with simdjson's
+//! odd-backslash rule, a prefix xor), which bytes inside them the loop set
+//! skips (its bytes, whole UTF-8 characters, escapes: each sequence whole,
+//! and a skip may start only where one starts), and the runs of the two
+//! self-loop sets outside strings. Every other byte is an *event*, and so
+//! is the first byte of a run where another kind of run ends (the bytes
+//! between two events are of one kind) or where the set's bytes usually
+//! enter its states rather than loop in them (a number's first digit).
+//!
+//! *Stage 2* walks from event to event with a copy of the action table
+//! ([`Fused`]) whose calls already take the callee's first shift and whose
+//! entries carry, in the bits the payload leaves free, which kinds of gap
+//! the row may skip: the state of the quoted loop set for bytes inside a
+//! string, a state that shifts to itself on every byte of a self-loop set
+//! for a run of it. Where the row may not (the bytes after an escape's
+//! first, say), the gap's bytes are stepped until it may. So stage 1 only
+//! decides what is fast: a block classified wrongly costs table steps,
+//! never a wrong answer, and the walk fails where the table's walk
+//! ([`Network::walk_table`]) fails, with the same [`Failure`].
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::{action, Failure, Limits, Network};
+use crate::recognizer::ErrorKind;
+use crate::simd::{classify_block, nibble_masks, LoopSet, NibbleSet};
+
+/// What stage 1 classifies by, found in a network's action table
+/// ([`Index::of`]).
+#[derive(Clone, Debug)]
+pub(crate) struct Index {
+    /// The quoted loop set and its two-byte escapes.
+    set: LoopSet,
+    pairs: Option<(NibbleSet, NibbleSet)>,
+    /// The byte that opens and closes its strings, as a set; the
+    /// self-loop sets skipped outside strings (white space, digits): the
+    /// two that the most states loop on, disjoint; the two sets of the
+    /// loop set's long escapes (empty if it has none).
+    sets: [NibbleSet; 5],
+    /// The length of the loop set's long escapes, if it has them (JSON's
+    /// `\uFFFF`: 4): an escape byte of `pairs`, a byte of `sets[3]`,
+    /// then `len` bytes of `sets[4]`, back in the loop.
+    long: Option<usize>,
+    /// Per self-loop set, all ones if its bytes shift into its states
+    /// from states that do not loop on it (digits start a number): the
+    /// first byte of each of its runs is then an event.
+    entered: [u64; 2],
+    /// Per row of the action table (at the row's first entry): [`IN_SET`],
+    /// [`ON_RUN`] for each self-loop set whose every byte shifts the state
+    /// to itself, and [`ALWAYS`].
+    flags: Vec<u8>,
+    /// The action table for stage 2, `states × (alphabet + 1)` like the
+    /// network's (the last column unused), its entries recoded
+    /// ([`Fused`]).
+    fused: Vec<u32>,
+    /// Beside each [`Fused::CALL`] entry of `fused`, the row its call
+    /// returns to.
+    returns: Vec<u32>,
+}
+
+/// The kinds of [`Index::fused`]'s entries: the low 2 bits; then the
+/// row's [`Index::flags`] (4 bits, so that one load gives both), then the
+/// payload.
+struct Fused;
+
+impl Fused {
+    /// Any other action: the walk takes it from the network's table.
+    const OTHER: u32 = 0;
+    /// A shift (or a shift into a loop set's state) to the row in the
+    /// payload.
+    const SHIFT: u32 = 1;
+    /// A call whose callee shifts on the same byte first: push the row of
+    /// `returns` beside the entry, shift to the row in the payload.
+    const CALL: u32 = 2;
+    /// A return: pop, and take the action of the row returned to.
+    const RETURN: u32 = 3;
+    /// Where the payload starts.
+    const PAYLOAD: u32 = 6;
+
+    /// An entry. Its bit `2 + k` says whether the row may skip a gap of
+    /// kind `k` (see [`Block::gaps`]): its [`Index::flags`] in the order
+    /// of [`NEED`].
+    const fn entry(kind: u32, flags: u8, payload: u32) -> u32 {
+        let mut bits = 0;
+        let mut k = 0;
+        while k < 4 {
+            if flags & NEED[k] != 0 {
+                bits |= 1 << (2 + k);
+            }
+            k += 1;
+        }
+        payload << Fused::PAYLOAD | bits | kind
+    }
+}
+
+/// Bit of [`Index::flags`]: a state of the quoted loop set.
+const IN_SET: u8 = 1;
+/// Bits of [`Index::flags`]: a state that loops on every byte of the
+/// first, the second self-loop set.
+const ON_RUN: [u8; 2] = [2, 4];
+/// Bit of [`Index::flags`] set in every state.
+const ALWAYS: u8 = 8;
+
+impl Index {
+    /// What stage 1 classifies by and stage 2 walks with, if `net`'s
+    /// action table has a quoted loop set (see the module's
+    /// documentation), and its rows fit the fused table. `pairs` are the
+    /// loop sets' two-byte escapes ([`Network::loop_pairs`]).
+    pub(crate) fn of(net: &Network<'_>, pairs: &[Option<(NibbleSet, NibbleSet)>]) -> Option<Index> {
+        const KIND: u32 = (1 << action::BITS) - 1;
+        let width = net.alphabet + 1;
+        let sets = net.loops.len() / crate::simd::LOOP_SET_BYTES;
+        if sets == 0 || net.actions.is_empty() {
+            return None;
+        }
+        let action = |s: usize, b: u8| net.actions[s * width + net.classes[b as usize] as usize];
+        let target = |a: u32| (a >> action::BITS) as usize / width;
+        let shifts = |a: u32| a & KIND == action::SHIFT || a & KIND == action::SHIFT_LOOP;
+        // The best quoted set: (sources, set, quote byte).
+        let mut best: Option<(usize, usize, u8)> = None;
+        for k in 0..sets {
+            let set = LoopSet::from_records(net.loops, k);
+            if !set.escaped.is_empty() {
+                continue;
+            }
+            let in_set = |s: usize| net.loop_of.get(s).is_some_and(|&l| l as usize == k + 1);
+            // States an escape's first byte leads to: their shifts back
+            // into the set are escapes, not quotes.
+            let mut inner = vec![false; net.states];
+            if let Some(Some((x, _))) = pairs.get(k) {
+                for s in (0..net.states).filter(|&s| in_set(s)) {
+                    for b in (0..0x80u8).filter(|&b| x.contains(b)) {
+                        let a = action(s, b);
+                        if shifts(a) {
+                            inner[target(a)] = true;
+                        }
+                    }
+                }
+            }
+            for q in 0..0x80u8 {
+                let leaves = (0..net.states).filter(|&s| in_set(s)).all(|s| {
+                    let a = action(s, q);
+                    !(shifts(a) && in_set(target(a)))
+                });
+                if !leaves {
+                    continue;
+                }
+                let sources = (0..net.states)
+                    .filter(|&s| !in_set(s) && !inner[s])
+                    .filter(|&s| {
+                        let a = action(s, q);
+                        a & KIND == action::SHIFT_LOOP && in_set(target(a))
+                    })
+                    .count();
+                if sources > 0 && best.is_none_or(|(n, _, _)| sources > n) {
+                    best = Some((sources, k, q));
+                }
+            }
+        }
+        let (_, k, q) = best?;
+        let in_set = |s: usize| net.loop_of.get(s).is_some_and(|&l| l as usize == k + 1);
+        // The commonest self-loop set of the states outside the loop set.
+        let mut loops: Vec<(u128, usize)> = Vec::new();
+        for s in (1..net.states).filter(|&s| !in_set(s)) {
+            let mut bytes = 0u128;
+            for b in 0..0x80u8 {
+                let a = action(s, b);
+                if a & KIND == action::SHIFT && target(a) == s && b != q {
+                    bytes |= 1 << b;
+                }
+            }
+            if bytes == 0 {
+                continue;
+            }
+            match loops.iter_mut().find(|(set, _)| *set == bytes) {
+                Some((_, n)) => *n += 1,
+                None => loops.push((bytes, 1)),
+            }
+        }
+        loops.sort_by_key(|&(set, n)| core::cmp::Reverse((n, set.count_ones())));
+        let first = loops.first().map_or(0, |&(set, _)| set);
+        let second = loops
+            .iter()
+            .find(|&&(set, _)| set & first == 0)
+            .map_or(0, |&(set, _)| set);
+        let mut flags = vec![0u8; net.states * width];
+        let long = long_escapes(net, pairs.get(k).copied().flatten(), &in_set);
+        let none = NibbleSet([0; 16]);
+        let [long_first, long_then] = long.map_or([none; 2], |(sets, _)| sets);
+        let mut sets = [NibbleSet::of(&[q]), none, none, long_first, long_then];
+        let mut entered = [0u64; 2];
+        for (r, set) in [first, second].into_iter().enumerate() {
+            let bytes: Vec<u8> = (0..0x80u8).filter(|&b| set >> b & 1 == 1).collect();
+            sets[1 + r] = NibbleSet::of(&bytes);
+            if bytes.is_empty() {
+                continue;
+            }
+            for s in 0..net.states {
+                let me = ((s * width) as u32) << action::BITS | action::SHIFT;
+                if bytes.iter().all(|&b| action(s, b) == me) {
+                    flags[s * width] |= ON_RUN[r];
+                }
+            }
+            // The first byte of a run is an event if as many states enter
+            // the set's looping states by its bytes as loop on it (digits
+            // start numbers; white space mostly follows a state that loops
+            // on it already).
+            let looping = (0..net.states)
+                .filter(|&s| flags[s * width] & ON_RUN[r] != 0)
+                .count();
+            let entering = (0..net.states)
+                .filter(|&s| {
+                    flags[s * width] & ON_RUN[r] == 0
+                        && bytes.iter().any(|&b| {
+                            let a = action(s, b);
+                            shifts(a) && flags[target(a) * width] & ON_RUN[r] != 0
+                        })
+                })
+                .count();
+            let enters = entering >= looping;
+            entered[r] = if enters { !0 } else { 0 };
+        }
+        for s in 0..net.states {
+            flags[s * width] |= ALWAYS | if in_set(s) { IN_SET } else { 0 };
+        }
+        // The fused table: rows must fit in its payload, and every row the
+        // walk can reach must be a row of the table (stage 2 reads it
+        // without bounds checks).
+        let size = net.states * width;
+        let is_row = |r: usize| r < size && r.is_multiple_of(width);
+        let rows_ok = size < 1 << (32 - Fused::PAYLOAD)
+            && net.starts.iter().all(|&s| is_row(s as usize * width))
+            && net.calls.iter().all(|&x| is_row(x as usize * width))
+            && net
+                .actions
+                .iter()
+                .all(|&a| !shifts(a) || is_row((a >> action::BITS) as usize));
+        if !rows_ok {
+            return None;
+        }
+        let mut fused = vec![Fused::OTHER; size];
+        let mut returns = vec![0u32; size];
+        for row in (0..net.states).map(|s| s * width) {
+            let f = flags[row];
+            for c in 0..net.alphabet {
+                let a = net.actions[row + c];
+                let payload = a >> action::BITS;
+                fused[row + c] = match a & KIND {
+                    action::SHIFT | action::SHIFT_LOOP => Fused::entry(Fused::SHIFT, f, payload),
+                    action::RETURN => Fused::entry(Fused::RETURN, f, 0),
+                    action::CALL => {
+                        let (callee, ret) = (
+                            net.calls[2 * payload as usize],
+                            net.calls[2 * payload as usize + 1],
+                        );
+                        let first = net.actions[net.starts[callee as usize] as usize * width + c];
+                        if shifts(first) {
+                            returns[row + c] = ret * width as u32;
+                            Fused::entry(Fused::CALL, f, first >> action::BITS)
+                        } else {
+                            Fused::entry(Fused::OTHER, f, 0)
+                        }
+                    }
+                    _ => Fused::entry(Fused::OTHER, f, 0),
+                };
+            }
+        }
+        Some(Index {
+            set: LoopSet::from_records(net.loops, k),
+            pairs: pairs.get(k).copied().flatten(),
+            sets,
+            long: long.map(|(_, len)| len),
+            entered,
+            flags,
+            fused,
+            returns,
+        })
+    }
+}
+
+/// The long escapes of a loop set whose two-byte escapes are `pairs`
+/// (escape bytes `x`, bytes `e` that shift straight back): from every
+/// state of the set (`in_set`), an escape byte, then a byte of a set `f`
+/// that leads into a chain of `len` steps (at most 8) on one byte set `h`
+/// that shifts back into the state, every other byte failing there.
+/// JSON's `\u` followed by four hexadecimal digits.
+fn long_escapes(
+    net: &Network<'_>,
+    pairs: Option<(NibbleSet, NibbleSet)>,
+    in_set: &dyn Fn(usize) -> bool,
+) -> Option<([NibbleSet; 2], usize)> {
+    const KIND: u32 = (1 << action::BITS) - 1;
+    let (x, e) = pairs?;
+    let width = net.alphabet + 1;
+    let action = |row: usize, b: u8| net.actions[row + net.classes[b as usize] as usize];
+    let shift_to = |a: u32| match a & KIND {
+        action::SHIFT | action::SHIFT_LOOP => Some((a >> action::BITS) as usize),
+        _ => None,
+    };
+    // The bytes of `row` that shift to `to`, and whether every other byte
+    // fails there.
+    let bytes_to = |row: usize, to: usize| {
+        let bytes: Vec<u8> = (0..0x80u8)
+            .filter(|&b| shift_to(action(row, b)) == Some(to))
+            .collect();
+        let alone = (0..=0xFFu8).all(|b| bytes.contains(&b) || action(row, b) == action::ERROR);
+        (bytes, alone)
+    };
+    let mut found: Option<([NibbleSet; 2], usize)> = None;
+    for s in (0..net.states).filter(|&s| in_set(s)) {
+        let row = s * width;
+        // Every escape byte leads to one state.
+        let mut xs = (0..0x80u8)
+            .filter(|&b| x.contains(b))
+            .map(|b| shift_to(action(row, b)));
+        let p = xs.next()??;
+        if xs.any(|to| to != Some(p)) {
+            return None;
+        }
+        // The first byte after the escape byte: one that is not a pair's.
+        let fb = (0..0x80u8).find(|&b| !e.contains(b) && shift_to(action(p, b)).is_some())?;
+        let mut q = shift_to(action(p, fb))?;
+        if q == row {
+            return None;
+        }
+        let (first, _) = bytes_to(p, q);
+        let mut then: Option<Vec<u8>> = None;
+        let mut len = 0;
+        loop {
+            let b = (0..0x80u8).find(|&b| shift_to(action(q, b)).is_some())?;
+            let to = shift_to(action(q, b))?;
+            let (bytes, alone) = bytes_to(q, to);
+            if !alone || then.as_ref().is_some_and(|t| *t != bytes) {
+                return None;
+            }
+            then = Some(bytes);
+            len += 1;
+            if to == row {
+                break;
+            }
+            if len >= 8 {
+                return None;
+            }
+            q = to;
+        }
+        let sets = [NibbleSet::of(&first), NibbleSet::of(&then?)];
+        if found.is_some_and(|f| f != (sets, len)) {
+            return None;
+        }
+        found = Some((sets, len));
+    }
+    found
+}
+
+/// One block's classification by stage 1 (bit `j`: byte `j` of the
+/// block).
+#[derive(Clone, Copy)]
+struct Block {
+    /// Bytes the walk steps at (see the module's documentation).
+    events: u64,
+    /// Bytes inside strings where a skip may start: those the quoted loop
+    /// set skips, but not inside a sequence (a character, an escape) that
+    /// starts before them.
+    strings: u64,
+    /// Bytes of each self-loop set outside strings.
+    runs: [u64; 2],
+    /// The events after a gap (skipped bytes), by the gap's kind: bit 0
+    /// of the kind from `gaps[0]`, bit 1 from `gaps[1]` (1 a string, 2
+    /// the first self-loop set, 3 the second; 0 no gap).
+    gaps: [u64; 2],
+}
+
+/// Stage 1: the blocks, classified in order, with what carries from one
+/// block to the next.
+struct Stage1<'x> {
+    index: &'x Index,
+    /// Whether the first byte of the next block is escaped (it follows an
+    /// odd row of escape bytes).
+    escaped: u64,
+    /// All ones if the next block starts inside a string.
+    in_string: u64,
+    /// The last byte's bit of the skipped strings, of each self-loop set,
+    /// of their union, and of the bytes skipped, in the last block.
+    last: [u64; 5],
+}
+
+impl<'x> Stage1<'x> {
+    fn new(index: &'x Index) -> Stage1<'x> {
+        Stage1 {
+            index,
+            escaped: 0,
+            in_string: 0,
+            last: [0; 5],
+        }
+    }
+
+    /// The bytes escaped by the escape bytes `open` of a block: those
+    /// after an odd row of them, the row counted across blocks
+    /// (simdjson's `find_escaped`).
+    #[inline(always)]
+    fn escaped(&mut self, open: u64) -> u64 {
+        const EVEN: u64 = 0x5555_5555_5555_5555;
+        let open = open & !self.escaped;
+        let follows = open << 1 | self.escaped;
+        let odd_starts = open & !EVEN & !follows;
+        let (sum, overflow) = odd_starts.overflowing_add(open);
+        self.escaped = u64::from(overflow);
+        (EVEN ^ sum << 1) & follows
+    }
+
+    /// The block of `input` at `base`.
+    #[inline(always)]
+    fn block(&mut self, input: &[u8], base: usize) -> Block {
+        let ix = self.index;
+        let m = classify_block(&ix.set, ix.pairs.as_ref(), input, base);
+        let [quotes, run0, run1, first, then] = nibble_masks(&ix.sets, input, base);
+        let (open, next) = m.pair_masks();
+        let escaped = self.escaped(open);
+        let pairs = escaped & next & open << 1;
+        let quotes = quotes & !escaped;
+        let mut in_string = quotes;
+        for shift in [1, 2, 4, 8, 16, 32] {
+            in_string ^= in_string << shift;
+        }
+        in_string ^= self.in_string;
+        self.in_string = ((in_string as i64) >> 63) as u64;
+        let (three, two) = m.starts();
+        let two = two | pairs >> 1;
+        let mut mid = three << 1 | three << 2 | two << 1;
+        let mut long_starts = 0;
+        // Long escapes: an escape byte that escapes a byte of the first
+        // set, then `len` bytes of the second, all in the block.
+        if let Some(len) = ix.long {
+            let mut at = (escaped & first) >> 1 & open;
+            let mut run = !0u64;
+            for k in 0..len {
+                run &= then >> k;
+            }
+            at &= run >> 2;
+            long_starts = at;
+            for k in 1..len + 2 {
+                mid |= at << k;
+            }
+        }
+        let strings = in_string & !quotes & (m.inside() | three | two | long_starts | mid);
+        let runs = [run0 & !in_string, run1 & !in_string];
+        // A byte is skipped if it is in a string or a run, but not where a
+        // run of one kind follows a run of another (a number after white
+        // space): so the bytes between two events are all of one kind.
+        let kinds = [strings, runs[0], runs[1], strings | runs[0] | runs[1]];
+        let after = |k: usize| kinds[k] << 1 | self.last[k];
+        let starts = [strings & !after(0), runs[0] & !after(1), runs[1] & !after(2)];
+        let events = !kinds[3]
+            | (starts[0] | starts[1] | starts[2]) & after(3)
+            | starts[1] & ix.entered[0]
+            | starts[2] & ix.entered[1];
+        let gap = events & (!events << 1 | self.last[4]);
+        let gaps = [gap & (after(0) | after(2)), gap & (after(1) | after(2))];
+        self.last = [
+            kinds[0] >> 63,
+            kinds[1] >> 63,
+            kinds[2] >> 63,
+            kinds[3] >> 63,
+            !events >> 63,
+        ];
+        Block {
+            events,
+            strings: strings & !mid,
+            runs,
+            gaps,
+        }
+    }
+}
+
+/// What a gap's kind (see [`Block::gaps`]) needs of the walk's state
+/// to be skipped: a bit of [`Index::flags`], or [`ALWAYS`] for no gap.
+const NEED: [u8; 4] = [ALWAYS, IN_SET, ON_RUN[0], ON_RUN[1]];
+
+impl Block {
+    /// What the walk's state needs to skip the bytes from `off` (below
+    /// 64) to the next event: a bit of [`Index::flags`] (0 if they cannot
+    /// be skipped).
+    #[inline(always)]
+    fn need_at(&self, off: usize) -> u8 {
+        let bit = |mask: u64| (mask >> off & 1) as u8;
+        (bit(self.strings) * IN_SET) | (bit(self.runs[0]) * ON_RUN[0]) | (bit(self.runs[1]) * ON_RUN[1])
+    }
+}
+
+/// The walk's stack of open calls: per call, the row it returns to (low
+/// [`Stack::ROW_BITS`] bits) and the offset where it was called. Stage 2
+/// pushes and pops in place while the vector has room.
+struct Stack {
+    words: Vec<u64>,
+    len: usize,
+}
+
+impl Stack {
+    /// Bits of a return row: rows of the fused table fit (see
+    /// [`Fused::PAYLOAD`]).
+    const ROW_BITS: u32 = 32 - Fused::PAYLOAD;
+
+    fn new() -> Stack {
+        Stack {
+            words: vec![0; 16],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn word(ret: usize, at: usize) -> u64 {
+        ret as u64 | (at as u64) << Stack::ROW_BITS
+    }
+
+    /// Push a call; `false` if `depth` calls are open already.
+    fn push(&mut self, ret: usize, at: usize, depth: usize) -> bool {
+        if self.len >= depth {
+            return false;
+        }
+        if self.len == self.words.len() {
+            self.words.resize(self.len * 2, 0);
+        }
+        self.words[self.len] = Stack::word(ret, at);
+        self.len += 1;
+        true
+    }
+
+    fn pop(&mut self) -> Option<usize> {
+        self.len = self.len.checked_sub(1)?;
+        Some((self.words[self.len] & ((1 << Stack::ROW_BITS) - 1)) as usize)
+    }
+
+    /// The offset where the innermost open call was made.
+    fn open(&self) -> Option<usize> {
+        self.len
+            .checked_sub(1)
+            .map(|k| (self.words[k] >> Stack::ROW_BITS) as usize)
+    }
+}
+
+/// Why stage 2's inner loop stopped at an event.
+enum Exit {
+    /// The block's events are done.
+    Block,
+    /// At the event at `p`, the state does not loop on the gap before it,
+    /// or (`skipped`: the gap was skipped, and returns taken) the fused
+    /// table has no entry for the action, or the stack is full.
+    Slow { p: usize, skipped: bool },
+}
+
+impl Network<'_> {
+    /// [`Network::walk_table`] over stage 1's index: the same
+    /// answer (and the same failure), stepping at events only (and at the
+    /// bytes of a gap between events where the walk's state does not loop
+    /// on them).
+    pub(crate) fn walk_indexed(
+        &self,
+        rule: usize,
+        input: &[u8],
+        limits: Limits,
+        index: &Index,
+    ) -> Result<(), Failure> {
+        let width = self.alphabet + 1;
+        let fused = &index.fused[..];
+        let classes = &self.classes;
+        let n = input.len();
+        let mut stage1 = Stage1::new(index);
+        let mut row = self.starts[rule] as usize * width;
+        let mut stack = Stack::new();
+        // The first byte not stepped or skipped yet.
+        let mut next = 0;
+        let mut base = 0;
+        while base < n {
+            let block = stage1.block(input, base);
+            let live = if n - base >= 64 {
+                !0
+            } else {
+                (1u64 << (n - base)) - 1
+            };
+            let mut events = block.events & live;
+            loop {
+                // The fast loop: shifts, calls and returns of the fused
+                // table, and nothing else (no calls, so that its state
+                // stays in registers).
+                let exit = loop {
+                    if events == 0 {
+                        break Exit::Block;
+                    }
+                    let off = events.trailing_zeros() as usize;
+                    events &= events - 1;
+                    let p = base + off;
+                    let kind = (block.gaps[0] >> off & 1 | (block.gaps[1] >> off & 1) << 1) as u32;
+                    // SAFETY: `p < n`: `events` has no bit past the input.
+                    let class = classes[unsafe { *input.get_unchecked(p) } as usize] as usize;
+                    // SAFETY: `row` is a row of the table (`Index::of`
+                    // checked every row a shift, call or return goes to),
+                    // and the table has `alphabet + 1` columns.
+                    let mut a = unsafe { *fused.get_unchecked(row + class) };
+                    if a >> (2 + kind) & 1 == 0 {
+                        break Exit::Slow { p, skipped: false };
+                    }
+                    loop {
+                        if a & 3 == Fused::SHIFT {
+                            row = (a >> Fused::PAYLOAD) as usize;
+                        } else if a & 3 == Fused::CALL
+                            && stack.len < stack.words.len()
+                            && stack.len < limits.depth
+                        {
+                            stack.words[stack.len] = Stack::word(index.returns[row + class] as usize, p);
+                            stack.len += 1;
+                            row = (a >> Fused::PAYLOAD) as usize;
+                        } else if a & 3 == Fused::RETURN && stack.len > 0 {
+                            stack.len -= 1;
+                            row = (stack.words[stack.len] & ((1 << Stack::ROW_BITS) - 1)) as usize;
+                            a = fused[row + class];
+                            continue;
+                        } else {
+                            break;
+                        }
+                        next = p + 1;
+                        break;
+                    }
+                    if next <= p {
+                        break Exit::Slow { p, skipped: true };
+                    }
+                };
+                match exit {
+                    Exit::Block => break,
+                    Exit::Slow { p, skipped } => {
+                        // The gap before the event where the state does not
+                        // loop on it (unless skipped already), then the
+                        // event with the network's own table.
+                        let from = if skipped { p } else { next };
+                        row = self.step_gap(row, &mut stack, input, limits, (index, &block), (from, p))?;
+                        row = self.step(row, &mut stack, input, p, limits)?;
+                        next = p + 1;
+                    }
+                }
+            }
+            // A gap to the block's end: step it here if this state does not
+            // loop on it (the next block's classification no longer knows
+            // where it may be skipped).
+            let end = n.min(base + 64);
+            if next < end && index.flags[row] & block.need_at(next - base) == 0 {
+                row = self.step_gap(row, &mut stack, input, limits, (index, &block), (next, end))?;
+            }
+            next = next.max(end);
+            base += 64;
+        }
+        // The end of the input.
+        self.step(row, &mut stack, input, n, limits).map(|_| ())
+    }
+
+    /// The bytes `from .. to` of a block (`to` at most its end): stepped
+    /// one by one until the walk's state loops on the rest.
+    fn step_gap(
+        &self,
+        mut row: usize,
+        stack: &mut Stack,
+        input: &[u8],
+        limits: Limits,
+        (index, block): (&Index, &Block),
+        (from, to): (usize, usize),
+    ) -> Result<usize, Failure> {
+        for j in from..to {
+            if index.flags[row] & block.need_at(j & 63) != 0 {
+                break;
+            }
+            // A shift of the fused table, else the network's step.
+            let a = index.fused[row + self.classes[input[j] as usize] as usize];
+            row = if a & 3 == Fused::SHIFT {
+                (a >> Fused::PAYLOAD) as usize
+            } else {
+                self.step(row, stack, input, j, limits)?
+            };
+        }
+        Ok(row)
+    }
+
+    /// The walk's step at byte `p` of `input` (at its end if `p` is its
+    /// length) from the state at `row`, with the network's own table:
+    /// calls and returns until a shift consumes the byte; the row it
+    /// shifts to. At the end of the input, which no shift consumes, `Ok`
+    /// if the walk accepts there (a return with an empty stack).
+    fn step(
+        &self,
+        mut row: usize,
+        stack: &mut Stack,
+        input: &[u8],
+        p: usize,
+        limits: Limits,
+    ) -> Result<usize, Failure> {
+        const KIND: u32 = (1 << action::BITS) - 1;
+        let width = self.alphabet + 1;
+        let n = input.len();
+        let class = match input.get(p) {
+            Some(&b) => self.classes[b as usize] as usize,
+            None => self.alphabet,
+        };
+        let fail = |row: usize, kind: ErrorKind, stack: &Stack| {
+            let mut f = self.failure_det(p, row / width, kind, &[]);
+            f.open = stack.open().map(|at| (self.rule_of(row / width), at));
+            f
+        };
+        loop {
+            let a = self.actions[row + class];
+            let payload = (a >> action::BITS) as usize;
+            match a & KIND {
+                action::SHIFT | action::SHIFT_LOOP if p < n => return Ok(payload),
+                action::CALL => {
+                    let (callee, ret) = (self.calls[2 * payload], self.calls[2 * payload + 1]);
+                    if !stack.push(ret as usize * width, p, limits.depth) {
+                        return Err(fail(row, ErrorKind::TooDeep, stack));
+                    }
+                    row = self.starts[callee as usize] as usize * width;
+                }
+                action::TAIL => row = self.starts[self.calls[2 * payload] as usize] as usize * width,
+                action::RETURN => match stack.pop() {
+                    Some(r) => row = r,
+                    None if p == n => return Ok(row),
+                    None => return Err(fail(row, ErrorKind::Mismatch, stack)),
+                },
+                _ => return Err(fail(row, ErrorKind::Mismatch, stack)),
+            }
+        }
+    }
+}
