@@ -514,9 +514,10 @@ impl Stack {
     /// [`Fused::PAYLOAD`]).
     const ROW_BITS: u32 = 32 - Fused::PAYLOAD;
 
+    /// No open call (and no allocation until the first one).
     fn new() -> Stack {
         Stack {
-            words: vec![0; 16],
+            words: Vec::new(),
             len: 0,
         }
     }
@@ -532,7 +533,7 @@ impl Stack {
             return false;
         }
         if self.len == self.words.len() {
-            self.words.resize(self.len * 2, 0);
+            self.words.resize((self.len * 2).max(16), 0);
         }
         self.words[self.len] = Stack::word(ret, at);
         self.len += 1;
