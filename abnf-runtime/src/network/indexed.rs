@@ -582,6 +582,9 @@ impl Network<'_> {
         let mut stage1 = Stage1::new(index);
         let mut row = self.starts[rule] as usize * width;
         let mut stack = Stack::new();
+        // How many calls the fast loop may push (the stack grows, and the
+        // nesting limit is checked, in the slow steps).
+        let mut room = 0;
         // The first byte not stepped or skipped yet.
         let mut next = 0;
         let mut base = 0;
@@ -597,7 +600,7 @@ impl Network<'_> {
                 // The fast loop: shifts, calls and returns of the fused
                 // table, and nothing else (no calls, so that its state
                 // stays in registers).
-                let exit = loop {
+                let exit = 'fast: loop {
                     if events == 0 {
                         break Exit::Block;
                     }
@@ -617,27 +620,22 @@ impl Network<'_> {
                     loop {
                         if a & 3 == Fused::SHIFT {
                             row = (a >> Fused::PAYLOAD) as usize;
-                        } else if a & 3 == Fused::CALL
-                            && stack.len < stack.words.len()
-                            && stack.len < limits.depth
-                        {
+                        } else if a & 3 == Fused::CALL && stack.len < room {
                             stack.words[stack.len] = Stack::word(index.returns[row + class] as usize, p);
                             stack.len += 1;
                             row = (a >> Fused::PAYLOAD) as usize;
                         } else if a & 3 == Fused::RETURN && stack.len > 0 {
                             stack.len -= 1;
                             row = (stack.words[stack.len] & ((1 << Stack::ROW_BITS) - 1)) as usize;
-                            a = fused[row + class];
+                            // SAFETY: as above (a return row is a row).
+                            a = unsafe { *fused.get_unchecked(row + class) };
                             continue;
                         } else {
-                            break;
+                            break 'fast Exit::Slow { p, skipped: true };
                         }
-                        next = p + 1;
                         break;
                     }
-                    if next <= p {
-                        break Exit::Slow { p, skipped: true };
-                    }
+                    next = p + 1;
                 };
                 match exit {
                     Exit::Block => break,
@@ -649,6 +647,7 @@ impl Network<'_> {
                         row = self.step_gap(row, &mut stack, input, limits, (index, &block), (from, p))?;
                         row = self.step(row, &mut stack, input, p, limits)?;
                         next = p + 1;
+                        room = stack.words.len().min(limits.depth);
                     }
                 }
             }
@@ -658,6 +657,7 @@ impl Network<'_> {
             let end = n.min(base + 64);
             if next < end && index.flags[row] & block.need_at(next - base) == 0 {
                 row = self.step_gap(row, &mut stack, input, limits, (index, &block), (next, end))?;
+                room = stack.words.len().min(limits.depth);
             }
             next = next.max(end);
             base += 64;
