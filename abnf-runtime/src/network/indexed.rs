@@ -502,8 +502,10 @@ impl Block {
 }
 
 /// The walk's stack of open calls: per call, the row it returns to (low
-/// [`Stack::ROW_BITS`] bits) and the offset where it was called. Stage 2
-/// pushes and pops in place while the vector has room.
+/// [`Stack::ROW_BITS`] bits) and the offset where it was called (the
+/// other 38 bits: an error in an input past 256 GB names a wrong offset
+/// for the open call, nothing else). Stage 2 pushes and pops in place
+/// while the vector has room.
 struct Stack {
     words: Vec<u64>,
     len: usize,
