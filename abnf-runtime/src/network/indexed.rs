@@ -10,8 +10,9 @@
 //! (white space, digits).
 //!
 //! *Stage 1* classifies each 64-byte block of the input once, in order,
-//! with vectors ([`crate::simd::classify_block`] for the loop set,
-//! [`crate::simd::nibble_masks`] for the rest): where the strings are
+//! with vectors ([`crate::simd::classify_blocks`]: eleven nibble classes,
+//! sixteen blocks per call, then a few dozen scalar operations on the
+//! masks per block, with no branch): where the strings are
 //! (unescaped quotes, escapes counted across blocks with simdjson's
 //! odd-backslash rule, a prefix xor), which bytes inside them the loop set
 //! skips (its bytes, whole UTF-8 characters, escapes: each sequence whole,
@@ -37,24 +38,26 @@ use alloc::vec::Vec;
 
 use super::{action, Failure, Limits, Network};
 use crate::recognizer::ErrorKind;
-use crate::simd::{classify_block, nibble_masks, LoopSet, NibbleSet};
+use crate::simd::{classify_blocks, LoopSet, NibbleClass, NibbleSet, PackedClasses};
 
 /// What stage 1 classifies by, found in a network's action table
 /// ([`Index::of`]).
 #[derive(Clone, Debug)]
 pub(crate) struct Index {
-    /// The quoted loop set and its two-byte escapes.
-    set: LoopSet,
-    pairs: Option<(NibbleSet, NibbleSet)>,
-    /// The byte that opens and closes its strings, as a set; the
-    /// self-loop sets skipped outside strings (white space, digits): the
-    /// two that the most states loop on, disjoint; the two sets of the
-    /// loop set's long escapes (empty if it has none).
-    sets: [NibbleSet; 5],
-    /// The length of the loop set's long escapes, if it has them (JSON's
-    /// `\uFFFF`: 4): an escape byte of `pairs`, a byte of `sets[3]`,
-    /// then `len` bytes of `sets[4]`, back in the loop.
-    long: Option<usize>,
+    /// The classes stage 1 classifies every block by, in the order of
+    /// [`Raw`]: the byte that opens and closes the quoted loop set's
+    /// strings; the self-loop sets skipped outside strings (white space,
+    /// digits), the two that the most states loop on, disjoint; the two
+    /// sets of the loop set's long escapes (empty if it has none); the
+    /// loop set's single bytes, its two-byte escapes' first and second
+    /// bytes, its UTF-8 lead bytes; lead bytes of three-byte sequences
+    /// and continuation bytes.
+    classes: PackedClasses<{ Raw::CLASSES }>,
+    /// The length `len` of the loop set's long escapes (JSON's
+    /// `\uFFFF`: 4): an escape byte, a byte of the first of their
+    /// classes, then `len` bytes of the second, back in the loop; as
+    /// windows of `len` and `len + 1` bits.
+    long: (Window, Window),
     /// Per self-loop set, all ones if its bytes shift into its states
     /// from states that do not loop on it (digits start a number): the
     /// first byte of each of its runs is then an event.
@@ -201,11 +204,25 @@ impl Index {
         let long = long_escapes(net, pairs.get(k).copied().flatten(), &in_set);
         let none = NibbleSet([0; 16]);
         let [long_first, long_then] = long.map_or([none; 2], |(sets, _)| sets);
-        let mut sets = [NibbleSet::of(&[q]), none, none, long_first, long_then];
+        let set = LoopSet::from_records(net.loops, k);
+        let (x, e) = pairs.get(k).copied().flatten().unwrap_or((none, none));
+        let mut classes = [
+            NibbleClass::ascii(NibbleSet::of(&[q])),
+            NibbleClass::NONE,
+            NibbleClass::NONE,
+            NibbleClass::ascii(long_first),
+            NibbleClass::ascii(long_then),
+            NibbleClass::ascii(set.bytes),
+            NibbleClass::ascii(x),
+            NibbleClass::ascii(e),
+            NibbleClass::leads(set.leads),
+            NibbleClass::high(0xE, 0xE),
+            NibbleClass::high(0x8, 0xB),
+        ];
         let mut entered = [0u64; 2];
         for (r, set) in [first, second].into_iter().enumerate() {
             let bytes: Vec<u8> = (0..0x80u8).filter(|&b| set >> b & 1 == 1).collect();
-            sets[1 + r] = NibbleSet::of(&bytes);
+            classes[Raw::RUNS + r] = NibbleClass::ascii(NibbleSet::of(&bytes));
             if bytes.is_empty() {
                 continue;
             }
@@ -280,10 +297,10 @@ impl Index {
             }
         }
         Some(Index {
-            set: LoopSet::from_records(net.loops, k),
-            pairs: pairs.get(k).copied().flatten(),
-            sets,
-            long: long.map(|(_, len)| len),
+            classes: PackedClasses::pack(&classes)?,
+            long: long.map_or((Window::of(1), Window::of(2)), |(_, len)| {
+                (Window::of(len), Window::of(len + 1))
+            }),
             entered,
             flags,
             fused,
@@ -366,6 +383,47 @@ fn long_escapes(
     found
 }
 
+/// A window of 1 to 16 bits, for masks without a loop over its bits:
+/// `width = 2^level + rest` with `rest <= 2^level`.
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    level: usize,
+    rest: u32,
+}
+
+impl Window {
+    fn of(width: usize) -> Window {
+        let width = width.clamp(1, 16);
+        let level = width.ilog2() as usize;
+        Window {
+            level,
+            rest: (width - (1 << level)) as u32,
+        }
+    }
+
+    /// Bit `j` where bits `j .. j + width` of `m` are all set.
+    #[inline(always)]
+    fn all(self, m: u64) -> u64 {
+        let mut runs = [m; 5];
+        for k in 1..5 {
+            runs[k] = runs[k - 1] & runs[k - 1] >> (1 << (k - 1));
+        }
+        let r = runs[self.level];
+        r & r >> self.rest
+    }
+
+    /// Bit `j` where any of bits `j - width + 1 ..= j` of `m` is set.
+    #[inline(always)]
+    fn any(self, m: u64) -> u64 {
+        let mut spans = [m; 5];
+        for k in 1..5 {
+            spans[k] = spans[k - 1] | spans[k - 1] << (1 << (k - 1));
+        }
+        let r = spans[self.level];
+        r | r << self.rest
+    }
+}
+
 /// One block's classification by stage 1 (bit `j`: byte `j` of the
 /// block).
 #[derive(Clone, Copy)]
@@ -382,6 +440,19 @@ struct Block {
     /// of the kind from `gaps[0]`, bit 1 from `gaps[1]` (1 a string, 2
     /// the first self-loop set, 3 the second; 0 no gap).
     gaps: [u64; 2],
+}
+
+/// A block classified by [`Index::classes`] (mask `k`: the bytes in class
+/// `k`).
+#[derive(Clone, Copy)]
+struct Raw([u64; Raw::CLASSES]);
+
+impl Raw {
+    const CLASSES: usize = 11;
+    /// The first of the two self-loop sets' classes.
+    const RUNS: usize = 1;
+    /// Blocks classified at once (1 KB of input).
+    const BATCH: usize = 16;
 }
 
 /// Stage 1: the blocks, classified in order, with what carries from one
@@ -422,13 +493,11 @@ impl<'x> Stage1<'x> {
         (EVEN ^ sum << 1) & follows
     }
 
-    /// The block of `input` at `base`.
+    /// The next block, from its classification by [`Index::classes`].
     #[inline(always)]
-    fn block(&mut self, input: &[u8], base: usize) -> Block {
+    fn block(&mut self, raw: &Raw) -> Block {
         let ix = self.index;
-        let m = classify_block(&ix.set, ix.pairs.as_ref(), input, base);
-        let [quotes, run0, run1, first, then] = nibble_masks(&ix.sets, input, base);
-        let (open, next) = m.pair_masks();
+        let [quotes, run0, run1, first, then, inside, open, next, lead, high, cont] = raw.0;
         let escaped = self.escaped(open);
         let pairs = escaped & next & open << 1;
         let quotes = quotes & !escaped;
@@ -438,25 +507,15 @@ impl<'x> Stage1<'x> {
         }
         in_string ^= self.in_string;
         self.in_string = ((in_string as i64) >> 63) as u64;
-        let (three, two) = m.starts();
-        let two = two | pairs >> 1;
-        let mut mid = three << 1 | three << 2 | two << 1;
-        let mut long_starts = 0;
+        // Whole UTF-8 characters of two and three bytes in the block.
+        let two = lead & !high & cont >> 1 | pairs >> 1;
+        let three = lead & high & cont >> 1 & cont >> 2;
         // Long escapes: an escape byte that escapes a byte of the first
-        // set, then `len` bytes of the second, all in the block.
-        if let Some(len) = ix.long {
-            let mut at = (escaped & first) >> 1 & open;
-            let mut run = !0u64;
-            for k in 0..len {
-                run &= then >> k;
-            }
-            at &= run >> 2;
-            long_starts = at;
-            for k in 1..len + 2 {
-                mid |= at << k;
-            }
-        }
-        let strings = in_string & !quotes & (m.inside() | three | two | long_starts | mid);
+        // set, then `len` bytes of the second, all in the block (none if
+        // the loop set has none: the two sets are empty).
+        let long_starts = (escaped & first) >> 1 & open & ix.long.0.all(then) >> 2;
+        let mid = three << 1 | three << 2 | two << 1 | ix.long.1.any(long_starts) << 1;
+        let strings = in_string & !quotes & (inside | three | two | long_starts | mid);
         let runs = [run0 & !in_string, run1 & !in_string];
         // A byte is skipped if it is in a string or a run, but not where a
         // run of one kind follows a run of another (a number after white
@@ -590,8 +649,15 @@ impl Network<'_> {
         // The first byte not stepped or skipped yet.
         let mut next = 0;
         let mut base = 0;
+        let mut raw = [[0u64; Raw::CLASSES]; Raw::BATCH];
+        let mut batch = 0..0;
         while base < n {
-            let block = stage1.block(input, base);
+            if batch.is_empty() {
+                batch = 0..(n - base).div_ceil(64).min(Raw::BATCH);
+                classify_blocks(&index.classes, input, base, &mut raw[batch.clone()]);
+            }
+            let block = stage1.block(&Raw(raw[batch.start]));
+            batch.start += 1;
             let live = if n - base >= 64 {
                 !0
             } else {
@@ -738,6 +804,34 @@ impl Network<'_> {
                     None => return Err(fail(row, ErrorKind::Mismatch, stack)),
                 },
                 _ => return Err(fail(row, ErrorKind::Mismatch, stack)),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Window;
+
+    /// `Window::all` and `Window::any` against a loop over the window's
+    /// bits, for every width and random masks.
+    #[test]
+    fn windows_agree_with_a_loop() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for width in 1..=16 {
+            let w = Window::of(width);
+            for _ in 0..200 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let m = x | x >> 3;
+                let (mut all, mut any) = (!0u64, 0u64);
+                for k in 0..width {
+                    all &= m >> k;
+                    any |= m << k;
+                }
+                assert_eq!(w.all(m), all, "width {width}, {m:#x}");
+                assert_eq!(w.any(m), any, "width {width}, {m:#x}");
             }
         }
     }

@@ -26,9 +26,10 @@
 //! as `E0` and `ED`, or of characters the state does not loop on) take
 //! table steps.
 //!
-//! [`nibble_masks`] classifies a 64-byte block by several nibble sets at
-//! once (one lookup and test per set and vector): the quote, white-space,
-//! digit and escape bytes of the structural index that the deterministic
+//! [`classify_blocks`] classifies a run of 64-byte blocks by several
+//! [`NibbleClass`]es at once (two lookups and a test per class and
+//! vector, the tables loaded once): the quote, white-space, digit,
+//! escape and UTF-8 bytes of the structural index that the deterministic
 //! walk of a network builds ([`crate::network`]).
 //!
 //! [`find_outside`] picks the widest implementation the CPU has, once (no
@@ -83,7 +84,7 @@
 //! | `_mm_loadu_si128` | `vld1q_u8` |
 //!
 //! So the loop-set search ([`find_outside`]), [`find_byte`],
-//! [`nibble_masks`] and the nibble exits ([`AtomNibbles`]) port as they
+//! [`classify_blocks`] and the nibble exits ([`AtomNibbles`]) port as they
 //! are, through `generic.rs`,
 //! with a 16-byte NEON block type. What has no NEON form is VBMI's:
 //! `vpermb` and `vpermi2b` (a 64-entry byte table per instruction; NEON's
@@ -536,21 +537,6 @@ impl BlockMasks {
         self.inside
     }
 
-    /// The block's sequences of three bytes (characters, escapes of the
-    /// set) and of two (characters) that start in it, all of whose bytes
-    /// are in it: bit `j` where one starts at byte `j`.
-    #[inline(always)]
-    pub(crate) fn starts(&self) -> (u64, u64) {
-        (self.three, self.two)
-    }
-
-    /// The two-byte escapes' masks ([`BlockMasks::with_pairs`]): first
-    /// bytes and bytes that may follow them.
-    #[inline(always)]
-    pub(crate) fn pair_masks(&self) -> (u64, u64) {
-        (self.pair_open, self.pair_next)
-    }
-
     /// The bytes escaped by the pairs' first bytes, for a run that starts
     /// at bit 0 of `open`: those after a row of them of odd length (no
     /// carry from before the run).
@@ -684,56 +670,246 @@ pub fn classify_block_scalar(
     }
 }
 
-/// The bytes of the 64 from `at` in each of the nibble sets `sets` (bit
-/// `j` of mask `k`: byte `at + j` is in `sets[k]`); bytes past the end of
-/// `input` are in none. With the widest vectors this CPU has: two
-/// `pshufb` and a test per set and vector.
-#[inline]
-pub fn nibble_masks<const K: usize>(sets: &[NibbleSet; K], input: &[u8], at: usize) -> [u64; K] {
-    nibble_masks_with(Level::detected(), sets, input, at)
+/// A class of bytes by two nibble lookups (simdjson's classification):
+/// byte `b` is in it if `lo[b & 15] & hi[b >> 4]` is not zero. Any set of
+/// ASCII bytes is one ([`NibbleClass::ascii`]), and so is a set of high
+/// nibbles (UTF-8 lead and continuation bytes, [`NibbleClass::high`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(16))]
+pub struct NibbleClass {
+    /// The first lookup's table, by low nibble.
+    pub lo: [u8; 16],
+    /// The second lookup's table, by high nibble.
+    pub hi: [u8; 16],
 }
 
-/// [`nibble_masks`] with a given implementation (a level the CPU does not
-/// have runs the best one it has).
+/// Bit `h` for high nibble `h < 8`: the second lookup's table of a
+/// [`NibbleSet`]. High nibbles 8 to 15 (non-ASCII bytes) map to 0, so they
+/// are never in a set.
+pub(crate) const HIGH: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0];
+
+/// The second lookup's table of a [`Leads`] set: bit `h - 0xC` for high
+/// nibbles `C`, `D` and `E`.
+pub(crate) const LEAD_HIGH: [u8; 16] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 0];
+
+impl NibbleClass {
+    /// No byte.
+    pub const NONE: NibbleClass = NibbleClass {
+        lo: [0; 16],
+        hi: [0; 16],
+    };
+
+    /// The bytes of an ASCII set.
+    pub const fn ascii(set: NibbleSet) -> NibbleClass {
+        NibbleClass { lo: set.0, hi: HIGH }
+    }
+
+    /// The lead bytes of a [`Leads`] set.
+    pub const fn leads(set: Leads) -> NibbleClass {
+        NibbleClass {
+            lo: set.0,
+            hi: LEAD_HIGH,
+        }
+    }
+
+    /// The bytes whose high nibble is in `from ..= to`.
+    pub const fn high(from: u8, to: u8) -> NibbleClass {
+        let mut hi = [0u8; 16];
+        let mut h = from;
+        while h <= to && h < 16 {
+            hi[h as usize] = 1;
+            h += 1;
+        }
+        NibbleClass { lo: [1; 16], hi }
+    }
+
+    /// Whether `b` is in the class.
+    #[inline(always)]
+    pub const fn contains(&self, b: u8) -> bool {
+        self.lo[(b & 15) as usize] & self.hi[(b >> 4) as usize] != 0
+    }
+}
+
+/// Several [`NibbleClass`]es packed into as few pairs of lookups as their
+/// shapes allow (simdjson's classification). Each bit of a packed pair of
+/// tables is one *product*: a set of low nibbles times a set of high
+/// nibbles (the bytes whose low nibble is in the one and high nibble in
+/// the other); a class is the union of the products of its bits. A class
+/// needs one product per distinct row of its bytes (the low nibbles it
+/// has for one high nibble): one for a single byte or for `0`-`9`, two for
+/// JSON's white space, three for the characters of a JSON string; so the
+/// eleven classes of JSON's structural index take three lookups where
+/// they took eleven.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PackedClasses<const K: usize> {
+    tables: [NibbleClass; PACKED_TABLES],
+    /// The pairs of tables in use (1 to [`PACKED_TABLES`]).
+    used: usize,
+    /// Per class: its pair of tables and its bits there.
+    select: [(u8, u8); K],
+}
+
+/// The most pairs of tables of [`PackedClasses`]: 32 products.
+pub const PACKED_TABLES: usize = 4;
+
+impl<const K: usize> PackedClasses<K> {
+    /// `classes` packed, each class's products in one pair of tables;
+    /// `None` if they take more than [`PACKED_TABLES`] pairs.
+    pub fn pack(classes: &[NibbleClass; K]) -> Option<PackedClasses<K>> {
+        let mut tables = [NibbleClass::NONE; PACKED_TABLES];
+        let mut bits = [0u32; PACKED_TABLES];
+        let mut select = [(0u8, 0u8); K];
+        for (k, class) in classes.iter().enumerate() {
+            // (low nibbles, high nibbles) per distinct row.
+            let mut products: alloc::vec::Vec<(u16, u16)> = alloc::vec::Vec::new();
+            for h in 0..16u8 {
+                let row = (0..16u8).fold(0u16, |row, l| row | u16::from(class.contains(h << 4 | l)) << l);
+                if row == 0 {
+                    continue;
+                }
+                match products.iter_mut().find(|p| p.0 == row) {
+                    Some(p) => p.1 |= 1 << h,
+                    None => products.push((row, 1 << h)),
+                }
+            }
+            let t = (0..PACKED_TABLES).find(|&t| bits[t] as usize + products.len() <= 8)?;
+            let mut mask = 0u8;
+            for (lo, hi) in products {
+                let bit = 1u8 << bits[t];
+                bits[t] += 1;
+                mask |= bit;
+                for n in 0..16 {
+                    if lo >> n & 1 == 1 {
+                        tables[t].lo[n] |= bit;
+                    }
+                    if hi >> n & 1 == 1 {
+                        tables[t].hi[n] |= bit;
+                    }
+                }
+            }
+            select[k] = (t as u8, mask);
+        }
+        let used = bits.iter().rposition(|&b| b > 0).map_or(1, |t| t + 1);
+        Some(PackedClasses { tables, used, select })
+    }
+
+    /// The pairs of tables in use.
+    pub fn tables_used(&self) -> usize {
+        self.used
+    }
+
+    /// Whether `b` is in class `k`.
+    #[inline(always)]
+    pub fn contains(&self, k: usize, b: u8) -> bool {
+        let (t, bits) = self.select[k];
+        let c = &self.tables[usize::from(t)];
+        c.lo[usize::from(b & 15)] & c.hi[usize::from(b >> 4)] & bits != 0
+    }
+}
+
+/// Classifies `out.len()` consecutive 64-byte blocks of `input`, the first
+/// at `at`, by each of the classes of `classes` (bit `j` of `out[i][k]`:
+/// byte `at + 64 i + j` is in class `k`); bytes past the end of `input`
+/// are in none. With the widest vectors this CPU has: two `pshufb` per
+/// pair of tables and vector, then a test per class, the tables loaded
+/// once for all the blocks (stage 1 of the deterministic walk over a
+/// structural index, [`crate::network`]).
 #[inline]
-pub fn nibble_masks_with<const K: usize>(
-    level: Level,
-    sets: &[NibbleSet; K],
+pub fn classify_blocks<const K: usize>(
+    classes: &PackedClasses<K>,
     input: &[u8],
     at: usize,
-) -> [u64; K] {
+    out: &mut [[u64; K]],
+) {
+    classify_blocks_with(Level::detected(), classes, input, at, out)
+}
+
+/// [`classify_blocks`] with a given implementation (a level the CPU does
+/// not have runs the best one it has).
+#[inline]
+pub fn classify_blocks_with<const K: usize>(
+    level: Level,
+    classes: &PackedClasses<K>,
+    input: &[u8],
+    at: usize,
+    out: &mut [[u64; K]],
+) {
     #[cfg(target_arch = "x86_64")]
     {
         let level = level.min(Level::detected());
         if level > Level::Scalar {
-            let mut tail = [0xFFu8; 64];
-            let block = block_at(input, at, &mut tail);
-            return match level {
-                // SAFETY: `Level::detected` found AVX-512 F and BW (CPUID
-                // and XCR0) on this CPU, so the function's target features
-                // are present.
-                Level::Avx512 | Level::Vbmi => unsafe { x86_64::avx512::nibble_masks_avx512(sets, block) },
-                // SAFETY: as above, for AVX2.
-                Level::Avx2 => unsafe { x86_64::avx2::nibble_masks_avx2(sets, block) },
-                // SAFETY: as above, for SSSE3.
-                _ => unsafe { x86_64::ssse3::nibble_masks_ssse3(sets, block) },
+            // The blocks wholly inside the input, then the one the input
+            // ends in (copied), then none.
+            let rest = input.get(at..).unwrap_or(&[]);
+            let whole = (rest.len() / 64).min(out.len());
+            let (full, tail) = out.split_at_mut(whole);
+            let run = |bytes: &[u8], out: &mut [[u64; K]]| match classes.used {
+                1 => classify_level::<1, K>(level, classes, bytes, out),
+                2 => classify_level::<2, K>(level, classes, bytes, out),
+                3 => classify_level::<3, K>(level, classes, bytes, out),
+                _ => classify_level::<4, K>(level, classes, bytes, out),
             };
+            run(rest, full);
+            if let Some((last, none)) = tail.split_first_mut() {
+                let mut buf = [0xFFu8; 64];
+                let block = block_at(input, at + 64 * whole, &mut buf);
+                run(block, core::slice::from_mut(last));
+                // The copy's filler bytes may be in a class.
+                let live = rest.len().saturating_sub(64 * whole).min(64);
+                let live = if live == 64 { !0 } else { (1u64 << live) - 1 };
+                last.iter_mut().for_each(|m| *m &= live);
+                none.fill([0; K]);
+            }
+            return;
         }
     }
     let _ = level;
-    nibble_masks_scalar(sets, input, at)
+    classify_blocks_scalar(classes, input, at, out)
 }
 
-/// The scalar twin of [`nibble_masks`]: one byte at a time.
-pub fn nibble_masks_scalar<const K: usize>(sets: &[NibbleSet; K], input: &[u8], at: usize) -> [u64; K] {
-    let block = input.get(at..).unwrap_or(&[]);
-    let mut out = [0u64; K];
-    for (j, &b) in block.iter().take(64).enumerate() {
-        for (o, set) in out.iter_mut().zip(sets) {
-            *o |= u64::from(set.contains(b)) << j;
+/// [`classify_blocks`] at a vector level, with the first `T` pairs of
+/// tables; `bytes` holds 64 bytes per block of `out`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn classify_level<const T: usize, const K: usize>(
+    level: Level,
+    classes: &PackedClasses<K>,
+    bytes: &[u8],
+    out: &mut [[u64; K]],
+) {
+    assert!(bytes.len() >= 64 * out.len() && T <= PACKED_TABLES);
+    let tables: &[NibbleClass; T] = classes.tables[..T].try_into().expect("T tables");
+    let select = &classes.select;
+    match level {
+        // SAFETY: `Level::detected` found AVX-512 F and BW (CPUID and
+        // XCR0) on this CPU, so the function's target features are
+        // present; `bytes` holds 64 bytes per block of `out` (asserted).
+        Level::Avx512 | Level::Vbmi => unsafe {
+            x86_64::avx512::classify_blocks_avx512(tables, select, bytes, out)
+        },
+        // SAFETY: as above, for AVX2.
+        Level::Avx2 => unsafe { x86_64::avx2::classify_blocks_avx2(tables, select, bytes, out) },
+        // SAFETY: as above, for SSSE3.
+        _ => unsafe { x86_64::ssse3::classify_blocks_ssse3(tables, select, bytes, out) },
+    }
+}
+
+/// The scalar twin of [`classify_blocks`]: one byte at a time.
+pub fn classify_blocks_scalar<const K: usize>(
+    classes: &PackedClasses<K>,
+    input: &[u8],
+    at: usize,
+    out: &mut [[u64; K]],
+) {
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = [0; K];
+        let block = input.get(at + 64 * i..).unwrap_or(&[]);
+        for (j, &b) in block.iter().take(64).enumerate() {
+            for (k, m) in o.iter_mut().enumerate() {
+                *m |= u64::from(classes.contains(k, b)) << j;
+            }
         }
     }
-    out
 }
 
 impl BlockMasks {

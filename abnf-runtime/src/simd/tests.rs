@@ -245,41 +245,73 @@ mod nibble_sets {
     use super::xorshift;
     use crate::simd::*;
 
-    /// Five random nibble sets (one empty) on random bytes, every level
-    /// against the scalar twin and against `NibbleSet::contains`, at block
-    /// offsets that reach past the input's end.
+    /// Random nibble classes (one empty, three random, one of high
+    /// nibbles, one of lead bytes, one of 0xFF, the filler of a block copied at the
+    /// input's end), packed, on random bytes: every level against the
+    /// scalar twin and the scalar twin against `NibbleClass::contains`,
+    /// over batches of blocks that reach past the input's end. Random
+    /// ASCII sets take up to eight products each, so the packing takes
+    /// one to four pairs of tables, or fails (then the classes are
+    /// drawn again).
     #[test]
-    fn nibble_masks_agree_with_the_scalar_twin() {
+    fn classified_blocks_agree_with_the_scalar_twin() {
         let mut next = xorshift(0x0bad_5eed_1234_5678);
-        let mut input = [0u8; 150];
-        for round in 0..2000 {
-            let mut sets = [NibbleSet([0; 16]); 5];
-            for set in sets.iter_mut().skip(1) {
-                let members: alloc::vec::Vec<u8> = (0..=255u8).filter(|_| next().is_multiple_of(3)).collect();
-                *set = NibbleSet::of(&members);
+        let mut input = [0u8; 300];
+        let mut tables = [0; PACKED_TABLES];
+        for round in 0..1000 {
+            let mut classes = [NibbleClass::NONE; 7];
+            for class in classes.iter_mut().skip(1).take(3) {
+                // Few bytes (few products) or many.
+                let sparse = next() % 3 + next() % 40;
+                let members: alloc::vec::Vec<u8> =
+                    (0..=255u8).filter(|_| next().is_multiple_of(sparse)).collect();
+                *class = NibbleClass::ascii(NibbleSet::of(&members));
             }
-            let n = (next() % 150) as usize;
+            let from = (next() % 16) as u8;
+            classes[4] = NibbleClass::high(from, from + (next() % 4) as u8);
+            let leads: alloc::vec::Vec<u8> = (0xC0..=0xFFu8).filter(|_| next().is_multiple_of(2)).collect();
+            classes[5] = NibbleClass::leads(Leads::of(&leads));
+            classes[6] = NibbleClass::high(0xF, 0xF);
+            let Some(packed) = PackedClasses::pack(&classes) else {
+                continue;
+            };
+            tables[packed.tables_used() - 1] += 1;
+            let n = (next() % 300) as usize;
             for b in input[..n].iter_mut() {
                 *b = next() as u8;
             }
             let input = &input[..n];
-            for at in [0, 1, 63, 64, n.saturating_sub(10), n, n + 3] {
-                let want = nibble_masks_scalar(&sets, input, at);
-                for (k, set) in sets.iter().enumerate() {
-                    for j in 0..64 {
-                        let inside = input.get(at + j).is_some_and(|&b| set.contains(b));
-                        assert_eq!(want[k] >> j & 1 == 1, inside, "round {round}, set {k}, byte {j}");
+            for at in [0, 1, 63, 64, n.saturating_sub(70), n.saturating_sub(10), n, n + 3] {
+                let blocks = 1 + (next() % 6) as usize;
+                let mut want = [[0u64; 7]; 6];
+                classify_blocks_scalar(&packed, input, at, &mut want[..blocks]);
+                for (i, masks) in want[..blocks].iter().enumerate() {
+                    for (k, class) in classes.iter().enumerate() {
+                        for j in 0..64 {
+                            let inside = input.get(at + 64 * i + j).is_some_and(|&b| class.contains(b));
+                            assert_eq!(
+                                masks[k] >> j & 1 == 1,
+                                inside,
+                                "round {round}, block {i}, class {k}, byte {j}"
+                            );
+                        }
                     }
                 }
                 for level in Level::available() {
+                    let mut got = [[!0u64; 7]; 6];
+                    classify_blocks_with(level, &packed, input, at, &mut got[..blocks]);
                     assert_eq!(
-                        nibble_masks_with(level, &sets, input, at),
-                        want,
-                        "round {round}, {level:?}, at {at}"
+                        got[..blocks],
+                        want[..blocks],
+                        "round {round}, {level:?}, at {at}, {blocks} blocks"
                     );
                 }
             }
         }
+        assert!(
+            tables.iter().all(|&n| n > 0),
+            "packings of 1 to 4 tables: {tables:?}"
+        );
     }
 }
 

@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
 use crate::simd::generic::{find, find_byte_in, match_shapes_in, Classify, NibbleExits};
-use crate::simd::{AtomNibbles, BlockMasks, ExitWalk, LoopSet, NibbleSet, Starts};
+use crate::simd::{AtomNibbles, BlockMasks, ExitWalk, LoopSet, NibbleClass, NibbleSet, Starts};
 
 /// The lookup tables of a [`LoopSet`] in 32-byte registers (each table
 /// in both 128-bit lanes: `vpshufb` looks up per lane).
@@ -150,29 +150,60 @@ pub(crate) unsafe fn classify_block_avx2(
     masks.with_pairs(of(x), of(e))
 }
 
-/// [`crate::simd::nibble_masks`] with two 32-byte vectors.
+/// [`crate::simd::classify_blocks`] with two 32-byte vectors per block:
+/// the packed classes' `T` pairs of tables, and per class its table and
+/// bits (`select`).
 ///
 /// # Safety
 ///
-/// The CPU must have AVX2 (and the OS must save its registers).
+/// The CPU must have AVX2 (and the OS must save its registers), and
+/// `bytes` must hold 64 bytes for each block of `out`.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn nibble_masks_avx2<const K: usize>(sets: &[NibbleSet; K], block: &[u8; 64]) -> [u64; K] {
-    // SAFETY: `NibbleSet` and `HIGH` are 16 bytes, `block` 64; unaligned
-    // loads.
-    let (high, v0, v1) = unsafe {
-        (
-            _mm256_broadcastsi128_si256(_mm_loadu_si128(HIGH.as_ptr().cast())),
-            _mm256_loadu_si256(block.as_ptr().cast()),
-            _mm256_loadu_si256(block.as_ptr().add(32).cast()),
-        )
-    };
-    let mut out = [0u64; K];
-    for (o, set) in out.iter_mut().zip(sets) {
-        // SAFETY: as above.
-        let lo = unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(set.0.as_ptr().cast())) };
-        *o = in32(lo, high, v0) | in32(lo, high, v1) << 32;
+pub(crate) unsafe fn classify_blocks_avx2<const T: usize, const K: usize>(
+    tables: &[NibbleClass; T],
+    select: &[(u8, u8); K],
+    bytes: &[u8],
+    out: &mut [[u64; K]],
+) {
+    debug_assert!(bytes.len() >= 64 * out.len());
+    let nib = _mm256_set1_epi8(0x0f);
+    let z = _mm256_setzero_si256();
+    let mut lo = [z; T];
+    let mut hi = [z; T];
+    for t in 0..T {
+        // SAFETY: a `NibbleClass` is two tables of 16 bytes; unaligned
+        // loads.
+        unsafe {
+            lo[t] = _mm256_broadcastsi128_si256(_mm_loadu_si128(tables[t].lo.as_ptr().cast()));
+            hi[t] = _mm256_broadcastsi128_si256(_mm_loadu_si128(tables[t].hi.as_ptr().cast()));
+        }
     }
-    out
+    let mut bits = [z; K];
+    for k in 0..K {
+        bits[k] = _mm256_set1_epi8(select[k].1 as i8);
+    }
+    for (i, o) in out.iter_mut().enumerate() {
+        // SAFETY: bytes `64 i .. 64 i + 64` of `bytes` (the caller's
+        // promise); unaligned loads.
+        let v = unsafe {
+            let p = bytes.as_ptr().add(64 * i);
+            [_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(32).cast())]
+        };
+        let mut m = [[z; 2]; T];
+        for h in 0..2 {
+            let l = _mm256_and_si256(v[h], nib);
+            let u = _mm256_and_si256(_mm256_srli_epi16::<4>(v[h]), nib);
+            for t in 0..T {
+                m[t][h] = _mm256_and_si256(_mm256_shuffle_epi8(lo[t], l), _mm256_shuffle_epi8(hi[t], u));
+            }
+        }
+        for k in 0..K {
+            let m = m[usize::from(select[k].0) % T];
+            let e0 = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(m[0], bits[k]), z)) as u32);
+            let e1 = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(m[1], bits[k]), z)) as u32);
+            o[k] = u64::from(e0) | u64::from(e1) << 32;
+        }
+    }
 }
 
 /// [`crate::simd::find_byte`] with 32-byte vectors, on an input of at least

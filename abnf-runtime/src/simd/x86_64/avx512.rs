@@ -5,7 +5,7 @@ use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
 use crate::simd::generic::{find, find_byte_in};
-use crate::simd::{AtomNibbles, BlockMasks, LoopSet, NibbleSet, Starts, SHAPE_LEN};
+use crate::simd::{AtomNibbles, BlockMasks, LoopSet, NibbleClass, NibbleSet, Starts, SHAPE_LEN};
 
 /// One bit per byte of `v`: set where the byte is in the nibble set
 /// `lo` (`hi` holds [`HIGH`] in every 128-bit lane).
@@ -97,27 +97,52 @@ pub(crate) unsafe fn classify_block_avx512(
     }
 }
 
-/// [`crate::simd::nibble_masks`] with one 64-byte vector.
+/// [`crate::simd::classify_blocks`] with one 64-byte vector per block:
+/// the packed classes' `T` pairs of tables, and per class its table and
+/// bits (`select`).
 ///
 /// # Safety
 ///
 /// The CPU must have AVX-512 F and BW (and the OS must save their
-/// registers).
+/// registers), and `bytes` must hold 64 bytes for each block of `out`.
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(crate) unsafe fn nibble_masks_avx512<const K: usize>(
-    sets: &[NibbleSet; K],
-    block: &[u8; 64],
-) -> [u64; K] {
-    // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
-    let lane = |t: &[u8; 16]| unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(t.as_ptr().cast())) };
-    // SAFETY: `block` is 64 readable bytes; an unaligned load.
-    let v = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
-    let high = lane(&HIGH);
-    let mut out = [0u64; K];
-    for (o, set) in out.iter_mut().zip(sets) {
-        *o = in64(lane(&set.0), high, v);
+pub(crate) unsafe fn classify_blocks_avx512<const T: usize, const K: usize>(
+    tables: &[NibbleClass; T],
+    select: &[(u8, u8); K],
+    bytes: &[u8],
+    out: &mut [[u64; K]],
+) {
+    debug_assert!(bytes.len() >= 64 * out.len());
+    let nib = _mm512_set1_epi8(0x0f);
+    let z = _mm512_setzero_si512();
+    let mut lo = [z; T];
+    let mut hi = [z; T];
+    for t in 0..T {
+        // SAFETY: a `NibbleClass` is two tables of 16 bytes; unaligned
+        // loads.
+        unsafe {
+            lo[t] = _mm512_broadcast_i32x4(_mm_loadu_si128(tables[t].lo.as_ptr().cast()));
+            hi[t] = _mm512_broadcast_i32x4(_mm_loadu_si128(tables[t].hi.as_ptr().cast()));
+        }
     }
-    out
+    let mut bits = [z; K];
+    for k in 0..K {
+        bits[k] = _mm512_set1_epi8(select[k].1 as i8);
+    }
+    for (i, o) in out.iter_mut().enumerate() {
+        // SAFETY: bytes `64 i .. 64 i + 64` of `bytes` (the caller's
+        // promise); an unaligned load.
+        let v = unsafe { _mm512_loadu_si512(bytes.as_ptr().add(64 * i).cast()) };
+        let l = _mm512_and_si512(v, nib);
+        let u = _mm512_and_si512(_mm512_srli_epi16::<4>(v), nib);
+        let mut m = [z; T];
+        for t in 0..T {
+            m[t] = _mm512_and_si512(_mm512_shuffle_epi8(lo[t], l), _mm512_shuffle_epi8(hi[t], u));
+        }
+        for k in 0..K {
+            o[k] = _mm512_test_epi8_mask(m[usize::from(select[k].0) % T], bits[k]);
+        }
+    }
 }
 
 /// [`crate::simd::find_byte`] with 64-byte vectors, on an input of at least

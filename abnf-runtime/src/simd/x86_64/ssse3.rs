@@ -6,7 +6,7 @@ use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
 use crate::simd::generic::{find, find_byte_in, match_shapes_in, Classify, NibbleExits};
-use crate::simd::{AtomNibbles, BlockMasks, ExitWalk, LoopSet, NibbleSet, Starts};
+use crate::simd::{AtomNibbles, BlockMasks, ExitWalk, LoopSet, NibbleClass, NibbleSet, Starts};
 
 /// The lookup tables of a [`LoopSet`] in 16-byte registers.
 #[derive(Clone, Copy)]
@@ -156,26 +156,57 @@ pub(crate) unsafe fn classify_block_ssse3(
     masks.with_pairs(open, next)
 }
 
-/// [`crate::simd::nibble_masks`] with four 16-byte vectors.
+/// [`crate::simd::classify_blocks`] with four 16-byte vectors per block:
+/// the packed classes' `T` pairs of tables, and per class its table and
+/// bits (`select`).
 ///
 /// # Safety
 ///
-/// The CPU must have SSSE3.
+/// The CPU must have SSSE3, and `bytes` must hold 64 bytes for each block
+/// of `out`.
 #[target_feature(enable = "ssse3")]
-pub(crate) unsafe fn nibble_masks_ssse3<const K: usize>(sets: &[NibbleSet; K], block: &[u8; 64]) -> [u64; K] {
-    // SAFETY: `HIGH` is 16 bytes; an unaligned load.
-    let high = unsafe { _mm_loadu_si128(HIGH.as_ptr().cast()) };
-    let mut out = [0u64; K];
-    for k in 0..4 {
-        // SAFETY: bytes `16 k .. 16 k + 16` of the 64 of `block`.
-        let v = unsafe { _mm_loadu_si128(block.as_ptr().add(16 * k).cast()) };
-        for (o, set) in out.iter_mut().zip(sets) {
-            // SAFETY: `NibbleSet` is 16 bytes; an unaligned load.
-            let lo = unsafe { _mm_loadu_si128(set.0.as_ptr().cast()) };
-            *o |= in16(lo, high, v) << (16 * k);
+pub(crate) unsafe fn classify_blocks_ssse3<const T: usize, const K: usize>(
+    tables: &[NibbleClass; T],
+    select: &[(u8, u8); K],
+    bytes: &[u8],
+    out: &mut [[u64; K]],
+) {
+    debug_assert!(bytes.len() >= 64 * out.len());
+    let nib = _mm_set1_epi8(0x0f);
+    let z = _mm_setzero_si128();
+    let mut lo = [z; T];
+    let mut hi = [z; T];
+    for t in 0..T {
+        // SAFETY: a `NibbleClass` is two tables of 16 bytes; unaligned
+        // loads.
+        unsafe {
+            lo[t] = _mm_loadu_si128(tables[t].lo.as_ptr().cast());
+            hi[t] = _mm_loadu_si128(tables[t].hi.as_ptr().cast());
         }
     }
-    out
+    let mut bits = [z; K];
+    for k in 0..K {
+        bits[k] = _mm_set1_epi8(select[k].1 as i8);
+    }
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = [0; K];
+        for q in 0..4 {
+            // SAFETY: bytes `64 i + 16 q ..` `+ 16` of `bytes` (the
+            // caller's promise); an unaligned load.
+            let v = unsafe { _mm_loadu_si128(bytes.as_ptr().add(64 * i + 16 * q).cast()) };
+            let l = _mm_and_si128(v, nib);
+            let u = _mm_and_si128(_mm_srli_epi16::<4>(v), nib);
+            let mut m = [z; T];
+            for t in 0..T {
+                m[t] = _mm_and_si128(_mm_shuffle_epi8(lo[t], l), _mm_shuffle_epi8(hi[t], u));
+            }
+            for k in 0..K {
+                let m = _mm_and_si128(m[usize::from(select[k].0) % T], bits[k]);
+                let e = !(_mm_movemask_epi8(_mm_cmpeq_epi8(m, z)) as u32) & 0xffff;
+                o[k] |= u64::from(e) << (16 * q);
+            }
+        }
+    }
 }
 
 /// [`crate::simd::find_byte`] with 16-byte vectors, on an input of at least
