@@ -35,6 +35,7 @@
 
 use alloc::vec;
 use alloc::vec::Vec;
+use core::hint::select_unpredictable;
 
 use super::{action, Failure, Limits, Network};
 use crate::recognizer::ErrorKind;
@@ -269,8 +270,11 @@ impl Index {
         if !rows_ok {
             return None;
         }
-        let mut fused = vec![Fused::OTHER; size];
-        let mut returns = vec![0u32; size];
+        // One more row, of `OTHER` entries: the row of the stack's
+        // sentinel ([`Stack::SENTINEL`]), which a return with no call open
+        // reads.
+        let mut fused = vec![Fused::OTHER; size + width];
+        let mut returns = vec![0u32; size + width];
         for row in (0..net.states).map(|s| s * width) {
             let f = flags[row];
             for c in 0..net.alphabet {
@@ -563,23 +567,30 @@ impl Block {
 /// The walk's stack of open calls: per call, the row it returns to (low
 /// [`Stack::ROW_BITS`] bits) and the offset where it was called (the
 /// other 38 bits: an error in an input past 256 GB names a wrong offset
-/// for the open call, nothing else). Stage 2 pushes and pops in place
-/// while the vector has room.
+/// for the open call, nothing else). `words[0]` is a sentinel, the calls
+/// are `words[1 ..= len]`; stage 2 keeps the top in a register and
+/// pushes and pops in place while the vector has room.
 struct Stack {
     words: Vec<u64>,
     len: usize,
+    /// The sentinel: the fused table's last row (`size`: the table's
+    /// rows are in all but that one), all of whose entries are `OTHER`.
+    sentinel: u64,
 }
 
 impl Stack {
     /// Bits of a return row: rows of the fused table fit (see
     /// [`Fused::PAYLOAD`]).
     const ROW_BITS: u32 = 32 - Fused::PAYLOAD;
+    const ROW_MASK: u64 = (1 << Stack::ROW_BITS) - 1;
 
-    /// No open call (and no allocation until the first one).
-    fn new() -> Stack {
+    /// No open call (and no allocation until the first one), for a
+    /// fused table of `size` entries (and the sentinel's row).
+    fn new(size: usize) -> Stack {
         Stack {
             words: Vec::new(),
             len: 0,
+            sentinel: size as u64,
         }
     }
 
@@ -593,24 +604,25 @@ impl Stack {
         if self.len >= depth {
             return false;
         }
-        if self.len == self.words.len() {
+        if self.len + 1 >= self.words.len() {
             self.words.resize((self.len * 2).max(16), 0);
+            self.words[0] = self.sentinel;
         }
-        self.words[self.len] = Stack::word(ret, at);
         self.len += 1;
+        self.words[self.len] = Stack::word(ret, at);
         true
     }
 
     fn pop(&mut self) -> Option<usize> {
-        self.len = self.len.checked_sub(1)?;
-        Some((self.words[self.len] & ((1 << Stack::ROW_BITS) - 1)) as usize)
+        let top = *self.words.get(self.len).filter(|_| self.len > 0)?;
+        self.len -= 1;
+        Some((top & Stack::ROW_MASK) as usize)
     }
 
     /// The offset where the innermost open call was made.
     fn open(&self) -> Option<usize> {
-        self.len
-            .checked_sub(1)
-            .map(|k| (self.words[k] >> Stack::ROW_BITS) as usize)
+        let top = *self.words.get(self.len).filter(|_| self.len > 0)?;
+        Some((top >> Stack::ROW_BITS) as usize)
     }
 }
 
@@ -642,10 +654,9 @@ impl Network<'_> {
         let n = input.len();
         let mut stage1 = Stage1::new(index);
         let mut row = self.starts[rule] as usize * width;
-        let mut stack = Stack::new();
-        // How many calls the fast loop may push (the stack grows, and the
-        // nesting limit is checked, in the slow steps).
-        let mut room = 0;
+        let mut stack = Stack::new(self.states * width);
+        // Where the fast loop keeps the stack while none is allocated.
+        let mut no_stack = [stack.sentinel; 1];
         // The first byte not stepped or skipped yet.
         let mut next = 0;
         let mut base = 0;
@@ -666,9 +677,19 @@ impl Network<'_> {
             let mut events = block.events & live;
             loop {
                 // The fast loop: shifts, calls and returns of the fused
-                // table, and nothing else (no calls, so that its state
-                // stays in registers).
-                let exit = 'fast: loop {
+                // table, with no branch on which it is (they are selected
+                // with masks), and no calls, so that its state stays in
+                // registers: the row, and the stack's length and top
+                // (`words[len]`, the sentinel with no call open). Any
+                // other case leaves it with the state as it was before the
+                // event, for the slow steps.
+                let (words, room) = match stack.words.len() {
+                    0 => (&mut no_stack[..], 0),
+                    size => (&mut stack.words[..], (size - 1).min(limits.depth)),
+                };
+                let mut len = stack.len;
+                let mut top = words[len];
+                let exit = loop {
                     if events == 0 {
                         break Exit::Block;
                     }
@@ -681,30 +702,37 @@ impl Network<'_> {
                     // SAFETY: `row` is a row of the table (`Index::of`
                     // checked every row a shift, call or return goes to),
                     // and the table has `alphabet + 1` columns.
-                    let mut a = unsafe { *fused.get_unchecked(row + class) };
+                    let a = unsafe { *fused.get_unchecked(row + class) };
                     if a >> (2 + kind) & 1 == 0 {
                         break Exit::Slow { p, skipped: false };
                     }
-                    loop {
-                        if a & 3 == Fused::SHIFT {
-                            row = (a >> Fused::PAYLOAD) as usize;
-                        } else if a & 3 == Fused::CALL && stack.len < room {
-                            stack.words[stack.len] = Stack::word(index.returns[row + class] as usize, p);
-                            stack.len += 1;
-                            row = (a >> Fused::PAYLOAD) as usize;
-                        } else if a & 3 == Fused::RETURN && stack.len > 0 {
-                            stack.len -= 1;
-                            row = (stack.words[stack.len] & ((1 << Stack::ROW_BITS) - 1)) as usize;
-                            // SAFETY: as above (a return row is a row).
-                            a = unsafe { *fused.get_unchecked(row + class) };
-                            continue;
-                        } else {
-                            break 'fast Exit::Slow { p, skipped: true };
-                        }
-                        break;
+                    // The action after a return, from the row on top (the
+                    // sentinel's `OTHER` if no call is open).
+                    let up = (top & Stack::ROW_MASK) as usize;
+                    // SAFETY: every word of the stack holds a row of the
+                    // table or the sentinel's, the table's extra last row.
+                    let t = unsafe { *fused.get_unchecked(up + class) };
+                    let below = words[len.saturating_sub(1)];
+                    let ret = a & 3 == Fused::RETURN;
+                    let b = select_unpredictable(ret, t, a);
+                    let call = b & 3 == Fused::CALL;
+                    // One branch, which the slow cases only take.
+                    if (b & 3 != Fused::SHIFT) & !(call & (len < room)) {
+                        break Exit::Slow { p, skipped: true };
                     }
+                    let from = select_unpredictable(ret, up, row);
+                    // SAFETY: `from` is a row of the table or the
+                    // sentinel's, and `returns` has the fused table's size.
+                    let pushed =
+                        Stack::word(unsafe { *index.returns.get_unchecked(from + class) } as usize, p);
+                    words[len] = top;
+                    top = select_unpredictable(call, pushed, select_unpredictable(ret, below, top));
+                    len = len + usize::from(call) - usize::from(ret);
+                    row = (b >> Fused::PAYLOAD) as usize;
                     next = p + 1;
                 };
+                words[len] = top;
+                stack.len = len;
                 match exit {
                     Exit::Block => break,
                     Exit::Slow { p, skipped } => {
@@ -715,7 +743,6 @@ impl Network<'_> {
                         row = self.step_gap(row, &mut stack, input, limits, (index, &block), (from, p))?;
                         row = self.step(row, &mut stack, input, p, limits)?;
                         next = p + 1;
-                        room = stack.words.len().min(limits.depth);
                     }
                 }
             }
@@ -725,7 +752,6 @@ impl Network<'_> {
             let end = n.min(base + 64);
             if next < end && index.flags[row] & block.need_at(next - base) == 0 {
                 row = self.step_gap(row, &mut stack, input, limits, (index, &block), (next, end))?;
-                room = stack.words.len().min(limits.depth);
             }
             next = next.max(end);
             base += 64;
