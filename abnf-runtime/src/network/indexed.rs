@@ -69,11 +69,8 @@ pub(crate) struct Index {
     flags: Vec<u8>,
     /// The action table for stage 2, `states × (alphabet + 1)` like the
     /// network's (the last column unused), its entries recoded
-    /// ([`Fused`]).
-    fused: Vec<u32>,
-    /// Beside each [`Fused::CALL`] entry of `fused`, the row its call
-    /// returns to.
-    returns: Vec<u32>,
+    /// ([`Fused`]), and one more row (the stack's sentinel's).
+    fused: Vec<u64>,
 }
 
 /// The kinds of [`Index::fused`]'s entries: the low 2 bits; then the
@@ -87,13 +84,22 @@ impl Fused {
     /// A shift (or a shift into a loop set's state) to the row in the
     /// payload.
     const SHIFT: u32 = 1;
-    /// A call whose callee shifts on the same byte first: push the row of
-    /// `returns` beside the entry, shift to the row in the payload.
+    /// A call whose callee shifts on the same byte first: push the row in
+    /// the entry's high half ([`Fused::RETURN_ROW`]), shift to the row in
+    /// the payload.
     const CALL: u32 = 2;
     /// A return: pop, and take the action of the row returned to.
     const RETURN: u32 = 3;
-    /// Where the payload starts.
+    /// Where the payload starts (it ends at bit 32).
     const PAYLOAD: u32 = 6;
+    /// Where a call's return row starts.
+    const RETURN_ROW: u32 = 32;
+
+    /// The row in an entry's payload.
+    #[inline(always)]
+    fn row(entry: u64) -> usize {
+        (entry as u32 >> Fused::PAYLOAD) as usize
+    }
 
     /// An entry. Its bit `2 + k` says whether the row may skip a gap of
     /// kind `k` (see [`Block::gaps`]): its [`Index::flags`] in the order
@@ -273,16 +279,15 @@ impl Index {
         // One more row, of `OTHER` entries: the row of the stack's
         // sentinel ([`Stack::SENTINEL`]), which a return with no call open
         // reads.
-        let mut fused = vec![Fused::OTHER; size + width];
-        let mut returns = vec![0u32; size + width];
+        let mut fused = vec![u64::from(Fused::OTHER); size + width];
         for row in (0..net.states).map(|s| s * width) {
             let f = flags[row];
             for c in 0..net.alphabet {
                 let a = net.actions[row + c];
                 let payload = a >> action::BITS;
                 fused[row + c] = match a & KIND {
-                    action::SHIFT | action::SHIFT_LOOP => Fused::entry(Fused::SHIFT, f, payload),
-                    action::RETURN => Fused::entry(Fused::RETURN, f, 0),
+                    action::SHIFT | action::SHIFT_LOOP => Fused::entry(Fused::SHIFT, f, payload).into(),
+                    action::RETURN => Fused::entry(Fused::RETURN, f, 0).into(),
                     action::CALL => {
                         let (callee, ret) = (
                             net.calls[2 * payload as usize],
@@ -290,13 +295,13 @@ impl Index {
                         );
                         let first = net.actions[net.starts[callee as usize] as usize * width + c];
                         if shifts(first) {
-                            returns[row + c] = ret * width as u32;
-                            Fused::entry(Fused::CALL, f, first >> action::BITS)
+                            let entry = Fused::entry(Fused::CALL, f, first >> action::BITS);
+                            u64::from(entry) | (u64::from(ret) * width as u64) << Fused::RETURN_ROW
                         } else {
-                            Fused::entry(Fused::OTHER, f, 0)
+                            Fused::entry(Fused::OTHER, f, 0).into()
                         }
                     }
-                    _ => Fused::entry(Fused::OTHER, f, 0),
+                    _ => Fused::entry(Fused::OTHER, f, 0).into(),
                 };
             }
         }
@@ -308,7 +313,6 @@ impl Index {
             entered,
             flags,
             fused,
-            returns,
         })
     }
 }
@@ -571,7 +575,9 @@ impl Block {
 /// are `words[1 ..= len]`; stage 2 keeps the top in a register and
 /// pushes and pops in place while the vector has room.
 struct Stack {
-    words: Vec<u64>,
+    /// The words while they fit, then `heap`.
+    inline: [u64; Stack::INLINE],
+    heap: Vec<u64>,
     len: usize,
     /// The sentinel: the fused table's last row (`size`: the table's
     /// rows are in all but that one), all of whose entries are `OTHER`.
@@ -584,13 +590,37 @@ impl Stack {
     const ROW_BITS: u32 = 32 - Fused::PAYLOAD;
     const ROW_MASK: u64 = (1 << Stack::ROW_BITS) - 1;
 
-    /// No open call (and no allocation until the first one), for a
-    /// fused table of `size` entries (and the sentinel's row).
+    /// Words on the walk's own stack: 31 open calls before an
+    /// allocation.
+    const INLINE: usize = 32;
+
+    /// No open call, for a fused table of `size` entries (and the
+    /// sentinel's row).
     fn new(size: usize) -> Stack {
         Stack {
-            words: Vec::new(),
+            inline: [size as u64; Stack::INLINE],
+            heap: Vec::new(),
             len: 0,
             sentinel: size as u64,
+        }
+    }
+
+    /// The sentinel, then the open calls, then room.
+    #[inline(always)]
+    fn words(&self) -> &[u64] {
+        if self.heap.is_empty() {
+            &self.inline
+        } else {
+            &self.heap
+        }
+    }
+
+    #[inline(always)]
+    fn words_mut(&mut self) -> &mut [u64] {
+        if self.heap.is_empty() {
+            &mut self.inline
+        } else {
+            &mut self.heap
         }
     }
 
@@ -604,25 +634,129 @@ impl Stack {
         if self.len >= depth {
             return false;
         }
-        if self.len + 1 >= self.words.len() {
-            self.words.resize((self.len * 2).max(16), 0);
-            self.words[0] = self.sentinel;
+        if self.len + 1 >= self.words().len() {
+            if self.heap.is_empty() {
+                self.heap.extend_from_slice(&self.inline);
+            }
+            self.heap.resize(self.heap.len() * 2, self.sentinel);
         }
         self.len += 1;
-        self.words[self.len] = Stack::word(ret, at);
+        let len = self.len;
+        self.words_mut()[len] = Stack::word(ret, at);
         true
     }
 
     fn pop(&mut self) -> Option<usize> {
-        let top = *self.words.get(self.len).filter(|_| self.len > 0)?;
-        self.len -= 1;
+        let len = self.len.checked_sub(1)?;
+        let top = self.words()[self.len];
+        self.len = len;
         Some((top & Stack::ROW_MASK) as usize)
     }
 
     /// The offset where the innermost open call was made.
     fn open(&self) -> Option<usize> {
-        let top = *self.words.get(self.len).filter(|_| self.len > 0)?;
-        Some((top >> Stack::ROW_BITS) as usize)
+        let len = self.len;
+        (len > 0).then(|| (self.words()[len] >> Stack::ROW_BITS) as usize)
+    }
+}
+
+/// Stage 2's state between two events in its fast loop ([`Index::fast`]).
+struct Regs {
+    /// The walk's state (a row of the fused table).
+    row: usize,
+    /// The stack's length and top (`words[len]`, kept here: the sentinel
+    /// with no call open).
+    top: u64,
+    len: usize,
+    /// The first byte not stepped or skipped yet.
+    next: usize,
+}
+
+impl Index {
+    /// Stage 2's fast loop over the `events` of a `block` (at `base`):
+    /// shifts, calls and returns of the fused table, with no branch on
+    /// which it is (they are selected with masks, and the stack's top
+    /// stays in a register), until the events are done or one needs the
+    /// slow steps (then `regs` are as they were before it). Calls push
+    /// while fewer than `room` are open (`words` has room above them).
+    /// A function of its own, so that its state has the registers.
+    #[inline(never)]
+    fn fast(
+        &self,
+        classes: &[u8; 256],
+        input: &[u8],
+        (block, base): (&Block, usize),
+        events: &mut u64,
+        regs: &mut Regs,
+        (words, room): (&mut [u64], usize),
+    ) -> Exit {
+        let fused = &self.fused[..];
+        let Regs {
+            mut row,
+            mut top,
+            mut len,
+            mut next,
+        } = *regs;
+        debug_assert!(room < words.len());
+        // After the last event processed (its offset in the block plus
+        // one; 0: none yet).
+        let mut last = 0;
+        let mut left = *events;
+        let exit = loop {
+            if left == 0 {
+                break Exit::Block;
+            }
+            let off = left.trailing_zeros() as usize;
+            left &= left - 1;
+            // A call may push while fewer than `room` calls are open: one
+            // predictable branch here, not one per call.
+            if len >= room {
+                break Exit::Slow { p: base + off, skipped: false };
+            }
+            let p = base + off;
+            let kind = (block.gaps[0] >> off & 1 | (block.gaps[1] >> off & 1) << 1) as u32;
+            // SAFETY: `p < input.len()`: `events` has no bit past the
+            // input.
+            let class = classes[unsafe { *input.get_unchecked(p) } as usize] as usize;
+            // SAFETY: `row` is a row of the table (`Index::of` checked
+            // every row a shift, call or return goes to), and the table
+            // has `alphabet + 1` columns.
+            let a = unsafe { *fused.get_unchecked(row + class) };
+            if a >> (2 + kind) & 1 == 0 {
+                break Exit::Slow { p, skipped: false };
+            }
+            // The action after a return, from the row on top (the
+            // sentinel's `OTHER` if no call is open).
+            let up = (top & Stack::ROW_MASK) as usize;
+            // SAFETY: every word of the stack holds a row of the table or
+            // the sentinel's, the table's extra last row.
+            let t = unsafe { *fused.get_unchecked(up + class) };
+            // SAFETY: `len < room < words.len()` (checked above, and
+            // kept: a call needs `len < room`, a return `len > 0`).
+            let below = unsafe { *words.get_unchecked(len.saturating_sub(1)) };
+            let ret = a & 3 == u64::from(Fused::RETURN);
+            let b = select_unpredictable(ret, t, a);
+            // One branch, which the slow cases only take: anything but a
+            // shift or a call (a return on top of a return, no call open).
+            if (b & 3).wrapping_sub(1) >= 2 {
+                break Exit::Slow { p, skipped: true };
+            }
+            let call = b & 3 == u64::from(Fused::CALL);
+            let pushed = b >> Fused::RETURN_ROW | (p as u64) << Stack::ROW_BITS;
+            // SAFETY: as above.
+            unsafe { *words.get_unchecked_mut(len) = top };
+            top = select_unpredictable(call, pushed, select_unpredictable(ret, below, top));
+            len = len + usize::from(call) - usize::from(ret);
+            row = Fused::row(b);
+            last = off + 1;
+        };
+        // The first byte not stepped: after the last event processed.
+        if last != 0 {
+            next = base + last;
+        }
+        *events = left;
+        *regs = Regs { row, top, len, next };
+        exit
     }
 }
 
@@ -649,14 +783,10 @@ impl Network<'_> {
         index: &Index,
     ) -> Result<(), Failure> {
         let width = self.alphabet + 1;
-        let fused = &index.fused[..];
-        let classes = &self.classes;
         let n = input.len();
         let mut stage1 = Stage1::new(index);
         let mut row = self.starts[rule] as usize * width;
         let mut stack = Stack::new(self.states * width);
-        // Where the fast loop keeps the stack while none is allocated.
-        let mut no_stack = [stack.sentinel; 1];
         // The first byte not stepped or skipped yet.
         let mut next = 0;
         let mut base = 0;
@@ -683,56 +813,18 @@ impl Network<'_> {
                 // (`words[len]`, the sentinel with no call open). Any
                 // other case leaves it with the state as it was before the
                 // event, for the slow steps.
-                let (words, room) = match stack.words.len() {
-                    0 => (&mut no_stack[..], 0),
-                    size => (&mut stack.words[..], (size - 1).min(limits.depth)),
+                let len = stack.len;
+                let words = stack.words_mut();
+                let room = (words.len() - 1).min(limits.depth);
+                let mut regs = Regs {
+                    row,
+                    top: words[len],
+                    len,
+                    next,
                 };
-                let mut len = stack.len;
-                let mut top = words[len];
-                let exit = loop {
-                    if events == 0 {
-                        break Exit::Block;
-                    }
-                    let off = events.trailing_zeros() as usize;
-                    events &= events - 1;
-                    let p = base + off;
-                    let kind = (block.gaps[0] >> off & 1 | (block.gaps[1] >> off & 1) << 1) as u32;
-                    // SAFETY: `p < n`: `events` has no bit past the input.
-                    let class = classes[unsafe { *input.get_unchecked(p) } as usize] as usize;
-                    // SAFETY: `row` is a row of the table (`Index::of`
-                    // checked every row a shift, call or return goes to),
-                    // and the table has `alphabet + 1` columns.
-                    let a = unsafe { *fused.get_unchecked(row + class) };
-                    if a >> (2 + kind) & 1 == 0 {
-                        break Exit::Slow { p, skipped: false };
-                    }
-                    // The action after a return, from the row on top (the
-                    // sentinel's `OTHER` if no call is open).
-                    let up = (top & Stack::ROW_MASK) as usize;
-                    // SAFETY: every word of the stack holds a row of the
-                    // table or the sentinel's, the table's extra last row.
-                    let t = unsafe { *fused.get_unchecked(up + class) };
-                    let below = words[len.saturating_sub(1)];
-                    let ret = a & 3 == Fused::RETURN;
-                    let b = select_unpredictable(ret, t, a);
-                    let call = b & 3 == Fused::CALL;
-                    // One branch, which the slow cases only take.
-                    if (b & 3 != Fused::SHIFT) & !(call & (len < room)) {
-                        break Exit::Slow { p, skipped: true };
-                    }
-                    let from = select_unpredictable(ret, up, row);
-                    // SAFETY: `from` is a row of the table or the
-                    // sentinel's, and `returns` has the fused table's size.
-                    let pushed =
-                        Stack::word(unsafe { *index.returns.get_unchecked(from + class) } as usize, p);
-                    words[len] = top;
-                    top = select_unpredictable(call, pushed, select_unpredictable(ret, below, top));
-                    len = len + usize::from(call) - usize::from(ret);
-                    row = (b >> Fused::PAYLOAD) as usize;
-                    next = p + 1;
-                };
-                words[len] = top;
-                stack.len = len;
+                let exit = index.fast(&self.classes, input, (&block, base), &mut events, &mut regs, (words, room));
+                words[regs.len] = regs.top;
+                (row, stack.len, next) = (regs.row, regs.len, regs.next);
                 match exit {
                     Exit::Block => break,
                     Exit::Slow { p, skipped } => {
@@ -777,8 +869,8 @@ impl Network<'_> {
             }
             // A shift of the fused table, else the network's step.
             let a = index.fused[row + self.classes[input[j] as usize] as usize];
-            row = if a & 3 == Fused::SHIFT {
-                (a >> Fused::PAYLOAD) as usize
+            row = if a & 3 == u64::from(Fused::SHIFT) {
+                Fused::row(a)
             } else {
                 self.step(row, stack, input, j, limits)?
             };
