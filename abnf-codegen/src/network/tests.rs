@@ -562,4 +562,38 @@ fn json_index_walk_fails_where_the_table_walk_fails() {
         }
     }
     assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
+    // Nesting around where the walk's stack leaves its inline words for
+    // the heap (31 calls) and around the limit, valid and with a flaw at
+    // the deepest point, every level against the table's walk.
+    for depth in [29, 30, 31, 32, 33, 62, 63, 64, 65, 200] {
+        for limit in [depth - 1, depth, depth + 1, 1024] {
+            let limits = abnf_runtime::network::Limits {
+                depth: limit,
+                ..abnf_runtime::network::Limits::DEFAULT
+            };
+            let open: Vec<u8> = (0..depth)
+                .flat_map(|k| if k % 2 == 0 { &b"[ "[..] } else { b"{\"k\":" })
+                .copied()
+                .collect();
+            let close: Vec<u8> = (0..depth)
+                .rev()
+                .flat_map(|k| if k % 2 == 0 { &b" ]"[..] } else { b"} " })
+                .copied()
+                .collect();
+            for middle in [&b"1"[..], b"\"s\"", b"tru", b"1,", b""] {
+                let doc = [&open[..], middle, &close[..]].concat();
+                let table = walk.walk_table(index, &doc, limits, &pairs);
+                for level in Level::available() {
+                    cap_level(level);
+                    assert_eq!(
+                        walk.walk_planned(index, &doc, limits, &plan),
+                        table,
+                        "{level:?}, depth {depth}, limit {limit}, {:?}",
+                        String::from_utf8_lossy(middle)
+                    );
+                }
+                cap_level(top);
+            }
+        }
+    }
 }

@@ -10,9 +10,10 @@
 //! (white space, digits).
 //!
 //! *Stage 1* classifies each 64-byte block of the input once, in order,
-//! with vectors ([`crate::simd::classify_blocks`]: eleven nibble classes,
-//! sixteen blocks per call, then a few dozen scalar operations on the
-//! masks per block, with no branch): where the strings are
+//! with vectors ([`crate::simd::classify_blocks`]: eleven byte classes
+//! packed into three pairs of nibble lookups, sixteen blocks per call),
+//! then a few dozen scalar operations on the masks per block, with no
+//! branch: where the strings are
 //! (unescaped quotes, escapes counted across blocks with simdjson's
 //! odd-backslash rule, a prefix xor), which bytes inside them the loop set
 //! skips (its bytes, whole UTF-8 characters, escapes: each sequence whole,
@@ -23,12 +24,17 @@
 //! enter its states rather than loop in them (a number's first digit).
 //!
 //! *Stage 2* walks from event to event with a copy of the action table
-//! ([`Fused`]) whose calls already take the callee's first shift and whose
-//! entries carry, in the bits the payload leaves free, which kinds of gap
-//! the row may skip: the state of the quoted loop set for bytes inside a
-//! string, a state that shifts to itself on every byte of a self-loop set
-//! for a run of it. Where the row may not (the bytes after an escape's
-//! first, say), the gap's bytes are stepped until it may. So stage 1 only
+//! ([`Fused`]) whose calls already take the callee's first shift (and
+//! carry the row they return to) and whose entries carry, in the bits the
+//! payload leaves free, which kinds of gap the row may skip: the state of
+//! the quoted loop set for bytes inside a string, a state that shifts to
+//! itself on every byte of a self-loop set for a run of it. Its fast loop
+//! ([`Index::fast`]) has no branch on whether an event shifts, calls or
+//! returns: the stack's top stays in a register, the action after a
+//! return is read beside the action itself, and masks select (shifts,
+//! calls and returns follow the input's nesting, which no branch
+//! predictor knows). Where the row may not skip a gap (the bytes after an
+//! escape's first, say), the gap's bytes are stepped until it may. So stage 1 only
 //! decides what is fast: a block classified wrongly costs table steps,
 //! never a wrong answer, and the walk fails where the table's walk
 //! ([`Network::walk_table`]) fails, with the same [`Failure`].
@@ -711,7 +717,10 @@ impl Index {
             // A call may push while fewer than `room` calls are open: one
             // predictable branch here, not one per call.
             if len >= room {
-                break Exit::Slow { p: base + off, skipped: false };
+                break Exit::Slow {
+                    p: base + off,
+                    skipped: false,
+                };
             }
             let p = base + off;
             let kind = (block.gaps[0] >> off & 1 | (block.gaps[1] >> off & 1) << 1) as u32;
@@ -822,7 +831,14 @@ impl Network<'_> {
                     len,
                     next,
                 };
-                let exit = index.fast(&self.classes, input, (&block, base), &mut events, &mut regs, (words, room));
+                let exit = index.fast(
+                    &self.classes,
+                    input,
+                    (&block, base),
+                    &mut events,
+                    &mut regs,
+                    (words, room),
+                );
                 words[regs.len] = regs.top;
                 (row, stack.len, next) = (regs.row, regs.len, regs.next);
                 match exit {
