@@ -283,7 +283,7 @@ impl Index {
             return None;
         }
         // One more row, of `OTHER` entries: the row of the stack's
-        // sentinel ([`Stack::SENTINEL`]), which a return with no call open
+        // sentinel (`Stack::sentinel`), which a return with no call open
         // reads.
         let mut fused = vec![u64::from(Fused::OTHER); size + width];
         for row in (0..net.states).map(|s| s * width) {
