@@ -59,7 +59,7 @@ pub(crate) struct Index {
     /// loop set's single bytes, its two-byte escapes' first and second
     /// bytes, its UTF-8 lead bytes; lead bytes of three-byte sequences
     /// and continuation bytes.
-    classes: PackedClasses<{ Raw::CLASSES }>,
+    classes: PackedClasses<{ Classes::COUNT }>,
     /// The length `len` of the loop set's long escapes (JSON's
     /// `\uFFFF`: 4): an escape byte, a byte of the first of their
     /// classes, then `len` bytes of the second, back in the loop; as
@@ -235,7 +235,7 @@ impl Index {
         let mut entered = [0u64; 2];
         for (r, set) in [first, second].into_iter().enumerate() {
             let bytes: Vec<u8> = (0..0x80u8).filter(|&b| set >> b & 1 == 1).collect();
-            classes[Raw::RUNS + r] = NibbleClass::ascii(NibbleSet::of(&bytes));
+            classes[Classes::RUNS + r] = NibbleClass::ascii(NibbleSet::of(&bytes));
             if bytes.is_empty() {
                 continue;
             }
@@ -283,7 +283,7 @@ impl Index {
             return None;
         }
         // One more row, of `OTHER` entries: the row of the stack's
-        // sentinel (`Stack::sentinel`), which a return with no call open
+        // sentinel (`Stack::new`), which a return with no call open
         // reads.
         let mut fused = vec![u64::from(Fused::OTHER); size + width];
         for row in (0..net.states).map(|s| s * width) {
@@ -457,16 +457,16 @@ struct Block {
 }
 
 /// A block classified by [`Index::classes`] (mask `k`: the bytes in class
-/// `k`).
-#[derive(Clone, Copy)]
-struct Raw([u64; Raw::CLASSES]);
+/// `k`), as [`crate::simd::classify_blocks`] writes it.
+type Raw = [u64; Classes::COUNT];
 
-impl Raw {
-    const CLASSES: usize = 11;
+/// The classes of [`Index::classes`].
+struct Classes;
+
+impl Classes {
+    const COUNT: usize = 11;
     /// The first of the two self-loop sets' classes.
     const RUNS: usize = 1;
-    /// Blocks classified at once (1 KB of input).
-    const BATCH: usize = 16;
 }
 
 /// Stage 1: the blocks, classified in order, with what carries from one
@@ -481,6 +481,11 @@ struct Stage1<'x> {
     /// The last byte's bit of the skipped strings, of each self-loop set,
     /// of their union, and of the bytes skipped, in the last block.
     last: [u64; 5],
+}
+
+impl Stage1<'_> {
+    /// Blocks classified at once (1 KB of input).
+    const BATCH: usize = 16;
 }
 
 impl<'x> Stage1<'x> {
@@ -511,7 +516,7 @@ impl<'x> Stage1<'x> {
     #[inline(always)]
     fn block(&mut self, raw: &Raw) -> Block {
         let ix = self.index;
-        let [quotes, run0, run1, first, then, inside, open, next, lead, high, cont] = raw.0;
+        let [quotes, run0, run1, first, then, inside, open, next, lead, high, cont] = *raw;
         let escaped = self.escaped(open);
         let pairs = escaped & next & open << 1;
         let quotes = quotes & !escaped;
@@ -585,9 +590,6 @@ struct Stack {
     inline: [u64; Stack::INLINE],
     heap: Vec<u64>,
     len: usize,
-    /// The sentinel: the fused table's last row (`size`: the table's
-    /// rows are in all but that one), all of whose entries are `OTHER`.
-    sentinel: u64,
 }
 
 impl Stack {
@@ -600,14 +602,13 @@ impl Stack {
     /// allocation.
     const INLINE: usize = 32;
 
-    /// No open call, for a fused table of `size` entries (and the
-    /// sentinel's row).
+    /// No open call, for a fused table of `size` entries: the sentinel
+    /// is the row after them, all of whose entries are `OTHER`.
     fn new(size: usize) -> Stack {
         Stack {
             inline: [size as u64; Stack::INLINE],
             heap: Vec::new(),
             len: 0,
-            sentinel: size as u64,
         }
     }
 
@@ -644,7 +645,7 @@ impl Stack {
             if self.heap.is_empty() {
                 self.heap.extend_from_slice(&self.inline);
             }
-            self.heap.resize(self.heap.len() * 2, self.sentinel);
+            self.heap.resize(self.heap.len() * 2, 0);
         }
         self.len += 1;
         let len = self.len;
@@ -799,14 +800,14 @@ impl Network<'_> {
         // The first byte not stepped or skipped yet.
         let mut next = 0;
         let mut base = 0;
-        let mut raw = [[0u64; Raw::CLASSES]; Raw::BATCH];
+        let mut raw: [Raw; Stage1::BATCH] = [[0; Classes::COUNT]; Stage1::BATCH];
         let mut batch = 0..0;
         while base < n {
             if batch.is_empty() {
-                batch = 0..(n - base).div_ceil(64).min(Raw::BATCH);
+                batch = 0..(n - base).div_ceil(64).min(Stage1::BATCH);
                 classify_blocks(&index.classes, input, base, &mut raw[batch.clone()]);
             }
-            let block = stage1.block(&Raw(raw[batch.start]));
+            let block = stage1.block(&raw[batch.start]);
             batch.start += 1;
             let live = if n - base >= 64 {
                 !0

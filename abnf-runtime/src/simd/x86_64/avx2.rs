@@ -198,6 +198,8 @@ pub(crate) unsafe fn classify_blocks_avx2<const T: usize, const K: usize>(
             }
         }
         for k in 0..K {
+            // A class's table is one of the `T` in use (`% T` only spares
+            // the bounds check).
             let m = m[usize::from(select[k].0) % T];
             let e0 = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(m[0], bits[k]), z)) as u32);
             let e1 = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(m[1], bits[k]), z)) as u32);

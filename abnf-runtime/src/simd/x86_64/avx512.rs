@@ -140,6 +140,8 @@ pub(crate) unsafe fn classify_blocks_avx512<const T: usize, const K: usize>(
             m[t] = _mm512_and_si512(_mm512_shuffle_epi8(lo[t], l), _mm512_shuffle_epi8(hi[t], u));
         }
         for k in 0..K {
+            // A class's table is one of the `T` in use (`% T` only spares
+            // the bounds check).
             o[k] = _mm512_test_epi8_mask(m[usize::from(select[k].0) % T], bits[k]);
         }
     }

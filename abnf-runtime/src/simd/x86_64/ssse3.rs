@@ -201,6 +201,8 @@ pub(crate) unsafe fn classify_blocks_ssse3<const T: usize, const K: usize>(
                 m[t] = _mm_and_si128(_mm_shuffle_epi8(lo[t], l), _mm_shuffle_epi8(hi[t], u));
             }
             for k in 0..K {
+                // A class's table is one of the `T` in use (`% T` only spares
+                // the bounds check).
                 let m = _mm_and_si128(m[usize::from(select[k].0) % T], bits[k]);
                 let e = !(_mm_movemask_epi8(_mm_cmpeq_epi8(m, z)) as u32) & 0xffff;
                 o[k] |= u64::from(e) << (16 * q);
