@@ -297,7 +297,7 @@ impl<'c> Trees<'c> {
                             let Some(v) = vs.iter().find(|v| {
                                 groups
                                     .variant(&v.path)
-                                    .and_then(|g| abnf_runtime::__private::group(&tags, g))
+                                    .and_then(|g| abnf_runtime::__private::group(&tags[..], g))
                                     .is_some()
                             }) else {
                                 return Err(TreeError::Inconsistent(format!(
@@ -306,7 +306,7 @@ impl<'c> Trees<'c> {
                                 )));
                             };
                             let g = groups.variant(&v.path).expect("checked");
-                            let span = abnf_runtime::__private::group(&tags, g);
+                            let span = abnf_runtime::__private::group(&tags[..], g);
                             let child = add(&mut tree, node, v.name.clone(), span, NodeKind::Variant);
                             (v.fields.iter().collect(), child)
                         }
@@ -489,7 +489,7 @@ impl<'c> Trees<'c> {
                         (None, Some(r)) => {
                             // The generated item function ends the list when
                             // the item's group is not set.
-                            let Some(s) = abnf_runtime::__private::group(&tags, 1) else {
+                            let Some(s) = abnf_runtime::__private::group(&tags[..], 1) else {
                                 break;
                             };
                             if self.typed(r) {

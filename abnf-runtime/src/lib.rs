@@ -64,8 +64,7 @@ pub use tagged::{Hole, List, Nested, Span, TaggedDfa, Text};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::table::{Resume, Stop};
-    pub use crate::tagged::group;
-    pub use crate::tagged::Hole;
+    pub use crate::tagged::{group, Hole, ShapeTags, Tags};
     pub use crate::wire::Aligned;
     pub use alloc::vec::Vec;
 
@@ -73,14 +72,16 @@ pub mod __private {
     /// tag `from` on (its group 0 is the enclosing automaton's group
     /// `from / 2`).
     #[inline]
-    pub fn nested(tags: &[usize], from: usize) -> &[usize] {
-        tags.get(from..).unwrap_or_default()
+    pub fn nested<T: Tags>(tags: T, from: usize) -> T {
+        tags.from(from)
     }
 
     /// The text (or bytes) of a group that a successful parse always sets.
     #[inline]
-    pub fn leaf<'a, S: crate::tagged::Text + ?Sized>(input: &'a S, tags: &[usize], g: usize) -> &'a S {
-        &input[group(tags, g).unwrap_or_default().range()]
+    pub fn leaf<S: crate::tagged::Text + ?Sized, T: Tags>(input: &S, tags: T, g: usize) -> &S {
+        // A part never set reads as empty: `usize::MAX..usize::MAX` is
+        // out of range.
+        input.__part(tags.tag(2 * g), tags.tag(2 * g + 1))
     }
 
     /// A part that the enclosing rule matched does not match its own rule:

@@ -364,7 +364,7 @@ impl Recognizer {
         match self.table.find_error(input.as_bytes(), at) {
             Some((offset, state)) => MatchError {
                 state,
-                classes: self.classes,
+                names: Names::Classes(self.classes),
                 ..MatchError::__new(self.grammar, self.rule, offset)
             },
             None => crate::__private::inconsistent(self.grammar, self.rule, input.len()),
@@ -424,7 +424,7 @@ impl Recognizer {
     fn error(&self, input: &[u8], offset: usize) -> MatchError {
         let state = self.table.state_after(&input[..offset.min(input.len())]);
         MatchError {
-            classes: self.classes,
+            names: Names::Classes(self.classes),
             ..MatchError::at(self.grammar, self.rule, input, offset, self.table.expected(state))
         }
     }
@@ -450,7 +450,7 @@ impl fmt::Debug for Recognizer {
 /// Two errors are equal when they are for the same rule at the same offset
 /// (what was found and expected there follow from the input; an error made
 /// on a fast path, [`MatchError::expected`] empty, equals the full one).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct MatchError {
     grammar: &'static str,
     rule: &'static str,
@@ -458,14 +458,54 @@ pub struct MatchError {
     found: Found,
     expected: ByteSet,
     /// The table state before `offset`, where the walk that found the
-    /// error knew it (`usize::MAX` otherwise).
+    /// error knew it (`usize::MAX` otherwise); for a tagged DFA's error,
+    /// the row of its state there.
     state: usize,
     /// For a network rule's error, the innermost rule open at `offset`
     /// (`None` otherwise); then `state` holds the offset where it was called.
     /// (The error's kind is in `found`: `MatchError` stays under 128 bytes.)
     open_rule: Option<&'static &'static str>,
-    /// The grammar's class names for `expected` ([`Recognizer::classes`]).
-    classes: &'static [(&'static str, ByteSet)],
+    /// The grammar's class names for `expected` ([`Recognizer::classes`]),
+    /// or the tagged DFA whose state `state` is.
+    names: Names,
+}
+
+/// Where the names of a [`MatchError`]'s expected bytes come from, or, for
+/// an error of a generated tagged DFA, the automaton: what it expected is
+/// worked out from its state when asked for, so that an error nobody reads
+/// costs no pass over the byte classes. 16 bytes, like the slice alone
+/// (the slice's pointer is never null): `MatchError` stays under 128.
+#[derive(Clone, Copy)]
+enum Names {
+    Classes(&'static [(&'static str, ByteSet)]),
+    Tagged(&'static crate::TaggedDfa<'static>),
+}
+
+impl Names {
+    /// The class names (none for a tagged DFA's error).
+    fn classes(self) -> &'static [(&'static str, ByteSet)] {
+        match self {
+            Names::Classes(classes) => classes,
+            Names::Tagged(_) => &[],
+        }
+    }
+}
+
+impl fmt::Debug for MatchError {
+    /// Its fields, with the expected bytes worked out (a tagged DFA's
+    /// tables are not printed).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MatchError")
+            .field("grammar", &self.grammar)
+            .field("rule", &self.rule)
+            .field("offset", &self.offset)
+            .field("found", &self.found)
+            .field("expected", &self.expected())
+            .field("state", &self.state)
+            .field("open_rule", &self.open_rule)
+            .field("classes", &self.names.classes())
+            .finish()
+    }
 }
 
 /// What kind of mismatch a [`MatchError`] is.
@@ -525,7 +565,7 @@ impl MatchError {
             expected: ByteSet::EMPTY,
             state: usize::MAX,
             open_rule: None,
-            classes: &[],
+            names: Names::Classes(&[]),
         }
     }
 
@@ -534,12 +574,40 @@ impl MatchError {
     /// that what was expected there needs no second walk.
     #[doc(hidden)]
     pub fn __state(&self) -> Option<usize> {
-        (self.state != usize::MAX && self.open_rule.is_none()).then_some(self.state)
+        let table = matches!(self.names, Names::Classes(_));
+        (self.state != usize::MAX && self.open_rule.is_none() && table).then_some(self.state)
     }
 
     /// The error of `rule` of `grammar` at byte `offset` of `input`, where
     /// the bytes in `expected` could have continued a match.
     pub fn at(
+        grammar: &'static str,
+        rule: &'static str,
+        input: &[u8],
+        offset: usize,
+        expected: ByteSet,
+    ) -> MatchError {
+        Self::expecting(grammar, rule, input, offset, expected)
+    }
+
+    /// [`MatchError::at`] where a generated tagged DFA stopped in the
+    /// state of `row`: what it expected there is worked out when asked for.
+    pub(crate) fn at_tagged(
+        grammar: &'static str,
+        rule: &'static str,
+        input: &[u8],
+        offset: usize,
+        dfa: &'static crate::TaggedDfa<'static>,
+        row: usize,
+    ) -> MatchError {
+        MatchError {
+            state: row,
+            names: Names::Tagged(dfa),
+            ..Self::expecting(grammar, rule, input, offset, ByteSet::EMPTY)
+        }
+    }
+
+    fn expecting(
         grammar: &'static str,
         rule: &'static str,
         input: &[u8],
@@ -570,7 +638,7 @@ impl MatchError {
             expected,
             state: usize::MAX,
             open_rule: None,
-            classes: &[],
+            names: Names::Classes(&[]),
         }
     }
 
@@ -632,7 +700,10 @@ impl MatchError {
     /// (empty when only the end of the input could have, or when the error
     /// does not know).
     pub fn expected(&self) -> ByteSet {
-        self.expected
+        match self.names {
+            Names::Classes(_) => self.expected,
+            Names::Tagged(dfa) => dfa.expected_at(self.state),
+        }
     }
 }
 
@@ -659,10 +730,11 @@ impl fmt::Display for MatchError {
             Found::Char(c) => write!(f, ": found {c:?}")?,
             Found::Byte(b) => write!(f, ": found byte 0x{b:02X}")?,
         }
-        if self.expected.is_empty() {
+        let expected = self.expected();
+        if expected.is_empty() {
             f.write_str(", expected the end of the input")
         } else {
-            write!(f, ", expected {}", self.expected.named(self.classes))
+            write!(f, ", expected {}", expected.named(self.names.classes()))
         }
     }
 }
@@ -741,5 +813,17 @@ impl fmt::Debug for Grammar {
             .field("rules", &self.rules.len())
             .field("network_rules", &self.networks.len())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn match_errors_stay_under_128_bytes() {
+        // So that `Result<_, MatchError>`, and a caller's error type that
+        // holds one, pass clippy's `result_large_err`.
+        assert!(core::mem::size_of::<MatchError>() <= 112);
     }
 }

@@ -109,18 +109,83 @@ impl<'a> TagShapes<'a> {
         })
     }
 
+    /// If `input[start..end]` (at most 64 bytes) fits a shape: its row
+    /// of tags.
+    #[inline]
+    fn row_of(&self, input: &[u8], start: usize, end: usize) -> Option<&'a [u8]> {
+        let k = self.shapes.shape_of(&input[start..end], Level::detected())?;
+        self.tags.get(k * self.width..)?.get(..self.width)
+    }
+
     /// If `input[start..end]` (at most 64 bytes) fits a shape: its tags,
     /// and true.
     #[inline]
     fn parse(&self, input: &[u8], start: usize, end: usize, tags: &mut [usize]) -> bool {
-        let Some(k) = self.shapes.shape_of(&input[start..end], Level::detected()) else {
+        let Some(row) = self.row_of(input, start, end) else {
             return false;
         };
-        let row = &self.tags[k * self.width..][..self.width];
         for (slot, &t) in tags.iter_mut().zip(row) {
             *slot = if t == 0xFF { NONE } else { start + usize::from(t) };
         }
         true
+    }
+}
+
+/// Where a parse found the parts of a node, as the generated
+/// `__from_tags` reads them: the tags a walk wrote (`&[usize]`), or the
+/// offsets of the shape the input fits ([`ShapeTags`]), read where a field
+/// needs them rather than copied first.
+#[doc(hidden)]
+pub trait Tags: Copy {
+    /// Tag `i`: an offset into the input, or `usize::MAX` if the part
+    /// did not occur.
+    fn tag(self, i: usize) -> usize;
+    /// The tags from tag `from` on (a part whose groups the enclosing
+    /// automaton holds from there).
+    fn from(self, from: usize) -> Self;
+}
+
+impl Tags for &[usize] {
+    #[inline(always)]
+    fn tag(self, i: usize) -> usize {
+        self.get(i).copied().unwrap_or(NONE)
+    }
+
+    #[inline(always)]
+    fn from(self, from: usize) -> Self {
+        self.get(from..).unwrap_or_default()
+    }
+}
+
+/// The `N` tags of an input that fits one of a tagged DFA's shapes
+/// ([`TaggedDfa::__shape_tags`]): the shape's row of offsets from the
+/// start, `0xFF` for a tag never set; a nested part's tags start at
+/// `base`. The row's length is in its type, so that where a node is built
+/// in one function (its `__from_tags` inlined), the index of every tag is
+/// a constant checked at compile time.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct ShapeTags<'a, const N: usize> {
+    start: usize,
+    row: &'a [u8; N],
+    base: usize,
+}
+
+impl<const N: usize> Tags for ShapeTags<'_, N> {
+    #[inline(always)]
+    fn tag(self, i: usize) -> usize {
+        match self.row.get(self.base + i) {
+            Some(&t) if t != 0xFF => self.start + usize::from(t),
+            _ => NONE,
+        }
+    }
+
+    #[inline(always)]
+    fn from(self, from: usize) -> Self {
+        ShapeTags {
+            base: self.base + from,
+            ..self
+        }
     }
 }
 
@@ -330,16 +395,31 @@ impl TaggedDfa<'_> {
     /// UTF-8, on bytes that are not: where they stop being UTF-8, unless
     /// the grammar fails before).
     pub fn run(&self, input: &[u8], start: usize, end: usize, tags: &mut [usize]) -> Result<(), usize> {
-        if self.utf8_only {
-            if let Err(e) = core::str::from_utf8(&input[start..end]) {
-                let valid = start + e.valid_up_to();
-                return match self.walk(input, start, valid, tags) {
-                    Err(at) if at < valid => Err(at),
-                    _ => Err(valid),
-                };
-            }
+        match self.utf8_only {
+            true => self.run_checked(input, start, end, tags, Self::walk),
+            false => self.walk(input, start, end, tags),
         }
-        self.walk(input, start, end, tags)
+    }
+
+    /// `walk` on input that must be UTF-8: where it is not, the offset
+    /// where the grammar fails, or else where the UTF-8 does.
+    #[inline]
+    fn run_checked(
+        &self,
+        input: &[u8],
+        start: usize,
+        end: usize,
+        tags: &mut [usize],
+        walk: impl Fn(&Self, &[u8], usize, usize, &mut [usize]) -> Result<(), usize>,
+    ) -> Result<(), usize> {
+        if let Err(e) = core::str::from_utf8(&input[start..end]) {
+            let valid = start + e.valid_up_to();
+            return match walk(self, input, start, valid, tags) {
+                Err(at) if at < valid => Err(at),
+                _ => Err(valid),
+            };
+        }
+        walk(self, input, start, end, tags)
     }
 
     fn walk(&self, input: &[u8], start: usize, end: usize, tags: &mut [usize]) -> Result<(), usize> {
@@ -350,6 +430,59 @@ impl TaggedDfa<'_> {
                 return Ok(());
             }
         }
+        self.walk_table(input, start, end, tags)
+    }
+
+    /// If `input[start..end]` fits one of the automaton's shapes (it has
+    /// them, and the span is at most [`SHAPE_LEN`] bytes): its tags, read
+    /// off the shape with no walk. `utf8` says the input is known to be
+    /// UTF-8 (a `&str`'s bytes); else an automaton that trusts UTF-8
+    /// checks it first. `None` says nothing about a match:
+    /// [`TaggedDfa::__parse_walk`] decides it.
+    #[doc(hidden)]
+    #[inline]
+    pub fn __shape_tags<const N: usize>(
+        &self,
+        input: &[u8],
+        start: usize,
+        end: usize,
+        utf8: bool,
+    ) -> Option<ShapeTags<'_, N>> {
+        let shapes = self.shapes.as_ref()?;
+        if end - start > SHAPE_LEN
+            || (self.utf8_only && !utf8 && core::str::from_utf8(&input[start..end]).is_err())
+        {
+            return None;
+        }
+        let row = shapes.row_of(input, start, end)?.try_into().ok()?;
+        Some(ShapeTags { start, row, base: 0 })
+    }
+
+    /// [`TaggedDfa::parse`] with no look at the shapes, for an input
+    /// that [`TaggedDfa::__shape_tags`] found none for.
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn __parse_walk(
+        &'static self,
+        grammar: &'static str,
+        rule: &'static str,
+        input: &[u8],
+        start: usize,
+        end: usize,
+        tags: &mut [usize],
+    ) -> Result<(), MatchError> {
+        let walked = match self.utf8_only {
+            true => self.run_checked(input, start, end, tags, Self::walk_table),
+            false => self.walk_table(input, start, end, tags),
+        };
+        walked.map_err(|offset| {
+            let row = self.failed_row(&input[..end], start, offset);
+            MatchError::at_tagged(grammar, rule, &input[..end], offset, self, row)
+        })
+    }
+
+    /// The table walk (no shapes): matches all of `input[start..end]`.
+    fn walk_table(&self, input: &[u8], start: usize, end: usize, tags: &mut [usize]) -> Result<(), usize> {
         let words = self.words;
         let op_start = self.op_start as usize;
         // The generator orders each transition's operations so that they run
@@ -452,7 +585,7 @@ impl TaggedDfa<'_> {
             None => self.longest_holes(input, pos, end, holes, tags),
             Some(g) => {
                 self.run_holes(input, pos, end, holes, tags).ok()?;
-                group(tags, g).map(|s| s.end)
+                group(&*tags, g).map(|s| s.end)
             }
         }
     }
@@ -532,23 +665,33 @@ impl TaggedDfa<'_> {
         start: usize,
         offset: usize,
     ) -> MatchError {
-        let step = |s: usize, b: u8| {
-            (self.words[s + usize::from(self.classes[usize::from(b)])] & NEXT_MASK) as usize
-        };
+        let expected = self.expected_at(self.failed_row(input, start, offset));
+        MatchError::at(grammar, rule, input, offset, expected)
+    }
+
+    /// The row of the state the walk of `input[start..offset]` ends in
+    /// (0 if it died before).
+    #[cold]
+    fn failed_row(&self, input: &[u8], start: usize, offset: usize) -> usize {
         let mut s = self.start as usize;
         for &b in &input[start..offset.min(input.len())] {
-            s = step(s, b);
+            s = (self.words[s + usize::from(self.classes[usize::from(b)])] & NEXT_MASK) as usize;
             if s == 0 {
                 break;
             }
         }
-        let expected = match s {
+        s
+    }
+
+    /// The bytes the state of `row` can read (none for row 0, the dead
+    /// state).
+    pub(crate) fn expected_at(&self, row: usize) -> ByteSet {
+        match row {
             0 => ByteSet::EMPTY,
             s => ByteSet::of_classes(&self.classes, self.alphabet as usize, |c| {
-                self.words[s + c] & NEXT_MASK != 0
+                self.words.get(s + c).is_some_and(|w| w & NEXT_MASK != 0)
             }),
-        };
-        MatchError::at(grammar, rule, input, offset, expected)
+        }
     }
 
     /// The longest prefix of `input[start..end]` that matches: its end, with
@@ -632,7 +775,7 @@ impl TaggedDfa<'_> {
             None => self.longest(input, pos, end, tags),
             Some(g) => {
                 self.run(input, pos, end, tags).ok()?;
-                group(tags, g).map(|s| s.end)
+                group(&*tags, g).map(|s| s.end)
             }
         }
     }
@@ -676,10 +819,10 @@ pub struct Hole {
 /// The span of group `g` (tags `2g` and `2g + 1`), if it matched.
 #[doc(hidden)]
 #[inline]
-pub fn group(tags: &[usize], g: usize) -> Option<Span> {
+pub fn group<T: Tags>(tags: T, g: usize) -> Option<Span> {
     // A group the automaton lacks never matched (the generator checks
     // that every group is there; this keeps a mistake from panicking).
-    let (start, end) = (*tags.get(2 * g)?, *tags.get(2 * g + 1)?);
+    let (start, end) = (tags.tag(2 * g), tags.tag(2 * g + 1));
     (start != NONE && end != NONE).then_some(Span { start, end })
 }
 
@@ -689,9 +832,22 @@ pub fn group(tags: &[usize], g: usize) -> Option<Span> {
 pub trait Text:
     sealed::Sealed + core::ops::Index<core::ops::Range<usize>, Output = Self> + PartialEq
 {
+    /// `self[start..end]`, or empty where that is not a range of it.
+    #[doc(hidden)]
+    fn __part(&self, start: usize, end: usize) -> &Self;
 }
-impl Text for str {}
-impl Text for [u8] {}
+impl Text for str {
+    #[inline(always)]
+    fn __part(&self, start: usize, end: usize) -> &Self {
+        self.get(start..end).unwrap_or_default()
+    }
+}
+impl Text for [u8] {
+    #[inline(always)]
+    fn __part(&self, start: usize, end: usize) -> &Self {
+        self.get(start..end).unwrap_or_default()
+    }
+}
 
 mod sealed {
     pub trait Sealed {}

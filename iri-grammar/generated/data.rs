@@ -662,8 +662,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 36];
             __DATAURL_TDFA
-                .parse("data", "dataurl", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "data",
+                    "dataurl",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -675,11 +682,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -731,8 +738,8 @@ pub mod ast {
                 &mut tags,
                 ::core::option::Option::None,
             )?;
-        let s = __rt::group(&tags, 1)?;
-        Some((Parameter::__from_tags(input, s, __rt::nested(&tags, 2)), next))
+        let s = __rt::group(&tags[..], 1)?;
+        Some((Parameter::__from_tags(input, s, __rt::nested(&tags[..], 2)), next))
     }
     /// Parse tree of the rule `mediatype` of `data.abnf` (line 25):
     ///
@@ -770,8 +777,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 32];
             __MEDIATYPE_TDFA
-                .parse("data", "mediatype", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "data",
+                    "mediatype",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -783,11 +797,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -849,8 +863,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __PARAMETER_TDFA
-                .parse("data", "parameter", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "data",
+                    "parameter",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -862,11 +883,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -927,8 +948,9 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
-            __TYPE_TDFA.parse("data", "type", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            __TYPE_TDFA
+                .__parse_walk("data", "type", input.as_bytes(), start, end, &mut tags)?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -940,11 +962,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1011,7 +1033,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __EXTENSION_TOKEN_TDFA
-                .parse(
+                .__parse_walk(
                     "data",
                     "extension-token",
                     input.as_bytes(),
@@ -1019,7 +1041,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1031,11 +1053,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1102,8 +1124,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 18];
             __SUBTYPE_TDFA
-                .parse("data", "subtype", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "data",
+                    "subtype",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1115,11 +1144,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,

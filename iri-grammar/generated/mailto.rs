@@ -762,8 +762,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __MAILTO_URI_TDFA
-                .parse("mailto", "mailtoURI", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "mailto",
+                    "mailtoURI",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -775,11 +782,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -826,8 +833,8 @@ pub mod ast {
                 &mut tags,
                 ::core::option::Option::None,
             )?;
-        let s = __rt::group(&tags, 1)?;
-        Some((AddrSpec::__from_tags(input, s, __rt::nested(&tags, 2)), next))
+        let s = __rt::group(&tags[..], 1)?;
+        Some((AddrSpec::__from_tags(input, s, __rt::nested(&tags[..], 2)), next))
     }
     /// Parse tree of the rule `to` of `mailto.abnf` (line 14):
     ///
@@ -862,8 +869,9 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
-            __TO_TDFA.parse("mailto", "to", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            __TO_TDFA
+                .__parse_walk("mailto", "to", input.as_bytes(), start, end, &mut tags)?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -875,11 +883,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -933,8 +941,8 @@ pub mod ast {
                 &mut tags,
                 ::core::option::Option::None,
             )?;
-        let s = __rt::group(&tags, 1)?;
-        Some((Hfield::__from_tags(input, s, __rt::nested(&tags, 2)), next))
+        let s = __rt::group(&tags[..], 1)?;
+        Some((Hfield::__from_tags(input, s, __rt::nested(&tags[..], 2)), next))
     }
     /// Parse tree of the rule `hfields` of `mailto.abnf` (line 15):
     ///
@@ -970,8 +978,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __HFIELDS_TDFA
-                .parse("mailto", "hfields", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "mailto",
+                    "hfields",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -983,11 +998,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1050,8 +1065,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __HFIELD_TDFA
-                .parse("mailto", "hfield", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "mailto",
+                    "hfield",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1063,11 +1085,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1122,8 +1144,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 26];
             __ADDR_SPEC_TDFA
-                .parse("mailto", "addr-spec", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "mailto",
+                    "addr-spec",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1135,11 +1164,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1209,8 +1238,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 14];
             __LOCAL_PART_TDFA
-                .parse("mailto", "local-part", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "mailto",
+                    "local-part",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1222,11 +1258,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1278,7 +1314,7 @@ pub mod ast {
             return ::core::option::Option::None;
         }
         let tags = [usize::MAX, usize::MAX, pos, pos + 1];
-        let s = __rt::group(&tags, 1)?;
+        let s = __rt::group(&tags[..], 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `domain` of `mailto.abnf` (line 21):
@@ -1313,8 +1349,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __DOMAIN_TDFA
-                .parse("mailto", "domain", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "mailto",
+                    "domain",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1326,11 +1369,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1399,7 +1442,7 @@ pub mod ast {
                     start: pos,
                     end: next,
                 },
-                &tags,
+                &tags[..],
             ),
             next,
         ))
@@ -1438,7 +1481,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __QUOTED_STRING_TDFA
-                .parse(
+                .__parse_walk(
                     "mailto",
                     "quoted-string",
                     input.as_bytes(),
@@ -1446,7 +1489,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1458,11 +1501,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1495,11 +1538,11 @@ pub mod ast {
     impl<'a> QuotedStringItem<'a> {
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,

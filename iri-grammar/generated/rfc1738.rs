@@ -2413,7 +2413,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __GENERICURL_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc1738",
                     "genericurl",
                     input.as_bytes(),
@@ -2421,7 +2421,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2433,11 +2433,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -2536,8 +2536,16 @@ pub mod ast {
                 });
             }
             let mut tags = [usize::MAX; 46];
-            __URL_TDFA.parse("rfc1738", "url", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            __URL_TDFA
+                .__parse_walk(
+                    "rfc1738",
+                    "url",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2549,11 +2557,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -2656,7 +2664,7 @@ pub mod ast {
                 &mut tags,
                 ::core::option::Option::None,
             )?;
-        let s = __rt::group(&tags, 1)?;
+        let s = __rt::group(&tags[..], 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `schemepart` of `rfc1738.bnf` (line 26):
@@ -2691,7 +2699,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 20];
             __SCHEMEPART_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc1738",
                     "schemepart",
                     input.as_bytes(),
@@ -2699,7 +2707,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2711,11 +2719,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -2787,7 +2795,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 12];
             __IP_SCHEMEPART_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc1738",
                     "ip-schemepart",
                     input.as_bytes(),
@@ -2795,7 +2803,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2807,11 +2815,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -2872,8 +2880,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 8];
             __LOGIN_TDFA
-                .parse("rfc1738", "login", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "login",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2885,11 +2900,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -2948,8 +2963,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 38];
             __HOSTPORT_TDFA
-                .parse("rfc1738", "hostport", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "hostport",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2961,11 +2983,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -3031,8 +3053,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 34];
             __HOST_TDFA
-                .parse("rfc1738", "host", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "host",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3044,11 +3073,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -3116,8 +3145,8 @@ pub mod ast {
                 &mut tags,
                 ::core::option::Option::None,
             )?;
-        let s = __rt::group(&tags, 1)?;
-        Some((Domainlabel::__from_tags(input, s, __rt::nested(&tags, 2)), next))
+        let s = __rt::group(&tags[..], 1)?;
+        Some((Domainlabel::__from_tags(input, s, __rt::nested(&tags[..], 2)), next))
     }
     /// Parse tree of the rule `hostname` of `rfc1738.bnf` (line 33):
     ///
@@ -3153,8 +3182,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 18];
             __HOSTNAME_TDFA
-                .parse("rfc1738", "hostname", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "hostname",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3166,11 +3202,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -3252,7 +3288,7 @@ pub mod ast {
                     start: pos,
                     end: next,
                 },
-                &tags,
+                &tags[..],
             ),
             next,
         ))
@@ -3289,7 +3325,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 14];
             __DOMAINLABEL_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc1738",
                     "domainlabel",
                     input.as_bytes(),
@@ -3297,7 +3333,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3309,11 +3345,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -3362,11 +3398,11 @@ pub mod ast {
     impl<'a> DomainlabelItem<'a> {
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -3445,7 +3481,7 @@ pub mod ast {
                     start: pos,
                     end: next,
                 },
-                &tags,
+                &tags[..],
             ),
             next,
         ))
@@ -3482,8 +3518,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 14];
             __TOPLABEL_TDFA
-                .parse("rfc1738", "toplabel", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "toplabel",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3495,11 +3538,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -3548,11 +3591,11 @@ pub mod ast {
     impl<'a> ToplabelItem<'a> {
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -3616,7 +3659,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __HOSTNUMBER_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc1738",
                     "hostnumber",
                     input.as_bytes(),
@@ -3624,7 +3667,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3636,11 +3679,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -3699,8 +3742,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 8];
             __FTPURL_TDFA
-                .parse("rfc1738", "ftpurl", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "ftpurl",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3712,11 +3762,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -3764,7 +3814,7 @@ pub mod ast {
                 &mut tags,
                 ::core::option::Option::None,
             )?;
-        let s = __rt::group(&tags, 1)?;
+        let s = __rt::group(&tags[..], 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `fpath` of `rfc1738.bnf` (line 46):
@@ -3801,8 +3851,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __FPATH_TDFA
-                .parse("rfc1738", "fpath", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "fpath",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3814,11 +3871,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -3877,8 +3934,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 42];
             __FILEURL_TDFA
-                .parse("rfc1738", "fileurl", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "fileurl",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3890,11 +3954,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -3956,8 +4020,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 8];
             __HTTPURL_TDFA
-                .parse("rfc1738", "httpurl", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "httpurl",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3978,16 +4049,16 @@ pub mod ast {
             let mut tags = [usize::MAX; 8];
             __HTTPURL_TDFA.run(input.as_bytes(), start, end, &mut tags).ok()?;
             ::core::option::Option::Some(
-                Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags),
+                Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]),
             )
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -4038,7 +4109,7 @@ pub mod ast {
                 &mut tags,
                 ::core::option::Option::None,
             )?;
-        let s = __rt::group(&tags, 1)?;
+        let s = __rt::group(&tags[..], 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `hpath` of `rfc1738.bnf` (line 55):
@@ -4075,8 +4146,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __HPATH_TDFA
-                .parse("rfc1738", "hpath", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "hpath",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -4088,11 +4166,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -4158,8 +4236,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 12];
             __GOPHERURL_TDFA
-                .parse("rfc1738", "gopherurl", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "gopherurl",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -4171,11 +4256,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -4245,8 +4330,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 48];
             __GROUPPART_TDFA
-                .parse("rfc1738", "grouppart", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "grouppart",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -4258,11 +4350,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -4329,7 +4421,7 @@ pub mod ast {
                     start: pos,
                     end: next,
                 },
-                &tags,
+                &tags[..],
             ),
             next,
         ))
@@ -4368,8 +4460,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 38];
             __ARTICLE_TDFA
-                .parse("rfc1738", "article", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "article",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -4381,11 +4480,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -4439,11 +4538,11 @@ pub mod ast {
     impl<'a> ArticleItem<'a> {
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -4515,8 +4614,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 44];
             __NNTPURL_TDFA
-                .parse("rfc1738", "nntpurl", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "nntpurl",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -4528,11 +4634,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -4615,8 +4721,15 @@ pub mod ast {
             }
             let mut tags = [usize::MAX; 14];
             __WAISURL_TDFA
-                .parse("rfc1738", "waisurl", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "waisurl",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -4628,11 +4741,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -4703,7 +4816,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 42];
             __WAISDATABASE_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc1738",
                     "waisdatabase",
                     input.as_bytes(),
@@ -4711,7 +4824,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -4732,16 +4845,16 @@ pub mod ast {
             let mut tags = [usize::MAX; 42];
             __WAISDATABASE_TDFA.run(input.as_bytes(), start, end, &mut tags).ok()?;
             ::core::option::Option::Some(
-                Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags),
+                Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]),
             )
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -4802,8 +4915,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 8];
             __WAISINDEX_TDFA
-                .parse("rfc1738", "waisindex", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "waisindex",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -4815,11 +4935,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -4882,8 +5002,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __WAISDOC_TDFA
-                .parse("rfc1738", "waisdoc", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "waisdoc",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -4895,11 +5022,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -4955,8 +5082,8 @@ pub mod ast {
                 &mut tags,
                 ::core::option::Option::None,
             )?;
-        let s = __rt::group(&tags, 1)?;
-        Some((Fieldspec::__from_tags(input, s, __rt::nested(&tags, 2)), next))
+        let s = __rt::group(&tags[..], 1)?;
+        Some((Fieldspec::__from_tags(input, s, __rt::nested(&tags[..], 2)), next))
     }
     /// Parse tree of the rule `prosperourl` of `rfc1738.bnf` (line 92):
     ///
@@ -4994,7 +5121,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 8];
             __PROSPEROURL_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc1738",
                     "prosperourl",
                     input.as_bytes(),
@@ -5002,7 +5129,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -5014,11 +5141,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -5073,7 +5200,7 @@ pub mod ast {
                 &mut tags,
                 ::core::option::Option::None,
             )?;
-        let s = __rt::group(&tags, 1)?;
+        let s = __rt::group(&tags[..], 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `ppath` of `rfc1738.bnf` (line 93):
@@ -5110,8 +5237,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __PPATH_TDFA
-                .parse("rfc1738", "ppath", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "ppath",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -5123,11 +5257,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -5186,8 +5320,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __FIELDSPEC_TDFA
-                .parse("rfc1738", "fieldspec", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "fieldspec",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -5199,11 +5340,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -5279,8 +5420,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 20];
             __NATIONAL_TDFA
-                .parse("rfc1738", "national", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc1738",
+                    "national",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -5292,11 +5440,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -5383,7 +5531,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 12];
             __PUNCTUATION_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc1738",
                     "punctuation",
                     input.as_bytes(),
@@ -5391,7 +5539,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -5403,11 +5551,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,

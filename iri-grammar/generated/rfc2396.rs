@@ -1479,7 +1479,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 8];
             __URI_REFERENCE_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc2396",
                     "URI-reference",
                     input.as_bytes(),
@@ -1487,7 +1487,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1499,11 +1499,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1561,7 +1561,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 26];
             __ABSOLUTE_URI_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc2396",
                     "absoluteURI",
                     input.as_bytes(),
@@ -1569,7 +1569,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1581,11 +1581,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1646,7 +1646,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 26];
             __RELATIVE_URI_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc2396",
                     "relativeURI",
                     input.as_bytes(),
@@ -1654,7 +1654,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1666,11 +1666,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1731,8 +1731,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 20];
             __HIER_PART_TDFA
-                .parse("rfc2396", "hier_part", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc2396",
+                    "hier_part",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1744,11 +1751,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1805,8 +1812,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 14];
             __NET_PATH_TDFA
-                .parse("rfc2396", "net_path", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc2396",
+                    "net_path",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1818,11 +1832,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1881,8 +1895,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __REL_PATH_TDFA
-                .parse("rfc2396", "rel_path", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc2396",
+                    "rel_path",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1894,11 +1915,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1960,8 +1981,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __AUTHORITY_TDFA
-                .parse("rfc2396", "authority", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc2396",
+                    "authority",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1973,11 +2001,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -2037,8 +2065,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 38];
             __HOSTPORT_TDFA
-                .parse("rfc2396", "hostport", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc2396",
+                    "hostport",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2050,11 +2085,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -2120,8 +2155,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 34];
             __HOST_TDFA
-                .parse("rfc2396", "host", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc2396",
+                    "host",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2133,11 +2175,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -2205,8 +2247,8 @@ pub mod ast {
                 &mut tags,
                 ::core::option::Option::None,
             )?;
-        let s = __rt::group(&tags, 1)?;
-        Some((Domainlabel::__from_tags(input, s, __rt::nested(&tags, 2)), next))
+        let s = __rt::group(&tags[..], 1)?;
+        Some((Domainlabel::__from_tags(input, s, __rt::nested(&tags[..], 2)), next))
     }
     /// Parse tree of the rule `hostname` of `rfc2396.bnf` (line 37):
     ///
@@ -2242,8 +2284,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 18];
             __HOSTNAME_TDFA
-                .parse("rfc2396", "hostname", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc2396",
+                    "hostname",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2255,11 +2304,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -2341,7 +2390,7 @@ pub mod ast {
                     start: pos,
                     end: next,
                 },
-                &tags,
+                &tags[..],
             ),
             next,
         ))
@@ -2378,7 +2427,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 14];
             __DOMAINLABEL_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc2396",
                     "domainlabel",
                     input.as_bytes(),
@@ -2386,7 +2435,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2398,11 +2447,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -2451,11 +2500,11 @@ pub mod ast {
     impl<'a> DomainlabelItem<'a> {
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -2534,7 +2583,7 @@ pub mod ast {
                     start: pos,
                     end: next,
                 },
-                &tags,
+                &tags[..],
             ),
             next,
         ))
@@ -2571,8 +2620,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 14];
             __TOPLABEL_TDFA
-                .parse("rfc2396", "toplabel", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc2396",
+                    "toplabel",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2584,11 +2640,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -2637,11 +2693,11 @@ pub mod ast {
     impl<'a> ToplabelItem<'a> {
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -2678,7 +2734,7 @@ pub mod ast {
             return ::core::option::Option::None;
         }
         let tags = [usize::MAX, usize::MAX, pos, pos + 1];
-        let s = __rt::group(&tags, 1)?;
+        let s = __rt::group(&tags[..], 1)?;
         Some((&input[s.range()], next))
     }
     /// Reads one `digit` of `Ipv4address` starting at `pos`: every item has the same length and its parts the same offsets (the element automaton's shapes), so the list, which a parse has matched, is cut by offset.
@@ -2692,7 +2748,7 @@ pub mod ast {
             return ::core::option::Option::None;
         }
         let tags = [usize::MAX, usize::MAX, pos, pos + 1];
-        let s = __rt::group(&tags, 1)?;
+        let s = __rt::group(&tags[..], 1)?;
         Some((&input[s.range()], next))
     }
     /// Reads one `digit` of `Ipv4address` starting at `pos`: every item has the same length and its parts the same offsets (the element automaton's shapes), so the list, which a parse has matched, is cut by offset.
@@ -2706,7 +2762,7 @@ pub mod ast {
             return ::core::option::Option::None;
         }
         let tags = [usize::MAX, usize::MAX, pos, pos + 1];
-        let s = __rt::group(&tags, 1)?;
+        let s = __rt::group(&tags[..], 1)?;
         Some((&input[s.range()], next))
     }
     /// Reads one `digit` of `Ipv4address` starting at `pos`: every item has the same length and its parts the same offsets (the element automaton's shapes), so the list, which a parse has matched, is cut by offset.
@@ -2720,7 +2776,7 @@ pub mod ast {
             return ::core::option::Option::None;
         }
         let tags = [usize::MAX, usize::MAX, pos, pos + 1];
-        let s = __rt::group(&tags, 1)?;
+        let s = __rt::group(&tags[..], 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `IPv4address` of `rfc2396.bnf` (line 40):
@@ -2761,7 +2817,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __IPV4ADDRESS_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc2396",
                     "IPv4address",
                     input.as_bytes(),
@@ -2769,7 +2825,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2781,11 +2837,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -2858,8 +2914,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __PATH_TDFA
-                .parse("rfc2396", "path", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc2396",
+                    "path",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2871,11 +2934,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -2926,8 +2989,8 @@ pub mod ast {
                 &mut tags,
                 ::core::option::Option::None,
             )?;
-        let s = __rt::group(&tags, 1)?;
-        Some((Segment::__from_tags(input, s, __rt::nested(&tags, 2)), next))
+        let s = __rt::group(&tags[..], 1)?;
+        Some((Segment::__from_tags(input, s, __rt::nested(&tags[..], 2)), next))
     }
     /// Parse tree of the rule `path_segments` of `rfc2396.bnf` (line 44):
     ///
@@ -2963,7 +3026,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __PATH_SEGMENTS_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc2396",
                     "path_segments",
                     input.as_bytes(),
@@ -2971,7 +3034,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2983,11 +3046,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -3042,7 +3105,7 @@ pub mod ast {
                 &mut tags,
                 ::core::option::Option::None,
             )?;
-        let s = __rt::group(&tags, 1)?;
+        let s = __rt::group(&tags[..], 1)?;
         Some((&input[s.range()], next))
     }
     #[cfg(target_endian = "little")]
@@ -3071,7 +3134,7 @@ pub mod ast {
                 &mut tags,
                 ::core::option::Option::None,
             )?;
-        let s = __rt::group(&tags, 1)?;
+        let s = __rt::group(&tags[..], 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `segment` of `rfc2396.bnf` (line 45):
@@ -3108,8 +3171,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __SEGMENT_TDFA
-                .parse("rfc2396", "segment", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc2396",
+                    "segment",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -3121,11 +3191,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,

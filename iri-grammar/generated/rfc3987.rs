@@ -1064,8 +1064,16 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
-            __IRI_TDFA.parse("rfc3987", "IRI", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            __IRI_TDFA
+                .__parse_walk(
+                    "rfc3987",
+                    "IRI",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1086,16 +1094,16 @@ pub mod ast {
             let mut tags = [usize::MAX; 10];
             __IRI_TDFA.run(input.as_bytes(), start, end, &mut tags).ok()?;
             ::core::option::Option::Some(
-                Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags),
+                Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]),
             )
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1174,7 +1182,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 20];
             __IHIER_PART_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc3987",
                     "ihier-part",
                     input.as_bytes(),
@@ -1182,7 +1190,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1194,11 +1202,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1297,7 +1305,7 @@ pub mod ast {
             }
             let mut tags = [usize::MAX; 10];
             __IRI_REFERENCE_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc3987",
                     "IRI-reference",
                     input.as_bytes(),
@@ -1305,7 +1313,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1317,11 +1325,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1390,7 +1398,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 26];
             __ABSOLUTE_IRI_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc3987",
                     "absolute-IRI",
                     input.as_bytes(),
@@ -1398,7 +1406,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1410,11 +1418,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1476,7 +1484,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 8];
             __IRELATIVE_REF_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc3987",
                     "irelative-ref",
                     input.as_bytes(),
@@ -1484,7 +1492,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1496,11 +1504,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1578,7 +1586,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 20];
             __IRELATIVE_PART_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc3987",
                     "irelative-part",
                     input.as_bytes(),
@@ -1586,7 +1594,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1598,11 +1606,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1682,7 +1690,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 8];
             __IAUTHORITY_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc3987",
                     "iauthority",
                     input.as_bytes(),
@@ -1690,7 +1698,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1702,11 +1710,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1771,8 +1779,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 22];
             __IHOST_TDFA
-                .parse("rfc3987", "ihost", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc3987",
+                    "ihost",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1784,11 +1799,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1873,8 +1888,15 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 32];
             __IPATH_TDFA
-                .parse("rfc3987", "ipath", input.as_bytes(), start, end, &mut tags)?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+                .__parse_walk(
+                    "rfc3987",
+                    "ipath",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -1886,11 +1908,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -1970,7 +1992,7 @@ pub mod ast {
                 &mut tags,
                 ::core::option::Option::None,
             )?;
-        let s = __rt::group(&tags, 1)?;
+        let s = __rt::group(&tags[..], 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `ipath-abempty` of `rfc3987.abnf` (line 51):
@@ -2005,7 +2027,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 4];
             __IPATH_ABEMPTY_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc3987",
                     "ipath-abempty",
                     input.as_bytes(),
@@ -2013,7 +2035,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2025,11 +2047,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -2083,7 +2105,7 @@ pub mod ast {
                 &mut tags,
                 ::core::option::Option::None,
             )?;
-        let s = __rt::group(&tags, 1)?;
+        let s = __rt::group(&tags[..], 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `ipath-noscheme` of `rfc3987.abnf` (line 53):
@@ -2120,7 +2142,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __IPATH_NOSCHEME_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc3987",
                     "ipath-noscheme",
                     input.as_bytes(),
@@ -2128,7 +2150,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2140,11 +2162,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,
@@ -2199,7 +2221,7 @@ pub mod ast {
                 &mut tags,
                 ::core::option::Option::None,
             )?;
-        let s = __rt::group(&tags, 1)?;
+        let s = __rt::group(&tags[..], 1)?;
         Some((&input[s.range()], next))
     }
     /// Parse tree of the rule `ipath-rootless` of `rfc3987.abnf` (line 54):
@@ -2236,7 +2258,7 @@ pub mod ast {
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __IPATH_ROOTLESS_TDFA
-                .parse(
+                .__parse_walk(
                     "rfc3987",
                     "ipath-rootless",
                     input.as_bytes(),
@@ -2244,7 +2266,7 @@ pub mod ast {
                     end,
                     &mut tags,
                 )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags))
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
         }
         /// A part that an enclosing parse has already matched as this rule.
         #[doc(hidden)]
@@ -2256,11 +2278,11 @@ pub mod ast {
         }
         /// The node from its automaton's tags.
         #[doc(hidden)]
-        #[inline]
-        pub fn __from_tags(
+        #[inline(always)]
+        pub fn __from_tags<T: __rt::Tags>(
             input: &'a str,
             span: ::abnf_runtime::Span,
-            tags: &[usize],
+            tags: T,
         ) -> Self {
             Self {
                 span,

@@ -469,7 +469,7 @@ fn emit_tdfa(
     files: &mut Vec<GeneratedFile>,
 ) -> EmitTdfa {
     let pair_bytes = pairs.then_some(MAX_PAIR_BYTES);
-    let both = d
+    let (both, shapes) = d
         .to_bytes_both(pair_bytes)
         .expect("tables fit: state and list counts were checked when building");
     for (ext, contents) in ["le.tdfa", "be.tdfa"].into_iter().zip(both) {
@@ -482,6 +482,7 @@ fn emit_tdfa(
         ident,
         path,
         tags: d.tags as u32,
+        shapes,
     }
 }
 

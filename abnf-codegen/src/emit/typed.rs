@@ -17,6 +17,9 @@ pub struct EmitTdfa {
     pub path: String,
     /// Number of tags.
     pub tags: u32,
+    /// Whether its tables have shapes (inputs of up to 64 bytes read
+    /// with no walk: `TaggedDfa::__shape_tags`).
+    pub shapes: bool,
 }
 
 /// What a field holds.
@@ -352,14 +355,14 @@ fn item_fns(
                 let t = ident(t);
                 (
                     quote!(#t<'_>),
-                    quote!(#t::__from_tags(input, #rt::Span { start: pos, end: next }, &tags)),
+                    quote!(#t::__from_tags(input, #rt::Span { start: pos, end: next }, &tags[..])),
                 )
             }
             Target::Typed(t) if f.item_nested => {
                 let t = ident(t);
                 (
                     quote!(#t<'_>),
-                    quote!(#t::__from_tags(input, s, __rt::nested(&tags, 2))),
+                    quote!(#t::__from_tags(input, s, __rt::nested(&tags[..], 2))),
                 )
             }
             Target::Typed(t) => {
@@ -370,7 +373,7 @@ fn item_fns(
         let item_span = if f.whole_item {
             quote!()
         } else {
-            quote!(let s = __rt::group(&tags, 1)?;)
+            quote!(let s = __rt::group(&tags[..], 1)?;)
         };
         let mut doc = format!(" Reads one `{}` of `{}` starting at `pos`", f.rule, owner);
         doc.push_str(match &f.fixed {
@@ -436,6 +439,65 @@ fn exact_arg(f: &EmitField) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     }
+}
+
+/// The largest [`node_weights`] whose `__from_tags` is always inlined.
+const MAX_INLINE_WEIGHT: usize = 32;
+
+/// Per type of this module, how many nodes its `__from_tags` builds: one,
+/// plus those of the parts it builds from the same tags (nested parts).
+/// A part defined elsewhere counts as one; the types form no cycle here
+/// (a part that nests is `Nested`, built when asked for), and a cycle
+/// would only stop the count.
+fn node_weights(types: &[EmitType]) -> HashMap<&str, usize> {
+    let by_name: HashMap<&str, &EmitType> = types.iter().map(|t| (t.name.as_str(), t)).collect();
+    let mut weights: HashMap<&str, usize> = HashMap::new();
+    for ty in types {
+        // Depth first with an explicit stack: a type's weight once its
+        // parts have theirs.
+        let mut stack = vec![(ty.name.as_str(), false)];
+        let mut open = std::collections::HashSet::new();
+        while let Some((name, ready)) = stack.pop() {
+            if weights.contains_key(name) {
+                continue;
+            }
+            let Some(t) = by_name.get(name) else {
+                weights.insert(name, 1);
+                continue;
+            };
+            let ps = nested_parts(t);
+            if ready {
+                let w = ps
+                    .iter()
+                    .map(|p| weights.get(p).copied().unwrap_or(MAX_INLINE_WEIGHT + 1));
+                weights.insert(name, w.fold(1, usize::saturating_add));
+            } else if open.insert(name) {
+                stack.push((name, true));
+                stack.extend(ps.into_iter().map(|p| (p, false)));
+            }
+        }
+    }
+    weights
+}
+
+/// The types a type's `__from_tags` builds from its own tags.
+fn nested_parts(t: &EmitType) -> Vec<&str> {
+    let shape = match &t.kind {
+        EmitTypeKind::Local { shape, .. } | EmitTypeKind::Item { shape, .. } => shape,
+        EmitTypeKind::Reexport { .. } => return Vec::new(),
+    };
+    let fields: Vec<&EmitField> = match shape {
+        EmitShape::Struct(fs) => fs.iter().collect(),
+        EmitShape::Enum(vs) => vs.iter().flat_map(|v| &v.fields).collect(),
+    };
+    fields
+        .into_iter()
+        .filter(|f| f.nested && f.card != Card::Many)
+        .filter_map(|f| match &f.target {
+            Target::Typed(name) => Some(name.as_str()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// An enum's first alternative when it is all one typed rule that the
@@ -519,7 +581,7 @@ fn stack_item_fns(
             Target::Leaf => quote!(&input[s.range()]),
             Target::Typed(t) if f.whole_item => {
                 let t = ident(t);
-                quote!(#t::__from_tags(input, #rt::Span { start: pos, end: next }, &tags, holes))
+                quote!(#t::__from_tags(input, #rt::Span { start: pos, end: next }, &tags[..], holes))
             }
             Target::Typed(t) => {
                 let t = ident(t);
@@ -535,7 +597,7 @@ fn stack_item_fns(
             quote!()
         } else {
             quote! {
-                let ::core::option::Option::Some(s) = __rt::group(&tags, 1) else { break };
+                let ::core::option::Option::Some(s) = __rt::group(&tags[..], 1) else { break };
             }
         };
         let tables = tdfa_items(elem, rt, style);
@@ -581,6 +643,7 @@ pub fn ast_module(
     let (text, bytes) = (input.ty(), input.as_bytes());
     let item_names = item_fn_names(types);
     let firsts = whole_first_alternatives(types);
+    let weights = node_weights(types);
     let mut items = Vec::new();
     if let Some(t) = trees {
         let path = |s: &str| super::include_path(&format!("{}.{s}", t.path), style);
@@ -749,11 +812,22 @@ pub fn ast_module(
             (true, false) => quote!(, _holes: &[__rt::Hole]),
             (false, _) => quote!(),
         };
+        // A small node is built in its parent's code (a timestamp's seven
+        // nodes in one function, with no call and no copy of each node);
+        // a large one stays a call, so that shared parts do not multiply.
+        let inline = if weights
+            .get(ty.name.as_str())
+            .is_some_and(|&w| w <= MAX_INLINE_WEIGHT)
+        {
+            quote!(#[inline(always)])
+        } else {
+            quote!(#[inline])
+        };
         let from_tags = quote! {
             /// The node from its automaton's tags.
             #[doc(hidden)]
-            #[inline]
-            pub fn __from_tags(input: &'a #text, span: #rt::Span, tags: &[usize] #holes_param) -> Self {
+            #inline
+            pub fn __from_tags<T: __rt::Tags>(input: &'a #text, span: #rt::Span, tags: T #holes_param) -> Self {
                 Self {
                     span,
                     text: &input[span.range()],
@@ -784,6 +858,19 @@ pub fn ast_module(
         let ntags = Literal::usize_unsuffixed(tdfa.tags as usize);
         let parse_doc =
             format!(" Parses all of `input` as `{rule}`; the error says where it stopped matching.");
+        // A short input that fits one of the automaton's shapes is read
+        // off the shape's offsets, with no walk (the node returned as
+        // `ok(node)`).
+        let utf8 = matches!(input, Input::Text);
+        let shape_read = |ok: TokenStream| {
+            tdfa.shapes.then(|| {
+                quote! {
+                    if let ::core::option::Option::Some(tags) = #tdfa_ident.__shape_tags::<#ntags>(#bytes, start, end, #utf8) {
+                        return #ok(Self::__from_tags(input, #rt::Span { start, end }, tags));
+                    }
+                }
+            })
+        };
         let parse_span = match (stack_index, trees) {
             (Some((index, hole_bytes)), Some(t)) => {
                 let rec = format_ident!("{}_TREE", tdfa.ident);
@@ -804,7 +891,7 @@ pub fn ast_module(
                     if let ::core::result::Result::Err(at) = #tdfa_ident.run_holes(#bytes, start, end, &holes, &mut tags) {
                         __rt::inconsistent(#gname, #rule, at);
                     }
-                    Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags, &holes))
+                    Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags[..], &holes))
                 }
             }
             _ => {
@@ -821,11 +908,13 @@ pub fn ast_module(
                         }
                     }
                 });
+                let shaped = shape_read(quote!(Ok));
                 quote! {
                     #first
+                    #shaped
                     let mut tags = [usize::MAX; #ntags];
-                    #tdfa_ident.parse(#gname, #rule, #bytes, start, end, &mut tags)?;
-                    Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags))
+                    #tdfa_ident.__parse_walk(#gname, #rule, #bytes, start, end, &mut tags)?;
+                    Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags[..]))
                 }
             }
         };
@@ -845,6 +934,7 @@ pub fn ast_module(
             .map(|(owner, _)| *owner)
             .collect();
         callers.sort_unstable();
+        let try_shaped = shape_read(quote!(::core::option::Option::Some));
         let try_span = if !callers.is_empty() {
             let doc = format!(
                 " `parse_span` without the error (`None` where the span does not match): \
@@ -856,9 +946,10 @@ pub fn ast_module(
                 #[doc(hidden)]
                 #[inline]
                 pub fn __try_span(input: &'a #text, start: usize, end: usize) -> ::core::option::Option<Self> {
+                    #try_shaped
                     let mut tags = [usize::MAX; #ntags];
                     #tdfa_ident.run(#bytes, start, end, &mut tags).ok()?;
-                    ::core::option::Option::Some(Self::__from_tags(input, #rt::Span { start, end }, &tags))
+                    ::core::option::Option::Some(Self::__from_tags(input, #rt::Span { start, end }, &tags[..]))
                 }
             }
         } else {

@@ -179,12 +179,13 @@ impl TaggedDfa {
 
     /// [`TaggedDfa::to_bytes`] in little- and big-endian order, searching
     /// the shapes once for both.
-    pub fn to_bytes_both(&self, pair_bytes: Option<usize>) -> Option<[Vec<u8>; 2]> {
+    pub fn to_bytes_both(&self, pair_bytes: Option<usize>) -> Option<([Vec<u8>; 2], bool)> {
         let shapes = self.shapes();
-        Some([
+        let both = [
             self.to_bytes_with(pair_bytes, false, shapes.as_ref())?,
             self.to_bytes_with(pair_bytes, true, shapes.as_ref())?,
-        ])
+        ];
+        Some((both, shapes.is_some()))
     }
 
     /// The DFA's inputs of up to 64 bytes as shapes ([`Shapes`]) whose

@@ -456,7 +456,7 @@ mod forms {
         // different groups), against the same DFA without them: on every
         // small input, and on timestamps with each position changed.
         let timestamp = r"([0-9]{4})-([0-9]{2})[Tt]([0-9]{2})(\.[0-9]+)?([Zz]|([+-])([0-9]{2}))";
-        let mut with_shapes = 0;
+        let (mut with_shapes, mut read_by_shapes) = (0, 0);
         for p in PATTERNS.iter().copied().chain([
             r"([a-f]{2})-([a-f])(b?)",
             r"(a)|(b)(c)?|(cd)",
@@ -491,16 +491,76 @@ mod forms {
                         all.push(good);
                     }
                 }
+                // The walk, leaked so that its errors may keep it (a
+                // generated automaton is a `static`).
+                let walked: &'static WireBytes = Box::leak(Box::new(plain));
+                let walk: &'static abnf_runtime::TaggedDfa<'static> = Box::leak(Box::new(walked.tagged()));
                 for input in all {
-                    assert_eq!(
-                        run_wire(&shaped, input.as_bytes()),
-                        run_wire(&plain, input.as_bytes()),
-                        "{p} ({mode:?}) on {input:?}"
-                    );
+                    let bytes = input.as_bytes();
+                    let expected = run_wire(walked, bytes);
+                    assert_eq!(run_wire(&shaped, bytes), expected, "{p} ({mode:?}) on {input:?}");
+                    // What a generated `parse_span` does: the shape's
+                    // offsets read in place, else the walk without shapes,
+                    // whose error works out what it expected when asked.
+                    if let Some(tags) = read_shape_tags(&shaped.tagged(), bytes) {
+                        assert_eq!(Ok(tags), expected, "shape tags: {p} ({mode:?}) on {input:?}");
+                        read_by_shapes += 1;
+                    }
+                    let mut tags = vec![usize::MAX; walk.tags()];
+                    match (
+                        walk.__parse_walk("g", "r", bytes, 0, bytes.len(), &mut tags),
+                        &expected,
+                    ) {
+                        (Ok(()), Ok(found)) => {
+                            let found: Vec<usize> = found.iter().map(|t| t.unwrap_or(usize::MAX)).collect();
+                            assert_eq!(tags, found, "{p} ({mode:?}) on {input:?}");
+                        }
+                        (Err(lazy), Err(offset)) => {
+                            let eager = walk
+                                .parse("g", "r", bytes, 0, bytes.len(), &mut tags)
+                                .unwrap_err();
+                            assert_eq!(lazy.offset(), *offset);
+                            assert_eq!(lazy.expected(), eager.expected(), "{p} on {input:?}");
+                            assert_eq!(lazy.to_string(), eager.to_string());
+                            let expected = format!("expected: {:?}", eager.expected());
+                            assert!(format!("{lazy:?}").contains(&expected), "{lazy:?}");
+                        }
+                        (walked, _) => panic!("{p} ({mode:?}) on {input:?}: {walked:?} against {expected:?}"),
+                    }
                 }
             }
         }
         assert!(with_shapes >= 6, "{with_shapes} patterns with shapes");
+        assert!(
+            read_by_shapes >= 400,
+            "{read_by_shapes} inputs read by their shapes"
+        );
+    }
+
+    /// The tags `TaggedDfa::__shape_tags` reads off the shape `input` fits,
+    /// as `run_wire` gives them (for the tag counts of these tests).
+    fn read_shape_tags(dfa: &abnf_runtime::TaggedDfa<'_>, input: &[u8]) -> Option<Vec<Option<usize>>> {
+        use abnf_runtime::__private::Tags;
+        fn read<const N: usize>(
+            dfa: &abnf_runtime::TaggedDfa<'_>,
+            input: &[u8],
+        ) -> Option<Vec<Option<usize>>> {
+            let tags = dfa.__shape_tags::<N>(input, 0, input.len(), false)?;
+            Some(
+                (0..N)
+                    .map(|i| Some(tags.tag(i)).filter(|&t| t != usize::MAX))
+                    .collect(),
+            )
+        }
+        macro_rules! by_count {
+            ($($n:literal)*) => {
+                match dfa.tags() {
+                    $($n => read::<$n>(dfa, input),)*
+                    n => panic!("no test reads {n} tags"),
+                }
+            };
+        }
+        by_count!(0 2 4 6 8 10 12 14 16 18 20 22 24)
     }
 
     #[test]
