@@ -1048,7 +1048,10 @@ fn fixed_items(dfa: &TaggedDfa, plain: &regex_syntax::hir::Hir) -> Option<(usize
     if props.maximum_len()? != len || !(1..=64).contains(&len) {
         return None;
     }
-    let (_, tags) = dfa.shapes()?;
+    let (shapes, tags) = dfa.shapes()?;
+    if len >= shapes.decided {
+        return None;
+    }
     let mut rows = tags.chunks(dfa.tags.max(1));
     let first = rows.next()?;
     rows.all(|r| r == first).then(|| {

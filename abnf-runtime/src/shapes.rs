@@ -11,7 +11,9 @@ use crate::simd::{self, AtomNibbles, Level, SHAPE_LEN};
 /// that two nibble lookups and an `and` give each byte, so an input is
 /// checked at every position at once ([`simd::match_shapes`]) instead of
 /// walked one dependent table load per byte. When a table has shapes, they
-/// decide every input of up to [`SHAPE_LEN`] bytes.
+/// decide every input of up to [`SHAPE_LEN`] bytes; a tagged DFA's may
+/// decide only the inputs shorter than some length (`decided`), its walk
+/// the others.
 #[derive(Clone, Copy, Debug)]
 pub struct Shapes<'a> {
     /// Byte → its buckets (`rest` unused), as nibble lookups and as a
@@ -25,12 +27,16 @@ pub struct Shapes<'a> {
     /// Rows of [`SHAPE_LEN`] bytes, the buckets allowed at each position;
     /// a shape of `n` bytes reads the first `n` of its row.
     pub(crate) rows: &'a [u8],
+    /// The shapes decide the inputs shorter than this (at most
+    /// [`SHAPE_LEN`] + 1).
+    pub(crate) decided: usize,
 }
 
 impl<'a> Shapes<'a> {
     /// The shapes at byte `at` of `rest` (the table after its class map,
     /// `at` a multiple of 64 bytes into the table): the low and high
-    /// nibble tables, `first`, padding to 128 bytes, the class of each
+    /// nibble tables, `first`, the length from which inputs are walked (0:
+    /// none), padding to 128 bytes, the class of each
     /// byte, each shape's row, padding to a multiple of 64 bytes, then the
     /// rows. `None` if they do not fit, `first` does not rise or a row is
     /// missing.
@@ -42,6 +48,11 @@ impl<'a> Shapes<'a> {
         let (low, head) = head.split_at(16);
         let (high, head) = head.split_at(16);
         let (first, classes) = head.split_at(96);
+        let decided = match first[SHAPE_LEN + 2] as usize {
+            0 => SHAPE_LEN + 1,
+            n if n <= SHAPE_LEN => n,
+            _ => return None,
+        };
         let (Some(low), Some(high), Some(first), Some(classes)) = (
             low.first_chunk(),
             high.first_chunk(),
@@ -86,16 +97,18 @@ impl<'a> Shapes<'a> {
             first,
             ids,
             rows: rows.split_at(used * SHAPE_LEN).0,
+            decided,
         })
     }
 
     /// Whether all of `input` matches, checked against its length's
     /// shapes at `level` ([`simd::match_shapes_with`]); `None` for an
-    /// input longer than [`SHAPE_LEN`] bytes, which the table must walk.
+    /// input the shapes do not decide (longer than [`SHAPE_LEN`] bytes, or
+    /// than `decided`), which the table must walk.
     #[inline(always)]
     pub fn full_match(&self, input: &[u8], level: Level) -> Option<bool> {
         let n = input.len();
-        if n > SHAPE_LEN {
+        if n > SHAPE_LEN || n >= self.decided {
             return None;
         }
         Some(self.shape_of(input, level).is_some())
@@ -105,8 +118,16 @@ impl<'a> Shapes<'a> {
     /// among all shapes (those of shorter inputs first), if any.
     #[inline(always)]
     pub(crate) fn shape_of(&self, input: &[u8], level: Level) -> Option<usize> {
-        let a = usize::from(self.first[input.len()]);
-        let ids = &self.ids[a..usize::from(self.first[input.len() + 1])];
+        let n = input.len();
+        if n >= self.decided {
+            // Not decided here (none of this length were kept): the walk's.
+            return None;
+        }
+        let a = usize::from(self.first[n]);
+        let ids = &self.ids[a..usize::from(self.first[n + 1])];
+        if ids.is_empty() {
+            return None;
+        }
         simd::match_shapes_with(level, &self.nibbles, self.classes, self.rows, ids, input).map(|k| a + k)
     }
 

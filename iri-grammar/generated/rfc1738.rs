@@ -2535,6 +2535,13 @@ pub mod ast {
                     kind: UrlKind::Httpurl(node),
                 });
             }
+            if let ::core::option::Option::Some(tags) = __URL_TDFA
+                .__shape_tags::<46>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 46];
             __URL_TDFA
                 .__parse_walk(
@@ -2697,6 +2704,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __SCHEMEPART_TDFA
+                .__shape_tags::<20>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 20];
             __SCHEMEPART_TDFA
                 .__parse_walk(
@@ -2793,6 +2807,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __IP_SCHEMEPART_TDFA
+                .__shape_tags::<12>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 12];
             __IP_SCHEMEPART_TDFA
                 .__parse_walk(
@@ -2878,6 +2899,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __LOGIN_TDFA
+                .__shape_tags::<8>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 8];
             __LOGIN_TDFA
                 .__parse_walk(
@@ -2961,6 +2989,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __HOSTPORT_TDFA
+                .__shape_tags::<38>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 38];
             __HOSTPORT_TDFA
                 .__parse_walk(
@@ -3051,6 +3086,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __HOST_TDFA
+                .__shape_tags::<34>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 34];
             __HOST_TDFA
                 .__parse_walk(
@@ -3180,6 +3222,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __HOSTNAME_TDFA
+                .__shape_tags::<18>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 18];
             __HOSTNAME_TDFA
                 .__parse_walk(
@@ -3323,6 +3372,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __DOMAINLABEL_TDFA
+                .__shape_tags::<14>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 14];
             __DOMAINLABEL_TDFA
                 .__parse_walk(
@@ -3516,6 +3572,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __TOPLABEL_TDFA
+                .__shape_tags::<14>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 14];
             __TOPLABEL_TDFA
                 .__parse_walk(
@@ -3657,6 +3720,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __HOSTNUMBER_TDFA
+                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 10];
             __HOSTNUMBER_TDFA
                 .__parse_walk(
@@ -3849,6 +3919,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __FPATH_TDFA
+                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 6];
             __FPATH_TDFA
                 .__parse_walk(
@@ -4018,6 +4095,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __HTTPURL_TDFA
+                .__shape_tags::<8>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 8];
             __HTTPURL_TDFA
                 .__parse_walk(
@@ -4046,6 +4130,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::option::Option<Self> {
+            if let ::core::option::Option::Some(tags) = __HTTPURL_TDFA
+                .__shape_tags::<8>(input.as_bytes(), start, end, true)
+            {
+                return ::core::option::Option::Some(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 8];
             __HTTPURL_TDFA.run(input.as_bytes(), start, end, &mut tags).ok()?;
             ::core::option::Option::Some(
@@ -4144,6 +4235,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __HPATH_TDFA
+                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 6];
             __HPATH_TDFA
                 .__parse_walk(
@@ -4328,6 +4426,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __GROUPPART_TDFA
+                .__shape_tags::<48>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 48];
             __GROUPPART_TDFA
                 .__parse_walk(
@@ -4458,6 +4563,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __ARTICLE_TDFA
+                .__shape_tags::<38>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 38];
             __ARTICLE_TDFA
                 .__parse_walk(
@@ -5235,6 +5347,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __PPATH_TDFA
+                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 6];
             __PPATH_TDFA
                 .__parse_walk(
@@ -5318,6 +5437,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __FIELDSPEC_TDFA
+                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 6];
             __FIELDSPEC_TDFA
                 .__parse_walk(

@@ -1644,6 +1644,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __RELATIVE_URI_TDFA
+                .__shape_tags::<26>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 26];
             __RELATIVE_URI_TDFA
                 .__parse_walk(
@@ -1729,6 +1736,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __HIER_PART_TDFA
+                .__shape_tags::<20>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 20];
             __HIER_PART_TDFA
                 .__parse_walk(
@@ -1810,6 +1824,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __NET_PATH_TDFA
+                .__shape_tags::<14>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 14];
             __NET_PATH_TDFA
                 .__parse_walk(
@@ -1979,6 +2000,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __AUTHORITY_TDFA
+                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 10];
             __AUTHORITY_TDFA
                 .__parse_walk(
@@ -2063,6 +2091,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __HOSTPORT_TDFA
+                .__shape_tags::<38>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 38];
             __HOSTPORT_TDFA
                 .__parse_walk(
@@ -2153,6 +2188,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __HOST_TDFA
+                .__shape_tags::<34>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 34];
             __HOST_TDFA
                 .__parse_walk(
@@ -2282,6 +2324,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __HOSTNAME_TDFA
+                .__shape_tags::<18>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 18];
             __HOSTNAME_TDFA
                 .__parse_walk(
@@ -2425,6 +2474,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __DOMAINLABEL_TDFA
+                .__shape_tags::<14>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 14];
             __DOMAINLABEL_TDFA
                 .__parse_walk(
@@ -2618,6 +2674,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __TOPLABEL_TDFA
+                .__shape_tags::<14>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 14];
             __TOPLABEL_TDFA
                 .__parse_walk(
@@ -2815,6 +2878,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __IPV4ADDRESS_TDFA
+                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 10];
             __IPV4ADDRESS_TDFA
                 .__parse_walk(
@@ -3024,6 +3094,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __PATH_SEGMENTS_TDFA
+                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 10];
             __PATH_SEGMENTS_TDFA
                 .__parse_walk(
@@ -3169,6 +3246,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __SEGMENT_TDFA
+                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 6];
             __SEGMENT_TDFA
                 .__parse_walk(

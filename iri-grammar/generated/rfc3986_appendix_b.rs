@@ -543,6 +543,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __AUTHORITY_TDFA
+                .__shape_tags::<16>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 16];
             __AUTHORITY_TDFA
                 .__parse_walk(

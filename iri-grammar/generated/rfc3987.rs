@@ -1063,6 +1063,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __IRI_TDFA
+                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 10];
             __IRI_TDFA
                 .__parse_walk(
@@ -1091,6 +1098,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::option::Option<Self> {
+            if let ::core::option::Option::Some(tags) = __IRI_TDFA
+                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+            {
+                return ::core::option::Option::Some(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 10];
             __IRI_TDFA.run(input.as_bytes(), start, end, &mut tags).ok()?;
             ::core::option::Option::Some(
@@ -1180,6 +1194,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __IHIER_PART_TDFA
+                .__shape_tags::<20>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 20];
             __IHIER_PART_TDFA
                 .__parse_walk(
@@ -1584,6 +1605,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __IRELATIVE_PART_TDFA
+                .__shape_tags::<20>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 20];
             __IRELATIVE_PART_TDFA
                 .__parse_walk(
@@ -1688,6 +1716,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __IAUTHORITY_TDFA
+                .__shape_tags::<8>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 8];
             __IAUTHORITY_TDFA
                 .__parse_walk(
@@ -1886,6 +1921,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __IPATH_TDFA
+                .__shape_tags::<32>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 32];
             __IPATH_TDFA
                 .__parse_walk(

@@ -572,6 +572,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __AUTHORITY_NAME_TDFA
+                .__shape_tags::<22>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 22];
             __AUTHORITY_NAME_TDFA
                 .__parse_walk(
@@ -697,6 +704,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __DNSNAME_TDFA
+                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 6];
             __DNSNAME_TDFA
                 .__parse_walk(
@@ -822,6 +836,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __EMAIL_ADDRESS_TDFA
+                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 10];
             __EMAIL_ADDRESS_TDFA
                 .__parse_walk(

@@ -1054,6 +1054,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __TELEPHONE_URI_TDFA
+                .__shape_tags::<4>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 4];
             __TELEPHONE_URI_TDFA
                 .__parse_walk(
@@ -1159,6 +1166,13 @@ pub mod ast {
                     text: &input[span.range()],
                     kind: TelephoneSubscriberKind::GlobalNumber(node),
                 });
+            }
+            if let ::core::option::Option::Some(tags) = __TELEPHONE_SUBSCRIBER_TDFA
+                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
             }
             let mut tags = [usize::MAX; 10];
             __TELEPHONE_SUBSCRIBER_TDFA
@@ -1283,6 +1297,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __GLOBAL_NUMBER_TDFA
+                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 10];
             __GLOBAL_NUMBER_TDFA
                 .__parse_walk(
@@ -1311,6 +1332,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::option::Option<Self> {
+            if let ::core::option::Option::Some(tags) = __GLOBAL_NUMBER_TDFA
+                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+            {
+                return ::core::option::Option::Some(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 10];
             __GLOBAL_NUMBER_TDFA.run(input.as_bytes(), start, end, &mut tags).ok()?;
             ::core::option::Option::Some(
@@ -1547,6 +1575,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __PAR_TDFA
+                .__shape_tags::<18>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 18];
             __PAR_TDFA
                 .__parse_walk("tel", "par", input.as_bytes(), start, end, &mut tags)?;
@@ -1639,6 +1674,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __DESCRIPTOR_TDFA
+                .__shape_tags::<18>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 18];
             __DESCRIPTOR_TDFA
                 .__parse_walk(
@@ -1809,6 +1851,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __GLOBAL_NUMBER_DIGITS_TDFA
+                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 6];
             __GLOBAL_NUMBER_DIGITS_TDFA
                 .__parse_walk(
@@ -1971,6 +2020,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __LOCAL_NUMBER_DIGITS_TDFA
+                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 6];
             __LOCAL_NUMBER_DIGITS_TDFA
                 .__parse_walk(
@@ -2091,6 +2147,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __DOMAINNAME_TDFA
+                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 6];
             __DOMAINNAME_TDFA
                 .__parse_walk(
@@ -2231,6 +2294,13 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(tags) = __DOMAINLABEL_TDFA
+                .__shape_tags::<14>(input.as_bytes(), start, end, true)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 14];
             __DOMAINLABEL_TDFA
                 .__parse_walk(

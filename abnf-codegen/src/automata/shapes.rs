@@ -20,7 +20,10 @@
 //! class byte, at most 8. The generator keeps shapes only for DFAs where
 //! every length up to [`MAX_LEN`] has at most [`MAX_PER_LENGTH`] paths and
 //! the rectangles fit in 8 bits: then every input of up to [`MAX_LEN`]
-//! bytes is decided by its shapes alone (no shape: no match).
+//! bytes is decided by its shapes alone (no shape: no match). A tagged DFA
+//! may keep *partial* shapes: those of the lengths before the first with
+//! too many paths (a language tag's 2 to 6 bytes), its walk deciding the
+//! longer inputs ([`Shapes::decided`]).
 
 use super::Compact;
 
@@ -37,6 +40,11 @@ pub const MAX_SHAPES: usize = 255;
 /// [`MAX_LEN`] bytes, [`MAX_PER_LENGTH`] per length, never need more; a
 /// cap that keeps the search cheap on large automata).
 const MAX_STATES: usize = 256;
+
+/// The most states of a DFA whose partial shapes are looked for: the
+/// search stops at the first length with too many paths, so a larger
+/// automaton costs a few passes over its states per length.
+const MAX_PARTIAL_STATES: usize = 4096;
 
 /// A DFA's inputs of up to [`MAX_LEN`] bytes as products of byte sets per
 /// position (see the module).
@@ -59,6 +67,10 @@ pub struct Shapes {
     /// An input of each shape (in the order of `ids`), for what reads the
     /// shapes further (a tagged DFA's tags for each); not in the table.
     pub samples: Vec<Vec<u8>>,
+    /// The shapes decide the inputs shorter than this ([`MAX_LEN`] + 1:
+    /// all of up to [`MAX_LEN`] bytes); longer ones are walked. Below
+    /// `MAX_LEN + 1` only where [`Graph::partial`] allowed it.
+    pub decided: usize,
 }
 
 /// A DFA as [`Shapes::search`] reads it.
@@ -78,6 +90,11 @@ pub struct Graph<'a> {
     pub edge: &'a dyn Fn(usize, usize) -> (usize, u32),
     /// Whether the input may end in state `s`.
     pub accepts: &'a dyn Fn(usize) -> bool,
+    /// Whether the shapes may stop at the first length with too many
+    /// paths and decide only the shorter inputs (a tagged DFA: its walk
+    /// takes the rest; a language tag's 2 to 6 bytes, most of them, have
+    /// a few shapes each, its longer forms too many).
+    pub partial: bool,
 }
 
 /// The root of [`Shapes::search`]'s tree of paths (the empty path).
@@ -110,6 +127,7 @@ impl Shapes {
             classes: &c.classes,
             edge: &|s, x| (c.trans[s * a + x] as usize / a, 0),
             accepts: &|s| c.accept[s],
+            partial: false,
         })
     }
 
@@ -117,7 +135,7 @@ impl Shapes {
     /// sequence of states and labels.
     pub fn search(g: &Graph<'_>) -> Option<Shapes> {
         let (states, a, start) = (g.states, g.alphabet, g.start);
-        if start == 0 || states > MAX_STATES {
+        if start == 0 || states > if g.partial { MAX_PARTIAL_STATES } else { MAX_STATES } {
             return None;
         }
         let next = |s: usize, x: usize| (g.edge)(s, x).0;
@@ -130,7 +148,8 @@ impl Shapes {
         // Each length's paths, as class sets per position.
         let mut paths: Vec<(usize, Vec<Vec<bool>>)> = Vec::new();
         let mut first = [0u8; MAX_LEN + 2];
-        for n in 0..=MAX_LEN {
+        let mut decided = MAX_LEN + 1;
+        'lengths: for n in 0..=MAX_LEN {
             if n > 0 {
                 let prev = &ends[n - 1];
                 let row = (0..states)
@@ -154,7 +173,12 @@ impl Shapes {
                 if i == n {
                     paths.push((n, path_sets(&nodes, node, n)));
                     if paths.len() - before > MAX_PER_LENGTH || paths.len() > MAX_SHAPES {
-                        return None;
+                        if !g.partial {
+                            return None;
+                        }
+                        paths.truncate(before);
+                        decided = n;
+                        break 'lengths;
                     }
                     continue;
                 }
@@ -176,7 +200,12 @@ impl Shapes {
                 // Every state pushed still accepts in time, so each entry
                 // leads to a path of its own.
                 if stack.len() + to.len() > MAX_PER_LENGTH {
-                    return None;
+                    if !g.partial {
+                        return None;
+                    }
+                    paths.truncate(before);
+                    decided = n;
+                    break 'lengths;
                 }
                 for ((t, _), set) in to.drain(..) {
                     nodes.push((node, set));
@@ -184,9 +213,14 @@ impl Shapes {
                 }
             }
         }
-        first[MAX_LEN + 1] = u8::try_from(paths.len()).ok()?;
-        if paths.is_empty() {
-            // Nothing this short matches: no shape to check.
+        // Lengths from `decided` on have no shapes (the walk decides them).
+        let count = u8::try_from(paths.len()).ok()?;
+        for f in &mut first[decided.min(MAX_LEN + 1)..] {
+            *f = count;
+        }
+        if paths.is_empty() || decided < 2 {
+            // Nothing this short matches, or only the empty input is
+            // decided: no shape worth checking.
             return None;
         }
         // Atoms: classes that every position's set takes or leaves together.
@@ -289,6 +323,7 @@ impl Shapes {
             ids,
             rows: rows.into_iter().map(|(row, _)| row).collect(),
             samples,
+            decided,
         })
     }
 
@@ -313,7 +348,7 @@ impl Shapes {
     /// check (inputs over [`MAX_LEN`] bytes are not decided here).
     pub fn full_match(&self, input: &[u8]) -> Option<bool> {
         let n = input.len();
-        if n > MAX_LEN {
+        if n > MAX_LEN || n >= self.decided {
             return None;
         }
         Some(
@@ -323,7 +358,8 @@ impl Shapes {
     }
 
     /// Bytes in the runtime's format (`abnf_runtime::table::Shapes`): the
-    /// low and high nibble tables, `first`, zeros up to 128 bytes, each
+    /// low and high nibble tables, `first`, the length from which inputs
+    /// are walked (0: none), zeros up to 128 bytes, each
     /// byte's class (256 bytes, for the scalar check), the row of each
     /// shape, zeros up to a multiple of 64 bytes, then the rows.
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -331,6 +367,12 @@ impl Shapes {
         out.extend_from_slice(&self.low);
         out.extend_from_slice(&self.high);
         out.extend_from_slice(&self.first);
+        // Byte 98: the length from which inputs are walked (0: none).
+        out.push(if self.decided > MAX_LEN {
+            0
+        } else {
+            self.decided as u8
+        });
         out.resize(128, 0);
         out.extend((0..=255u8).map(|b| self.class(b)));
         out.extend_from_slice(&self.ids);

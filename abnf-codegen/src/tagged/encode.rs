@@ -202,6 +202,7 @@ impl TaggedDfa {
             classes: &self.classes,
             edge: &|s, x| (self.next[s * a + x] as usize, self.ops[s * a + x]),
             accepts: &|s| self.finals[s].is_some(),
+            partial: true,
         })?;
         let wire = WireBytes::new(&self.to_bytes_with(None, NATIVE_BIG_ENDIAN, None)?);
         let mut tags = Vec::with_capacity(shapes.samples.len() * self.tags);

@@ -457,7 +457,13 @@ mod forms {
         // small input, and on timestamps with each position changed.
         let timestamp = r"([0-9]{4})-([0-9]{2})[Tt]([0-9]{2})(\.[0-9]+)?([Zz]|([+-])([0-9]{2}))";
         let (mut with_shapes, mut read_by_shapes) = (0, 0);
+        // Five forms of four bytes: shapes for shorter inputs only (the
+        // walk must decide `a///`, not the missing shapes).
+        let partial = r"(a)([1:]{3}|/{3}|\?{3}|#{3}|@{3})?";
+        let decided = build(partial, Registers::Shared).shapes().map(|(s, _)| s.decided);
+        assert_eq!(decided, Some(4), "{partial}");
         for p in PATTERNS.iter().copied().chain([
+            partial,
             r"([a-f]{2})-([a-f])(b?)",
             r"(a)|(b)(c)?|(cd)",
             r"([ab]*)(c)",

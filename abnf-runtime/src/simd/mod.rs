@@ -1332,6 +1332,22 @@ pub fn match_shapes_scalar(classes: &[u8; 256], rows: &[u8], ids: &[u8], input: 
     // past the input get 0xFF bytes after the `and` (`fill`), so they never
     // miss.
     let n = input.len();
+    let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS != 0;
+    if n <= 8 {
+        // One word (the short inputs that vectors leave to this twin): the
+        // classes gathered once, then one `and` and one test per shape.
+        let word = input.iter().enumerate().fold(0u64, |w, (k, &b)| {
+            w | u64::from(classes[usize::from(b)]) << (8 * k)
+        });
+        let fill = u64::MAX.checked_shl(8 * n as u32).unwrap_or(0);
+        return ids.iter().position(|&id| {
+            let at = usize::from(id) * SHAPE_LEN;
+            let m = rows.get(at..at + 8).map_or(0, |m| {
+                u64::from_le_bytes([m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7]])
+            });
+            !zero_byte(word & m | fill)
+        });
+    }
     let used = n.div_ceil(8);
     let mut words = [0u64; SHAPE_LEN / 8];
     // (Shifted into place: bytes stored one by one and read back as a word
