@@ -449,7 +449,9 @@ impl TaggedDfa<'_> {
         utf8: bool,
     ) -> Option<ShapeTags<'_, N>> {
         let shapes = self.shapes.as_ref()?;
-        if end - start > SHAPE_LEN
+        // (A span that runs backwards wraps to a large length: no shape;
+        // the walk's slicing reports it.)
+        if end.wrapping_sub(start) > SHAPE_LEN
             || (self.utf8_only && !utf8 && core::str::from_utf8(&input[start..end]).is_err())
         {
             return None;

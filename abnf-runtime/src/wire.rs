@@ -69,8 +69,10 @@ pub enum Kind {
     /// from the next multiple of 64 bytes: 64 bytes per byte value, lane
     /// to lane, then 64 accept bytes), then the shapes if there are some
     /// ([`crate::Shapes`], from the next multiple of 64 bytes: the low and
-    /// high nibble tables, 66 bytes of shape counts by length, zeros up to
-    /// 128 bytes, 256 bytes of byte classes, each shape's row number, zeros
+    /// high nibble tables, 66 bytes of shape counts by length, the length
+    /// from which inputs are walked (0: none; only a tagged DFA's shapes
+    /// stop early), zeros up to 128 bytes, 256 bytes of byte classes, each
+    /// shape's row number, zeros
     /// up to a multiple of 64 bytes, then the 64-byte rows). A runtime that
     /// predates shapes ignores them: they only make short inputs faster.
     Table = 1,
