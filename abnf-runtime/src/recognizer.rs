@@ -587,33 +587,6 @@ impl MatchError {
         offset: usize,
         expected: ByteSet,
     ) -> MatchError {
-        Self::expecting(grammar, rule, input, offset, expected)
-    }
-
-    /// [`MatchError::at`] where a generated tagged DFA stopped in the
-    /// state of `row`: what it expected there is worked out when asked for.
-    pub(crate) fn at_tagged(
-        grammar: &'static str,
-        rule: &'static str,
-        input: &[u8],
-        offset: usize,
-        dfa: &'static crate::TaggedDfa<'static>,
-        row: usize,
-    ) -> MatchError {
-        MatchError {
-            state: row,
-            names: Names::Tagged(dfa),
-            ..Self::expecting(grammar, rule, input, offset, ByteSet::EMPTY)
-        }
-    }
-
-    fn expecting(
-        grammar: &'static str,
-        rule: &'static str,
-        input: &[u8],
-        offset: usize,
-        expected: ByteSet,
-    ) -> MatchError {
         let rest = input.get(offset..).unwrap_or_default();
         let found = match rest.first() {
             None => Found::End,
@@ -639,6 +612,23 @@ impl MatchError {
             state: usize::MAX,
             open_rule: None,
             names: Names::Classes(&[]),
+        }
+    }
+
+    /// [`MatchError::at`] where a generated tagged DFA stopped in the
+    /// state of `row`: what it expected there is worked out when asked for.
+    pub(crate) fn at_tagged(
+        grammar: &'static str,
+        rule: &'static str,
+        input: &[u8],
+        offset: usize,
+        dfa: &'static crate::TaggedDfa<'static>,
+        row: usize,
+    ) -> MatchError {
+        MatchError {
+            state: row,
+            names: Names::Tagged(dfa),
+            ..Self::at(grammar, rule, input, offset, ByteSet::EMPTY)
         }
     }
 

@@ -119,13 +119,11 @@ impl<'a> Shapes<'a> {
     #[inline(always)]
     pub(crate) fn shape_of(&self, input: &[u8], level: Level) -> Option<usize> {
         let n = input.len();
-        if n >= self.decided {
-            // Not decided here (none of this length were kept): the walk's.
-            return None;
-        }
         let a = usize::from(self.first[n]);
         let ids = &self.ids[a..usize::from(self.first[n + 1])];
         if ids.is_empty() {
+            // No input of this length matches, or (past `decided`) the
+            // walk decides it: nothing to classify.
             return None;
         }
         simd::match_shapes_with(level, &self.nibbles, self.classes, self.rows, ids, input).map(|k| a + k)

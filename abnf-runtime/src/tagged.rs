@@ -395,16 +395,27 @@ impl TaggedDfa<'_> {
     /// UTF-8, on bytes that are not: where they stop being UTF-8, unless
     /// the grammar fails before).
     pub fn run(&self, input: &[u8], start: usize, end: usize, tags: &mut [usize]) -> Result<(), usize> {
-        match self.utf8_only {
-            true => self.run_checked(input, start, end, tags, Self::walk),
-            false => self.walk(input, start, end, tags),
-        }
+        self.run_with(input, start, end, tags, Self::walk)
     }
 
-    /// `walk` on input that must be UTF-8: where it is not, the offset
-    /// where the grammar fails, or else where the UTF-8 does.
+    /// [`TaggedDfa::run`] with no look at the shapes, for an input that
+    /// [`TaggedDfa::__shape_tags`] found none for.
+    #[doc(hidden)]
+    pub fn __run_walk(
+        &self,
+        input: &[u8],
+        start: usize,
+        end: usize,
+        tags: &mut [usize],
+    ) -> Result<(), usize> {
+        self.run_with(input, start, end, tags, Self::walk_table)
+    }
+
+    /// `walk` on `input[start..end]`; for an automaton that trusts UTF-8,
+    /// where the input is not UTF-8: the offset where the grammar fails,
+    /// or else where the UTF-8 does.
     #[inline]
-    fn run_checked(
+    fn run_with(
         &self,
         input: &[u8],
         start: usize,
@@ -412,12 +423,14 @@ impl TaggedDfa<'_> {
         tags: &mut [usize],
         walk: impl Fn(&Self, &[u8], usize, usize, &mut [usize]) -> Result<(), usize>,
     ) -> Result<(), usize> {
-        if let Err(e) = core::str::from_utf8(&input[start..end]) {
-            let valid = start + e.valid_up_to();
-            return match walk(self, input, start, valid, tags) {
-                Err(at) if at < valid => Err(at),
-                _ => Err(valid),
-            };
+        if self.utf8_only {
+            if let Err(e) = core::str::from_utf8(&input[start..end]) {
+                let valid = start + e.valid_up_to();
+                return match walk(self, input, start, valid, tags) {
+                    Err(at) if at < valid => Err(at),
+                    _ => Err(valid),
+                };
+            }
         }
         walk(self, input, start, end, tags)
     }
@@ -473,11 +486,7 @@ impl TaggedDfa<'_> {
         end: usize,
         tags: &mut [usize],
     ) -> Result<(), MatchError> {
-        let walked = match self.utf8_only {
-            true => self.run_checked(input, start, end, tags, Self::walk_table),
-            false => self.walk_table(input, start, end, tags),
-        };
-        walked.map_err(|offset| {
+        self.__run_walk(input, start, end, tags).map_err(|offset| {
             let row = self.failed_row(&input[..end], start, offset);
             MatchError::at_tagged(grammar, rule, &input[..end], offset, self, row)
         })

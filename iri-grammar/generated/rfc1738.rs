@@ -4138,7 +4138,7 @@ pub mod ast {
                 );
             }
             let mut tags = [usize::MAX; 8];
-            __HTTPURL_TDFA.run(input.as_bytes(), start, end, &mut tags).ok()?;
+            __HTTPURL_TDFA.__run_walk(input.as_bytes(), start, end, &mut tags).ok()?;
             ::core::option::Option::Some(
                 Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]),
             )
@@ -4955,7 +4955,9 @@ pub mod ast {
             end: usize,
         ) -> ::core::option::Option<Self> {
             let mut tags = [usize::MAX; 42];
-            __WAISDATABASE_TDFA.run(input.as_bytes(), start, end, &mut tags).ok()?;
+            __WAISDATABASE_TDFA
+                .__run_walk(input.as_bytes(), start, end, &mut tags)
+                .ok()?;
             ::core::option::Option::Some(
                 Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]),
             )

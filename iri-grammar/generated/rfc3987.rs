@@ -1106,7 +1106,7 @@ pub mod ast {
                 );
             }
             let mut tags = [usize::MAX; 10];
-            __IRI_TDFA.run(input.as_bytes(), start, end, &mut tags).ok()?;
+            __IRI_TDFA.__run_walk(input.as_bytes(), start, end, &mut tags).ok()?;
             ::core::option::Option::Some(
                 Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]),
             )

@@ -1340,7 +1340,9 @@ pub mod ast {
                 );
             }
             let mut tags = [usize::MAX; 10];
-            __GLOBAL_NUMBER_TDFA.run(input.as_bytes(), start, end, &mut tags).ok()?;
+            __GLOBAL_NUMBER_TDFA
+                .__run_walk(input.as_bytes(), start, end, &mut tags)
+                .ok()?;
             ::core::option::Option::Some(
                 Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]),
             )

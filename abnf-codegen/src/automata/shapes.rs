@@ -149,7 +149,7 @@ impl Shapes {
         let mut paths: Vec<(usize, Vec<Vec<bool>>)> = Vec::new();
         let mut first = [0u8; MAX_LEN + 2];
         let mut decided = MAX_LEN + 1;
-        'lengths: for n in 0..=MAX_LEN {
+        for n in 0..=MAX_LEN {
             if n > 0 {
                 let prev = &ends[n - 1];
                 let row = (0..states)
@@ -169,16 +169,13 @@ impl Shapes {
             let mut nodes: Vec<(usize, Vec<bool>)> = Vec::new();
             let mut stack: Vec<(usize, usize, usize)> = vec![(start, NO_NODE, 0)];
             let mut to: Vec<((usize, u32), Vec<bool>)> = Vec::new();
+            let mut too_many = false;
             while let Some((s, node, i)) = stack.pop() {
                 if i == n {
                     paths.push((n, path_sets(&nodes, node, n)));
-                    if paths.len() - before > MAX_PER_LENGTH || paths.len() > MAX_SHAPES {
-                        if !g.partial {
-                            return None;
-                        }
-                        paths.truncate(before);
-                        decided = n;
-                        break 'lengths;
+                    too_many = paths.len() - before > MAX_PER_LENGTH || paths.len() > MAX_SHAPES;
+                    if too_many {
+                        break;
                     }
                     continue;
                 }
@@ -199,18 +196,24 @@ impl Shapes {
                 }
                 // Every state pushed still accepts in time, so each entry
                 // leads to a path of its own.
-                if stack.len() + to.len() > MAX_PER_LENGTH {
-                    if !g.partial {
-                        return None;
-                    }
-                    paths.truncate(before);
-                    decided = n;
-                    break 'lengths;
+                too_many = stack.len() + to.len() > MAX_PER_LENGTH;
+                if too_many {
+                    break;
                 }
                 for ((t, _), set) in to.drain(..) {
                     nodes.push((node, set));
                     stack.push((t, nodes.len() - 1, i + 1));
                 }
+            }
+            if too_many {
+                // Partial shapes stop here: this length and the longer
+                // ones are walked.
+                if !g.partial {
+                    return None;
+                }
+                paths.truncate(before);
+                decided = n;
+                break;
             }
         }
         // Lengths from `decided` on have no shapes (the walk decides them).

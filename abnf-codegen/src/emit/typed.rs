@@ -948,7 +948,7 @@ pub fn ast_module(
                 pub fn __try_span(input: &'a #text, start: usize, end: usize) -> ::core::option::Option<Self> {
                     #try_shaped
                     let mut tags = [usize::MAX; #ntags];
-                    #tdfa_ident.run(#bytes, start, end, &mut tags).ok()?;
+                    #tdfa_ident.__run_walk(#bytes, start, end, &mut tags).ok()?;
                     ::core::option::Option::Some(Self::__from_tags(input, #rt::Span { start, end }, &tags[..]))
                 }
             }
