@@ -79,23 +79,23 @@ pub(crate) struct Index {
     fused: Vec<u64>,
 }
 
-/// The kinds of [`Index::fused`]'s entries: the low 2 bits; then the
-/// row's [`Index::flags`] (4 bits, so that one load gives both), then the
-/// payload.
+/// [`Index::fused`]'s entries: what the action does in the low 3 bits
+/// (none of them: a shift); the row's skip flags (its [`Index::flags`]
+/// but [`ALWAYS`], so that one load gives both) in the next 3; the row
+/// the action goes to up to bit 32; a call's return row above.
 struct Fused;
 
 impl Fused {
-    /// Any other action: the walk takes it from the network's table.
-    const OTHER: u32 = 0;
-    /// A shift (or a shift into a loop set's state) to the row in the
-    /// payload.
-    const SHIFT: u32 = 1;
     /// A call whose callee shifts on the same byte first: push the row in
     /// the entry's high half ([`Fused::RETURN_ROW`]), shift to the row in
     /// the payload.
-    const CALL: u32 = 2;
+    const CALL: u64 = 1;
     /// A return: pop, and take the action of the row returned to.
-    const RETURN: u32 = 3;
+    const RETURN: u64 = 2;
+    /// Any other action: the walk takes it from the network's table.
+    const OTHER: u64 = 4;
+    /// Where the row's skip flags start (3 bits).
+    const FLAGS: u32 = 3;
     /// Where the payload starts (it ends at bit 32).
     const PAYLOAD: u32 = 6;
     /// Where a call's return row starts.
@@ -107,19 +107,15 @@ impl Fused {
         (entry as u32 >> Fused::PAYLOAD) as usize
     }
 
-    /// An entry. Its bit `2 + k` says whether the row may skip a gap of
-    /// kind `k` (see [`Block::gaps`]): its [`Index::flags`] in the order
-    /// of [`NEED`].
-    const fn entry(kind: u32, flags: u8, payload: u32) -> u32 {
-        let mut bits = 0;
-        let mut k = 0;
-        while k < 4 {
-            if flags & NEED[k] != 0 {
-                bits |= 1 << (2 + k);
-            }
-            k += 1;
-        }
-        payload << Fused::PAYLOAD | bits | kind
+    /// The skip flags of an entry's row (an index of [`Block::bad`]).
+    #[inline(always)]
+    fn flags(entry: u64) -> usize {
+        (entry >> Fused::FLAGS & 7) as usize
+    }
+
+    /// An entry of a row with [`Index::flags`] `flags`.
+    fn entry(kind: u64, flags: u8, payload: u32) -> u64 {
+        u64::from(payload) << Fused::PAYLOAD | u64::from(flags & !ALWAYS) << Fused::FLAGS | kind
     }
 }
 
@@ -285,15 +281,15 @@ impl Index {
         // One more row, of `OTHER` entries: the row of the stack's
         // sentinel (`Stack::new`), which a return with no call open
         // reads.
-        let mut fused = vec![u64::from(Fused::OTHER); size + width];
+        let mut fused = vec![Fused::OTHER; size + width];
         for row in (0..net.states).map(|s| s * width) {
             let f = flags[row];
             for c in 0..net.alphabet {
                 let a = net.actions[row + c];
                 let payload = a >> action::BITS;
                 fused[row + c] = match a & KIND {
-                    action::SHIFT | action::SHIFT_LOOP => Fused::entry(Fused::SHIFT, f, payload).into(),
-                    action::RETURN => Fused::entry(Fused::RETURN, f, 0).into(),
+                    action::SHIFT | action::SHIFT_LOOP => Fused::entry(0, f, payload),
+                    action::RETURN => Fused::entry(Fused::RETURN, f, 0),
                     action::CALL => {
                         let (callee, ret) = (
                             net.calls[2 * payload as usize],
@@ -302,12 +298,12 @@ impl Index {
                         let first = net.actions[net.starts[callee as usize] as usize * width + c];
                         if shifts(first) {
                             let entry = Fused::entry(Fused::CALL, f, first >> action::BITS);
-                            u64::from(entry) | (u64::from(ret) * width as u64) << Fused::RETURN_ROW
+                            entry | (u64::from(ret) * width as u64) << Fused::RETURN_ROW
                         } else {
-                            Fused::entry(Fused::OTHER, f, 0).into()
+                            Fused::entry(Fused::OTHER, f, 0)
                         }
                     }
-                    _ => Fused::entry(Fused::OTHER, f, 0).into(),
+                    _ => Fused::entry(Fused::OTHER, f, 0),
                 };
             }
         }
@@ -450,10 +446,9 @@ struct Block {
     strings: u64,
     /// Bytes of each self-loop set outside strings.
     runs: [u64; 2],
-    /// The events after a gap (skipped bytes), by the gap's kind: bit 0
-    /// of the kind from `gaps[0]`, bit 1 from `gaps[1]` (1 a string, 2
-    /// the first self-loop set, 3 the second; 0 no gap).
-    gaps: [u64; 2],
+    /// The events after a gap (skipped bytes) that a state with skip
+    /// flags `f` ([`Fused::flags`]) may not skip: `bad[f]`.
+    bad: [u64; 8],
 }
 
 /// A block classified by [`Index::classes`] (mask `k`: the bytes in class
@@ -547,7 +542,13 @@ impl<'x> Stage1<'x> {
             | starts[1] & ix.entered[0]
             | starts[2] & ix.entered[1];
         let gap = events & (!events << 1 | self.last[4]);
-        let gaps = [gap & (after(0) | after(2)), gap & (after(1) | after(2))];
+        // The gaps of each kind: the bytes before them are of one kind.
+        let gaps = [gap & after(0), gap & after(1), gap & after(2)];
+        let bad = core::array::from_fn(|f| {
+            (0..3)
+                .filter(|&k| f >> k & 1 == 0)
+                .fold(0, |bad, k| bad | gaps[k])
+        });
         self.last = [
             kinds[0] >> 63,
             kinds[1] >> 63,
@@ -559,14 +560,10 @@ impl<'x> Stage1<'x> {
             events,
             strings: strings & !mid,
             runs,
-            gaps,
+            bad,
         }
     }
 }
-
-/// What a gap's kind (see [`Block::gaps`]) needs of the walk's state
-/// to be skipped: a bit of [`Index::flags`], or [`ALWAYS`] for no gap.
-const NEED: [u8; 4] = [ALWAYS, IN_SET, ON_RUN[0], ON_RUN[1]];
 
 impl Block {
     /// What the walk's state needs to skip the bytes from `off` (below
@@ -582,9 +579,11 @@ impl Block {
 /// The walk's stack of open calls: per call, the row it returns to (low
 /// [`Stack::ROW_BITS`] bits) and the offset where it was called (the
 /// other 38 bits: an error in an input past 256 GB names a wrong offset
-/// for the open call, nothing else). `words[0]` is a sentinel, the calls
-/// are `words[1 ..= len]`; stage 2 keeps the top in a register and
-/// pushes and pops in place while the vector has room.
+/// for the open call, nothing else). `words[1]` is a sentinel (and
+/// `words[0]` a copy, the word below it: stage 2 reads the word below the
+/// top before it knows whether it pops), the calls are `words[2 ..= len +
+/// 1]`; stage 2 keeps the top in a register and pushes and pops in place
+/// while the vector has room.
 struct Stack {
     /// The words while they fit, then `heap`.
     inline: [u64; Stack::INLINE],
@@ -598,9 +597,10 @@ impl Stack {
     const ROW_BITS: u32 = 32 - Fused::PAYLOAD;
     const ROW_MASK: u64 = (1 << Stack::ROW_BITS) - 1;
 
-    /// Words on the walk's own stack: 31 open calls before an
-    /// allocation.
-    const INLINE: usize = 32;
+    /// Words on the walk's own stack: 126 open calls before an
+    /// allocation (stage 2's loop needs room for a block's 64 calls to
+    /// skip its check of the room).
+    const INLINE: usize = 128;
 
     /// No open call, for a fused table of `size` entries: the sentinel
     /// is the row after them, all of whose entries are `OTHER`.
@@ -612,7 +612,7 @@ impl Stack {
         }
     }
 
-    /// The sentinel, then the open calls, then room.
+    /// The pad, the sentinel, then the open calls, then room.
     #[inline(always)]
     fn words(&self) -> &[u64] {
         if self.heap.is_empty() {
@@ -636,26 +636,32 @@ impl Stack {
         ret as u64 | (at as u64) << Stack::ROW_BITS
     }
 
+    /// Where the top is in [`Stack::words`] with `len` calls open.
+    #[inline(always)]
+    fn top_at(len: usize) -> usize {
+        len + 1
+    }
+
     /// Push a call; `false` if `depth` calls are open already.
     fn push(&mut self, ret: usize, at: usize, depth: usize) -> bool {
         if self.len >= depth {
             return false;
         }
-        if self.len + 1 >= self.words().len() {
+        if Stack::top_at(self.len + 1) >= self.words().len() {
             if self.heap.is_empty() {
                 self.heap.extend_from_slice(&self.inline);
             }
             self.heap.resize(self.heap.len() * 2, 0);
         }
         self.len += 1;
-        let len = self.len;
-        self.words_mut()[len] = Stack::word(ret, at);
+        let top = Stack::top_at(self.len);
+        self.words_mut()[top] = Stack::word(ret, at);
         true
     }
 
     fn pop(&mut self) -> Option<usize> {
         let len = self.len.checked_sub(1)?;
-        let top = self.words()[self.len];
+        let top = self.words()[Stack::top_at(self.len)];
         self.len = len;
         Some((top & Stack::ROW_MASK) as usize)
     }
@@ -663,7 +669,7 @@ impl Stack {
     /// The offset where the innermost open call was made.
     fn open(&self) -> Option<usize> {
         let len = self.len;
-        (len > 0).then(|| (self.words()[len] >> Stack::ROW_BITS) as usize)
+        (len > 0).then(|| (self.words()[Stack::top_at(len)] >> Stack::ROW_BITS) as usize)
     }
 }
 
@@ -671,28 +677,28 @@ impl Stack {
 struct Regs {
     /// The walk's state (a row of the fused table).
     row: usize,
-    /// The stack's length and top (`words[len]`, kept here: the sentinel
-    /// with no call open).
+    /// The stack's length and top (`words[Stack::top_at(len)]`, kept
+    /// here: the sentinel with no call open).
     top: u64,
     len: usize,
-    /// The first byte not stepped or skipped yet.
-    next: usize,
 }
 
 impl Index {
-    /// Stage 2's fast loop over the `events` of a `block` (at `base`):
-    /// shifts, calls and returns of the fused table, with no branch on
-    /// which it is (they are selected with masks, and the stack's top
-    /// stays in a register), until the events are done or one needs the
-    /// slow steps (then `regs` are as they were before it). Calls push
-    /// while fewer than `room` are open (`words` has room above them).
-    /// A function of its own, so that its state has the registers.
+    /// Stage 2's fast loop over the `events` of a `block` (its bytes
+    /// from `blk[0]`, at `base` in the input): shifts, calls and returns
+    /// of the fused table, with no branch on which it is (they are
+    /// selected with masks, and the stack's top stays in a register),
+    /// until the events are done or one needs the slow steps (then `regs`
+    /// are as they were before it). Calls push while fewer than `room`
+    /// are open, checked per event if `CHECKED`; else the caller made
+    /// sure that the block's events cannot fill the room. A function of
+    /// its own, so that its state has the registers.
     #[inline(never)]
-    fn fast(
+    fn fast<const CHECKED: bool>(
         &self,
         classes: &[u8; 256],
-        input: &[u8],
-        (block, base): (&Block, usize),
+        (blk, base): (&[u8], usize),
+        bad: &[u64; 8],
         events: &mut u64,
         regs: &mut Regs,
         (words, room): (&mut [u64], usize),
@@ -702,38 +708,28 @@ impl Index {
             mut row,
             mut top,
             mut len,
-            mut next,
         } = *regs;
-        debug_assert!(room < words.len());
-        // After the last event processed (its offset in the block plus
-        // one; 0: none yet).
-        let mut last = 0;
+        debug_assert!(Stack::top_at(room) < words.len());
+        debug_assert!(CHECKED || Stack::top_at(len + 64) < words.len());
         let mut left = *events;
         let exit = loop {
             if left == 0 {
                 break Exit::Block;
             }
             let off = left.trailing_zeros() as usize;
-            left &= left - 1;
-            // A call may push while fewer than `room` calls are open: one
-            // predictable branch here, not one per call.
-            if len >= room {
-                break Exit::Slow {
-                    p: base + off,
-                    skipped: false,
-                };
+            // A call may push while fewer than `room` calls are open.
+            if CHECKED && len >= room {
+                break Exit::Slow { off, skipped: false };
             }
-            let p = base + off;
-            let kind = (block.gaps[0] >> off & 1 | (block.gaps[1] >> off & 1) << 1) as u32;
-            // SAFETY: `p < input.len()`: `events` has no bit past the
+            // SAFETY: `off < blk.len()`: `events` has no bit past the
             // input.
-            let class = classes[unsafe { *input.get_unchecked(p) } as usize] as usize;
+            let class = classes[unsafe { *blk.get_unchecked(off) } as usize] as usize;
             // SAFETY: `row` is a row of the table (`Index::of` checked
             // every row a shift, call or return goes to), and the table
             // has `alphabet + 1` columns.
             let a = unsafe { *fused.get_unchecked(row + class) };
-            if a >> (2 + kind) & 1 == 0 {
-                break Exit::Slow { p, skipped: false };
+            if bad[Fused::flags(a)] >> off & 1 != 0 {
+                break Exit::Slow { off, skipped: false };
             }
             // The action after a return, from the row on top (the
             // sentinel's `OTHER` if no call is open).
@@ -741,31 +737,29 @@ impl Index {
             // SAFETY: every word of the stack holds a row of the table or
             // the sentinel's, the table's extra last row.
             let t = unsafe { *fused.get_unchecked(up + class) };
-            // SAFETY: `len < room < words.len()` (checked above, and
-            // kept: a call needs `len < room`, a return `len > 0`).
-            let below = unsafe { *words.get_unchecked(len.saturating_sub(1)) };
-            let ret = a & 3 == u64::from(Fused::RETURN);
+            // SAFETY: `top_at(len) - 1 = len < words.len()` (the pad
+            // word below the sentinel with no call open).
+            let below = unsafe { *words.get_unchecked(len) };
+            let ret = a & Fused::RETURN != 0;
             let b = select_unpredictable(ret, t, a);
             // One branch, which the slow cases only take: anything but a
             // shift or a call (a return on top of a return, no call open).
-            if (b & 3).wrapping_sub(1) >= 2 {
-                break Exit::Slow { p, skipped: true };
+            if b & (Fused::RETURN | Fused::OTHER) != 0 {
+                break Exit::Slow { off, skipped: true };
             }
-            let call = b & 3 == u64::from(Fused::CALL);
-            let pushed = b >> Fused::RETURN_ROW | (p as u64) << Stack::ROW_BITS;
-            // SAFETY: as above.
-            unsafe { *words.get_unchecked_mut(len) = top };
+            let call = b & Fused::CALL != 0;
+            let pushed = b >> Fused::RETURN_ROW | ((base + off) as u64) << Stack::ROW_BITS;
+            // SAFETY: `top_at(len) < words.len()`: `len < room` before
+            // a call (checked above, or by the caller for the whole
+            // block), and a return needs `len > 0`.
+            unsafe { *words.get_unchecked_mut(Stack::top_at(len)) = top };
             top = select_unpredictable(call, pushed, select_unpredictable(ret, below, top));
             len = len + usize::from(call) - usize::from(ret);
             row = Fused::row(b);
-            last = off + 1;
+            left &= left - 1;
         };
-        // The first byte not stepped: after the last event processed.
-        if last != 0 {
-            next = base + last;
-        }
         *events = left;
-        *regs = Regs { row, top, len, next };
+        *regs = Regs { row, top, len };
         exit
     }
 }
@@ -774,10 +768,11 @@ impl Index {
 enum Exit {
     /// The block's events are done.
     Block,
-    /// At the event at `p`, the state does not loop on the gap before it,
-    /// or (`skipped`: the gap was skipped, and returns taken) the fused
-    /// table has no entry for the action, or the stack is full.
-    Slow { p: usize, skipped: bool },
+    /// At the event at `off` in the block, the state does not loop on
+    /// the gap before it, or (`skipped`: the gap was skipped, and returns
+    /// taken) the fused table has no entry for the action, or the stack
+    /// is full.
+    Slow { off: usize, skipped: bool },
 }
 
 impl Network<'_> {
@@ -815,36 +810,60 @@ impl Network<'_> {
                 (1u64 << (n - base)) - 1
             };
             let mut events = block.events & live;
+            let blk = &input[base..n.min(base + 64)];
             loop {
                 // The fast loop: shifts, calls and returns of the fused
                 // table, with no branch on which it is (they are selected
                 // with masks), and no calls, so that its state stays in
                 // registers: the row, and the stack's length and top
-                // (`words[len]`, the sentinel with no call open). Any
-                // other case leaves it with the state as it was before the
-                // event, for the slow steps.
+                // (the sentinel with no call open). Any other case leaves
+                // it with the state as it was before the event, for the
+                // slow steps.
                 let len = stack.len;
                 let words = stack.words_mut();
-                let room = (words.len() - 1).min(limits.depth);
+                let room = (words.len() - 2).min(limits.depth);
                 let mut regs = Regs {
                     row,
-                    top: words[len],
+                    top: words[Stack::top_at(len)],
                     len,
-                    next,
                 };
-                let exit = index.fast(
-                    &self.classes,
-                    input,
-                    (&block, base),
-                    &mut events,
-                    &mut regs,
-                    (words, room),
-                );
-                words[regs.len] = regs.top;
-                (row, stack.len, next) = (regs.row, regs.len, regs.next);
+                let before = events;
+                let exit = if len + 64 <= room {
+                    index.fast::<false>(
+                        &self.classes,
+                        (blk, base),
+                        &block.bad,
+                        &mut events,
+                        &mut regs,
+                        (words, room),
+                    )
+                } else {
+                    index.fast::<true>(
+                        &self.classes,
+                        (blk, base),
+                        &block.bad,
+                        &mut events,
+                        &mut regs,
+                        (words, room),
+                    )
+                };
+                words[Stack::top_at(regs.len)] = regs.top;
+                (row, stack.len) = (regs.row, regs.len);
+                // The first byte not stepped: after the last event
+                // processed.
+                let done = match exit {
+                    Exit::Block => before,
+                    Exit::Slow { off, .. } => before & !(!0 << off),
+                };
+                if done != 0 {
+                    next = base + 64 - done.leading_zeros() as usize;
+                }
                 match exit {
                     Exit::Block => break,
-                    Exit::Slow { p, skipped } => {
+                    Exit::Slow { off, skipped } => {
+                        let p = base + off;
+                        // The event is taken here.
+                        events &= events - 1;
                         // The gap before the event where the state does not
                         // loop on it (unless skipped already), then the
                         // event with the network's own table.
@@ -886,7 +905,7 @@ impl Network<'_> {
             }
             // A shift of the fused table, else the network's step.
             let a = index.fused[row + self.classes[input[j] as usize] as usize];
-            row = if a & 3 == u64::from(Fused::SHIFT) {
+            row = if a & 7 == 0 {
                 Fused::row(a)
             } else {
                 self.step(row, stack, input, j, limits)?
