@@ -449,6 +449,10 @@ struct Block {
     /// The events after a gap (skipped bytes) that a state with skip
     /// flags `f` ([`Fused::flags`]) may not skip: `bad[f]`.
     bad: [u64; 8],
+    /// What the walk's state needs to skip the gap from the last event
+    /// to the block's end (to the input's, in its last block):
+    /// [`ALWAYS`] if there is none ([`Block::need_at`]).
+    trail: u8,
 }
 
 /// A block classified by [`Index::classes`] (mask `k`: the bytes in class
@@ -561,11 +565,37 @@ impl<'x> Stage1<'x> {
             strings: strings & !mid,
             runs,
             bad,
+            trail: ALWAYS,
         }
     }
 }
 
 impl Block {
+    /// No bytes: no events, nothing to skip.
+    const EMPTY: Block = Block {
+        events: 0,
+        strings: 0,
+        runs: [0; 2],
+        bad: [0; 8],
+        trail: ALWAYS,
+    };
+
+    /// The block with its bytes from `live` (1 to 64) on cut off (the
+    /// input ends there), and what its trailing gap needs.
+    #[inline(always)]
+    fn ends_at(mut self, live: usize) -> Block {
+        if live < 64 {
+            self.events &= (1 << live) - 1;
+        }
+        // The trailing gap starts after the last event (at the block's
+        // start if it has none: it goes on from an earlier block).
+        let gap = 64 - self.events.leading_zeros() as usize;
+        if gap < live {
+            self.trail = self.need_at(gap);
+        }
+        self
+    }
+
     /// What the walk's state needs to skip the bytes from `off` (below
     /// 64) to the next event: a bit of [`Index::flags`] (0 if they cannot
     /// be skipped).
@@ -681,25 +711,29 @@ struct Regs {
     /// here: the sentinel with no call open).
     top: u64,
     len: usize,
+    /// The block of the batch the walk is in, and its events not taken
+    /// yet.
+    block: usize,
+    left: u64,
 }
 
 impl Index {
-    /// Stage 2's fast loop over the `events` of a `block` (its bytes
-    /// from `blk[0]`, at `base` in the input): shifts, calls and returns
-    /// of the fused table, with no branch on which it is (they are
-    /// selected with masks, and the stack's top stays in a register),
-    /// until the events are done or one needs the slow steps (then `regs`
-    /// are as they were before it). Calls push while fewer than `room`
-    /// are open, checked per event if `CHECKED`; else the caller made
-    /// sure that the block's events cannot fill the room. A function of
-    /// its own, so that its state has the registers.
+    /// Stage 2's fast loop over the events of a batch of `blocks` (their
+    /// bytes from `bytes[0]`, at `base` in the input), from the block and
+    /// events in `regs`: shifts, calls and returns of the fused table,
+    /// with no branch on which it is (they are selected with masks, and
+    /// the stack's top stays in a register), until the batch is done or
+    /// an event needs the slow steps (then `regs` are as they were before
+    /// it). Calls push while fewer than `room` are open, checked per
+    /// event if `CHECKED`; else per block, which must leave room for its
+    /// 64 events. A function of its own, so that its state has the
+    /// registers.
     #[inline(never)]
     fn fast<const CHECKED: bool>(
         &self,
         classes: &[u8; 256],
-        (blk, base): (&[u8], usize),
-        bad: &[u64; 8],
-        events: &mut u64,
+        (bytes, base): (&[u8], usize),
+        blocks: &[Block],
         regs: &mut Regs,
         (words, room): (&mut [u64], usize),
     ) -> Exit {
@@ -708,71 +742,96 @@ impl Index {
             mut row,
             mut top,
             mut len,
+            block: mut i,
+            mut left,
         } = *regs;
         debug_assert!(Stack::top_at(room) < words.len());
-        debug_assert!(CHECKED || Stack::top_at(len + 64) < words.len());
-        let mut left = *events;
-        let exit = loop {
-            if left == 0 {
-                break Exit::Block;
+        debug_assert!(i < blocks.len() && bytes.len() > 64 * (blocks.len() - 1));
+        let exit = 'walk: loop {
+            let block = &blocks[i];
+            let at = base + 64 * i;
+            let blk = &bytes[64 * i..];
+            while left != 0 {
+                let off = left.trailing_zeros() as usize;
+                // A call may push while fewer than `room` calls are open.
+                if CHECKED && len >= room {
+                    break 'walk Exit::Slow { off, skipped: false };
+                }
+                // SAFETY: `off < blk.len()`: events are bytes of the input
+                // (`Block::ends_at`).
+                let class = classes[unsafe { *blk.get_unchecked(off) } as usize] as usize;
+                // SAFETY: `row` is a row of the table (`Index::of` checked
+                // every row a shift, call or return goes to), and the table
+                // has `alphabet + 1` columns.
+                let a = unsafe { *fused.get_unchecked(row + class) };
+                if block.bad[Fused::flags(a)] >> off & 1 != 0 {
+                    break 'walk Exit::Slow { off, skipped: false };
+                }
+                // The action after a return, from the row on top (the
+                // sentinel's `OTHER` if no call is open).
+                let up = (top & Stack::ROW_MASK) as usize;
+                // SAFETY: every word of the stack holds a row of the table
+                // or the sentinel's, the table's extra last row.
+                let t = unsafe { *fused.get_unchecked(up + class) };
+                // SAFETY: `top_at(len) - 1 = len < words.len()` (the pad
+                // word below the sentinel with no call open).
+                let below = unsafe { *words.get_unchecked(len) };
+                let ret = a & Fused::RETURN != 0;
+                let b = select_unpredictable(ret, t, a);
+                // One branch, which the slow cases only take: anything but
+                // a shift or a call (a return on top of a return, no call
+                // open).
+                if b & (Fused::RETURN | Fused::OTHER) != 0 {
+                    break 'walk Exit::Slow { off, skipped: true };
+                }
+                let call = b & Fused::CALL != 0;
+                let pushed = b >> Fused::RETURN_ROW | ((at + off) as u64) << Stack::ROW_BITS;
+                // SAFETY: `top_at(len) < words.len()`: `len < room` before
+                // a call (checked above, or for the whole block), and a
+                // return needs `len > 0`.
+                unsafe { *words.get_unchecked_mut(Stack::top_at(len)) = top };
+                top = select_unpredictable(call, pushed, select_unpredictable(ret, below, top));
+                len = len + usize::from(call) - usize::from(ret);
+                row = Fused::row(b);
+                left &= left - 1;
             }
-            let off = left.trailing_zeros() as usize;
-            // A call may push while fewer than `room` calls are open.
-            if CHECKED && len >= room {
-                break Exit::Slow { off, skipped: false };
+            // The block's end: a gap to it must be one the state loops on.
+            if self.flags[row] & block.trail == 0 {
+                break Exit::Trailing;
             }
-            // SAFETY: `off < blk.len()`: `events` has no bit past the
-            // input.
-            let class = classes[unsafe { *blk.get_unchecked(off) } as usize] as usize;
-            // SAFETY: `row` is a row of the table (`Index::of` checked
-            // every row a shift, call or return goes to), and the table
-            // has `alphabet + 1` columns.
-            let a = unsafe { *fused.get_unchecked(row + class) };
-            if bad[Fused::flags(a)] >> off & 1 != 0 {
-                break Exit::Slow { off, skipped: false };
+            i += 1;
+            if i == blocks.len() {
+                break Exit::Done;
             }
-            // The action after a return, from the row on top (the
-            // sentinel's `OTHER` if no call is open).
-            let up = (top & Stack::ROW_MASK) as usize;
-            // SAFETY: every word of the stack holds a row of the table or
-            // the sentinel's, the table's extra last row.
-            let t = unsafe { *fused.get_unchecked(up + class) };
-            // SAFETY: `top_at(len) - 1 = len < words.len()` (the pad
-            // word below the sentinel with no call open).
-            let below = unsafe { *words.get_unchecked(len) };
-            let ret = a & Fused::RETURN != 0;
-            let b = select_unpredictable(ret, t, a);
-            // One branch, which the slow cases only take: anything but a
-            // shift or a call (a return on top of a return, no call open).
-            if b & (Fused::RETURN | Fused::OTHER) != 0 {
-                break Exit::Slow { off, skipped: true };
+            left = blocks[i].events;
+            if !CHECKED && len + 64 > room {
+                break Exit::Room;
             }
-            let call = b & Fused::CALL != 0;
-            let pushed = b >> Fused::RETURN_ROW | ((base + off) as u64) << Stack::ROW_BITS;
-            // SAFETY: `top_at(len) < words.len()`: `len < room` before
-            // a call (checked above, or by the caller for the whole
-            // block), and a return needs `len > 0`.
-            unsafe { *words.get_unchecked_mut(Stack::top_at(len)) = top };
-            top = select_unpredictable(call, pushed, select_unpredictable(ret, below, top));
-            len = len + usize::from(call) - usize::from(ret);
-            row = Fused::row(b);
-            left &= left - 1;
         };
-        *events = left;
-        *regs = Regs { row, top, len };
+        *regs = Regs {
+            row,
+            top,
+            len,
+            block: i,
+            left,
+        };
         exit
     }
 }
 
-/// Why stage 2's inner loop stopped at an event.
+/// Why stage 2's fast loop stopped.
 enum Exit {
-    /// The block's events are done.
-    Block,
+    /// The batch's events are done.
+    Done,
     /// At the event at `off` in the block, the state does not loop on
     /// the gap before it, or (`skipped`: the gap was skipped, and returns
     /// taken) the fused table has no entry for the action, or the stack
     /// is full.
     Slow { off: usize, skipped: bool },
+    /// The block ends in a gap the state does not loop on.
+    Trailing,
+    /// The next block's events might fill the stack's room.
+    Room,
 }
 
 impl Network<'_> {
@@ -792,97 +851,86 @@ impl Network<'_> {
         let mut stage1 = Stage1::new(index);
         let mut row = self.starts[rule] as usize * width;
         let mut stack = Stack::new(self.states * width);
-        // The first byte not stepped or skipped yet.
-        let mut next = 0;
-        let mut base = 0;
         let mut raw: [Raw; Stage1::BATCH] = [[0; Classes::COUNT]; Stage1::BATCH];
-        let mut batch = 0..0;
+        let mut blocks = [Block::EMPTY; Stage1::BATCH];
+        let mut base = 0;
         while base < n {
-            if batch.is_empty() {
-                batch = 0..(n - base).div_ceil(64).min(Stage1::BATCH);
-                classify_blocks(&index.classes, input, base, &mut raw[batch.clone()]);
+            // Stage 1 for a batch of blocks.
+            let count = (n - base).div_ceil(64).min(Stage1::BATCH);
+            classify_blocks(&index.classes, input, base, &mut raw[..count]);
+            let end = n.min(base + 64 * count);
+            for (i, (block, raw)) in blocks.iter_mut().zip(&raw[..count]).enumerate() {
+                *block = stage1.block(raw).ends_at((end - base - 64 * i).min(64));
             }
-            let block = stage1.block(&raw[batch.start]);
-            batch.start += 1;
-            let live = if n - base >= 64 {
-                !0
-            } else {
-                (1u64 << (n - base)) - 1
+            let blocks = &blocks[..count];
+            let bytes = &input[base..end];
+            // Stage 2 over them: the fast loop, and the slow steps where
+            // it stops.
+            let mut regs = Regs {
+                row,
+                top: 0,
+                len: stack.len,
+                block: 0,
+                left: blocks[0].events,
             };
-            let mut events = block.events & live;
-            let blk = &input[base..n.min(base + 64)];
             loop {
-                // The fast loop: shifts, calls and returns of the fused
-                // table, with no branch on which it is (they are selected
-                // with masks), and no calls, so that its state stays in
-                // registers: the row, and the stack's length and top
-                // (the sentinel with no call open). Any other case leaves
-                // it with the state as it was before the event, for the
-                // slow steps.
-                let len = stack.len;
                 let words = stack.words_mut();
                 let room = (words.len() - 2).min(limits.depth);
-                let mut regs = Regs {
-                    row,
-                    top: words[Stack::top_at(len)],
-                    len,
-                };
-                let before = events;
-                let exit = if len + 64 <= room {
-                    index.fast::<false>(
-                        &self.classes,
-                        (blk, base),
-                        &block.bad,
-                        &mut events,
-                        &mut regs,
-                        (words, room),
-                    )
+                regs.top = words[Stack::top_at(regs.len)];
+                let exit = if regs.len + 64 <= room {
+                    index.fast::<false>(&self.classes, (bytes, base), blocks, &mut regs, (words, room))
                 } else {
-                    index.fast::<true>(
-                        &self.classes,
-                        (blk, base),
-                        &block.bad,
-                        &mut events,
-                        &mut regs,
-                        (words, room),
-                    )
+                    index.fast::<true>(&self.classes, (bytes, base), blocks, &mut regs, (words, room))
                 };
                 words[Stack::top_at(regs.len)] = regs.top;
-                (row, stack.len) = (regs.row, regs.len);
-                // The first byte not stepped: after the last event
-                // processed.
-                let done = match exit {
-                    Exit::Block => before,
-                    Exit::Slow { off, .. } => before & !(!0 << off),
-                };
-                if done != 0 {
-                    next = base + 64 - done.leading_zeros() as usize;
+                stack.len = regs.len;
+                let i = regs.block;
+                if let Exit::Done = exit {
+                    break;
                 }
+                let (block, at) = (&blocks[i], base + 64 * i);
+                // The first byte not stepped in the block: after the last
+                // event taken (a gap from an earlier block ended in one
+                // the state loops on).
+                let done = block.events & !regs.left;
+                let next = if done == 0 {
+                    at
+                } else {
+                    at + 64 - done.leading_zeros() as usize
+                };
                 match exit {
-                    Exit::Block => break,
+                    // On with a check per event.
+                    Exit::Done | Exit::Room => {}
                     Exit::Slow { off, skipped } => {
-                        let p = base + off;
-                        // The event is taken here.
-                        events &= events - 1;
+                        let p = at + off;
                         // The gap before the event where the state does not
                         // loop on it (unless skipped already), then the
                         // event with the network's own table.
                         let from = if skipped { p } else { next };
-                        row = self.step_gap(row, &mut stack, input, limits, (index, &block), (from, p))?;
-                        row = self.step(row, &mut stack, input, p, limits)?;
-                        next = p + 1;
+                        regs.row =
+                            self.step_gap(regs.row, &mut stack, input, limits, (index, block), (from, p))?;
+                        regs.row = self.step(regs.row, &mut stack, input, p, limits)?;
+                        regs.left &= regs.left - 1;
+                        regs.len = stack.len;
+                    }
+                    Exit::Trailing => {
+                        // A gap to the block's end that the state does not
+                        // loop on: stepped here, where the block's masks
+                        // say where it may be skipped.
+                        let end = n.min(at + 64);
+                        regs.row =
+                            self.step_gap(regs.row, &mut stack, input, limits, (index, block), (next, end))?;
+                        regs.len = stack.len;
+                        regs.block += 1;
+                        if regs.block == count {
+                            break;
+                        }
+                        regs.left = blocks[regs.block].events;
                     }
                 }
             }
-            // A gap to the block's end: step it here if this state does not
-            // loop on it (the next block's classification no longer knows
-            // where it may be skipped).
-            let end = n.min(base + 64);
-            if next < end && index.flags[row] & block.need_at(next - base) == 0 {
-                row = self.step_gap(row, &mut stack, input, limits, (index, &block), (next, end))?;
-            }
-            next = next.max(end);
-            base += 64;
+            row = regs.row;
+            base += 64 * count;
         }
         // The end of the input.
         self.step(row, &mut stack, input, n, limits).map(|_| ())
