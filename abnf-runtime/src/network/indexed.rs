@@ -606,27 +606,23 @@ impl Block {
     }
 }
 
-/// The walk's stack of open calls: per call, the row it returns to (low
-/// [`Stack::ROW_BITS`] bits) and the offset where it was called (the
-/// other 38 bits: an error in an input past 256 GB names a wrong offset
-/// for the open call, nothing else). `words[1]` is a sentinel (and
-/// `words[0]` a copy, the word below it: stage 2 reads the word below the
-/// top before it knows whether it pops), the calls are `words[2 ..= len +
-/// 1]`; stage 2 keeps the top in a register and pushes and pops in place
-/// while the vector has room.
+/// The walk's stack of open calls: per call, a word whose high half is
+/// the row it returns to (the call's fused entry: [`Fused::RETURN_ROW`]),
+/// and the offset where it was called, in a parallel array. `words[1]`
+/// is a sentinel (and `words[0]` a copy, the word below it: stage 2 reads
+/// the word below the top before it knows whether it pops), the calls
+/// are `words[2 ..= len + 1]`; stage 2 keeps the top in a register and
+/// pushes and pops in place while the arrays have room.
 struct Stack {
-    /// The words while they fit, then `heap`.
+    /// The words while they fit, then `heap`; the offsets likewise.
     inline: [u64; Stack::INLINE],
+    inline_at: [usize; Stack::INLINE],
     heap: Vec<u64>,
+    heap_at: Vec<usize>,
     len: usize,
 }
 
 impl Stack {
-    /// Bits of a return row: rows of the fused table fit (see
-    /// [`Fused::PAYLOAD`]).
-    const ROW_BITS: u32 = 32 - Fused::PAYLOAD;
-    const ROW_MASK: u64 = (1 << Stack::ROW_BITS) - 1;
-
     /// Words on the walk's own stack: 126 open calls before an
     /// allocation (stage 2's loop needs room for a block's 64 calls to
     /// skip its check of the room).
@@ -636,37 +632,47 @@ impl Stack {
     /// is the row after them, all of whose entries are `OTHER`.
     fn new(size: usize) -> Stack {
         Stack {
-            inline: [size as u64; Stack::INLINE],
+            inline: [Stack::word(size); Stack::INLINE],
+            inline_at: [0; Stack::INLINE],
             heap: Vec::new(),
+            heap_at: Vec::new(),
             len: 0,
         }
     }
 
-    /// The pad, the sentinel, then the open calls, then room.
+    /// The pad, the sentinel, then the open calls, then room; and the
+    /// offsets of the calls, at the same indices.
     #[inline(always)]
-    fn words(&self) -> &[u64] {
+    fn parts(&self) -> (&[u64], &[usize]) {
         if self.heap.is_empty() {
-            &self.inline
+            (&self.inline, &self.inline_at)
         } else {
-            &self.heap
+            (&self.heap, &self.heap_at)
         }
     }
 
     #[inline(always)]
-    fn words_mut(&mut self) -> &mut [u64] {
+    fn parts_mut(&mut self) -> (&mut [u64], &mut [usize]) {
         if self.heap.is_empty() {
-            &mut self.inline
+            (&mut self.inline, &mut self.inline_at)
         } else {
-            &mut self.heap
+            (&mut self.heap, &mut self.heap_at)
         }
     }
 
+    /// The word of a call that returns to `row`.
     #[inline(always)]
-    fn word(ret: usize, at: usize) -> u64 {
-        ret as u64 | (at as u64) << Stack::ROW_BITS
+    fn word(row: usize) -> u64 {
+        (row as u64) << Fused::RETURN_ROW
     }
 
-    /// Where the top is in [`Stack::words`] with `len` calls open.
+    /// The row a word returns to.
+    #[inline(always)]
+    fn row(word: u64) -> usize {
+        (word >> Fused::RETURN_ROW) as usize
+    }
+
+    /// Where the top is in [`Stack::parts`] with `len` calls open.
     #[inline(always)]
     fn top_at(len: usize) -> usize {
         len + 1
@@ -677,29 +683,33 @@ impl Stack {
         if self.len >= depth {
             return false;
         }
-        if Stack::top_at(self.len + 1) >= self.words().len() {
+        if Stack::top_at(self.len + 2) >= self.parts().0.len() {
             if self.heap.is_empty() {
                 self.heap.extend_from_slice(&self.inline);
+                self.heap_at.extend_from_slice(&self.inline_at);
             }
             self.heap.resize(self.heap.len() * 2, 0);
+            self.heap_at.resize(self.heap.len(), 0);
         }
         self.len += 1;
         let top = Stack::top_at(self.len);
-        self.words_mut()[top] = Stack::word(ret, at);
+        let (words, offsets) = self.parts_mut();
+        words[top] = Stack::word(ret);
+        offsets[top] = at;
         true
     }
 
     fn pop(&mut self) -> Option<usize> {
         let len = self.len.checked_sub(1)?;
-        let top = self.words()[Stack::top_at(self.len)];
+        let top = self.parts().0[Stack::top_at(self.len)];
         self.len = len;
-        Some((top & Stack::ROW_MASK) as usize)
+        Some(Stack::row(top))
     }
 
     /// The offset where the innermost open call was made.
     fn open(&self) -> Option<usize> {
         let len = self.len;
-        (len > 0).then(|| (self.words()[Stack::top_at(len)] >> Stack::ROW_BITS) as usize)
+        (len > 0).then(|| self.parts().1[Stack::top_at(len)])
     }
 }
 
@@ -735,7 +745,7 @@ impl Index {
         (bytes, base): (&[u8], usize),
         blocks: &[Block],
         regs: &mut Regs,
-        (words, room): (&mut [u64], usize),
+        (words, offsets, room): (&mut [u64], &mut [usize], usize),
     ) -> Exit {
         let fused = &self.fused[..];
         let Regs {
@@ -745,7 +755,7 @@ impl Index {
             block: mut i,
             mut left,
         } = *regs;
-        debug_assert!(Stack::top_at(room) < words.len());
+        debug_assert!(Stack::top_at(room) < words.len() && words.len() == offsets.len());
         debug_assert!(i < blocks.len() && bytes.len() > 64 * (blocks.len() - 1));
         let exit = 'walk: loop {
             let block = &blocks[i];
@@ -769,7 +779,7 @@ impl Index {
                 }
                 // The action after a return, from the row on top (the
                 // sentinel's `OTHER` if no call is open).
-                let up = (top & Stack::ROW_MASK) as usize;
+                let up = Stack::row(top);
                 // SAFETY: every word of the stack holds a row of the table
                 // or the sentinel's, the table's extra last row.
                 let t = unsafe { *fused.get_unchecked(up + class) };
@@ -785,12 +795,14 @@ impl Index {
                     break 'walk Exit::Slow { off, skipped: true };
                 }
                 let call = b & Fused::CALL != 0;
-                let pushed = b >> Fused::RETURN_ROW | ((at + off) as u64) << Stack::ROW_BITS;
-                // SAFETY: `top_at(len) < words.len()`: `len < room` before
-                // a call (checked above, or for the whole block), and a
-                // return needs `len > 0`.
-                unsafe { *words.get_unchecked_mut(Stack::top_at(len)) = top };
-                top = select_unpredictable(call, pushed, select_unpredictable(ret, below, top));
+                // SAFETY: `top_at(len + 1) < words.len() = offsets.len()`:
+                // `len < room` (checked above, or for the whole block).
+                unsafe {
+                    *words.get_unchecked_mut(Stack::top_at(len)) = top;
+                    // The offset of the call this is if it is one.
+                    *offsets.get_unchecked_mut(Stack::top_at(len + 1)) = at + off;
+                }
+                top = select_unpredictable(call, b, select_unpredictable(ret, below, top));
                 len = len + usize::from(call) - usize::from(ret);
                 row = Fused::row(b);
                 left &= left - 1;
@@ -874,13 +886,14 @@ impl Network<'_> {
                 left: blocks[0].events,
             };
             loop {
-                let words = stack.words_mut();
+                let (words, offsets) = stack.parts_mut();
                 let room = (words.len() - 2).min(limits.depth);
                 regs.top = words[Stack::top_at(regs.len)];
+                let stack_parts = (&mut *words, offsets, room);
                 let exit = if regs.len + 64 <= room {
-                    index.fast::<false>(&self.classes, (bytes, base), blocks, &mut regs, (words, room))
+                    index.fast::<false>(&self.classes, (bytes, base), blocks, &mut regs, stack_parts)
                 } else {
-                    index.fast::<true>(&self.classes, (bytes, base), blocks, &mut regs, (words, room))
+                    index.fast::<true>(&self.classes, (bytes, base), blocks, &mut regs, stack_parts)
                 };
                 words[Stack::top_at(regs.len)] = regs.top;
                 stack.len = regs.len;
