@@ -62,9 +62,9 @@ pub(crate) struct Index {
     classes: PackedClasses<{ Classes::COUNT }>,
     /// The length `len` of the loop set's long escapes (JSON's
     /// `\uFFFF`: 4): an escape byte, a byte of the first of their
-    /// classes, then `len` bytes of the second, back in the loop; as
-    /// windows of `len` and `len + 1` bits.
-    long: (Window, Window),
+    /// classes, then `len` bytes of the second, back in the loop (1 to
+    /// 8; 1 if there are none: their classes are empty).
+    long: usize,
     /// Per self-loop set, all ones if its bytes shift into its states
     /// from states that do not loop on it (digits start a number): the
     /// first byte of each of its runs is then an event.
@@ -309,9 +309,7 @@ impl Index {
         }
         Some(Index {
             classes: PackedClasses::pack(&classes)?,
-            long: long.map_or((Window::of(1), Window::of(2)), |(_, len)| {
-                (Window::of(len), Window::of(len + 1))
-            }),
+            long: long.map_or(1, |(_, len)| len),
             entered,
             flags,
             fused,
@@ -393,45 +391,35 @@ fn long_escapes(
     found
 }
 
-/// A window of 1 to 16 bits, for masks without a loop over its bits:
-/// `width = 2^level + rest` with `rest <= 2^level`.
-#[derive(Clone, Copy, Debug)]
-struct Window {
-    level: usize,
-    rest: u32,
+/// Windows of `width` bits (a constant where it is called, so that the
+/// doubling steps unroll): bit `j` where bits `j .. j + width` of `m` are
+/// all set.
+#[inline(always)]
+fn window_all(m: u64, width: usize) -> u64 {
+    let (mut r, mut have) = (m, 1);
+    while 2 * have <= width {
+        r &= r >> have;
+        have *= 2;
+    }
+    if have < width {
+        r &= r >> (width - have);
+    }
+    r
 }
 
-impl Window {
-    fn of(width: usize) -> Window {
-        let width = width.clamp(1, 16);
-        let level = width.ilog2() as usize;
-        Window {
-            level,
-            rest: (width - (1 << level)) as u32,
-        }
+/// Bit `j` where any of bits `j - width + 1 ..= j` of `m` is set (see
+/// [`window_all`]).
+#[inline(always)]
+fn window_any(m: u64, width: usize) -> u64 {
+    let (mut r, mut have) = (m, 1);
+    while 2 * have <= width {
+        r |= r << have;
+        have *= 2;
     }
-
-    /// Bit `j` where bits `j .. j + width` of `m` are all set.
-    #[inline(always)]
-    fn all(self, m: u64) -> u64 {
-        let mut runs = [m; 5];
-        for k in 1..5 {
-            runs[k] = runs[k - 1] & runs[k - 1] >> (1 << (k - 1));
-        }
-        let r = runs[self.level];
-        r & r >> self.rest
+    if have < width {
+        r |= r << (width - have);
     }
-
-    /// Bit `j` where any of bits `j - width + 1 ..= j` of `m` is set.
-    #[inline(always)]
-    fn any(self, m: u64) -> u64 {
-        let mut spans = [m; 5];
-        for k in 1..5 {
-            spans[k] = spans[k - 1] | spans[k - 1] << (1 << (k - 1));
-        }
-        let r = spans[self.level];
-        r | r << self.rest
-    }
+    r
 }
 
 /// One block's classification by stage 1 (bit `j`: byte `j` of the
@@ -511,9 +499,34 @@ impl<'x> Stage1<'x> {
         (EVEN ^ sum << 1) & follows
     }
 
+    /// The blocks of a batch, from their classification by
+    /// [`Index::classes`]; the input ends `live` bytes into the last.
+    fn blocks(&mut self, raw: &[Raw], blocks: &mut [Block], live: usize) {
+        match self.index.long {
+            1 => self.blocks_with::<1>(raw, blocks, live),
+            2 => self.blocks_with::<2>(raw, blocks, live),
+            3 => self.blocks_with::<3>(raw, blocks, live),
+            4 => self.blocks_with::<4>(raw, blocks, live),
+            5 => self.blocks_with::<5>(raw, blocks, live),
+            6 => self.blocks_with::<6>(raw, blocks, live),
+            7 => self.blocks_with::<7>(raw, blocks, live),
+            _ => self.blocks_with::<8>(raw, blocks, live),
+        }
+    }
+
+    /// [`Stage1::blocks`] for long escapes of `LONG` bytes.
+    fn blocks_with<const LONG: usize>(&mut self, raw: &[Raw], blocks: &mut [Block], live: usize) {
+        let count = raw.len().min(blocks.len());
+        for (i, (block, raw)) in blocks.iter_mut().zip(raw).enumerate() {
+            *block = self
+                .block::<LONG>(raw)
+                .ends_at(if i + 1 == count { live } else { 64 });
+        }
+    }
+
     /// The next block, from its classification by [`Index::classes`].
     #[inline(always)]
-    fn block(&mut self, raw: &Raw) -> Block {
+    fn block<const LONG: usize>(&mut self, raw: &Raw) -> Block {
         let ix = self.index;
         let [quotes, run0, run1, first, then, inside, open, next, lead, high, cont] = *raw;
         let escaped = self.escaped(open);
@@ -531,8 +544,8 @@ impl<'x> Stage1<'x> {
         // Long escapes: an escape byte that escapes a byte of the first
         // set, then `len` bytes of the second, all in the block (none if
         // the loop set has none: the two sets are empty).
-        let long_starts = (escaped & first) >> 1 & open & ix.long.0.all(then) >> 2;
-        let mid = three << 1 | three << 2 | two << 1 | ix.long.1.any(long_starts) << 1;
+        let long_starts = (escaped & first) >> 1 & open & window_all(then, LONG) >> 2;
+        let mid = three << 1 | three << 2 | two << 1 | window_any(long_starts, LONG + 1) << 1;
         let strings = in_string & !quotes & (inside | three | two | long_starts | mid);
         let runs = [run0 & !in_string, run1 & !in_string];
         // A byte is skipped if it is in a string or a run, but not where a
@@ -871,9 +884,11 @@ impl Network<'_> {
             let count = (n - base).div_ceil(64).min(Stage1::BATCH);
             classify_blocks(&index.classes, input, base, &mut raw[..count]);
             let end = n.min(base + 64 * count);
-            for (i, (block, raw)) in blocks.iter_mut().zip(&raw[..count]).enumerate() {
-                *block = stage1.block(raw).ends_at((end - base - 64 * i).min(64));
-            }
+            stage1.blocks(
+                &raw[..count],
+                &mut blocks[..count],
+                end - (base + 64 * (count - 1)),
+            );
             let blocks = &blocks[..count];
             let bytes = &input[base..end];
             // Stage 2 over them: the fast loop, and the slow steps where
@@ -1026,15 +1041,14 @@ impl Network<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::Window;
+    use super::{window_all, window_any};
 
-    /// `Window::all` and `Window::any` against a loop over the window's
+    /// `window_all` and `window_any` against a loop over the window's
     /// bits, for every width and random masks.
     #[test]
     fn windows_agree_with_a_loop() {
         let mut x = 0x2545_f491_4f6c_dd1du64;
         for width in 1..=16 {
-            let w = Window::of(width);
             for _ in 0..200 {
                 x ^= x << 13;
                 x ^= x >> 7;
@@ -1045,8 +1059,8 @@ mod tests {
                     all &= m >> k;
                     any |= m << k;
                 }
-                assert_eq!(w.all(m), all, "width {width}, {m:#x}");
-                assert_eq!(w.any(m), any, "width {width}, {m:#x}");
+                assert_eq!(window_all(m, width), all, "width {width}, {m:#x}");
+                assert_eq!(window_any(m, width), any, "width {width}, {m:#x}");
             }
         }
     }
