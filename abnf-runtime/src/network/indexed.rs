@@ -501,7 +501,32 @@ impl<'x> Stage1<'x> {
 
     /// The blocks of a batch, from their classification by
     /// [`Index::classes`]; the input ends `live` bytes into the last.
-    fn blocks(&mut self, raw: &[Raw], blocks: &mut [Block], live: usize) {
+    /// With BMI1 and BMI2 where [`crate::simd::bmi`] says so.
+    fn blocks(&mut self, raw: &[Raw], blocks: &mut [Block], live: usize, bmi: bool) {
+        #[cfg(target_arch = "x86_64")]
+        if bmi {
+            // SAFETY: `simd::bmi` found BMI1 and BMI2 on this CPU (CPUID),
+            // the function's target features.
+            return unsafe { self.blocks_bmi(raw, blocks, live) };
+        }
+        let _ = bmi;
+        self.blocks_any(raw, blocks, live)
+    }
+
+    /// [`Stage1::blocks`] for CPUs with BMI1 and BMI2.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have BMI1 and BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2")]
+    unsafe fn blocks_bmi(&mut self, raw: &[Raw], blocks: &mut [Block], live: usize) {
+        self.blocks_any(raw, blocks, live)
+    }
+
+    /// [`Stage1::blocks`] for the long escapes' length.
+    #[inline(always)]
+    fn blocks_any(&mut self, raw: &[Raw], blocks: &mut [Block], live: usize) {
         match self.index.long {
             1 => self.blocks_with::<1>(raw, blocks, live),
             2 => self.blocks_with::<2>(raw, blocks, live),
@@ -515,6 +540,7 @@ impl<'x> Stage1<'x> {
     }
 
     /// [`Stage1::blocks`] for long escapes of `LONG` bytes.
+    #[inline(always)]
     fn blocks_with<const LONG: usize>(&mut self, raw: &[Raw], blocks: &mut [Block], live: usize) {
         let count = raw.len().min(blocks.len());
         for (i, (block, raw)) in blocks.iter_mut().zip(raw).enumerate() {
@@ -755,6 +781,72 @@ impl Index {
     fn fast<const CHECKED: bool>(
         &self,
         classes: &[u8; 256],
+        bytes: (&[u8], usize),
+        blocks: &[Block],
+        regs: &mut Regs,
+        stack: (&mut [u64], &mut [usize], usize),
+    ) -> Exit {
+        self.fast_any::<CHECKED>(classes, bytes, blocks, regs, stack)
+    }
+
+    /// [`Index::fast`] for CPUs with BMI1 and BMI2.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have BMI1 and BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(never)]
+    #[target_feature(enable = "bmi1,bmi2")]
+    unsafe fn fast_bmi<const CHECKED: bool>(
+        &self,
+        classes: &[u8; 256],
+        bytes: (&[u8], usize),
+        blocks: &[Block],
+        regs: &mut Regs,
+        stack: (&mut [u64], &mut [usize], usize),
+    ) -> Exit {
+        self.fast_any::<CHECKED>(classes, bytes, blocks, regs, stack)
+    }
+
+    /// [`Index::fast`], checked per event or not, with BMI1 and BMI2
+    /// where [`crate::simd::bmi`] says so.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn fast_with(
+        &self,
+        bmi: bool,
+        checked: bool,
+        classes: &[u8; 256],
+        bytes: (&[u8], usize),
+        blocks: &[Block],
+        regs: &mut Regs,
+        stack: (&mut [u64], &mut [usize], usize),
+    ) -> Exit {
+        #[cfg(target_arch = "x86_64")]
+        if bmi {
+            // SAFETY: `simd::bmi` found BMI1 and BMI2 on this CPU (CPUID),
+            // the functions' target features.
+            return unsafe {
+                if checked {
+                    self.fast_bmi::<true>(classes, bytes, blocks, regs, stack)
+                } else {
+                    self.fast_bmi::<false>(classes, bytes, blocks, regs, stack)
+                }
+            };
+        }
+        let _ = bmi;
+        if checked {
+            self.fast::<true>(classes, bytes, blocks, regs, stack)
+        } else {
+            self.fast::<false>(classes, bytes, blocks, regs, stack)
+        }
+    }
+
+    /// The body of [`Index::fast`].
+    #[inline(always)]
+    fn fast_any<const CHECKED: bool>(
+        &self,
+        classes: &[u8; 256],
         (bytes, base): (&[u8], usize),
         blocks: &[Block],
         regs: &mut Regs,
@@ -878,6 +970,7 @@ impl Network<'_> {
         let mut stack = Stack::new(self.states * width);
         let mut raw: [Raw; Stage1::BATCH] = [[0; Classes::COUNT]; Stage1::BATCH];
         let mut blocks = [Block::EMPTY; Stage1::BATCH];
+        let bmi = crate::simd::bmi();
         let mut base = 0;
         while base < n {
             // Stage 1 for a batch of blocks.
@@ -888,6 +981,7 @@ impl Network<'_> {
                 &raw[..count],
                 &mut blocks[..count],
                 end - (base + 64 * (count - 1)),
+                bmi,
             );
             let blocks = &blocks[..count];
             let bytes = &input[base..end];
@@ -905,11 +999,15 @@ impl Network<'_> {
                 let room = (words.len() - 2).min(limits.depth);
                 regs.top = words[Stack::top_at(regs.len)];
                 let stack_parts = (&mut *words, offsets, room);
-                let exit = if regs.len + 64 <= room {
-                    index.fast::<false>(&self.classes, (bytes, base), blocks, &mut regs, stack_parts)
-                } else {
-                    index.fast::<true>(&self.classes, (bytes, base), blocks, &mut regs, stack_parts)
-                };
+                let exit = index.fast_with(
+                    bmi,
+                    regs.len + 64 > room,
+                    &self.classes,
+                    (bytes, base),
+                    blocks,
+                    &mut regs,
+                    stack_parts,
+                );
                 words[Stack::top_at(regs.len)] = regs.top;
                 stack.len = regs.len;
                 let i = regs.block;

@@ -320,19 +320,51 @@ pub enum Level {
 }
 
 /// The level this CPU runs, detected once (bit 7 set once detected, bits
-/// 0-2 the [`Level`], as lowered by [`cap_level`]).
+/// 0-2 the [`Level`], as lowered by [`cap_level`]; bit 3 [`bmi`]).
 static CPU: AtomicU8 = AtomicU8::new(0);
 
 #[inline]
 fn cpu() -> u8 {
     match CPU.load(Ordering::Relaxed) {
         0 => {
-            let c = 0x80 | detect() as u8;
+            let c = 0x80 | with_bmi(detect());
             CPU.store(c, Ordering::Relaxed);
             c
         }
         c => c,
     }
+}
+
+/// Whether scalar code may use BMI1 and BMI2 (`andn`, `blsr`, `shrx`,
+/// ...): the CPU has them and runs at [`Level::Avx2`] or above (every CPU
+/// with AVX2 made so far has them, and a benchmark that caps the level
+/// below AVX2 should not use them either). The walks whose scalar loops
+/// gain from them compile a copy with these target features.
+#[inline]
+pub(crate) fn bmi() -> bool {
+    cpu() & 8 != 0
+}
+
+/// The bits of [`CPU`] for `level`: the level, and [`bmi`]'s bit.
+fn with_bmi(level: Level) -> u8 {
+    level as u8
+        | if level >= Level::Avx2 && detect_bmi() {
+            8
+        } else {
+            0
+        }
+}
+
+/// Whether the CPU has BMI1 and BMI2 (CPUID leaf 7, EBX bits 3 and 8).
+#[cfg(target_arch = "x86_64")]
+fn detect_bmi() -> bool {
+    use core::arch::x86_64::{__cpuid, __cpuid_count};
+    __cpuid(0).eax >= 7 && __cpuid_count(7, 0).ebx & 0x108 == 0x108
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn detect_bmi() -> bool {
+    false
 }
 
 /// Lowers the level the whole process uses to at most `cap` (a level the
@@ -343,7 +375,7 @@ fn cpu() -> u8 {
 #[doc(hidden)]
 pub fn cap_level(cap: Level) {
     let level = detect().min(cap);
-    CPU.store(0x80 | level as u8, Ordering::Relaxed);
+    CPU.store(0x80 | with_bmi(level), Ordering::Relaxed);
 }
 
 impl Level {
