@@ -201,9 +201,10 @@ pub(crate) unsafe fn classify_blocks_avx2<const T: usize, const K: usize>(
             // A class's table is one of the `T` in use (`% T` only spares
             // the bounds check).
             let m = m[usize::from(select[k].0) % T];
-            let e0 = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(m[0], bits[k]), z)) as u32);
-            let e1 = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(m[1], bits[k]), z)) as u32);
-            o[k] = u64::from(e0) | u64::from(e1) << 32;
+            // The bytes outside the class, then their complement.
+            let e0 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(m[0], bits[k]), z)) as u32;
+            let e1 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(m[1], bits[k]), z)) as u32;
+            o[k] = !(u64::from(e0) | u64::from(e1) << 32);
         }
     }
 }
