@@ -9,11 +9,13 @@
 //! the two disjoint self-loop sets that the most other states loop on
 //! (white space, digits).
 //!
-//! *Stage 1* classifies each 64-byte block of the input once, in order,
-//! with vectors ([`crate::simd::classify_blocks`]: eleven byte classes
-//! packed into three pairs of nibble lookups, sixteen blocks per call),
-//! then a few dozen scalar operations on the masks per block, with no
-//! branch: where the strings are
+//! The walk takes the input in batches of sixteen 64-byte blocks. *Stage
+//! 1* classifies the batch's blocks with vectors
+//! ([`crate::simd::classify_blocks`]: eleven byte classes packed into
+//! three pairs of nibble lookups), then runs a few dozen scalar
+//! operations on each block's masks, in order and with no branch
+//! ([`Stage1::blocks`], one loop per length of the long escapes, so that
+//! their windows unroll): where the strings are
 //! (unescaped quotes, escapes counted across blocks with simdjson's
 //! odd-backslash rule, a prefix xor), which bytes inside them the loop set
 //! skips (its bytes, whole UTF-8 characters, escapes: each sequence whole,
@@ -23,18 +25,27 @@
 //! between two events are of one kind) or where the set's bytes usually
 //! enter its states rather than loop in them (a number's first digit).
 //!
-//! *Stage 2* walks from event to event with a copy of the action table
-//! ([`Fused`]) whose calls already take the callee's first shift (and
-//! carry the row they return to) and whose entries carry, in the bits the
-//! payload leaves free, which kinds of gap the row may skip: the state of
-//! the quoted loop set for bytes inside a string, a state that shifts to
-//! itself on every byte of a self-loop set for a run of it. Its fast loop
-//! ([`Index::fast`]) has no branch on whether an event shifts, calls or
-//! returns: the stack's top stays in a register, the action after a
-//! return is read beside the action itself, and masks select (shifts,
-//! calls and returns follow the input's nesting, which no branch
-//! predictor knows). Where the row may not skip a gap (the bytes after an
-//! escape's first, say), the gap's bytes are stepped until it may. So stage 1 only
+//! Stage 1 also writes, per block, which events follow a gap that a state
+//! with given skip flags may not skip ([`Block::bad`], one mask per
+//! combination of the three flags) and what the gap to the block's end
+//! needs.
+//!
+//! *Stage 2* walks the batch from event to event with a copy of the
+//! action table ([`Fused`]) whose calls already take the callee's first
+//! shift (and carry the row they return to) and whose entries carry, in
+//! the bits the payload leaves free, which kinds of gap the row may skip:
+//! the state of the quoted loop set for bytes inside a string, a state
+//! that shifts to itself on every byte of a self-loop set for a run of
+//! it; one load of `bad` by those flags checks the gap before an event.
+//! Its fast loop ([`Index::fast`]) has no branch on whether an event
+//! shifts, calls or returns: the stack's top stays in a register, the
+//! action after a return is read beside the action itself, and masks
+//! select (shifts, calls and returns follow the input's nesting, which no
+//! branch predictor knows); the room on the stack is checked per block.
+//! Where the row may not skip a gap (the bytes after an escape's first,
+//! say), the gap's bytes are stepped until it may. Both stages' scalar
+//! loops are compiled a second time with BMI1 and BMI2 for the CPUs that
+//! have them ([`crate::simd::bmi`]). So stage 1 only
 //! decides what is fast: a block classified wrongly costs table steps,
 //! never a wrong answer, and the walk fails where the table's walk
 //! ([`Network::walk_table`]) fails, with the same [`Failure`].
