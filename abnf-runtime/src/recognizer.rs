@@ -10,7 +10,8 @@ use regex_automata::dfa::sparse;
 
 use crate::simd::{walk_exits, ExitWalk, Level};
 use crate::table::{
-    Resume, Reverse, Stop, Table, Words, BIDIRECTIONAL_MIN, SHUFFLE_HEAD, SHUFFLE_MAX, SKIP_MIN,
+    Resume, Reverse, Stop, Table, Words, BIDIRECTIONAL_MIN, BOTH_ENDS_MAX, SHUFFLE_HEAD, SHUFFLE_MAX,
+    SKIP_MIN,
 };
 use crate::tagged::TaggedDfa;
 use crate::wire::Aligned;
@@ -127,10 +128,11 @@ impl Recognizer {
     /// Rules named in a spec's `@bidirectional` directive walk a long input
     /// from both ends at once (see [`Recognizer::is_bidirectional`]).
     ///
-    /// Inputs of 96 bytes or more, when the rule's automaton has states
-    /// that loop on many bytes and the CPU has vectors (SSSE3 or more), are
-    /// walked bit-parallel instead: runs of those states are skipped a
-    /// vector block at a time ([`Table::full_match_skipping`]). Inputs under 192 bytes of
+    /// Inputs of 96 bytes or more (192 for `@bidirectional` rules), when
+    /// the rule's automaton has states that loop on many bytes and the CPU
+    /// has vectors (SSSE3 or more), are walked bit-parallel instead: runs
+    /// of those states are skipped a vector block at a time
+    /// ([`Table::full_match_skipping`]). Inputs under 192 bytes of
     /// `@bidirectional` rules are walked as a shuffle automaton instead
     /// where the CPU has AVX-512 VBMI ([`crate::table::Shuffle`]), and as
     /// above if they reach a state it has no lane for; longer inputs walk
@@ -163,8 +165,10 @@ impl Recognizer {
         // The scalar twin of the bit-parallel walk is slower than the walk
         // from both ends (A/B runs of `profile validate-iri-long ours
         // scalar`: 3.1-4.4 against 4.3-5.4 µs per IRI, URIs 3.3-4.0 against
-        // 3.5-4.6), so without vectors long inputs take that.
-        if input.len() >= SKIP_MIN && self.table.skips() && Level::detected() != Level::Scalar {
+        // 3.5-4.6), so without vectors long inputs take that; with them,
+        // inputs under `BOTH_ENDS_MAX` bytes of a bidirectional rule do too.
+        let both_ends_max = if self.reverse.is_some() { BOTH_ENDS_MAX } else { SKIP_MIN };
+        if input.len() >= both_ends_max && self.table.skips() && Level::detected() != Level::Scalar {
             return self.table.run_skip(input).is_ok();
         }
         match &self.reverse {
