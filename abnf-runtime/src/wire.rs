@@ -166,7 +166,9 @@ impl WireError {
             WireError::Kind { .. } => "an embedded abnf-codegen table is of another kind than expected",
             WireError::Width => "an embedded abnf-codegen table has words of a width its kind cannot have",
             WireError::Alignment => "abnf-codegen table bytes must start at a 4-byte boundary",
-            WireError::OutOfRange => "an embedded abnf-codegen table has a transition or class outside the table",
+            WireError::OutOfRange => {
+                "an embedded abnf-codegen table has a transition or class outside the table"
+            }
         }
     }
 }
