@@ -23,6 +23,12 @@ use crate::ByteSet;
 /// vector block at a time ([`crate::simd`]). `recip` is `2^32 / alphabet`
 /// rounded up, so that `(s - skip_from) * recip >> 32` is that index with
 /// no division.
+///
+/// Decoding checks that the start and every transition leave a whole row
+/// after them in the transitions, and that every class is below
+/// `alphabet` ([`WireError::OutOfRange`]): the walk from both ends steps
+/// without bounds checks on the strength of it, and nothing changes a
+/// table after it is decoded.
 #[derive(Clone, Copy, Debug)]
 pub struct Table<'a> {
     pub(crate) classes: [u8; 256],
