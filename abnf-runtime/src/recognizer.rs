@@ -10,7 +10,8 @@ use regex_automata::dfa::sparse;
 
 use crate::simd::{walk_exits, ExitWalk, Level};
 use crate::table::{
-    Resume, Reverse, Stop, Table, Words, BIDIRECTIONAL_MIN, SHUFFLE_HEAD, SHUFFLE_MAX, SKIP_MIN,
+    Resume, Reverse, Stop, Table, Words, BIDIRECTIONAL_MIN, BOTH_ENDS_MAX, SHUFFLE_HEAD, SHUFFLE_MAX,
+    SKIP_MIN,
 };
 use crate::tagged::TaggedDfa;
 use crate::wire::Aligned;
@@ -127,10 +128,11 @@ impl Recognizer {
     /// Rules named in a spec's `@bidirectional` directive walk a long input
     /// from both ends at once (see [`Recognizer::is_bidirectional`]).
     ///
-    /// Inputs of 96 bytes or more, when the rule's automaton has states
-    /// that loop on many bytes and the CPU has vectors (SSSE3 or more), are
-    /// walked bit-parallel instead: runs of those states are skipped a
-    /// vector block at a time ([`Table::full_match_skipping`]). Inputs under 192 bytes of
+    /// Inputs of 96 bytes or more (192 for `@bidirectional` rules), when
+    /// the rule's automaton has states that loop on many bytes and the CPU
+    /// has vectors (SSSE3 or more), are walked bit-parallel instead: runs
+    /// of those states are skipped a vector block at a time
+    /// ([`Table::full_match_skipping`]). Inputs under 192 bytes of
     /// `@bidirectional` rules are walked as a shuffle automaton instead
     /// where the CPU has AVX-512 VBMI ([`crate::table::Shuffle`]), and as
     /// above if they reach a state it has no lane for; longer inputs walk
@@ -163,8 +165,14 @@ impl Recognizer {
         // The scalar twin of the bit-parallel walk is slower than the walk
         // from both ends (A/B runs of `profile validate-iri-long ours
         // scalar`: 3.1-4.4 against 4.3-5.4 µs per IRI, URIs 3.3-4.0 against
-        // 3.5-4.6), so without vectors long inputs take that.
-        if input.len() >= SKIP_MIN && self.table.skips() && Level::detected() != Level::Scalar {
+        // 3.5-4.6), so without vectors long inputs take that; with them,
+        // inputs under `BOTH_ENDS_MAX` bytes of a bidirectional rule do too.
+        let both_ends_max = if self.reverse.is_some() {
+            BOTH_ENDS_MAX
+        } else {
+            SKIP_MIN
+        };
+        if input.len() >= both_ends_max && self.table.skips() && Level::detected() != Level::Scalar {
             return self.table.run_skip(input).is_ok();
         }
         match &self.reverse {
@@ -264,14 +272,14 @@ impl Recognizer {
     /// [`Recognizer::extract`] for an extraction that the generator also
     /// emitted as an exit-to-exit walk (`walk`, over the same tagged DFA
     /// `parts`). Where the rule has a shuffle automaton and the input is
-    /// under 96 bytes, or the CPU has AVX-512 VBMI, the input is checked
+    /// under 192 bytes, or the CPU has AVX-512 VBMI, the input is checked
     /// first ([`Recognizer::is_match`]), then `walk` finds the parts, a
     /// vector test and a trailing-zero count per state it passes through
     /// where the CPU has vectors for the walk's atoms, a byte loop
     /// elsewhere ([`crate::simd::walk_exits`]): two short passes in place
     /// of one walk of two automata in step. Elsewhere, and
     /// for inputs that do not match (whose error needs the forward walk),
-    /// this is [`Recognizer::extract`]; a short input that does not match
+    /// this is [`Recognizer::extract`]; an input under 96 bytes that does not match
     /// stops at once, for [`Recognizer::__error`] to walk forwards from its
     /// start (a long one is walked bit-parallel to its error, as
     /// [`Recognizer::extract`] does).
@@ -288,11 +296,14 @@ impl Recognizer {
         // runs both automata loop on: two passes with 32-byte blocks were
         // slower on the long corpus (A/B runs of `profile extract-long ours
         // avx2`: 815-1112 ns one pass against 982-1351 two), and with
-        // 64-byte blocks (VBMI) faster (814-943 against 939-1018). Short
-        // inputs take two passes at every level, even with the scalar
-        // search (`profile extract ours scalar`: 412-561 against 586-656 ns).
+        // 64-byte blocks (VBMI) faster (814-943 against 939-1018). Inputs
+        // under 192 bytes take two passes at every level, even with the
+        // scalar search (`profile extract ours scalar`: 412-561 against
+        // 586-656 ns); from 96 to 191 bytes since the walk from both ends
+        // lost its bounds checks (`profile extract ours avx2`, min of 11:
+        // 138.8 against 133.3 ns, SSSE3 174.4 against 165.5).
         let level = Level::detected();
-        let two_passes = level == Level::Vbmi || input.len() < SKIP_MIN;
+        let two_passes = level == Level::Vbmi || input.len() < BOTH_ENDS_MAX;
         if self.table.shuffle.is_some() && two_passes {
             let bytes = input.as_bytes();
             if self.is_match_bytes(bytes) {

@@ -146,6 +146,8 @@ pub enum WireError {
     Width,
     /// The bytes do not start at a 4-byte boundary.
     Alignment,
+    /// A transition or a byte class points outside its table.
+    OutOfRange,
 }
 
 impl WireError {
@@ -164,6 +166,9 @@ impl WireError {
             WireError::Kind { .. } => "an embedded abnf-codegen table is of another kind than expected",
             WireError::Width => "an embedded abnf-codegen table has words of a width its kind cannot have",
             WireError::Alignment => "abnf-codegen table bytes must start at a 4-byte boundary",
+            WireError::OutOfRange => {
+                "an embedded abnf-codegen table has a transition or class outside the table"
+            }
         }
     }
 }
@@ -331,6 +336,26 @@ macro_rules! loaders {
     };
 }
 pub(crate) use loaders;
+
+/// The largest of `words`' entries, widened (0 for none): what a table's
+/// decoding checks its transitions against.
+pub(crate) const fn max_word(words: &[u8], width: u32) -> u32 {
+    let mut max = 0;
+    let mut i = 0;
+    let w = width as usize;
+    while i + w <= words.len() {
+        let v = if w == 2 {
+            u16::from_ne_bytes([words[i], words[i + 1]]) as u32
+        } else {
+            u32::from_ne_bytes([words[i], words[i + 1], words[i + 2], words[i + 3]])
+        };
+        if v > max {
+            max = v;
+        }
+        i += w;
+    }
+    max
+}
 
 /// `bytes` (which start 4-aligned) as native-endian `u16`s, or as `u32`s.
 ///

@@ -750,6 +750,50 @@ mod tests {
     }
 
     #[test]
+    fn reverse_meets_forward_on_long_inputs() {
+        // Past 128 bytes the walk checks for the dead states per chunk.
+        let fwd = compact("(ab|a)*c?");
+        let rev = fwd.reverse(10_000).expect("small");
+        let (fwd, rev) = (fwd.wire(), rev.wire());
+        let (fwd, rev) = (fwd.table(), rev.reverse());
+        for n in [129, 200, 301] {
+            let good: Vec<u8> = b"ab".iter().copied().cycle().take(n).chain(*b"c").collect();
+            let mut bad = good.clone();
+            bad[n / 3] = b'c';
+            assert!(fwd.full_match_both_ends(&rev, &good));
+            assert!(!fwd.full_match_both_ends(&rev, &bad));
+        }
+        // Another automaton, inputs of every shape up to 5 bytes.
+        let big = compact("[a-c]*b[a-c]{2}x?y?z?");
+        let big_rev = big.reverse(10_000).expect("small");
+        let (big, big_rev) = (big.wire(), big_rev.wire());
+        let (big, big_rev) = (big.table(), big_rev.reverse());
+        for s in strings(b"abcxyz", 5) {
+            assert_eq!(big.full_match_both_ends(&big_rev, &s), big.full_match(&s).is_ok());
+        }
+    }
+
+    #[test]
+    fn a_table_whose_transition_or_class_points_outside_it_is_refused() {
+        use abnf_runtime::wire::WireError;
+
+        let c = compact("[a-c]*b[a-c]{2}");
+        let mut far = c.clone();
+        far.trans[3] = (far.states() * far.alphabet) as u32;
+        assert_eq!(
+            abnf_runtime::Table::from_bytes(far.wire().bytes()).map(|_| ()),
+            Err(WireError::OutOfRange)
+        );
+        let mut class = c.clone();
+        class.classes[7] = class.alphabet as u8;
+        assert_eq!(
+            abnf_runtime::Table::from_bytes(class.wire().bytes()).map(|_| ()),
+            Err(WireError::OutOfRange)
+        );
+        assert!(abnf_runtime::Table::from_bytes(c.wire().bytes()).is_ok());
+    }
+
+    #[test]
     fn reverse_gives_up_past_its_state_limit() {
         // "The 13th byte is `a`" is a small forward automaton (it counts to
         // 13), but read from the end the count is unknown: the reverse
