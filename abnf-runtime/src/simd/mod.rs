@@ -944,6 +944,8 @@ pub fn classify_blocks_scalar<const K: usize>(
     }
 }
 
+// The vector levels' (x86-64 today).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 impl BlockMasks {
     /// The masks from a level's classification.
     #[inline(always)]
@@ -1015,6 +1017,7 @@ pub fn find_byte_scalar(input: &[u8], byte: u8) -> Option<usize> {
 /// Where the search goes on after a vector step found `p` outside: past
 /// the escape or character that starts there (one that crossed the end of
 /// the window the vectors looked at), else `None`: `p` is the answer.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[inline(always)]
 fn resume_after(set: &LoopSet, input: &[u8], p: usize) -> Option<usize> {
     set.sequence_at(input, p)
@@ -1036,6 +1039,7 @@ struct Starts {
     two: u64,
 }
 
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 impl Starts {
     const NONE: Starts = Starts { three: 0, two: 0 };
 
@@ -1417,6 +1421,8 @@ pub fn match_shapes_scalar(classes: &[u8; 256], rows: &[u8], ids: &[u8], input: 
     })
 }
 
+// Only the x86-64 levels supply windows today (a NEON level would too).
+#[cfg(target_arch = "x86_64")]
 mod generic;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
