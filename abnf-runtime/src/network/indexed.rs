@@ -646,6 +646,19 @@ impl Block {
         self
     }
 
+    /// The first byte of the block at `at` not stepped yet, with its
+    /// events `left` not taken: after the last event taken, else the
+    /// block's first (a gap from an earlier block ended in one the walk's
+    /// state loops on).
+    fn next(&self, at: usize, left: u64) -> usize {
+        let done = self.events & !left;
+        if done == 0 {
+            at
+        } else {
+            at + 64 - done.leading_zeros() as usize
+        }
+    }
+
     /// What the walk's state needs to skip the bytes from `off` (below
     /// 64) to the next event: a bit of [`Index::flags`] (0 if they cannot
     /// be skipped).
@@ -777,6 +790,23 @@ struct Regs {
     left: u64,
 }
 
+/// What stage 2's fast loop reads of a batch: the network's byte
+/// classes, the batch's bytes (from `base` in the input) and its blocks.
+struct Batch<'b> {
+    classes: &'b [u8; 256],
+    bytes: &'b [u8],
+    base: usize,
+    blocks: &'b [Block],
+}
+
+/// The stack's parts for stage 2's fast loop ([`Stack::parts_mut`]), and
+/// how many calls may be open.
+struct Room<'s> {
+    words: &'s mut [u64],
+    offsets: &'s mut [usize],
+    room: usize,
+}
+
 impl Index {
     /// Stage 2's fast loop over the events of a batch of `blocks` (their
     /// bytes from `bytes[0]`, at `base` in the input), from the block and
@@ -789,15 +819,8 @@ impl Index {
     /// 64 events. A function of its own, so that its state has the
     /// registers.
     #[inline(never)]
-    fn fast<const CHECKED: bool>(
-        &self,
-        classes: &[u8; 256],
-        bytes: (&[u8], usize),
-        blocks: &[Block],
-        regs: &mut Regs,
-        stack: (&mut [u64], &mut [usize], usize),
-    ) -> Exit {
-        self.fast_any::<CHECKED>(classes, bytes, blocks, regs, stack)
+    fn fast<const CHECKED: bool>(&self, batch: &Batch<'_>, regs: &mut Regs, stack: Room<'_>) -> Exit {
+        self.fast_any::<CHECKED>(batch, regs, stack)
     }
 
     /// [`Index::fast`] for CPUs with BMI1 and BMI2.
@@ -810,28 +833,23 @@ impl Index {
     #[target_feature(enable = "bmi1,bmi2")]
     unsafe fn fast_bmi<const CHECKED: bool>(
         &self,
-        classes: &[u8; 256],
-        bytes: (&[u8], usize),
-        blocks: &[Block],
+        batch: &Batch<'_>,
         regs: &mut Regs,
-        stack: (&mut [u64], &mut [usize], usize),
+        stack: Room<'_>,
     ) -> Exit {
-        self.fast_any::<CHECKED>(classes, bytes, blocks, regs, stack)
+        self.fast_any::<CHECKED>(batch, regs, stack)
     }
 
     /// [`Index::fast`], checked per event or not, with BMI1 and BMI2
     /// where [`crate::simd::bmi`] says so.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn fast_with(
         &self,
         bmi: bool,
         checked: bool,
-        classes: &[u8; 256],
-        bytes: (&[u8], usize),
-        blocks: &[Block],
+        batch: &Batch<'_>,
         regs: &mut Regs,
-        stack: (&mut [u64], &mut [usize], usize),
+        stack: Room<'_>,
     ) -> Exit {
         #[cfg(target_arch = "x86_64")]
         if bmi {
@@ -839,17 +857,17 @@ impl Index {
             // the functions' target features.
             return unsafe {
                 if checked {
-                    self.fast_bmi::<true>(classes, bytes, blocks, regs, stack)
+                    self.fast_bmi::<true>(batch, regs, stack)
                 } else {
-                    self.fast_bmi::<false>(classes, bytes, blocks, regs, stack)
+                    self.fast_bmi::<false>(batch, regs, stack)
                 }
             };
         }
         let _ = bmi;
         if checked {
-            self.fast::<true>(classes, bytes, blocks, regs, stack)
+            self.fast::<true>(batch, regs, stack)
         } else {
-            self.fast::<false>(classes, bytes, blocks, regs, stack)
+            self.fast::<false>(batch, regs, stack)
         }
     }
 
@@ -857,11 +875,14 @@ impl Index {
     #[inline(always)]
     fn fast_any<const CHECKED: bool>(
         &self,
-        classes: &[u8; 256],
-        (bytes, base): (&[u8], usize),
-        blocks: &[Block],
+        &Batch {
+            classes,
+            bytes,
+            base,
+            blocks,
+        }: &Batch<'_>,
         regs: &mut Regs,
-        (words, offsets, room): (&mut [u64], &mut [usize], usize),
+        Room { words, offsets, room }: Room<'_>,
     ) -> Exit {
         let fused = &self.fused[..];
         let Regs {
@@ -1005,45 +1026,34 @@ impl Network<'_> {
                 block: 0,
                 left: blocks[0].events,
             };
+            let batch = Batch {
+                classes: &self.classes,
+                bytes,
+                base,
+                blocks,
+            };
             loop {
                 let (words, offsets) = stack.parts_mut();
                 let room = (words.len() - 2).min(limits.depth);
                 regs.top = words[Stack::top_at(regs.len)];
-                let stack_parts = (&mut *words, offsets, room);
-                let exit = index.fast_with(
-                    bmi,
-                    regs.len + 64 > room,
-                    &self.classes,
-                    (bytes, base),
-                    blocks,
-                    &mut regs,
-                    stack_parts,
-                );
+                let checked = regs.len + 64 > room;
+                let exit = index.fast_with(bmi, checked, &batch, &mut regs, Room { words, offsets, room });
+                let words = stack.parts_mut().0;
                 words[Stack::top_at(regs.len)] = regs.top;
                 stack.len = regs.len;
-                let i = regs.block;
-                if let Exit::Done = exit {
-                    break;
-                }
-                let (block, at) = (&blocks[i], base + 64 * i);
-                // The first byte not stepped in the block: after the last
-                // event taken (a gap from an earlier block ended in one
-                // the state loops on).
-                let done = block.events & !regs.left;
-                let next = if done == 0 {
-                    at
-                } else {
-                    at + 64 - done.leading_zeros() as usize
-                };
+                // The block the loop stopped in (past the batch's last
+                // after `Done`, which needs none).
+                let (block, at) = (&blocks[regs.block.min(count - 1)], base + 64 * regs.block);
                 match exit {
+                    Exit::Done => break,
                     // On with a check per event.
-                    Exit::Done | Exit::Room => {}
+                    Exit::Room => {}
                     Exit::Slow { off, skipped } => {
                         let p = at + off;
                         // The gap before the event where the state does not
                         // loop on it (unless skipped already), then the
                         // event with the network's own table.
-                        let from = if skipped { p } else { next };
+                        let from = if skipped { p } else { block.next(at, regs.left) };
                         regs.row =
                             self.step_gap(regs.row, &mut stack, input, limits, (index, block), (from, p))?;
                         regs.row = self.step(regs.row, &mut stack, input, p, limits)?;
@@ -1054,9 +1064,8 @@ impl Network<'_> {
                         // A gap to the block's end that the state does not
                         // loop on: stepped here, where the block's masks
                         // say where it may be skipped.
-                        let end = n.min(at + 64);
-                        regs.row =
-                            self.step_gap(regs.row, &mut stack, input, limits, (index, block), (next, end))?;
+                        let gap = (block.next(at, regs.left), n.min(at + 64));
+                        regs.row = self.step_gap(regs.row, &mut stack, input, limits, (index, block), gap)?;
                         regs.len = stack.len;
                         regs.block += 1;
                         if regs.block == count {
