@@ -1093,12 +1093,22 @@ impl Plan {
     pub fn is_indexed(&self) -> bool {
         self.index.is_some()
     }
+
+    /// Whether stage 1 skips four-byte UTF-8 characters inside the quoted
+    /// loop set's strings (the table loops on all of those it tests for),
+    /// rather than stepping each of their bytes.
+    pub fn skips_four_byte_characters(&self) -> bool {
+        self.index
+            .as_ref()
+            .is_some_and(indexed::Index::skips_four_byte_characters)
+    }
 }
 
 impl fmt::Debug for Plan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Plan")
             .field("indexed", &self.is_indexed())
+            .field("four_byte_characters", &self.skips_four_byte_characters())
             .finish()
     }
 }

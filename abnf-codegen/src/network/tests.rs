@@ -399,11 +399,28 @@ fn json_skips_across_blocks_agree_with_the_general_walk() {
     assert!(walk.is_deterministic());
     let plan = walk.plan();
     assert!(plan.is_indexed(), "JSON's strings are a quoted loop set");
+    assert!(
+        plan.skips_four_byte_characters(),
+        "JSON's strings hold any character"
+    );
     let pairs = walk.loop_pairs();
     let limits = abnf_runtime::network::Limits::DEFAULT;
     // Valid string contents, then (the last two) invalid ones.
-    let pieces: [&str; 11] = [
-        "a", "é", "😀", "\\n", "\\u00e9", " ", "日", "\\\"", "\\\\", "x\u{1}", "\\",
+    let pieces: [&str; 14] = [
+        "a",
+        "é",
+        "😀",
+        "\\n",
+        "\\u00e9",
+        " ",
+        "日",
+        "\\\"",
+        "\\\\",
+        "\u{10000}",
+        "\u{50000}",
+        "\u{10FFFF}",
+        "x\u{1}",
+        "\\",
     ];
     use abnf_runtime::simd::{cap_level, Level};
     let top = Level::detected();
@@ -419,7 +436,7 @@ fn json_skips_across_blocks_agree_with_the_general_walk() {
                 _ => {
                     doc.push('"');
                     for _ in 0..rng.below(80) {
-                        doc.push_str(pieces[rng.below(if round % 3 == 0 { 11 } else { 9 }) as usize]);
+                        doc.push_str(pieces[rng.below(if round % 3 == 0 { 14 } else { 12 }) as usize]);
                     }
                     doc.push('"');
                 }

@@ -69,7 +69,9 @@ pub(crate) struct Index {
     /// sets of the loop set's long escapes (empty if it has none); the
     /// loop set's single bytes, its two-byte escapes' first and second
     /// bytes, its UTF-8 lead bytes; lead bytes of three-byte sequences
-    /// and continuation bytes.
+    /// and continuation bytes; the lead bytes of four-byte sequences it
+    /// loops on ([`four_leads`]) and the bytes `0x90`-`0xBF` that follow
+    /// them.
     classes: PackedClasses<{ Classes::COUNT }>,
     /// The length `len` of the loop set's long escapes (JSON's
     /// `\uFFFF`: 4): an escape byte, a byte of the first of their
@@ -139,6 +141,12 @@ const ON_RUN: [u8; 2] = [2, 4];
 const ALWAYS: u8 = 8;
 
 impl Index {
+    /// Whether stage 1's class of four-byte leads ([`four_leads`]) has a
+    /// byte.
+    pub(crate) fn skips_four_byte_characters(&self) -> bool {
+        (0xF0..=0xF3).any(|b| self.classes.contains(Classes::FOUR, b))
+    }
+
     /// What stage 1 classifies by and stage 2 walks with, if `net`'s
     /// action table has a quoted loop set (see the module's
     /// documentation), and its rows fit the fused table. `pairs` are the
@@ -238,6 +246,8 @@ impl Index {
             NibbleClass::leads(set.leads),
             NibbleClass::high(0xE, 0xE),
             NibbleClass::high(0x8, 0xB),
+            four_leads(net, &in_set),
+            NibbleClass::high(0x9, 0xB),
         ];
         let mut entered = [0u64; 2];
         for (r, set) in [first, second].into_iter().enumerate() {
@@ -326,6 +336,48 @@ impl Index {
             fused,
         })
     }
+}
+
+/// The lead bytes `0xF0`-`0xF3` of four-byte UTF-8 characters that every
+/// state of the quoted loop set (`in_set`) shifts back to itself on,
+/// followed by any byte `0x90`-`0xBF` and two of `0x80`-`0xBF` (the
+/// character's bytes each lead to one state; a second byte `0x80`-`0x8F`
+/// after `0xF1`-`0xF3` stays an event): a class of stage 1, empty if the
+/// table has none.
+fn four_leads(net: &Network<'_>, in_set: &dyn Fn(usize) -> bool) -> NibbleClass {
+    const KIND: u32 = (1 << action::BITS) - 1;
+    let width = net.alphabet + 1;
+    let action = |row: usize, b: u8| net.actions[row + net.classes[b as usize] as usize];
+    let shift_to = |a: u32| match a & KIND {
+        action::SHIFT | action::SHIFT_LOOP => Some((a >> action::BITS) as usize),
+        _ => None,
+    };
+    // The one row that every byte of `bytes` shifts `row` to.
+    let one = |row: usize, bytes: core::ops::RangeInclusive<u8>| {
+        let mut to = bytes.map(|b| shift_to(action(row, b)));
+        let first = to.next()??;
+        to.all(|t| t == Some(first)).then_some(first)
+    };
+    let mut lo = [0u8; 16];
+    let rows: Vec<usize> = (0..net.states)
+        .filter(|&s| in_set(s))
+        .map(|s| s * width)
+        .collect();
+    for lead in 0xF0..=0xF3u8 {
+        let back = !rows.is_empty()
+            && rows.iter().all(|&row| {
+                let q1 = one(row, lead..=lead);
+                let q2 = q1.and_then(|q| one(q, 0x90..=0xBF));
+                let q3 = q2.and_then(|q| one(q, 0x80..=0xBF));
+                q3.and_then(|q| one(q, 0x80..=0xBF)) == Some(row)
+            });
+        if back {
+            lo[usize::from(lead & 15)] = 1;
+        }
+    }
+    let mut hi = [0u8; 16];
+    hi[15] = 1;
+    NibbleClass { lo, hi }
 }
 
 /// The long escapes of a loop set whose two-byte escapes are `pairs`
@@ -462,9 +514,11 @@ type Raw = [u64; Classes::COUNT];
 struct Classes;
 
 impl Classes {
-    const COUNT: usize = 11;
+    const COUNT: usize = 13;
     /// The first of the two self-loop sets' classes.
     const RUNS: usize = 1;
+    /// The lead bytes of four-byte characters ([`four_leads`]).
+    const FOUR: usize = 11;
 }
 
 /// Stage 1: the blocks, classified in order, with what carries from one
@@ -565,7 +619,7 @@ impl<'x> Stage1<'x> {
     #[inline(always)]
     fn block<const LONG: usize>(&mut self, raw: &Raw) -> Block {
         let ix = self.index;
-        let [quotes, run0, run1, first, then, inside, open, next, lead, high, cont] = *raw;
+        let [quotes, run0, run1, first, then, inside, open, next, lead, high, cont, lead4, cont9] = *raw;
         let escaped = self.escaped(open);
         let pairs = escaped & next & open << 1;
         let quotes = quotes & !escaped;
@@ -578,12 +632,20 @@ impl<'x> Stage1<'x> {
         // Whole UTF-8 characters of two and three bytes in the block.
         let two = lead & !high & cont >> 1 | pairs >> 1;
         let three = lead & high & cont >> 1 & cont >> 2;
+        // And of four bytes whose second is `0x90`-`0xBF` (emoji: `F0 9F`).
+        let four = lead4 & cont9 >> 1 & cont >> 2 & cont >> 3;
         // Long escapes: an escape byte that escapes a byte of the first
         // set, then `len` bytes of the second, all in the block (none if
         // the loop set has none: the two sets are empty).
         let long_starts = (escaped & first) >> 1 & open & window_all(then, LONG) >> 2;
-        let mid = three << 1 | three << 2 | two << 1 | window_any(long_starts, LONG + 1) << 1;
-        let strings = in_string & !quotes & (inside | three | two | long_starts | mid);
+        let mid = three << 1
+            | three << 2
+            | four << 1
+            | four << 2
+            | four << 3
+            | two << 1
+            | window_any(long_starts, LONG + 1) << 1;
+        let strings = in_string & !quotes & (inside | three | four | two | long_starts | mid);
         let runs = [run0 & !in_string, run1 & !in_string];
         // A byte is skipped if it is in a string or a run, but not where a
         // run of one kind follows a run of another (a number after white
