@@ -11,14 +11,18 @@
 //!
 //! The walk takes the input in batches of sixteen 64-byte blocks. *Stage
 //! 1* classifies the batch's blocks with vectors
-//! ([`crate::simd::classify_blocks`]: eleven byte classes packed into
-//! three pairs of nibble lookups), then runs a few dozen scalar
-//! operations on each block's masks, in order and with no branch
-//! ([`Stage1::blocks`], one loop per length of the long escapes, so that
-//! their windows unroll): where the strings are
+//! ([`crate::simd::classify_blocks`]: thirteen byte classes packed into
+//! pairs of nibble lookups, written class by class), then runs a few
+//! dozen bitwise operations on each block's masks with no branch, eight
+//! blocks at once in the lanes of an AVX-512 vector, four with AVX2, one
+//! below ([`Stage1::blocks`], written once over [`crate::simd::Lanes`]:
+//! what carries from one block to the next moves across lanes; one copy
+//! per length of the long escapes, so that their windows unroll): where
+//! the strings are
 //! (unescaped quotes, escapes counted across blocks with simdjson's
-//! odd-backslash rule, a prefix xor), which bytes inside them the loop set
-//! skips (its bytes, whole UTF-8 characters, escapes: each sequence whole,
+//! odd-backslash rule, block by block before the lanes, a prefix xor),
+//! which bytes inside them the loop set skips (its bytes, whole UTF-8
+//! characters, escapes: each sequence whole,
 //! and a skip may start only where one starts), and the runs of the two
 //! self-loop sets outside strings. Every other byte is an *event*, and so
 //! is the first byte of a run where another kind of run ends (the bytes
@@ -26,7 +30,7 @@
 //! enter its states rather than loop in them (a number's first digit).
 //!
 //! Stage 1 also writes, per block, which events follow a gap that a state
-//! with given skip flags may not skip ([`Block::bad`], one mask per
+//! with given skip flags may not skip ([`Blocks::bad`], one mask per
 //! combination of the three flags) and what the gap to the block's end
 //! needs.
 //!
@@ -43,9 +47,9 @@
 //! select (shifts, calls and returns follow the input's nesting, which no
 //! branch predictor knows); the room on the stack is checked per block.
 //! Where the row may not skip a gap (the bytes after an escape's first,
-//! say), the gap's bytes are stepped until it may. Both stages' scalar
-//! loops are compiled a second time with BMI1 and BMI2 for the CPUs that
-//! have them ([`crate::simd::bmi`]). So stage 1 only
+//! say), the gap's bytes are stepped until it may. Stage 2's loop is
+//! compiled a second time with BMI1 and BMI2 for the CPUs that have them
+//! ([`crate::simd::bmi`]). So stage 1 only
 //! decides what is fast: a block classified wrongly costs table steps,
 //! never a wrong answer, and the walk fails where the table's walk
 //! ([`Network::walk_table`]) fails, with the same [`Failure`].
@@ -56,7 +60,9 @@ use core::hint::select_unpredictable;
 
 use super::{action, Failure, Limits, Network};
 use crate::recognizer::ErrorKind;
-use crate::simd::{classify_blocks, LoopSet, NibbleClass, NibbleSet, PackedClasses};
+use crate::simd::{
+    classify_blocks, run_lanes, LaneTask, Lanes, Level, LoopSet, NibbleClass, NibbleSet, PackedClasses,
+};
 
 /// What stage 1 classifies by, found in a network's action table
 /// ([`Index::of`]).
@@ -107,10 +113,13 @@ impl Fused {
     const RETURN: u64 = 2;
     /// Any other action: the walk takes it from the network's table.
     const OTHER: u64 = 4;
-    /// Where the row's skip flags start (3 bits).
-    const FLAGS: u32 = 3;
+    /// Where the row's skip flags start (3 bits; there, an entry masked
+    /// to them is the byte offset of their row of [`Blocks::bad`]).
+    const FLAGS: u32 = 7;
+    /// The skip flags' bits.
+    const FLAG_BITS: u64 = 7 << Fused::FLAGS;
     /// Where the payload starts (it ends at bit 32).
-    const PAYLOAD: u32 = 6;
+    const PAYLOAD: u32 = 10;
     /// Where a call's return row starts.
     const RETURN_ROW: u32 = 32;
 
@@ -118,12 +127,6 @@ impl Fused {
     #[inline(always)]
     fn row(entry: u64) -> usize {
         (entry as u32 >> Fused::PAYLOAD) as usize
-    }
-
-    /// The skip flags of an entry's row (an index of [`Block::bad`]).
-    #[inline(always)]
-    fn flags(entry: u64) -> usize {
-        (entry >> Fused::FLAGS & 7) as usize
     }
 
     /// An entry of a row with [`Index::flags`] `flags`.
@@ -458,14 +461,14 @@ fn long_escapes(
 /// doubling steps unroll): bit `j` where bits `j .. j + width` of `m` are
 /// all set.
 #[inline(always)]
-fn window_all(m: u64, width: usize) -> u64 {
+fn window_all<V: Lanes>(m: V, width: usize) -> V {
     let (mut r, mut have) = (m, 1);
     while 2 * have <= width {
-        r &= r >> have;
+        r = r & r.shr(have as u32);
         have *= 2;
     }
     if have < width {
-        r &= r >> (width - have);
+        r = r & r.shr((width - have) as u32);
     }
     r
 }
@@ -473,42 +476,115 @@ fn window_all(m: u64, width: usize) -> u64 {
 /// Bit `j` where any of bits `j - width + 1 ..= j` of `m` is set (see
 /// [`window_all`]).
 #[inline(always)]
-fn window_any(m: u64, width: usize) -> u64 {
+fn window_any<V: Lanes>(m: V, width: usize) -> V {
     let (mut r, mut have) = (m, 1);
     while 2 * have <= width {
-        r |= r << have;
+        r = r | r.shl(have as u32);
         have *= 2;
     }
     if have < width {
-        r |= r << (width - have);
+        r = r | r.shl((width - have) as u32);
     }
     r
 }
 
-/// One block's classification by stage 1 (bit `j`: byte `j` of the
-/// block).
-#[derive(Clone, Copy)]
-struct Block {
+/// Stage 1's blocks in a batch.
+const BATCH: usize = 16;
+
+// A row of `Blocks::bad` is `1 << Fused::FLAGS` bytes (`Index::fast`).
+const _: () = assert!(8 * BATCH == 1 << Fused::FLAGS);
+
+/// A batch's blocks as stage 1 classifies them (bit `j` of `events[i]`:
+/// byte `j` of block `i`), each mask of all the blocks side by side, so
+/// that stage 1 writes several blocks' with one vector ([`Lanes`]).
+struct Blocks {
     /// Bytes the walk steps at (see the module's documentation).
-    events: u64,
+    events: [u64; BATCH],
     /// Bytes inside strings where a skip may start: those the quoted loop
     /// set skips, but not inside a sequence (a character, an escape) that
     /// starts before them.
-    strings: u64,
+    strings: [u64; BATCH],
     /// Bytes of each self-loop set outside strings.
-    runs: [u64; 2],
+    runs: [[u64; BATCH]; 2],
     /// The events after a gap (skipped bytes) that a state with skip
-    /// flags `f` ([`Fused::flags`]) may not skip: `bad[f]`.
-    bad: [u64; 8],
+    /// flags `f` ([`Fused::FLAG_BITS`]) may not skip: `bad[f * BATCH + i]`
+    /// in block `i`.
+    bad: [u64; 8 * BATCH],
     /// What the walk's state needs to skip the gap from the last event
     /// to the block's end (to the input's, in its last block):
     /// [`ALWAYS`] if there is none ([`Block::need_at`]).
-    trail: u8,
+    trail: [u8; BATCH],
 }
 
-/// A block classified by [`Index::classes`] (mask `k`: the bytes in class
-/// `k`), as [`crate::simd::classify_blocks`] writes it.
-type Raw = [u64; Classes::COUNT];
+impl Blocks {
+    const EMPTY: Blocks = Blocks {
+        events: [0; BATCH],
+        strings: [0; BATCH],
+        runs: [[0; BATCH]; 2],
+        bad: [0; 8 * BATCH],
+        trail: [ALWAYS; BATCH],
+    };
+
+    /// Block `i` for the slow steps.
+    fn block(&self, i: usize) -> Block {
+        Block {
+            events: self.events[i],
+            strings: self.strings[i],
+            runs: [self.runs[0][i], self.runs[1][i]],
+        }
+    }
+
+    /// Block `i` with its bytes from `live` (1 to 64) on cut off (the
+    /// input ends there), and what its trailing gap needs.
+    fn end(&mut self, i: usize, live: usize) {
+        if live < 64 {
+            self.events[i] &= (1 << live) - 1;
+        }
+        // The trailing gap starts after the last event (at the block's
+        // start if it has none: it goes on from an earlier block).
+        let gap = 64 - self.events[i].leading_zeros() as usize;
+        self.trail[i] = if gap < live {
+            self.block(i).need_at(gap)
+        } else {
+            ALWAYS
+        };
+    }
+}
+
+/// One block of [`Blocks`], for the slow steps.
+struct Block {
+    events: u64,
+    strings: u64,
+    runs: [u64; 2],
+}
+
+impl Block {
+    /// The first byte of the block at `at` not stepped yet, with its
+    /// events `left` not taken: after the last event taken, else the
+    /// block's first (a gap from an earlier block ended in one the walk's
+    /// state loops on).
+    fn next(&self, at: usize, left: u64) -> usize {
+        let done = self.events & !left;
+        if done == 0 {
+            at
+        } else {
+            at + 64 - done.leading_zeros() as usize
+        }
+    }
+
+    /// What the walk's state needs to skip the bytes from `off` (below
+    /// 64) to the next event: a bit of [`Index::flags`] (0 if they cannot
+    /// be skipped).
+    #[inline(always)]
+    fn need_at(&self, off: usize) -> u8 {
+        let bit = |mask: u64| (mask >> off & 1) as u8;
+        (bit(self.strings) * IN_SET) | (bit(self.runs[0]) * ON_RUN[0]) | (bit(self.runs[1]) * ON_RUN[1])
+    }
+}
+
+/// A batch classified by [`Index::classes`] (`raw[k][i]`: the bytes of
+/// block `i` in class `k`), as [`crate::simd::classify_blocks`] writes it.
+type Raw = [[u64; BATCH]; Classes::COUNT];
 
 /// The classes of [`Index::classes`].
 struct Classes;
@@ -517,6 +593,8 @@ impl Classes {
     const COUNT: usize = 13;
     /// The first of the two self-loop sets' classes.
     const RUNS: usize = 1;
+    /// The escape bytes' class (the two-byte escapes' first bytes).
+    const OPEN: usize = 6;
     /// The lead bytes of four-byte characters ([`four_leads`]).
     const FOUR: usize = 11;
 }
@@ -528,16 +606,11 @@ struct Stage1<'x> {
     /// Whether the first byte of the next block is escaped (it follows an
     /// odd row of escape bytes).
     escaped: u64,
-    /// All ones if the next block starts inside a string.
+    /// 1 if the next block starts inside a string.
     in_string: u64,
-    /// The last byte's bit of the skipped strings, of each self-loop set,
-    /// of their union, and of the bytes skipped, in the last block.
+    /// The last block's skipped strings, runs of each self-loop set, their
+    /// union, and bytes that are not events (their last bits carry).
     last: [u64; 5],
-}
-
-impl Stage1<'_> {
-    /// Blocks classified at once (1 KB of input).
-    const BATCH: usize = 16;
 }
 
 impl<'x> Stage1<'x> {
@@ -564,170 +637,162 @@ impl<'x> Stage1<'x> {
         (EVEN ^ sum << 1) & follows
     }
 
-    /// The blocks of a batch, from their classification by
-    /// [`Index::classes`]; the input ends `live` bytes into the last.
-    /// With BMI1 and BMI2 where [`crate::simd::bmi`] says so.
-    fn blocks(&mut self, raw: &[Raw], blocks: &mut [Block], live: usize, bmi: bool) {
-        #[cfg(target_arch = "x86_64")]
-        if bmi {
-            // SAFETY: `simd::bmi` found BMI1 and BMI2 on this CPU (CPUID),
-            // the function's target features.
-            return unsafe { self.blocks_bmi(raw, blocks, live) };
+    /// The first `count` blocks of a batch into `out`, from their
+    /// classification by [`Index::classes`], with the widest lanes of
+    /// `level` ([`run_lanes`]); the input ends `live` bytes into the last.
+    fn blocks(&mut self, level: Level, raw: &Raw, out: &mut Blocks, count: usize, live: usize) {
+        // The escapes first, block by block: their carry is an addition's.
+        let mut escaped = [0u64; BATCH];
+        for (e, &open) in escaped.iter_mut().zip(&raw[Classes::OPEN][..count]) {
+            *e = self.escaped(open);
         }
-        let _ = bmi;
-        self.blocks_any(raw, blocks, live)
-    }
-
-    /// [`Stage1::blocks`] for CPUs with BMI1 and BMI2.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must have BMI1 and BMI2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "bmi1,bmi2")]
-    unsafe fn blocks_bmi(&mut self, raw: &[Raw], blocks: &mut [Block], live: usize) {
-        self.blocks_any(raw, blocks, live)
-    }
-
-    /// [`Stage1::blocks`] for the long escapes' length.
-    #[inline(always)]
-    fn blocks_any(&mut self, raw: &[Raw], blocks: &mut [Block], live: usize) {
-        match self.index.long {
-            1 => self.blocks_with::<1>(raw, blocks, live),
-            2 => self.blocks_with::<2>(raw, blocks, live),
-            3 => self.blocks_with::<3>(raw, blocks, live),
-            4 => self.blocks_with::<4>(raw, blocks, live),
-            5 => self.blocks_with::<5>(raw, blocks, live),
-            6 => self.blocks_with::<6>(raw, blocks, live),
-            7 => self.blocks_with::<7>(raw, blocks, live),
-            _ => self.blocks_with::<8>(raw, blocks, live),
+        run_lanes(
+            level,
+            Lanes1 {
+                stage1: self,
+                raw,
+                escaped: &escaped,
+                out,
+                count,
+            },
+        );
+        for i in 0..count {
+            out.end(i, if i + 1 == count { live } else { 64 });
         }
     }
 
-    /// [`Stage1::blocks`] for long escapes of `LONG` bytes.
+    /// [`Stage1::blocks`] with lanes `V`, for long escapes of `LONG`
+    /// bytes: `V::COUNT` blocks at a time (past `count`, the lanes of the
+    /// last group are the batch's unused blocks, whose carries no block
+    /// reads: only the input's last batch is short).
     #[inline(always)]
-    fn blocks_with<const LONG: usize>(&mut self, raw: &[Raw], blocks: &mut [Block], live: usize) {
-        let count = raw.len().min(blocks.len());
-        for (i, (block, raw)) in blocks.iter_mut().zip(raw).enumerate() {
-            *block = self
-                .block::<LONG>(raw)
-                .ends_at(if i + 1 == count { live } else { 64 });
+    fn groups<V: Lanes, const LONG: usize>(
+        &mut self,
+        t: V::Token,
+        raw: &Raw,
+        escaped: &[u64; BATCH],
+        out: &mut Blocks,
+        count: usize,
+    ) {
+        let mut g = 0;
+        while g < count {
+            self.group::<V, LONG>(t, raw, escaped, g, out);
+            g += V::COUNT;
         }
     }
 
-    /// The next block, from its classification by [`Index::classes`].
+    /// The blocks `g ..` `g + V::COUNT` (see the module's documentation).
     #[inline(always)]
-    fn block<const LONG: usize>(&mut self, raw: &Raw) -> Block {
+    fn group<V: Lanes, const LONG: usize>(
+        &mut self,
+        t: V::Token,
+        raw: &Raw,
+        escaped: &[u64; BATCH],
+        g: usize,
+        out: &mut Blocks,
+    ) {
+        // `BATCH` is a multiple of every `V::COUNT`: one check for all the
+        // loads and stores below.
+        assert!(g + V::COUNT <= BATCH);
         let ix = self.index;
-        let [quotes, run0, run1, first, then, inside, open, next, lead, high, cont, lead4, cont9] = *raw;
-        let escaped = self.escaped(open);
-        let pairs = escaped & next & open << 1;
+        let [quotes, run0, run1, first, then, inside, open, next, lead, high, cont, lead4, cont9] =
+            core::array::from_fn(|k| V::load(t, &raw[k][g..]));
+        let escaped = V::load(t, &escaped[g..]);
+        let pairs = escaped & next & open.shl(1);
         let quotes = quotes & !escaped;
         let mut in_string = quotes;
         for shift in [1, 2, 4, 8, 16, 32] {
-            in_string ^= in_string << shift;
+            in_string = in_string ^ in_string.shl(shift);
         }
-        in_string ^= self.in_string;
-        self.in_string = ((in_string as i64) >> 63) as u64;
-        // Whole UTF-8 characters of two and three bytes in the block.
-        let two = lead & !high & cont >> 1 | pairs >> 1;
-        let three = lead & high & cont >> 1 & cont >> 2;
-        // And of four bytes whose second is `0x90`-`0xBF` (emoji: `F0 9F`).
-        let four = lead4 & cont9 >> 1 & cont >> 2 & cont >> 3;
+        // A block starts inside a string after an odd number of quotes.
+        in_string = in_string ^ in_string.shr(63).up(self.in_string).xor_prefix().neg();
+        self.in_string = in_string.last() >> 63;
+        // Whole UTF-8 characters of two, three and four bytes in the
+        // block (the last with a second byte `0x90`-`0xBF`: emoji).
+        let two = lead & !high & cont.shr(1) | pairs.shr(1);
+        let three = lead & high & cont.shr(1) & cont.shr(2);
+        let four = lead4 & cont9.shr(1) & cont.shr(2) & cont.shr(3);
         // Long escapes: an escape byte that escapes a byte of the first
         // set, then `len` bytes of the second, all in the block (none if
         // the loop set has none: the two sets are empty).
-        let long_starts = (escaped & first) >> 1 & open & window_all(then, LONG) >> 2;
-        let mid = three << 1
-            | three << 2
-            | four << 1
-            | four << 2
-            | four << 3
-            | two << 1
-            | window_any(long_starts, LONG + 1) << 1;
+        let long_starts = (escaped & first).shr(1) & open & window_all(then, LONG).shr(2);
+        let mid = three.shl(1)
+            | three.shl(2)
+            | four.shl(1)
+            | four.shl(2)
+            | four.shl(3)
+            | two.shl(1)
+            | window_any(long_starts, LONG + 1).shl(1);
         let strings = in_string & !quotes & (inside | three | four | two | long_starts | mid);
         let runs = [run0 & !in_string, run1 & !in_string];
         // A byte is skipped if it is in a string or a run, but not where a
         // run of one kind follows a run of another (a number after white
         // space): so the bytes between two events are all of one kind.
         let kinds = [strings, runs[0], runs[1], strings | runs[0] | runs[1]];
-        let after = |k: usize| kinds[k] << 1 | self.last[k];
-        let starts = [strings & !after(0), runs[0] & !after(1), runs[1] & !after(2)];
+        // Per kind, the bytes after one of that kind (the last byte of
+        // the block before carries).
+        let after: [V; 4] = core::array::from_fn(|k| kinds[k].shl(1) | kinds[k].up(self.last[k]).shr(63));
+        let starts = [strings & !after[0], runs[0] & !after[1], runs[1] & !after[2]];
         let events = !kinds[3]
-            | (starts[0] | starts[1] | starts[2]) & after(3)
-            | starts[1] & ix.entered[0]
-            | starts[2] & ix.entered[1];
-        let gap = events & (!events << 1 | self.last[4]);
+            | (starts[0] | starts[1] | starts[2]) & after[3]
+            | starts[1] & V::splat(t, ix.entered[0])
+            | starts[2] & V::splat(t, ix.entered[1]);
+        let skipped = !events;
+        let gap = events & (skipped.shl(1) | skipped.up(self.last[4]).shr(63));
         // The gaps of each kind: the bytes before them are of one kind.
-        let gaps = [gap & after(0), gap & after(1), gap & after(2)];
-        let bad = core::array::from_fn(|f| {
-            (0..3)
+        let gaps = [gap & after[0], gap & after[1], gap & after[2]];
+        events.store(&mut out.events[g..]);
+        (strings & !mid).store(&mut out.strings[g..]);
+        runs[0].store(&mut out.runs[0][g..]);
+        runs[1].store(&mut out.runs[1][g..]);
+        for f in 0..8 {
+            let bad = (0..3)
                 .filter(|&k| f >> k & 1 == 0)
-                .fold(0, |bad, k| bad | gaps[k])
-        });
-        self.last = [
-            kinds[0] >> 63,
-            kinds[1] >> 63,
-            kinds[2] >> 63,
-            kinds[3] >> 63,
-            !events >> 63,
-        ];
-        Block {
-            events,
-            strings: strings & !mid,
-            runs,
-            bad,
-            trail: ALWAYS,
+                .fold(V::splat(t, 0), |bad, k| bad | gaps[k]);
+            bad.store(&mut out.bad[f * BATCH + g..]);
         }
+        self.last = [
+            kinds[0].last(),
+            kinds[1].last(),
+            kinds[2].last(),
+            kinds[3].last(),
+            skipped.last(),
+        ];
     }
 }
 
-impl Block {
-    /// No bytes: no events, nothing to skip.
-    const EMPTY: Block = Block {
-        events: 0,
-        strings: 0,
-        runs: [0; 2],
-        bad: [0; 8],
-        trail: ALWAYS,
-    };
+/// [`Stage1::blocks`] as a [`LaneTask`]: the groups of blocks, with the
+/// long escapes' length as a constant (so that their windows unroll).
+struct Lanes1<'s, 'x> {
+    stage1: &'s mut Stage1<'x>,
+    raw: &'s Raw,
+    escaped: &'s [u64; BATCH],
+    out: &'s mut Blocks,
+    count: usize,
+}
 
-    /// The block with its bytes from `live` (1 to 64) on cut off (the
-    /// input ends there), and what its trailing gap needs.
+impl LaneTask for Lanes1<'_, '_> {
+    type Output = ();
+
     #[inline(always)]
-    fn ends_at(mut self, live: usize) -> Block {
-        if live < 64 {
-            self.events &= (1 << live) - 1;
+    fn run<V: Lanes>(self, t: V::Token) {
+        let Lanes1 {
+            stage1,
+            raw,
+            escaped,
+            out,
+            count,
+        } = self;
+        match stage1.index.long {
+            1 => stage1.groups::<V, 1>(t, raw, escaped, out, count),
+            2 => stage1.groups::<V, 2>(t, raw, escaped, out, count),
+            3 => stage1.groups::<V, 3>(t, raw, escaped, out, count),
+            4 => stage1.groups::<V, 4>(t, raw, escaped, out, count),
+            5 => stage1.groups::<V, 5>(t, raw, escaped, out, count),
+            6 => stage1.groups::<V, 6>(t, raw, escaped, out, count),
+            7 => stage1.groups::<V, 7>(t, raw, escaped, out, count),
+            _ => stage1.groups::<V, 8>(t, raw, escaped, out, count),
         }
-        // The trailing gap starts after the last event (at the block's
-        // start if it has none: it goes on from an earlier block).
-        let gap = 64 - self.events.leading_zeros() as usize;
-        if gap < live {
-            self.trail = self.need_at(gap);
-        }
-        self
-    }
-
-    /// The first byte of the block at `at` not stepped yet, with its
-    /// events `left` not taken: after the last event taken, else the
-    /// block's first (a gap from an earlier block ended in one the walk's
-    /// state loops on).
-    fn next(&self, at: usize, left: u64) -> usize {
-        let done = self.events & !left;
-        if done == 0 {
-            at
-        } else {
-            at + 64 - done.leading_zeros() as usize
-        }
-    }
-
-    /// What the walk's state needs to skip the bytes from `off` (below
-    /// 64) to the next event: a bit of [`Index::flags`] (0 if they cannot
-    /// be skipped).
-    #[inline(always)]
-    fn need_at(&self, off: usize) -> u8 {
-        let bit = |mask: u64| (mask >> off & 1) as u8;
-        (bit(self.strings) * IN_SET) | (bit(self.runs[0]) * ON_RUN[0]) | (bit(self.runs[1]) * ON_RUN[1])
     }
 }
 
@@ -858,7 +923,8 @@ struct Batch<'b> {
     classes: &'b [u8; 256],
     bytes: &'b [u8],
     base: usize,
-    blocks: &'b [Block],
+    blocks: &'b Blocks,
+    count: usize,
 }
 
 /// The stack's parts for stage 2's fast loop ([`Stack::parts_mut`]), and
@@ -942,6 +1008,7 @@ impl Index {
             bytes,
             base,
             blocks,
+            count,
         }: &Batch<'_>,
         regs: &mut Regs,
         Room { words, offsets, room }: Room<'_>,
@@ -955,11 +1022,13 @@ impl Index {
             mut left,
         } = *regs;
         debug_assert!(Stack::top_at(room) < words.len() && words.len() == offsets.len());
-        debug_assert!(i < blocks.len() && bytes.len() > 64 * (blocks.len() - 1));
+        debug_assert!(i < count && count <= BATCH && bytes.len() > 64 * (count - 1));
         let exit = 'walk: loop {
-            let block = &blocks[i];
             let at = base + 64 * i;
             let blk = &bytes[64 * i..];
+            // The block's column of `bad`: its row for skip flags `f` is
+            // `f * BATCH` words on, the entry's flags bits as bytes.
+            let bad_at = blocks.bad[i..].as_ptr();
             while left != 0 {
                 let off = left.trailing_zeros() as usize;
                 // A call may push while fewer than `room` calls are open.
@@ -973,7 +1042,10 @@ impl Index {
                 // every row a shift, call or return goes to), and the table
                 // has `alphabet + 1` columns.
                 let a = unsafe { *fused.get_unchecked(row + class) };
-                if block.bad[Fused::flags(a)] >> off & 1 != 0 {
+                // SAFETY: the flags bits are `8 BATCH f` bytes with `f < 8`
+                // (`Fused::FLAGS`): the word `bad[f * BATCH + i]`.
+                let bad = unsafe { bad_at.byte_add((a & Fused::FLAG_BITS) as usize).read() };
+                if bad >> off & 1 != 0 {
                     break 'walk Exit::Slow { off, skipped: false };
                 }
                 // The action after a return, from the row on top (the
@@ -1007,14 +1079,14 @@ impl Index {
                 left &= left - 1;
             }
             // The block's end: a gap to it must be one the state loops on.
-            if self.flags[row] & block.trail == 0 {
+            if self.flags[row] & blocks.trail[i] == 0 {
                 break Exit::Trailing;
             }
             i += 1;
-            if i == blocks.len() {
+            if i == count {
                 break Exit::Done;
             }
-            left = blocks[i].events;
+            left = blocks.events[i];
             if !CHECKED && len + 64 > room {
                 break Exit::Room;
             }
@@ -1062,22 +1134,18 @@ impl Network<'_> {
         let mut stage1 = Stage1::new(index);
         let mut row = self.starts[rule] as usize * width;
         let mut stack = Stack::new(self.states * width);
-        let mut raw: [Raw; Stage1::BATCH] = [[0; Classes::COUNT]; Stage1::BATCH];
-        let mut blocks = [Block::EMPTY; Stage1::BATCH];
+        let mut raw: Raw = [[0; BATCH]; Classes::COUNT];
+        let mut blocks = Blocks::EMPTY;
+        let level = Level::detected();
         let bmi = crate::simd::bmi();
         let mut base = 0;
         while base < n {
             // Stage 1 for a batch of blocks.
-            let count = (n - base).div_ceil(64).min(Stage1::BATCH);
-            classify_blocks(&index.classes, input, base, &mut raw[..count]);
+            let count = (n - base).div_ceil(64).min(BATCH);
+            classify_blocks(&index.classes, input, base, &mut raw, count);
             let end = n.min(base + 64 * count);
-            stage1.blocks(
-                &raw[..count],
-                &mut blocks[..count],
-                end - (base + 64 * (count - 1)),
-                bmi,
-            );
-            let blocks = &blocks[..count];
+            stage1.blocks(level, &raw, &mut blocks, count, end - (base + 64 * (count - 1)));
+            let blocks = &blocks;
             let bytes = &input[base..end];
             // Stage 2 over them: the fast loop, and the slow steps where
             // it stops.
@@ -1086,13 +1154,14 @@ impl Network<'_> {
                 top: 0,
                 len: stack.len,
                 block: 0,
-                left: blocks[0].events,
+                left: blocks.events[0],
             };
             let batch = Batch {
                 classes: &self.classes,
                 bytes,
                 base,
                 blocks,
+                count,
             };
             loop {
                 let (words, offsets) = stack.parts_mut();
@@ -1105,7 +1174,7 @@ impl Network<'_> {
                 stack.len = regs.len;
                 // The block the loop stopped in (past the batch's last
                 // after `Done`, which needs none).
-                let (block, at) = (&blocks[regs.block.min(count - 1)], base + 64 * regs.block);
+                let (block, at) = (blocks.block(regs.block.min(count - 1)), base + 64 * regs.block);
                 match exit {
                     Exit::Done => break,
                     // On with a check per event.
@@ -1117,7 +1186,7 @@ impl Network<'_> {
                         // event with the network's own table.
                         let from = if skipped { p } else { block.next(at, regs.left) };
                         regs.row =
-                            self.step_gap(regs.row, &mut stack, input, limits, (index, block), (from, p))?;
+                            self.step_gap(regs.row, &mut stack, input, limits, (index, &block), (from, p))?;
                         regs.row = self.step(regs.row, &mut stack, input, p, limits)?;
                         regs.left &= regs.left - 1;
                         regs.len = stack.len;
@@ -1127,13 +1196,14 @@ impl Network<'_> {
                         // loop on: stepped here, where the block's masks
                         // say where it may be skipped.
                         let gap = (block.next(at, regs.left), n.min(at + 64));
-                        regs.row = self.step_gap(regs.row, &mut stack, input, limits, (index, block), gap)?;
+                        regs.row =
+                            self.step_gap(regs.row, &mut stack, input, limits, (index, &block), gap)?;
                         regs.len = stack.len;
                         regs.block += 1;
                         if regs.block == count {
                             break;
                         }
-                        regs.left = blocks[regs.block].events;
+                        regs.left = blocks.events[regs.block];
                     }
                 }
             }

@@ -839,33 +839,37 @@ impl<const K: usize> PackedClasses<K> {
     }
 }
 
-/// Classifies `out.len()` consecutive 64-byte blocks of `input`, the first
-/// at `at`, by each of the classes of `classes` (bit `j` of `out[i][k]`:
-/// byte `at + 64 i + j` is in class `k`); bytes past the end of `input`
-/// are in none. With the widest vectors this CPU has: two `pshufb` per
-/// pair of tables and vector, then a test per class, the tables loaded
-/// once for all the blocks (stage 1 of the deterministic walk over a
-/// structural index, [`crate::network`]).
+/// Classifies `blocks` consecutive 64-byte blocks of `input` (at most
+/// `N`), the first at `at`, by each of the classes of `classes`, class
+/// by class (bit `j` of `out[k][i]`: byte `at + 64 i + j` is in class
+/// `k`, so that a vector reads one class of several blocks); bytes past
+/// the end of `input` are in none. With the widest vectors this CPU has:
+/// two `pshufb` per pair of tables and vector, then a test per class, the
+/// tables loaded once for all the blocks (stage 1 of the deterministic
+/// walk over a structural index, [`crate::network`]).
 #[inline]
-pub fn classify_blocks<const K: usize>(
+pub fn classify_blocks<const K: usize, const N: usize>(
     classes: &PackedClasses<K>,
     input: &[u8],
     at: usize,
-    out: &mut [[u64; K]],
+    out: &mut [[u64; N]; K],
+    blocks: usize,
 ) {
-    classify_blocks_with(Level::detected(), classes, input, at, out)
+    classify_blocks_with(Level::detected(), classes, input, at, out, blocks)
 }
 
 /// [`classify_blocks`] with a given implementation (a level the CPU does
 /// not have runs the best one it has).
 #[inline]
-pub fn classify_blocks_with<const K: usize>(
+pub fn classify_blocks_with<const K: usize, const N: usize>(
     level: Level,
     classes: &PackedClasses<K>,
     input: &[u8],
     at: usize,
-    out: &mut [[u64; K]],
+    out: &mut [[u64; N]; K],
+    blocks: usize,
 ) {
+    let blocks = blocks.min(N);
     #[cfg(target_arch = "x86_64")]
     {
         let level = level.min(Level::detected());
@@ -873,72 +877,79 @@ pub fn classify_blocks_with<const K: usize>(
             // The blocks wholly inside the input, then the one the input
             // ends in (copied), then none.
             let rest = input.get(at..).unwrap_or(&[]);
-            let whole = (rest.len() / 64).min(out.len());
-            let (full, tail) = out.split_at_mut(whole);
-            let run = |bytes: &[u8], out: &mut [[u64; K]]| match classes.used {
-                1 => classify_level::<1, K>(level, classes, bytes, out),
-                2 => classify_level::<2, K>(level, classes, bytes, out),
-                3 => classify_level::<3, K>(level, classes, bytes, out),
-                _ => classify_level::<4, K>(level, classes, bytes, out),
+            let whole = (rest.len() / 64).min(blocks);
+            let run = |bytes: &[u8], out: &mut [[u64; N]; K], first: usize, blocks: usize| match classes.used
+            {
+                1 => classify_level::<1, K, N>(level, classes, bytes, out, first, blocks),
+                2 => classify_level::<2, K, N>(level, classes, bytes, out, first, blocks),
+                3 => classify_level::<3, K, N>(level, classes, bytes, out, first, blocks),
+                _ => classify_level::<4, K, N>(level, classes, bytes, out, first, blocks),
             };
-            run(rest, full);
-            if let Some((last, none)) = tail.split_first_mut() {
+            run(rest, out, 0, whole);
+            if whole < blocks {
                 let mut buf = [0xFFu8; 64];
                 let block = block_at(input, at + 64 * whole, &mut buf);
-                run(block, core::slice::from_mut(last));
+                run(block, out, whole, 1);
                 // The copy's filler bytes may be in a class.
                 let live = rest.len().saturating_sub(64 * whole).min(64);
                 let live = if live == 64 { !0 } else { (1u64 << live) - 1 };
-                last.iter_mut().for_each(|m| *m &= live);
-                none.fill([0; K]);
+                for class in out.iter_mut() {
+                    class[whole] &= live;
+                    class[whole + 1..blocks].fill(0);
+                }
             }
             return;
         }
     }
     let _ = level;
-    classify_blocks_scalar(classes, input, at, out)
+    classify_blocks_scalar(classes, input, at, out, blocks)
 }
 
 /// [`classify_blocks`] at a vector level, with the first `T` pairs of
-/// tables; `bytes` holds 64 bytes per block of `out`.
+/// tables; `bytes` holds 64 bytes per block, written from `out[k][first]`.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn classify_level<const T: usize, const K: usize>(
+fn classify_level<const T: usize, const K: usize, const N: usize>(
     level: Level,
     classes: &PackedClasses<K>,
     bytes: &[u8],
-    out: &mut [[u64; K]],
+    out: &mut [[u64; N]; K],
+    first: usize,
+    blocks: usize,
 ) {
-    assert!(bytes.len() >= 64 * out.len() && T <= PACKED_TABLES);
+    assert!(bytes.len() >= 64 * blocks && first + blocks <= N && T <= PACKED_TABLES);
     let tables: &[NibbleClass; T] = classes.tables[..T].try_into().expect("T tables");
     let select = &classes.select;
     match level {
         // SAFETY: `Level::detected` found AVX-512 F and BW (CPUID and
         // XCR0) on this CPU, so the function's target features are
-        // present; `bytes` holds 64 bytes per block of `out` (asserted).
+        // present; `bytes` holds 64 bytes per block (asserted).
         Level::Avx512 | Level::Vbmi => unsafe {
-            x86_64::avx512::classify_blocks_avx512(tables, select, bytes, out)
+            x86_64::avx512::classify_blocks_avx512(tables, select, bytes, out, first, blocks)
         },
         // SAFETY: as above, for AVX2.
-        Level::Avx2 => unsafe { x86_64::avx2::classify_blocks_avx2(tables, select, bytes, out) },
+        Level::Avx2 => unsafe {
+            x86_64::avx2::classify_blocks_avx2(tables, select, bytes, out, first, blocks)
+        },
         // SAFETY: as above, for SSSE3.
-        _ => unsafe { x86_64::ssse3::classify_blocks_ssse3(tables, select, bytes, out) },
+        _ => unsafe { x86_64::ssse3::classify_blocks_ssse3(tables, select, bytes, out, first, blocks) },
     }
 }
 
 /// The scalar twin of [`classify_blocks`]: one byte at a time.
-pub fn classify_blocks_scalar<const K: usize>(
+pub fn classify_blocks_scalar<const K: usize, const N: usize>(
     classes: &PackedClasses<K>,
     input: &[u8],
     at: usize,
-    out: &mut [[u64; K]],
+    out: &mut [[u64; N]; K],
+    blocks: usize,
 ) {
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = [0; K];
+    for i in 0..blocks.min(N) {
         let block = input.get(at + 64 * i..).unwrap_or(&[]);
-        for (j, &b) in block.iter().take(64).enumerate() {
-            for (k, m) in o.iter_mut().enumerate() {
-                *m |= u64::from(classes.contains(k, b)) << j;
+        for (k, class) in out.iter_mut().enumerate() {
+            class[i] = 0;
+            for (j, &b) in block.iter().take(64).enumerate() {
+                class[i] |= u64::from(classes.contains(k, b)) << j;
             }
         }
     }
@@ -1424,6 +1435,8 @@ pub fn match_shapes_scalar(classes: &[u8; 256], rows: &[u8], ids: &[u8], input: 
 // Only the x86-64 levels supply windows today (a NEON level would too).
 #[cfg(target_arch = "x86_64")]
 mod generic;
+mod lanes;
+pub use lanes::{run_lanes, LaneTask, Lanes};
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 

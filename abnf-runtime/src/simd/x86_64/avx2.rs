@@ -5,7 +5,9 @@ use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
 use crate::simd::generic::{find, find_byte_in, match_shapes_in, Classify, NibbleExits};
-use crate::simd::{AtomNibbles, BlockMasks, ExitWalk, LoopSet, NibbleClass, NibbleSet, Starts};
+use crate::simd::{
+    AtomNibbles, BlockMasks, ExitWalk, LaneTask, Lanes, LoopSet, NibbleClass, NibbleSet, Starts,
+};
 
 /// The lookup tables of a [`LoopSet`] in 32-byte registers (each table
 /// in both 128-bit lanes: `vpshufb` looks up per lane).
@@ -157,15 +159,19 @@ pub(crate) unsafe fn classify_block_avx2(
 /// # Safety
 ///
 /// The CPU must have AVX2 (and the OS must save its registers), and
-/// `bytes` must hold 64 bytes for each block of `out`.
+/// `bytes` must hold 64 bytes for each of the `blocks` blocks.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn classify_blocks_avx2<const T: usize, const K: usize>(
+pub(crate) unsafe fn classify_blocks_avx2<const T: usize, const K: usize, const N: usize>(
     tables: &[NibbleClass; T],
     select: &[(u8, u8); K],
     bytes: &[u8],
-    out: &mut [[u64; K]],
+    out: &mut [[u64; N]; K],
+    first: usize,
+    blocks: usize,
 ) {
-    debug_assert!(bytes.len() >= 64 * out.len());
+    debug_assert!(bytes.len() >= 64 * blocks);
+    // One check for every store below.
+    assert!(first + blocks <= N);
     let nib = _mm256_set1_epi8(0x0f);
     let z = _mm256_setzero_si256();
     let mut lo = [z; T];
@@ -182,7 +188,7 @@ pub(crate) unsafe fn classify_blocks_avx2<const T: usize, const K: usize>(
     for k in 0..K {
         bits[k] = _mm256_set1_epi8(select[k].1 as i8);
     }
-    for (i, o) in out.iter_mut().enumerate() {
+    for i in 0..blocks {
         // SAFETY: bytes `64 i .. 64 i + 64` of `bytes` (the caller's
         // promise); unaligned loads.
         let v = unsafe {
@@ -204,7 +210,7 @@ pub(crate) unsafe fn classify_blocks_avx2<const T: usize, const K: usize>(
             // The bytes outside the class, then their complement.
             let e0 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(m[0], bits[k]), z)) as u32;
             let e1 = _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(m[1], bits[k]), z)) as u32;
-            o[k] = !(u64::from(e0) | u64::from(e1) << 32);
+            out[k][first + i] = !(u64::from(e0) | u64::from(e1) << 32);
         }
     }
 }
@@ -397,4 +403,116 @@ pub(crate) unsafe fn match_shapes_avx2(
         let hit = _mm256_and_si256(_mm256_and_si256(lo, hi), m);
         _mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, _mm256_setzero_si256())) != 0
     })
+}
+
+/// Four blocks' masks, one per 64-bit lane ([`crate::simd::Lanes`]).
+#[derive(Clone, Copy)]
+pub struct Lanes4(__m256i);
+
+/// The proof that the CPU has AVX2 (made by [`run_lanes`] only): every
+/// [`Lanes4`] is made from one, so its methods may use AVX2.
+#[derive(Clone, Copy)]
+pub struct Avx2(());
+
+/// Runs `task` with [`Lanes4`].
+///
+/// # Safety
+///
+/// The CPU must have AVX2 (and the OS must save its registers).
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn run_lanes<T: LaneTask>(task: T) -> T::Output {
+    task.run::<Lanes4>(Avx2(()))
+}
+
+// SAFETY (every `unsafe` block of these impls): a `Lanes4` exists only
+// where an `Avx2` token was made, by `run_lanes`, which runs on a CPU with
+// AVX2; loads and stores are unaligned, within the slices (asserted).
+impl core::ops::BitAnd for Lanes4 {
+    type Output = Lanes4;
+    #[inline(always)]
+    fn bitand(self, o: Lanes4) -> Lanes4 {
+        Lanes4(unsafe { _mm256_and_si256(self.0, o.0) })
+    }
+}
+
+impl core::ops::BitOr for Lanes4 {
+    type Output = Lanes4;
+    #[inline(always)]
+    fn bitor(self, o: Lanes4) -> Lanes4 {
+        Lanes4(unsafe { _mm256_or_si256(self.0, o.0) })
+    }
+}
+
+impl core::ops::BitXor for Lanes4 {
+    type Output = Lanes4;
+    #[inline(always)]
+    fn bitxor(self, o: Lanes4) -> Lanes4 {
+        Lanes4(unsafe { _mm256_xor_si256(self.0, o.0) })
+    }
+}
+
+impl core::ops::Not for Lanes4 {
+    type Output = Lanes4;
+    #[inline(always)]
+    fn not(self) -> Lanes4 {
+        Lanes4(unsafe { _mm256_xor_si256(self.0, _mm256_set1_epi64x(-1)) })
+    }
+}
+
+impl Lanes for Lanes4 {
+    const COUNT: usize = 4;
+    type Token = Avx2;
+
+    #[inline(always)]
+    fn splat(_: Avx2, x: u64) -> Lanes4 {
+        Lanes4(unsafe { _mm256_set1_epi64x(x as i64) })
+    }
+
+    #[inline(always)]
+    fn load(_: Avx2, from: &[u64]) -> Lanes4 {
+        assert!(from.len() >= 4);
+        Lanes4(unsafe { _mm256_loadu_si256(from.as_ptr().cast()) })
+    }
+
+    #[inline(always)]
+    fn store(self, to: &mut [u64]) {
+        assert!(to.len() >= 4);
+        unsafe { _mm256_storeu_si256(to.as_mut_ptr().cast(), self.0) }
+    }
+
+    #[inline(always)]
+    fn shl(self, n: u32) -> Lanes4 {
+        Lanes4(unsafe { _mm256_sll_epi64(self.0, _mm_cvtsi32_si128(n as i32)) })
+    }
+
+    #[inline(always)]
+    fn shr(self, n: u32) -> Lanes4 {
+        Lanes4(unsafe { _mm256_srl_epi64(self.0, _mm_cvtsi32_si128(n as i32)) })
+    }
+
+    #[inline(always)]
+    fn neg(self) -> Lanes4 {
+        Lanes4(unsafe { _mm256_sub_epi64(_mm256_setzero_si256(), self.0) })
+    }
+
+    #[inline(always)]
+    fn up(self, carry: u64) -> Lanes4 {
+        // [a3, a0, a1, a2], then lane 0 from `carry`.
+        Lanes4(unsafe {
+            let r = _mm256_permute4x64_epi64::<0b10_01_00_11>(self.0);
+            _mm256_blend_epi32::<0b0000_0011>(r, _mm256_set1_epi64x(carry as i64))
+        })
+    }
+
+    #[inline(always)]
+    fn xor_prefix(self) -> Lanes4 {
+        let x = self ^ self.up(0);
+        // [0, 0, x0, x1]: the low half moved up.
+        x ^ Lanes4(unsafe { _mm256_permute2x128_si256::<0x08>(x.0, x.0) })
+    }
+
+    #[inline(always)]
+    fn last(self) -> u64 {
+        unsafe { _mm256_extract_epi64::<3>(self.0) as u64 }
+    }
 }

@@ -5,7 +5,9 @@ use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
 use crate::simd::generic::{find, find_byte_in};
-use crate::simd::{AtomNibbles, BlockMasks, LoopSet, NibbleClass, NibbleSet, Starts, SHAPE_LEN};
+use crate::simd::{
+    AtomNibbles, BlockMasks, LaneTask, Lanes, LoopSet, NibbleClass, NibbleSet, Starts, SHAPE_LEN,
+};
 
 /// One bit per byte of `v`: set where the byte is in the nibble set
 /// `lo` (`hi` holds [`HIGH`] in every 128-bit lane).
@@ -104,15 +106,19 @@ pub(crate) unsafe fn classify_block_avx512(
 /// # Safety
 ///
 /// The CPU must have AVX-512 F and BW (and the OS must save their
-/// registers), and `bytes` must hold 64 bytes for each block of `out`.
+/// registers), and `bytes` must hold 64 bytes for each of the `blocks` blocks.
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(crate) unsafe fn classify_blocks_avx512<const T: usize, const K: usize>(
+pub(crate) unsafe fn classify_blocks_avx512<const T: usize, const K: usize, const N: usize>(
     tables: &[NibbleClass; T],
     select: &[(u8, u8); K],
     bytes: &[u8],
-    out: &mut [[u64; K]],
+    out: &mut [[u64; N]; K],
+    first: usize,
+    blocks: usize,
 ) {
-    debug_assert!(bytes.len() >= 64 * out.len());
+    debug_assert!(bytes.len() >= 64 * blocks);
+    // One check for every store below.
+    assert!(first + blocks <= N);
     let nib = _mm512_set1_epi8(0x0f);
     let z = _mm512_setzero_si512();
     let mut lo = [z; T];
@@ -129,7 +135,7 @@ pub(crate) unsafe fn classify_blocks_avx512<const T: usize, const K: usize>(
     for k in 0..K {
         bits[k] = _mm512_set1_epi8(select[k].1 as i8);
     }
-    for (i, o) in out.iter_mut().enumerate() {
+    for i in 0..blocks {
         // SAFETY: bytes `64 i .. 64 i + 64` of `bytes` (the caller's
         // promise); an unaligned load.
         let v = unsafe { _mm512_loadu_si512(bytes.as_ptr().add(64 * i).cast()) };
@@ -142,7 +148,7 @@ pub(crate) unsafe fn classify_blocks_avx512<const T: usize, const K: usize>(
         for k in 0..K {
             // A class's table is one of the `T` in use (`% T` only spares
             // the bounds check).
-            o[k] = _mm512_test_epi8_mask(m[usize::from(select[k].0) % T], bits[k]);
+            out[k][first + i] = _mm512_test_epi8_mask(m[usize::from(select[k].0) % T], bits[k]);
         }
     }
 }
@@ -216,4 +222,117 @@ pub(crate) unsafe fn match_shapes_avx512(
         let m = unsafe { _mm512_loadu_si512(masks.as_ptr().cast()) };
         _mm512_test_epi8_mask(classes, m) & live == live
     })
+}
+
+/// Eight blocks' masks, one per 64-bit lane ([`crate::simd::Lanes`]).
+#[derive(Clone, Copy)]
+pub struct Lanes8(__m512i);
+
+/// The proof that the CPU has AVX-512 F (made by [`run_lanes`] only):
+/// every [`Lanes8`] is made from one, so its methods may use AVX-512 F.
+#[derive(Clone, Copy)]
+pub struct Avx512(());
+
+/// Runs `task` with [`Lanes8`].
+///
+/// # Safety
+///
+/// The CPU must have AVX-512 F and BW (and the OS must save their
+/// registers).
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(crate) unsafe fn run_lanes<T: LaneTask>(task: T) -> T::Output {
+    task.run::<Lanes8>(Avx512(()))
+}
+
+// SAFETY (every `unsafe` block of these impls): a `Lanes8` exists only
+// where an `Avx512` token was made, by `run_lanes`, which runs on a CPU
+// with AVX-512 F; loads and stores are unaligned, within the slices
+// (asserted).
+impl core::ops::BitAnd for Lanes8 {
+    type Output = Lanes8;
+    #[inline(always)]
+    fn bitand(self, o: Lanes8) -> Lanes8 {
+        Lanes8(unsafe { _mm512_and_si512(self.0, o.0) })
+    }
+}
+
+impl core::ops::BitOr for Lanes8 {
+    type Output = Lanes8;
+    #[inline(always)]
+    fn bitor(self, o: Lanes8) -> Lanes8 {
+        Lanes8(unsafe { _mm512_or_si512(self.0, o.0) })
+    }
+}
+
+impl core::ops::BitXor for Lanes8 {
+    type Output = Lanes8;
+    #[inline(always)]
+    fn bitxor(self, o: Lanes8) -> Lanes8 {
+        Lanes8(unsafe { _mm512_xor_si512(self.0, o.0) })
+    }
+}
+
+impl core::ops::Not for Lanes8 {
+    type Output = Lanes8;
+    #[inline(always)]
+    fn not(self) -> Lanes8 {
+        Lanes8(unsafe { _mm512_ternarylogic_epi64::<0x55>(self.0, self.0, self.0) })
+    }
+}
+
+impl Lanes for Lanes8 {
+    const COUNT: usize = 8;
+    type Token = Avx512;
+
+    #[inline(always)]
+    fn splat(_: Avx512, x: u64) -> Lanes8 {
+        Lanes8(unsafe { _mm512_set1_epi64(x as i64) })
+    }
+
+    #[inline(always)]
+    fn load(_: Avx512, from: &[u64]) -> Lanes8 {
+        assert!(from.len() >= 8);
+        Lanes8(unsafe { _mm512_loadu_si512(from.as_ptr().cast()) })
+    }
+
+    #[inline(always)]
+    fn store(self, to: &mut [u64]) {
+        assert!(to.len() >= 8);
+        unsafe { _mm512_storeu_si512(to.as_mut_ptr().cast(), self.0) }
+    }
+
+    #[inline(always)]
+    fn shl(self, n: u32) -> Lanes8 {
+        Lanes8(unsafe { _mm512_sll_epi64(self.0, _mm_cvtsi32_si128(n as i32)) })
+    }
+
+    #[inline(always)]
+    fn shr(self, n: u32) -> Lanes8 {
+        Lanes8(unsafe { _mm512_srl_epi64(self.0, _mm_cvtsi32_si128(n as i32)) })
+    }
+
+    #[inline(always)]
+    fn neg(self) -> Lanes8 {
+        Lanes8(unsafe { _mm512_sub_epi64(_mm512_setzero_si512(), self.0) })
+    }
+
+    #[inline(always)]
+    fn up(self, carry: u64) -> Lanes8 {
+        // The sixteen lanes `carry` x 8, then `self`, moved down by seven.
+        Lanes8(unsafe { _mm512_alignr_epi64::<7>(self.0, _mm512_set1_epi64(carry as i64)) })
+    }
+
+    #[inline(always)]
+    fn xor_prefix(self) -> Lanes8 {
+        // SAFETY: as above.
+        let z = unsafe { _mm512_setzero_si512() };
+        let x = self ^ self.up(0);
+        let x = x ^ Lanes8(unsafe { _mm512_alignr_epi64::<6>(x.0, z) });
+        x ^ Lanes8(unsafe { _mm512_alignr_epi64::<4>(x.0, z) })
+    }
+
+    #[inline(always)]
+    fn last(self) -> u64 {
+        unsafe { _mm256_extract_epi64::<3>(_mm512_extracti64x4_epi64::<1>(self.0)) as u64 }
+    }
 }

@@ -162,16 +162,20 @@ pub(crate) unsafe fn classify_block_ssse3(
 ///
 /// # Safety
 ///
-/// The CPU must have SSSE3, and `bytes` must hold 64 bytes for each block
-/// of `out`.
+/// The CPU must have SSSE3, and `bytes` must hold 64 bytes for each of
+/// the `blocks` blocks.
 #[target_feature(enable = "ssse3")]
-pub(crate) unsafe fn classify_blocks_ssse3<const T: usize, const K: usize>(
+pub(crate) unsafe fn classify_blocks_ssse3<const T: usize, const K: usize, const N: usize>(
     tables: &[NibbleClass; T],
     select: &[(u8, u8); K],
     bytes: &[u8],
-    out: &mut [[u64; K]],
+    out: &mut [[u64; N]; K],
+    first: usize,
+    blocks: usize,
 ) {
-    debug_assert!(bytes.len() >= 64 * out.len());
+    debug_assert!(bytes.len() >= 64 * blocks);
+    // One check for every store below.
+    assert!(first + blocks <= N);
     let nib = _mm_set1_epi8(0x0f);
     let z = _mm_setzero_si128();
     let mut lo = [z; T];
@@ -188,8 +192,8 @@ pub(crate) unsafe fn classify_blocks_ssse3<const T: usize, const K: usize>(
     for k in 0..K {
         bits[k] = _mm_set1_epi8(select[k].1 as i8);
     }
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = [0; K];
+    for i in 0..blocks {
+        let mut o = [0u64; K];
         for q in 0..4 {
             // SAFETY: bytes `64 i + 16 q ..` `+ 16` of `bytes` (the
             // caller's promise); an unaligned load.
@@ -207,6 +211,9 @@ pub(crate) unsafe fn classify_blocks_ssse3<const T: usize, const K: usize>(
                 let e = !(_mm_movemask_epi8(_mm_cmpeq_epi8(m, z)) as u32) & 0xffff;
                 o[k] |= u64::from(e) << (16 * q);
             }
+        }
+        for k in 0..K {
+            out[k][first + i] = o[k];
         }
     }
 }
