@@ -30,7 +30,10 @@
 //! [`NibbleClass`]es at once (two lookups and a test per class and
 //! vector, the tables loaded once): the quote, white-space, digit,
 //! escape and UTF-8 bytes of the structural index that the deterministic
-//! walk of a network builds ([`crate::network`]).
+//! walk of a network builds ([`crate::network`]), class by class; the
+//! walk then combines the masks of eight blocks at once with AVX-512 and
+//! four with AVX2, in the 64-bit lanes of one vector ([`Lanes`], written
+//! once and run by [`run_lanes`]; `u64` is its one-lane twin).
 //!
 //! [`find_outside`] picks the widest implementation the CPU has, once (no
 //! `std` needed: CPUID is read directly): AVX-512 BW (64-byte vectors and
@@ -61,6 +64,7 @@
 //! - `generic.rs`: the searches every vector level shares, written over a
 //!   function that classifies one window (64 bytes for loop sets, 32 for
 //!   exits), so that a level only supplies its loads, lookups and masks;
+//! - `lanes.rs`: [`Lanes`], blocks' masks side by side, and its dispatch;
 //! - `x86_64/{ssse3,avx2,avx512,vbmi}.rs`: one instruction set each, every
 //!   function `#[target_feature]` and reached only through the dispatch
 //!   after detection;
@@ -82,6 +86,7 @@
 //! | `pmovmskb` (one bit per byte) | no single instruction: `vshrn_n_u16::<4>` of the compare gives 4 bits per byte in a `u64` (the "movemask emulation" of simdjson's and memchr's NEON code), so the masks count in nibbles: `trailing_zeros() / 4` |
 //! | `ptest` / `vptest` (any byte set) | `vmaxvq_u8 != 0` |
 //! | `_mm_loadu_si128` | `vld1q_u8` |
+//! | 64-bit lanes ([`Lanes`]): `vpsllq`, `vpsubq`, `vpermq` | `vshlq_u64`, `vsubq_u64`, `vextq_u64` (two lanes) |
 //!
 //! So the loop-set search ([`find_outside`]), [`find_byte`],
 //! [`classify_blocks`] and the nibble exits ([`AtomNibbles`]) port as they
