@@ -79,6 +79,11 @@ pub(crate) struct Index {
     /// loops on ([`four_leads`]) and the bytes `0x90`-`0xBF` that follow
     /// them.
     classes: PackedClasses<{ Classes::COUNT }>,
+    /// The same but the last two (the four-byte characters'), for the
+    /// levels below AVX2: with 16-byte vectors a class costs more than
+    /// the events the two save (their masks are then empty, and the
+    /// characters' bytes events).
+    narrow: PackedClasses<{ Classes::FOUR }>,
     /// The length `len` of the loop set's long escapes (JSON's
     /// `\uFFFF`: 4): an escape byte, a byte of the first of their
     /// classes, then `len` bytes of the second, back in the loop (1 to
@@ -142,6 +147,10 @@ const IN_SET: u8 = 1;
 const ON_RUN: [u8; 2] = [2, 4];
 /// Bit of [`Index::flags`] set in every state.
 const ALWAYS: u8 = 8;
+
+// Stage 1 writes a block's trailing gap's needs as its kinds' bits
+// (`Stage1::group`).
+const _: () = assert!(IN_SET == 1 && ON_RUN[0] == 2 && ON_RUN[1] == 4 && ALWAYS == 8);
 
 impl Index {
     /// Whether stage 1's class of four-byte leads ([`four_leads`]) has a
@@ -333,6 +342,7 @@ impl Index {
         }
         Some(Index {
             classes: PackedClasses::pack(&classes)?,
+            narrow: PackedClasses::pack(classes[..Classes::FOUR].try_into().ok()?)?,
             long: long.map_or(1, |(_, len)| len),
             entered,
             flags,
@@ -511,9 +521,10 @@ struct Blocks {
     /// in block `i`.
     bad: [u64; 8 * BATCH],
     /// What the walk's state needs to skip the gap from the last event
-    /// to the block's end (to the input's, in its last block):
-    /// [`ALWAYS`] if there is none ([`Block::need_at`]).
-    trail: [u8; BATCH],
+    /// to the block's end (to the input's, in its last block): a bit of
+    /// [`Index::flags`] ([`Block::need_at`]), with [`ALWAYS`] if there is
+    /// no gap.
+    trail: [u64; BATCH],
 }
 
 impl Blocks {
@@ -522,7 +533,7 @@ impl Blocks {
         strings: [0; BATCH],
         runs: [[0; BATCH]; 2],
         bad: [0; 8 * BATCH],
-        trail: [ALWAYS; BATCH],
+        trail: [ALWAYS as u64; BATCH],
     };
 
     /// Block `i` for the slow steps.
@@ -534,20 +545,18 @@ impl Blocks {
         }
     }
 
-    /// Block `i` with its bytes from `live` (1 to 64) on cut off (the
-    /// input ends there), and what its trailing gap needs.
+    /// Block `i` with its bytes from `live` (1 to 63) on cut off (the
+    /// input ends there), and what its trailing gap needs then.
     fn end(&mut self, i: usize, live: usize) {
-        if live < 64 {
-            self.events[i] &= (1 << live) - 1;
-        }
+        self.events[i] &= (1 << live) - 1;
         // The trailing gap starts after the last event (at the block's
         // start if it has none: it goes on from an earlier block).
         let gap = 64 - self.events[i].leading_zeros() as usize;
-        self.trail[i] = if gap < live {
+        self.trail[i] = u64::from(if gap < live {
             self.block(i).need_at(gap)
         } else {
             ALWAYS
-        };
+        });
     }
 }
 
@@ -656,8 +665,8 @@ impl<'x> Stage1<'x> {
                 count,
             },
         );
-        for i in 0..count {
-            out.end(i, if i + 1 == count { live } else { 64 });
+        if live < 64 {
+            out.end(count - 1, live);
         }
     }
 
@@ -741,6 +750,12 @@ impl<'x> Stage1<'x> {
         let gap = events & (skipped.shl(1) | skipped.up(self.last[4]).shr(63));
         // The gaps of each kind: the bytes before them are of one kind.
         let gaps = [gap & after[0], gap & after[1], gap & after[2]];
+        // What the gap to the block's end needs: the kind of its last byte
+        // (a gap's bytes are of one kind, and its first is no sequence's
+        // middle, as no event is), or nothing if that byte is an event.
+        let trail =
+            kinds[0].shr(63) | kinds[1].shr(63).shl(1) | kinds[2].shr(63).shl(2) | events.shr(63).shl(3);
+        trail.store(&mut out.trail[g..]);
         events.store(&mut out.events[g..]);
         (strings & !mid).store(&mut out.strings[g..]);
         runs[0].store(&mut out.runs[0][g..]);
@@ -1079,7 +1094,7 @@ impl Index {
                 left &= left - 1;
             }
             // The block's end: a gap to it must be one the state loops on.
-            if self.flags[row] & blocks.trail[i] == 0 {
+            if u64::from(self.flags[row]) & blocks.trail[i] == 0 {
                 break Exit::Trailing;
             }
             i += 1;
@@ -1142,7 +1157,15 @@ impl Network<'_> {
         while base < n {
             // Stage 1 for a batch of blocks.
             let count = (n - base).div_ceil(64).min(BATCH);
-            classify_blocks(&index.classes, input, base, &mut raw, count);
+            if level >= Level::Avx2 {
+                classify_blocks(&index.classes, input, base, &mut raw, count);
+            } else {
+                let (narrow, four) = raw.split_at_mut(Classes::FOUR);
+                let narrow: &mut [[u64; BATCH]; Classes::FOUR] =
+                    narrow.try_into().expect("the classes before the four-byte ones");
+                classify_blocks(&index.narrow, input, base, narrow, count);
+                four.iter_mut().for_each(|class| class.fill(0));
+            }
             let end = n.min(base + 64 * count);
             stage1.blocks(level, &raw, &mut blocks, count, end - (base + 64 * (count - 1)));
             let blocks = &blocks;
