@@ -1051,7 +1051,7 @@ impl Index {
                     break 'walk Exit::Slow { off, skipped: false };
                 }
                 // SAFETY: `off < blk.len()`: events are bytes of the input
-                // (`Block::ends_at`).
+                // (`Blocks::end` cuts the input's last block).
                 let class = classes[unsafe { *blk.get_unchecked(off) } as usize] as usize;
                 // SAFETY: `row` is a row of the table (`Index::of` checked
                 // every row a shift, call or return goes to), and the table

@@ -427,34 +427,13 @@ pub(crate) unsafe fn run_lanes<T: LaneTask>(task: T) -> T::Output {
 // SAFETY (every `unsafe` block of these impls): a `Lanes4` exists only
 // where an `Avx2` token was made, by `run_lanes`, which runs on a CPU with
 // AVX2; loads and stores are unaligned, within the slices (asserted).
-impl core::ops::BitAnd for Lanes4 {
-    type Output = Lanes4;
-    #[inline(always)]
-    fn bitand(self, o: Lanes4) -> Lanes4 {
-        Lanes4(unsafe { _mm256_and_si256(self.0, o.0) })
-    }
-}
-
-impl core::ops::BitOr for Lanes4 {
-    type Output = Lanes4;
-    #[inline(always)]
-    fn bitor(self, o: Lanes4) -> Lanes4 {
-        Lanes4(unsafe { _mm256_or_si256(self.0, o.0) })
-    }
-}
-
-impl core::ops::BitXor for Lanes4 {
-    type Output = Lanes4;
-    #[inline(always)]
-    fn bitxor(self, o: Lanes4) -> Lanes4 {
-        Lanes4(unsafe { _mm256_xor_si256(self.0, o.0) })
-    }
-}
+lane_bitwise!(Lanes4, _mm256_and_si256, _mm256_or_si256, _mm256_xor_si256);
 
 impl core::ops::Not for Lanes4 {
     type Output = Lanes4;
     #[inline(always)]
     fn not(self) -> Lanes4 {
+        // SAFETY: see the note above these impls.
         Lanes4(unsafe { _mm256_xor_si256(self.0, _mm256_set1_epi64x(-1)) })
     }
 }
@@ -465,39 +444,46 @@ impl Lanes for Lanes4 {
 
     #[inline(always)]
     fn splat(_: Avx2, x: u64) -> Lanes4 {
+        // SAFETY: see the note above these impls.
         Lanes4(unsafe { _mm256_set1_epi64x(x as i64) })
     }
 
     #[inline(always)]
     fn load(_: Avx2, from: &[u64]) -> Lanes4 {
         assert!(from.len() >= 4);
+        // SAFETY: see the note above these impls.
         Lanes4(unsafe { _mm256_loadu_si256(from.as_ptr().cast()) })
     }
 
     #[inline(always)]
     fn store(self, to: &mut [u64]) {
         assert!(to.len() >= 4);
+        // SAFETY: see the note above these impls.
         unsafe { _mm256_storeu_si256(to.as_mut_ptr().cast(), self.0) }
     }
 
     #[inline(always)]
     fn shl(self, n: u32) -> Lanes4 {
+        // SAFETY: see the note above these impls.
         Lanes4(unsafe { _mm256_sll_epi64(self.0, _mm_cvtsi32_si128(n as i32)) })
     }
 
     #[inline(always)]
     fn shr(self, n: u32) -> Lanes4 {
+        // SAFETY: see the note above these impls.
         Lanes4(unsafe { _mm256_srl_epi64(self.0, _mm_cvtsi32_si128(n as i32)) })
     }
 
     #[inline(always)]
     fn neg(self) -> Lanes4 {
+        // SAFETY: see the note above these impls.
         Lanes4(unsafe { _mm256_sub_epi64(_mm256_setzero_si256(), self.0) })
     }
 
     #[inline(always)]
     fn up(self, carry: u64) -> Lanes4 {
         // [a3, a0, a1, a2], then lane 0 from `carry`.
+        // SAFETY: see the note above these impls.
         Lanes4(unsafe {
             let r = _mm256_permute4x64_epi64::<0b10_01_00_11>(self.0);
             _mm256_blend_epi32::<0b0000_0011>(r, _mm256_set1_epi64x(carry as i64))
@@ -508,11 +494,13 @@ impl Lanes for Lanes4 {
     fn xor_prefix(self) -> Lanes4 {
         let x = self ^ self.up(0);
         // [0, 0, x0, x1]: the low half moved up.
+        // SAFETY: see the note above these impls.
         x ^ Lanes4(unsafe { _mm256_permute2x128_si256::<0x08>(x.0, x.0) })
     }
 
     #[inline(always)]
     fn last(self) -> u64 {
+        // SAFETY: see the note above these impls.
         unsafe { _mm256_extract_epi64::<3>(self.0) as u64 }
     }
 }

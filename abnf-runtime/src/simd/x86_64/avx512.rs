@@ -248,34 +248,13 @@ pub(crate) unsafe fn run_lanes<T: LaneTask>(task: T) -> T::Output {
 // where an `Avx512` token was made, by `run_lanes`, which runs on a CPU
 // with AVX-512 F; loads and stores are unaligned, within the slices
 // (asserted).
-impl core::ops::BitAnd for Lanes8 {
-    type Output = Lanes8;
-    #[inline(always)]
-    fn bitand(self, o: Lanes8) -> Lanes8 {
-        Lanes8(unsafe { _mm512_and_si512(self.0, o.0) })
-    }
-}
-
-impl core::ops::BitOr for Lanes8 {
-    type Output = Lanes8;
-    #[inline(always)]
-    fn bitor(self, o: Lanes8) -> Lanes8 {
-        Lanes8(unsafe { _mm512_or_si512(self.0, o.0) })
-    }
-}
-
-impl core::ops::BitXor for Lanes8 {
-    type Output = Lanes8;
-    #[inline(always)]
-    fn bitxor(self, o: Lanes8) -> Lanes8 {
-        Lanes8(unsafe { _mm512_xor_si512(self.0, o.0) })
-    }
-}
+lane_bitwise!(Lanes8, _mm512_and_si512, _mm512_or_si512, _mm512_xor_si512);
 
 impl core::ops::Not for Lanes8 {
     type Output = Lanes8;
     #[inline(always)]
     fn not(self) -> Lanes8 {
+        // SAFETY: see the note above these impls.
         Lanes8(unsafe { _mm512_ternarylogic_epi64::<0x55>(self.0, self.0, self.0) })
     }
 }
@@ -286,53 +265,63 @@ impl Lanes for Lanes8 {
 
     #[inline(always)]
     fn splat(_: Avx512, x: u64) -> Lanes8 {
+        // SAFETY: see the note above these impls.
         Lanes8(unsafe { _mm512_set1_epi64(x as i64) })
     }
 
     #[inline(always)]
     fn load(_: Avx512, from: &[u64]) -> Lanes8 {
         assert!(from.len() >= 8);
+        // SAFETY: see the note above these impls.
         Lanes8(unsafe { _mm512_loadu_si512(from.as_ptr().cast()) })
     }
 
     #[inline(always)]
     fn store(self, to: &mut [u64]) {
         assert!(to.len() >= 8);
+        // SAFETY: see the note above these impls.
         unsafe { _mm512_storeu_si512(to.as_mut_ptr().cast(), self.0) }
     }
 
     #[inline(always)]
     fn shl(self, n: u32) -> Lanes8 {
+        // SAFETY: see the note above these impls.
         Lanes8(unsafe { _mm512_sll_epi64(self.0, _mm_cvtsi32_si128(n as i32)) })
     }
 
     #[inline(always)]
     fn shr(self, n: u32) -> Lanes8 {
+        // SAFETY: see the note above these impls.
         Lanes8(unsafe { _mm512_srl_epi64(self.0, _mm_cvtsi32_si128(n as i32)) })
     }
 
     #[inline(always)]
     fn neg(self) -> Lanes8 {
+        // SAFETY: see the note above these impls.
         Lanes8(unsafe { _mm512_sub_epi64(_mm512_setzero_si512(), self.0) })
     }
 
     #[inline(always)]
     fn up(self, carry: u64) -> Lanes8 {
         // The sixteen lanes `carry` x 8, then `self`, moved down by seven.
+        // SAFETY: see the note above these impls.
         Lanes8(unsafe { _mm512_alignr_epi64::<7>(self.0, _mm512_set1_epi64(carry as i64)) })
     }
 
     #[inline(always)]
     fn xor_prefix(self) -> Lanes8 {
-        // SAFETY: as above.
+        // SAFETY: see the note above these impls.
         let z = unsafe { _mm512_setzero_si512() };
         let x = self ^ self.up(0);
+        // SAFETY: see the note above these impls.
         let x = x ^ Lanes8(unsafe { _mm512_alignr_epi64::<6>(x.0, z) });
+        // SAFETY: see the note above these impls.
         x ^ Lanes8(unsafe { _mm512_alignr_epi64::<4>(x.0, z) })
     }
 
     #[inline(always)]
     fn last(self) -> u64 {
+        // SAFETY: see the note above these impls.
         unsafe { _mm256_extract_epi64::<3>(_mm512_extracti64x4_epi64::<1>(self.0)) as u64 }
     }
 }
