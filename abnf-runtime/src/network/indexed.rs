@@ -657,7 +657,7 @@ impl<'x> Stage1<'x> {
         }
         run_lanes(
             level,
-            Lanes1 {
+            Stage1Lanes {
                 stage1: self,
                 raw,
                 escaped: &escaped,
@@ -778,7 +778,7 @@ impl<'x> Stage1<'x> {
 
 /// [`Stage1::blocks`] as a [`LaneTask`]: the groups of blocks, with the
 /// long escapes' length as a constant (so that their windows unroll).
-struct Lanes1<'s, 'x> {
+struct Stage1Lanes<'s, 'x> {
     stage1: &'s mut Stage1<'x>,
     raw: &'s Raw,
     escaped: &'s [u64; BATCH],
@@ -786,12 +786,12 @@ struct Lanes1<'s, 'x> {
     count: usize,
 }
 
-impl LaneTask for Lanes1<'_, '_> {
+impl LaneTask for Stage1Lanes<'_, '_> {
     type Output = ();
 
     #[inline(always)]
     fn run<V: Lanes>(self, t: V::Token) {
-        let Lanes1 {
+        let Stage1Lanes {
             stage1,
             raw,
             escaped,
