@@ -521,9 +521,9 @@ struct Blocks {
     /// in block `i`.
     bad: [u64; 8 * BATCH],
     /// What the walk's state needs to skip the gap from the last event
-    /// to the block's end (to the input's, in its last block): a bit of
-    /// [`Index::flags`] ([`Block::need_at`]), with [`ALWAYS`] if there is
-    /// no gap.
+    /// to the block's end (to the input's, in its last block): the bit of
+    /// [`Index::flags`] for the gap's kind ([`Block::need_at`]), or
+    /// [`ALWAYS`] if there is no gap (a state's flags meet it then).
     trail: [u64; BATCH],
 }
 
@@ -1160,11 +1160,11 @@ impl Network<'_> {
             if level >= Level::Avx2 {
                 classify_blocks(&index.classes, input, base, &mut raw, count);
             } else {
-                let (narrow, four) = raw.split_at_mut(Classes::FOUR);
-                let narrow: &mut [[u64; BATCH]; Classes::FOUR] =
-                    narrow.try_into().expect("the classes before the four-byte ones");
+                // The four-byte characters' rows stay as made: empty.
+                let narrow: &mut [[u64; BATCH]; Classes::FOUR] = (&mut raw[..Classes::FOUR])
+                    .try_into()
+                    .expect("the classes before the four-byte ones");
                 classify_blocks(&index.narrow, input, base, narrow, count);
-                four.iter_mut().for_each(|class| class.fill(0));
             }
             let end = n.min(base + 64 * count);
             stage1.blocks(level, &raw, &mut blocks, count, end - (base + 64 * (count - 1)));
