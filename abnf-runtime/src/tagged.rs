@@ -8,8 +8,8 @@ use core::iter::FusedIterator;
 use crate::shapes::Shapes;
 use crate::simd::{Level, SHAPE_LEN};
 use crate::wire::{
-    self, Kind, WireError, DELTA, FIRST_LIST, FIRST_PAIR_LIST, MAX_REGISTERS, NEXT_BITS, NEXT_MASK,
-    NOT_FINAL, PENDING, SET_POS,
+    self, Kind, WireError, DELTA, FINAL_PENDING, FINAL_TAG_SHIFT, FIRST_LIST, FIRST_PAIR_LIST, MAX_REGISTERS,
+    NEXT_BITS, NEXT_MASK, NOT_FINAL, SET_POS,
 };
 use crate::{ByteSet, MatchError};
 
@@ -798,17 +798,22 @@ impl TaggedDfa<'_> {
         if f == NOT_FINAL {
             return false;
         }
+        // The map is sparse (`wire::FINAL_TAG_SHIFT`): the tags the parse
+        // set, each from a register or where the parse ends; the others
+        // never matched. An item of a list may have 40 tags of which it
+        // sets 6.
         let map = (self.final_maps + f) as usize;
-        let maps = &self.words[map..map + self.tags as usize];
-        // Without a branch per tag (an item of a list may read 40 tags,
-        // in a pattern too long to predict): both candidates are read and
-        // one kept, which compiles to conditional moves.
-        for (slot, &r) in tags.iter_mut().zip(maps) {
-            let k = r as usize;
-            let stored = regs.get(k).copied().unwrap_or(NONE);
-            // Set where the parse ends, not stored yet; else never set.
-            let special = if r == PENDING { pos } else { NONE };
-            *slot = if k < regs.len() { stored } else { special };
+        let n = self.words.get(map).map_or(0, |&n| n as usize);
+        let set = self.words.get(map + 1..map + 1 + n).unwrap_or(&[]);
+        tags.fill(NONE);
+        for &w in set {
+            let tag = (w >> FINAL_TAG_SHIFT) as usize;
+            // `FINAL_PENDING` is no register: the parse's end, without a
+            // branch.
+            let value = regs.get((w & FINAL_PENDING) as usize).copied().unwrap_or(pos);
+            if let Some(slot) = tags.get_mut(tag) {
+                *slot = value;
+            }
         }
         true
     }

@@ -34,9 +34,11 @@ pub const MAGIC: [u8; 4] = *b"ABNF";
 
 /// The version of the format. Any change to a table's layout or to the
 /// meaning of its words changes it (3: loop-set records carry the lead
-/// bytes of the UTF-8 characters a state loops on). Adding a kind does not
+/// bytes of the UTF-8 characters a state loops on; 5: a tagged DFA's final
+/// maps are sparse, its loop sets are those of each state's one looping
+/// transition, which may store the position). Adding a kind does not
 /// change it: a runtime without the kind refuses the table by its kind.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 /// The header's length in 32-bit words.
 pub const HEADER_WORDS: usize = 16;
@@ -416,11 +418,21 @@ pub const SET_POS: u32 = 1 << 31;
 /// With [`SET_POS`]: store the position plus one (two-byte steps only).
 pub const DELTA: u32 = 1 << 30;
 
-/// In a final map: the tag never matched.
+/// In the generator's final maps (a register per tag): the tag never
+/// matched.
 pub const UNSET: u32 = u32::MAX;
 
-/// In a final map: the tag was set where the parse ends.
+/// In the generator's final maps: the tag was set where the parse ends.
 pub const PENDING: u32 = u32::MAX - 1;
+
+/// A final map as the runtime reads it is sparse: its length `n`, then `n`
+/// words `tag << FINAL_TAG_SHIFT | source`, one per tag the parse set,
+/// where the source is a register, or [`FINAL_PENDING`]. Tags left out
+/// never matched.
+pub const FINAL_TAG_SHIFT: u32 = 8;
+
+/// In a sparse final map's word: the tag was set where the parse ends.
+pub const FINAL_PENDING: u32 = 0xFF;
 
 /// In a tagged DFA's final-map word: the state does not accept.
 pub const NOT_FINAL: u32 = u32::MAX;

@@ -14,6 +14,7 @@ impl TaggedDfa {
         self.states() * (self.alphabet + 1) < 1 << NEXT_BITS
             && self.op_lists.len() + (FIRST_LIST as usize) < 1 << (32 - NEXT_BITS)
             && self.registers <= MAX_REGISTERS
+            && self.tags < 1 << (32 - FINAL_TAG_SHIFT)
     }
 
     /// Serializes the DFA as `u32` words for the runtime (`iri_grammar`'s
@@ -23,8 +24,9 @@ impl TaggedDfa {
     /// the offset of the state's final map in the final maps (`u32::MAX`
     /// when no parse ends there). Then the operation list offsets, the
     /// operations (`1 << 31 | dst` sets a register to the position,
-    /// `dst << 16 | src` copies) and the final maps. Fails when a table does
-    /// not fit its fields.
+    /// `dst << 16 | src` copies) and the final maps (sparse: a length, then
+    /// a word per tag that matched). Fails when a table does not fit its
+    /// fields.
     pub fn to_words(&self) -> Option<(Vec<u32>, WordLayout)> {
         if !self.fits_words() {
             return None;
@@ -40,7 +42,13 @@ impl TaggedDfa {
             _ => FIRST_LIST + op,
         };
         let mut words = Vec::with_capacity(self.states() * stride);
-        let mut maps = Vec::new();
+        // Each final map once, sparse: its length, then a word per tag that
+        // matched, `tag << FINAL_TAG_SHIFT | register` (or
+        // `FINAL_PENDING` for a tag set where the parse ends). The tags
+        // left out never matched: a read costs what the parse set, not
+        // every tag of every alternative.
+        let mut maps: Vec<u32> = Vec::new();
+        let mut map_at: HashMap<Vec<u32>, u32> = HashMap::default();
         for s in 0..self.states() {
             for c in 0..self.alphabet {
                 let t = s * self.alphabet + c;
@@ -48,8 +56,22 @@ impl TaggedDfa {
             }
             match &self.finals[s] {
                 Some(map) => {
-                    words.push(maps.len() as u32);
-                    maps.extend(map.iter().copied());
+                    let sparse: Vec<u32> = map
+                        .iter()
+                        .enumerate()
+                        .filter(|&(_, &r)| r != UNSET)
+                        .map(|(tag, &r)| {
+                            let code = if r == PENDING { FINAL_PENDING } else { r };
+                            (tag as u32) << FINAL_TAG_SHIFT | code
+                        })
+                        .collect();
+                    let at = *map_at.entry(sparse).or_insert_with_key(|sparse| {
+                        let at = maps.len() as u32;
+                        maps.push(sparse.len() as u32);
+                        maps.extend_from_slice(sparse);
+                        at
+                    });
+                    words.push(at);
                 }
                 None => words.push(NOT_FINAL),
             }

@@ -29,7 +29,7 @@ use rustc_hash::FxHashMap as HashMap;
 use regex_automata::nfa::thompson::{State, NFA};
 use regex_automata::util::primitives::StateID;
 
-use abnf_runtime::wire::{self as rtwire, Kind, DELTA, NOT_FINAL, SET_POS};
+use abnf_runtime::wire::{self as rtwire, Kind, DELTA, FINAL_PENDING, FINAL_TAG_SHIFT, NOT_FINAL, SET_POS};
 pub use abnf_runtime::wire::{FIRST_LIST, FIRST_PAIR_LIST, MAX_REGISTERS, NEXT_BITS, PENDING, UNSET};
 
 use regex_automata::nfa::thompson::{self, WhichCaptures};
