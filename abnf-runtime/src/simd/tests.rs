@@ -53,14 +53,23 @@ mod loop_sets {
                 .filter(|&b| b != b'%' && !next().is_multiple_of(8))
                 .collect();
             let bytes = NibbleSet::of(&members);
-            let set = if round % 2 == 0 {
+            let set = if round % 4 == 0 {
                 LoopSet::plain(bytes)
+            } else if round % 4 == 2 {
+                // Characters without escapes (an octet grammar's field
+                // value: obs-text).
+                LoopSet {
+                    bytes,
+                    escape: 0,
+                    escaped: NibbleSet::of(&[]),
+                    leads: leads(),
+                }
             } else {
                 LoopSet {
                     bytes,
                     escape: b'%',
                     escaped: hex(),
-                    leads: if round % 4 == 1 { Leads::NONE } else { leads() },
+                    leads: if round % 8 == 1 { Leads::NONE } else { leads() },
                 }
             };
             let inside: alloc::vec::Vec<u8> = (0..128u8).filter(|&b| bytes.contains(b)).collect();

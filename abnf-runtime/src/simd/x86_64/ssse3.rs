@@ -86,6 +86,24 @@ unsafe fn starts16(t: &Tables16, p: *const u8) -> Starts {
 /// The CPU must have SSSE3.
 #[target_feature(enable = "ssse3")]
 pub(crate) unsafe fn find_outside_ssse3(set: &LoopSet, input: &[u8], from: usize) -> usize {
+    // A run that ends at an ASCII byte within 16, as with AVX2.
+    if set.escaped.is_empty() {
+        if let Some(block) = input.get(from..from + 16) {
+            // SAFETY: `NibbleSet` and `HIGH` are 16 bytes, `block` too;
+            // unaligned loads.
+            let inside = unsafe {
+                in16(
+                    _mm_loadu_si128(set.bytes.0.as_ptr().cast()),
+                    _mm_loadu_si128(HIGH.as_ptr().cast()),
+                    _mm_loadu_si128(block.as_ptr().cast()),
+                )
+            };
+            let end = inside.trailing_ones() as usize;
+            if block.get(end).is_some_and(|&b| b < 0x80) {
+                return from + end;
+            }
+        }
+    }
     let t = tables16(set);
     // SAFETY: `inside16` and `starts16` read 64 bytes from `p`, which
     // `find` makes sure are inside its buffer.
