@@ -526,11 +526,12 @@ impl Table<'_> {
     ) -> Result<usize, usize> {
         let classes = &self.classes;
         let from = self.skip_from as usize;
+        let finder = simd::OutsideFinder::at(level);
         loop {
             if s >= from {
                 let set = self.loop_set(s);
                 if run_ahead(&set, input, i) {
-                    i = simd::find_outside_with(level, &set, input, i);
+                    i = finder.find(&set, input, i);
                 }
             }
             let Some(&b) = input.get(i) else { break };
@@ -578,7 +579,7 @@ impl Table<'_> {
         let classes = &self.classes;
         let from = self.skip_from as usize;
         let (xw, xc, op_start) = (x.words, &x.classes, x.op_start as usize);
-        let level = Level::detected();
+        let finder = simd::OutsideFinder::at(Level::detected());
         let mut regs = [NONE; MAX_REGISTERS + 1];
         x.start_regs(&mut regs, 0);
         let mut q = self.start as usize;
@@ -590,7 +591,7 @@ impl Table<'_> {
                 if run_ahead(&mine, input, i) {
                     let both = mine.meet(&x.loop_set(s));
                     if run_ahead(&both, input, i) {
-                        i = simd::find_outside_with(level, &both, input, i);
+                        i = finder.find(&both, input, i);
                     }
                 }
             }
