@@ -31,14 +31,18 @@ fn in64(lo: __m512i, hi: __m512i, v: __m512i) -> u64 {
 pub(crate) unsafe fn find_outside_avx512(set: &LoopSet, input: &[u8], from: usize) -> usize {
     // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
     let lane = |t: &[u8; 16]| unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(t.as_ptr().cast())) };
-    // A run that ends at an ASCII byte within 64, as with AVX2.
+    // Runs of ASCII bytes of the set, block by block, as with AVX2.
+    let mut from = from;
     if set.escaped.is_empty() {
-        if let Some(block) = input.get(from..from + 64) {
+        let (bytes, high) = (lane(&set.bytes.0), lane(&HIGH));
+        while let Some(block) = input.get(from..from + 64) {
             // SAFETY: `block` is 64 bytes; an unaligned load.
             let v = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
-            let end = in64(lane(&set.bytes.0), lane(&HIGH), v).trailing_ones() as usize;
-            if block.get(end).is_some_and(|&b| b < 0x80) {
-                return from + end;
+            let end = in64(bytes, high, v).trailing_ones() as usize;
+            match block.get(end) {
+                None => from += 64,
+                Some(&b) if b < 0x80 => return from + end,
+                Some(_) => break,
             }
         }
     }

@@ -86,21 +86,24 @@ unsafe fn starts16(t: &Tables16, p: *const u8) -> Starts {
 /// The CPU must have SSSE3.
 #[target_feature(enable = "ssse3")]
 pub(crate) unsafe fn find_outside_ssse3(set: &LoopSet, input: &[u8], from: usize) -> usize {
-    // A run that ends at an ASCII byte within 16, as with AVX2.
+    // Runs of ASCII bytes of the set, block by block, as with AVX2.
+    let mut from = from;
     if set.escaped.is_empty() {
-        if let Some(block) = input.get(from..from + 16) {
-            // SAFETY: `NibbleSet` and `HIGH` are 16 bytes, `block` too;
-            // unaligned loads.
-            let inside = unsafe {
-                in16(
-                    _mm_loadu_si128(set.bytes.0.as_ptr().cast()),
-                    _mm_loadu_si128(HIGH.as_ptr().cast()),
-                    _mm_loadu_si128(block.as_ptr().cast()),
-                )
-            };
+        // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
+        let (bytes, high) = unsafe {
+            (
+                _mm_loadu_si128(set.bytes.0.as_ptr().cast()),
+                _mm_loadu_si128(HIGH.as_ptr().cast()),
+            )
+        };
+        while let Some(block) = input.get(from..from + 16) {
+            // SAFETY: `block` is 16 bytes; an unaligned load.
+            let inside = in16(bytes, high, unsafe { _mm_loadu_si128(block.as_ptr().cast()) });
             let end = inside.trailing_ones() as usize;
-            if block.get(end).is_some_and(|&b| b < 0x80) {
-                return from + end;
+            match block.get(end) {
+                None => from += 16,
+                Some(&b) if b < 0x80 => return from + end,
+                Some(_) => break,
             }
         }
     }
