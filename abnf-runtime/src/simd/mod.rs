@@ -331,13 +331,19 @@ static CPU: AtomicU8 = AtomicU8::new(0);
 #[inline]
 fn cpu() -> u8 {
     match CPU.load(Ordering::Relaxed) {
-        0 => {
-            let c = 0x80 | with_bmi(detect());
-            CPU.store(c, Ordering::Relaxed);
-            c
-        }
+        0 => detect_once(),
         c => c,
     }
+}
+
+/// The first [`cpu`]: detection, out of line so that the hot paths that
+/// ask for the level (every match) carry no CPUID code.
+#[cold]
+#[inline(never)]
+fn detect_once() -> u8 {
+    let c = 0x80 | with_bmi(detect());
+    CPU.store(c, Ordering::Relaxed);
+    c
 }
 
 /// Whether scalar code may use BMI1 and BMI2 (`andn`, `blsr`, `shrx`,
