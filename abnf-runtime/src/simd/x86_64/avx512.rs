@@ -33,17 +33,15 @@ pub(crate) unsafe fn find_outside_avx512(set: &LoopSet, input: &[u8], from: usiz
     let lane = |t: &[u8; 16]| unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(t.as_ptr().cast())) };
     // Runs of ASCII bytes of the set, block by block, as with AVX2.
     let mut from = from;
-    if set.escaped.is_empty() {
-        let (bytes, high) = (lane(&set.bytes.0), lane(&HIGH));
-        while let Some(block) = input.get(from..from + 64) {
-            // SAFETY: `block` is 64 bytes; an unaligned load.
-            let v = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
-            let end = in64(bytes, high, v).trailing_ones() as usize;
-            match block.get(end) {
-                None => from += 64,
-                Some(&b) if b < 0x80 => return from + end,
-                Some(_) => break,
-            }
+    let (bytes, high) = (lane(&set.bytes.0), lane(&HIGH));
+    while let Some(block) = input.get(from..from + 64) {
+        // SAFETY: `block` is 64 bytes; an unaligned load.
+        let v = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
+        let end = in64(bytes, high, v).trailing_ones() as usize;
+        match block.get(end) {
+            None => from += 64,
+            Some(&b) if b < 0x80 && b != set.escape => return from + end,
+            Some(_) => break,
         }
     }
     let (bytes, escaped, high) = (lane(&set.bytes.0), lane(&set.escaped.0), lane(&HIGH));

@@ -88,23 +88,21 @@ unsafe fn starts16(t: &Tables16, p: *const u8) -> Starts {
 pub(crate) unsafe fn find_outside_ssse3(set: &LoopSet, input: &[u8], from: usize) -> usize {
     // Runs of ASCII bytes of the set, block by block, as with AVX2.
     let mut from = from;
-    if set.escaped.is_empty() {
-        // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
-        let (bytes, high) = unsafe {
-            (
-                _mm_loadu_si128(set.bytes.0.as_ptr().cast()),
-                _mm_loadu_si128(HIGH.as_ptr().cast()),
-            )
-        };
-        while let Some(block) = input.get(from..from + 16) {
-            // SAFETY: `block` is 16 bytes; an unaligned load.
-            let inside = in16(bytes, high, unsafe { _mm_loadu_si128(block.as_ptr().cast()) });
-            let end = inside.trailing_ones() as usize;
-            match block.get(end) {
-                None => from += 16,
-                Some(&b) if b < 0x80 => return from + end,
-                Some(_) => break,
-            }
+    // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
+    let (bytes, high) = unsafe {
+        (
+            _mm_loadu_si128(set.bytes.0.as_ptr().cast()),
+            _mm_loadu_si128(HIGH.as_ptr().cast()),
+        )
+    };
+    while let Some(block) = input.get(from..from + 16) {
+        // SAFETY: `block` is 16 bytes; an unaligned load.
+        let inside = in16(bytes, high, unsafe { _mm_loadu_si128(block.as_ptr().cast()) });
+        let end = inside.trailing_ones() as usize;
+        match block.get(end) {
+            None => from += 16,
+            Some(&b) if b < 0x80 && b != set.escape => return from + end,
+            Some(_) => break,
         }
     }
     let t = tables16(set);
