@@ -140,19 +140,12 @@ impl Recognizer {
     #[inline]
     pub fn is_match_bytes(&self, input: &[u8]) -> bool {
         // A short input of a language of few shapes (a UUID, a timestamp):
-        // every position checked at once, no walk (and none of the walks'
-        // setup: they are a call away).
+        // every position checked at once, no walk.
         if let Some(sh) = &self.table.shapes {
             if let Some(verdict) = sh.full_match(input, Level::detected()) {
                 return verdict;
             }
         }
-        self.walk_match(input)
-    }
-
-    /// [`Recognizer::is_match_bytes`] for an input that no shape decides.
-    #[inline(never)]
-    fn walk_match(&self, input: &[u8]) -> bool {
         if let Some(sh) = &self.table.shuffle {
             let level = Level::detected();
             if level == Level::Vbmi {
