@@ -35,8 +35,7 @@ pub const MAGIC: [u8; 4] = *b"ABNF";
 /// The version of the format. Any change to a table's layout or to the
 /// meaning of its words changes it (3: loop-set records carry the lead
 /// bytes of the UTF-8 characters a state loops on; 5: a tagged DFA's final
-/// maps are sparse, its loop sets are those of each state's one looping
-/// transition, which may store the position). Adding a kind does not
+/// maps are sparse, [`FINAL_TAG_SHIFT`]). Adding a kind does not
 /// change it: a runtime without the kind refuses the table by its kind.
 pub const VERSION: u32 = 5;
 
@@ -433,6 +432,9 @@ pub const FINAL_TAG_SHIFT: u32 = 8;
 
 /// In a sparse final map's word: the tag was set where the parse ends.
 pub const FINAL_PENDING: u32 = 0xFF;
+
+// A source below `FINAL_PENDING` is a register, and every register fits.
+const _: () = assert!(FINAL_PENDING as usize > MAX_REGISTERS && FINAL_PENDING < 1 << FINAL_TAG_SHIFT);
 
 /// In a tagged DFA's final-map word: the state does not accept.
 pub const NOT_FINAL: u32 = u32::MAX;
