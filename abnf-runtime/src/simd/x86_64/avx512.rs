@@ -44,7 +44,7 @@ pub(crate) unsafe fn find_outside_avx512(set: &LoopSet, input: &[u8], from: usiz
             Some(_) => break,
         }
     }
-    let (bytes, escaped, high) = (lane(&set.bytes.0), lane(&set.escaped.0), lane(&HIGH));
+    let escaped = lane(&set.escaped.0);
     let (leads, lead_high) = (lane(&set.leads.0), lane(&LEAD_HIGH));
     let escape = _mm512_set1_epi8(set.escape as i8);
     let (escapes, chars) = (!set.escaped.is_empty(), !set.leads.is_empty());
