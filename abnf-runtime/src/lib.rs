@@ -79,9 +79,19 @@ pub mod __private {
     /// The text (or bytes) of a group that a successful parse always sets.
     #[inline]
     pub fn leaf<S: crate::tagged::Text + ?Sized, T: Tags>(input: &S, tags: T, g: usize) -> &S {
-        // A part never set reads as empty: `usize::MAX..usize::MAX` is
-        // out of range.
-        input.__part(tags.tag(2 * g), tags.tag(2 * g + 1))
+        tags.leaf(input, g)
+    }
+
+    /// The text (or bytes) of an optional group, if the parse set it.
+    #[inline]
+    pub fn optional<S: crate::tagged::Text + ?Sized, T: Tags>(input: &S, tags: T, g: usize) -> Option<&S> {
+        tags.optional(input, g)
+    }
+
+    /// The text (or bytes) of a node's span.
+    #[inline]
+    pub fn text<S: crate::tagged::Text + ?Sized, T: Tags>(input: &S, tags: T, span: crate::Span) -> &S {
+        tags.text(input, span)
     }
 
     /// A part that the enclosing rule matched does not match its own rule:

@@ -113,7 +113,9 @@ impl<'a> TagShapes<'a> {
     /// of tags.
     #[inline]
     fn row_of(&self, input: &[u8], start: usize, end: usize) -> Option<&'a [u8]> {
-        let k = self.shapes.shape_of(&input[start..end], Level::detected())?;
+        // (The highest level, which `match_shapes_with` lowers to the
+        // detected one: one read of the CPU's level, not two.)
+        let k = self.shapes.shape_of(&input[start..end], Level::Vbmi)?;
         self.tags.get(k * self.width..)?.get(..self.width)
     }
 
@@ -143,6 +145,33 @@ pub trait Tags: Copy {
     /// The tags from tag `from` on (a part whose groups the enclosing
     /// automaton holds from there).
     fn from(self, from: usize) -> Self;
+
+    /// Where group `g` matched, if it did.
+    #[inline(always)]
+    fn group(self, g: usize) -> Option<Span> {
+        let (start, end) = (self.tag(2 * g), self.tag(2 * g + 1));
+        (start != NONE && end != NONE).then_some(Span { start, end })
+    }
+
+    /// `input[span]` (a span the parse found: in range).
+    #[inline(always)]
+    fn text<S: Text + ?Sized>(self, input: &S, span: Span) -> &S {
+        &input[span.range()]
+    }
+
+    /// The text of group `g`; empty where the group was never set (a
+    /// group that a successful parse always sets).
+    #[inline(always)]
+    fn leaf<S: Text + ?Sized>(self, input: &S, g: usize) -> &S {
+        // `usize::MAX..usize::MAX` is out of range: empty.
+        input.__part(self.tag(2 * g), self.tag(2 * g + 1))
+    }
+
+    /// The text of group `g`, if the parse set it.
+    #[inline(always)]
+    fn optional<S: Text + ?Sized>(self, input: &S, g: usize) -> Option<&S> {
+        self.group(g).map(|s| input.__part(s.start, s.end))
+    }
 }
 
 impl Tags for &[usize] {
@@ -163,20 +192,69 @@ impl Tags for &[usize] {
 /// `base`. The row's length is in its type, so that where a node is built
 /// in one function (its `__from_tags` inlined), the index of every tag is
 /// a constant checked at compile time.
+///
+/// Where the input's span is ASCII, a field is its two offsets with no
+/// char-boundary check: every offset within a non-empty ASCII span of a
+/// `str` is a char boundary (see `ShapeTags::slice`).
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub struct ShapeTags<'a, const N: usize> {
+pub struct ShapeTags<'a, 'i, const N: usize> {
     start: usize,
     row: &'a [u8; N],
     base: usize,
+    /// The whole input the shape was matched in: borrowed, so that it
+    /// cannot change while these tags exist.
+    input: &'i [u8],
+    /// `input[start..start + len]` is what fits the shape.
+    len: u8,
+    /// That span is non-empty and ASCII (computed for text only: bytes
+    /// need no char boundaries).
+    ascii: bool,
 }
 
-impl<const N: usize> Tags for ShapeTags<'_, N> {
+impl<const N: usize> ShapeTags<'_, '_, N> {
+    /// The row's byte for tag `i` (`0xFF`: never set).
+    #[inline(always)]
+    fn raw(self, i: usize) -> u8 {
+        self.row.get(self.base + i).copied().unwrap_or(0xFF)
+    }
+
+    /// `input[start + a..start + b]`, or empty where that is not a part
+    /// of it; with no checks beyond two comparisons where the span is
+    /// ASCII and `input` is the input these tags were read from.
+    #[inline(always)]
+    fn slice<S: Text + ?Sized>(self, input: &S, a: usize, b: usize) -> &S {
+        let bytes = input.__bytes();
+        if (self.ascii || !S::UTF8)
+            && a <= b
+            && b <= usize::from(self.len)
+            && core::ptr::eq(bytes.as_ptr(), self.input.as_ptr())
+            && bytes.len() == self.input.len()
+        {
+            // SAFETY: `input` is the slice these tags were read from (same
+            // address and length, and borrowed by `self.input` all along,
+            // so its bytes are the ones `__shape_tags` checked); `start +
+            // a <= start + b <= start + len <= input.len()` (`__shape_tags`
+            // sliced `input[start..start + len]`); and where `input` is a
+            // `str`, `self.ascii` says `input[start..start + len]` is
+            // non-empty ASCII, so every offset from `start` to `start +
+            // len` is a char boundary: a byte of the span is a whole
+            // character, and the byte after the span's last (ASCII) byte,
+            // if any, is no continuation byte (in UTF-8 those follow only
+            // bytes from 0x80 on).
+            unsafe { input.__part_unchecked(self.start + a, self.start + b) }
+        } else {
+            input.__part(self.start.wrapping_add(a), self.start.wrapping_add(b))
+        }
+    }
+}
+
+impl<const N: usize> Tags for ShapeTags<'_, '_, N> {
     #[inline(always)]
     fn tag(self, i: usize) -> usize {
-        match self.row.get(self.base + i) {
-            Some(&t) if t != 0xFF => self.start + usize::from(t),
-            _ => NONE,
+        match self.raw(i) {
+            0xFF => NONE,
+            t => self.start + usize::from(t),
         }
     }
 
@@ -187,6 +265,56 @@ impl<const N: usize> Tags for ShapeTags<'_, N> {
             ..self
         }
     }
+
+    #[inline(always)]
+    fn group(self, g: usize) -> Option<Span> {
+        let (a, b) = (self.raw(2 * g), self.raw(2 * g + 1));
+        (a != 0xFF && b != 0xFF).then(|| Span {
+            start: self.start + usize::from(a),
+            end: self.start + usize::from(b),
+        })
+    }
+
+    #[inline(always)]
+    fn text<S: Text + ?Sized>(self, input: &S, span: Span) -> &S {
+        let (a, b) = (
+            span.start.wrapping_sub(self.start),
+            span.end.wrapping_sub(self.start),
+        );
+        self.slice(input, a, b)
+    }
+
+    #[inline(always)]
+    fn leaf<S: Text + ?Sized>(self, input: &S, g: usize) -> &S {
+        // A tag never set (0xFF) is past `len` (at most 64): empty.
+        let (a, b) = (self.raw(2 * g), self.raw(2 * g + 1));
+        self.slice(input, usize::from(a), usize::from(b))
+    }
+
+    #[inline(always)]
+    fn optional<S: Text + ?Sized>(self, input: &S, g: usize) -> Option<&S> {
+        let (a, b) = (self.raw(2 * g), self.raw(2 * g + 1));
+        (a != 0xFF && b != 0xFF).then(|| self.slice(input, usize::from(a), usize::from(b)))
+    }
+}
+
+/// Whether `bytes` (a shape's span: a few dozen bytes) is ASCII, eight
+/// bytes to a word (the last word overlapping the one before): fewer steps
+/// than `<[u8]>::is_ascii`, which takes a short span's unaligned head one
+/// byte at a time.
+#[inline(always)]
+fn short_ascii(bytes: &[u8]) -> bool {
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    let n = bytes.len();
+    let Some((_, last)) = bytes.split_last_chunk::<8>() else {
+        return bytes.is_ascii();
+    };
+    let mut all = u64::from_le_bytes(*last);
+    let mut words = bytes[..n - 1].chunks_exact(8);
+    for w in &mut words {
+        all |= u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+    }
+    all & HIGH == 0
 }
 
 /// The two-byte steps of a [`TaggedDfa`]: a table of targets with rows of
@@ -448,29 +576,38 @@ impl TaggedDfa<'_> {
 
     /// If `input[start..end]` fits one of the automaton's shapes (it has
     /// them, and the span is at most [`SHAPE_LEN`] bytes): its tags, read
-    /// off the shape with no walk. `utf8` says the input is known to be
-    /// UTF-8 (a `&str`'s bytes); else an automaton that trusts UTF-8
-    /// checks it first. `None` says nothing about a match:
-    /// [`TaggedDfa::__parse_walk`] decides it.
+    /// off the shape with no walk. `input` is text (known UTF-8) or bytes
+    /// (which an automaton that trusts UTF-8 checks first). `None` says
+    /// nothing about a match: [`TaggedDfa::__parse_walk`] decides it.
     #[doc(hidden)]
     #[inline]
-    pub fn __shape_tags<const N: usize>(
+    pub fn __shape_tags<'i, S: Text + ?Sized, const N: usize>(
         &self,
-        input: &[u8],
+        input: &'i S,
         start: usize,
         end: usize,
-        utf8: bool,
-    ) -> Option<ShapeTags<'_, N>> {
+    ) -> Option<ShapeTags<'_, 'i, N>> {
         let shapes = self.shapes.as_ref()?;
+        let bytes = input.__bytes();
         // (A span that runs backwards wraps to a large length: no shape;
         // the walk's slicing reports it.)
         if end.wrapping_sub(start) > SHAPE_LEN
-            || (self.utf8_only && !utf8 && core::str::from_utf8(&input[start..end]).is_err())
+            || (self.utf8_only && !S::UTF8 && core::str::from_utf8(&bytes[start..end]).is_err())
         {
             return None;
         }
-        let row = shapes.row_of(input, start, end)?.try_into().ok()?;
-        Some(ShapeTags { start, row, base: 0 })
+        let row = shapes.row_of(bytes, start, end)?.try_into().ok()?;
+        // (`row_of` sliced `bytes[start..end]`.)
+        let span = &bytes[start..end];
+        Some(ShapeTags {
+            start,
+            row,
+            base: 0,
+            input: bytes,
+            len: span.len() as u8,
+            // Only text needs it (for char boundaries).
+            ascii: S::UTF8 && !span.is_empty() && short_ascii(span),
+        })
     }
 
     /// [`TaggedDfa::parse`] with no look at the shapes, for an input
@@ -838,8 +975,7 @@ pub struct Hole {
 pub fn group<T: Tags>(tags: T, g: usize) -> Option<Span> {
     // A group the automaton lacks never matched (the generator checks
     // that every group is there; this keeps a mistake from panicking).
-    let (start, end) = (tags.tag(2 * g), tags.tag(2 * g + 1));
-    (start != NONE && end != NONE).then_some(Span { start, end })
+    tags.group(g)
 }
 
 /// The input of a typed tree: text (`str`, the default) or, for a grammar
@@ -851,17 +987,52 @@ pub trait Text:
     /// `self[start..end]`, or empty where that is not a range of it.
     #[doc(hidden)]
     fn __part(&self, start: usize, end: usize) -> &Self;
+    /// `self[start..end]` with no checks.
+    ///
+    /// # Safety
+    ///
+    /// `start <= end <= self.len()`, and for a `str` both are char
+    /// boundaries.
+    #[doc(hidden)]
+    unsafe fn __part_unchecked(&self, start: usize, end: usize) -> &Self;
+    /// The bytes.
+    #[doc(hidden)]
+    fn __bytes(&self) -> &[u8];
+    /// Whether this is text (known UTF-8, sliced at char boundaries).
+    #[doc(hidden)]
+    const UTF8: bool;
 }
 impl Text for str {
+    const UTF8: bool = true;
     #[inline(always)]
     fn __part(&self, start: usize, end: usize) -> &Self {
         self.get(start..end).unwrap_or_default()
     }
+    #[inline(always)]
+    unsafe fn __part_unchecked(&self, start: usize, end: usize) -> &Self {
+        // SAFETY: the caller's contract: `start <= end <= self.len()`, both
+        // char boundaries.
+        unsafe { self.get_unchecked(start..end) }
+    }
+    #[inline(always)]
+    fn __bytes(&self) -> &[u8] {
+        self.as_bytes()
+    }
 }
 impl Text for [u8] {
+    const UTF8: bool = false;
     #[inline(always)]
     fn __part(&self, start: usize, end: usize) -> &Self {
         self.get(start..end).unwrap_or_default()
+    }
+    #[inline(always)]
+    unsafe fn __part_unchecked(&self, start: usize, end: usize) -> &Self {
+        // SAFETY: the caller's contract: `start <= end <= self.len()`.
+        unsafe { self.get_unchecked(start..end) }
+    }
+    #[inline(always)]
+    fn __bytes(&self) -> &[u8] {
+        self
     }
 }
 

@@ -690,7 +690,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 mediatype: __rt::group(tags, 1)
                     .map(|s| Mediatype::__from_tags(input, s, __rt::nested(tags, 2))),
                 data: __rt::leaf(input, tags, 17),
@@ -776,7 +776,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __MEDIATYPE_TDFA
-                .__shape_tags::<32>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 32>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -812,7 +812,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 type_: __rt::group(tags, 1)
                     .map(|s| Type::__from_tags(input, s, __rt::nested(tags, 2))),
                 subtype: __rt::group(tags, 6)
@@ -869,7 +869,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __PARAMETER_TDFA
-                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 6>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -905,7 +905,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 attribute: __rt::leaf(input, tags, 1),
                 value: __rt::leaf(input, tags, 2),
             }
@@ -962,7 +962,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __TYPE_TDFA
-                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 10>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -991,7 +991,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     TypeKind::DiscreteType(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -1053,7 +1053,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __EXTENSION_TOKEN_TDFA
-                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 10>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1089,7 +1089,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     ExtensionTokenKind::IetfToken(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -1151,7 +1151,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __SUBTYPE_TDFA
-                .__shape_tags::<18>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 18>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1187,7 +1187,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     SubtypeKind::ExtensionToken(
                         ExtensionToken::__from_tags(

@@ -469,7 +469,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 file_scheme: __rt::leaf(input, tags, 1),
                 file_hier_part: FileHierPart::__from_tags(
                     input,
@@ -560,7 +560,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     FileHierPartKind::AuthPath(
                         AuthPath::__from_tags(
@@ -621,7 +621,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __AUTH_PATH_TDFA
-                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 6>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -657,8 +657,8 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
-                file_auth: __rt::group(tags, 1).map(|s| &input[s.range()]),
+                text: __rt::text(input, tags, span),
+                file_auth: __rt::optional(input, tags, 1),
                 path_absolute: __rt::leaf(input, tags, 2),
             }
         }
@@ -738,7 +738,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     HostKind::IpLiteral(
                         IpLiteral::__from_tags(
@@ -810,7 +810,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __IP_LITERAL_TDFA
-                .__shape_tags::<14>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 14>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -846,7 +846,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     IpLiteralKind::Ipv6address(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {

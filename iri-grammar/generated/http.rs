@@ -139,7 +139,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __HTTP_URI_TDFA
-                .__shape_tags::<8>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 8>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -175,7 +175,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 authority: Authority::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -184,7 +184,7 @@ pub mod ast {
                     input,
                     __rt::group(tags, 2).unwrap_or_default(),
                 ),
-                query: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                query: __rt::optional(input, tags, 3),
             }
         }
     }
@@ -234,7 +234,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __HTTPS_URI_TDFA
-                .__shape_tags::<8>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 8>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -270,7 +270,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 authority: Authority::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -279,7 +279,7 @@ pub mod ast {
                     input,
                     __rt::group(tags, 2).unwrap_or_default(),
                 ),
-                query: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                query: __rt::optional(input, tags, 3),
             }
         }
     }

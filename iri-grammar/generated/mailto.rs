@@ -790,7 +790,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 to: __rt::group(tags, 1).map(|s| To::__sub(input, s)),
                 hfields: __rt::group(tags, 2).map(|s| Hfields::__sub(input, s)),
             }
@@ -891,7 +891,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 addr_spec: AddrSpec::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -1006,7 +1006,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 hfield: Hfield::__from_tags(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -1064,7 +1064,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __HFIELD_TDFA
-                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 6>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1100,7 +1100,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 hfname: __rt::leaf(input, tags, 1),
                 hfvalue: __rt::leaf(input, tags, 2),
             }
@@ -1179,7 +1179,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 local_part: LocalPart::__from_tags(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -1273,7 +1273,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     LocalPartKind::DotAtomText(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -1384,7 +1384,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     DomainKind::DotAtomText(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -1487,7 +1487,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __QUOTED_STRING_TDFA
-                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 6>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1523,13 +1523,13 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 qcontents: ::abnf_runtime::List::__new(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
                     __quotedstring_qcontents_item,
                 ),
-                fws: __rt::group(tags, 2).map(|s| &input[s.range()]),
+                fws: __rt::optional(input, tags, 2),
             }
         }
     }
@@ -1560,8 +1560,8 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
-                fws: __rt::group(tags, 1).map(|s| &input[s.range()]),
+                text: __rt::text(input, tags, span),
+                fws: __rt::optional(input, tags, 1),
                 qcontent: __rt::leaf(input, tags, 2),
             }
         }

@@ -2441,7 +2441,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 scheme: __rt::leaf(input, tags, 1),
                 schemepart: Schemepart::__sub(
                     input,
@@ -2536,7 +2536,7 @@ pub mod ast {
                 });
             }
             if let ::core::option::Option::Some(tags) = __URL_TDFA
-                .__shape_tags::<46>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 46>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -2572,7 +2572,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     UrlKind::Httpurl(
                         Httpurl::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
@@ -2705,7 +2705,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __SCHEMEPART_TDFA
-                .__shape_tags::<20>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 20>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -2741,7 +2741,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     SchemepartKind::Xchar(
                         ::abnf_runtime::List::__new(
@@ -2808,7 +2808,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __IP_SCHEMEPART_TDFA
-                .__shape_tags::<12>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 12>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -2844,13 +2844,13 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 login: Login::__from_tags(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
                     __rt::nested(tags, 2),
                 ),
-                urlpath: __rt::group(tags, 5).map(|s| &input[s.range()]),
+                urlpath: __rt::optional(input, tags, 5),
             }
         }
     }
@@ -2900,7 +2900,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __LOGIN_TDFA
-                .__shape_tags::<8>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 8>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -2936,9 +2936,9 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
-                user: __rt::group(tags, 1).map(|s| &input[s.range()]),
-                password: __rt::group(tags, 2).map(|s| &input[s.range()]),
+                text: __rt::text(input, tags, span),
+                user: __rt::optional(input, tags, 1),
+                password: __rt::optional(input, tags, 2),
                 hostport: Hostport::__sub(
                     input,
                     __rt::group(tags, 3).unwrap_or_default(),
@@ -2990,7 +2990,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __HOSTPORT_TDFA
-                .__shape_tags::<38>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 38>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -3026,13 +3026,13 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 host: Host::__from_tags(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
                     __rt::nested(tags, 2),
                 ),
-                port: __rt::group(tags, 18).map(|s| &input[s.range()]),
+                port: __rt::optional(input, tags, 18),
             }
         }
     }
@@ -3087,7 +3087,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __HOST_TDFA
-                .__shape_tags::<34>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 34>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -3123,7 +3123,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     HostKind::Hostname(
                         Hostname::__from_tags(
@@ -3223,7 +3223,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __HOSTNAME_TDFA
-                .__shape_tags::<18>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 18>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -3259,7 +3259,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 domainlabels: ::abnf_runtime::List::__new(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -3373,7 +3373,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __DOMAINLABEL_TDFA
-                .__shape_tags::<14>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 14>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -3409,7 +3409,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     DomainlabelKind::Alphadigit(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -3462,7 +3462,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     DomainlabelItemKind::Alphadigit(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -3573,7 +3573,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __TOPLABEL_TDFA
-                .__shape_tags::<14>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 14>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -3609,7 +3609,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     ToplabelKind::Alpha(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -3662,7 +3662,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     ToplabelItemKind::Alphadigit(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -3721,7 +3721,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __HOSTNUMBER_TDFA
-                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 10>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -3757,7 +3757,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 digits: __rt::leaf(input, tags, 1),
                 digits_2: __rt::leaf(input, tags, 2),
                 digits_3: __rt::leaf(input, tags, 3),
@@ -3840,10 +3840,10 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 login: Login::__sub(input, __rt::group(tags, 1).unwrap_or_default()),
                 fpath: __rt::group(tags, 2).map(|s| Fpath::__sub(input, s)),
-                ftptype: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                ftptype: __rt::optional(input, tags, 3),
             }
         }
     }
@@ -3920,7 +3920,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __FPATH_TDFA
-                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 6>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -3956,7 +3956,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 fsegment: __rt::leaf(input, tags, 1),
                 fsegments: ::abnf_runtime::List::__new(
                     input,
@@ -4039,7 +4039,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 host: __rt::group(tags, 1)
                     .map(|s| Host::__from_tags(input, s, __rt::nested(tags, 2))),
                 fpath: Fpath::__from_tags(
@@ -4096,7 +4096,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __HTTPURL_TDFA
-                .__shape_tags::<8>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 8>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -4131,7 +4131,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::option::Option<Self> {
             if let ::core::option::Option::Some(tags) = __HTTPURL_TDFA
-                .__shape_tags::<8>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 8>(input, start, end)
             {
                 return ::core::option::Option::Some(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -4153,13 +4153,13 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 hostport: Hostport::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
                 ),
                 hpath: __rt::group(tags, 2).map(|s| Hpath::__sub(input, s)),
-                search: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                search: __rt::optional(input, tags, 3),
             }
         }
     }
@@ -4236,7 +4236,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __HPATH_TDFA
-                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 6>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -4272,7 +4272,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 hsegment: __rt::leaf(input, tags, 1),
                 hsegments: ::abnf_runtime::List::__new(
                     input,
@@ -4362,15 +4362,15 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 hostport: Hostport::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
                 ),
-                gtype: __rt::group(tags, 2).map(|s| &input[s.range()]),
-                selector: __rt::group(tags, 3).map(|s| &input[s.range()]),
-                search: __rt::group(tags, 4).map(|s| &input[s.range()]),
-                gopher_string: __rt::group(tags, 5).map(|s| &input[s.range()]),
+                gtype: __rt::optional(input, tags, 2),
+                selector: __rt::optional(input, tags, 3),
+                search: __rt::optional(input, tags, 4),
+                gopher_string: __rt::optional(input, tags, 5),
             }
         }
     }
@@ -4427,7 +4427,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __GROUPPART_TDFA
-                .__shape_tags::<48>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 48>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -4463,7 +4463,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     GrouppartKind::Star
                 } else if __rt::group(tags, 2).is_some() {
@@ -4564,7 +4564,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __ARTICLE_TDFA
-                .__shape_tags::<38>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 38>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -4600,7 +4600,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 uchars: ::abnf_runtime::List::__new(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -4658,7 +4658,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     ArticleItemKind::Uchar(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -4754,14 +4754,14 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 hostport: Hostport::__from_tags(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
                     __rt::nested(tags, 2),
                 ),
                 group: __rt::leaf(input, tags, 20),
-                digits: __rt::group(tags, 21).map(|s| &input[s.range()]),
+                digits: __rt::optional(input, tags, 21),
             }
         }
     }
@@ -4861,7 +4861,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     WaisurlKind::Waisdatabase(
                         Waisdatabase::__sub(
@@ -4972,7 +4972,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 hostport: Hostport::__from_tags(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -5057,7 +5057,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 hostport: Hostport::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -5144,7 +5144,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 hostport: Hostport::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -5263,7 +5263,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 hostport: Hostport::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -5350,7 +5350,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __PPATH_TDFA
-                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 6>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -5386,7 +5386,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 psegment: __rt::leaf(input, tags, 1),
                 psegments: ::abnf_runtime::List::__new(
                     input,
@@ -5440,7 +5440,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __FIELDSPEC_TDFA
-                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 6>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -5476,7 +5476,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 fieldname: __rt::leaf(input, tags, 1),
                 fieldvalue: __rt::leaf(input, tags, 2),
             }
@@ -5576,7 +5576,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     NationalKind::LBrace
                 } else if __rt::group(tags, 2).is_some() {
@@ -5687,7 +5687,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     PunctuationKind::Lt
                 } else if __rt::group(tags, 2).is_some() {

@@ -1507,10 +1507,10 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 absolute_uri: __rt::group(tags, 1).map(|s| AbsoluteUri::__sub(input, s)),
                 relative_uri: __rt::group(tags, 2).map(|s| RelativeUri::__sub(input, s)),
-                fragment: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                fragment: __rt::optional(input, tags, 3),
             }
         }
     }
@@ -1589,11 +1589,11 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 scheme: __rt::leaf(input, tags, 1),
                 hier_part: __rt::group(tags, 2)
                     .map(|s| HierPart::__from_tags(input, s, __rt::nested(tags, 4))),
-                opaque_part: __rt::group(tags, 12).map(|s| &input[s.range()]),
+                opaque_part: __rt::optional(input, tags, 12),
             }
         }
     }
@@ -1645,7 +1645,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __RELATIVE_URI_TDFA
-                .__shape_tags::<26>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 26>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1681,13 +1681,13 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 net_path: __rt::group(tags, 1)
                     .map(|s| NetPath::__from_tags(input, s, __rt::nested(tags, 2))),
-                abs_path: __rt::group(tags, 8).map(|s| &input[s.range()]),
+                abs_path: __rt::optional(input, tags, 8),
                 rel_path: __rt::group(tags, 9)
                     .map(|s| RelPath::__from_tags(input, s, __rt::nested(tags, 18))),
-                query: __rt::group(tags, 12).map(|s| &input[s.range()]),
+                query: __rt::optional(input, tags, 12),
             }
         }
     }
@@ -1737,7 +1737,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __HIER_PART_TDFA
-                .__shape_tags::<20>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 20>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1773,11 +1773,11 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 net_path: __rt::group(tags, 1)
                     .map(|s| NetPath::__from_tags(input, s, __rt::nested(tags, 2))),
-                abs_path: __rt::group(tags, 8).map(|s| &input[s.range()]),
-                query: __rt::group(tags, 9).map(|s| &input[s.range()]),
+                abs_path: __rt::optional(input, tags, 8),
+                query: __rt::optional(input, tags, 9),
             }
         }
     }
@@ -1825,7 +1825,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __NET_PATH_TDFA
-                .__shape_tags::<14>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 14>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1861,13 +1861,13 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 authority: Authority::__from_tags(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
                     __rt::nested(tags, 2),
                 ),
-                abs_path: __rt::group(tags, 6).map(|s| &input[s.range()]),
+                abs_path: __rt::optional(input, tags, 6),
             }
         }
     }
@@ -1944,9 +1944,9 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 rel_segment: __rt::leaf(input, tags, 1),
-                abs_path: __rt::group(tags, 2).map(|s| &input[s.range()]),
+                abs_path: __rt::optional(input, tags, 2),
             }
         }
     }
@@ -2001,7 +2001,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __AUTHORITY_TDFA
-                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 10>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -2037,7 +2037,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     AuthorityKind::Server(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -2092,7 +2092,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __HOSTPORT_TDFA
-                .__shape_tags::<38>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 38>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -2128,13 +2128,13 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 host: Host::__from_tags(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
                     __rt::nested(tags, 2),
                 ),
-                port: __rt::group(tags, 18).map(|s| &input[s.range()]),
+                port: __rt::optional(input, tags, 18),
             }
         }
     }
@@ -2189,7 +2189,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __HOST_TDFA
-                .__shape_tags::<34>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 34>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -2225,7 +2225,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     HostKind::Hostname(
                         Hostname::__from_tags(
@@ -2325,7 +2325,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __HOSTNAME_TDFA
-                .__shape_tags::<18>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 18>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -2361,7 +2361,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 domainlabels: ::abnf_runtime::List::__new(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -2475,7 +2475,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __DOMAINLABEL_TDFA
-                .__shape_tags::<14>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 14>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -2511,7 +2511,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     DomainlabelKind::Alphanum(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -2564,7 +2564,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     DomainlabelItemKind::Alphanum(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -2675,7 +2675,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __TOPLABEL_TDFA
-                .__shape_tags::<14>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 14>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -2711,7 +2711,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     ToplabelKind::Alpha(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -2764,7 +2764,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     ToplabelItemKind::Alphanum(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -2879,7 +2879,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __IPV4ADDRESS_TDFA
-                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 10>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -2915,7 +2915,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 digits: ::abnf_runtime::List::__new(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -3012,9 +3012,9 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
-                abs_path: __rt::group(tags, 1).map(|s| &input[s.range()]),
-                opaque_part: __rt::group(tags, 2).map(|s| &input[s.range()]),
+                text: __rt::text(input, tags, span),
+                abs_path: __rt::optional(input, tags, 1),
+                opaque_part: __rt::optional(input, tags, 2),
             }
         }
     }
@@ -3095,7 +3095,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __PATH_SEGMENTS_TDFA
-                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 10>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -3131,7 +3131,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 segment: Segment::__from_tags(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -3247,7 +3247,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __SEGMENT_TDFA
-                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 6>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -3283,7 +3283,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 pchars: ::abnf_runtime::List::__new(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),

@@ -1384,7 +1384,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __URI_TDFA
-                .__shape_tags::<28>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 28>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1420,15 +1420,15 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 scheme: __rt::leaf(input, tags, 1),
                 hier_part: HierPart::__from_tags(
                     input,
                     __rt::group(tags, 2).unwrap_or_default(),
                     __rt::nested(tags, 4),
                 ),
-                query: __rt::group(tags, 12).map(|s| &input[s.range()]),
-                fragment: __rt::group(tags, 13).map(|s| &input[s.range()]),
+                query: __rt::optional(input, tags, 12),
+                fragment: __rt::optional(input, tags, 13),
             }
         }
     }
@@ -1495,7 +1495,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __HIER_PART_TDFA
-                .__shape_tags::<20>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 20>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1531,7 +1531,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     HierPartKind::Authority {
                         authority: Authority::__sub(
@@ -1640,7 +1640,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     UriReferenceKind::Uri(
                         Uri::__from_tags(
@@ -1738,14 +1738,14 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 scheme: __rt::leaf(input, tags, 1),
                 hier_part: HierPart::__from_tags(
                     input,
                     __rt::group(tags, 2).unwrap_or_default(),
                     __rt::nested(tags, 4),
                 ),
-                query: __rt::group(tags, 12).map(|s| &input[s.range()]),
+                query: __rt::optional(input, tags, 12),
             }
         }
     }
@@ -1824,14 +1824,14 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 relative_part: RelativePart::__from_tags(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
                     __rt::nested(tags, 2),
                 ),
-                query: __rt::group(tags, 11).map(|s| &input[s.range()]),
-                fragment: __rt::group(tags, 12).map(|s| &input[s.range()]),
+                query: __rt::optional(input, tags, 11),
+                fragment: __rt::optional(input, tags, 12),
             }
         }
     }
@@ -1898,7 +1898,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __RELATIVE_PART_TDFA
-                .__shape_tags::<20>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 20>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1934,7 +1934,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     RelativePartKind::Authority {
                         authority: Authority::__sub(
@@ -2009,7 +2009,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __AUTHORITY_TDFA
-                .__shape_tags::<8>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 8>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -2045,10 +2045,10 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
-                userinfo: __rt::group(tags, 1).map(|s| &input[s.range()]),
+                text: __rt::text(input, tags, span),
+                userinfo: __rt::optional(input, tags, 1),
                 host: Host::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
-                port: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                port: __rt::optional(input, tags, 3),
             }
         }
     }
@@ -2134,7 +2134,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     HostKind::IpLiteral(
                         IpLiteral::__from_tags(
@@ -2204,7 +2204,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __IP_LITERAL_TDFA
-                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 10>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -2240,7 +2240,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     IpLiteralKind::Ipv6address(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -2312,7 +2312,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __PATH_TDFA
-                .__shape_tags::<32>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 32>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -2348,7 +2348,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     PathKind::PathAbempty(
                         PathAbempty::__from_tags(
@@ -2487,7 +2487,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 segments: ::abnf_runtime::List::__new(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -2602,7 +2602,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 segment_nz_nc: __rt::leaf(input, tags, 1),
                 segments: ::abnf_runtime::List::__new(
                     input,
@@ -2718,7 +2718,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 segment_nz: __rt::leaf(input, tags, 1),
                 segments: ::abnf_runtime::List::__new(
                     input,
@@ -2779,7 +2779,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __RESERVED_TDFA
-                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 10>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -2815,7 +2815,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     ReservedKind::GenDelims(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {

@@ -483,12 +483,12 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
-                scheme: __rt::group(tags, 1).map(|s| &input[s.range()]),
+                text: __rt::text(input, tags, span),
+                scheme: __rt::optional(input, tags, 1),
                 authority: __rt::group(tags, 2).map(|s| Authority::__sub(input, s)),
                 path: __rt::leaf(input, tags, 3),
-                query: __rt::group(tags, 4).map(|s| &input[s.range()]),
-                fragment: __rt::group(tags, 5).map(|s| &input[s.range()]),
+                query: __rt::optional(input, tags, 4),
+                fragment: __rt::optional(input, tags, 5),
             }
         }
     }
@@ -544,7 +544,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __AUTHORITY_TDFA
-                .__shape_tags::<16>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 16>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -582,14 +582,14 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
-                userinfo: __rt::group(tags, 1).map(|s| &input[s.range()]),
+                text: __rt::text(input, tags, span),
+                userinfo: __rt::optional(input, tags, 1),
                 host: Host::__from_tags(
                     input,
                     __rt::group(tags, 2).unwrap_or_default(),
                     __rt::nested(tags, 4),
                 ),
-                port: __rt::group(tags, 7).map(|s| &input[s.range()]),
+                port: __rt::optional(input, tags, 7),
             }
         }
     }
@@ -673,7 +673,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     HostKind::IpLiteral(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {

@@ -1064,7 +1064,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __IRI_TDFA
-                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 10>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1099,7 +1099,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::option::Option<Self> {
             if let ::core::option::Option::Some(tags) = __IRI_TDFA
-                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 10>(input, start, end)
             {
                 return ::core::option::Option::Some(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1121,14 +1121,14 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 scheme: __rt::leaf(input, tags, 1),
                 ihier_part: IhierPart::__sub(
                     input,
                     __rt::group(tags, 2).unwrap_or_default(),
                 ),
-                iquery: __rt::group(tags, 3).map(|s| &input[s.range()]),
-                ifragment: __rt::group(tags, 4).map(|s| &input[s.range()]),
+                iquery: __rt::optional(input, tags, 3),
+                ifragment: __rt::optional(input, tags, 4),
             }
         }
     }
@@ -1195,7 +1195,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __IHIER_PART_TDFA
-                .__shape_tags::<20>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 20>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1231,7 +1231,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     IhierPartKind::Iauthority {
                         iauthority: Iauthority::__sub(
@@ -1354,7 +1354,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     IriReferenceKind::Iri(
                         Iri::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
@@ -1447,14 +1447,14 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 scheme: __rt::leaf(input, tags, 1),
                 ihier_part: IhierPart::__from_tags(
                     input,
                     __rt::group(tags, 2).unwrap_or_default(),
                     __rt::nested(tags, 4),
                 ),
-                iquery: __rt::group(tags, 12).map(|s| &input[s.range()]),
+                iquery: __rt::optional(input, tags, 12),
             }
         }
     }
@@ -1533,13 +1533,13 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 irelative_part: IrelativePart::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
                 ),
-                iquery: __rt::group(tags, 2).map(|s| &input[s.range()]),
-                ifragment: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                iquery: __rt::optional(input, tags, 2),
+                ifragment: __rt::optional(input, tags, 3),
             }
         }
     }
@@ -1606,7 +1606,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __IRELATIVE_PART_TDFA
-                .__shape_tags::<20>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 20>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1642,7 +1642,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     IrelativePartKind::Iauthority {
                         iauthority: Iauthority::__sub(
@@ -1717,7 +1717,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __IAUTHORITY_TDFA
-                .__shape_tags::<8>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 8>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1753,10 +1753,10 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
-                iuserinfo: __rt::group(tags, 1).map(|s| &input[s.range()]),
+                text: __rt::text(input, tags, span),
+                iuserinfo: __rt::optional(input, tags, 1),
                 ihost: Ihost::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
-                port: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                port: __rt::optional(input, tags, 3),
             }
         }
     }
@@ -1842,7 +1842,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     IhostKind::IpLiteral(
                         IpLiteral::__from_tags(
@@ -1922,7 +1922,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __IPATH_TDFA
-                .__shape_tags::<32>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 32>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1958,7 +1958,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     IpathKind::IpathAbempty(
                         IpathAbempty::__from_tags(
@@ -2097,7 +2097,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 isegments: ::abnf_runtime::List::__new(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -2212,7 +2212,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 isegment_nz_nc: __rt::leaf(input, tags, 1),
                 isegments: ::abnf_runtime::List::__new(
                     input,
@@ -2328,7 +2328,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 isegment_nz: __rt::leaf(input, tags, 1),
                 isegments: ::abnf_runtime::List::__new(
                     input,

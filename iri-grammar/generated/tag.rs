@@ -515,10 +515,10 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 tagging_entity: __rt::leaf(input, tags, 1),
                 specific: __rt::leaf(input, tags, 2),
-                fragment: __rt::group(tags, 3).map(|s| &input[s.range()]),
+                fragment: __rt::optional(input, tags, 3),
             }
         }
     }
@@ -573,7 +573,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __AUTHORITY_NAME_TDFA
-                .__shape_tags::<22>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 22>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -609,7 +609,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     AuthorityNameKind::Dnsname(
                         Dnsname::__from_tags(
@@ -705,7 +705,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __DNSNAME_TDFA
-                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 6>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -741,7 +741,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 dnscomp: __rt::leaf(input, tags, 1),
                 dnscomps: ::abnf_runtime::List::__new(
                     input,
@@ -837,7 +837,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __EMAIL_ADDRESS_TDFA
-                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 10>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -873,7 +873,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 alpha_nums: ::abnf_runtime::List::__new(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -925,7 +925,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     EmailAddressItemKind::AlphaNum(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {

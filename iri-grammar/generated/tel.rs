@@ -1055,7 +1055,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __TELEPHONE_URI_TDFA
-                .__shape_tags::<4>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 4>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1091,7 +1091,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 telephone_subscriber: TelephoneSubscriber::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -1168,7 +1168,7 @@ pub mod ast {
                 });
             }
             if let ::core::option::Option::Some(tags) = __TELEPHONE_SUBSCRIBER_TDFA
-                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 10>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1204,7 +1204,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     TelephoneSubscriberKind::GlobalNumber(
                         GlobalNumber::__sub(
@@ -1298,7 +1298,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __GLOBAL_NUMBER_TDFA
-                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 10>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1333,7 +1333,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::option::Option<Self> {
             if let ::core::option::Option::Some(tags) = __GLOBAL_NUMBER_TDFA
-                .__shape_tags::<10>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 10>(input, start, end)
             {
                 return ::core::option::Option::Some(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1357,7 +1357,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 global_number_digits: GlobalNumberDigits::__from_tags(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -1506,7 +1506,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 local_number_digits: LocalNumberDigits::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -1578,7 +1578,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __PAR_TDFA
-                .__shape_tags::<18>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 18>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1607,7 +1607,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     ParKind::Parameter(
                         Parameter::__from_tags(
@@ -1677,7 +1677,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __DESCRIPTOR_TDFA
-                .__shape_tags::<18>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 18>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1713,7 +1713,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     DescriptorKind::Domainname(
                         Domainname::__from_tags(
@@ -1854,7 +1854,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __GLOBAL_NUMBER_DIGITS_TDFA
-                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 6>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -1890,7 +1890,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 phonedigits: ::abnf_runtime::List::__new(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -2023,7 +2023,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __LOCAL_NUMBER_DIGITS_TDFA
-                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 6>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -2059,7 +2059,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 phonedigit_hexs: ::abnf_runtime::List::__new(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -2150,7 +2150,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __DOMAINNAME_TDFA
-                .__shape_tags::<6>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 6>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -2186,7 +2186,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 domainlabels: ::abnf_runtime::List::__new(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -2297,7 +2297,7 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __DOMAINLABEL_TDFA
-                .__shape_tags::<14>(input.as_bytes(), start, end, true)
+                .__shape_tags::<_, 14>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
@@ -2333,7 +2333,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     DomainlabelKind::Alphanum(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -2386,7 +2386,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     DomainlabelItemKind::Alphanum(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -2470,9 +2470,9 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 pname: __rt::leaf(input, tags, 1),
-                pvalue: __rt::group(tags, 2).map(|s| &input[s.range()]),
+                pvalue: __rt::optional(input, tags, 2),
             }
         }
     }

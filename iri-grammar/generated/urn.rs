@@ -463,11 +463,11 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
+                text: __rt::text(input, tags, span),
                 assigned_name: __rt::leaf(input, tags, 1),
                 rq_components: __rt::group(tags, 2)
                     .map(|s| RqComponents::__from_tags(input, s, __rt::nested(tags, 4))),
-                f_component: __rt::group(tags, 5).map(|s| &input[s.range()]),
+                f_component: __rt::optional(input, tags, 5),
             }
         }
     }
@@ -545,9 +545,9 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: &input[span.range()],
-                r_component: __rt::group(tags, 1).map(|s| &input[s.range()]),
-                q_component: __rt::group(tags, 2).map(|s| &input[s.range()]),
+                text: __rt::text(input, tags, span),
+                r_component: __rt::optional(input, tags, 1),
+                q_component: __rt::optional(input, tags, 2),
             }
         }
     }

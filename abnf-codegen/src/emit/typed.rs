@@ -282,7 +282,7 @@ fn field_expr(items: &ItemFns, f: &EmitField, rt: &TokenStream, stack: bool) -> 
             quote!(#item(input, #p::group(tags, #g).unwrap_or_default(), holes))
         }
         (Card::One, Target::Leaf) => quote!(#p::leaf(input, tags, #g)),
-        (Card::Optional, Target::Leaf) => quote!(#p::group(tags, #g).map(|s| &input[s.range()])),
+        (Card::Optional, Target::Leaf) => quote!(#p::optional(input, tags, #g)),
         // The part's own groups follow its group: its node is built from
         // the same tags (its group `i` is group `g + i` here).
         (Card::One, Target::Typed(t)) if f.nested => {
@@ -830,7 +830,7 @@ pub fn ast_module(
             pub fn __from_tags<T: __rt::Tags>(input: &'a #text, span: #rt::Span, tags: T #holes_param) -> Self {
                 Self {
                     span,
-                    text: &input[span.range()],
+                    text: __rt::text(input, tags, span),
                     #fields_init
                 }
             }
@@ -861,11 +861,10 @@ pub fn ast_module(
         // A short input that fits one of the automaton's shapes is read
         // off the shape's offsets, with no walk (the node returned as
         // `ok(node)`).
-        let utf8 = matches!(input, Input::Text);
         let shape_read = |ok: TokenStream| {
             tdfa.shapes.then(|| {
                 quote! {
-                    if let ::core::option::Option::Some(tags) = #tdfa_ident.__shape_tags::<#ntags>(#bytes, start, end, #utf8) {
+                    if let ::core::option::Option::Some(tags) = #tdfa_ident.__shape_tags::<_, #ntags>(input, start, end) {
                         return #ok(Self::__from_tags(input, #rt::Span { start, end }, tags));
                     }
                 }

@@ -511,6 +511,7 @@ mod forms {
                     if let Some(tags) = read_shape_tags(&shaped.tagged(), bytes) {
                         assert_eq!(Ok(tags), expected, "shape tags: {p} ({mode:?}) on {input:?}");
                         read_by_shapes += 1;
+                        shape_fields_agree(&shaped.tagged(), &input);
                     }
                     let mut tags = vec![usize::MAX; walk.tags()];
                     match (
@@ -551,7 +552,7 @@ mod forms {
             dfa: &abnf_runtime::TaggedDfa<'_>,
             input: &[u8],
         ) -> Option<Vec<Option<usize>>> {
-            let tags = dfa.__shape_tags::<N>(input, 0, input.len(), false)?;
+            let tags = dfa.__shape_tags::<[u8], N>(input, 0, input.len())?;
             Some(
                 (0..N)
                     .map(|i| Some(tags.tag(i)).filter(|&t| t != usize::MAX))
@@ -562,6 +563,76 @@ mod forms {
             ($($n:literal)*) => {
                 match dfa.tags() {
                     $($n => read::<$n>(dfa, input),)*
+                    n => panic!("no test reads {n} tags"),
+                }
+            };
+        }
+        by_count!(0 2 4 6 8 10 12 14 16 18 20 22 24)
+    }
+
+    /// The fields a generated `__from_tags` reads off a shape's tags (with
+    /// no char-boundary checks where the span is ASCII) are those the
+    /// checked reads of the same tags give: for `input` alone, inside text
+    /// with characters of two bytes before and after it, as bytes, and
+    /// when read against another text of the same length (not the input
+    /// the tags came from: the checked reads, which return empty at an
+    /// offset inside a character).
+    fn shape_fields_agree(dfa: &abnf_runtime::TaggedDfa<'_>, input: &str) {
+        use abnf_runtime::__private::Tags;
+        use abnf_runtime::Span;
+        fn check<const N: usize>(dfa: &abnf_runtime::TaggedDfa<'_>, input: &str) {
+            let around = format!("é{input}ü");
+            let (start, end) = (2, 2 + input.len());
+            // Two-byte characters: every odd offset is inside one.
+            let other = format!("{}{}", "é".repeat(around.len() / 2), "x".repeat(around.len() % 2));
+            for text in [input, around.as_str()] {
+                let (start, end) = if text == input {
+                    (0, input.len())
+                } else {
+                    (start, end)
+                };
+                let Some(shape) = dfa.__shape_tags::<str, N>(text, start, end) else {
+                    panic!("{input:?} fits a shape alone but not in {text:?}");
+                };
+                let bytes = dfa.__shape_tags::<[u8], N>(text.as_bytes(), start, end).unwrap();
+                let walked: Vec<usize> = (0..N).map(|i| shape.tag(i)).collect();
+                let walked = &walked[..];
+                let span = Span { start, end };
+                assert_eq!(shape.text(text, span), &text[start..end]);
+                assert_eq!(bytes.text(text.as_bytes(), span), &text.as_bytes()[start..end]);
+                for g in 0..N / 2 {
+                    let what = format!("group {g} of {input:?} in {text:?}");
+                    assert_eq!(shape.leaf(text, g), walked.leaf(text, g), "{what}");
+                    assert_eq!(shape.optional(text, g), walked.optional(text, g), "{what}");
+                    assert_eq!(shape.group(g), walked.group(g), "{what}");
+                    assert_eq!(
+                        bytes.leaf(text.as_bytes(), g),
+                        walked.leaf(text.as_bytes(), g),
+                        "{what}"
+                    );
+                    assert_eq!(
+                        bytes.optional(text.as_bytes(), g),
+                        walked.optional(text.as_bytes(), g)
+                    );
+                    if let Some(s) = walked.group(g) {
+                        assert_eq!(shape.text(text, s), &text[s.range()], "{what}");
+                    }
+                    if text.len() == other.len() {
+                        let (a, b) = (walked.tag(2 * g), walked.tag(2 * g + 1));
+                        let checked = other.get(a..b).unwrap_or_default();
+                        assert_eq!(
+                            shape.leaf(other.as_str(), g),
+                            checked,
+                            "{what}, read in {other:?}"
+                        );
+                    }
+                }
+            }
+        }
+        macro_rules! by_count {
+            ($($n:literal)*) => {
+                match dfa.tags() {
+                    $($n => check::<$n>(dfa, input),)*
                     n => panic!("no test reads {n} tags"),
                 }
             };
