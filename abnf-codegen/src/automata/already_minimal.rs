@@ -40,21 +40,43 @@ const DENSE_VERSION: u32 = 2;
 const VERSION_AT: usize = 36;
 const STATES_AT: usize = 48;
 
+/// What is known of a dense DFA's minimality.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Minimality {
+    /// Every state is distinguishable from every other one, as
+    /// `regex-automata`'s minimizer tells them apart: it would return the
+    /// same table.
+    Minimal,
+    /// The states the start reaches are pairwise distinguishable, and some
+    /// states it does not reach: minimizing would merge or drop only
+    /// those, so what a walk from the start sees (the runtime's tables,
+    /// built from the start) is the same either way.
+    ReachedPartMinimal,
+    /// Not known.
+    Unknown,
+}
+
 /// Whether every state of `dfa` is distinguishable from every other one,
 /// as `regex-automata`'s minimizer tells them apart; `false` when that is
 /// not certain.
 pub(crate) fn is_minimal(dfa: &dense::DFA<Vec<u32>>) -> bool {
+    minimality(dfa) == Minimality::Minimal
+}
+
+/// How far `dfa` is known to be minimal.
+pub(crate) fn minimality(dfa: &dense::DFA<Vec<u32>>) -> Minimality {
+    use Minimality::Unknown;
     let Some(states) = state_count(dfa) else {
-        return false;
+        return Unknown;
     };
     let Ok(start) = dfa.start_state(&start::Config::new().anchored(Anchored::Yes)) else {
-        return false;
+        return Unknown;
     };
     let stride2 = dfa.stride2();
     let index = |id: StateID| id.as_usize() >> stride2;
     // The dead state 0 and the quit state 1 are always there.
     let Some(quit) = StateID::new(1 << stride2).ok() else {
-        return false;
+        return Unknown;
     };
     let units: Vec<_> = dfa.byte_classes().representatives(..).collect();
     let k = units.len();
@@ -69,7 +91,7 @@ pub(crate) fn is_minimal(dfa: &dense::DFA<Vec<u32>>) -> bool {
                 order.push(id);
             }
             Some(_) => {}
-            None => return false,
+            None => return Unknown,
         }
     }
     let mut i = 0;
@@ -89,7 +111,7 @@ pub(crate) fn is_minimal(dfa: &dense::DFA<Vec<u32>>) -> bool {
                 None => dfa.next_eoi_state(id),
             };
             let Some(s) = seen.get_mut(index(t)) else {
-                return false;
+                return Unknown;
             };
             if !*s {
                 *s = true;
@@ -98,11 +120,17 @@ pub(crate) fn is_minimal(dfa: &dense::DFA<Vec<u32>>) -> bool {
             trans[q * k + c] = index(t) as u32;
         }
     }
-    // A state nothing reaches: the minimizer sees it, this check did not.
-    if order.len() != states {
-        return false;
+    // The rows of states nothing reaches are left as the dead state's
+    // (every class to 0, no match): they join its block, and the reached
+    // states are pairwise distinguishable exactly when there are as many
+    // blocks as reached states. A state nothing reaches is one the
+    // minimizer sees and the walk from the start does not.
+    let reached = order.len();
+    match Partition::refine(k, &trans, &labels).blocks() {
+        b if b == states && reached == states => Minimality::Minimal,
+        b if b == reached => Minimality::ReachedPartMinimal,
+        _ => Unknown,
     }
-    Partition::refine(k, &trans, &labels).blocks() == states
 }
 
 /// The number of states in `dfa`'s transition table, read from its
