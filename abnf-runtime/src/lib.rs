@@ -64,7 +64,7 @@ pub use tagged::{Hole, List, Nested, Span, TaggedDfa, Text};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::table::{Resume, Stop};
-    pub use crate::tagged::{group, Hole, ShapeTags, Tags};
+    pub use crate::tagged::{group, Hole, ShapeTags, TagRead, Tags};
     pub use crate::wire::Aligned;
     pub use alloc::vec::Vec;
 
@@ -72,25 +72,37 @@ pub mod __private {
     /// tag `from` on (its group 0 is the enclosing automaton's group
     /// `from / 2`).
     #[inline]
-    pub fn nested<T: Tags>(tags: T, from: usize) -> T {
+    pub fn nested<T: TagRead>(tags: T, from: usize) -> T {
         tags.from(from)
     }
 
     /// The text (or bytes) of a group that a successful parse always sets.
     #[inline]
-    pub fn leaf<S: crate::tagged::Text + ?Sized, T: Tags>(input: &S, tags: T, g: usize) -> &S {
+    pub fn leaf<'a, S: crate::tagged::Text + ?Sized, T: Tags<'a, S>>(
+        input: &'a S,
+        tags: T,
+        g: usize,
+    ) -> &'a S {
         tags.leaf(input, g)
     }
 
     /// The text (or bytes) of an optional group, if the parse set it.
     #[inline]
-    pub fn optional<S: crate::tagged::Text + ?Sized, T: Tags>(input: &S, tags: T, g: usize) -> Option<&S> {
+    pub fn optional<'a, S: crate::tagged::Text + ?Sized, T: Tags<'a, S>>(
+        input: &'a S,
+        tags: T,
+        g: usize,
+    ) -> Option<&'a S> {
         tags.optional(input, g)
     }
 
     /// The text (or bytes) of a node's span.
     #[inline]
-    pub fn text<S: crate::tagged::Text + ?Sized, T: Tags>(input: &S, tags: T, span: crate::Span) -> &S {
+    pub fn text<'a, S: crate::tagged::Text + ?Sized, T: Tags<'a, S>>(
+        input: &'a S,
+        tags: T,
+        span: crate::Span,
+    ) -> &'a S {
         tags.text(input, span)
     }
 

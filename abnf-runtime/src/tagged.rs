@@ -136,9 +136,10 @@ impl<'a> TagShapes<'a> {
 /// Where a parse found the parts of a node, as the generated
 /// `__from_tags` reads them: the tags a walk wrote (`&[usize]`), or the
 /// offsets of the shape the input fits ([`ShapeTags`]), read where a field
-/// needs them rather than copied first.
+/// needs them rather than copied first. What does not depend on the input;
+/// [`Tags`] reads its text.
 #[doc(hidden)]
-pub trait Tags: Copy {
+pub trait TagRead: Copy {
     /// Tag `i`: an offset into the input, or `usize::MAX` if the part
     /// did not occur.
     fn tag(self, i: usize) -> usize;
@@ -152,29 +153,35 @@ pub trait Tags: Copy {
         let (start, end) = (self.tag(2 * g), self.tag(2 * g + 1));
         (start != NONE && end != NONE).then_some(Span { start, end })
     }
+}
 
+/// The text of the parts [`TagRead`] finds, in an input of type `S` (the
+/// one the parse read: tags read off a shape slice that one, which
+/// generated code passes as `input` too).
+#[doc(hidden)]
+pub trait Tags<'a, S: Text + ?Sized>: TagRead {
     /// `input[span]` (a span the parse found: in range).
     #[inline(always)]
-    fn text<S: Text + ?Sized>(self, input: &S, span: Span) -> &S {
+    fn text(self, input: &'a S, span: Span) -> &'a S {
         &input[span.range()]
     }
 
     /// The text of group `g`; empty where the group was never set (a
     /// group that a successful parse always sets).
     #[inline(always)]
-    fn leaf<S: Text + ?Sized>(self, input: &S, g: usize) -> &S {
+    fn leaf(self, input: &'a S, g: usize) -> &'a S {
         // `usize::MAX..usize::MAX` is out of range: empty.
         input.__part(self.tag(2 * g), self.tag(2 * g + 1))
     }
 
     /// The text of group `g`, if the parse set it.
     #[inline(always)]
-    fn optional<S: Text + ?Sized>(self, input: &S, g: usize) -> Option<&S> {
+    fn optional(self, input: &'a S, g: usize) -> Option<&'a S> {
         self.group(g).map(|s| input.__part(s.start, s.end))
     }
 }
 
-impl Tags for &[usize] {
+impl TagRead for &[usize] {
     #[inline(always)]
     fn tag(self, i: usize) -> usize {
         self.get(i).copied().unwrap_or(NONE)
@@ -186,6 +193,8 @@ impl Tags for &[usize] {
     }
 }
 
+impl<'a, S: Text + ?Sized> Tags<'a, S> for &[usize] {}
+
 /// The `N` tags of an input that fits one of a tagged DFA's shapes
 /// ([`TaggedDfa::__shape_tags`]): the shape's row of offsets from the
 /// start, `0xFF` for a tag never set; a nested part's tags start at
@@ -193,26 +202,46 @@ impl Tags for &[usize] {
 /// in one function (its `__from_tags` inlined), the index of every tag is
 /// a constant checked at compile time.
 ///
-/// Where the input's span is ASCII, a field is its two offsets with no
-/// char-boundary check: every offset within a non-empty ASCII span of a
-/// `str` is a char boundary (see `ShapeTags::slice`).
+/// The fields are slices of the input these tags were read from (which
+/// they keep), and where that input's span is ASCII or bytes, a field is
+/// its two offsets and two comparisons, with no char-boundary check: every
+/// offset within a non-empty ASCII span of a `str` is a char boundary (see
+/// `ShapeTags::slice`).
 #[doc(hidden)]
-#[derive(Clone, Copy, Debug)]
-pub struct ShapeTags<'a, 'i, const N: usize> {
+pub struct ShapeTags<'r, 'a, S: Text + ?Sized, const N: usize> {
     start: usize,
-    row: &'a [u8; N],
+    row: &'r [u8; N],
     base: usize,
-    /// The whole input the shape was matched in: borrowed, so that it
-    /// cannot change while these tags exist.
-    input: &'i [u8],
+    /// The input the shape was matched in.
+    input: &'a S,
     /// `input[start..start + len]` is what fits the shape.
     len: u8,
-    /// That span is non-empty and ASCII (computed for text only: bytes
-    /// need no char boundaries).
-    ascii: bool,
+    /// Every offset from `start` to `start + len` may be sliced with no
+    /// char-boundary check: `input` is bytes, or that span is non-empty
+    /// ASCII.
+    unchecked: bool,
 }
 
-impl<const N: usize> ShapeTags<'_, '_, N> {
+impl<S: Text + ?Sized, const N: usize> Clone for ShapeTags<'_, '_, S, N> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S: Text + ?Sized, const N: usize> Copy for ShapeTags<'_, '_, S, N> {}
+
+impl<S: Text + ?Sized, const N: usize> fmt::Debug for ShapeTags<'_, '_, S, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ShapeTags")
+            .field("start", &self.start)
+            .field("row", &self.row)
+            .field("base", &self.base)
+            .field("len", &self.len)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a, S: Text + ?Sized, const N: usize> ShapeTags<'_, 'a, S, N> {
     /// The row's byte for tag `i` (`0xFF`: never set).
     #[inline(always)]
     fn raw(self, i: usize) -> u8 {
@@ -220,36 +249,27 @@ impl<const N: usize> ShapeTags<'_, '_, N> {
     }
 
     /// `input[start + a..start + b]`, or empty where that is not a part
-    /// of it; with no checks beyond two comparisons where the span is
-    /// ASCII and `input` is the input these tags were read from.
+    /// of it.
     #[inline(always)]
-    fn slice<S: Text + ?Sized>(self, input: &S, a: usize, b: usize) -> &S {
-        let bytes = input.__bytes();
-        if (self.ascii || !S::UTF8)
-            && a <= b
-            && b <= usize::from(self.len)
-            && core::ptr::eq(bytes.as_ptr(), self.input.as_ptr())
-            && bytes.len() == self.input.len()
-        {
-            // SAFETY: `input` is the slice these tags were read from (same
-            // address and length, and borrowed by `self.input` all along,
-            // so its bytes are the ones `__shape_tags` checked); `start +
-            // a <= start + b <= start + len <= input.len()` (`__shape_tags`
-            // sliced `input[start..start + len]`); and where `input` is a
-            // `str`, `self.ascii` says `input[start..start + len]` is
-            // non-empty ASCII, so every offset from `start` to `start +
-            // len` is a char boundary: a byte of the span is a whole
-            // character, and the byte after the span's last (ASCII) byte,
-            // if any, is no continuation byte (in UTF-8 those follow only
-            // bytes from 0x80 on).
-            unsafe { input.__part_unchecked(self.start + a, self.start + b) }
+    fn slice(self, a: usize, b: usize) -> &'a S {
+        if self.unchecked & (a <= b) & (b <= usize::from(self.len)) {
+            // SAFETY: `start + a <= start + b <= start + len <=
+            // input.len()` (`__shape_tags` sliced `input[start..start +
+            // len]`); and where `input` is a `str`, `unchecked` says that
+            // span is non-empty ASCII, so every offset from `start` to
+            // `start + len` is a char boundary: a byte of the span is a
+            // whole character, and the byte after the span's last (ASCII)
+            // byte, if any, is no continuation byte (in UTF-8 those follow
+            // only bytes from 0x80 on).
+            unsafe { self.input.__part_unchecked(self.start + a, self.start + b) }
         } else {
-            input.__part(self.start.wrapping_add(a), self.start.wrapping_add(b))
+            self.input
+                .__part(self.start.wrapping_add(a), self.start.wrapping_add(b))
         }
     }
 }
 
-impl<const N: usize> Tags for ShapeTags<'_, '_, N> {
+impl<S: Text + ?Sized, const N: usize> TagRead for ShapeTags<'_, '_, S, N> {
     #[inline(always)]
     fn tag(self, i: usize) -> usize {
         match self.raw(i) {
@@ -274,27 +294,29 @@ impl<const N: usize> Tags for ShapeTags<'_, '_, N> {
             end: self.start + usize::from(b),
         })
     }
+}
 
+/// The text is read from the input the shape was matched in (`input`, in
+/// generated code, is that input).
+impl<'a, S: Text + ?Sized, const N: usize> Tags<'a, S> for ShapeTags<'_, 'a, S, N> {
     #[inline(always)]
-    fn text<S: Text + ?Sized>(self, input: &S, span: Span) -> &S {
-        let (a, b) = (
+    fn text(self, _: &'a S, span: Span) -> &'a S {
+        self.slice(
             span.start.wrapping_sub(self.start),
             span.end.wrapping_sub(self.start),
-        );
-        self.slice(input, a, b)
+        )
     }
 
     #[inline(always)]
-    fn leaf<S: Text + ?Sized>(self, input: &S, g: usize) -> &S {
+    fn leaf(self, _: &'a S, g: usize) -> &'a S {
         // A tag never set (0xFF) is past `len` (at most 64): empty.
-        let (a, b) = (self.raw(2 * g), self.raw(2 * g + 1));
-        self.slice(input, usize::from(a), usize::from(b))
+        self.slice(usize::from(self.raw(2 * g)), usize::from(self.raw(2 * g + 1)))
     }
 
     #[inline(always)]
-    fn optional<S: Text + ?Sized>(self, input: &S, g: usize) -> Option<&S> {
+    fn optional(self, _: &'a S, g: usize) -> Option<&'a S> {
         let (a, b) = (self.raw(2 * g), self.raw(2 * g + 1));
-        (a != 0xFF && b != 0xFF).then(|| self.slice(input, usize::from(a), usize::from(b)))
+        (a != 0xFF && b != 0xFF).then(|| self.slice(usize::from(a), usize::from(b)))
     }
 }
 
@@ -586,7 +608,7 @@ impl TaggedDfa<'_> {
         input: &'i S,
         start: usize,
         end: usize,
-    ) -> Option<ShapeTags<'_, 'i, N>> {
+    ) -> Option<ShapeTags<'_, 'i, S, N>> {
         let shapes = self.shapes.as_ref()?;
         let bytes = input.__bytes();
         // (A span that runs backwards wraps to a large length: no shape;
@@ -603,10 +625,9 @@ impl TaggedDfa<'_> {
             start,
             row,
             base: 0,
-            input: bytes,
+            input,
             len: span.len() as u8,
-            // Only text needs it (for char boundaries).
-            ascii: S::UTF8 && !span.is_empty() && short_ascii(span),
+            unchecked: !S::UTF8 || (!span.is_empty() && short_ascii(span)),
         })
     }
 
@@ -972,7 +993,7 @@ pub struct Hole {
 /// The span of group `g` (tags `2g` and `2g + 1`), if it matched.
 #[doc(hidden)]
 #[inline]
-pub fn group<T: Tags>(tags: T, g: usize) -> Option<Span> {
+pub fn group<T: TagRead>(tags: T, g: usize) -> Option<Span> {
     // A group the automaton lacks never matched (the generator checks
     // that every group is there; this keeps a mistake from panicking).
     tags.group(g)

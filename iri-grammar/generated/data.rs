@@ -683,7 +683,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -805,7 +805,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -898,7 +898,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -984,7 +984,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -1082,7 +1082,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -1180,7 +1180,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,

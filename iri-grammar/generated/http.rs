@@ -168,7 +168,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -263,7 +263,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,

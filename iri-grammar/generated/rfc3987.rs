@@ -1114,7 +1114,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -1224,7 +1224,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -1347,7 +1347,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -1440,7 +1440,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -1526,7 +1526,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -1635,7 +1635,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -1746,7 +1746,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -1835,7 +1835,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -1951,7 +1951,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -2090,7 +2090,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -2205,7 +2205,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -2321,7 +2321,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,

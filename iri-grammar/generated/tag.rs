@@ -508,7 +508,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -602,7 +602,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -734,7 +734,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -866,7 +866,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -918,7 +918,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,

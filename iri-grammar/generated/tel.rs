@@ -1084,7 +1084,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -1197,7 +1197,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -1350,7 +1350,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -1499,7 +1499,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -1600,7 +1600,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -1706,7 +1706,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -1883,7 +1883,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -2052,7 +2052,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -2179,7 +2179,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -2326,7 +2326,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -2379,7 +2379,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,
@@ -2463,7 +2463,7 @@ pub mod ast {
         /// The node from its automaton's tags.
         #[doc(hidden)]
         #[inline(always)]
-        pub fn __from_tags<T: __rt::Tags>(
+        pub fn __from_tags<T: __rt::Tags<'a, str>>(
             input: &'a str,
             span: ::abnf_runtime::Span,
             tags: T,

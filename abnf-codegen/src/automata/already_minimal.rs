@@ -59,6 +59,7 @@ pub(crate) enum Minimality {
 /// Whether every state of `dfa` is distinguishable from every other one,
 /// as `regex-automata`'s minimizer tells them apart; `false` when that is
 /// not certain.
+#[cfg(test)]
 pub(crate) fn is_minimal(dfa: &dense::DFA<Vec<u32>>) -> bool {
     minimality(dfa) == Minimality::Minimal
 }

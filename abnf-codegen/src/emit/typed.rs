@@ -827,7 +827,7 @@ pub fn ast_module(
             /// The node from its automaton's tags.
             #[doc(hidden)]
             #inline
-            pub fn __from_tags<T: __rt::Tags>(input: &'a #text, span: #rt::Span, tags: T #holes_param) -> Self {
+            pub fn __from_tags<T: __rt::Tags<'a, #text>>(input: &'a #text, span: #rt::Span, tags: T #holes_param) -> Self {
                 Self {
                     span,
                     text: __rt::text(input, tags, span),
