@@ -76,6 +76,12 @@ pub mod __private {
         tags.from(from)
     }
 
+    /// Where a group that a successful parse always sets matched.
+    #[inline]
+    pub fn span<T: TagRead>(tags: T, g: usize) -> crate::Span {
+        tags.span(g)
+    }
+
     /// The text (or bytes) of a group that a successful parse always sets.
     #[inline]
     pub fn leaf<'a, S: crate::tagged::Text + ?Sized, T: Tags<'a, S>>(

@@ -153,6 +153,13 @@ pub trait TagRead: Copy {
         let (start, end) = (self.tag(2 * g), self.tag(2 * g + 1));
         (start != NONE && end != NONE).then_some(Span { start, end })
     }
+
+    /// Where group `g`, which a successful parse always sets, matched
+    /// (some span whose text reads as empty, if it was not set).
+    #[inline(always)]
+    fn span(self, g: usize) -> Span {
+        self.group(g).unwrap_or_default()
+    }
 }
 
 /// The text of the parts [`TagRead`] finds, in an input of type `S` (the
@@ -293,6 +300,17 @@ impl<S: Text + ?Sized, const N: usize> TagRead for ShapeTags<'_, '_, S, N> {
             start: self.start + usize::from(a),
             end: self.start + usize::from(b),
         })
+    }
+
+    #[inline(always)]
+    fn span(self, g: usize) -> Span {
+        // No test for a tag never set (0xFF, which a table that disagreed
+        // with its grammar would hold): that span starts past the shape's
+        // (at most 64 bytes), where its text reads as empty.
+        Span {
+            start: self.start + usize::from(self.raw(2 * g)),
+            end: self.start + usize::from(self.raw(2 * g + 1)),
+        }
     }
 }
 
@@ -1095,7 +1113,7 @@ impl<'a, T, S: Text + ?Sized> List<'a, T, S> {
     /// The input of the whole repetition (what is left of it once
     /// iteration has started).
     pub fn text(&self) -> &'a S {
-        &self.input[self.pos..self.end]
+        self.input.__part(self.pos, self.end)
     }
 }
 

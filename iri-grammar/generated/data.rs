@@ -819,7 +819,7 @@ pub mod ast {
                     .map(|s| Subtype::__from_tags(input, s, __rt::nested(tags, 12))),
                 parameters: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 15).unwrap_or_default(),
+                    __rt::span(tags, 15),
                     __mediatype_parameters_item,
                 ),
             }
@@ -1192,7 +1192,7 @@ pub mod ast {
                     SubtypeKind::ExtensionToken(
                         ExtensionToken::__from_tags(
                             input,
-                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::span(tags, 2),
                             __rt::nested(tags, 4),
                         ),
                     )

@@ -473,7 +473,7 @@ pub mod ast {
                 file_scheme: __rt::leaf(input, tags, 1),
                 file_hier_part: FileHierPart::__from_tags(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __rt::nested(tags, 4),
                 ),
             }
@@ -565,7 +565,7 @@ pub mod ast {
                     FileHierPartKind::AuthPath(
                         AuthPath::__from_tags(
                             input,
-                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::span(tags, 2),
                             __rt::nested(tags, 4),
                         ),
                     )
@@ -743,7 +743,7 @@ pub mod ast {
                     HostKind::IpLiteral(
                         IpLiteral::__from_tags(
                             input,
-                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::span(tags, 2),
                             __rt::nested(tags, 4),
                         ),
                     )

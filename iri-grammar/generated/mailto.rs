@@ -898,7 +898,7 @@ pub mod ast {
                 ),
                 addr_specs: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __to_addr_specs_item,
                 ),
             }
@@ -1009,12 +1009,12 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 hfield: Hfield::__from_tags(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
                 hfields: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 4).unwrap_or_default(),
+                    __rt::span(tags, 4),
                     __hfields_hfields_item,
                 ),
             }
@@ -1182,12 +1182,12 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 local_part: LocalPart::__from_tags(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
                 domain: Domain::__from_tags(
                     input,
-                    __rt::group(tags, 8).unwrap_or_default(),
+                    __rt::span(tags, 8),
                     __rt::nested(tags, 16),
                 ),
             }
@@ -1280,7 +1280,7 @@ pub mod ast {
                     LocalPartKind::QuotedString(
                         QuotedString::__from_tags(
                             input,
-                            __rt::group(tags, 4).unwrap_or_default(),
+                            __rt::span(tags, 4),
                             __rt::nested(tags, 8),
                         ),
                     )
@@ -1391,7 +1391,7 @@ pub mod ast {
                     DomainKind::DtextNoObs(
                         ::abnf_runtime::List::__new(
                             input,
-                            __rt::group(tags, 4).unwrap_or_default(),
+                            __rt::span(tags, 4),
                             __domain_dtext_no_obss_item,
                         ),
                     )
@@ -1526,7 +1526,7 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 qcontents: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __quotedstring_qcontents_item,
                 ),
                 fws: __rt::optional(input, tags, 2),

@@ -2746,7 +2746,7 @@ pub mod ast {
                     SchemepartKind::Xchar(
                         ::abnf_runtime::List::__new(
                             input,
-                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::span(tags, 2),
                             __schemepart_xchars_item,
                         ),
                     )
@@ -2754,7 +2754,7 @@ pub mod ast {
                     SchemepartKind::IpSchemepart(
                         IpSchemepart::__from_tags(
                             input,
-                            __rt::group(tags, 4).unwrap_or_default(),
+                            __rt::span(tags, 4),
                             __rt::nested(tags, 8),
                         ),
                     )
@@ -2847,7 +2847,7 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 login: Login::__from_tags(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
                 urlpath: __rt::optional(input, tags, 5),
@@ -3029,7 +3029,7 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 host: Host::__from_tags(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
                 port: __rt::optional(input, tags, 18),
@@ -3128,7 +3128,7 @@ pub mod ast {
                     HostKind::Hostname(
                         Hostname::__from_tags(
                             input,
-                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::span(tags, 2),
                             __rt::nested(tags, 4),
                         ),
                     )
@@ -3136,7 +3136,7 @@ pub mod ast {
                     HostKind::Hostnumber(
                         Hostnumber::__from_tags(
                             input,
-                            __rt::group(tags, 12).unwrap_or_default(),
+                            __rt::span(tags, 12),
                             __rt::nested(tags, 24),
                         ),
                     )
@@ -3262,12 +3262,12 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 domainlabels: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __hostname_domainlabels_item,
                 ),
                 toplabel: Toplabel::__from_tags(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __rt::nested(tags, 4),
                 ),
             }
@@ -3417,7 +3417,7 @@ pub mod ast {
                         alphadigit: __rt::leaf(input, tags, 4),
                         alphadigits: ::abnf_runtime::List::__new(
                             input,
-                            __rt::group(tags, 5).unwrap_or_default(),
+                            __rt::span(tags, 5),
                             __domainlabel_alphadigits_item,
                         ),
                         alphadigit_2: __rt::leaf(input, tags, 6),
@@ -3617,7 +3617,7 @@ pub mod ast {
                         alpha: __rt::leaf(input, tags, 4),
                         alphadigits: ::abnf_runtime::List::__new(
                             input,
-                            __rt::group(tags, 5).unwrap_or_default(),
+                            __rt::span(tags, 5),
                             __toplabel_alphadigits_item,
                         ),
                         alphadigit: __rt::leaf(input, tags, 6),
@@ -3960,7 +3960,7 @@ pub mod ast {
                 fsegment: __rt::leaf(input, tags, 1),
                 fsegments: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __fpath_fsegments_item,
                 ),
             }
@@ -4044,7 +4044,7 @@ pub mod ast {
                     .map(|s| Host::__from_tags(input, s, __rt::nested(tags, 2))),
                 fpath: Fpath::__from_tags(
                     input,
-                    __rt::group(tags, 18).unwrap_or_default(),
+                    __rt::span(tags, 18),
                     __rt::nested(tags, 36),
                 ),
             }
@@ -4276,7 +4276,7 @@ pub mod ast {
                 hsegment: __rt::leaf(input, tags, 1),
                 hsegments: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __hpath_hsegments_item,
                 ),
             }
@@ -4472,7 +4472,7 @@ pub mod ast {
                     GrouppartKind::Article(
                         Article::__from_tags(
                             input,
-                            __rt::group(tags, 5).unwrap_or_default(),
+                            __rt::span(tags, 5),
                             __rt::nested(tags, 10),
                         ),
                     )
@@ -4603,12 +4603,12 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 uchars: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __article_uchars_item,
                 ),
                 host: Host::__from_tags(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __rt::nested(tags, 4),
                 ),
             }
@@ -4757,7 +4757,7 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 hostport: Hostport::__from_tags(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
                 group: __rt::leaf(input, tags, 20),
@@ -4975,7 +4975,7 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 hostport: Hostport::__from_tags(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
                 database: __rt::leaf(input, tags, 20),
@@ -5271,7 +5271,7 @@ pub mod ast {
                 ppath: Ppath::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
                 fieldspecs: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 3).unwrap_or_default(),
+                    __rt::span(tags, 3),
                     __prosperourl_fieldspecs_item,
                 ),
             }
@@ -5390,7 +5390,7 @@ pub mod ast {
                 psegment: __rt::leaf(input, tags, 1),
                 psegments: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __ppath_psegments_item,
                 ),
             }

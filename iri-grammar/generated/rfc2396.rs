@@ -1864,7 +1864,7 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 authority: Authority::__from_tags(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
                 abs_path: __rt::optional(input, tags, 6),
@@ -2131,7 +2131,7 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 host: Host::__from_tags(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
                 port: __rt::optional(input, tags, 18),
@@ -2230,7 +2230,7 @@ pub mod ast {
                     HostKind::Hostname(
                         Hostname::__from_tags(
                             input,
-                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::span(tags, 2),
                             __rt::nested(tags, 4),
                         ),
                     )
@@ -2238,7 +2238,7 @@ pub mod ast {
                     HostKind::Ipv4address(
                         Ipv4address::__from_tags(
                             input,
-                            __rt::group(tags, 12).unwrap_or_default(),
+                            __rt::span(tags, 12),
                             __rt::nested(tags, 24),
                         ),
                     )
@@ -2364,12 +2364,12 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 domainlabels: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __hostname_domainlabels_item,
                 ),
                 toplabel: Toplabel::__from_tags(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __rt::nested(tags, 4),
                 ),
             }
@@ -2519,7 +2519,7 @@ pub mod ast {
                         alphanum: __rt::leaf(input, tags, 4),
                         alphanums: ::abnf_runtime::List::__new(
                             input,
-                            __rt::group(tags, 5).unwrap_or_default(),
+                            __rt::span(tags, 5),
                             __domainlabel_alphanums_item,
                         ),
                         alphanum_2: __rt::leaf(input, tags, 6),
@@ -2719,7 +2719,7 @@ pub mod ast {
                         alpha: __rt::leaf(input, tags, 4),
                         alphanums: ::abnf_runtime::List::__new(
                             input,
-                            __rt::group(tags, 5).unwrap_or_default(),
+                            __rt::span(tags, 5),
                             __toplabel_alphanums_item,
                         ),
                         alphanum: __rt::leaf(input, tags, 6),
@@ -2918,22 +2918,22 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 digits: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __ipv4address_digits_item,
                 ),
                 digits_2: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __ipv4address_digits_2_item,
                 ),
                 digits_3: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 3).unwrap_or_default(),
+                    __rt::span(tags, 3),
                     __ipv4address_digits_3_item,
                 ),
                 digits_4: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 4).unwrap_or_default(),
+                    __rt::span(tags, 4),
                     __ipv4address_digits_4_item,
                 ),
             }
@@ -3134,12 +3134,12 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 segment: Segment::__from_tags(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
                 segments: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 4).unwrap_or_default(),
+                    __rt::span(tags, 4),
                     __pathsegments_segments_item,
                 ),
             }
@@ -3286,12 +3286,12 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 pchars: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __segment_pchars_item,
                 ),
                 params: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __segment_params_item,
                 ),
             }

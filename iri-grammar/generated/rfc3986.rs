@@ -1424,7 +1424,7 @@ pub mod ast {
                 scheme: __rt::leaf(input, tags, 1),
                 hier_part: HierPart::__from_tags(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __rt::nested(tags, 4),
                 ),
                 query: __rt::optional(input, tags, 12),
@@ -1645,7 +1645,7 @@ pub mod ast {
                     UriReferenceKind::Uri(
                         Uri::__from_tags(
                             input,
-                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::span(tags, 2),
                             __rt::nested(tags, 4),
                         ),
                     )
@@ -1653,7 +1653,7 @@ pub mod ast {
                     UriReferenceKind::RelativeRef(
                         RelativeRef::__from_tags(
                             input,
-                            __rt::group(tags, 17).unwrap_or_default(),
+                            __rt::span(tags, 17),
                             __rt::nested(tags, 34),
                         ),
                     )
@@ -1742,7 +1742,7 @@ pub mod ast {
                 scheme: __rt::leaf(input, tags, 1),
                 hier_part: HierPart::__from_tags(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __rt::nested(tags, 4),
                 ),
                 query: __rt::optional(input, tags, 12),
@@ -1827,7 +1827,7 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 relative_part: RelativePart::__from_tags(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
                 query: __rt::optional(input, tags, 11),
@@ -2139,7 +2139,7 @@ pub mod ast {
                     HostKind::IpLiteral(
                         IpLiteral::__from_tags(
                             input,
-                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::span(tags, 2),
                             __rt::nested(tags, 4),
                         ),
                     )
@@ -2353,7 +2353,7 @@ pub mod ast {
                     PathKind::PathAbempty(
                         PathAbempty::__from_tags(
                             input,
-                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::span(tags, 2),
                             __rt::nested(tags, 4),
                         ),
                     )
@@ -2363,7 +2363,7 @@ pub mod ast {
                     PathKind::PathNoscheme(
                         PathNoscheme::__from_tags(
                             input,
-                            __rt::group(tags, 7).unwrap_or_default(),
+                            __rt::span(tags, 7),
                             __rt::nested(tags, 14),
                         ),
                     )
@@ -2371,7 +2371,7 @@ pub mod ast {
                     PathKind::PathRootless(
                         PathRootless::__from_tags(
                             input,
-                            __rt::group(tags, 11).unwrap_or_default(),
+                            __rt::span(tags, 11),
                             __rt::nested(tags, 22),
                         ),
                     )
@@ -2490,7 +2490,7 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 segments: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __pathabempty_segments_item,
                 ),
             }
@@ -2606,7 +2606,7 @@ pub mod ast {
                 segment_nz_nc: __rt::leaf(input, tags, 1),
                 segments: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __pathnoscheme_segments_item,
                 ),
             }
@@ -2722,7 +2722,7 @@ pub mod ast {
                 segment_nz: __rt::leaf(input, tags, 1),
                 segments: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __pathrootless_segments_item,
                 ),
             }

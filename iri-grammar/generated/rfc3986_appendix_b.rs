@@ -586,7 +586,7 @@ pub mod ast {
                 userinfo: __rt::optional(input, tags, 1),
                 host: Host::__from_tags(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __rt::nested(tags, 4),
                 ),
                 port: __rt::optional(input, tags, 7),

@@ -1451,7 +1451,7 @@ pub mod ast {
                 scheme: __rt::leaf(input, tags, 1),
                 ihier_part: IhierPart::__from_tags(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __rt::nested(tags, 4),
                 ),
                 iquery: __rt::optional(input, tags, 12),
@@ -1847,7 +1847,7 @@ pub mod ast {
                     IhostKind::IpLiteral(
                         IpLiteral::__from_tags(
                             input,
-                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::span(tags, 2),
                             __rt::nested(tags, 4),
                         ),
                     )
@@ -1963,7 +1963,7 @@ pub mod ast {
                     IpathKind::IpathAbempty(
                         IpathAbempty::__from_tags(
                             input,
-                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::span(tags, 2),
                             __rt::nested(tags, 4),
                         ),
                     )
@@ -1973,7 +1973,7 @@ pub mod ast {
                     IpathKind::IpathNoscheme(
                         IpathNoscheme::__from_tags(
                             input,
-                            __rt::group(tags, 7).unwrap_or_default(),
+                            __rt::span(tags, 7),
                             __rt::nested(tags, 14),
                         ),
                     )
@@ -1981,7 +1981,7 @@ pub mod ast {
                     IpathKind::IpathRootless(
                         IpathRootless::__from_tags(
                             input,
-                            __rt::group(tags, 11).unwrap_or_default(),
+                            __rt::span(tags, 11),
                             __rt::nested(tags, 22),
                         ),
                     )
@@ -2100,7 +2100,7 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 isegments: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __ipathabempty_isegments_item,
                 ),
             }
@@ -2216,7 +2216,7 @@ pub mod ast {
                 isegment_nz_nc: __rt::leaf(input, tags, 1),
                 isegments: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __ipathnoscheme_isegments_item,
                 ),
             }
@@ -2332,7 +2332,7 @@ pub mod ast {
                 isegment_nz: __rt::leaf(input, tags, 1),
                 isegments: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __ipathrootless_isegments_item,
                 ),
             }

@@ -614,7 +614,7 @@ pub mod ast {
                     AuthorityNameKind::Dnsname(
                         Dnsname::__from_tags(
                             input,
-                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::span(tags, 2),
                             __rt::nested(tags, 4),
                         ),
                     )
@@ -622,7 +622,7 @@ pub mod ast {
                     AuthorityNameKind::EmailAddress(
                         EmailAddress::__from_tags(
                             input,
-                            __rt::group(tags, 6).unwrap_or_default(),
+                            __rt::span(tags, 6),
                             __rt::nested(tags, 12),
                         ),
                     )
@@ -745,7 +745,7 @@ pub mod ast {
                 dnscomp: __rt::leaf(input, tags, 1),
                 dnscomps: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __dnsname_dnscomps_item,
                 ),
             }
@@ -876,12 +876,12 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 alpha_nums: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __emailaddress_alpha_nums_item,
                 ),
                 dnsname: Dnsname::__from_tags(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __rt::nested(tags, 4),
                 ),
             }

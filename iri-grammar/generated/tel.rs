@@ -1360,12 +1360,12 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 global_number_digits: GlobalNumberDigits::__from_tags(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
                 pars: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 4).unwrap_or_default(),
+                    __rt::span(tags, 4),
                     __globalnumber_pars_item,
                 ),
             }
@@ -1513,13 +1513,13 @@ pub mod ast {
                 ),
                 pars: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __localnumber_pars_item,
                 ),
                 context: __rt::leaf(input, tags, 3),
                 pars_2: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 4).unwrap_or_default(),
+                    __rt::span(tags, 4),
                     __localnumber_pars_2_item,
                 ),
             }
@@ -1612,7 +1612,7 @@ pub mod ast {
                     ParKind::Parameter(
                         Parameter::__from_tags(
                             input,
-                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::span(tags, 2),
                             __rt::nested(tags, 4),
                         ),
                     )
@@ -1718,7 +1718,7 @@ pub mod ast {
                     DescriptorKind::Domainname(
                         Domainname::__from_tags(
                             input,
-                            __rt::group(tags, 2).unwrap_or_default(),
+                            __rt::span(tags, 2),
                             __rt::nested(tags, 4),
                         ),
                     )
@@ -1726,7 +1726,7 @@ pub mod ast {
                     DescriptorKind::GlobalNumberDigits(
                         GlobalNumberDigits::__from_tags(
                             input,
-                            __rt::group(tags, 6).unwrap_or_default(),
+                            __rt::span(tags, 6),
                             __rt::nested(tags, 12),
                         ),
                     )
@@ -1893,12 +1893,12 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 phonedigits: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __globalnumberdigits_phonedigits_item,
                 ),
                 phonedigits_2: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __globalnumberdigits_phonedigits_2_item,
                 ),
             }
@@ -2062,12 +2062,12 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 phonedigit_hexs: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __localnumberdigits_phonedigit_hexs_item,
                 ),
                 phonedigit_hexs_2: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 2).unwrap_or_default(),
+                    __rt::span(tags, 2),
                     __localnumberdigits_phonedigit_hexs_2_item,
                 ),
             }
@@ -2189,7 +2189,7 @@ pub mod ast {
                 text: __rt::text(input, tags, span),
                 domainlabels: ::abnf_runtime::List::__new(
                     input,
-                    __rt::group(tags, 1).unwrap_or_default(),
+                    __rt::span(tags, 1),
                     __domainname_domainlabels_item,
                 ),
                 toplabel: __rt::leaf(input, tags, 2),
@@ -2341,7 +2341,7 @@ pub mod ast {
                         alphanum: __rt::leaf(input, tags, 4),
                         alphanums: ::abnf_runtime::List::__new(
                             input,
-                            __rt::group(tags, 5).unwrap_or_default(),
+                            __rt::span(tags, 5),
                             __domainlabel_alphanums_item,
                         ),
                         alphanum_2: __rt::leaf(input, tags, 6),

@@ -288,7 +288,7 @@ fn field_expr(items: &ItemFns, f: &EmitField, rt: &TokenStream, stack: bool) -> 
         (Card::One, Target::Typed(t)) if f.nested => {
             let t = ident(t);
             let from = Literal::usize_unsuffixed(2 * f.group);
-            quote!(#t::__from_tags(input, #p::group(tags, #g).unwrap_or_default(), #p::nested(tags, #from)))
+            quote!(#t::__from_tags(input, #p::span(tags, #g), #p::nested(tags, #from)))
         }
         (Card::Optional, Target::Typed(t)) if f.nested => {
             let t = ident(t);
@@ -305,7 +305,7 @@ fn field_expr(items: &ItemFns, f: &EmitField, rt: &TokenStream, stack: bool) -> 
         }
         (Card::Many, _) => {
             let item = &items[&(f as *const EmitField)];
-            quote!(#rt::List::__new(input, #p::group(tags, #g).unwrap_or_default(), #item))
+            quote!(#rt::List::__new(input, #p::span(tags, #g), #item))
         }
     }
 }

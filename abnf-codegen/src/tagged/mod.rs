@@ -608,8 +608,13 @@ mod forms {
                         bytes.optional(text.as_bytes(), g),
                         walked.optional(text.as_bytes(), g)
                     );
-                    if let Some(s) = TagRead::group(walked, g) {
-                        assert_eq!(shape.text(text, s), &text[s.range()], "{what}");
+                    match TagRead::group(walked, g) {
+                        Some(s) => {
+                            assert_eq!(shape.text(text, s), &text[s.range()], "{what}");
+                            assert_eq!(TagRead::span(shape, g), s, "{what}");
+                        }
+                        // The span of a group never set reads as empty.
+                        None => assert_eq!(shape.text(text, TagRead::span(shape, g)), "", "{what}"),
                     }
                     assert_eq!(
                         shape.leaf(other.as_str(), g),
