@@ -111,7 +111,7 @@ impl<'a> TagShapes<'a> {
 
     /// If `input[start..end]` (at most 64 bytes) fits a shape: its row
     /// of tags.
-    #[inline]
+    #[inline(always)]
     fn row_of(&self, input: &[u8], start: usize, end: usize) -> Option<&'a [u8]> {
         // (The highest level, which `match_shapes_with` lowers to the
         // detected one: one read of the CPU's level, not two.)
