@@ -142,9 +142,7 @@ impl Recognizer {
         // A short input of a language of few shapes (a UUID, a timestamp):
         // every position checked at once, no walk.
         if let Some(sh) = &self.table.shapes {
-            // (The highest level, which `match_shapes_with` lowers to the
-            // detected one: one read of the CPU's level, not two.)
-            if let Some(verdict) = sh.full_match(input, Level::Vbmi) {
+            if let Some(verdict) = sh.full_match(input, Level::detected()) {
                 return verdict;
             }
         }
