@@ -508,10 +508,9 @@ mod forms {
                     // What a generated `parse_span` does: the shape's
                     // offsets read in place, else the walk without shapes,
                     // whose error works out what it expected when asked.
-                    if let Some(tags) = read_shape_tags(&shaped.tagged(), bytes) {
+                    if let Some(tags) = read_shape_tags(&shaped.tagged(), &input) {
                         assert_eq!(Ok(tags), expected, "shape tags: {p} ({mode:?}) on {input:?}");
                         read_by_shapes += 1;
-                        shape_fields_agree(&shaped.tagged(), &input);
                     }
                     let mut tags = vec![usize::MAX; walk.tags()];
                     match (
@@ -545,14 +544,16 @@ mod forms {
     }
 
     /// The tags `TaggedDfa::__shape_tags` reads off the shape `input` fits,
-    /// as `run_wire` gives them (for the tag counts of these tests).
-    fn read_shape_tags(dfa: &abnf_runtime::TaggedDfa<'_>, input: &[u8]) -> Option<Vec<Option<usize>>> {
+    /// as `run_wire` gives them (for the tag counts of these tests), after
+    /// checking the fields read off them ([`shape_fields_agree`]).
+    fn read_shape_tags(dfa: &abnf_runtime::TaggedDfa<'_>, input: &str) -> Option<Vec<Option<usize>>> {
         use abnf_runtime::__private::TagRead;
         fn read<const N: usize>(
             dfa: &abnf_runtime::TaggedDfa<'_>,
-            input: &[u8],
+            input: &str,
         ) -> Option<Vec<Option<usize>>> {
-            let tags = dfa.__shape_tags::<[u8], N>(input, 0, input.len())?;
+            let tags = dfa.__shape_tags::<[u8], N>(input.as_bytes(), 0, input.len())?;
+            shape_fields_agree::<N>(dfa, input);
             Some(
                 (0..N)
                     .map(|i| Some(tags.tag(i)).filter(|&t| t != usize::MAX))
@@ -576,63 +577,52 @@ mod forms {
     /// with characters of two bytes before and after it, and as bytes; and
     /// they are read from the input the tags were made from, whatever
     /// input is passed (generated code passes that one).
-    fn shape_fields_agree(dfa: &abnf_runtime::TaggedDfa<'_>, input: &str) {
+    fn shape_fields_agree<const N: usize>(dfa: &abnf_runtime::TaggedDfa<'_>, input: &str) {
         use abnf_runtime::__private::{TagRead, Tags};
         use abnf_runtime::Span;
-        fn check<const N: usize>(dfa: &abnf_runtime::TaggedDfa<'_>, input: &str) {
-            let around = format!("é{input}ü");
-            // Two-byte characters: every odd offset is inside one.
-            let other = format!("{}{}", "é".repeat(around.len() / 2), "x".repeat(around.len() % 2));
-            for (text, start) in [(input, 0), (around.as_str(), 2)] {
-                let end = start + input.len();
-                let Some(shape) = dfa.__shape_tags::<str, N>(text, start, end) else {
-                    panic!("{input:?} fits a shape alone but not in {text:?}");
-                };
-                let bytes = dfa.__shape_tags::<[u8], N>(text.as_bytes(), start, end).unwrap();
-                let walked: Vec<usize> = (0..N).map(|i| shape.tag(i)).collect();
-                let walked = &walked[..];
-                let span = Span { start, end };
-                assert_eq!(shape.text(text, span), &text[start..end]);
-                assert_eq!(bytes.text(text.as_bytes(), span), &text.as_bytes()[start..end]);
-                for g in 0..N / 2 {
-                    let what = format!("group {g} of {input:?} in {text:?}");
-                    assert_eq!(shape.leaf(text, g), walked.leaf(text, g), "{what}");
-                    assert_eq!(shape.optional(text, g), walked.optional(text, g), "{what}");
-                    assert_eq!(TagRead::group(shape, g), TagRead::group(walked, g), "{what}");
-                    assert_eq!(
-                        bytes.leaf(text.as_bytes(), g),
-                        walked.leaf(text.as_bytes(), g),
-                        "{what}"
-                    );
-                    assert_eq!(
-                        bytes.optional(text.as_bytes(), g),
-                        walked.optional(text.as_bytes(), g)
-                    );
-                    match TagRead::group(walked, g) {
-                        Some(s) => {
-                            assert_eq!(shape.text(text, s), &text[s.range()], "{what}");
-                            assert_eq!(TagRead::span(shape, g), s, "{what}");
-                        }
-                        // The span of a group never set reads as empty.
-                        None => assert_eq!(shape.text(text, TagRead::span(shape, g)), "", "{what}"),
+        let around = format!("é{input}ü");
+        // Two-byte characters: every odd offset is inside one.
+        let other = format!("{}{}", "é".repeat(around.len() / 2), "x".repeat(around.len() % 2));
+        for (text, start) in [(input, 0), (around.as_str(), 2)] {
+            let end = start + input.len();
+            let Some(shape) = dfa.__shape_tags::<str, N>(text, start, end) else {
+                panic!("{input:?} fits a shape alone but not in {text:?}");
+            };
+            let bytes = dfa.__shape_tags::<[u8], N>(text.as_bytes(), start, end).unwrap();
+            let walked: Vec<usize> = (0..N).map(|i| shape.tag(i)).collect();
+            let walked = &walked[..];
+            let span = Span { start, end };
+            assert_eq!(shape.text(text, span), &text[start..end]);
+            assert_eq!(bytes.text(text.as_bytes(), span), &text.as_bytes()[start..end]);
+            for g in 0..N / 2 {
+                let what = format!("group {g} of {input:?} in {text:?}");
+                assert_eq!(shape.leaf(text, g), walked.leaf(text, g), "{what}");
+                assert_eq!(shape.optional(text, g), walked.optional(text, g), "{what}");
+                assert_eq!(TagRead::group(shape, g), TagRead::group(walked, g), "{what}");
+                assert_eq!(
+                    bytes.leaf(text.as_bytes(), g),
+                    walked.leaf(text.as_bytes(), g),
+                    "{what}"
+                );
+                assert_eq!(
+                    bytes.optional(text.as_bytes(), g),
+                    walked.optional(text.as_bytes(), g)
+                );
+                match TagRead::group(walked, g) {
+                    Some(s) => {
+                        assert_eq!(shape.text(text, s), &text[s.range()], "{what}");
+                        assert_eq!(TagRead::span(shape, g), s, "{what}");
                     }
-                    assert_eq!(
-                        shape.leaf(other.as_str(), g),
-                        walked.leaf(text, g),
-                        "{what}, passed {other:?}"
-                    );
+                    // The span of a group never set reads as empty.
+                    None => assert_eq!(shape.text(text, TagRead::span(shape, g)), "", "{what}"),
                 }
+                assert_eq!(
+                    shape.leaf(other.as_str(), g),
+                    walked.leaf(text, g),
+                    "{what}, passed {other:?}"
+                );
             }
         }
-        macro_rules! by_count {
-            ($($n:literal)*) => {
-                match dfa.tags() {
-                    $($n => check::<$n>(dfa, input),)*
-                    n => panic!("no test reads {n} tags"),
-                }
-            };
-        }
-        by_count!(0 2 4 6 8 10 12 14 16 18 20 22 24)
     }
 
     #[test]
