@@ -527,6 +527,12 @@ impl Table<'_> {
         let classes = &self.classes;
         let from = self.skip_from as usize;
         let finder = simd::OutsideFinder::at(level);
+        // Unchecked steps need `s` to leave a row's room; decoding checked
+        // that the start and every transition do (a state from elsewhere,
+        // the shuffle automaton's, is checked here once).
+        if s + self.alphabet as usize > words.len() {
+            return Err(i);
+        }
         loop {
             if s >= from {
                 let set = self.loop_set(s);
@@ -535,7 +541,10 @@ impl Table<'_> {
                 }
             }
             let Some(&b) = input.get(i) else { break };
-            s = step(words, classes, s, b);
+            // SAFETY: `s` is the start, a transition (decoding checked that
+            // each leaves a row's room in `words`, this table's) or the
+            // state checked above, and every class is below the alphabet.
+            s = unsafe { chain_step_unchecked(words, classes, s, b) };
             if s == 0 {
                 return Err(i);
             }
@@ -597,7 +606,10 @@ impl Table<'_> {
             }
             let Some(&b) = input.get(i) else { break };
             let before = q;
-            q = step(words, classes, q, b);
+            // SAFETY: `q` is the start or a transition (decoding checked
+            // that each leaves a row's room in `words`, this table's), and
+            // every class is below the alphabet.
+            q = unsafe { chain_step_unchecked(words, classes, q, b) };
             if q == 0 {
                 return Err(Stop::Rule(Resume {
                     state: before,
@@ -643,12 +655,21 @@ impl Table<'_> {
         mut done: usize,
     ) -> Result<(), usize> {
         let classes = &self.classes;
+        // Unchecked steps need `s` to leave a row's room, as decoding
+        // checked the start and every transition do.
+        if s + self.alphabet as usize > words.len() {
+            return Err(done);
+        }
         for chunk in input[done..].chunks(CHUNK) {
             // The hot loop: one class lookup and one table lookup per byte.
             // The dead state loops to itself, so it is checked per chunk.
             let mut t = s;
             for &b in chunk {
-                t = step(words, classes, t, b);
+                // SAFETY: `t` is `s` (checked above) or a transition
+                // (decoding checked that each leaves a row's room in
+                // `words`, this table's), and every class is below the
+                // alphabet.
+                t = unsafe { chain_step_unchecked(words, classes, t, b) };
             }
             if t == 0 {
                 // Find the exact byte again, in this chunk only.
