@@ -349,11 +349,11 @@ fn short_ascii(bytes: &[u8]) -> bool {
     let Some((_, last)) = bytes.split_last_chunk::<8>() else {
         return bytes.is_ascii();
     };
-    let mut all = u64::from_le_bytes(*last);
-    let mut words = bytes[..n - 1].chunks_exact(8);
-    for w in &mut words {
-        all |= u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
-    }
+    // The whole words before the last byte, and the last eight bytes.
+    let (words, _) = bytes[..n - 1].as_chunks::<8>();
+    let all = words
+        .iter()
+        .fold(u64::from_le_bytes(*last), |all, w| all | u64::from_le_bytes(*w));
     all & HIGH == 0
 }
 

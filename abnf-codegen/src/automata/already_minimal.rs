@@ -20,8 +20,12 @@
 //! not public: it is read from the serialized header (label, endianness
 //! check, version, an unused word and the flags, then the transition
 //! table's state count), only when the version is the one this layout was
-//! read from. Any doubt (another version, states the start does not reach)
-//! answers "not known to be minimal", and the minimizer runs.
+//! read from. Any doubt (another version, a state that is out of range)
+//! answers "not known to be minimal", and the minimizer runs. States the
+//! start does not reach (`regex-automata` often leaves one) are told apart
+//! ([`Minimality::ReachedPartMinimal`]): minimizing can only merge or drop
+//! those, so the tables built from the start are the same either way, and
+//! the caller may skip the minimizer where it is slow.
 
 use regex_automata::dfa::{dense, Automaton as _};
 use regex_automata::util::primitives::StateID;
