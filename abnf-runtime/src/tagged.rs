@@ -45,6 +45,12 @@ impl Span {
 /// A tagged DFA as the generator serialized it ([`Kind::Tagged`]): one
 /// forward pass that matches a rule and records where its parts start and
 /// end.
+///
+/// Decoding checks that the start and every transition leave a whole row
+/// after them in the rows, and that every class is below `alphabet`
+/// ([`WireError::OutOfRange`]): the table walks step without bounds checks
+/// on the strength of it (`TaggedDfa::step`), and nothing changes an
+/// automaton after it is decoded.
 #[derive(Clone, Copy, Debug)]
 pub struct TaggedDfa<'a> {
     pub(crate) classes: [u8; 256],
@@ -418,6 +424,37 @@ impl<'a> TaggedDfa<'a> {
         } else {
             all.split_at(pairs_at)
         };
+        // The rows (one per state: a transition per class, then the final
+        // word) end where the operation lists start. Every transition and
+        // the start leave a whole row after them, and every class is
+        // inside a row: what the table walks rely on to step without
+        // bounds checks ([`TaggedDfa::step`]).
+        let (alphabet, rows) = (p[0] as usize, p[4] as usize);
+        if alphabet == 0
+            || rows % (alphabet + 1) != 0
+            || rows > words.len()
+            || p[2] as usize + alphabet >= rows
+        {
+            return Err(WireError::OutOfRange);
+        }
+        let mut row = 0;
+        while row < rows {
+            let mut c = 0;
+            while c < alphabet {
+                if (words[row + c] & NEXT_MASK) as usize + alphabet >= rows {
+                    return Err(WireError::OutOfRange);
+                }
+                c += 1;
+            }
+            row += alphabet + 1;
+        }
+        let mut b = 0;
+        while b < 256 {
+            if classes[b] as usize >= alphabet {
+                return Err(WireError::OutOfRange);
+            }
+            b += 1;
+        }
         Ok(TaggedDfa {
             classes,
             alphabet: p[0],
@@ -676,14 +713,14 @@ impl TaggedDfa<'_> {
         // in place on one bank of registers; registers start out unset.
         let mut regs = [NONE; MAX_REGISTERS + 1];
         self.start_regs(&mut regs, start);
-        let classes = &self.classes;
         let bytes = &input[..end];
         let mut s = self.start as usize;
         let mut i = start;
         while i < bytes.len() {
             // One lookup per byte: the target row (premultiplied, so no
             // multiplication) and what to do to the registers.
-            let t = words[s + usize::from(classes[usize::from(bytes[i])])];
+            // SAFETY: `s` is the start row or a transition's target.
+            let t = unsafe { self.step(s, bytes[i]) };
             if t == 0 {
                 return Err(i);
             }
@@ -803,7 +840,8 @@ impl TaggedDfa<'_> {
                 _ => return Ok(s),
             };
             before(s, regs, i);
-            let t = words[s + usize::from(self.classes[usize::from(b)])];
+            // SAFETY: `s` is the start row or a transition's target.
+            let t = unsafe { self.step(s, b) };
             if t == 0 {
                 return Err(i);
             }
@@ -862,7 +900,8 @@ impl TaggedDfa<'_> {
     fn failed_row(&self, input: &[u8], start: usize, offset: usize) -> usize {
         let mut s = self.start as usize;
         for &b in &input[start..offset.min(input.len())] {
-            s = (self.words[s + usize::from(self.classes[usize::from(b)])] & NEXT_MASK) as usize;
+            // SAFETY: `s` is the start row or a transition's target.
+            s = (unsafe { self.step(s, b) } & NEXT_MASK) as usize;
             if s == 0 {
                 break;
             }
@@ -896,7 +935,8 @@ impl TaggedDfa<'_> {
             if self.read_tags(s, &regs[1..], i, tags) {
                 best = Some(i);
             }
-            let t = words[s + usize::from(self.classes[usize::from(bytes[i])])];
+            // SAFETY: `s` is the start row or a transition's target.
+            let t = unsafe { self.step(s, bytes[i]) };
             if self.loops(s, t) {
                 // The reads of the run's positions would each be replaced
                 // by the next: the one at its end (or after the loop) is
@@ -919,6 +959,24 @@ impl TaggedDfa<'_> {
         best
     }
 
+    /// The transition out of the state at row `s` on byte `b`, read with no
+    /// bounds check.
+    ///
+    /// # Safety
+    ///
+    /// `s` must be the start row or the target of one of this automaton's
+    /// transitions (`t & NEXT_MASK`).
+    #[inline(always)]
+    unsafe fn step(&self, s: usize, b: u8) -> u32 {
+        let c = usize::from(self.classes[usize::from(b)]);
+        // SAFETY: decoding checked that the start and every transition's
+        // target are rows with `alphabet + 1` words after them inside
+        // `words` (`WireError::OutOfRange` otherwise), and that every class
+        // is below `alphabet`: `s + c < words.len()`. `s` is such a row, as
+        // the caller guarantees.
+        unsafe { *self.words.get_unchecked(s + c) }
+    }
+
     /// Whether transition `t` out of state `s` loops to `s` and stores at
     /// most one register (the position): a run of such steps can be
     /// scanned with the row fixed ([`TaggedDfa::run_end`]) and the store
@@ -934,7 +992,8 @@ impl TaggedDfa<'_> {
     /// where the steps of a walk wait for the last.
     #[inline(always)]
     fn run_end(&self, bytes: &[u8], s: usize, t: u32, mut i: usize) -> usize {
-        while i < bytes.len() && self.words[s + usize::from(self.classes[usize::from(bytes[i])])] == t {
+        // SAFETY: `s` is a row the walk is in (the start or a target).
+        while i < bytes.len() && unsafe { self.step(s, bytes[i]) } == t {
             i += 1;
         }
         i

@@ -324,6 +324,29 @@ mod tests {
         let t = d.run(b"/ab/c/").unwrap();
         assert_eq!(group(&t, 1), Some((6, 6)));
     }
+
+    #[test]
+    fn a_tagged_dfa_whose_transition_or_class_points_outside_it_is_refused() {
+        // The table walks step without bounds checks on what decoding
+        // checked: a target past the last row, or a class past a row.
+        use abnf_runtime::wire::WireError;
+
+        let d = tdfa("(a|ab)(b?)c");
+        let refused = |d: &TaggedDfa| {
+            // (No shapes: their search would walk the broken automaton.)
+            let bytes = d.to_bytes_with(None, NATIVE_BIG_ENDIAN, None).expect("fits");
+            abnf_runtime::TaggedDfa::from_bytes(WireBytes::new(&bytes).bytes())
+                .map(|_| ())
+                .err()
+        };
+        assert_eq!(refused(&d), None);
+        let mut far = d.clone();
+        far.next[d.alphabet + 1] = d.states() as u32;
+        assert_eq!(refused(&far), Some(WireError::OutOfRange));
+        let mut class = d.clone();
+        class.classes[usize::from(b'a')] = d.alphabet as u8;
+        assert_eq!(refused(&class), Some(WireError::OutOfRange));
+    }
 }
 
 /// The forms of the tagged DFA that the generator may choose (per-tag

@@ -45,20 +45,27 @@ pub fn is_bidi_formatting(c: char) -> bool {
 /// assert_eq!(find_bidi_formatting("/שלום"), None);
 /// ```
 pub fn find_bidi_formatting(s: &str) -> Option<(usize, char)> {
-    // All seven are E2 80 xx in UTF-8: look for the lead byte only.
+    // All seven are E2 80 xx in UTF-8: look for the lead byte only. Most
+    // IRIs have none: one vector search (no loop for short inputs), and
+    // no registers to save here (the rest is another function).
+    let first = abnf_runtime::simd::find_byte(s.as_bytes(), 0xE2)?;
+    find_from(s, first)
+}
+
+/// [`find_bidi_formatting`] from the first `E2` byte, at `first`.
+#[inline(never)]
+fn find_from(s: &str, first: usize) -> Option<(usize, char)> {
     let b = s.as_bytes();
-    let find = abnf_runtime::simd::find_byte;
-    let mut from = 0;
-    while let Some(i) = find(&b[from..], 0xE2).map(|i| i + from) {
+    let mut i = first;
+    loop {
         if let [0xE2, 0x80, x, ..] = b[i..] {
             if matches!(x, 0x8E | 0x8F | 0xAA..=0xAE) {
                 let c = s[i..].chars().next()?;
                 return Some((i, c));
             }
         }
-        from = i + 1;
+        i += 1 + abnf_runtime::simd::find_byte(&b[i + 1..], 0xE2)?;
     }
-    None
 }
 
 /// The name and abbreviation of a bidi formatting character.
