@@ -656,34 +656,55 @@ impl TaggedDfa<'_> {
     /// off the shape with no walk. `input` is text (known UTF-8) or bytes
     /// (which an automaton that trusts UTF-8 checks first). `None` says
     /// nothing about a match: [`TaggedDfa::__parse_walk`] decides it.
+    ///
+    /// Inlined into the node's `__from_tags` caller, with the search out of
+    /// line ([`TaggedDfa::shape_row`]): the tags' base is then the constant
+    /// 0 there, so that every field's row index is a constant below `N`
+    /// and its read needs no bounds check.
     #[doc(hidden)]
-    #[inline]
+    #[inline(always)]
     pub fn __shape_tags<'i, S: Text + ?Sized, const N: usize>(
         &self,
         input: &'i S,
         start: usize,
         end: usize,
     ) -> Option<ShapeTags<'_, 'i, S, N>> {
+        let (row, unchecked) = self.shape_row::<N>(input.__bytes(), start, end, S::UTF8)?;
+        Some(ShapeTags {
+            start,
+            row,
+            base: 0,
+            input,
+            // (At most `SHAPE_LEN`: `shape_row` found a shape.)
+            len: end.wrapping_sub(start) as u8,
+            unchecked,
+        })
+    }
+
+    /// [`TaggedDfa::__shape_tags`]'s search: the row of the shape
+    /// `bytes[start..end]` fits, and whether every offset of that span may
+    /// be sliced with no char-boundary check (the input is bytes, not
+    /// `text`, or the span is non-empty ASCII).
+    #[inline]
+    fn shape_row<const N: usize>(
+        &self,
+        bytes: &[u8],
+        start: usize,
+        end: usize,
+        text: bool,
+    ) -> Option<(&[u8; N], bool)> {
         let shapes = self.shapes.as_ref()?;
-        let bytes = input.__bytes();
         // (A span that runs backwards wraps to a large length: no shape;
         // the walk's slicing reports it.)
         if end.wrapping_sub(start) > SHAPE_LEN
-            || (self.utf8_only && !S::UTF8 && core::str::from_utf8(&bytes[start..end]).is_err())
+            || (self.utf8_only && !text && core::str::from_utf8(&bytes[start..end]).is_err())
         {
             return None;
         }
         let row = shapes.row_of(bytes, start, end)?.try_into().ok()?;
         // (`row_of` sliced `bytes[start..end]`.)
         let span = &bytes[start..end];
-        Some(ShapeTags {
-            start,
-            row,
-            base: 0,
-            input,
-            len: span.len() as u8,
-            unchecked: !S::UTF8 || (!span.is_empty() && short_ascii(span)),
-        })
+        Some((row, !text || (!span.is_empty() && short_ascii(span))))
     }
 
     /// [`TaggedDfa::parse`] with no look at the shapes, for an input
