@@ -205,12 +205,8 @@ impl<'a> Table<'a> {
         if max as usize + alphabet as usize > trans {
             return Err(WireError::OutOfRange);
         }
-        let mut b = 0;
-        while b < 256 {
-            if classes[b] as u32 >= alphabet {
-                return Err(WireError::OutOfRange);
-            }
-            b += 1;
+        if !wire::classes_below(&classes, alphabet as usize) {
+            return Err(WireError::OutOfRange);
         }
         Ok(Table {
             classes,

@@ -448,12 +448,8 @@ impl<'a> TaggedDfa<'a> {
             }
             row += alphabet + 1;
         }
-        let mut b = 0;
-        while b < 256 {
-            if classes[b] as usize >= alphabet {
-                return Err(WireError::OutOfRange);
-            }
-            b += 1;
+        if !wire::classes_below(&classes, alphabet) {
+            return Err(WireError::OutOfRange);
         }
         Ok(TaggedDfa {
             classes,

@@ -250,6 +250,19 @@ pub(crate) const fn read_classes(bytes: &[u8]) -> Result<([u8; 256], &[u8]), Wir
     Ok((classes, rest))
 }
 
+/// Whether every class of `classes` is below `alphabet`: what a table's
+/// decoding checks before its walks index rows by class unchecked.
+pub(crate) const fn classes_below(classes: &[u8; 256], alphabet: usize) -> bool {
+    let mut b = 0;
+    while b < 256 {
+        if classes[b] as usize >= alphabet {
+            return false;
+        }
+        b += 1;
+    }
+    true
+}
+
 /// Appends a header to `out`: `kind`, words of `width` bytes, and up to
 /// [`MAX_PARAMS`] parameters (the rest are 0), in little- or big-endian
 /// byte order.
