@@ -947,7 +947,7 @@ fn list_element(
         (None, None) => return None,
     };
     let lower = |lowerer: &mut Lowerer<'_>, nested: &NestedHirs<'_>| match (&f.item, f.rule) {
-        (Some(item), _) => lowerer.lower_item(element, &item.shape, nested),
+        (Some(item), _) => lowerer.lower_item(model, element, &item.shape, nested),
         (_, rule) => {
             let rule = rule.expect("a list without an item type holds a rule");
             lowerer.lower_element(element, rule, nested.get(&[][..]).copied())

@@ -294,19 +294,31 @@ impl<'c> Trees<'c> {
                         Shape::Struct(fs) => (fs.iter().collect::<Vec<_>>(), node),
                         Shape::List(f) => (vec![f], node),
                         Shape::Enum(vs) => {
-                            let Some(v) = vs.iter().find(|v| {
-                                groups
-                                    .variant(&v.path)
-                                    .and_then(|g| abnf_runtime::__private::group(&tags[..], g))
-                                    .is_some()
-                            }) else {
+                            // An enum read off its byte: the first variant
+                            // whose bytes hold it, over the node's span.
+                            let by_byte = groups.byte_kinds().map(|kinds| {
+                                let span = tree.nodes[node].span;
+                                let byte = span.and_then(|s| input.get(s.start).copied());
+                                let i = byte.and_then(|b| {
+                                    kinds
+                                        .iter()
+                                        .position(|k| k.iter().any(|&(lo, hi)| (lo..=hi).contains(&b)))
+                                });
+                                (i, span)
+                            });
+                            let found = match by_byte {
+                                Some((i, span)) => i.map(|i| (&vs[i], span)),
+                                None => vs.iter().find_map(|v| {
+                                    let g = groups.variant(&v.path)?;
+                                    abnf_runtime::__private::group(&tags[..], g).map(|s| (v, Some(s)))
+                                }),
+                            };
+                            let Some((v, span)) = found else {
                                 return Err(TreeError::Inconsistent(format!(
                                     "no variant of `{}` matched",
                                     tree.nodes[node].name
                                 )));
                             };
-                            let g = groups.variant(&v.path).expect("checked");
-                            let span = abnf_runtime::__private::group(&tags[..], g);
                             let child = add(&mut tree, node, v.name.clone(), span, NodeKind::Variant);
                             (v.fields.iter().collect(), child)
                         }
@@ -375,10 +387,17 @@ impl<'c> Trees<'c> {
         parent: usize,
         holes: &[Hole],
     ) -> Result<(), TreeError> {
-        let group = groups
-            .field(&f.path)
-            .ok_or_else(|| TreeError::Inconsistent(format!("field `{}` has no group", f.name)))?;
-        let span = abnf_runtime::__private::group(tags, group);
+        // The part of an enum read off its byte is that byte: the span of
+        // its variant's node, `parent`.
+        let (group, span) = match groups.byte_kinds() {
+            Some(_) => (None, tree.nodes[parent].span),
+            None => {
+                let g = groups
+                    .field(&f.path)
+                    .ok_or_else(|| TreeError::Inconsistent(format!("field `{}` has no group", f.name)))?;
+                (Some(g), abnf_runtime::__private::group(tags, g))
+            }
+        };
         match f.card {
             Card::One | Card::Optional => {
                 if f.card == Card::Optional && span.is_none() {
@@ -398,7 +417,7 @@ impl<'c> Trees<'c> {
                         );
                         // The generated code parses an unset group as 0..0.
                         let span = span.unwrap_or_default();
-                        let nested = groups.nests(group).then_some((tags, group));
+                        let nested = group.filter(|&g| groups.nests(g)).map(|g| (tags, g));
                         tasks.push(self.typed_part(tree, r, span, node, nested)?);
                     }
                     None => {

@@ -3300,36 +3300,17 @@ pub mod ast {
     static __DOMAINLABEL_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __DOMAINLABEL_TDFA_BYTES,
     );
-    #[cfg(target_endian = "little")]
-    static __DOMAINLABEL_ALPHADIGITS_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/rfc1738/ast/domainlabel.alphadigits.le.tdfa")
-        ),
-    );
-    #[cfg(target_endian = "big")]
-    static __DOMAINLABEL_ALPHADIGITS_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/rfc1738/ast/domainlabel.alphadigits.be.tdfa")
-        ),
-    );
-    static __DOMAINLABEL_ALPHADIGITS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
-        __DOMAINLABEL_ALPHADIGITS_ITEM_BYTES,
-    );
-    /// Reads one `alphadigit / "-"` of `Domainlabel` starting at `pos`.
+    /// Reads one `alphadigit / "-"` of `Domainlabel` starting at `pos`: every item has the same length and its parts the same offsets (the element automaton's shapes), so the list, which a parse has matched, is cut by offset.
     fn __domainlabel_alphadigits_item(
         input: &str,
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(DomainlabelItem<'_>, usize)> {
-        let mut tags = [usize::MAX; 8];
-        let next = __DOMAINLABEL_ALPHADIGITS_ITEM
-            .__item(
-                input.as_bytes(),
-                pos,
-                end,
-                &mut tags,
-                ::core::option::Option::None,
-            )?;
+        let next = pos + 1;
+        if next > end {
+            return ::core::option::Option::None;
+        }
+        let tags = [usize::MAX, usize::MAX];
         Some((
             DomainlabelItem::__from_tags(
                 input,
@@ -3463,12 +3444,12 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::text(input, tags, span),
-                kind: if __rt::group(tags, 1).is_some() {
-                    DomainlabelItemKind::Alphadigit(__rt::leaf(input, tags, 2))
-                } else if __rt::group(tags, 3).is_some() {
-                    DomainlabelItemKind::Minus
-                } else {
-                    __rt::inconsistent("rfc1738", "domainlabel", span.start)
+                kind: match input.as_bytes().get(span.start) {
+                    ::core::option::Option::Some(
+                        48u8..=57u8 | 65u8..=90u8 | 97u8..=122u8,
+                    ) => DomainlabelItemKind::Alphadigit(__rt::text(input, tags, span)),
+                    ::core::option::Option::Some(45u8) => DomainlabelItemKind::Minus,
+                    _ => __rt::inconsistent("rfc1738", "domainlabel", span.start),
                 },
             }
         }
@@ -3500,36 +3481,17 @@ pub mod ast {
     static __TOPLABEL_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __TOPLABEL_TDFA_BYTES,
     );
-    #[cfg(target_endian = "little")]
-    static __TOPLABEL_ALPHADIGITS_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/rfc1738/ast/toplabel.alphadigits.le.tdfa")
-        ),
-    );
-    #[cfg(target_endian = "big")]
-    static __TOPLABEL_ALPHADIGITS_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/rfc1738/ast/toplabel.alphadigits.be.tdfa")
-        ),
-    );
-    static __TOPLABEL_ALPHADIGITS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
-        __TOPLABEL_ALPHADIGITS_ITEM_BYTES,
-    );
-    /// Reads one `alphadigit / "-"` of `Toplabel` starting at `pos`.
+    /// Reads one `alphadigit / "-"` of `Toplabel` starting at `pos`: every item has the same length and its parts the same offsets (the element automaton's shapes), so the list, which a parse has matched, is cut by offset.
     fn __toplabel_alphadigits_item(
         input: &str,
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(ToplabelItem<'_>, usize)> {
-        let mut tags = [usize::MAX; 8];
-        let next = __TOPLABEL_ALPHADIGITS_ITEM
-            .__item(
-                input.as_bytes(),
-                pos,
-                end,
-                &mut tags,
-                ::core::option::Option::None,
-            )?;
+        let next = pos + 1;
+        if next > end {
+            return ::core::option::Option::None;
+        }
+        let tags = [usize::MAX, usize::MAX];
         Some((
             ToplabelItem::__from_tags(
                 input,
@@ -3663,12 +3625,12 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::text(input, tags, span),
-                kind: if __rt::group(tags, 1).is_some() {
-                    ToplabelItemKind::Alphadigit(__rt::leaf(input, tags, 2))
-                } else if __rt::group(tags, 3).is_some() {
-                    ToplabelItemKind::Minus
-                } else {
-                    __rt::inconsistent("rfc1738", "toplabel", span.start)
+                kind: match input.as_bytes().get(span.start) {
+                    ::core::option::Option::Some(
+                        48u8..=57u8 | 65u8..=90u8 | 97u8..=122u8,
+                    ) => ToplabelItemKind::Alphadigit(__rt::text(input, tags, span)),
+                    ::core::option::Option::Some(45u8) => ToplabelItemKind::Minus,
+                    _ => __rt::inconsistent("rfc1738", "toplabel", span.start),
                 },
             }
         }
@@ -5546,7 +5508,14 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 20];
+            if let ::core::option::Option::Some(tags) = __NATIONAL_TDFA
+                .__shape_tags::<_, 2>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            let mut tags = [usize::MAX; 2];
             __NATIONAL_TDFA
                 .__parse_walk(
                     "rfc1738",
@@ -5577,26 +5546,17 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::text(input, tags, span),
-                kind: if __rt::group(tags, 1).is_some() {
-                    NationalKind::LBrace
-                } else if __rt::group(tags, 2).is_some() {
-                    NationalKind::RBrace
-                } else if __rt::group(tags, 3).is_some() {
-                    NationalKind::Bar
-                } else if __rt::group(tags, 4).is_some() {
-                    NationalKind::Backslash
-                } else if __rt::group(tags, 5).is_some() {
-                    NationalKind::Caret
-                } else if __rt::group(tags, 6).is_some() {
-                    NationalKind::Tilde
-                } else if __rt::group(tags, 7).is_some() {
-                    NationalKind::LBracket
-                } else if __rt::group(tags, 8).is_some() {
-                    NationalKind::RBracket
-                } else if __rt::group(tags, 9).is_some() {
-                    NationalKind::Backtick
-                } else {
-                    __rt::inconsistent("rfc1738", "national", span.start)
+                kind: match input.as_bytes().get(span.start) {
+                    ::core::option::Option::Some(123u8) => NationalKind::LBrace,
+                    ::core::option::Option::Some(125u8) => NationalKind::RBrace,
+                    ::core::option::Option::Some(124u8) => NationalKind::Bar,
+                    ::core::option::Option::Some(92u8) => NationalKind::Backslash,
+                    ::core::option::Option::Some(94u8) => NationalKind::Caret,
+                    ::core::option::Option::Some(126u8) => NationalKind::Tilde,
+                    ::core::option::Option::Some(91u8) => NationalKind::LBracket,
+                    ::core::option::Option::Some(93u8) => NationalKind::RBracket,
+                    ::core::option::Option::Some(96u8) => NationalKind::Backtick,
+                    _ => __rt::inconsistent("rfc1738", "national", span.start),
                 },
             }
         }
@@ -5657,7 +5617,14 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let mut tags = [usize::MAX; 12];
+            if let ::core::option::Option::Some(tags) = __PUNCTUATION_TDFA
+                .__shape_tags::<_, 2>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            let mut tags = [usize::MAX; 2];
             __PUNCTUATION_TDFA
                 .__parse_walk(
                     "rfc1738",
@@ -5688,18 +5655,13 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::text(input, tags, span),
-                kind: if __rt::group(tags, 1).is_some() {
-                    PunctuationKind::Lt
-                } else if __rt::group(tags, 2).is_some() {
-                    PunctuationKind::Gt
-                } else if __rt::group(tags, 3).is_some() {
-                    PunctuationKind::Hash
-                } else if __rt::group(tags, 4).is_some() {
-                    PunctuationKind::Percent
-                } else if __rt::group(tags, 5).is_some() {
-                    PunctuationKind::DQuote
-                } else {
-                    __rt::inconsistent("rfc1738", "punctuation", span.start)
+                kind: match input.as_bytes().get(span.start) {
+                    ::core::option::Option::Some(60u8) => PunctuationKind::Lt,
+                    ::core::option::Option::Some(62u8) => PunctuationKind::Gt,
+                    ::core::option::Option::Some(35u8) => PunctuationKind::Hash,
+                    ::core::option::Option::Some(37u8) => PunctuationKind::Percent,
+                    ::core::option::Option::Some(34u8) => PunctuationKind::DQuote,
+                    _ => __rt::inconsistent("rfc1738", "punctuation", span.start),
                 },
             }
         }

@@ -2402,36 +2402,17 @@ pub mod ast {
     static __DOMAINLABEL_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __DOMAINLABEL_TDFA_BYTES,
     );
-    #[cfg(target_endian = "little")]
-    static __DOMAINLABEL_ALPHANUMS_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/rfc2396/ast/domainlabel.alphanums.le.tdfa")
-        ),
-    );
-    #[cfg(target_endian = "big")]
-    static __DOMAINLABEL_ALPHANUMS_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/rfc2396/ast/domainlabel.alphanums.be.tdfa")
-        ),
-    );
-    static __DOMAINLABEL_ALPHANUMS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
-        __DOMAINLABEL_ALPHANUMS_ITEM_BYTES,
-    );
-    /// Reads one `alphanum / "-"` of `Domainlabel` starting at `pos`.
+    /// Reads one `alphanum / "-"` of `Domainlabel` starting at `pos`: every item has the same length and its parts the same offsets (the element automaton's shapes), so the list, which a parse has matched, is cut by offset.
     fn __domainlabel_alphanums_item(
         input: &str,
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(DomainlabelItem<'_>, usize)> {
-        let mut tags = [usize::MAX; 8];
-        let next = __DOMAINLABEL_ALPHANUMS_ITEM
-            .__item(
-                input.as_bytes(),
-                pos,
-                end,
-                &mut tags,
-                ::core::option::Option::None,
-            )?;
+        let next = pos + 1;
+        if next > end {
+            return ::core::option::Option::None;
+        }
+        let tags = [usize::MAX, usize::MAX];
         Some((
             DomainlabelItem::__from_tags(
                 input,
@@ -2565,12 +2546,12 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::text(input, tags, span),
-                kind: if __rt::group(tags, 1).is_some() {
-                    DomainlabelItemKind::Alphanum(__rt::leaf(input, tags, 2))
-                } else if __rt::group(tags, 3).is_some() {
-                    DomainlabelItemKind::Minus
-                } else {
-                    __rt::inconsistent("rfc2396", "domainlabel", span.start)
+                kind: match input.as_bytes().get(span.start) {
+                    ::core::option::Option::Some(
+                        48u8..=57u8 | 65u8..=90u8 | 97u8..=122u8,
+                    ) => DomainlabelItemKind::Alphanum(__rt::text(input, tags, span)),
+                    ::core::option::Option::Some(45u8) => DomainlabelItemKind::Minus,
+                    _ => __rt::inconsistent("rfc2396", "domainlabel", span.start),
                 },
             }
         }
@@ -2602,36 +2583,17 @@ pub mod ast {
     static __TOPLABEL_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __TOPLABEL_TDFA_BYTES,
     );
-    #[cfg(target_endian = "little")]
-    static __TOPLABEL_ALPHANUMS_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/rfc2396/ast/toplabel.alphanums.le.tdfa")
-        ),
-    );
-    #[cfg(target_endian = "big")]
-    static __TOPLABEL_ALPHANUMS_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/rfc2396/ast/toplabel.alphanums.be.tdfa")
-        ),
-    );
-    static __TOPLABEL_ALPHANUMS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
-        __TOPLABEL_ALPHANUMS_ITEM_BYTES,
-    );
-    /// Reads one `alphanum / "-"` of `Toplabel` starting at `pos`.
+    /// Reads one `alphanum / "-"` of `Toplabel` starting at `pos`: every item has the same length and its parts the same offsets (the element automaton's shapes), so the list, which a parse has matched, is cut by offset.
     fn __toplabel_alphanums_item(
         input: &str,
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(ToplabelItem<'_>, usize)> {
-        let mut tags = [usize::MAX; 8];
-        let next = __TOPLABEL_ALPHANUMS_ITEM
-            .__item(
-                input.as_bytes(),
-                pos,
-                end,
-                &mut tags,
-                ::core::option::Option::None,
-            )?;
+        let next = pos + 1;
+        if next > end {
+            return ::core::option::Option::None;
+        }
+        let tags = [usize::MAX, usize::MAX];
         Some((
             ToplabelItem::__from_tags(
                 input,
@@ -2765,12 +2727,12 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::text(input, tags, span),
-                kind: if __rt::group(tags, 1).is_some() {
-                    ToplabelItemKind::Alphanum(__rt::leaf(input, tags, 2))
-                } else if __rt::group(tags, 3).is_some() {
-                    ToplabelItemKind::Minus
-                } else {
-                    __rt::inconsistent("rfc2396", "toplabel", span.start)
+                kind: match input.as_bytes().get(span.start) {
+                    ::core::option::Option::Some(
+                        48u8..=57u8 | 65u8..=90u8 | 97u8..=122u8,
+                    ) => ToplabelItemKind::Alphanum(__rt::text(input, tags, span)),
+                    ::core::option::Option::Some(45u8) => ToplabelItemKind::Minus,
+                    _ => __rt::inconsistent("rfc2396", "toplabel", span.start),
                 },
             }
         }

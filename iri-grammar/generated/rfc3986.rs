@@ -2779,13 +2779,13 @@ pub mod ast {
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             if let ::core::option::Option::Some(tags) = __RESERVED_TDFA
-                .__shape_tags::<_, 10>(input, start, end)
+                .__shape_tags::<_, 2>(input, start, end)
             {
                 return Ok(
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
-            let mut tags = [usize::MAX; 10];
+            let mut tags = [usize::MAX; 2];
             __RESERVED_TDFA
                 .__parse_walk(
                     "rfc3986",
@@ -2816,12 +2816,14 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::text(input, tags, span),
-                kind: if __rt::group(tags, 1).is_some() {
-                    ReservedKind::GenDelims(__rt::leaf(input, tags, 2))
-                } else if __rt::group(tags, 3).is_some() {
-                    ReservedKind::SubDelims(__rt::leaf(input, tags, 4))
-                } else {
-                    __rt::inconsistent("rfc3986", "reserved", span.start)
+                kind: match input.as_bytes().get(span.start) {
+                    ::core::option::Option::Some(
+                        35u8 | 47u8 | 58u8 | 63u8..=64u8 | 91u8 | 93u8,
+                    ) => ReservedKind::GenDelims(__rt::text(input, tags, span)),
+                    ::core::option::Option::Some(
+                        33u8 | 36u8 | 38u8..=44u8 | 59u8 | 61u8,
+                    ) => ReservedKind::SubDelims(__rt::text(input, tags, span)),
+                    _ => __rt::inconsistent("rfc3986", "reserved", span.start),
                 },
             }
         }

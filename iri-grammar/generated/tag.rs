@@ -762,36 +762,17 @@ pub mod ast {
     static __EMAIL_ADDRESS_TDFA: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
         __EMAIL_ADDRESS_TDFA_BYTES,
     );
-    #[cfg(target_endian = "little")]
-    static __EMAIL_ADDRESS_ALPHA_NUMS_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/tag/ast/email_address.alpha_nums.le.tdfa")
-        ),
-    );
-    #[cfg(target_endian = "big")]
-    static __EMAIL_ADDRESS_ALPHA_NUMS_ITEM_BYTES: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
-        *include_bytes!(
-            concat!(env!("OUT_DIR"), "/tag/ast/email_address.alpha_nums.be.tdfa")
-        ),
-    );
-    static __EMAIL_ADDRESS_ALPHA_NUMS_ITEM: ::abnf_runtime::TaggedDfa<'static> = ::abnf_runtime::TaggedDfa::__wire(
-        __EMAIL_ADDRESS_ALPHA_NUMS_ITEM_BYTES,
-    );
-    /// Reads one `alphaNum / "-" / "." / "_"` of `EmailAddress` starting at `pos`.
+    /// Reads one `alphaNum / "-" / "." / "_"` of `EmailAddress` starting at `pos`: every item has the same length and its parts the same offsets (the element automaton's shapes), so the list, which a parse has matched, is cut by offset.
     fn __emailaddress_alpha_nums_item(
         input: &str,
         pos: usize,
         end: usize,
     ) -> ::core::option::Option<(EmailAddressItem<'_>, usize)> {
-        let mut tags = [usize::MAX; 12];
-        let next = __EMAIL_ADDRESS_ALPHA_NUMS_ITEM
-            .__item(
-                input.as_bytes(),
-                pos,
-                end,
-                &mut tags,
-                ::core::option::Option::None,
-            )?;
+        let next = pos + 1;
+        if next > end {
+            return ::core::option::Option::None;
+        }
+        let tags = [usize::MAX, usize::MAX];
         Some((
             EmailAddressItem::__from_tags(
                 input,
@@ -926,16 +907,16 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::text(input, tags, span),
-                kind: if __rt::group(tags, 1).is_some() {
-                    EmailAddressItemKind::AlphaNum(__rt::leaf(input, tags, 2))
-                } else if __rt::group(tags, 3).is_some() {
-                    EmailAddressItemKind::Minus
-                } else if __rt::group(tags, 4).is_some() {
-                    EmailAddressItemKind::Dot
-                } else if __rt::group(tags, 5).is_some() {
-                    EmailAddressItemKind::Underscore
-                } else {
-                    __rt::inconsistent("tag", "emailAddress", span.start)
+                kind: match input.as_bytes().get(span.start) {
+                    ::core::option::Option::Some(
+                        48u8..=57u8 | 65u8..=90u8 | 97u8..=122u8,
+                    ) => EmailAddressItemKind::AlphaNum(__rt::text(input, tags, span)),
+                    ::core::option::Option::Some(45u8) => EmailAddressItemKind::Minus,
+                    ::core::option::Option::Some(46u8) => EmailAddressItemKind::Dot,
+                    ::core::option::Option::Some(95u8) => {
+                        EmailAddressItemKind::Underscore
+                    }
+                    _ => __rt::inconsistent("tag", "emailAddress", span.start),
                 },
             }
         }

@@ -15,6 +15,54 @@ fn ui() {
     t.pass(typed_shapes_corpus());
     t.pass(stack_trees_corpus());
     t.pass(first_alternative_corpus());
+    t.pass(byte_choices_corpus());
+}
+
+/// Choices whose every alternative is one byte (RFC 9562's `HEXDIG`, a
+/// letter or digit or symbol, a high octet or a letter): the generated
+/// trees read the variant off the byte (the first alternative that holds
+/// it, as a parse prefers), a typed part of such a choice in turn, and
+/// their lists are cut by offset. The variants, parts, texts and spans are
+/// those a walk would give.
+fn byte_choices_corpus() -> std::path::PathBuf {
+    generated_program_with(
+        "byte_choices",
+        &[
+            "data/byte_choices/byte_choices.abnf",
+            "data/byte_choices/octets.abnf",
+        ],
+        |c| {
+            c.export("byte_choices", &["code", "first"])
+                .export("octets", &["word"]);
+        },
+        r##"use grammars::byte_choices::ast::{AlnumKind as A, Code, First, FirstKind as F, HexdigKind as H, SymKind as S};
+use grammars::octets::ast::{OctetKind as O, Word};
+fn main() {
+    let c = Code::parse("0aF9-x1~+-").unwrap();
+    let hex: Vec<(H, H, &str)> = c.hex_octets.map(|o| (o.hexdig.kind, o.hexdig_2.kind, o.text)).collect();
+    assert_eq!(hex, [(H::Digit("0"), H::A, "0a"), (H::F, H::Digit("9"), "F9")]);
+    let items: Vec<(A, &str, usize)> = c.alnums.map(|a| (a.kind, a.text, a.span.start)).collect();
+    assert_eq!(items.len(), 5, "{items:?}");
+    assert_eq!(items[0], (A::Alpha, "x", 5));
+    assert_eq!(items[1], (A::Digit("1"), "1", 6));
+    let syms: Vec<(S, &str, usize)> = items[2..]
+        .iter()
+        .map(|(a, _, _)| match a {
+            A::Sym(s) => (s.kind, s.text, s.span.start),
+            a => panic!("{a:?}"),
+        })
+        .collect();
+    assert_eq!(syms, [(S::Alt3, "~", 7), (S::Plus("+"), "+", 8), (S::Minus, "-", 9)]);
+    let kinds: Vec<F> = ["a", "A", "f", "7", "x", "X"].iter().map(|s| First::parse(s).unwrap().kind).collect();
+    assert_eq!(kinds, [F::Alt1, F::A, F::Alt1, F::Digit("7"), F::X, F::X]);
+    assert_eq!(First::parse("g").unwrap_err().offset(), 0);
+    assert_eq!(Code::parse("0aF9-").unwrap_err().offset(), 5);
+    let w = Word::parse(b"A\xe9 Z").unwrap();
+    let o: Vec<(O, &[u8])> = w.octets.map(|o| (o.kind, o.text)).collect();
+    assert_eq!(o, [(O::Alt2, &b"A"[..]), (O::Alt1, b"\xe9"), (O::Sp(b" "), b" "), (O::Alt2, b"Z")]);
+}
+"##,
+    )
 }
 
 /// RFC 5646's `Language-Tag = langtag / privateuse / grandfathered`,

@@ -739,24 +739,34 @@ impl FieldCx<'_> {
                 EmitShape::Struct(fs.iter().map(|f| self.field(f, groups, base, prefix)).collect())
             }
             Shape::List(f) => EmitShape::Struct(vec![self.field(f, groups, base, prefix)]),
-            Shape::Enum(vs) => EmitShape::Enum(
-                vs.iter()
-                    .map(|v| EmitVariant {
-                        name: v.name.clone(),
-                        group: groups.variant(&v.path).expect("every variant has a group"),
-                        fields: v
-                            .fields
-                            .iter()
-                            .map(|f| self.field(f, groups, base, prefix))
-                            .collect(),
-                        whole: prefix.is_none()
-                            && matches!(v.fields.as_slice(), [f] if f.card == typed::Card::One
-                                && f.rule.is_some()
-                                && f.item.is_none()
-                                && f.path == v.path),
-                    })
-                    .collect(),
-            ),
+            Shape::Enum(vs) => {
+                let kinds = groups.byte_kinds();
+                EmitShape::Enum(
+                    vs.iter()
+                        .enumerate()
+                        .map(|(i, v)| EmitVariant {
+                            name: v.name.clone(),
+                            // Read off the byte: the variant has no group.
+                            group: match kinds {
+                                Some(_) => 0,
+                                None => groups.variant(&v.path).expect("every variant has a group"),
+                            },
+                            bytes: kinds.map(|k| k[i].clone()),
+                            fields: v
+                                .fields
+                                .iter()
+                                .map(|f| self.field(f, groups, base, prefix))
+                                .collect(),
+                            whole: kinds.is_none()
+                                && prefix.is_none()
+                                && matches!(v.fields.as_slice(), [f] if f.card == typed::Card::One
+                                    && f.rule.is_some()
+                                    && f.item.is_none()
+                                    && f.path == v.path),
+                        })
+                        .collect(),
+                )
+            }
         }
     }
 
@@ -769,7 +779,14 @@ impl FieldCx<'_> {
     ) -> EmitField {
         let g = &self.compiled.grammar;
         let r = g.rule(self.rule);
-        let group = groups.field(&f.path).expect("every field has a group");
+        // The part of an enum read off its byte is that byte: the node's
+        // own span, group 0; a typed part is read off the byte in turn, from
+        // the same tags.
+        let by_byte = groups.byte_kinds().is_some();
+        let group = match by_byte {
+            true => 0,
+            false => groups.field(&f.path).expect("every field has a group"),
+        };
         let key: Vec<usize> = match prefix {
             Some(p) => p
                 .iter()
@@ -837,7 +854,13 @@ impl FieldCx<'_> {
             element,
             whole_item: f.item.is_some(),
             exact: built.and_then(|d| d.exact),
-            nested: groups.nests(group),
+            nested: match by_byte {
+                true => f
+                    .rule
+                    .and_then(|r| self.compiled.typed.tdfas.get(&r))
+                    .is_some_and(|d| d.groups.byte_kinds().is_some()),
+                false => groups.nests(group),
+            },
             item_nested: f.item.is_none() && built.is_some_and(|d| d.groups.nests(1)),
             fixed: built.and_then(|d| d.fixed.clone()),
         }

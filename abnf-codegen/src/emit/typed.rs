@@ -93,6 +93,10 @@ pub struct EmitVariant {
     /// The alternative is all one field that holds a typed rule (`A / B`,
     /// not `A "x" / B`), in the rule's own shape (not a list item's).
     pub whole: bool,
+    /// For an enum read off its one byte (every alternative matches one
+    /// byte): the variant's bytes, as inclusive ranges. The first variant
+    /// whose bytes hold the node's byte is the one matched.
+    pub bytes: Option<Vec<(u8, u8)>>,
 }
 
 /// A typed node's shape.
@@ -306,6 +310,27 @@ fn field_expr(items: &ItemFns, f: &EmitField, rt: &TokenStream, stack: bool) -> 
         (Card::Many, _) => {
             let item = &items[&(f as *const EmitField)];
             quote!(#rt::List::__new(input, #p::span(tags, #g), #item))
+        }
+    }
+}
+
+/// The part of a variant of an enum read off its byte: the node's byte,
+/// its own `span` (the part has no group; a typed part is read off the
+/// byte in turn).
+fn byte_field_expr(f: &EmitField, rt: &TokenStream, stack: bool) -> TokenStream {
+    match &f.target {
+        Target::Leaf => quote!(__rt::text(input, tags, span)),
+        Target::Typed(t) if stack => {
+            let t = ident(t);
+            quote!(#t::__sub(input, span))
+        }
+        Target::Typed(t) => {
+            let t = ident(t);
+            quote!(#t::__from_tags(input, span, tags))
+        }
+        Target::Nested(t) => {
+            let t = ident(t);
+            quote!(#rt::Nested::__new(input, span, #t::__sub))
         }
     }
 }
@@ -732,6 +757,7 @@ pub fn ast_module(
                 };
                 let mut vdecl = Vec::new();
                 let mut arms = Vec::new();
+                let mut byte_arms = Vec::new();
                 let mut fns = TokenStream::new();
                 for v in variants {
                     let vn = ident(&v.name);
@@ -753,7 +779,10 @@ pub fn ast_module(
                         }
                         [f] => {
                             let t = field_type(f, &rt, input, stack);
-                            let e = field_expr(&item_names, f, &rt, stack);
+                            let e = match v.bytes {
+                                Some(_) => byte_field_expr(f, &rt, stack),
+                                None => field_expr(&item_names, f, &rt, stack),
+                            };
                             vdecl.push(quote!(#[doc = #vdoc] #vn(#t),));
                             quote!(#kind::#vn(#e))
                         }
@@ -773,7 +802,22 @@ pub fn ast_module(
                             quote!(#kind::#vn { #(#init),* })
                         }
                     };
-                    arms.push(quote!(if __rt::group(tags, #vg).is_some() { #value }));
+                    match &v.bytes {
+                        // Every byte of the alternative is an earlier one's.
+                        Some(ranges) if ranges.is_empty() => {}
+                        Some(ranges) => {
+                            let pats = ranges.iter().map(|&(lo, hi)| {
+                                let (lo, hi) = (Literal::u8_suffixed(lo), Literal::u8_suffixed(hi));
+                                if lo.to_string() == hi.to_string() {
+                                    quote!(#lo)
+                                } else {
+                                    quote!(#lo..=#hi)
+                                }
+                            });
+                            byte_arms.push(quote!(::core::option::Option::Some(#(#pats)|*) => #value,));
+                        }
+                        None => arms.push(quote!(if __rt::group(tags, #vg).is_some() { #value })),
+                    }
                     fns.extend(item_fns(
                         &ty.name,
                         &item_names,
@@ -797,8 +841,19 @@ pub fn ast_module(
                     /// Which alternative matched, with its parts.
                     pub kind: #kind #lt,
                 };
-                let init = quote! {
-                    kind: #(#arms else)* { __rt::inconsistent(#gname, #rule, span.start) },
+                let init = if byte_arms.is_empty() {
+                    quote! {
+                        kind: #(#arms else)* { __rt::inconsistent(#gname, #rule, span.start) },
+                    }
+                } else {
+                    // Every alternative is one byte: the variant is read off
+                    // it, in the alternatives' order.
+                    quote! {
+                        kind: match #bytes.get(span.start) {
+                            #(#byte_arms)*
+                            _ => __rt::inconsistent(#gname, #rule, span.start),
+                        },
+                    }
                 };
                 (decl, init, fns)
             }

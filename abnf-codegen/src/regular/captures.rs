@@ -23,7 +23,7 @@ use regex_syntax::hir::{Capture, Hir};
 use super::{repeat, Lowerer};
 use crate::diagnostic::Diagnostic;
 use crate::grammar::{Expr, RuleId};
-use crate::typed::{Groups, Shape, Site, TypeModel};
+use crate::typed::{expr_at, ByteRanges, Card, Groups, Shape, Site, TypeModel};
 
 impl Lowerer<'_> {
     /// The HIR of typed rule `rule` with a capture group per field and
@@ -48,6 +48,9 @@ impl Lowerer<'_> {
     ) -> Result<(Hir, Groups), Diagnostic> {
         let ty = model.get(rule).expect("captured() is called on typed rules");
         let body = self.grammar.rule(rule).expr.clone();
+        if let Some(kinds) = self.byte_kinds(model, &ty.shape, &body, 0) {
+            return Ok((self.expr(&body, None)?.0, Groups::by_byte(kinds)));
+        }
         let mut groups = Groups::default();
         let hir = self.walk(&body, &mut Vec::new(), &sites(&ty.shape), nested, &mut groups)?;
         Ok((hir, groups))
@@ -110,10 +113,14 @@ impl Lowerer<'_> {
     /// With `nested` as in [`Lowerer::lower_captured_nested`].
     pub fn lower_item(
         &mut self,
+        model: &TypeModel,
         element: &Expr,
         shape: &Shape,
         nested: &HashMap<Vec<usize>, (&Hir, usize)>,
     ) -> Result<(Hir, Groups), Diagnostic> {
+        if let Some(kinds) = self.byte_kinds(model, shape, element, 0) {
+            return Ok((self.expr(element, None)?.0, Groups::by_byte(kinds)));
+        }
         let mut groups = Groups::default();
         let hir = self.walk(element, &mut Vec::new(), &sites(shape), nested, &mut groups)?;
         Ok((hir, groups))
@@ -174,6 +181,130 @@ impl Lowerer<'_> {
         };
         Ok(numbers.into_iter().rev().fold(inner, |h, g| capture(g, h)))
     }
+}
+
+impl Lowerer<'_> {
+    /// For an enum (`shape`, its paths in `base`) whose every alternative
+    /// matches exactly one byte, each variant's bytes (see
+    /// [`Groups::by_byte`]); `None` for any other shape. A variant may hold
+    /// one part, which must be its whole alternative: a leaf, or a typed
+    /// rule read off its byte in turn (`FieldVchar` in `SP / HTAB /
+    /// field-vchar`).
+    fn byte_kinds(
+        &mut self,
+        model: &TypeModel,
+        shape: &Shape,
+        base: &Expr,
+        depth: usize,
+    ) -> Option<Vec<ByteRanges>> {
+        let Shape::Enum(variants) = shape else { return None };
+        // With holes (a rule with a stack), one byte of the automaton may
+        // stand for a call of any length.
+        if self.holes.is_some() {
+            return None;
+        }
+        // Each alternative must be the node's whole match (not an
+        // alternation framed by terminals, `"[" ( a / b ) "]"`), so that its
+        // byte is the node's first.
+        if !matches!(base, Expr::Alt(_)) || variants.iter().any(|v| v.path.len() != 1) {
+            return None;
+        }
+        // Typed parts nest as deep as the grammar's rules do; a cycle of
+        // one-byte alternatives is not worth following far.
+        if depth > 8 {
+            return None;
+        }
+        let mut out = Vec::with_capacity(variants.len());
+        // The bytes an earlier alternative holds are its own.
+        let mut taken = [false; 256];
+        for v in variants {
+            let bytes = self.one_byte(expr_at(base, &v.path)?)?;
+            match v.fields.as_slice() {
+                [] => {}
+                [f] if f.card == Card::One && f.item.is_none() && f.element.is_none() => {
+                    if self.one_byte(expr_at(base, &f.path)?)? != bytes {
+                        return None;
+                    }
+                    if let Some(ty) = f.rule.and_then(|r| model.get(r)) {
+                        let body = self.grammar.rule(ty.rule).expr.clone();
+                        self.byte_kinds(model, &ty.shape, &body, depth + 1)?;
+                    }
+                }
+                _ => return None,
+            }
+            let mut own = [false; 256];
+            for (lo, hi) in bytes {
+                for b in lo..=hi {
+                    own[usize::from(b)] = !taken[usize::from(b)];
+                    taken[usize::from(b)] = true;
+                }
+            }
+            out.push(ranges_of(&own));
+        }
+        Some(out)
+    }
+
+    /// The bytes of `e`, if it matches exactly one byte (in the terminals
+    /// this lowering reads: a code point from U+0080 on is two bytes or
+    /// more in text).
+    fn one_byte(&mut self, e: &Expr) -> Option<ByteRanges> {
+        let hir = self.expr(e, None).ok()?.0;
+        let p = hir.properties();
+        if p.minimum_len() != Some(1) || p.maximum_len() != Some(1) {
+            return None;
+        }
+        let mut set = [false; 256];
+        hir_bytes(&hir, &mut set)?;
+        Some(ranges_of(&set))
+    }
+}
+
+/// The bytes of `set` as sorted, disjoint ranges.
+fn ranges_of(set: &[bool; 256]) -> ByteRanges {
+    let mut ranges: ByteRanges = Vec::new();
+    for b in (0..=255u8).filter(|&b| set[usize::from(b)]) {
+        match ranges.last_mut() {
+            Some((_, hi)) if usize::from(*hi) + 1 == usize::from(b) => *hi = b,
+            _ => ranges.push((b, b)),
+        }
+    }
+    ranges
+}
+
+/// Adds the bytes of `h`, an expression of exactly one byte, to `set`;
+/// `None` for a form this does not read.
+fn hir_bytes(h: &Hir, set: &mut [bool; 256]) -> Option<()> {
+    use regex_syntax::hir::{Class, HirKind};
+    match h.kind() {
+        HirKind::Literal(l) => match *l.0 {
+            [b] => set[usize::from(b)] = true,
+            _ => return None,
+        },
+        HirKind::Class(Class::Bytes(c)) => {
+            for r in c.ranges() {
+                (r.start()..=r.end()).for_each(|b| set[usize::from(b)] = true);
+            }
+        }
+        HirKind::Class(Class::Unicode(c)) => {
+            for r in c.ranges() {
+                let (lo, hi) = (u32::from(r.start()), u32::from(r.end()));
+                if hi >= 0x80 {
+                    return None;
+                }
+                (lo..=hi).for_each(|b| set[b as usize] = true);
+            }
+        }
+        HirKind::Alternation(hs) => {
+            for h in hs {
+                hir_bytes(h, set)?;
+            }
+        }
+        HirKind::Capture(c) => hir_bytes(&c.sub, set)?,
+        HirKind::Concat(hs) if hs.len() == 1 => hir_bytes(&hs[0], set)?,
+        HirKind::Repetition(r) if r.min == 1 && r.max == Some(1) => hir_bytes(&r.sub, set)?,
+        _ => return None,
+    }
+    Some(())
 }
 
 /// Where a shape's parts are. An alternative that is a single rule is both

@@ -124,9 +124,37 @@ pub struct Groups {
     /// The field groups whose typed rule's own groups follow them, with
     /// that rule's group count (its group 0, the field's, included).
     nested: Vec<(usize, usize)>,
+    /// For an enum read off its one byte ([`Groups::by_byte`]): each
+    /// variant's bytes.
+    bytes: Option<Vec<ByteRanges>>,
 }
 
+/// A set of bytes as sorted, disjoint inclusive ranges.
+pub type ByteRanges = Vec<(u8, u8)>;
+
 impl Groups {
+    /// The groups of an enum whose every alternative matches exactly one
+    /// byte (`HEXDIG`, `SP / HTAB / field-vchar`), with each variant's
+    /// bytes, less those of the variants before it (the alternative a parse
+    /// prefers is the first that holds the byte; a variant may be left
+    /// none). There are no groups but group 0, the whole match, and each
+    /// variant's part, if any, is that byte too, so
+    /// nothing needs a tag: the node's automaton stays that of its text,
+    /// and a list of such nodes has items of one length with the same tags
+    /// (cut by offset).
+    pub(crate) fn by_byte(bytes: Vec<ByteRanges>) -> Groups {
+        Groups {
+            bytes: Some(bytes),
+            ..Groups::default()
+        }
+    }
+
+    /// Each variant's bytes, for an enum read off its byte
+    /// ([`Groups::by_byte`]).
+    pub fn byte_kinds(&self) -> Option<&[ByteRanges]> {
+        self.bytes.as_deref()
+    }
+
     /// The next group holds `site` at `path`; returns its number.
     pub(crate) fn push(&mut self, path: &[usize], site: Site) -> usize {
         self.sites.push((path.to_vec(), site));
