@@ -149,8 +149,9 @@ impl Groups {
         }
     }
 
-    /// Each variant's bytes, for an enum read off its byte
-    /// ([`Groups::by_byte`]).
+    /// Each variant's bytes (less those of the variants before it), for an
+    /// enum whose every alternative is one byte: its variant is read off
+    /// that byte, and it has no groups but group 0.
     pub fn byte_kinds(&self) -> Option<&[ByteRanges]> {
         self.bytes.as_deref()
     }
