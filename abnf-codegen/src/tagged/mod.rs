@@ -524,10 +524,13 @@ mod forms {
                 // generated automaton is a `static`).
                 let walked: &'static WireBytes = Box::leak(Box::new(plain));
                 let walk: &'static abnf_runtime::TaggedDfa<'static> = Box::leak(Box::new(walked.tagged()));
+                let shaped: &'static WireBytes = Box::leak(Box::new(shaped));
+                let with_shapes: &'static abnf_runtime::TaggedDfa<'static> =
+                    Box::leak(Box::new(shaped.tagged()));
                 for input in all {
                     let bytes = input.as_bytes();
                     let expected = run_wire(walked, bytes);
-                    assert_eq!(run_wire(&shaped, bytes), expected, "{p} ({mode:?}) on {input:?}");
+                    assert_eq!(run_wire(shaped, bytes), expected, "{p} ({mode:?}) on {input:?}");
                     // What a generated `parse_span` does: the shape's
                     // offsets read in place, else the walk without shapes,
                     // whose error works out what it expected when asked.
@@ -549,6 +552,14 @@ mod forms {
                                 .parse("g", "r", bytes, 0, bytes.len(), &mut tags)
                                 .unwrap_err();
                             assert_eq!(lazy.offset(), *offset);
+                            // An input the shapes decide (and fit none of)
+                            // skips the tagged walk: the same error.
+                            let decided = with_shapes
+                                .__parse_walk("g", "r", bytes, 0, bytes.len(), &mut tags)
+                                .unwrap_err();
+                            assert_eq!(decided.offset(), *offset, "{p} ({mode:?}) on {input:?}");
+                            assert_eq!(decided.expected(), eager.expected(), "{p} on {input:?}");
+                            assert_eq!(decided.to_string(), eager.to_string());
                             assert_eq!(lazy.expected(), eager.expected(), "{p} on {input:?}");
                             assert_eq!(lazy.to_string(), eager.to_string());
                             let expected = format!("expected: {:?}", eager.expected());
