@@ -107,11 +107,15 @@ impl<'a> Shapes<'a> {
     /// than `decided`), which the table must walk.
     #[inline(always)]
     pub fn full_match(&self, input: &[u8], level: Level) -> Option<bool> {
-        let n = input.len();
-        if n > SHAPE_LEN || n >= self.decided {
-            return None;
-        }
-        Some(self.shape_of(input, level).is_some())
+        self.decides(input.len())
+            .then(|| self.shape_of(input, level).is_some())
+    }
+
+    /// Whether the shapes decide the inputs of `n` bytes: a shape fits
+    /// each of them that matches.
+    #[inline(always)]
+    pub(crate) fn decides(&self, n: usize) -> bool {
+        n <= SHAPE_LEN && n < self.decided
     }
 
     /// The index of the shape `input` (at most [`SHAPE_LEN`] bytes) fits,

@@ -725,7 +725,8 @@ impl TaggedDfa<'_> {
         // instructions). Should the steps match it all after all, the walk
         // below decides.
         if self.shapes_decide(input, start, end) {
-            if let Err((offset, row)) = self.steps(input, start, end) {
+            let (offset, row) = self.steps(input, start, end);
+            if offset < end || self.words.get(row + self.alphabet as usize) == Some(&NOT_FINAL) {
                 return Err(fail(offset, row));
             }
         }
@@ -739,31 +740,27 @@ impl TaggedDfa<'_> {
     /// automaton trusts that.
     fn shapes_decide(&self, input: &[u8], start: usize, end: usize) -> bool {
         let Some(shapes) = &self.shapes else { return false };
-        let n = end.wrapping_sub(start);
-        n <= SHAPE_LEN
-            && n < shapes.shapes.decided
+        shapes.shapes.decides(end.wrapping_sub(start))
             && end <= input.len()
             && (!self.utf8_only || core::str::from_utf8(&input[start..end]).is_ok())
     }
 
-    /// The table's steps over `input[start..end]` without their effects:
-    /// `Ok` if it ends in a final state, else the offset where no match is
-    /// possible any more (as [`TaggedDfa::run`] reports it) and the row
-    /// there (as [`TaggedDfa::failed_row`] gives it).
-    fn steps(&self, input: &[u8], start: usize, end: usize) -> Result<(), (usize, usize)> {
+    /// The table's steps over `input[start..end]` without their effects,
+    /// up to the first byte with no transition: where they stopped (`end`
+    /// if nowhere) and the row there. What an error needs: its offset (as
+    /// [`TaggedDfa::run`] reports it, for an input that stops early) and
+    /// its state.
+    fn steps(&self, input: &[u8], start: usize, end: usize) -> (usize, usize) {
         let mut s = self.start as usize;
         for (i, &b) in input[start..end].iter().enumerate() {
             // SAFETY: `s` is the start row or a transition's target.
             let t = (unsafe { self.step(s, b) } & NEXT_MASK) as usize;
             if t == 0 {
-                return Err((start + i, s));
+                return (start + i, s);
             }
             s = t;
         }
-        match self.words.get(s + self.alphabet as usize) {
-            Some(&f) if f != NOT_FINAL => Ok(()),
-            _ => Err((end, s)),
-        }
+        (end, s)
     }
 
     /// The table walk (no shapes): matches all of `input[start..end]`.
@@ -959,15 +956,11 @@ impl TaggedDfa<'_> {
     /// (0 if it died before).
     #[cold]
     fn failed_row(&self, input: &[u8], start: usize, offset: usize) -> usize {
-        let mut s = self.start as usize;
-        for &b in &input[start..offset.min(input.len())] {
-            // SAFETY: `s` is the start row or a transition's target.
-            s = (unsafe { self.step(s, b) } & NEXT_MASK) as usize;
-            if s == 0 {
-                break;
-            }
+        let stop = offset.min(input.len());
+        match self.steps(input, start, stop) {
+            (at, row) if at == stop => row,
+            _ => 0,
         }
-        s
     }
 
     /// The bytes the state of `row` can read (none for row 0, the dead

@@ -780,8 +780,7 @@ impl FieldCx<'_> {
         let g = &self.compiled.grammar;
         let r = g.rule(self.rule);
         // The part of an enum read off its byte is that byte: the node's
-        // own span, group 0; a typed part is read off the byte in turn, from
-        // the same tags.
+        // own span, group 0.
         let by_byte = groups.byte_kinds().is_some();
         let group = match by_byte {
             true => 0,
@@ -854,13 +853,9 @@ impl FieldCx<'_> {
             element,
             whole_item: f.item.is_some(),
             exact: built.and_then(|d| d.exact),
-            nested: match by_byte {
-                true => f
-                    .rule
-                    .and_then(|r| self.compiled.typed.tdfas.get(&r))
-                    .is_some_and(|d| d.groups.byte_kinds().is_some()),
-                false => groups.nests(group),
-            },
+            // (A typed part of an enum read off its byte is one too, built
+            // from the same tags.)
+            nested: by_byte || groups.nests(group),
             item_nested: f.item.is_none() && built.is_some_and(|d| d.groups.nests(1)),
             fixed: built.and_then(|d| d.fixed.clone()),
         }

@@ -807,11 +807,11 @@ pub fn ast_module(
                         Some(ranges) if ranges.is_empty() => {}
                         Some(ranges) => {
                             let pats = ranges.iter().map(|&(lo, hi)| {
-                                let (lo, hi) = (Literal::u8_suffixed(lo), Literal::u8_suffixed(hi));
-                                if lo.to_string() == hi.to_string() {
-                                    quote!(#lo)
+                                let (l, h) = (Literal::u8_suffixed(lo), Literal::u8_suffixed(hi));
+                                if lo == hi {
+                                    quote!(#l)
                                 } else {
-                                    quote!(#lo..=#hi)
+                                    quote!(#l..=#h)
                                 }
                             });
                             byte_arms.push(quote!(::core::option::Option::Some(#(#pats)|*) => #value,));

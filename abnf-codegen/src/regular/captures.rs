@@ -23,6 +23,8 @@ use regex_syntax::hir::{Capture, Hir};
 use super::{repeat, Lowerer};
 use crate::diagnostic::Diagnostic;
 use crate::grammar::{Expr, RuleId};
+use abnf_runtime::ByteSet;
+
 use crate::typed::{expr_at, ByteRanges, Card, Groups, Shape, Site, TypeModel};
 
 impl Lowerer<'_> {
@@ -216,7 +218,7 @@ impl Lowerer<'_> {
         }
         let mut out = Vec::with_capacity(variants.len());
         // The bytes an earlier alternative holds are its own.
-        let mut taken = [false; 256];
+        let mut taken = ByteSet::EMPTY;
         for v in variants {
             let bytes = self.one_byte(expr_at(base, &v.path)?)?;
             match v.fields.as_slice() {
@@ -232,14 +234,12 @@ impl Lowerer<'_> {
                 }
                 _ => return None,
             }
-            let mut own = [false; 256];
-            for (lo, hi) in bytes {
-                for b in lo..=hi {
-                    own[usize::from(b)] = !taken[usize::from(b)];
-                    taken[usize::from(b)] = true;
-                }
+            let mut own = ByteSet::EMPTY;
+            for b in bytes.iter().filter(|&b| !taken.contains(b)) {
+                own.insert(b);
             }
-            out.push(ranges_of(&own));
+            taken = taken.union(&bytes);
+            out.push(own.ranges().collect());
         }
         Some(out)
     }
@@ -247,64 +247,15 @@ impl Lowerer<'_> {
     /// The bytes of `e`, if it matches exactly one byte (in the terminals
     /// this lowering reads: a code point from U+0080 on is two bytes or
     /// more in text).
-    fn one_byte(&mut self, e: &Expr) -> Option<ByteRanges> {
+    fn one_byte(&mut self, e: &Expr) -> Option<ByteSet> {
         let hir = self.expr(e, None).ok()?.0;
         let p = hir.properties();
         if p.minimum_len() != Some(1) || p.maximum_len() != Some(1) {
             return None;
         }
-        let mut set = [false; 256];
-        hir_bytes(&hir, &mut set)?;
-        Some(ranges_of(&set))
+        // One byte long: the class of one character is its bytes.
+        super::first_bytes_of_one_char(&hir)
     }
-}
-
-/// The bytes of `set` as sorted, disjoint ranges.
-fn ranges_of(set: &[bool; 256]) -> ByteRanges {
-    let mut ranges: ByteRanges = Vec::new();
-    for b in (0..=255u8).filter(|&b| set[usize::from(b)]) {
-        match ranges.last_mut() {
-            Some((_, hi)) if usize::from(*hi) + 1 == usize::from(b) => *hi = b,
-            _ => ranges.push((b, b)),
-        }
-    }
-    ranges
-}
-
-/// Adds the bytes of `h`, an expression of exactly one byte, to `set`;
-/// `None` for a form this does not read.
-fn hir_bytes(h: &Hir, set: &mut [bool; 256]) -> Option<()> {
-    use regex_syntax::hir::{Class, HirKind};
-    match h.kind() {
-        HirKind::Literal(l) => match *l.0 {
-            [b] => set[usize::from(b)] = true,
-            _ => return None,
-        },
-        HirKind::Class(Class::Bytes(c)) => {
-            for r in c.ranges() {
-                (r.start()..=r.end()).for_each(|b| set[usize::from(b)] = true);
-            }
-        }
-        HirKind::Class(Class::Unicode(c)) => {
-            for r in c.ranges() {
-                let (lo, hi) = (u32::from(r.start()), u32::from(r.end()));
-                if hi >= 0x80 {
-                    return None;
-                }
-                (lo..=hi).for_each(|b| set[b as usize] = true);
-            }
-        }
-        HirKind::Alternation(hs) => {
-            for h in hs {
-                hir_bytes(h, set)?;
-            }
-        }
-        HirKind::Capture(c) => hir_bytes(&c.sub, set)?,
-        HirKind::Concat(hs) if hs.len() == 1 => hir_bytes(&hs[0], set)?,
-        HirKind::Repetition(r) if r.min == 1 && r.max == Some(1) => hir_bytes(&r.sub, set)?,
-        _ => return None,
-    }
-    Some(())
 }
 
 /// Where a shape's parts are. An alternative that is a single rule is both
