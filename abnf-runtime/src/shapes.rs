@@ -30,6 +30,10 @@ pub struct Shapes<'a> {
     /// The shapes decide the inputs shorter than this (at most
     /// [`SHAPE_LEN`] + 1).
     pub(crate) decided: usize,
+    /// Whether every input that fits a shape is non-empty ASCII: no
+    /// shape of no bytes, and no byte from 0x80 on fits any position of
+    /// any shape.
+    pub(crate) ascii: bool,
 }
 
 impl<'a> Shapes<'a> {
@@ -87,6 +91,7 @@ impl<'a> Shapes<'a> {
         if rows.len() < used * SHAPE_LEN {
             return None;
         }
+        let rows = rows.split_at(used * SHAPE_LEN).0;
         Some(Shapes {
             nibbles: AtomNibbles {
                 low: *low,
@@ -96,9 +101,42 @@ impl<'a> Shapes<'a> {
             classes,
             first,
             ids,
-            rows: rows.split_at(used * SHAPE_LEN).0,
+            rows,
             decided,
+            ascii: Self::only_ascii(classes, first, ids, rows),
         })
+    }
+
+    /// Whether no shape has no bytes and no byte from 0x80 on fits a
+    /// position of a shape: the buckets those bytes are in against every
+    /// bucket that a shape of `n` bytes allows at its first `n` positions.
+    const fn only_ascii(classes: &[u8; 256], first: &[u8; SHAPE_LEN + 2], ids: &[u8], rows: &[u8]) -> bool {
+        if first[0] != first[1] {
+            return false;
+        }
+        let mut high = 0;
+        let mut b = 0x80;
+        while b < 256 {
+            high |= classes[b];
+            b += 1;
+        }
+        let mut n = 0;
+        while n <= SHAPE_LEN {
+            let mut k = first[n] as usize;
+            while k < first[n + 1] as usize {
+                let row = ids[k] as usize * SHAPE_LEN;
+                let mut i = 0;
+                while i < n {
+                    if rows[row + i] & high != 0 {
+                        return false;
+                    }
+                    i += 1;
+                }
+                k += 1;
+            }
+            n += 1;
+        }
+        true
     }
 
     /// Whether all of `input` matches, checked against its length's
@@ -137,6 +175,13 @@ impl<'a> Shapes<'a> {
     /// DFA's shapes put after it).
     pub(crate) const fn end(&self, at: usize) -> usize {
         at + (384 + self.ids.len()).next_multiple_of(64) + self.rows.len()
+    }
+
+    /// Whether every input that fits a shape is non-empty ASCII (what
+    /// lets a typed tree slice the fields of a shape's input with no
+    /// char-boundary check and no look at its bytes).
+    pub fn is_ascii(&self) -> bool {
+        self.ascii
     }
 
     /// How many shapes there are, all lengths together.

@@ -261,23 +261,27 @@ impl<'a, S: Text + ?Sized, const N: usize> ShapeTags<'_, 'a, S, N> {
         self.row.get(self.base + i).copied().unwrap_or(0xFF)
     }
 
-    /// `input[start + a..start + b]`, or empty where that is not a part
-    /// of it.
+    /// `input[start + a..start + b]`, or where that is not a part of the
+    /// shape's span, the part of it clamped to that span (empty for a tag
+    /// never set, `0xFF`, or a span that runs backwards).
     #[inline(always)]
     fn slice(self, a: usize, b: usize) -> &'a S {
-        if self.unchecked & (a <= b) & (b <= usize::from(self.len)) {
-            // SAFETY: `start + a <= start + b <= start + len <=
-            // input.len()` (`__shape_tags` sliced `input[start..start +
-            // len]`); and where `input` is a `str`, `unchecked` says that
+        // Clamped with no branch: `a <= b <= len`.
+        let b = b.min(usize::from(self.len));
+        let a = a.min(b);
+        let (a, b) = (self.start + a, self.start + b);
+        if self.unchecked {
+            // SAFETY: `start <= a <= b <= start + len <= input.len()`
+            // (clamped just above; `__shape_tags` sliced `input[start..start
+            // + len]`); and where `input` is a `str`, `unchecked` says that
             // span is non-empty ASCII, so every offset from `start` to
             // `start + len` is a char boundary: a byte of the span is a
             // whole character, and the byte after the span's last (ASCII)
             // byte, if any, is no continuation byte (in UTF-8 those follow
             // only bytes from 0x80 on).
-            unsafe { self.input.__part_unchecked(self.start + a, self.start + b) }
+            unsafe { self.input.__part_unchecked(a, b) }
         } else {
-            self.input
-                .__part(self.start.wrapping_add(a), self.start.wrapping_add(b))
+            self.input.__part(a, b)
         }
     }
 }
@@ -680,7 +684,9 @@ impl TaggedDfa<'_> {
     /// [`TaggedDfa::__shape_tags`]'s search: the row of the shape
     /// `bytes[start..end]` fits, and whether every offset of that span may
     /// be sliced with no char-boundary check (the input is bytes, not
-    /// `text`, or the span is non-empty ASCII).
+    /// `text`, or the span is non-empty ASCII: which every input that fits
+    /// the shapes is where [`Shapes::is_ascii`], a constant for a generated
+    /// automaton, says so; else its bytes are looked at).
     #[inline]
     fn shape_row<const N: usize>(
         &self,
@@ -700,7 +706,10 @@ impl TaggedDfa<'_> {
         let row = shapes.row_of(bytes, start, end)?.try_into().ok()?;
         // (`row_of` sliced `bytes[start..end]`.)
         let span = &bytes[start..end];
-        Some((row, !text || (!span.is_empty() && short_ascii(span))))
+        Some((
+            row,
+            !text || shapes.shapes.ascii || (!span.is_empty() && short_ascii(span)),
+        ))
     }
 
     /// [`TaggedDfa::parse`] with no look at the shapes, for an input

@@ -413,8 +413,10 @@ mod tests {
             let wire = c.wire();
             let table = wire.table();
             let runtime = table.shapes().expect("the shapes are in the wire table");
+            let mut non_ascii_match = false;
             for s in strings(b"abcd019.Z+-\xc3\xa9", 4) {
                 let walk = table.full_match(&s).is_ok();
+                non_ascii_match |= walk && !s.is_ascii();
                 assert_eq!(sh.full_match(&s), Some(walk), "`{pattern}` on {s:?}");
                 for level in Level::available() {
                     assert_eq!(
@@ -424,6 +426,9 @@ mod tests {
                     );
                 }
             }
+            // (Each pattern that takes non-ASCII takes it within 4 bytes.)
+            let empty = table.full_match(b"").is_ok();
+            assert_eq!(runtime.is_ascii(), !non_ascii_match && !empty, "`{pattern}`");
         }
         // Shapes that are prefixes of one another share a row.
         let loops = Shapes::of(&compact("[ab]*")).expect("a loop has shapes");
