@@ -212,7 +212,11 @@ pub fn fields(t: &ast::DateTime<'_>) -> Option<Fields> {
 
 /// Ours: the typed tree, its fields as integers, their ranges.
 pub fn ours_fields(s: &str) -> Option<Fields> {
-    ast::DateTime::parse(s).ok().as_ref().and_then(fields)
+    // (Read in place: `.ok()` would copy the tree into an `Option` first.)
+    match ast::DateTime::parse(s) {
+        Ok(t) => fields(&t),
+        Err(_) => None,
+    }
 }
 
 /// jiff: `Pieces::parse` (the parts of a Temporal/RFC 9557 string).
