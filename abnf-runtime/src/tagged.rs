@@ -94,6 +94,11 @@ pub(crate) struct TagShapes<'a> {
     tags: &'a [u8],
     /// Tags per shape.
     width: usize,
+    /// Bit `g` for each group `g` (below 64) that every shape's row sets,
+    /// start before end and both within the shape's length: what lets a
+    /// field read off a row slice with no check
+    /// ([`ShapeTags::leaf`]).
+    always: u64,
 }
 
 impl<'a> TagShapes<'a> {
@@ -108,11 +113,38 @@ impl<'a> TagShapes<'a> {
         if tail.len() < at + len {
             return None;
         }
+        let tags = tail.split_at(at).1.split_at(len).0;
         Some(TagShapes {
+            always: Self::always_set(&shapes, tags, width),
             shapes,
-            tags: tail.split_at(at).1.split_at(len).0,
+            tags,
             width,
         })
+    }
+
+    /// The groups (below 64) that every shape's row sets, each start at
+    /// most its end, and the end at most the shape's length: a shape of
+    /// `n` bytes is one of `first[n]..first[n + 1]`.
+    const fn always_set(shapes: &Shapes<'_>, tags: &[u8], width: usize) -> u64 {
+        let groups = if width / 2 < 64 { width / 2 } else { 64 };
+        let mut always = if groups == 64 { u64::MAX } else { (1 << groups) - 1 };
+        let mut n = 0;
+        while n <= SHAPE_LEN {
+            let mut k = shapes.first[n] as usize;
+            while k < shapes.first[n + 1] as usize {
+                let mut g = 0;
+                while g < groups {
+                    let (a, b) = (tags[k * width + 2 * g], tags[k * width + 2 * g + 1]);
+                    if a > b || b as usize > n {
+                        always &= !(1 << g);
+                    }
+                    g += 1;
+                }
+                k += 1;
+            }
+            n += 1;
+        }
+        always
     }
 
     /// If `input[start..end]` (at most 64 bytes) fits a shape: its row
@@ -233,6 +265,9 @@ pub struct ShapeTags<'r, 'a, S: Text + ?Sized, const N: usize> {
     /// char-boundary check: `input` is bytes, or that span is non-empty
     /// ASCII.
     unchecked: bool,
+    /// The groups every row sets in order and in range
+    /// ([`TagShapes::always`]), by their index in the whole row.
+    always: u64,
 }
 
 impl<S: Text + ?Sized, const N: usize> Clone for ShapeTags<'_, '_, S, N> {
@@ -337,8 +372,22 @@ impl<'a, S: Text + ?Sized, const N: usize> Tags<'a, S> for ShapeTags<'_, 'a, S, 
 
     #[inline(always)]
     fn leaf(self, _: &'a S, g: usize) -> &'a S {
-        // A tag never set (0xFF) is past `len` (at most 64): empty.
-        self.slice(usize::from(self.raw(2 * g)), usize::from(self.raw(2 * g + 1)))
+        let (a, b) = (usize::from(self.raw(2 * g)), usize::from(self.raw(2 * g + 1)));
+        // The group's index in the whole row (a constant where the node is
+        // built, as `always` is for a generated automaton: the test folds).
+        let t = self.base + 2 * g;
+        if self.unchecked && t % 2 == 0 && t / 2 < 64 && self.always >> (t / 2) & 1 == 1 {
+            // SAFETY: every row sets group `t / 2` with `a <= b <= n`, `n`
+            // the length of the row's shape (`TagShapes::always_set`), and
+            // this row's shape is `input[start..start + len]`, so `n ==
+            // len`: `start + a <= start + b <= start + len <= input.len()`.
+            // Char boundaries: as in `slice`, `unchecked` says the span is
+            // non-empty ASCII where `input` is a `str`.
+            unsafe { self.input.__part_unchecked(self.start + a, self.start + b) }
+        } else {
+            // A tag never set (0xFF) is past `len` (at most 64): empty.
+            self.slice(a, b)
+        }
     }
 
     #[inline(always)]
@@ -487,6 +536,14 @@ impl<'a> TaggedDfa<'a> {
     /// Whether it has two-byte steps.
     pub fn has_pairs(&self) -> bool {
         self.pairs.is_some()
+    }
+
+    /// Bit `g` for each group `g` (below 64) that every shape's row sets,
+    /// in order and within the shape's length: the fields a typed tree
+    /// reads off a shape with no check (0 without shapes).
+    #[doc(hidden)]
+    pub fn __shape_groups_always_set(&self) -> u64 {
+        self.shapes.as_ref().map_or(0, |sh| sh.always)
     }
 
     /// Whether it has loop sets, for bit-parallel extraction.
@@ -678,6 +735,7 @@ impl TaggedDfa<'_> {
             // (At most `SHAPE_LEN`: `shape_row` found a shape.)
             len: end.wrapping_sub(start) as u8,
             unchecked,
+            always: self.shapes.as_ref().map_or(0, |sh| sh.always),
         })
     }
 

@@ -485,6 +485,13 @@ mod forms {
         let partial = r"(a)([1:]{3}|/{3}|\?{3}|#{3}|@{3})?";
         let decided = build(partial, Registers::Shared).shapes().map(|(s, _)| s.decided);
         assert_eq!(decided, Some(4), "{partial}");
+        // The groups every shape sets, which typed trees read unchecked:
+        // year, month, hour and offset (1, 2, 3, 5); not the fraction (4)
+        // nor the sign and hours of a numeric offset (6, 7), nor group 0
+        // (the whole match, whose tags the automaton leaves unset).
+        let wire = build(timestamp, Registers::Shared).wire().unwrap();
+        let always = wire.tagged().__shape_groups_always_set();
+        assert_eq!(always, 0b10_1110, "{always:b}");
         for p in PATTERNS.iter().copied().chain([
             partial,
             r"([a-f]{2})-([a-f])(b?)",
