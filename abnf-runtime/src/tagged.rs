@@ -376,7 +376,7 @@ impl<'a, S: Text + ?Sized, const N: usize> Tags<'a, S> for ShapeTags<'_, 'a, S, 
         // The group's index in the whole row (a constant where the node is
         // built, as `always` is for a generated automaton: the test folds).
         let t = self.base + 2 * g;
-        if self.unchecked && t % 2 == 0 && t / 2 < 64 && self.always >> (t / 2) & 1 == 1 {
+        if self.unchecked && t.is_multiple_of(2) && t / 2 < 64 && self.always >> (t / 2) & 1 == 1 {
             // SAFETY: every row sets group `t / 2` with `a <= b <= n`, `n`
             // the length of the row's shape (`TagShapes::always_set`), and
             // this row's shape is `input[start..start + len]`, so `n ==
