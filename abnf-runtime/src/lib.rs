@@ -102,7 +102,18 @@ pub mod __private {
         tags.optional(input, g)
     }
 
-    /// The text (or bytes) of a node's span.
+    /// The text (or bytes) of the node whose span is `span` and whose
+    /// tags are `tags` (a nested part's: from its group on).
+    #[inline]
+    pub fn node_text<'a, S: crate::tagged::Text + ?Sized, T: Tags<'a, S>>(
+        input: &'a S,
+        tags: T,
+        span: crate::Span,
+    ) -> &'a S {
+        tags.node_text(input, span)
+    }
+
+    /// `input[span]`, a span the parse found.
     #[inline]
     pub fn text<'a, S: crate::tagged::Text + ?Sized, T: Tags<'a, S>>(
         input: &'a S,

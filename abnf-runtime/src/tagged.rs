@@ -211,6 +211,15 @@ pub trait Tags<'a, S: Text + ?Sized>: TagRead {
         &input[span.range()]
     }
 
+    /// The text of the node these tags are of, whose span is `span`:
+    /// `input[span]`. (Generated code passes a nested part the tags from
+    /// its group on, so that their group 0 is that span where it is set;
+    /// [`ShapeTags`] reads it off the row there.)
+    #[inline(always)]
+    fn node_text(self, input: &'a S, span: Span) -> &'a S {
+        self.text(input, span)
+    }
+
     /// The text of group `g`; empty where the group was never set (a
     /// group that a successful parse always sets).
     #[inline(always)]
@@ -296,6 +305,16 @@ impl<'a, S: Text + ?Sized, const N: usize> ShapeTags<'_, 'a, S, N> {
         self.row.get(self.base + i).copied().unwrap_or(0xFF)
     }
 
+    /// Whether every row sets group `g` (of these tags, from `base`) in
+    /// order and within its shape's length, and its text may be sliced
+    /// with no char-boundary check: a constant where the node is built
+    /// (`base` and `g` are, and `always` is for a generated automaton).
+    #[inline(always)]
+    fn always_set(self, g: usize) -> bool {
+        let t = self.base + 2 * g;
+        self.unchecked && t.is_multiple_of(2) && t / 2 < 64 && self.always >> (t / 2) & 1 == 1
+    }
+
     /// `input[start + a..start + b]`, or where that is not a part of the
     /// shape's span, the part of it clamped to that span (empty for a tag
     /// never set, `0xFF`, or a span that runs backwards).
@@ -371,13 +390,23 @@ impl<'a, S: Text + ?Sized, const N: usize> Tags<'a, S> for ShapeTags<'_, 'a, S, 
     }
 
     #[inline(always)]
+    fn node_text(self, input: &'a S, span: Span) -> &'a S {
+        if self.always_set(0) {
+            // A nested part: its group 0 is its span, set by every row.
+            debug_assert_eq!(Some(span), self.group(0), "a node's span is its group 0");
+            self.leaf(input, 0)
+        } else {
+            self.text(input, span)
+        }
+    }
+
+    #[inline(always)]
     fn leaf(self, _: &'a S, g: usize) -> &'a S {
         let (a, b) = (usize::from(self.raw(2 * g)), usize::from(self.raw(2 * g + 1)));
         // The group's index in the whole row (a constant where the node is
         // built, as `always` is for a generated automaton: the test folds).
-        let t = self.base + 2 * g;
-        if self.unchecked && t.is_multiple_of(2) && t / 2 < 64 && self.always >> (t / 2) & 1 == 1 {
-            // SAFETY: every row sets group `t / 2` with `a <= b <= n`, `n`
+        if self.always_set(g) {
+            // SAFETY: every row sets group `g` with `a <= b <= n`, `n`
             // the length of the row's shape (`TagShapes::always_set`), and
             // this row's shape is `input[start..start + len]`, so `n ==
             // len`: `start + a <= start + b <= start + len <= input.len()`.

@@ -690,7 +690,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 mediatype: __rt::group(tags, 1)
                     .map(|s| Mediatype::__from_tags(input, s, __rt::nested(tags, 2))),
                 data: __rt::leaf(input, tags, 17),
@@ -812,7 +812,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 type_: __rt::group(tags, 1)
                     .map(|s| Type::__from_tags(input, s, __rt::nested(tags, 2))),
                 subtype: __rt::group(tags, 6)
@@ -905,7 +905,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 attribute: __rt::leaf(input, tags, 1),
                 value: __rt::leaf(input, tags, 2),
             }
@@ -991,7 +991,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     TypeKind::DiscreteType(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -1089,7 +1089,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     ExtensionTokenKind::IetfToken(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -1187,7 +1187,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     SubtypeKind::ExtensionToken(
                         ExtensionToken::__from_tags(

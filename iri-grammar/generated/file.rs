@@ -469,7 +469,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 file_scheme: __rt::leaf(input, tags, 1),
                 file_hier_part: FileHierPart::__from_tags(
                     input,
@@ -560,7 +560,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     FileHierPartKind::AuthPath(
                         AuthPath::__from_tags(
@@ -657,7 +657,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 file_auth: __rt::optional(input, tags, 1),
                 path_absolute: __rt::leaf(input, tags, 2),
             }
@@ -738,7 +738,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     HostKind::IpLiteral(
                         IpLiteral::__from_tags(
@@ -846,7 +846,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     IpLiteralKind::Ipv6address(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {

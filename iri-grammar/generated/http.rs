@@ -175,7 +175,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 authority: Authority::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -270,7 +270,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 authority: Authority::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),

@@ -790,7 +790,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 to: __rt::group(tags, 1).map(|s| To::__sub(input, s)),
                 hfields: __rt::group(tags, 2).map(|s| Hfields::__sub(input, s)),
             }
@@ -891,7 +891,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 addr_spec: AddrSpec::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -1006,7 +1006,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 hfield: Hfield::__from_tags(
                     input,
                     __rt::span(tags, 1),
@@ -1100,7 +1100,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 hfname: __rt::leaf(input, tags, 1),
                 hfvalue: __rt::leaf(input, tags, 2),
             }
@@ -1179,7 +1179,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 local_part: LocalPart::__from_tags(
                     input,
                     __rt::span(tags, 1),
@@ -1273,7 +1273,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     LocalPartKind::DotAtomText(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -1384,7 +1384,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     DomainKind::DotAtomText(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -1523,7 +1523,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 qcontents: ::abnf_runtime::List::__new(
                     input,
                     __rt::span(tags, 1),
@@ -1560,7 +1560,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 fws: __rt::optional(input, tags, 1),
                 qcontent: __rt::leaf(input, tags, 2),
             }

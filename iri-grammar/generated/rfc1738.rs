@@ -2441,7 +2441,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 scheme: __rt::leaf(input, tags, 1),
                 schemepart: Schemepart::__sub(
                     input,
@@ -2572,7 +2572,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     UrlKind::Httpurl(
                         Httpurl::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
@@ -2741,7 +2741,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     SchemepartKind::Xchar(
                         ::abnf_runtime::List::__new(
@@ -2844,7 +2844,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 login: Login::__from_tags(
                     input,
                     __rt::span(tags, 1),
@@ -2936,7 +2936,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 user: __rt::optional(input, tags, 1),
                 password: __rt::optional(input, tags, 2),
                 hostport: Hostport::__sub(
@@ -3026,7 +3026,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 host: Host::__from_tags(
                     input,
                     __rt::span(tags, 1),
@@ -3123,7 +3123,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     HostKind::Hostname(
                         Hostname::__from_tags(
@@ -3259,7 +3259,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 domainlabels: ::abnf_runtime::List::__new(
                     input,
                     __rt::span(tags, 1),
@@ -3390,7 +3390,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     DomainlabelKind::Alphadigit(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -3443,7 +3443,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: match input.as_bytes().get(span.start) {
                     ::core::option::Option::Some(
                         48u8..=57u8 | 65u8..=90u8 | 97u8..=122u8,
@@ -3571,7 +3571,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     ToplabelKind::Alpha(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -3624,7 +3624,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: match input.as_bytes().get(span.start) {
                     ::core::option::Option::Some(
                         48u8..=57u8 | 65u8..=90u8 | 97u8..=122u8,
@@ -3719,7 +3719,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 digits: __rt::leaf(input, tags, 1),
                 digits_2: __rt::leaf(input, tags, 2),
                 digits_3: __rt::leaf(input, tags, 3),
@@ -3802,7 +3802,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 login: Login::__sub(input, __rt::group(tags, 1).unwrap_or_default()),
                 fpath: __rt::group(tags, 2).map(|s| Fpath::__sub(input, s)),
                 ftptype: __rt::optional(input, tags, 3),
@@ -3918,7 +3918,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 fsegment: __rt::leaf(input, tags, 1),
                 fsegments: ::abnf_runtime::List::__new(
                     input,
@@ -4001,7 +4001,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 host: __rt::group(tags, 1)
                     .map(|s| Host::__from_tags(input, s, __rt::nested(tags, 2))),
                 fpath: Fpath::__from_tags(
@@ -4115,7 +4115,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 hostport: Hostport::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -4234,7 +4234,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 hsegment: __rt::leaf(input, tags, 1),
                 hsegments: ::abnf_runtime::List::__new(
                     input,
@@ -4324,7 +4324,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 hostport: Hostport::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -4425,7 +4425,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     GrouppartKind::Star
                 } else if __rt::group(tags, 2).is_some() {
@@ -4562,7 +4562,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 uchars: ::abnf_runtime::List::__new(
                     input,
                     __rt::span(tags, 1),
@@ -4620,7 +4620,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     ArticleItemKind::Uchar(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -4716,7 +4716,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 hostport: Hostport::__from_tags(
                     input,
                     __rt::span(tags, 1),
@@ -4823,7 +4823,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     WaisurlKind::Waisdatabase(
                         Waisdatabase::__sub(
@@ -4934,7 +4934,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 hostport: Hostport::__from_tags(
                     input,
                     __rt::span(tags, 1),
@@ -5019,7 +5019,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 hostport: Hostport::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -5106,7 +5106,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 hostport: Hostport::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -5225,7 +5225,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 hostport: Hostport::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -5348,7 +5348,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 psegment: __rt::leaf(input, tags, 1),
                 psegments: ::abnf_runtime::List::__new(
                     input,
@@ -5438,7 +5438,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 fieldname: __rt::leaf(input, tags, 1),
                 fieldvalue: __rt::leaf(input, tags, 2),
             }
@@ -5545,7 +5545,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: match input.as_bytes().get(span.start) {
                     ::core::option::Option::Some(123u8) => NationalKind::LBrace,
                     ::core::option::Option::Some(125u8) => NationalKind::RBrace,
@@ -5654,7 +5654,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: match input.as_bytes().get(span.start) {
                     ::core::option::Option::Some(60u8) => PunctuationKind::Lt,
                     ::core::option::Option::Some(62u8) => PunctuationKind::Gt,

@@ -1507,7 +1507,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 absolute_uri: __rt::group(tags, 1).map(|s| AbsoluteUri::__sub(input, s)),
                 relative_uri: __rt::group(tags, 2).map(|s| RelativeUri::__sub(input, s)),
                 fragment: __rt::optional(input, tags, 3),
@@ -1589,7 +1589,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 scheme: __rt::leaf(input, tags, 1),
                 hier_part: __rt::group(tags, 2)
                     .map(|s| HierPart::__from_tags(input, s, __rt::nested(tags, 4))),
@@ -1681,7 +1681,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 net_path: __rt::group(tags, 1)
                     .map(|s| NetPath::__from_tags(input, s, __rt::nested(tags, 2))),
                 abs_path: __rt::optional(input, tags, 8),
@@ -1773,7 +1773,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 net_path: __rt::group(tags, 1)
                     .map(|s| NetPath::__from_tags(input, s, __rt::nested(tags, 2))),
                 abs_path: __rt::optional(input, tags, 8),
@@ -1861,7 +1861,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 authority: Authority::__from_tags(
                     input,
                     __rt::span(tags, 1),
@@ -1944,7 +1944,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 rel_segment: __rt::leaf(input, tags, 1),
                 abs_path: __rt::optional(input, tags, 2),
             }
@@ -2037,7 +2037,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     AuthorityKind::Server(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -2128,7 +2128,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 host: Host::__from_tags(
                     input,
                     __rt::span(tags, 1),
@@ -2225,7 +2225,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     HostKind::Hostname(
                         Hostname::__from_tags(
@@ -2361,7 +2361,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 domainlabels: ::abnf_runtime::List::__new(
                     input,
                     __rt::span(tags, 1),
@@ -2492,7 +2492,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     DomainlabelKind::Alphanum(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -2545,7 +2545,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: match input.as_bytes().get(span.start) {
                     ::core::option::Option::Some(
                         48u8..=57u8 | 65u8..=90u8 | 97u8..=122u8,
@@ -2673,7 +2673,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     ToplabelKind::Alpha(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -2726,7 +2726,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: match input.as_bytes().get(span.start) {
                     ::core::option::Option::Some(
                         48u8..=57u8 | 65u8..=90u8 | 97u8..=122u8,
@@ -2877,7 +2877,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 digits: ::abnf_runtime::List::__new(
                     input,
                     __rt::span(tags, 1),
@@ -2974,7 +2974,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 abs_path: __rt::optional(input, tags, 1),
                 opaque_part: __rt::optional(input, tags, 2),
             }
@@ -3093,7 +3093,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 segment: Segment::__from_tags(
                     input,
                     __rt::span(tags, 1),
@@ -3245,7 +3245,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 pchars: ::abnf_runtime::List::__new(
                     input,
                     __rt::span(tags, 1),

@@ -1420,7 +1420,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 scheme: __rt::leaf(input, tags, 1),
                 hier_part: HierPart::__from_tags(
                     input,
@@ -1531,7 +1531,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     HierPartKind::Authority {
                         authority: Authority::__sub(
@@ -1640,7 +1640,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     UriReferenceKind::Uri(
                         Uri::__from_tags(
@@ -1738,7 +1738,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 scheme: __rt::leaf(input, tags, 1),
                 hier_part: HierPart::__from_tags(
                     input,
@@ -1824,7 +1824,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 relative_part: RelativePart::__from_tags(
                     input,
                     __rt::span(tags, 1),
@@ -1934,7 +1934,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     RelativePartKind::Authority {
                         authority: Authority::__sub(
@@ -2045,7 +2045,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 userinfo: __rt::optional(input, tags, 1),
                 host: Host::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
                 port: __rt::optional(input, tags, 3),
@@ -2134,7 +2134,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     HostKind::IpLiteral(
                         IpLiteral::__from_tags(
@@ -2240,7 +2240,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     IpLiteralKind::Ipv6address(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -2348,7 +2348,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     PathKind::PathAbempty(
                         PathAbempty::__from_tags(
@@ -2487,7 +2487,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 segments: ::abnf_runtime::List::__new(
                     input,
                     __rt::span(tags, 1),
@@ -2602,7 +2602,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 segment_nz_nc: __rt::leaf(input, tags, 1),
                 segments: ::abnf_runtime::List::__new(
                     input,
@@ -2718,7 +2718,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 segment_nz: __rt::leaf(input, tags, 1),
                 segments: ::abnf_runtime::List::__new(
                     input,
@@ -2815,7 +2815,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: match input.as_bytes().get(span.start) {
                     ::core::option::Option::Some(
                         35u8 | 47u8 | 58u8 | 63u8..=64u8 | 91u8 | 93u8,

@@ -483,7 +483,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 scheme: __rt::optional(input, tags, 1),
                 authority: __rt::group(tags, 2).map(|s| Authority::__sub(input, s)),
                 path: __rt::leaf(input, tags, 3),
@@ -582,7 +582,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 userinfo: __rt::optional(input, tags, 1),
                 host: Host::__from_tags(
                     input,
@@ -673,7 +673,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     HostKind::IpLiteral(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {

@@ -1121,7 +1121,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 scheme: __rt::leaf(input, tags, 1),
                 ihier_part: IhierPart::__sub(
                     input,
@@ -1231,7 +1231,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     IhierPartKind::Iauthority {
                         iauthority: Iauthority::__sub(
@@ -1354,7 +1354,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     IriReferenceKind::Iri(
                         Iri::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
@@ -1447,7 +1447,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 scheme: __rt::leaf(input, tags, 1),
                 ihier_part: IhierPart::__from_tags(
                     input,
@@ -1533,7 +1533,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 irelative_part: IrelativePart::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -1642,7 +1642,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     IrelativePartKind::Iauthority {
                         iauthority: Iauthority::__sub(
@@ -1753,7 +1753,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 iuserinfo: __rt::optional(input, tags, 1),
                 ihost: Ihost::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
                 port: __rt::optional(input, tags, 3),
@@ -1842,7 +1842,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     IhostKind::IpLiteral(
                         IpLiteral::__from_tags(
@@ -1958,7 +1958,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     IpathKind::IpathAbempty(
                         IpathAbempty::__from_tags(
@@ -2097,7 +2097,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 isegments: ::abnf_runtime::List::__new(
                     input,
                     __rt::span(tags, 1),
@@ -2212,7 +2212,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 isegment_nz_nc: __rt::leaf(input, tags, 1),
                 isegments: ::abnf_runtime::List::__new(
                     input,
@@ -2328,7 +2328,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 isegment_nz: __rt::leaf(input, tags, 1),
                 isegments: ::abnf_runtime::List::__new(
                     input,

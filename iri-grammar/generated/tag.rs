@@ -515,7 +515,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 tagging_entity: __rt::leaf(input, tags, 1),
                 specific: __rt::leaf(input, tags, 2),
                 fragment: __rt::optional(input, tags, 3),
@@ -609,7 +609,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     AuthorityNameKind::Dnsname(
                         Dnsname::__from_tags(
@@ -741,7 +741,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 dnscomp: __rt::leaf(input, tags, 1),
                 dnscomps: ::abnf_runtime::List::__new(
                     input,
@@ -854,7 +854,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 alpha_nums: ::abnf_runtime::List::__new(
                     input,
                     __rt::span(tags, 1),
@@ -906,7 +906,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: match input.as_bytes().get(span.start) {
                     ::core::option::Option::Some(
                         48u8..=57u8 | 65u8..=90u8 | 97u8..=122u8,

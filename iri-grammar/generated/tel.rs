@@ -1091,7 +1091,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 telephone_subscriber: TelephoneSubscriber::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -1204,7 +1204,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     TelephoneSubscriberKind::GlobalNumber(
                         GlobalNumber::__sub(
@@ -1357,7 +1357,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 global_number_digits: GlobalNumberDigits::__from_tags(
                     input,
                     __rt::span(tags, 1),
@@ -1506,7 +1506,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 local_number_digits: LocalNumberDigits::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
@@ -1607,7 +1607,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     ParKind::Parameter(
                         Parameter::__from_tags(
@@ -1713,7 +1713,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     DescriptorKind::Domainname(
                         Domainname::__from_tags(
@@ -1890,7 +1890,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 phonedigits: ::abnf_runtime::List::__new(
                     input,
                     __rt::span(tags, 1),
@@ -2059,7 +2059,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 phonedigit_hexs: ::abnf_runtime::List::__new(
                     input,
                     __rt::span(tags, 1),
@@ -2186,7 +2186,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 domainlabels: ::abnf_runtime::List::__new(
                     input,
                     __rt::span(tags, 1),
@@ -2314,7 +2314,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     DomainlabelKind::Alphanum(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
@@ -2367,7 +2367,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 kind: match input.as_bytes().get(span.start) {
                     ::core::option::Option::Some(
                         48u8..=57u8 | 65u8..=90u8 | 97u8..=122u8,
@@ -2451,7 +2451,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 pname: __rt::leaf(input, tags, 1),
                 pvalue: __rt::optional(input, tags, 2),
             }

@@ -463,7 +463,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 assigned_name: __rt::leaf(input, tags, 1),
                 rq_components: __rt::group(tags, 2)
                     .map(|s| RqComponents::__from_tags(input, s, __rt::nested(tags, 4))),
@@ -545,7 +545,7 @@ pub mod ast {
         ) -> Self {
             Self {
                 span,
-                text: __rt::text(input, tags, span),
+                text: __rt::node_text(input, tags, span),
                 r_component: __rt::optional(input, tags, 1),
                 q_component: __rt::optional(input, tags, 2),
             }

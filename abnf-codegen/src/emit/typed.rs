@@ -885,7 +885,7 @@ pub fn ast_module(
             pub fn __from_tags<T: __rt::Tags<'a, #text>>(input: &'a #text, span: #rt::Span, tags: T #holes_param) -> Self {
                 Self {
                     span,
-                    text: __rt::text(input, tags, span),
+                    text: __rt::node_text(input, tags, span),
                     #fields_init
                 }
             }
