@@ -403,8 +403,6 @@ impl<'a, S: Text + ?Sized, const N: usize> Tags<'a, S> for ShapeTags<'_, 'a, S, 
     #[inline(always)]
     fn leaf(self, _: &'a S, g: usize) -> &'a S {
         let (a, b) = (usize::from(self.raw(2 * g)), usize::from(self.raw(2 * g + 1)));
-        // The group's index in the whole row (a constant where the node is
-        // built, as `always` is for a generated automaton: the test folds).
         if self.always_set(g) {
             // SAFETY: every row sets group `g` with `a <= b <= n`, `n`
             // the length of the row's shape (`TagShapes::always_set`), and
