@@ -813,10 +813,10 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                type_: __rt::group(tags, 1)
-                    .map(|s| Type::__from_tags(input, s, __rt::nested(tags, 2))),
                 subtype: __rt::group(tags, 6)
                     .map(|s| Subtype::__from_tags(input, s, __rt::nested(tags, 12))),
+                type_: __rt::group(tags, 1)
+                    .map(|s| Type::__from_tags(input, s, __rt::nested(tags, 2))),
                 parameters: ::abnf_runtime::List::__new(
                     input,
                     __rt::span(tags, 15),

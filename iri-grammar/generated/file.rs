@@ -470,12 +470,12 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                file_scheme: __rt::leaf(input, tags, 1),
                 file_hier_part: FileHierPart::__from_tags(
                     input,
                     __rt::span(tags, 2),
                     __rt::nested(tags, 4),
                 ),
+                file_scheme: __rt::leaf(input, tags, 1),
             }
         }
     }

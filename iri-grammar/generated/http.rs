@@ -176,15 +176,15 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                authority: Authority::__sub(
-                    input,
-                    __rt::group(tags, 1).unwrap_or_default(),
-                ),
+                query: __rt::optional(input, tags, 3),
                 path_abempty: PathAbempty::__sub(
                     input,
                     __rt::group(tags, 2).unwrap_or_default(),
                 ),
-                query: __rt::optional(input, tags, 3),
+                authority: Authority::__sub(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                ),
             }
         }
     }
@@ -271,15 +271,15 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                authority: Authority::__sub(
-                    input,
-                    __rt::group(tags, 1).unwrap_or_default(),
-                ),
+                query: __rt::optional(input, tags, 3),
                 path_abempty: PathAbempty::__sub(
                     input,
                     __rt::group(tags, 2).unwrap_or_default(),
                 ),
-                query: __rt::optional(input, tags, 3),
+                authority: Authority::__sub(
+                    input,
+                    __rt::group(tags, 1).unwrap_or_default(),
+                ),
             }
         }
     }

@@ -791,8 +791,8 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                to: __rt::group(tags, 1).map(|s| To::__sub(input, s)),
                 hfields: __rt::group(tags, 2).map(|s| Hfields::__sub(input, s)),
+                to: __rt::group(tags, 1).map(|s| To::__sub(input, s)),
             }
         }
     }
@@ -1180,15 +1180,15 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                local_part: LocalPart::__from_tags(
-                    input,
-                    __rt::span(tags, 1),
-                    __rt::nested(tags, 2),
-                ),
                 domain: Domain::__from_tags(
                     input,
                     __rt::span(tags, 8),
                     __rt::nested(tags, 16),
+                ),
+                local_part: LocalPart::__from_tags(
+                    input,
+                    __rt::span(tags, 1),
+                    __rt::nested(tags, 2),
                 ),
             }
         }
@@ -1524,12 +1524,12 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
+                fws: __rt::optional(input, tags, 2),
                 qcontents: ::abnf_runtime::List::__new(
                     input,
                     __rt::span(tags, 1),
                     __quotedstring_qcontents_item,
                 ),
-                fws: __rt::optional(input, tags, 2),
             }
         }
     }

@@ -2442,11 +2442,11 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                scheme: __rt::leaf(input, tags, 1),
                 schemepart: Schemepart::__sub(
                     input,
                     __rt::group(tags, 2).unwrap_or_default(),
                 ),
+                scheme: __rt::leaf(input, tags, 1),
             }
         }
     }
@@ -2845,12 +2845,12 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
+                urlpath: __rt::optional(input, tags, 5),
                 login: Login::__from_tags(
                     input,
                     __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
-                urlpath: __rt::optional(input, tags, 5),
             }
         }
     }
@@ -2937,12 +2937,12 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                user: __rt::optional(input, tags, 1),
-                password: __rt::optional(input, tags, 2),
                 hostport: Hostport::__sub(
                     input,
                     __rt::group(tags, 3).unwrap_or_default(),
                 ),
+                password: __rt::optional(input, tags, 2),
+                user: __rt::optional(input, tags, 1),
             }
         }
     }
@@ -3027,12 +3027,12 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
+                port: __rt::optional(input, tags, 18),
                 host: Host::__from_tags(
                     input,
                     __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
-                port: __rt::optional(input, tags, 18),
             }
         }
     }
@@ -3260,15 +3260,15 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                domainlabels: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 1),
-                    __hostname_domainlabels_item,
-                ),
                 toplabel: Toplabel::__from_tags(
                     input,
                     __rt::span(tags, 2),
                     __rt::nested(tags, 4),
+                ),
+                domainlabels: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::span(tags, 1),
+                    __hostname_domainlabels_item,
                 ),
             }
         }
@@ -3803,9 +3803,9 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                login: Login::__sub(input, __rt::group(tags, 1).unwrap_or_default()),
-                fpath: __rt::group(tags, 2).map(|s| Fpath::__sub(input, s)),
                 ftptype: __rt::optional(input, tags, 3),
+                fpath: __rt::group(tags, 2).map(|s| Fpath::__sub(input, s)),
+                login: Login::__sub(input, __rt::group(tags, 1).unwrap_or_default()),
             }
         }
     }
@@ -4116,12 +4116,12 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
+                search: __rt::optional(input, tags, 3),
+                hpath: __rt::group(tags, 2).map(|s| Hpath::__sub(input, s)),
                 hostport: Hostport::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
                 ),
-                hpath: __rt::group(tags, 2).map(|s| Hpath::__sub(input, s)),
-                search: __rt::optional(input, tags, 3),
             }
         }
     }
@@ -4325,14 +4325,14 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
+                gopher_string: __rt::optional(input, tags, 5),
+                search: __rt::optional(input, tags, 4),
+                selector: __rt::optional(input, tags, 3),
+                gtype: __rt::optional(input, tags, 2),
                 hostport: Hostport::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
                 ),
-                gtype: __rt::optional(input, tags, 2),
-                selector: __rt::optional(input, tags, 3),
-                search: __rt::optional(input, tags, 4),
-                gopher_string: __rt::optional(input, tags, 5),
             }
         }
     }
@@ -4563,15 +4563,15 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                uchars: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 1),
-                    __article_uchars_item,
-                ),
                 host: Host::__from_tags(
                     input,
                     __rt::span(tags, 2),
                     __rt::nested(tags, 4),
+                ),
+                uchars: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::span(tags, 1),
+                    __article_uchars_item,
                 ),
             }
         }
@@ -4717,13 +4717,13 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
+                digits: __rt::optional(input, tags, 21),
                 hostport: Hostport::__from_tags(
                     input,
                     __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
                 group: __rt::leaf(input, tags, 20),
-                digits: __rt::optional(input, tags, 21),
             }
         }
     }
@@ -5226,11 +5226,11 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
+                ppath: Ppath::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
                 hostport: Hostport::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
                 ),
-                ppath: Ppath::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
                 fieldspecs: ::abnf_runtime::List::__new(
                     input,
                     __rt::span(tags, 3),

@@ -1508,9 +1508,9 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                absolute_uri: __rt::group(tags, 1).map(|s| AbsoluteUri::__sub(input, s)),
-                relative_uri: __rt::group(tags, 2).map(|s| RelativeUri::__sub(input, s)),
                 fragment: __rt::optional(input, tags, 3),
+                relative_uri: __rt::group(tags, 2).map(|s| RelativeUri::__sub(input, s)),
+                absolute_uri: __rt::group(tags, 1).map(|s| AbsoluteUri::__sub(input, s)),
             }
         }
     }
@@ -1590,10 +1590,10 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                scheme: __rt::leaf(input, tags, 1),
+                opaque_part: __rt::optional(input, tags, 12),
                 hier_part: __rt::group(tags, 2)
                     .map(|s| HierPart::__from_tags(input, s, __rt::nested(tags, 4))),
-                opaque_part: __rt::optional(input, tags, 12),
+                scheme: __rt::leaf(input, tags, 1),
             }
         }
     }
@@ -1682,12 +1682,12 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                net_path: __rt::group(tags, 1)
-                    .map(|s| NetPath::__from_tags(input, s, __rt::nested(tags, 2))),
-                abs_path: __rt::optional(input, tags, 8),
+                query: __rt::optional(input, tags, 12),
                 rel_path: __rt::group(tags, 9)
                     .map(|s| RelPath::__from_tags(input, s, __rt::nested(tags, 18))),
-                query: __rt::optional(input, tags, 12),
+                abs_path: __rt::optional(input, tags, 8),
+                net_path: __rt::group(tags, 1)
+                    .map(|s| NetPath::__from_tags(input, s, __rt::nested(tags, 2))),
             }
         }
     }
@@ -1774,10 +1774,10 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
+                query: __rt::optional(input, tags, 9),
+                abs_path: __rt::optional(input, tags, 8),
                 net_path: __rt::group(tags, 1)
                     .map(|s| NetPath::__from_tags(input, s, __rt::nested(tags, 2))),
-                abs_path: __rt::optional(input, tags, 8),
-                query: __rt::optional(input, tags, 9),
             }
         }
     }
@@ -1862,12 +1862,12 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
+                abs_path: __rt::optional(input, tags, 6),
                 authority: Authority::__from_tags(
                     input,
                     __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
-                abs_path: __rt::optional(input, tags, 6),
             }
         }
     }
@@ -1945,8 +1945,8 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                rel_segment: __rt::leaf(input, tags, 1),
                 abs_path: __rt::optional(input, tags, 2),
+                rel_segment: __rt::leaf(input, tags, 1),
             }
         }
     }
@@ -2129,12 +2129,12 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
+                port: __rt::optional(input, tags, 18),
                 host: Host::__from_tags(
                     input,
                     __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
-                port: __rt::optional(input, tags, 18),
             }
         }
     }
@@ -2362,15 +2362,15 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                domainlabels: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 1),
-                    __hostname_domainlabels_item,
-                ),
                 toplabel: Toplabel::__from_tags(
                     input,
                     __rt::span(tags, 2),
                     __rt::nested(tags, 4),
+                ),
+                domainlabels: ::abnf_runtime::List::__new(
+                    input,
+                    __rt::span(tags, 1),
+                    __hostname_domainlabels_item,
                 ),
             }
         }
@@ -2975,8 +2975,8 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                abs_path: __rt::optional(input, tags, 1),
                 opaque_part: __rt::optional(input, tags, 2),
+                abs_path: __rt::optional(input, tags, 1),
             }
         }
     }

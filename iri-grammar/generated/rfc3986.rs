@@ -1421,14 +1421,14 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                scheme: __rt::leaf(input, tags, 1),
+                fragment: __rt::optional(input, tags, 13),
+                query: __rt::optional(input, tags, 12),
                 hier_part: HierPart::__from_tags(
                     input,
                     __rt::span(tags, 2),
                     __rt::nested(tags, 4),
                 ),
-                query: __rt::optional(input, tags, 12),
-                fragment: __rt::optional(input, tags, 13),
+                scheme: __rt::leaf(input, tags, 1),
             }
         }
     }
@@ -1739,13 +1739,13 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                scheme: __rt::leaf(input, tags, 1),
+                query: __rt::optional(input, tags, 12),
                 hier_part: HierPart::__from_tags(
                     input,
                     __rt::span(tags, 2),
                     __rt::nested(tags, 4),
                 ),
-                query: __rt::optional(input, tags, 12),
+                scheme: __rt::leaf(input, tags, 1),
             }
         }
     }
@@ -1825,13 +1825,13 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
+                fragment: __rt::optional(input, tags, 12),
+                query: __rt::optional(input, tags, 11),
                 relative_part: RelativePart::__from_tags(
                     input,
                     __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
-                query: __rt::optional(input, tags, 11),
-                fragment: __rt::optional(input, tags, 12),
             }
         }
     }
@@ -2046,9 +2046,9 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                userinfo: __rt::optional(input, tags, 1),
-                host: Host::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
                 port: __rt::optional(input, tags, 3),
+                host: Host::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                userinfo: __rt::optional(input, tags, 1),
             }
         }
     }

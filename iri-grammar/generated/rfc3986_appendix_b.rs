@@ -484,11 +484,11 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                scheme: __rt::optional(input, tags, 1),
-                authority: __rt::group(tags, 2).map(|s| Authority::__sub(input, s)),
-                path: __rt::leaf(input, tags, 3),
-                query: __rt::optional(input, tags, 4),
                 fragment: __rt::optional(input, tags, 5),
+                query: __rt::optional(input, tags, 4),
+                authority: __rt::group(tags, 2).map(|s| Authority::__sub(input, s)),
+                scheme: __rt::optional(input, tags, 1),
+                path: __rt::leaf(input, tags, 3),
             }
         }
     }
@@ -583,13 +583,13 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                userinfo: __rt::optional(input, tags, 1),
+                port: __rt::optional(input, tags, 7),
                 host: Host::__from_tags(
                     input,
                     __rt::span(tags, 2),
                     __rt::nested(tags, 4),
                 ),
-                port: __rt::optional(input, tags, 7),
+                userinfo: __rt::optional(input, tags, 1),
             }
         }
     }

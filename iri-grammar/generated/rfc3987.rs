@@ -1122,13 +1122,13 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                scheme: __rt::leaf(input, tags, 1),
+                ifragment: __rt::optional(input, tags, 4),
+                iquery: __rt::optional(input, tags, 3),
                 ihier_part: IhierPart::__sub(
                     input,
                     __rt::group(tags, 2).unwrap_or_default(),
                 ),
-                iquery: __rt::optional(input, tags, 3),
-                ifragment: __rt::optional(input, tags, 4),
+                scheme: __rt::leaf(input, tags, 1),
             }
         }
     }
@@ -1448,13 +1448,13 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                scheme: __rt::leaf(input, tags, 1),
+                iquery: __rt::optional(input, tags, 12),
                 ihier_part: IhierPart::__from_tags(
                     input,
                     __rt::span(tags, 2),
                     __rt::nested(tags, 4),
                 ),
-                iquery: __rt::optional(input, tags, 12),
+                scheme: __rt::leaf(input, tags, 1),
             }
         }
     }
@@ -1534,12 +1534,12 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
+                ifragment: __rt::optional(input, tags, 3),
+                iquery: __rt::optional(input, tags, 2),
                 irelative_part: IrelativePart::__sub(
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
                 ),
-                iquery: __rt::optional(input, tags, 2),
-                ifragment: __rt::optional(input, tags, 3),
             }
         }
     }
@@ -1754,9 +1754,9 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                iuserinfo: __rt::optional(input, tags, 1),
-                ihost: Ihost::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
                 port: __rt::optional(input, tags, 3),
+                ihost: Ihost::__sub(input, __rt::group(tags, 2).unwrap_or_default()),
+                iuserinfo: __rt::optional(input, tags, 1),
             }
         }
     }

@@ -516,9 +516,9 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
+                fragment: __rt::optional(input, tags, 3),
                 tagging_entity: __rt::leaf(input, tags, 1),
                 specific: __rt::leaf(input, tags, 2),
-                fragment: __rt::optional(input, tags, 3),
             }
         }
     }

@@ -2452,8 +2452,8 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                pname: __rt::leaf(input, tags, 1),
                 pvalue: __rt::optional(input, tags, 2),
+                pname: __rt::leaf(input, tags, 1),
             }
         }
     }

@@ -464,10 +464,10 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                assigned_name: __rt::leaf(input, tags, 1),
+                f_component: __rt::optional(input, tags, 5),
                 rq_components: __rt::group(tags, 2)
                     .map(|s| RqComponents::__from_tags(input, s, __rt::nested(tags, 4))),
-                f_component: __rt::optional(input, tags, 5),
+                assigned_name: __rt::leaf(input, tags, 1),
             }
         }
     }
@@ -546,8 +546,8 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                r_component: __rt::optional(input, tags, 1),
                 q_component: __rt::optional(input, tags, 2),
+                r_component: __rt::optional(input, tags, 1),
             }
         }
     }

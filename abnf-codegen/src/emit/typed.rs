@@ -1,6 +1,6 @@
 //! The typed AST's emit model and its Rust.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
@@ -481,7 +481,7 @@ fn node_weights(types: &[EmitType]) -> HashMap<&str, usize> {
         // Depth first with an explicit stack: a type's weight once its
         // parts have theirs.
         let mut stack = vec![(ty.name.as_str(), false)];
-        let mut open = std::collections::HashSet::new();
+        let mut open = HashSet::new();
         while let Some((name, ready)) = stack.pop() {
             if weights.contains_key(name) {
                 continue;
@@ -503,6 +503,43 @@ fn node_weights(types: &[EmitType]) -> HashMap<&str, usize> {
         }
     }
     weights
+}
+
+/// The types whose `__from_tags` branches: enums, and structs with an
+/// optional field or a nested part of such a type.
+fn branchy_types(types: &[EmitType]) -> HashSet<&str> {
+    let mut branchy = HashSet::new();
+    // To a fixed point: each round adds a type or ends.
+    loop {
+        let before = branchy.len();
+        for t in types {
+            let shape = match &t.kind {
+                EmitTypeKind::Local { shape, .. } | EmitTypeKind::Item { shape, .. } => shape,
+                EmitTypeKind::Reexport { .. } => continue,
+            };
+            let is = match shape {
+                EmitShape::Enum(_) => true,
+                EmitShape::Struct(fs) => fs.iter().any(|f| branches(f, &branchy)),
+            };
+            if is {
+                branchy.insert(t.name.as_str());
+            }
+        }
+        if branchy.len() == before {
+            return branchy;
+        }
+    }
+}
+
+/// Whether building field `f` branches or calls (its node's `__from_tags`
+/// computes it before the fields that do not): an optional part, a part
+/// parsed on its own (`__sub`, a call), or a nested part of a branchy type.
+fn branches(f: &EmitField, branchy: &HashSet<&str>) -> bool {
+    match (&f.card, &f.target) {
+        (Card::Optional, _) => true,
+        (Card::One, Target::Typed(t)) => !f.nested || branchy.contains(t.as_str()),
+        _ => false,
+    }
 }
 
 /// The types a type's `__from_tags` builds from its own tags.
@@ -669,6 +706,7 @@ pub fn ast_module(
     let item_names = item_fn_names(types);
     let firsts = whole_first_alternatives(types);
     let weights = node_weights(types);
+    let branchy = branchy_types(types);
     let mut items = Vec::new();
     if let Some(t) = trees {
         let path = |s: &str| super::include_path(&format!("{}.{s}", t.path), style);
@@ -737,7 +775,18 @@ pub fn ast_module(
                     let d = format!(" `{}`", f.rule);
                     quote!(#[doc = #d] pub #n: #t,)
                 });
-                let init = fields.iter().map(|f| {
+                // The fields that branch or call first, the last of them
+                // first, then the others in order: a struct literal's fields
+                // are computed in the order written and stored at its end,
+                // so a slice computed before a branch stays live across it,
+                // spilled where registers run out. Measured on RFC 3339's
+                // `DateTime` (363 instructions in grammar order): 366 with
+                // the branching fields first in grammar order, 342 with the
+                // last of them first (33.4 -> 31.5 ns); Language-Tag parts
+                // 749 -> 741.
+                let (early, late): (Vec<&EmitField>, Vec<&EmitField>) =
+                    fields.iter().partition(|f| branches(f, &branchy));
+                let init = early.into_iter().rev().chain(late).map(|f| {
                     let n = ident(&f.name);
                     let e = field_expr(&item_names, f, &rt, stack);
                     quote!(#n: #e,)
