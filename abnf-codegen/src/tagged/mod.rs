@@ -653,6 +653,16 @@ mod forms {
                     Some(s) => {
                         assert_eq!(shape.text(text, s), &text[s.range()], "{what}");
                         assert_eq!(TagRead::span(shape, g), s, "{what}");
+                        // A part built from the tags from its group on (as
+                        // generated code does): its text, read off the row
+                        // where every row sets that group.
+                        let (part, part_bytes) = (TagRead::from(shape, 2 * g), TagRead::from(bytes, 2 * g));
+                        assert_eq!(part.node_text(text, s), &text[s.range()], "{what}");
+                        assert_eq!(
+                            part_bytes.node_text(text.as_bytes(), s),
+                            &text.as_bytes()[s.range()]
+                        );
+                        assert_eq!(part.leaf(text, 0), &text[s.range()], "{what}");
                     }
                     // The span of a group never set reads as empty.
                     None => assert_eq!(shape.text(text, TagRead::span(shape, g)), "", "{what}"),
