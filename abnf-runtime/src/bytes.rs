@@ -307,6 +307,11 @@ impl ByteSet {
         ByteSet(core::array::from_fn(|i| self.0[i] | other.0[i]))
     }
 
+    /// The bytes in this set and not in `other`.
+    pub fn difference(&self, other: &ByteSet) -> ByteSet {
+        ByteSet(core::array::from_fn(|i| self.0[i] & !other.0[i]))
+    }
+
     /// Whether the sets share a byte.
     fn has_any(&self, other: &ByteSet) -> bool {
         (0..4).any(|i| self.0[i] & other.0[i] != 0)
@@ -394,5 +399,12 @@ mod tests {
         let s = set(&[(b'^', b'z'), (0x70, 0x85)]);
         assert_eq!(format!("{s:#}"), "'^'-'\\u{7f}', 0x80-0x85");
         assert_eq!(s.ranges().collect::<Vec<_>>(), [(b'^', 0x85)]);
+    }
+
+    #[test]
+    fn difference_keeps_what_the_other_lacks() {
+        let s = set(&[(b'0', b'9'), (b'A', b'F')]).difference(&set(&[(b'5', b'C')]));
+        assert_eq!(s.ranges().collect::<Vec<_>>(), [(b'0', b'4'), (b'D', b'F')]);
+        assert!(s.difference(&s).is_empty());
     }
 }

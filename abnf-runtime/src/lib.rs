@@ -113,16 +113,6 @@ pub mod __private {
         tags.node_text(input, span)
     }
 
-    /// `input[span]`, a span the parse found.
-    #[inline]
-    pub fn text<'a, S: crate::tagged::Text + ?Sized, T: Tags<'a, S>>(
-        input: &'a S,
-        tags: T,
-        span: crate::Span,
-    ) -> &'a S {
-        tags.text(input, span)
-    }
-
     /// A part that the enclosing rule matched does not match its own rule:
     /// the generated automata disagree, which is a generator bug.
     #[cold]

@@ -3447,7 +3447,11 @@ pub mod ast {
                 kind: match input.as_bytes().get(span.start) {
                     ::core::option::Option::Some(
                         48u8..=57u8 | 65u8..=90u8 | 97u8..=122u8,
-                    ) => DomainlabelItemKind::Alphadigit(__rt::text(input, tags, span)),
+                    ) => {
+                        DomainlabelItemKind::Alphadigit(
+                            __rt::node_text(input, tags, span),
+                        )
+                    }
                     ::core::option::Option::Some(45u8) => DomainlabelItemKind::Minus,
                     _ => __rt::inconsistent("rfc1738", "domainlabel", span.start),
                 },
@@ -3628,7 +3632,7 @@ pub mod ast {
                 kind: match input.as_bytes().get(span.start) {
                     ::core::option::Option::Some(
                         48u8..=57u8 | 65u8..=90u8 | 97u8..=122u8,
-                    ) => ToplabelItemKind::Alphadigit(__rt::text(input, tags, span)),
+                    ) => ToplabelItemKind::Alphadigit(__rt::node_text(input, tags, span)),
                     ::core::option::Option::Some(45u8) => ToplabelItemKind::Minus,
                     _ => __rt::inconsistent("rfc1738", "toplabel", span.start),
                 },

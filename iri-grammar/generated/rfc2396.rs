@@ -2549,7 +2549,9 @@ pub mod ast {
                 kind: match input.as_bytes().get(span.start) {
                     ::core::option::Option::Some(
                         48u8..=57u8 | 65u8..=90u8 | 97u8..=122u8,
-                    ) => DomainlabelItemKind::Alphanum(__rt::text(input, tags, span)),
+                    ) => {
+                        DomainlabelItemKind::Alphanum(__rt::node_text(input, tags, span))
+                    }
                     ::core::option::Option::Some(45u8) => DomainlabelItemKind::Minus,
                     _ => __rt::inconsistent("rfc2396", "domainlabel", span.start),
                 },
@@ -2730,7 +2732,7 @@ pub mod ast {
                 kind: match input.as_bytes().get(span.start) {
                     ::core::option::Option::Some(
                         48u8..=57u8 | 65u8..=90u8 | 97u8..=122u8,
-                    ) => ToplabelItemKind::Alphanum(__rt::text(input, tags, span)),
+                    ) => ToplabelItemKind::Alphanum(__rt::node_text(input, tags, span)),
                     ::core::option::Option::Some(45u8) => ToplabelItemKind::Minus,
                     _ => __rt::inconsistent("rfc2396", "toplabel", span.start),
                 },

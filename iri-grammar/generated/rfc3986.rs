@@ -2819,10 +2819,10 @@ pub mod ast {
                 kind: match input.as_bytes().get(span.start) {
                     ::core::option::Option::Some(
                         35u8 | 47u8 | 58u8 | 63u8..=64u8 | 91u8 | 93u8,
-                    ) => ReservedKind::GenDelims(__rt::text(input, tags, span)),
+                    ) => ReservedKind::GenDelims(__rt::node_text(input, tags, span)),
                     ::core::option::Option::Some(
                         33u8 | 36u8 | 38u8..=44u8 | 59u8 | 61u8,
-                    ) => ReservedKind::SubDelims(__rt::text(input, tags, span)),
+                    ) => ReservedKind::SubDelims(__rt::node_text(input, tags, span)),
                     _ => __rt::inconsistent("rfc3986", "reserved", span.start),
                 },
             }

@@ -910,7 +910,11 @@ pub mod ast {
                 kind: match input.as_bytes().get(span.start) {
                     ::core::option::Option::Some(
                         48u8..=57u8 | 65u8..=90u8 | 97u8..=122u8,
-                    ) => EmailAddressItemKind::AlphaNum(__rt::text(input, tags, span)),
+                    ) => {
+                        EmailAddressItemKind::AlphaNum(
+                            __rt::node_text(input, tags, span),
+                        )
+                    }
                     ::core::option::Option::Some(45u8) => EmailAddressItemKind::Minus,
                     ::core::option::Option::Some(46u8) => EmailAddressItemKind::Dot,
                     ::core::option::Option::Some(95u8) => {

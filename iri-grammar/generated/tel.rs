@@ -2371,7 +2371,9 @@ pub mod ast {
                 kind: match input.as_bytes().get(span.start) {
                     ::core::option::Option::Some(
                         48u8..=57u8 | 65u8..=90u8 | 97u8..=122u8,
-                    ) => DomainlabelItemKind::Alphanum(__rt::text(input, tags, span)),
+                    ) => {
+                        DomainlabelItemKind::Alphanum(__rt::node_text(input, tags, span))
+                    }
                     ::core::option::Option::Some(45u8) => DomainlabelItemKind::Minus,
                     _ => __rt::inconsistent("tel", "domainlabel", span.start),
                 },

@@ -319,7 +319,7 @@ fn field_expr(items: &ItemFns, f: &EmitField, rt: &TokenStream, stack: bool) -> 
 /// byte in turn).
 fn byte_field_expr(f: &EmitField, rt: &TokenStream, stack: bool) -> TokenStream {
     match &f.target {
-        Target::Leaf => quote!(__rt::text(input, tags, span)),
+        Target::Leaf => quote!(__rt::node_text(input, tags, span)),
         Target::Typed(t) if stack => {
             let t = ident(t);
             quote!(#t::__sub(input, span))

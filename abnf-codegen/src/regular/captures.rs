@@ -234,12 +234,8 @@ impl Lowerer<'_> {
                 }
                 _ => return None,
             }
-            let mut own = ByteSet::EMPTY;
-            for b in bytes.iter().filter(|&b| !taken.contains(b)) {
-                own.insert(b);
-            }
+            out.push(bytes.difference(&taken).ranges().collect());
             taken = taken.union(&bytes);
-            out.push(own.ranges().collect());
         }
         Some(out)
     }
