@@ -897,21 +897,28 @@ impl Table<'_> {
         input: &[u8],
     ) -> bool {
         let classes = &self.classes;
-        let (x, y) = input.split_at(input.len() / 2);
+        // Both walks take half the input, rounded up: for an odd length the
+        // middle byte is the last step of both, and the reverse state before
+        // it (`before`) is the one to meet. The same number of steps whatever
+        // the length's parity, with no branch on it (which a corpus of mixed
+        // lengths mispredicts on every other input: A/B runs of `profile
+        // validate-iri ours avx2`, 48.8 -> 45.0 ns, min of 7; cachegrind's
+        // mispredictions 2.09 -> 1.62 an IRI).
+        let n = input.len();
+        let half = n.div_ceil(2);
+        let (x, y) = (&input[..half], &input[n - half..]);
         let mut q = self.start as usize;
         let mut r = rev.start as usize;
-        // `y` is as long as `x` or one byte longer: walk `y`'s extra first
-        // byte last.
-        let extra = y.len() - x.len();
-        let (first, y) = y.split_at(extra);
+        let mut before = r;
         if rev.max as usize + self.alphabet as usize > rwords.len() {
             // Not this table's reverse automaton: checked steps.
             for (&a, &b) in x.iter().zip(y.iter().rev()) {
                 q = chain_step(words, classes, q, a);
+                before = r;
                 r = chain_step(rwords, classes, r, b);
             }
-        } else if x.len() <= CHUNK {
-            // Pair `x[k]` with `y[len - 1 - k]`.
+        } else if half <= CHUNK {
+            // Pair `x[k]` with `y[half - 1 - k]`.
             for (&a, &b) in x.iter().zip(y.iter().rev()) {
                 // SAFETY: `q` is this table's start or one of its
                 // transitions (`words` are this table's, as the caller
@@ -921,6 +928,7 @@ impl Table<'_> {
                 // none larger than `rev.max`, checked just above.
                 unsafe {
                     q = chain_step_unchecked(words, classes, q, a);
+                    before = r;
                     r = chain_step_unchecked(rwords, classes, r, b);
                 }
             }
@@ -932,6 +940,7 @@ impl Table<'_> {
                     // SAFETY: as above.
                     unsafe {
                         q = chain_step_unchecked(words, classes, q, a);
+                        before = r;
                         r = chain_step_unchecked(rwords, classes, r, b);
                     }
                 }
@@ -940,9 +949,7 @@ impl Table<'_> {
                 }
             }
         }
-        if let [b] = first {
-            r = chain_step(rwords, classes, r, *b);
-        }
+        let r = core::hint::select_unpredictable(n % 2 == 1, before, r);
         self.meet(rev, q, r)
     }
 
