@@ -270,6 +270,105 @@ impl<C: Classify> NibbleExits<'_, C> {
     }
 }
 
+/// [`Exits`] over an input of at most 64 bytes, classified once as two
+/// blocks: its first 32 bytes and its last 32 (overlapping), or, under 32
+/// bytes, a copy padded with zeros. Each question is a 64-bit mask of the
+/// whole input and a trailing-zero count, with no branch on which block
+/// holds the offset or on the input's length (branches that inputs of
+/// mixed lengths mispredict; [`NibbleExits`] is for longer inputs).
+pub(super) struct ShortExits<C: Classify> {
+    len: usize,
+    /// [`crate::simd::AtomNibbles::rest`].
+    rest: u8,
+    first: Block<C>,
+    last: Block<C>,
+    /// How far the last block's masks are shifted up (`len - 32`; 0 for
+    /// an input under 32 bytes, whose `last` is its `first`).
+    shift: u32,
+    /// The positions in the input.
+    live: u64,
+}
+
+impl<C: Classify> ShortExits<C> {
+    /// The exits of `input`, at most 64 bytes.
+    #[inline(always)]
+    pub(super) fn new(classify: &C, rest: u8, input: &[u8]) -> ShortExits<C> {
+        let len = input.len();
+        debug_assert!(len <= 2 * BLOCK);
+        let live = if len >= 64 { !0 } else { (1u64 << len) - 1 };
+        if len >= BLOCK {
+            // SAFETY: `input[..32]` and `input[len - 32..]` are in bounds;
+            // the CPU has the features (`C` is made only after detection).
+            let (first, last) = unsafe {
+                (
+                    classify.classify(input.as_ptr()),
+                    classify.classify(input.as_ptr().add(len - BLOCK)),
+                )
+            };
+            ShortExits {
+                len,
+                rest,
+                first,
+                last,
+                shift: (len - BLOCK) as u32,
+                live,
+            }
+        } else {
+            let mut copy = [0u8; BLOCK];
+            copy[..len].copy_from_slice(input);
+            // SAFETY: `copy` is 32 bytes; the CPU has the features.
+            let first = unsafe { classify.classify(copy.as_ptr()) };
+            ShortExits {
+                len,
+                rest,
+                first,
+                last: first,
+                shift: 0,
+                live,
+            }
+        }
+    }
+
+    /// The first position `>= from` of `mask` (one bit per position of
+    /// the input), or the input's length.
+    #[inline(always)]
+    fn first_from(&self, mask: u64, from: usize) -> usize {
+        let m = (mask & self.live).checked_shr(from as u32).unwrap_or(0);
+        (from + m.trailing_zeros() as usize).min(self.len)
+    }
+
+    /// Two blocks' masks as one mask of the input.
+    #[inline(always)]
+    fn join(&self, first: u32, last: u32) -> u64 {
+        u64::from(first) | u64::from(last) << self.shift
+    }
+}
+
+impl<C: Classify> Exits for ShortExits<C> {
+    #[inline(always)]
+    fn next_exit(&mut self, from: usize, bits: u8) -> usize {
+        let (test, invert) = if bits & self.rest != 0 {
+            (!bits, true)
+        } else {
+            (bits, false)
+        };
+        let m = self.join(
+            C::exits(&self.first, test, invert),
+            C::exits(&self.last, test, invert),
+        );
+        self.first_from(m, from)
+    }
+
+    #[inline(always)]
+    fn next_byte(&mut self, from: usize, a: u8, b: u8) -> usize {
+        let m = self.join(
+            C::equal_block(&self.first, a, b),
+            C::equal_block(&self.last, a, b),
+        );
+        self.first_from(m, from)
+    }
+}
+
 /// [`crate::simd::match_shapes`] over windows of `W` bytes at `0`, `W`,
 /// `2W`, ..., the last at `input.len() - W` (overlapping the one before;
 /// the input has at least `W` bytes), for each shape `ids` names in `rows`:

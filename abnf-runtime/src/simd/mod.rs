@@ -999,8 +999,9 @@ impl BlockMasks {
 /// step with the widest vectors this CPU has: for a check that looks for
 /// one byte (the lead byte of RFC 3987's forbidden bidi formatting
 /// characters, say). Inputs under 64 bytes take one masked load with
-/// AVX-512, two overlapping loads with AVX2 (32 bytes or more) or SSE2 (16
-/// or more), and a byte loop below that.
+/// AVX-512, four overlapping 16-byte loads with AVX2 and SSSE3 (16 bytes
+/// or more: SSE2, with no branch on the length), and a byte loop below
+/// that.
 #[inline]
 pub fn find_byte(input: &[u8], byte: u8) -> Option<usize> {
     find_byte_with(Level::detected(), input, byte)
@@ -1028,8 +1029,6 @@ pub fn find_byte_with(level: Level, input: &[u8], byte: u8) -> Option<usize> {
             // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0) on this
             // CPU, so the functions' target feature is present.
             Level::Avx2 if n >= 64 => return unsafe { x86_64::avx2::find_byte_avx2(input, byte) },
-            // SAFETY: as above.
-            Level::Avx2 if n >= 32 => return unsafe { x86_64::avx2::find_byte_avx2_short(input, byte) },
             // SAFETY: as above, for SSSE3.
             Level::Ssse3 if n >= 64 => return unsafe { x86_64::ssse3::find_byte_ssse3(input, byte) },
             // SAFETY: SSE2 is part of the x86-64 baseline.

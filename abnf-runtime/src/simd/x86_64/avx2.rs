@@ -4,7 +4,7 @@
 use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
-use crate::simd::generic::{find, find_byte_in, Classify, NibbleExits};
+use crate::simd::generic::{find, find_byte_in, Classify, NibbleExits, ShortExits};
 use crate::simd::{
     AtomNibbles, BlockMasks, ExitWalk, LaneTask, Lanes, LoopSet, NibbleClass, NibbleSet, Starts, SHAPE_LEN,
 };
@@ -263,25 +263,6 @@ pub(crate) unsafe fn find_byte_avx2(input: &[u8], byte: u8) -> Option<usize> {
     find_byte_in(input, hits)
 }
 
-/// [`crate::simd::find_byte`] on an input of 32 to 63 bytes: its first and its
-/// last 32 bytes.
-///
-/// # Safety
-///
-/// The CPU must have AVX2 (and the OS must save its registers).
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn find_byte_avx2_short(input: &[u8], byte: u8) -> Option<usize> {
-    let n = input.len();
-    let x = _mm256_set1_epi8(byte as i8);
-    let hits = |w: &[u8]| {
-        // SAFETY: `w` is 32 bytes of `input`; the load is unaligned.
-        let v = unsafe { _mm256_loadu_si256(w.as_ptr().cast()) };
-        u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, x)) as u32)
-    };
-    let m = hits(&input[..32]) | hits(&input[n - 32..]) << (n - 32);
-    (m != 0).then(|| m.trailing_zeros() as usize)
-}
-
 /// An [`AtomNibbles`] in 32-byte registers (each table in both 128-bit
 /// lanes).
 #[derive(Clone, Copy)]
@@ -357,7 +338,8 @@ fn equal32(v: __m256i, a: u8, b: u8) -> u32 {
 }
 
 /// [`crate::simd::walk_exits`] with 32-byte blocks classified by nibble
-/// lookups ([`NibbleExits`]).
+/// lookups ([`NibbleExits`]; an input of at most 64 bytes classified at
+/// once, [`ShortExits`]).
 ///
 /// # Safety
 ///
@@ -369,14 +351,18 @@ pub(crate) unsafe fn walk_exits_avx2<W: ExitWalk>(
     input: &[u8],
     tags: &mut [usize],
 ) -> bool {
-    // SAFETY: both tables are 16 bytes; unaligned loads.
+    let classify = Nibbles32 {
+        low: lane(&nibbles.low),
+        high: lane(&nibbles.high),
+    };
+    if input.len() <= 64 {
+        let mut exits = ShortExits::new(&classify, nibbles.rest, input);
+        return walk.walk(input, &mut exits, tags);
+    }
     let zero = _mm256_setzero_si256();
     let mut exits = NibbleExits {
         input,
-        classify: Nibbles32 {
-            low: lane(&nibbles.low),
-            high: lane(&nibbles.high),
-        },
+        classify,
         rest: nibbles.rest,
         base: 0,
         block: Block32 {

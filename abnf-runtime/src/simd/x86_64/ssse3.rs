@@ -5,7 +5,7 @@
 use core::arch::x86_64::*;
 
 use super::{HIGH, LEAD_HIGH};
-use crate::simd::generic::{find, find_byte_in, match_shapes_in, Classify, NibbleExits};
+use crate::simd::generic::{find, find_byte_in, match_shapes_in, Classify, NibbleExits, ShortExits};
 use crate::simd::{AtomNibbles, BlockMasks, ExitWalk, LoopSet, NibbleClass, NibbleSet, Starts};
 
 /// The lookup tables of a [`LoopSet`] in 16-byte registers.
@@ -259,9 +259,12 @@ pub(crate) unsafe fn find_byte_ssse3(input: &[u8], byte: u8) -> Option<usize> {
     find_byte_in(input, hits)
 }
 
-/// [`crate::simd::find_byte`] on an input of 16 to 63 bytes: its 16-byte
-/// windows, the last one overlapping the one before (SSE2, which every
-/// x86-64 CPU has).
+/// [`crate::simd::find_byte`] on an input of 16 to 64 bytes: four 16-byte
+/// windows at `0`, `min(16, n - 16)`, `min(32, n - 16)` and `n - 16`
+/// (overlapping where the input is shorter than 64 bytes), with no branch
+/// on the length (SSE2, which every x86-64 CPU has). A loop over the
+/// windows would end after a number of rounds that varies with the
+/// length, a branch that inputs of mixed lengths mispredict.
 ///
 /// # Safety
 ///
@@ -276,12 +279,8 @@ pub(crate) unsafe fn find_byte_sse2_short(input: &[u8], byte: u8) -> Option<usiz
         let v = unsafe { _mm_loadu_si128(w.as_ptr().cast()) };
         u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, x)) as u32) << at
     };
-    let mut m = hits(n - 16);
-    let mut at = 0;
-    while at + 16 < n {
-        m |= hits(at);
-        at += 16;
-    }
+    let last = n - 16;
+    let m = hits(0) | hits(last.min(16)) | hits(last.min(32)) | hits(last);
     (m != 0).then(|| m.trailing_zeros() as usize)
 }
 
@@ -374,7 +373,8 @@ impl Classify for Nibbles16 {
 }
 
 /// [`crate::simd::walk_exits`] with 32-byte blocks of two 16-byte vectors
-/// classified by nibble lookups ([`NibbleExits`]).
+/// classified by nibble lookups ([`NibbleExits`]; an input of at most 64
+/// bytes classified at once, [`ShortExits`]).
 ///
 /// # Safety
 ///
@@ -393,10 +393,15 @@ pub(crate) unsafe fn walk_exits_ssse3<W: ExitWalk>(
             _mm_loadu_si128(nibbles.high.as_ptr().cast()),
         )
     };
+    let classify = Nibbles16 { low, high };
+    if input.len() <= 64 {
+        let mut exits = ShortExits::new(&classify, nibbles.rest, input);
+        return walk.walk(input, &mut exits, tags);
+    }
     let zero = _mm_setzero_si128();
     let mut exits = NibbleExits {
         input,
-        classify: Nibbles16 { low, high },
+        classify,
         rest: nibbles.rest,
         base: 0,
         block: Block16x2 {
