@@ -491,27 +491,32 @@ macro_rules! validated {
                 }
             }
 
+            #[inline]
             fn get(&self, span: Option<Span>) -> Option<&'a str> {
                 span.map(|s| &self.text[s.range()])
             }
 
             /// The scheme, if any (the absolute types always have one and
             /// give it as `&str`).
+            #[inline]
             pub(crate) fn scheme_opt(&self) -> Option<&'a str> {
                 self.get(self.parts.scheme.get())
             }
 
             /// The authority (after `//`, up to the path), if present.
+            #[inline]
             pub fn authority(&self) -> Option<&'a str> {
                 self.get(self.parts.authority.get())
             }
 
             /// The user information, without its `@`.
+            #[inline]
             pub fn userinfo(&self) -> Option<&'a str> {
                 self.get(self.parts.userinfo.get())
             }
 
             /// The host, with its kind.
+            #[inline]
             pub fn host(&self) -> Option<Host<'a>> {
                 let (span, tag) = (self.parts.host.get()?, self.parts.host_tag);
                 let text = &self.text[span.range()];
@@ -524,16 +529,19 @@ macro_rules! validated {
             }
 
             /// The host's text as written (IP literals keep their brackets).
+            #[inline]
             pub fn host_str(&self) -> Option<&'a str> {
                 self.get(self.parts.host.get())
             }
 
             /// The port, without its `:` (possibly empty).
+            #[inline]
             pub fn port(&self) -> Option<Port<'a>> {
                 self.get(self.parts.port.get()).map(Port)
             }
 
             /// The path (possibly empty; never absent).
+            #[inline]
             pub fn path(&self) -> &'a str {
                 &self.text[self.parts.path.range()]
             }
@@ -549,11 +557,13 @@ macro_rules! validated {
             }
 
             /// The query, without its `?`.
+            #[inline]
             pub fn query(&self) -> Option<&'a str> {
                 self.get(self.parts.query.get())
             }
 
             /// Whether there is a scheme.
+            #[inline]
             pub fn is_absolute(&self) -> bool {
                 self.parts.scheme.get().is_some()
             }
@@ -834,6 +844,7 @@ macro_rules! fragment_ops {
     ($Borrowed:ident, $Owned:ident, $check:ident, $frag:path) => {
         impl<'a> $Borrowed<'a> {
             /// The fragment, without its `#`.
+            #[inline]
             pub fn fragment(&self) -> Option<&'a str> {
                 self.get(self.parts.fragment.get())
             }
@@ -1043,6 +1054,7 @@ macro_rules! optional_scheme {
     ($($T:ident),*) => {$(
         impl<'a> $T<'a> {
             /// The scheme, without its `:` (`None` for a relative reference).
+            #[inline]
             pub fn scheme(&self) -> Option<&'a str> {
                 self.scheme_opt()
             }
@@ -1056,6 +1068,7 @@ macro_rules! required_scheme {
         impl<'a> $T<'a> {
             /// The scheme, without its `:` (never empty: the grammar
             /// requires one).
+            #[inline]
             pub fn scheme(&self) -> &'a str {
                 // The rule requires a scheme, so the splitter always finds one.
                 self.scheme_opt().unwrap_or_default()
