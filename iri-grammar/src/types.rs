@@ -27,6 +27,7 @@ pub enum Host<'a> {
 impl<'a> Host<'a> {
     /// The address or name (IP literals without their brackets; see
     /// `host_str` on the IRI types for the text as written).
+    #[inline]
     pub fn as_str(&self) -> &'a str {
         match *self {
             Host::Ipv6(s) | Host::IpvFuture(s) | Host::Ipv4(s) | Host::RegName(s) => s,
@@ -112,6 +113,7 @@ pub struct Port<'a>(&'a str);
 
 impl<'a> Port<'a> {
     /// The digits as written (possibly empty: `http://a:/` has an empty port).
+    #[inline]
     pub fn as_str(&self) -> &'a str {
         self.0
     }
@@ -479,6 +481,7 @@ macro_rules! validated {
             }
 
             /// The whole text.
+            #[inline]
             pub fn as_str(&self) -> &'a str {
                 self.text
             }
@@ -732,6 +735,7 @@ macro_rules! validated {
             }
 
             /// The whole text.
+            #[inline]
             pub fn as_str(&self) -> &str {
                 &self.text
             }

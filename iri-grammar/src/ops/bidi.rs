@@ -44,6 +44,7 @@ pub fn is_bidi_formatting(c: char) -> bool {
 /// assert_eq!(find_bidi_formatting("/a\u{200E}b"), Some((2, '\u{200E}')));
 /// assert_eq!(find_bidi_formatting("/שלום"), None);
 /// ```
+#[inline]
 pub fn find_bidi_formatting(s: &str) -> Option<(usize, char)> {
     // All seven are E2 80 xx in UTF-8: look for the lead byte only. Most
     // IRIs have none: one vector search (no loop for short inputs), and

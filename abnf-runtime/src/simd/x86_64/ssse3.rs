@@ -269,6 +269,7 @@ pub(crate) unsafe fn find_byte_ssse3(input: &[u8], byte: u8) -> Option<usize> {
 /// # Safety
 ///
 /// The CPU must have SSE2, as every x86-64 CPU does.
+#[inline]
 #[target_feature(enable = "sse2")]
 pub(crate) unsafe fn find_byte_sse2_short(input: &[u8], byte: u8) -> Option<usize> {
     let n = input.len();
