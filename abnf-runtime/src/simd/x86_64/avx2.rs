@@ -100,15 +100,32 @@ pub(crate) unsafe fn find_outside_avx2(set: &LoopSet, input: &[u8], from: usize)
             _mm256_broadcastsi128_si256(_mm_loadu_si128(HIGH.as_ptr().cast())),
         )
     };
-    // Block by block while every byte is an ASCII byte of the set.
-    while let Some(block) = input.get(from..from + 32) {
+    // Block by block while every byte is an ASCII byte of the set: one
+    // block of 32 bytes (most runs end in it), then blocks of 64 (two
+    // vectors, one branch).
+    if let Some(block) = input.get(from..from + 32) {
         // SAFETY: `block` is 32 bytes; an unaligned load.
         let inside = in32(bytes, high, unsafe { _mm256_loadu_si256(block.as_ptr().cast()) });
         let end = inside.trailing_ones() as usize;
         match block.get(end) {
-            None => from += 32,
+            None => {
+                from += 32;
+                while let Some(block) = input.get(from..from + 64) {
+                    // SAFETY: `block` is 64 bytes; unaligned loads.
+                    let inside = unsafe {
+                        in32(bytes, high, _mm256_loadu_si256(block.as_ptr().cast()))
+                            | in32(bytes, high, _mm256_loadu_si256(block.as_ptr().add(32).cast())) << 32
+                    };
+                    let end = inside.trailing_ones() as usize;
+                    match block.get(end) {
+                        None => from += 64,
+                        Some(&b) if b < 0x80 && b != set.escape => return from + end,
+                        Some(_) => break,
+                    }
+                }
+            }
             Some(&b) if b < 0x80 && b != set.escape => return from + end,
-            Some(_) => break,
+            Some(_) => {}
         }
     }
     let t = tables32(set);
