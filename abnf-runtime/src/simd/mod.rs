@@ -1375,18 +1375,35 @@ pub fn match_shapes_with(
         Level::Avx512 | Level::Vbmi => {
             return unsafe { x86_64::avx512::match_shapes_avx512(nibbles, rows, ids, input) }
         }
-        // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0).
-        Level::Avx2 if input.len() >= 8 => {
-            return unsafe { x86_64::avx2::match_shapes_avx2(nibbles, rows, ids, input) }
-        }
-        // SAFETY: `Level::detected` found SSSE3.
-        Level::Ssse3 if input.len() >= 8 => {
-            return unsafe { x86_64::ssse3::match_shapes_ssse3(nibbles, rows, ids, input) }
-        }
-        _ => {}
+        // SAFETY: `Level::detected` found AVX2 (CPUID and XCR0); the
+        // input is at most `SHAPE_LEN` bytes.
+        Level::Avx2 => return unsafe { x86_64::avx2::match_shapes_avx2(nibbles, rows, ids, input) },
+        // SAFETY: `Level::detected` found SSSE3; as above.
+        Level::Ssse3 => return unsafe { x86_64::ssse3::match_shapes_ssse3(nibbles, rows, ids, input) },
+        Level::Scalar => {}
     }
     let _ = (level, nibbles);
     match_shapes_scalar(classes, rows, ids, input)
+}
+
+/// The bytes of `input` (under 8 of them) as a little-endian word, the
+/// rest zeros: two overlapping loads of four or two bytes, not one load
+/// per byte.
+#[inline(always)]
+pub(crate) fn short_word(input: &[u8]) -> u64 {
+    let n = input.len();
+    debug_assert!(n < 8);
+    match (input.first_chunk::<4>(), input.last_chunk::<4>()) {
+        (Some(&lo), Some(&hi)) => {
+            u64::from(u32::from_le_bytes(lo)) | u64::from(u32::from_le_bytes(hi)) << (8 * (n - 4))
+        }
+        _ => match (input.first_chunk::<2>(), input.last_chunk::<2>()) {
+            (Some(&lo), Some(&hi)) => {
+                u64::from(u16::from_le_bytes(lo)) | u64::from(u16::from_le_bytes(hi)) << (8 * (n - 2))
+            }
+            _ => input.first().map_or(0, |&b| u64::from(b)),
+        },
+    }
 }
 
 /// The scalar twin of [`match_shapes`], eight positions to a 64-bit word

@@ -406,11 +406,11 @@ fn lane(t: &[u8; 16]) -> __m256i {
 /// [`crate::simd::match_shapes`] with 32-byte windows: two, at `0` and at
 /// `n - 32` (overlapping), or for 16 to 31 bytes two 16-byte windows in
 /// one register, classified once for all the shapes of the length (an
-/// input of 8 to 15 bytes takes SSSE3's one window).
+/// input under 16 bytes takes SSSE3's one window).
 ///
 /// # Safety
 ///
-/// The CPU must have AVX2; `input` must hold 8 to 64 bytes.
+/// The CPU must have AVX2; `input` must hold at most 64 bytes.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn match_shapes_avx2(
     nibbles: &AtomNibbles,

@@ -419,11 +419,13 @@ pub(crate) unsafe fn walk_exits_ssse3<W: ExitWalk>(
 }
 
 /// [`crate::simd::match_shapes`] with 16-byte windows; an input of 8 to 15
-/// bytes is one window of its first and last 8 bytes (overlapping).
+/// bytes is one window of its first and last 8 bytes (overlapping), a
+/// shorter one the low bytes of one window, loaded as a word
+/// ([`crate::simd::short_word`]).
 ///
 /// # Safety
 ///
-/// The CPU must have SSSE3; `input` must hold 8 to 64 bytes.
+/// The CPU must have SSSE3; `input` must hold at most 64 bytes.
 #[target_feature(enable = "ssse3")]
 pub(crate) unsafe fn match_shapes_ssse3(
     nibbles: &AtomNibbles,
@@ -439,6 +441,21 @@ pub(crate) unsafe fn match_shapes_ssse3(
         }
     };
     let n = input.len();
+    if n < 8 {
+        // The input's bytes, the rest zeros; only the first `n` positions
+        // are compared.
+        let classes = classes16(&t, _mm_cvtsi64_si128(crate::simd::short_word(input) as i64));
+        let first = (1u32 << n) - 1;
+        return ids.iter().position(|&id| {
+            let at = usize::from(id) * crate::simd::SHAPE_LEN;
+            let Some(row) = rows.get(at..at + 8) else {
+                return false;
+            };
+            // SAFETY: `row` is 8 readable bytes; an unaligned load.
+            let m = unsafe { _mm_loadl_epi64(row.as_ptr().cast()) };
+            _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(classes, m), _mm_setzero_si128())) as u32 & first == 0
+        });
+    }
     if n < 16 {
         // Two 8-byte halves: bytes `0..8` and `n - 8..n`, of the input and
         // of each row alike.
