@@ -1389,6 +1389,7 @@ pub fn match_shapes_with(
 /// The bytes of `input` (under 8 of them) as a little-endian word, the
 /// rest zeros: two overlapping loads of four or two bytes, not one load
 /// per byte.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn short_word(input: &[u8]) -> u64 {
     let n = input.len();

@@ -897,4 +897,17 @@ mod shapes {
         }
         assert!(fits > 200 && misses > 200, "{fits} fit, {misses} miss");
     }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn a_short_input_is_its_bytes_as_one_word() {
+        let bytes = [0x81u8, 0x02, 0xF3, 0x04, 0x55, 0xA6, 0x07];
+        for n in 0..8 {
+            let want = bytes[..n]
+                .iter()
+                .enumerate()
+                .fold(0u64, |w, (k, &b)| w | u64::from(b) << (8 * k));
+            assert_eq!(short_word(&bytes[..n]), want, "{n} bytes");
+        }
+    }
 }

@@ -453,7 +453,8 @@ pub(crate) unsafe fn match_shapes_ssse3(
             };
             // SAFETY: `row` is 8 readable bytes; an unaligned load.
             let m = unsafe { _mm_loadl_epi64(row.as_ptr().cast()) };
-            _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(classes, m), _mm_setzero_si128())) as u32 & first == 0
+            _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(classes, m), _mm_setzero_si128())) as u32 & first
+                == 0
         });
     }
     if n < 16 {
