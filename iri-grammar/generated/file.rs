@@ -608,10 +608,19 @@ pub mod ast {
     }
     impl<'a> AuthPath<'a> {
         /// Parses all of `input` as `auth-path`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(tags) = __AUTH_PATH_TDFA
+                .__shape_tags::<_, 6>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         #[doc(hidden)]
@@ -627,6 +636,25 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 6];
+            __AUTH_PATH_TDFA
+                .__parse_walk(
+                    "file",
+                    "auth-path",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __AUTH_PATH_TDFA
                 .__parse_walk(
@@ -797,10 +825,19 @@ pub mod ast {
     }
     impl<'a> IpLiteral<'a> {
         /// Parses all of `input` as `IP-literal`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(tags) = __IP_LITERAL_TDFA
+                .__shape_tags::<_, 14>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         #[doc(hidden)]
@@ -816,6 +853,25 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 14];
+            __IP_LITERAL_TDFA
+                .__parse_walk(
+                    "file",
+                    "IP-literal",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 14];
             __IP_LITERAL_TDFA
                 .__parse_walk(

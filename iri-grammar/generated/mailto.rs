@@ -1051,10 +1051,19 @@ pub mod ast {
     }
     impl<'a> Hfield<'a> {
         /// Parses all of `input` as `hfield`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(tags) = __HFIELD_TDFA
+                .__shape_tags::<_, 6>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         #[doc(hidden)]
@@ -1070,6 +1079,25 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 6];
+            __HFIELD_TDFA
+                .__parse_walk(
+                    "mailto",
+                    "hfield",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __HFIELD_TDFA
                 .__parse_walk(
@@ -1474,10 +1502,19 @@ pub mod ast {
     }
     impl<'a> QuotedString<'a> {
         /// Parses all of `input` as `quoted-string`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(tags) = __QUOTED_STRING_TDFA
+                .__shape_tags::<_, 6>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         #[doc(hidden)]
@@ -1493,6 +1530,25 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 6];
+            __QUOTED_STRING_TDFA
+                .__parse_walk(
+                    "mailto",
+                    "quoted-string",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __QUOTED_STRING_TDFA
                 .__parse_walk(

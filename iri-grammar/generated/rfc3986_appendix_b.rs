@@ -531,10 +531,19 @@ pub mod ast {
     }
     impl<'a> Authority<'a> {
         /// Parses all of `input` as `authority`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(tags) = __AUTHORITY_TDFA
+                .__shape_tags::<_, 16>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         #[doc(hidden)]
@@ -550,6 +559,25 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 16];
+            __AUTHORITY_TDFA
+                .__parse_walk(
+                    "rfc3986_appendix_b",
+                    "authority",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 16];
             __AUTHORITY_TDFA
                 .__parse_walk(

@@ -1051,10 +1051,19 @@ pub mod ast {
     }
     impl<'a> Iri<'a> {
         /// Parses all of `input` as `IRI`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(tags) = __IRI_TDFA
+                .__shape_tags::<_, 10>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         #[doc(hidden)]
@@ -1070,6 +1079,25 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 10];
+            __IRI_TDFA
+                .__parse_walk(
+                    "rfc3987",
+                    "IRI",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __IRI_TDFA
                 .__parse_walk(
@@ -1182,10 +1210,19 @@ pub mod ast {
     }
     impl<'a> IhierPart<'a> {
         /// Parses all of `input` as `ihier-part`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(tags) = __IHIER_PART_TDFA
+                .__shape_tags::<_, 20>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         #[doc(hidden)]
@@ -1201,6 +1238,25 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 20];
+            __IHIER_PART_TDFA
+                .__parse_walk(
+                    "rfc3987",
+                    "ihier-part",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 20];
             __IHIER_PART_TDFA
                 .__parse_walk(
@@ -1593,10 +1649,19 @@ pub mod ast {
     }
     impl<'a> IrelativePart<'a> {
         /// Parses all of `input` as `irelative-part`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(tags) = __IRELATIVE_PART_TDFA
+                .__shape_tags::<_, 20>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         #[doc(hidden)]
@@ -1612,6 +1677,25 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 20];
+            __IRELATIVE_PART_TDFA
+                .__parse_walk(
+                    "rfc3987",
+                    "irelative-part",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 20];
             __IRELATIVE_PART_TDFA
                 .__parse_walk(
@@ -1704,10 +1788,19 @@ pub mod ast {
     }
     impl<'a> Iauthority<'a> {
         /// Parses all of `input` as `iauthority`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(tags) = __IAUTHORITY_TDFA
+                .__shape_tags::<_, 8>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         #[doc(hidden)]
@@ -1723,6 +1816,25 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 8];
+            __IAUTHORITY_TDFA
+                .__parse_walk(
+                    "rfc3987",
+                    "iauthority",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 8];
             __IAUTHORITY_TDFA
                 .__parse_walk(
@@ -1909,10 +2021,19 @@ pub mod ast {
     }
     impl<'a> Ipath<'a> {
         /// Parses all of `input` as `ipath`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(tags) = __IPATH_TDFA
+                .__shape_tags::<_, 32>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         #[doc(hidden)]
@@ -1928,6 +2049,25 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 32];
+            __IPATH_TDFA
+                .__parse_walk(
+                    "rfc3987",
+                    "ipath",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 32];
             __IPATH_TDFA
                 .__parse_walk(

@@ -1042,10 +1042,19 @@ pub mod ast {
     }
     impl<'a> TelephoneUri<'a> {
         /// Parses all of `input` as `telephone-uri`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(tags) = __TELEPHONE_URI_TDFA
+                .__shape_tags::<_, 4>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         #[doc(hidden)]
@@ -1061,6 +1070,25 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 4];
+            __TELEPHONE_URI_TDFA
+                .__parse_walk(
+                    "tel",
+                    "telephone-uri",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 4];
             __TELEPHONE_URI_TDFA
                 .__parse_walk(
@@ -1285,10 +1313,19 @@ pub mod ast {
     }
     impl<'a> GlobalNumber<'a> {
         /// Parses all of `input` as `global-number`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(tags) = __GLOBAL_NUMBER_TDFA
+                .__shape_tags::<_, 10>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         #[doc(hidden)]
@@ -1304,6 +1341,25 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 10];
+            __GLOBAL_NUMBER_TDFA
+                .__parse_walk(
+                    "tel",
+                    "global-number",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __GLOBAL_NUMBER_TDFA
                 .__parse_walk(
@@ -1565,10 +1621,19 @@ pub mod ast {
     }
     impl<'a> Par<'a> {
         /// Parses all of `input` as `par`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(tags) = __PAR_TDFA
+                .__shape_tags::<_, 18>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         #[doc(hidden)]
@@ -1584,6 +1649,18 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 18];
+            __PAR_TDFA
+                .__parse_walk("tel", "par", input.as_bytes(), start, end, &mut tags)?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 18];
             __PAR_TDFA
                 .__parse_walk("tel", "par", input.as_bytes(), start, end, &mut tags)?;
@@ -1664,10 +1741,19 @@ pub mod ast {
     }
     impl<'a> Descriptor<'a> {
         /// Parses all of `input` as `descriptor`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(tags) = __DESCRIPTOR_TDFA
+                .__shape_tags::<_, 18>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         #[doc(hidden)]
@@ -1683,6 +1769,25 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 18];
+            __DESCRIPTOR_TDFA
+                .__parse_walk(
+                    "tel",
+                    "descriptor",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 18];
             __DESCRIPTOR_TDFA
                 .__parse_walk(
@@ -1841,10 +1946,19 @@ pub mod ast {
     }
     impl<'a> GlobalNumberDigits<'a> {
         /// Parses all of `input` as `global-number-digits`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(tags) = __GLOBAL_NUMBER_DIGITS_TDFA
+                .__shape_tags::<_, 6>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         #[doc(hidden)]
@@ -1860,6 +1974,25 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 6];
+            __GLOBAL_NUMBER_DIGITS_TDFA
+                .__parse_walk(
+                    "tel",
+                    "global-number-digits",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __GLOBAL_NUMBER_DIGITS_TDFA
                 .__parse_walk(
@@ -2010,10 +2143,19 @@ pub mod ast {
     }
     impl<'a> LocalNumberDigits<'a> {
         /// Parses all of `input` as `local-number-digits`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(tags) = __LOCAL_NUMBER_DIGITS_TDFA
+                .__shape_tags::<_, 6>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         #[doc(hidden)]
@@ -2029,6 +2171,25 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 6];
+            __LOCAL_NUMBER_DIGITS_TDFA
+                .__parse_walk(
+                    "tel",
+                    "local-number-digits",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __LOCAL_NUMBER_DIGITS_TDFA
                 .__parse_walk(
@@ -2137,10 +2298,19 @@ pub mod ast {
     }
     impl<'a> Domainname<'a> {
         /// Parses all of `input` as `domainname`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(tags) = __DOMAINNAME_TDFA
+                .__shape_tags::<_, 6>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         #[doc(hidden)]
@@ -2156,6 +2326,25 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 6];
+            __DOMAINNAME_TDFA
+                .__parse_walk(
+                    "tel",
+                    "domainname",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 6];
             __DOMAINNAME_TDFA
                 .__parse_walk(
@@ -2265,10 +2454,19 @@ pub mod ast {
     }
     impl<'a> Domainlabel<'a> {
         /// Parses all of `input` as `domainlabel`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(tags) = __DOMAINLABEL_TDFA
+                .__shape_tags::<_, 14>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         #[doc(hidden)]
@@ -2284,6 +2482,25 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 14];
+            __DOMAINLABEL_TDFA
+                .__parse_walk(
+                    "tel",
+                    "domainlabel",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 14];
             __DOMAINLABEL_TDFA
                 .__parse_walk(
