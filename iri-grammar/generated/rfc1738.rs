@@ -2509,10 +2509,31 @@ pub mod ast {
     }
     impl<'a> Url<'a> {
         /// Parses all of `input` as `url`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(node) = Httpurl::__try_span(
+                input,
+                start,
+                end,
+            ) {
+                let span = ::abnf_runtime::Span { start, end };
+                return Ok(Self {
+                    span,
+                    text: &input[span.range()],
+                    kind: UrlKind::Httpurl(node),
+                });
+            }
+            if let ::core::option::Option::Some(tags) = __URL_TDFA
+                .__shape_tags::<_, 46>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         ///
@@ -2542,6 +2563,25 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 46];
+            __URL_TDFA
+                .__parse_walk(
+                    "rfc1738",
+                    "url",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 46];
             __URL_TDFA
                 .__parse_walk(
@@ -4398,7 +4438,7 @@ pub mod ast {
         }
         /// `parse_span` without the error (`None` where the span does not match): `Url` tries this rule first, its first alternative.
         #[doc(hidden)]
-        #[inline]
+        #[inline(always)]
         pub fn __try_span(
             input: &'a str,
             start: usize,
@@ -4411,6 +4451,15 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            Self::__try_walked(input, start, end)
+        }
+        /// [`Self::__try_span`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __try_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::option::Option<Self> {
             let mut tags = [usize::MAX; 8];
             __HTTPURL_TDFA.__run_walk(input.as_bytes(), start, end, &mut tags).ok()?;
             ::core::option::Option::Some(
@@ -5163,10 +5212,24 @@ pub mod ast {
     }
     impl<'a> Waisurl<'a> {
         /// Parses all of `input` as `waisurl`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(node) = Waisdatabase::__try_span(
+                input,
+                start,
+                end,
+            ) {
+                let span = ::abnf_runtime::Span { start, end };
+                return Ok(Self {
+                    span,
+                    text: &input[span.range()],
+                    kind: WaisurlKind::Waisdatabase(node),
+                });
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         ///
@@ -5189,6 +5252,25 @@ pub mod ast {
                     kind: WaisurlKind::Waisdatabase(node),
                 });
             }
+            let mut tags = [usize::MAX; 14];
+            __WAISURL_TDFA
+                .__parse_walk(
+                    "rfc1738",
+                    "waisurl",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 14];
             __WAISURL_TDFA
                 .__parse_walk(
@@ -5306,8 +5388,17 @@ pub mod ast {
         }
         /// `parse_span` without the error (`None` where the span does not match): `Waisurl` tries this rule first, its first alternative.
         #[doc(hidden)]
-        #[inline]
+        #[inline(always)]
         pub fn __try_span(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::option::Option<Self> {
+            Self::__try_walked(input, start, end)
+        }
+        /// [`Self::__try_span`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __try_walked(
             input: &'a str,
             start: usize,
             end: usize,

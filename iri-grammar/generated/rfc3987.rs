@@ -1120,7 +1120,7 @@ pub mod ast {
         }
         /// `parse_span` without the error (`None` where the span does not match): `IriReference` tries this rule first, its first alternative.
         #[doc(hidden)]
-        #[inline]
+        #[inline(always)]
         pub fn __try_span(
             input: &'a str,
             start: usize,
@@ -1133,6 +1133,15 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            Self::__try_walked(input, start, end)
+        }
+        /// [`Self::__try_span`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __try_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::option::Option<Self> {
             let mut tags = [usize::MAX; 10];
             __IRI_TDFA.__run_walk(input.as_bytes(), start, end, &mut tags).ok()?;
             ::core::option::Option::Some(
@@ -1354,10 +1363,24 @@ pub mod ast {
     }
     impl<'a> IriReference<'a> {
         /// Parses all of `input` as `IRI-reference`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(node) = Iri::__try_span(
+                input,
+                start,
+                end,
+            ) {
+                let span = ::abnf_runtime::Span { start, end };
+                return Ok(Self {
+                    span,
+                    text: &input[span.range()],
+                    kind: IriReferenceKind::Iri(node),
+                });
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         ///
@@ -1380,6 +1403,25 @@ pub mod ast {
                     kind: IriReferenceKind::Iri(node),
                 });
             }
+            let mut tags = [usize::MAX; 10];
+            __IRI_REFERENCE_TDFA
+                .__parse_walk(
+                    "rfc3987",
+                    "IRI-reference",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __IRI_REFERENCE_TDFA
                 .__parse_walk(

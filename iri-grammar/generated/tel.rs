@@ -1169,10 +1169,31 @@ pub mod ast {
     }
     impl<'a> TelephoneSubscriber<'a> {
         /// Parses all of `input` as `telephone-subscriber`; the error says where it stopped matching.
+        #[inline(always)]
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            Self::parse_span(input, 0, input.len())
+            let (start, end) = (0, input.len());
+            if let ::core::option::Option::Some(node) = GlobalNumber::__try_span(
+                input,
+                start,
+                end,
+            ) {
+                let span = ::abnf_runtime::Span { start, end };
+                return Ok(Self {
+                    span,
+                    text: &input[span.range()],
+                    kind: TelephoneSubscriberKind::GlobalNumber(node),
+                });
+            }
+            if let ::core::option::Option::Some(tags) = __TELEPHONE_SUBSCRIBER_TDFA
+                .__shape_tags::<_, 10>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            Self::__parse_walked(input, start, end)
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         ///
@@ -1202,6 +1223,25 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            let mut tags = [usize::MAX; 10];
+            __TELEPHONE_SUBSCRIBER_TDFA
+                .__parse_walk(
+                    "tel",
+                    "telephone-subscriber",
+                    input.as_bytes(),
+                    start,
+                    end,
+                    &mut tags,
+                )?;
+            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+        }
+        /// [`Self::parse`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __parse_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let mut tags = [usize::MAX; 10];
             __TELEPHONE_SUBSCRIBER_TDFA
                 .__parse_walk(
@@ -1382,7 +1422,7 @@ pub mod ast {
         }
         /// `parse_span` without the error (`None` where the span does not match): `TelephoneSubscriber` tries this rule first, its first alternative.
         #[doc(hidden)]
-        #[inline]
+        #[inline(always)]
         pub fn __try_span(
             input: &'a str,
             start: usize,
@@ -1395,6 +1435,15 @@ pub mod ast {
                     Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
                 );
             }
+            Self::__try_walked(input, start, end)
+        }
+        /// [`Self::__try_span`] for an input that fits no shape: walked.
+        #[doc(hidden)]
+        pub fn __try_walked(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::option::Option<Self> {
             let mut tags = [usize::MAX; 10];
             __GLOBAL_NUMBER_TDFA
                 .__run_walk(input.as_bytes(), start, end, &mut tags)

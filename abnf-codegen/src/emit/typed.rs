@@ -975,6 +975,7 @@ pub fn ast_module(
             })
         };
         let mut inline_parse = false;
+        let mut first_read = None;
         let shaped_read = shape_read(quote!(Ok));
         let parse_span = match (stack_index, trees) {
             (Some((index, hole_bytes)), Some(t)) => {
@@ -1014,7 +1015,8 @@ pub fn ast_module(
                     }
                 });
                 let shaped = shape_read(quote!(Ok));
-                inline_parse = first.is_none() && shaped.is_some();
+                inline_parse = first.is_some() || shaped.is_some();
+                first_read = first.clone();
                 // (The walk in line here, not a call of `__parse_walked`:
                 // the call made language tags' parts 721 -> 738
                 // instructions.)
@@ -1053,9 +1055,15 @@ pub fn ast_module(
             quote! {
                 #[doc = #doc]
                 #[doc(hidden)]
-                #[inline]
+                #[inline(always)]
                 pub fn __try_span(input: &'a #text, start: usize, end: usize) -> ::core::option::Option<Self> {
                     #try_shaped
+                    Self::__try_walked(input, start, end)
+                }
+
+                /// [`Self::__try_span`] for an input that fits no shape: walked.
+                #[doc(hidden)]
+                pub fn __try_walked(input: &'a #text, start: usize, end: usize) -> ::core::option::Option<Self> {
                     let mut tags = [usize::MAX; #ntags];
                     #tdfa_ident.__run_walk(#bytes, start, end, &mut tags).ok()?;
                     ::core::option::Option::Some(Self::__from_tags(input, #rt::Span { start, end }, &tags[..]))
@@ -1064,19 +1072,22 @@ pub fn ast_module(
         } else {
             quote!()
         };
-        // With shapes, `parse` reads a short input off its shape inline,
+        // With shapes (or a first alternative tried on its own, read off
+        // its shapes), `parse` reads a short input off its shape inline,
         // always, so that the caller's code computes only the fields it
         // reads and copies no node: a tree costs what the caller reads of
         // it (RFC 3339 timestamps' eight fields: 338 -> 186 instructions a
-        // tree, 41-55 -> 24-33 ns). The walk stays out of line. (`parse_span`,
-        // which parents call for their parts, stays out of line: inlined,
-        // it made language tags' parts 719 -> 768 instructions.)
+        // tree, 41-55 -> 24-33 ns; language tags' parts 721 -> 670). The
+        // walk stays out of line. (`parse_span`, which parents call for
+        // their parts, stays out of line: inlined, it made language tags'
+        // parts 719 -> 768 instructions.)
         let (parse_fn, walked) = if inline_parse {
             (
                 quote! {
                     #[inline(always)]
                     pub fn parse(input: &'a #text) -> ::core::result::Result<Self, #rt::MatchError> {
                         let (start, end) = (0, input.len());
+                        #first_read
                         #shaped_read
                         Self::__parse_walked(input, start, end)
                     }
