@@ -1014,7 +1014,7 @@ pub fn ast_module(
                         }
                     }
                 });
-                let shaped = shape_read(quote!(Ok));
+                let shaped = shaped_read.clone();
                 inline_parse = first.is_some() || shaped.is_some();
                 first_read = first.clone();
                 // (The walk in line here, not a call of `__parse_walked`:
