@@ -974,9 +974,28 @@ pub fn ast_module(
                 }
             })
         };
-        let mut inline_parse = false;
-        let mut first_read = None;
-        let shaped_read = shape_read(quote!(Ok));
+        // The first alternative is all one rule: where it matches the
+        // whole span, it is the alternative a parse picks, and its own walk
+        // reads its parts ([`whole_first_alternatives`]).
+        let first = firsts.get(ty.name.as_str()).map(|f| {
+            let (kind, variant, part) = (format_ident!("{}Kind", ty.name), ident(f.variant), ident(f.part));
+            quote! {
+                if let ::core::option::Option::Some(node) = #part::__try_span(input, start, end) {
+                    let span = #rt::Span { start, end };
+                    return Ok(Self { span, text: &input[span.range()], kind: #kind::#variant(node) });
+                }
+            }
+        });
+        let shaped = shape_read(quote!(Ok));
+        // The walk of a rule without a stack, in `parse_span` and (for
+        // `parse`) in `__parse_walked`.
+        let walk = quote! {
+            let mut tags = [usize::MAX; #ntags];
+            #tdfa_ident.__parse_walk(#gname, #rule, #bytes, start, end, &mut tags)?;
+            Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags[..]))
+        };
+        let with_stack = matches!((stack_index, trees), (Some(_), Some(_)));
+        let inline_parse = !with_stack && (first.is_some() || shaped.is_some());
         let parse_span = match (stack_index, trees) {
             (Some((index, hole_bytes)), Some(t)) => {
                 let rec = format_ident!("{}_TREE", tdfa.ident);
@@ -1000,34 +1019,13 @@ pub fn ast_module(
                     Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags[..], &holes))
                 }
             }
-            _ => {
-                // The first alternative is all one rule: where it matches
-                // the whole span, it is the alternative a parse picks, and
-                // its own walk reads its parts ([`whole_first_alternatives`]).
-                let first = firsts.get(ty.name.as_str()).map(|f| {
-                    let (kind, variant, part) =
-                        (format_ident!("{}Kind", ty.name), ident(f.variant), ident(f.part));
-                    quote! {
-                        if let ::core::option::Option::Some(node) = #part::__try_span(input, start, end) {
-                            let span = #rt::Span { start, end };
-                            return Ok(Self { span, text: &input[span.range()], kind: #kind::#variant(node) });
-                        }
-                    }
-                });
-                let shaped = shaped_read.clone();
-                inline_parse = first.is_some() || shaped.is_some();
-                first_read = first.clone();
-                // (The walk in line here, not a call of `__parse_walked`:
-                // the call made language tags' parts 721 -> 738
-                // instructions.)
-                quote! {
-                    #first
-                    #shaped
-                    let mut tags = [usize::MAX; #ntags];
-                    #tdfa_ident.__parse_walk(#gname, #rule, #bytes, start, end, &mut tags)?;
-                    Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags[..]))
-                }
-            }
+            // (The walk in line here, not a call of `__parse_walked`: the
+            // call made language tags' parts 721 -> 738 instructions.)
+            _ => quote! {
+                #first
+                #shaped
+                #walk
+            },
         };
         let first_doc = match firsts.get(ty.name.as_str()) {
             Some(FirstAlternative { part, rule, .. }) => {
@@ -1087,8 +1085,8 @@ pub fn ast_module(
                     #[inline(always)]
                     pub fn parse(input: &'a #text) -> ::core::result::Result<Self, #rt::MatchError> {
                         let (start, end) = (0, input.len());
-                        #first_read
-                        #shaped_read
+                        #first
+                        #shaped
                         Self::__parse_walked(input, start, end)
                     }
                 },
@@ -1096,9 +1094,7 @@ pub fn ast_module(
                     /// [`Self::parse`] for an input that fits no shape: walked.
                     #[doc(hidden)]
                     pub fn __parse_walked(input: &'a #text, start: usize, end: usize) -> ::core::result::Result<Self, #rt::MatchError> {
-                        let mut tags = [usize::MAX; #ntags];
-                        #tdfa_ident.__parse_walk(#gname, #rule, #bytes, start, end, &mut tags)?;
-                        Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags[..]))
+                        #walk
                     }
                 },
             )
