@@ -137,15 +137,23 @@ impl Recognizer {
     /// where the CPU has AVX-512 VBMI ([`crate::table::Shuffle`]), and as
     /// above if they reach a state it has no lane for; longer inputs walk
     /// their first 32 bytes so, and the rest bit-parallel from there.
-    #[inline]
+    #[inline(always)]
     pub fn is_match_bytes(&self, input: &[u8]) -> bool {
         // A short input of a language of few shapes (a UUID, a timestamp):
         // every position checked at once, no walk.
         if let Some(sh) = &self.table.shapes {
-            if let Some(verdict) = sh.full_match(input, Level::detected()) {
-                return verdict;
+            if sh.decides(input.len()) {
+                return sh.fits(input);
             }
         }
+        self.is_match_walked(input)
+    }
+
+    /// [`Recognizer::is_match_bytes`] past the shapes, out of line: the
+    /// shapes' check is a few instructions in the caller's code and one
+    /// call, with none of the walks' register saves.
+    #[inline(never)]
+    fn is_match_walked(&self, input: &[u8]) -> bool {
         if let Some(sh) = &self.table.shuffle {
             let level = Level::detected();
             if level == Level::Vbmi {

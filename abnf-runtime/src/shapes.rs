@@ -17,7 +17,9 @@ use crate::simd::{self, AtomNibbles, Level, SHAPE_LEN};
 #[derive(Clone, Copy, Debug)]
 pub struct Shapes<'a> {
     /// Byte → its buckets (`rest` unused), as nibble lookups and as a
-    /// table (`classes[b]` is `nibbles.class(b)`).
+    /// table (`classes[b]` is `nibbles.class(b)`). (Only vectors read the
+    /// nibbles: other CPUs take the scalar twin, which reads the table.)
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) nibbles: AtomNibbles,
     pub(crate) classes: &'a [u8; 256],
     /// The shapes of inputs of `n` bytes are `ids[first[n]..first[n + 1]]`.
@@ -160,15 +162,26 @@ impl<'a> Shapes<'a> {
     /// among all shapes (those of shorter inputs first), if any.
     #[inline(always)]
     pub(crate) fn shape_of(&self, input: &[u8], level: Level) -> Option<usize> {
-        let n = input.len();
+        simd::shape_of(level.min(Level::detected()), self, input)
+    }
+
+    /// Whether `input`, an input the shapes decide ([`Shapes::decides`]),
+    /// fits one, at the best level this CPU has: the level's choice in the
+    /// caller's code, then one call of two arguments (what a UUID's or a
+    /// timestamp's validation costs is mostly this call).
+    #[inline(always)]
+    pub(crate) fn fits(&self, input: &[u8]) -> bool {
+        simd::fits(self, input)
+    }
+
+    /// The shapes of inputs of `n` bytes (at most [`SHAPE_LEN`]): the
+    /// index of the first among all shapes, and their rows' ids (none
+    /// when no input of this length matches or, past `decided`, the walk
+    /// decides it).
+    #[inline(always)]
+    pub(crate) fn ids_of(&self, n: usize) -> (usize, &'a [u8]) {
         let a = usize::from(self.first[n]);
-        let ids = &self.ids[a..usize::from(self.first[n + 1])];
-        if ids.is_empty() {
-            // No input of this length matches, or (past `decided`) the
-            // walk decides it: nothing to classify.
-            return None;
-        }
-        simd::match_shapes_with(level, &self.nibbles, self.classes, self.rows, ids, input).map(|k| a + k)
+        (a, &self.ids[a..usize::from(self.first[n + 1])])
     }
 
     /// Where the section that starts at byte `at` ends (what a tagged

@@ -1386,6 +1386,62 @@ pub fn match_shapes_with(
     match_shapes_scalar(classes, rows, ids, input)
 }
 
+/// The index of the shape of `sh` that `input` fits, among all of them,
+/// at `level`, which must be a level this CPU has (at most
+/// [`Level::detected`]): [`match_shapes_with`] for the shapes of
+/// `input`'s length, in one call of two arguments.
+#[inline(always)]
+pub(crate) fn shape_of(level: Level, sh: &crate::shapes::Shapes<'_>, input: &[u8]) -> Option<usize> {
+    debug_assert!(level <= Level::detected());
+    if input.len() > SHAPE_LEN {
+        return None;
+    }
+    #[cfg(target_arch = "x86_64")]
+    match level {
+        // SAFETY: `level` is at most `Level::detected` (the caller's
+        // promise), which found AVX-512 F and BW (CPUID and XCR0) on this
+        // CPU; the input is at most `SHAPE_LEN` bytes.
+        Level::Avx512 | Level::Vbmi => return unsafe { x86_64::shape_of_avx512(sh, input) },
+        // SAFETY: as above, AVX2.
+        Level::Avx2 => return unsafe { x86_64::shape_of_avx2(sh, input) },
+        // SAFETY: as above, SSSE3.
+        Level::Ssse3 => return unsafe { x86_64::shape_of_ssse3(sh, input) },
+        Level::Scalar => {}
+    }
+    let _ = level;
+    let (a, ids) = sh.ids_of(input.len());
+    if ids.is_empty() {
+        return None;
+    }
+    match_shapes_scalar(sh.classes, sh.rows, ids, input).map(|k| a + k)
+}
+
+/// Whether `input` fits a shape of `sh`, at the best level this CPU has.
+#[inline(always)]
+pub(crate) fn fits(sh: &crate::shapes::Shapes<'_>, input: &[u8]) -> bool {
+    if input.len() > SHAPE_LEN {
+        return false;
+    }
+    #[cfg(target_arch = "x86_64")]
+    match Level::detected() {
+        // SAFETY: `Level::detected` found AVX-512 F and BW (CPUID and
+        // XCR0) on this CPU; the input is at most `SHAPE_LEN` bytes.
+        Level::Avx512 | Level::Vbmi => return unsafe { x86_64::fits_avx512(sh, input) },
+        // SAFETY: as above, AVX2.
+        Level::Avx2 => return unsafe { x86_64::fits_avx2(sh, input) },
+        // SAFETY: as above, SSSE3.
+        Level::Ssse3 => return unsafe { x86_64::fits_ssse3(sh, input) },
+        Level::Scalar => {}
+    }
+    fits_scalar(sh, input)
+}
+
+/// [`fits`] without vectors, out of line.
+#[inline(never)]
+fn fits_scalar(sh: &crate::shapes::Shapes<'_>, input: &[u8]) -> bool {
+    shape_of(Level::Scalar, sh, input).is_some()
+}
+
 /// The bytes of `input` (under 8 of them) as a little-endian word, the
 /// rest zeros: two overlapping loads of four or two bytes, not one load
 /// per byte.

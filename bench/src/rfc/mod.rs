@@ -303,4 +303,48 @@ mod tests {
         }
         assert!(inputs > 15_000, "{inputs}");
     }
+
+    /// A recognizer with shapes decides short inputs by them, at the
+    /// level the CPU has, in the caller's code: at every level, on every
+    /// input of the corpora (and each cut short or one byte longer), the
+    /// verdict of the table's plain walk.
+    #[test]
+    fn shapes_decide_as_the_table_walks_at_every_level() {
+        use abnf_runtime::simd::{cap_level, Level};
+        let mut decided = 0;
+        for level in Level::available() {
+            cap_level(level);
+            for (grammar, r) in [
+                (Grammar::Timestamp, &rfc3339::DATE_TIME),
+                (Grammar::Uuid, &rfc9562::UUID),
+                (Grammar::LanguageTag, &rfc5646::LANGUAGE_TAG),
+            ] {
+                // (The language tag's recognizer has no shapes: the walk.)
+                assert_eq!(r.is_positional(), grammar != Grammar::LanguageTag, "{grammar:?}");
+                for s in grammar.corpus(2000, 11) {
+                    let longer = format!("{s}0");
+                    for input in [
+                        &s[..],
+                        &s[..s.len() / 2],
+                        &s[..s.len().saturating_sub(1)],
+                        &longer,
+                    ] {
+                        let b = input.as_bytes();
+                        decided += usize::from(
+                            r.table()
+                                .shapes()
+                                .is_some_and(|sh| sh.full_match(b, level).is_some()),
+                        );
+                        assert_eq!(
+                            r.is_match_bytes(b),
+                            r.table().full_match(b).is_ok(),
+                            "{grammar:?} at {level:?}: {input:?}"
+                        );
+                    }
+                }
+            }
+        }
+        cap_level(Level::Vbmi);
+        assert!(decided > 20_000, "{decided}");
+    }
 }

@@ -411,6 +411,7 @@ fn lane(t: &[u8; 16]) -> __m256i {
 /// # Safety
 ///
 /// The CPU must have AVX2; `input` must hold at most 64 bytes.
+#[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn match_shapes_avx2(
     nibbles: &AtomNibbles,

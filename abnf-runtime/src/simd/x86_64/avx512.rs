@@ -204,6 +204,7 @@ pub(crate) unsafe fn find_byte_avx512_short(input: &[u8], byte: u8) -> Option<us
 ///
 /// The CPU must have AVX-512 F and BW (and the OS must save their
 /// registers); `input` must hold at most 64 bytes.
+#[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(crate) unsafe fn match_shapes_avx512(
     nibbles: &AtomNibbles,

@@ -44,3 +44,49 @@ pub(crate) mod ssse3;
 pub(crate) mod vbmi;
 
 use super::{HIGH, LEAD_HIGH};
+use crate::shapes::Shapes;
+
+/// [`Shapes::shape_of`] and [`Shapes::fits`] at one level: the length's
+/// shapes looked up and matched in one function of two arguments, the
+/// level's kernel inlined (the kernel alone takes seven, one of them on
+/// the stack).
+macro_rules! shape_of_at {
+    ($name:ident, $fits:ident, $features:literal, $kernel:path) => {
+        /// [`Shapes::shape_of`] at one level.
+        ///
+        /// # Safety
+        ///
+        /// The CPU must have the level's features; `input` must hold at
+        /// most [`crate::simd::SHAPE_LEN`] bytes.
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn $name(sh: &Shapes<'_>, input: &[u8]) -> Option<usize> {
+            let (a, ids) = sh.ids_of(input.len());
+            if ids.is_empty() {
+                return None;
+            }
+            // SAFETY: the caller's promises are the kernel's.
+            unsafe { $kernel(&sh.nibbles, sh.rows, ids, input) }.map(|k| a + k)
+        }
+
+        /// [`Shapes::fits`] at one level.
+        ///
+        /// # Safety
+        ///
+        /// As above.
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn $fits(sh: &Shapes<'_>, input: &[u8]) -> bool {
+            // SAFETY: the caller's promises.
+            unsafe { $name(sh, input) }.is_some()
+        }
+    };
+}
+
+shape_of_at!(shape_of_ssse3, fits_ssse3, "ssse3", ssse3::match_shapes_ssse3);
+shape_of_at!(shape_of_avx2, fits_avx2, "avx2", avx2::match_shapes_avx2);
+shape_of_at!(
+    shape_of_avx512,
+    fits_avx512,
+    "avx512f,avx512bw",
+    avx512::match_shapes_avx512
+);

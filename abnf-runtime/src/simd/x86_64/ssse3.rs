@@ -426,6 +426,7 @@ pub(crate) unsafe fn walk_exits_ssse3<W: ExitWalk>(
 /// # Safety
 ///
 /// The CPU must have SSSE3; `input` must hold at most 64 bytes.
+#[inline]
 #[target_feature(enable = "ssse3")]
 pub(crate) unsafe fn match_shapes_ssse3(
     nibbles: &AtomNibbles,
