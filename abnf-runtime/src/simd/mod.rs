@@ -1387,18 +1387,19 @@ pub fn match_shapes_with(
 }
 
 /// The index of the shape of `sh` that `input` fits, among all of them,
-/// at `level`, which must be a level this CPU has (at most
-/// [`Level::detected`]): [`match_shapes_with`] for the shapes of
-/// `input`'s length, in one call of two arguments.
+/// at `level`, which must be a level this CPU has (one that
+/// [`Level::detected`] returned: [`cap_level`] only ever lowers it below
+/// what the CPU has, so a cap changed since does not matter):
+/// [`match_shapes_with`] for the shapes of `input`'s length, in one call
+/// of two arguments.
 #[inline(always)]
 pub(crate) fn shape_of(level: Level, sh: &crate::shapes::Shapes<'_>, input: &[u8]) -> Option<usize> {
-    debug_assert!(level <= Level::detected());
     if input.len() > SHAPE_LEN {
         return None;
     }
     #[cfg(target_arch = "x86_64")]
     match level {
-        // SAFETY: `level` is at most `Level::detected` (the caller's
+        // SAFETY: `level` is one `Level::detected` returned (the caller's
         // promise), which found AVX-512 F and BW (CPUID and XCR0) on this
         // CPU; the input is at most `SHAPE_LEN` bytes.
         Level::Avx512 | Level::Vbmi => return unsafe { x86_64::shape_of_avx512(sh, input) },
