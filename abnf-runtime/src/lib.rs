@@ -102,6 +102,17 @@ pub mod __private {
         tags.optional(input, g)
     }
 
+    /// The list of group `g`'s repetition, whose items `item` reads.
+    #[inline]
+    pub fn list<'a, T, S: crate::tagged::Text + ?Sized, R: Tags<'a, S>>(
+        input: &'a S,
+        tags: R,
+        g: usize,
+        item: fn(&'a S, usize, usize) -> Option<(T, usize)>,
+    ) -> crate::List<'a, T, S> {
+        crate::List::__of_group(input, tags, g, item)
+    }
+
     /// The text (or bytes) of the node whose span is `span` and whose
     /// tags are `tags` (a nested part's: from its group on).
     #[inline]

@@ -233,6 +233,16 @@ pub trait Tags<'a, S: Text + ?Sized>: TagRead {
     fn optional(self, input: &'a S, g: usize) -> Option<&'a S> {
         self.group(g).map(|s| input.__part(s.start, s.end))
     }
+
+    /// Whether group `g`'s span is known to lie in `input` with every
+    /// offset in it a char boundary (so that it, and any part of it, may
+    /// be sliced with no check): never for a walk's tags; for a shape's,
+    /// where every row sets the group in order and the span is ASCII.
+    #[inline(always)]
+    fn trusted(self, g: usize) -> bool {
+        let _ = g;
+        false
+    }
 }
 
 impl TagRead for &[usize] {
@@ -415,6 +425,11 @@ impl<'a, S: Text + ?Sized, const N: usize> Tags<'a, S> for ShapeTags<'_, 'a, S, 
             // A tag never set (0xFF) is past `len` (at most 64): empty.
             self.slice(a, b)
         }
+    }
+
+    #[inline(always)]
+    fn trusted(self, g: usize) -> bool {
+        self.always_set(g)
     }
 
     #[inline(always)]
@@ -1296,6 +1311,9 @@ pub struct List<'a, T, S: Text + ?Sized = str> {
     pos: usize,
     end: usize,
     item: fn(&'a S, usize, usize) -> Option<(T, usize)>,
+    /// `start..end`, where `start` is the first `pos`, lies in `input`
+    /// and every offset in it is a char boundary ([`Tags::trusted`]).
+    trusted: bool,
 }
 
 impl<T, S: Text + ?Sized> Clone for List<'_, T, S> {
@@ -1307,20 +1325,38 @@ impl<T, S: Text + ?Sized> Clone for List<'_, T, S> {
 impl<T, S: Text + ?Sized> Copy for List<'_, T, S> {}
 
 impl<'a, T, S: Text + ?Sized> List<'a, T, S> {
+    /// The list of group `g` of `tags`, whose text is sliced with no
+    /// check where the tags vouch for its span ([`Tags::trusted`]).
     #[doc(hidden)]
-    pub fn __new(input: &'a S, span: Span, item: fn(&'a S, usize, usize) -> Option<(T, usize)>) -> Self {
+    #[inline(always)]
+    pub fn __of_group<R: Tags<'a, S>>(
+        input: &'a S,
+        tags: R,
+        g: usize,
+        item: fn(&'a S, usize, usize) -> Option<(T, usize)>,
+    ) -> Self {
+        let span = tags.span(g);
         List {
             input,
             pos: span.start,
             end: span.end,
             item,
+            trusted: tags.trusted(g),
         }
     }
 
     /// The input of the whole repetition (what is left of it once
     /// iteration has started).
+    #[inline]
     pub fn text(&self) -> &'a S {
-        self.input.__part(self.pos, self.end)
+        if self.trusted {
+            // SAFETY: `trusted` says the list's first `pos` to `end` lies
+            // in `input` with every offset in it a char boundary; `pos`
+            // only grows, and is clamped to `end` here.
+            unsafe { self.input.__part_unchecked(self.pos.min(self.end), self.end) }
+        } else {
+            self.input.__part(self.pos, self.end)
+        }
     }
 }
 

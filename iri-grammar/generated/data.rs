@@ -845,11 +845,7 @@ pub mod ast {
                     .map(|s| Subtype::__from_tags(input, s, __rt::nested(tags, 12))),
                 type_: __rt::group(tags, 1)
                     .map(|s| Type::__from_tags(input, s, __rt::nested(tags, 2))),
-                parameters: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 15),
-                    __mediatype_parameters_item,
-                ),
+                parameters: __rt::list(input, tags, 15, __mediatype_parameters_item),
             }
         }
     }

@@ -896,11 +896,7 @@ pub mod ast {
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
                 ),
-                addr_specs: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 2),
-                    __to_addr_specs_item,
-                ),
+                addr_specs: __rt::list(input, tags, 2, __to_addr_specs_item),
             }
         }
     }
@@ -1012,11 +1008,7 @@ pub mod ast {
                     __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
-                hfields: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 4),
-                    __hfields_hfields_item,
-                ),
+                hfields: __rt::list(input, tags, 4, __hfields_hfields_item),
             }
         }
     }
@@ -1417,11 +1409,7 @@ pub mod ast {
                     DomainKind::DotAtomText(__rt::leaf(input, tags, 2))
                 } else if __rt::group(tags, 3).is_some() {
                     DomainKind::DtextNoObs(
-                        ::abnf_runtime::List::__new(
-                            input,
-                            __rt::span(tags, 4),
-                            __domain_dtext_no_obss_item,
-                        ),
+                        __rt::list(input, tags, 4, __domain_dtext_no_obss_item),
                     )
                 } else {
                     __rt::inconsistent("mailto", "domain", span.start)
@@ -1581,11 +1569,7 @@ pub mod ast {
                 span,
                 text: __rt::node_text(input, tags, span),
                 fws: __rt::optional(input, tags, 2),
-                qcontents: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 1),
-                    __quotedstring_qcontents_item,
-                ),
+                qcontents: __rt::list(input, tags, 1, __quotedstring_qcontents_item),
             }
         }
     }

@@ -2812,11 +2812,7 @@ pub mod ast {
                 text: __rt::node_text(input, tags, span),
                 kind: if __rt::group(tags, 1).is_some() {
                     SchemepartKind::Xchar(
-                        ::abnf_runtime::List::__new(
-                            input,
-                            __rt::span(tags, 2),
-                            __schemepart_xchars_item,
-                        ),
+                        __rt::list(input, tags, 2, __schemepart_xchars_item),
                     )
                 } else if __rt::group(tags, 3).is_some() {
                     SchemepartKind::IpSchemepart(
@@ -3473,11 +3469,7 @@ pub mod ast {
                     __rt::span(tags, 2),
                     __rt::nested(tags, 4),
                 ),
-                domainlabels: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 1),
-                    __hostname_domainlabels_item,
-                ),
+                domainlabels: __rt::list(input, tags, 1, __hostname_domainlabels_item),
             }
         }
     }
@@ -3632,9 +3624,10 @@ pub mod ast {
                 } else if __rt::group(tags, 3).is_some() {
                     DomainlabelKind::Alphadigit2 {
                         alphadigit: __rt::leaf(input, tags, 4),
-                        alphadigits: ::abnf_runtime::List::__new(
+                        alphadigits: __rt::list(
                             input,
-                            __rt::span(tags, 5),
+                            tags,
+                            5,
                             __domainlabel_alphadigits_item,
                         ),
                         alphadigit_2: __rt::leaf(input, tags, 6),
@@ -3845,9 +3838,10 @@ pub mod ast {
                 } else if __rt::group(tags, 3).is_some() {
                     ToplabelKind::Alpha2 {
                         alpha: __rt::leaf(input, tags, 4),
-                        alphadigits: ::abnf_runtime::List::__new(
+                        alphadigits: __rt::list(
                             input,
-                            __rt::span(tags, 5),
+                            tags,
+                            5,
                             __toplabel_alphadigits_item,
                         ),
                         alphadigit: __rt::leaf(input, tags, 6),
@@ -4244,11 +4238,7 @@ pub mod ast {
                 span,
                 text: __rt::node_text(input, tags, span),
                 fsegment: __rt::leaf(input, tags, 1),
-                fsegments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 2),
-                    __fpath_fsegments_item,
-                ),
+                fsegments: __rt::list(input, tags, 2, __fpath_fsegments_item),
             }
         }
     }
@@ -4625,11 +4615,7 @@ pub mod ast {
                 span,
                 text: __rt::node_text(input, tags, span),
                 hsegment: __rt::leaf(input, tags, 1),
-                hsegments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 2),
-                    __hpath_hsegments_item,
-                ),
+                hsegments: __rt::list(input, tags, 2, __hpath_hsegments_item),
             }
         }
     }
@@ -5013,11 +4999,7 @@ pub mod ast {
                     __rt::span(tags, 2),
                     __rt::nested(tags, 4),
                 ),
-                uchars: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 1),
-                    __article_uchars_item,
-                ),
+                uchars: __rt::list(input, tags, 1, __article_uchars_item),
             }
         }
     }
@@ -5718,11 +5700,7 @@ pub mod ast {
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
                 ),
-                fieldspecs: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 3),
-                    __prosperourl_fieldspecs_item,
-                ),
+                fieldspecs: __rt::list(input, tags, 3, __prosperourl_fieldspecs_item),
             }
         }
     }
@@ -5865,11 +5843,7 @@ pub mod ast {
                 span,
                 text: __rt::node_text(input, tags, span),
                 psegment: __rt::leaf(input, tags, 1),
-                psegments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 2),
-                    __ppath_psegments_item,
-                ),
+                psegments: __rt::list(input, tags, 2, __ppath_psegments_item),
             }
         }
     }

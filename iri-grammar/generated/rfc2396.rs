@@ -2563,11 +2563,7 @@ pub mod ast {
                     __rt::span(tags, 2),
                     __rt::nested(tags, 4),
                 ),
-                domainlabels: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 1),
-                    __hostname_domainlabels_item,
-                ),
+                domainlabels: __rt::list(input, tags, 1, __hostname_domainlabels_item),
             }
         }
     }
@@ -2722,9 +2718,10 @@ pub mod ast {
                 } else if __rt::group(tags, 3).is_some() {
                     DomainlabelKind::Alphanum2 {
                         alphanum: __rt::leaf(input, tags, 4),
-                        alphanums: ::abnf_runtime::List::__new(
+                        alphanums: __rt::list(
                             input,
-                            __rt::span(tags, 5),
+                            tags,
+                            5,
                             __domainlabel_alphanums_item,
                         ),
                         alphanum_2: __rt::leaf(input, tags, 6),
@@ -2933,11 +2930,7 @@ pub mod ast {
                 } else if __rt::group(tags, 3).is_some() {
                     ToplabelKind::Alpha2 {
                         alpha: __rt::leaf(input, tags, 4),
-                        alphanums: ::abnf_runtime::List::__new(
-                            input,
-                            __rt::span(tags, 5),
-                            __toplabel_alphanums_item,
-                        ),
+                        alphanums: __rt::list(input, tags, 5, __toplabel_alphanums_item),
                         alphanum: __rt::leaf(input, tags, 6),
                     }
                 } else {
@@ -3160,26 +3153,10 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                digits: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 1),
-                    __ipv4address_digits_item,
-                ),
-                digits_2: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 2),
-                    __ipv4address_digits_2_item,
-                ),
-                digits_3: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 3),
-                    __ipv4address_digits_3_item,
-                ),
-                digits_4: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 4),
-                    __ipv4address_digits_4_item,
-                ),
+                digits: __rt::list(input, tags, 1, __ipv4address_digits_item),
+                digits_2: __rt::list(input, tags, 2, __ipv4address_digits_2_item),
+                digits_3: __rt::list(input, tags, 3, __ipv4address_digits_3_item),
+                digits_4: __rt::list(input, tags, 4, __ipv4address_digits_4_item),
             }
         }
     }
@@ -3409,11 +3386,7 @@ pub mod ast {
                     __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
-                segments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 4),
-                    __pathsegments_segments_item,
-                ),
+                segments: __rt::list(input, tags, 4, __pathsegments_segments_item),
             }
         }
     }
@@ -3584,16 +3557,8 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                pchars: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 1),
-                    __segment_pchars_item,
-                ),
-                params: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 2),
-                    __segment_params_item,
-                ),
+                pchars: __rt::list(input, tags, 1, __segment_pchars_item),
+                params: __rt::list(input, tags, 2, __segment_params_item),
             }
         }
     }

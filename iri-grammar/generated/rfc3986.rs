@@ -2656,11 +2656,7 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                segments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 1),
-                    __pathabempty_segments_item,
-                ),
+                segments: __rt::list(input, tags, 1, __pathabempty_segments_item),
             }
         }
     }
@@ -2772,11 +2768,7 @@ pub mod ast {
                 span,
                 text: __rt::node_text(input, tags, span),
                 segment_nz_nc: __rt::leaf(input, tags, 1),
-                segments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 2),
-                    __pathnoscheme_segments_item,
-                ),
+                segments: __rt::list(input, tags, 2, __pathnoscheme_segments_item),
             }
         }
     }
@@ -2888,11 +2880,7 @@ pub mod ast {
                 span,
                 text: __rt::node_text(input, tags, span),
                 segment_nz: __rt::leaf(input, tags, 1),
-                segments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 2),
-                    __pathrootless_segments_item,
-                ),
+                segments: __rt::list(input, tags, 2, __pathrootless_segments_item),
             }
         }
     }

@@ -2280,11 +2280,7 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                isegments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 1),
-                    __ipathabempty_isegments_item,
-                ),
+                isegments: __rt::list(input, tags, 1, __ipathabempty_isegments_item),
             }
         }
     }
@@ -2396,11 +2392,7 @@ pub mod ast {
                 span,
                 text: __rt::node_text(input, tags, span),
                 isegment_nz_nc: __rt::leaf(input, tags, 1),
-                isegments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 2),
-                    __ipathnoscheme_isegments_item,
-                ),
+                isegments: __rt::list(input, tags, 2, __ipathnoscheme_isegments_item),
             }
         }
     }
@@ -2512,11 +2504,7 @@ pub mod ast {
                 span,
                 text: __rt::node_text(input, tags, span),
                 isegment_nz: __rt::leaf(input, tags, 1),
-                isegments: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 2),
-                    __ipathrootless_isegments_item,
-                ),
+                isegments: __rt::list(input, tags, 2, __ipathrootless_isegments_item),
             }
         }
     }

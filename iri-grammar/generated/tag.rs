@@ -799,11 +799,7 @@ pub mod ast {
                 span,
                 text: __rt::node_text(input, tags, span),
                 dnscomp: __rt::leaf(input, tags, 1),
-                dnscomps: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 2),
-                    __dnsname_dnscomps_item,
-                ),
+                dnscomps: __rt::list(input, tags, 2, __dnsname_dnscomps_item),
             }
         }
     }
@@ -939,11 +935,7 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                alpha_nums: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 1),
-                    __emailaddress_alpha_nums_item,
-                ),
+                alpha_nums: __rt::list(input, tags, 1, __emailaddress_alpha_nums_item),
                 dnsname: Dnsname::__from_tags(
                     input,
                     __rt::span(tags, 2),

@@ -1468,11 +1468,7 @@ pub mod ast {
                     __rt::span(tags, 1),
                     __rt::nested(tags, 2),
                 ),
-                pars: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 4),
-                    __globalnumber_pars_item,
-                ),
+                pars: __rt::list(input, tags, 4, __globalnumber_pars_item),
             }
         }
     }
@@ -1616,17 +1612,9 @@ pub mod ast {
                     input,
                     __rt::group(tags, 1).unwrap_or_default(),
                 ),
-                pars: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 2),
-                    __localnumber_pars_item,
-                ),
+                pars: __rt::list(input, tags, 2, __localnumber_pars_item),
                 context: __rt::leaf(input, tags, 3),
-                pars_2: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 4),
-                    __localnumber_pars_2_item,
-                ),
+                pars_2: __rt::list(input, tags, 4, __localnumber_pars_2_item),
             }
         }
     }
@@ -2073,14 +2061,16 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                phonedigits: ::abnf_runtime::List::__new(
+                phonedigits: __rt::list(
                     input,
-                    __rt::span(tags, 1),
+                    tags,
+                    1,
                     __globalnumberdigits_phonedigits_item,
                 ),
-                phonedigits_2: ::abnf_runtime::List::__new(
+                phonedigits_2: __rt::list(
                     input,
-                    __rt::span(tags, 2),
+                    tags,
+                    2,
                     __globalnumberdigits_phonedigits_2_item,
                 ),
             }
@@ -2270,14 +2260,16 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                phonedigit_hexs: ::abnf_runtime::List::__new(
+                phonedigit_hexs: __rt::list(
                     input,
-                    __rt::span(tags, 1),
+                    tags,
+                    1,
                     __localnumberdigits_phonedigit_hexs_item,
                 ),
-                phonedigit_hexs_2: ::abnf_runtime::List::__new(
+                phonedigit_hexs_2: __rt::list(
                     input,
-                    __rt::span(tags, 2),
+                    tags,
+                    2,
                     __localnumberdigits_phonedigit_hexs_2_item,
                 ),
             }
@@ -2425,11 +2417,7 @@ pub mod ast {
             Self {
                 span,
                 text: __rt::node_text(input, tags, span),
-                domainlabels: ::abnf_runtime::List::__new(
-                    input,
-                    __rt::span(tags, 1),
-                    __domainname_domainlabels_item,
-                ),
+                domainlabels: __rt::list(input, tags, 1, __domainname_domainlabels_item),
                 toplabel: __rt::leaf(input, tags, 2),
             }
         }
@@ -2586,9 +2574,10 @@ pub mod ast {
                 } else if __rt::group(tags, 3).is_some() {
                     DomainlabelKind::Alphanum2 {
                         alphanum: __rt::leaf(input, tags, 4),
-                        alphanums: ::abnf_runtime::List::__new(
+                        alphanums: __rt::list(
                             input,
-                            __rt::span(tags, 5),
+                            tags,
+                            5,
                             __domainlabel_alphanums_item,
                         ),
                         alphanum_2: __rt::leaf(input, tags, 6),

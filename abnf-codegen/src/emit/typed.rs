@@ -309,7 +309,7 @@ fn field_expr(items: &ItemFns, f: &EmitField, rt: &TokenStream, stack: bool) -> 
         }
         (Card::Many, _) => {
             let item = &items[&(f as *const EmitField)];
-            quote!(#rt::List::__new(input, #p::span(tags, #g), #item))
+            quote!(#p::list(input, tags, #g, #item))
         }
     }
 }
