@@ -2514,7 +2514,7 @@ pub mod ast {
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let (start, end) = (0, input.len());
-            if let ::core::option::Option::Some(node) = Httpurl::__try_span(
+            if let ::core::option::Option::Some(node) = Httpurl::__try_shape(
                 input,
                 start,
                 end,
@@ -2525,13 +2525,6 @@ pub mod ast {
                     text: &input[span.range()],
                     kind: UrlKind::Httpurl(node),
                 });
-            }
-            if let ::core::option::Option::Some(tags) = __URL_TDFA
-                .__shape_tags::<_, 46>(input, start, end)
-            {
-                return Ok(
-                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
-                );
             }
             Self::__parse_walked(input, start, end)
         }
@@ -2582,6 +2575,25 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(node) = Httpurl::__try_walked(
+                input,
+                start,
+                end,
+            ) {
+                let span = ::abnf_runtime::Span { start, end };
+                return Ok(Self {
+                    span,
+                    text: &input[span.range()],
+                    kind: UrlKind::Httpurl(node),
+                });
+            }
+            if let ::core::option::Option::Some(tags) = __URL_TDFA
+                .__shape_tags::<_, 46>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 46];
             __URL_TDFA
                 .__parse_walk(
@@ -4443,8 +4455,26 @@ pub mod ast {
             }
             Self::__try_walked(input, start, end)
         }
+        /// [`Self::__try_span`]'s shape read alone (`None` for an input that fits no shape).
+        #[doc(hidden)]
+        #[inline(always)]
+        pub fn __try_shape(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::option::Option<Self> {
+            if let ::core::option::Option::Some(tags) = __HTTPURL_TDFA
+                .__shape_tags::<_, 8>(input, start, end)
+            {
+                return ::core::option::Option::Some(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            ::core::option::Option::None
+        }
         /// [`Self::__try_span`] for an input that fits no shape: walked.
         #[doc(hidden)]
+        #[inline(always)]
         pub fn __try_walked(
             input: &'a str,
             start: usize,
@@ -5199,7 +5229,7 @@ pub mod ast {
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let (start, end) = (0, input.len());
-            if let ::core::option::Option::Some(node) = Waisdatabase::__try_span(
+            if let ::core::option::Option::Some(node) = Waisdatabase::__try_shape(
                 input,
                 start,
                 end,
@@ -5253,6 +5283,18 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(node) = Waisdatabase::__try_walked(
+                input,
+                start,
+                end,
+            ) {
+                let span = ::abnf_runtime::Span { start, end };
+                return Ok(Self {
+                    span,
+                    text: &input[span.range()],
+                    kind: WaisurlKind::Waisdatabase(node),
+                });
+            }
             let mut tags = [usize::MAX; 14];
             __WAISURL_TDFA
                 .__parse_walk(
@@ -5378,8 +5420,20 @@ pub mod ast {
         ) -> ::core::option::Option<Self> {
             Self::__try_walked(input, start, end)
         }
+        /// [`Self::__try_span`]'s shape read alone (`None` for an input that fits no shape).
+        #[doc(hidden)]
+        #[inline(always)]
+        pub fn __try_shape(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::option::Option<Self> {
+            let _ = (input, start, end);
+            ::core::option::Option::None
+        }
         /// [`Self::__try_span`] for an input that fits no shape: walked.
         #[doc(hidden)]
+        #[inline(always)]
         pub fn __try_walked(
             input: &'a str,
             start: usize,

@@ -1135,8 +1135,26 @@ pub mod ast {
             }
             Self::__try_walked(input, start, end)
         }
+        /// [`Self::__try_span`]'s shape read alone (`None` for an input that fits no shape).
+        #[doc(hidden)]
+        #[inline(always)]
+        pub fn __try_shape(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::option::Option<Self> {
+            if let ::core::option::Option::Some(tags) = __IRI_TDFA
+                .__shape_tags::<_, 10>(input, start, end)
+            {
+                return ::core::option::Option::Some(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            ::core::option::Option::None
+        }
         /// [`Self::__try_span`] for an input that fits no shape: walked.
         #[doc(hidden)]
+        #[inline(always)]
         pub fn __try_walked(
             input: &'a str,
             start: usize,
@@ -1368,7 +1386,7 @@ pub mod ast {
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let (start, end) = (0, input.len());
-            if let ::core::option::Option::Some(node) = Iri::__try_span(
+            if let ::core::option::Option::Some(node) = Iri::__try_shape(
                 input,
                 start,
                 end,
@@ -1422,6 +1440,18 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(node) = Iri::__try_walked(
+                input,
+                start,
+                end,
+            ) {
+                let span = ::abnf_runtime::Span { start, end };
+                return Ok(Self {
+                    span,
+                    text: &input[span.range()],
+                    kind: IriReferenceKind::Iri(node),
+                });
+            }
             let mut tags = [usize::MAX; 10];
             __IRI_REFERENCE_TDFA
                 .__parse_walk(

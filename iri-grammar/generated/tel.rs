@@ -1174,7 +1174,7 @@ pub mod ast {
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
             let (start, end) = (0, input.len());
-            if let ::core::option::Option::Some(node) = GlobalNumber::__try_span(
+            if let ::core::option::Option::Some(node) = GlobalNumber::__try_shape(
                 input,
                 start,
                 end,
@@ -1185,13 +1185,6 @@ pub mod ast {
                     text: &input[span.range()],
                     kind: TelephoneSubscriberKind::GlobalNumber(node),
                 });
-            }
-            if let ::core::option::Option::Some(tags) = __TELEPHONE_SUBSCRIBER_TDFA
-                .__shape_tags::<_, 10>(input, start, end)
-            {
-                return Ok(
-                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
-                );
             }
             Self::__parse_walked(input, start, end)
         }
@@ -1242,6 +1235,25 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
+            if let ::core::option::Option::Some(node) = GlobalNumber::__try_walked(
+                input,
+                start,
+                end,
+            ) {
+                let span = ::abnf_runtime::Span { start, end };
+                return Ok(Self {
+                    span,
+                    text: &input[span.range()],
+                    kind: TelephoneSubscriberKind::GlobalNumber(node),
+                });
+            }
+            if let ::core::option::Option::Some(tags) = __TELEPHONE_SUBSCRIBER_TDFA
+                .__shape_tags::<_, 10>(input, start, end)
+            {
+                return Ok(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
             let mut tags = [usize::MAX; 10];
             __TELEPHONE_SUBSCRIBER_TDFA
                 .__parse_walk(
@@ -1437,8 +1449,26 @@ pub mod ast {
             }
             Self::__try_walked(input, start, end)
         }
+        /// [`Self::__try_span`]'s shape read alone (`None` for an input that fits no shape).
+        #[doc(hidden)]
+        #[inline(always)]
+        pub fn __try_shape(
+            input: &'a str,
+            start: usize,
+            end: usize,
+        ) -> ::core::option::Option<Self> {
+            if let ::core::option::Option::Some(tags) = __GLOBAL_NUMBER_TDFA
+                .__shape_tags::<_, 10>(input, start, end)
+            {
+                return ::core::option::Option::Some(
+                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
+                );
+            }
+            ::core::option::Option::None
+        }
         /// [`Self::__try_span`] for an input that fits no shape: walked.
         #[doc(hidden)]
+        #[inline(always)]
         pub fn __try_walked(
             input: &'a str,
             start: usize,

@@ -977,15 +977,24 @@ pub fn ast_module(
         // The first alternative is all one rule: where it matches the
         // whole span, it is the alternative a parse picks, and its own walk
         // reads its parts ([`whole_first_alternatives`]).
-        let first = firsts.get(ty.name.as_str()).map(|f| {
-            let (kind, variant, part) = (format_ident!("{}Kind", ty.name), ident(f.variant), ident(f.part));
-            quote! {
-                if let ::core::option::Option::Some(node) = #part::__try_span(input, start, end) {
-                    let span = #rt::Span { start, end };
-                    return Ok(Self { span, text: &input[span.range()], kind: #kind::#variant(node) });
+        // (`try_fn` is the part's `__try_span`, or its shape read alone
+        // or its walk alone: `parse` reads the shape in the caller's code
+        // and leaves the walk to `__parse_walked`, which builds the node
+        // where the caller wants it, with no copy.)
+        let first_try = |try_fn: &str| {
+            firsts.get(ty.name.as_str()).map(|f| {
+                let (kind, variant, part) =
+                    (format_ident!("{}Kind", ty.name), ident(f.variant), ident(f.part));
+                let try_fn = format_ident!("{try_fn}");
+                quote! {
+                    if let ::core::option::Option::Some(node) = #part::#try_fn(input, start, end) {
+                        let span = #rt::Span { start, end };
+                        return Ok(Self { span, text: &input[span.range()], kind: #kind::#variant(node) });
+                    }
                 }
-            }
-        });
+            })
+        };
+        let first = first_try("__try_span");
         let shaped = shape_read(quote!(Ok));
         // The walk of a rule without a stack, in `parse_span` and (for
         // `parse`) in `__parse_walked`.
@@ -1044,6 +1053,11 @@ pub fn ast_module(
             .collect();
         callers.sort_unstable();
         let try_shaped = shape_read(quote!(::core::option::Option::Some));
+        // (A rule with no shapes has nothing to read: `None`.)
+        let try_shape_body = match &try_shaped {
+            Some(read) => read.clone(),
+            None => quote!(let _ = (input, start, end);),
+        };
         let try_span = if !callers.is_empty() {
             let doc = format!(
                 " `parse_span` without the error (`None` where the span does not match): \
@@ -1059,8 +1073,17 @@ pub fn ast_module(
                     Self::__try_walked(input, start, end)
                 }
 
+                /// [`Self::__try_span`]'s shape read alone (`None` for an input that fits no shape).
+                #[doc(hidden)]
+                #[inline(always)]
+                pub fn __try_shape(input: &'a #text, start: usize, end: usize) -> ::core::option::Option<Self> {
+                    #try_shape_body
+                    ::core::option::Option::None
+                }
+
                 /// [`Self::__try_span`] for an input that fits no shape: walked.
                 #[doc(hidden)]
+                #[inline(always)]
                 pub fn __try_walked(input: &'a #text, start: usize, end: usize) -> ::core::option::Option<Self> {
                     let mut tags = [usize::MAX; #ntags];
                     #tdfa_ident.__run_walk(#bytes, start, end, &mut tags).ok()?;
@@ -1079,14 +1102,27 @@ pub fn ast_module(
         // walk stays out of line. (`parse_span`, which parents call for
         // their parts, stays out of line: inlined, it made language tags'
         // parts 719 -> 768 instructions.)
+        // With a first alternative tried on its own, `parse` reads only
+        // its shape in line; its walk, then this rule's shapes and walk (in
+        // that order, as in `parse_span`), are `__parse_walked`'s, which
+        // returns the node where the caller wants it: a node the part's
+        // walk returned was copied whole (language tags: a `memcpy` of 7%).
+        let (first_inline, first_walked) = match &first {
+            Some(_) => (first_try("__try_shape"), first_try("__try_walked")),
+            None => (None, None),
+        };
+        let (shaped_inline, shaped_walked) = match &first {
+            Some(_) => (None, shaped.clone()),
+            None => (shaped.clone(), None),
+        };
         let (parse_fn, walked) = if inline_parse {
             (
                 quote! {
                     #[inline(always)]
                     pub fn parse(input: &'a #text) -> ::core::result::Result<Self, #rt::MatchError> {
                         let (start, end) = (0, input.len());
-                        #first
-                        #shaped
+                        #first_inline
+                        #shaped_inline
                         Self::__parse_walked(input, start, end)
                     }
                 },
@@ -1094,6 +1130,8 @@ pub fn ast_module(
                     /// [`Self::parse`] for an input that fits no shape: walked.
                     #[doc(hidden)]
                     pub fn __parse_walked(input: &'a #text, start: usize, end: usize) -> ::core::result::Result<Self, #rt::MatchError> {
+                        #first_walked
+                        #shaped_walked
                         #walk
                     }
                 },
