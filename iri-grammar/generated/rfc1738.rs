@@ -2537,7 +2537,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            if let ::core::option::Option::Some(node) = Httpurl::__try_span(
+            if let ::core::option::Option::Some(node) = Httpurl::__try_shape(
                 input,
                 start,
                 end,
@@ -2549,24 +2549,7 @@ pub mod ast {
                     kind: UrlKind::Httpurl(node),
                 });
             }
-            if let ::core::option::Option::Some(tags) = __URL_TDFA
-                .__shape_tags::<_, 46>(input, start, end)
-            {
-                return Ok(
-                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
-                );
-            }
-            let mut tags = [usize::MAX; 46];
-            __URL_TDFA
-                .__parse_walk(
-                    "rfc1738",
-                    "url",
-                    input.as_bytes(),
-                    start,
-                    end,
-                    &mut tags,
-                )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+            Self::__parse_walked(input, start, end)
         }
         /// [`Self::parse`] for an input that fits no shape: walked.
         #[doc(hidden)]
@@ -4438,24 +4421,7 @@ pub mod ast {
                 Err(e) => __rt::inconsistent("rfc1738", "httpurl", e.offset()),
             }
         }
-        /// `parse_span` without the error (`None` where the span does not match): `Url` tries this rule first, its first alternative.
-        #[doc(hidden)]
-        #[inline(always)]
-        pub fn __try_span(
-            input: &'a str,
-            start: usize,
-            end: usize,
-        ) -> ::core::option::Option<Self> {
-            if let ::core::option::Option::Some(tags) = __HTTPURL_TDFA
-                .__shape_tags::<_, 8>(input, start, end)
-            {
-                return ::core::option::Option::Some(
-                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
-                );
-            }
-            Self::__try_walked(input, start, end)
-        }
-        /// [`Self::__try_span`]'s shape read alone (`None` for an input that fits no shape).
+        /// `parse_span`'s shape read without the error (`None` where the span fits no shape): `Url` tries this rule first, its first alternative.
         #[doc(hidden)]
         #[inline(always)]
         pub fn __try_shape(
@@ -4472,7 +4438,8 @@ pub mod ast {
             }
             ::core::option::Option::None
         }
-        /// [`Self::__try_span`] for an input that fits no shape: walked.
+        /// `parse_span`'s walk without the error (`None` where the span does not match),
+        /// for a span that fits no shape.
         #[doc(hidden)]
         #[inline(always)]
         pub fn __try_walked(
@@ -5252,7 +5219,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            if let ::core::option::Option::Some(node) = Waisdatabase::__try_span(
+            if let ::core::option::Option::Some(node) = Waisdatabase::__try_shape(
                 input,
                 start,
                 end,
@@ -5264,17 +5231,7 @@ pub mod ast {
                     kind: WaisurlKind::Waisdatabase(node),
                 });
             }
-            let mut tags = [usize::MAX; 14];
-            __WAISURL_TDFA
-                .__parse_walk(
-                    "rfc1738",
-                    "waisurl",
-                    input.as_bytes(),
-                    start,
-                    end,
-                    &mut tags,
-                )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+            Self::__parse_walked(input, start, end)
         }
         /// [`Self::parse`] for an input that fits no shape: walked.
         #[doc(hidden)]
@@ -5410,17 +5367,7 @@ pub mod ast {
                 Err(e) => __rt::inconsistent("rfc1738", "waisdatabase", e.offset()),
             }
         }
-        /// `parse_span` without the error (`None` where the span does not match): `Waisurl` tries this rule first, its first alternative.
-        #[doc(hidden)]
-        #[inline(always)]
-        pub fn __try_span(
-            input: &'a str,
-            start: usize,
-            end: usize,
-        ) -> ::core::option::Option<Self> {
-            Self::__try_walked(input, start, end)
-        }
-        /// [`Self::__try_span`]'s shape read alone (`None` for an input that fits no shape).
+        /// `parse_span`'s shape read without the error (`None` where the span fits no shape): `Waisurl` tries this rule first, its first alternative.
         #[doc(hidden)]
         #[inline(always)]
         pub fn __try_shape(
@@ -5431,7 +5378,8 @@ pub mod ast {
             let _ = (input, start, end);
             ::core::option::Option::None
         }
-        /// [`Self::__try_span`] for an input that fits no shape: walked.
+        /// `parse_span`'s walk without the error (`None` where the span does not match),
+        /// for a span that fits no shape.
         #[doc(hidden)]
         #[inline(always)]
         pub fn __try_walked(

@@ -1118,24 +1118,7 @@ pub mod ast {
                 Err(e) => __rt::inconsistent("rfc3987", "IRI", e.offset()),
             }
         }
-        /// `parse_span` without the error (`None` where the span does not match): `IriReference` tries this rule first, its first alternative.
-        #[doc(hidden)]
-        #[inline(always)]
-        pub fn __try_span(
-            input: &'a str,
-            start: usize,
-            end: usize,
-        ) -> ::core::option::Option<Self> {
-            if let ::core::option::Option::Some(tags) = __IRI_TDFA
-                .__shape_tags::<_, 10>(input, start, end)
-            {
-                return ::core::option::Option::Some(
-                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
-                );
-            }
-            Self::__try_walked(input, start, end)
-        }
-        /// [`Self::__try_span`]'s shape read alone (`None` for an input that fits no shape).
+        /// `parse_span`'s shape read without the error (`None` where the span fits no shape): `IriReference` tries this rule first, its first alternative.
         #[doc(hidden)]
         #[inline(always)]
         pub fn __try_shape(
@@ -1152,7 +1135,8 @@ pub mod ast {
             }
             ::core::option::Option::None
         }
-        /// [`Self::__try_span`] for an input that fits no shape: walked.
+        /// `parse_span`'s walk without the error (`None` where the span does not match),
+        /// for a span that fits no shape.
         #[doc(hidden)]
         #[inline(always)]
         pub fn __try_walked(
@@ -1409,7 +1393,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            if let ::core::option::Option::Some(node) = Iri::__try_span(
+            if let ::core::option::Option::Some(node) = Iri::__try_shape(
                 input,
                 start,
                 end,
@@ -1421,17 +1405,7 @@ pub mod ast {
                     kind: IriReferenceKind::Iri(node),
                 });
             }
-            let mut tags = [usize::MAX; 10];
-            __IRI_REFERENCE_TDFA
-                .__parse_walk(
-                    "rfc3987",
-                    "IRI-reference",
-                    input.as_bytes(),
-                    start,
-                    end,
-                    &mut tags,
-                )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+            Self::__parse_walked(input, start, end)
         }
         /// [`Self::parse`] for an input that fits no shape: walked.
         #[doc(hidden)]

@@ -1197,7 +1197,7 @@ pub mod ast {
             start: usize,
             end: usize,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            if let ::core::option::Option::Some(node) = GlobalNumber::__try_span(
+            if let ::core::option::Option::Some(node) = GlobalNumber::__try_shape(
                 input,
                 start,
                 end,
@@ -1209,24 +1209,7 @@ pub mod ast {
                     kind: TelephoneSubscriberKind::GlobalNumber(node),
                 });
             }
-            if let ::core::option::Option::Some(tags) = __TELEPHONE_SUBSCRIBER_TDFA
-                .__shape_tags::<_, 10>(input, start, end)
-            {
-                return Ok(
-                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
-                );
-            }
-            let mut tags = [usize::MAX; 10];
-            __TELEPHONE_SUBSCRIBER_TDFA
-                .__parse_walk(
-                    "tel",
-                    "telephone-subscriber",
-                    input.as_bytes(),
-                    start,
-                    end,
-                    &mut tags,
-                )?;
-            Ok(Self::__from_tags(input, ::abnf_runtime::Span { start, end }, &tags[..]))
+            Self::__parse_walked(input, start, end)
         }
         /// [`Self::parse`] for an input that fits no shape: walked.
         #[doc(hidden)]
@@ -1432,24 +1415,7 @@ pub mod ast {
                 Err(e) => __rt::inconsistent("tel", "global-number", e.offset()),
             }
         }
-        /// `parse_span` without the error (`None` where the span does not match): `TelephoneSubscriber` tries this rule first, its first alternative.
-        #[doc(hidden)]
-        #[inline(always)]
-        pub fn __try_span(
-            input: &'a str,
-            start: usize,
-            end: usize,
-        ) -> ::core::option::Option<Self> {
-            if let ::core::option::Option::Some(tags) = __GLOBAL_NUMBER_TDFA
-                .__shape_tags::<_, 10>(input, start, end)
-            {
-                return ::core::option::Option::Some(
-                    Self::__from_tags(input, ::abnf_runtime::Span { start, end }, tags),
-                );
-            }
-            Self::__try_walked(input, start, end)
-        }
-        /// [`Self::__try_span`]'s shape read alone (`None` for an input that fits no shape).
+        /// `parse_span`'s shape read without the error (`None` where the span fits no shape): `TelephoneSubscriber` tries this rule first, its first alternative.
         #[doc(hidden)]
         #[inline(always)]
         pub fn __try_shape(
@@ -1466,7 +1432,8 @@ pub mod ast {
             }
             ::core::option::Option::None
         }
-        /// [`Self::__try_span`] for an input that fits no shape: walked.
+        /// `parse_span`'s walk without the error (`None` where the span does not match),
+        /// for a span that fits no shape.
         #[doc(hidden)]
         #[inline(always)]
         pub fn __try_walked(

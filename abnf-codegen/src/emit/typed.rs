@@ -977,9 +977,9 @@ pub fn ast_module(
         // The first alternative is all one rule: where it matches the
         // whole span, it is the alternative a parse picks, and its own walk
         // reads its parts ([`whole_first_alternatives`]).
-        // (`try_fn` is the part's `__try_span`, or its shape read alone
-        // or its walk alone: `parse` reads the shape in the caller's code
-        // and leaves the walk to `__parse_walked`, which builds the node
+        // (`try_fn` is the part's shape read, `__try_shape`, or its walk,
+        // `__try_walked`: `parse` and `parse_span` read the shape in line
+        // and leave the walk to `__parse_walked`, which builds the node
         // where the caller wants it, with no copy.)
         let first_try = |try_fn: &str| {
             firsts.get(ty.name.as_str()).map(|f| {
@@ -994,7 +994,7 @@ pub fn ast_module(
                 }
             })
         };
-        let first = first_try("__try_span");
+        let has_first = firsts.contains_key(ty.name.as_str());
         let shaped = shape_read(quote!(Ok));
         // The walk of a rule without a stack, in `parse_span` and (for
         // `parse`) in `__parse_walked`.
@@ -1003,8 +1003,18 @@ pub fn ast_module(
             #tdfa_ident.__parse_walk(#gname, #rule, #bytes, start, end, &mut tags)?;
             Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags[..]))
         };
+        // With a first alternative tried on its own, `parse` reads only
+        // its shape in line; its walk, then this rule's shapes and walk (in
+        // that order, as in `parse_span`), are `__parse_walked`'s, which
+        // returns the node where the caller wants it: a node the part's
+        // walk returned was copied whole (language tags: a `memcpy` of 7%).
+        let (first_inline, first_walked) = (first_try("__try_shape"), first_try("__try_walked"));
+        let (shaped_inline, shaped_walked) = match has_first {
+            true => (None, shaped.clone()),
+            false => (shaped.clone(), None),
+        };
         let with_stack = matches!((stack_index, trees), (Some(_), Some(_)));
-        let inline_parse = !with_stack && (first.is_some() || shaped.is_some());
+        let inline_parse = !with_stack && (has_first || shaped.is_some());
         let parse_span = match (stack_index, trees) {
             (Some((index, hole_bytes)), Some(t)) => {
                 let rec = format_ident!("{}_TREE", tdfa.ident);
@@ -1028,10 +1038,16 @@ pub fn ast_module(
                     Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags[..], &holes))
                 }
             }
+            // With a first alternative tried on its own: its shape read,
+            // then what `parse` calls (the same tries in the same order).
+            _ if has_first => quote! {
+                #first_inline
+                Self::__parse_walked(input, start, end)
+            },
             // (The walk in line here, not a call of `__parse_walked`: the
-            // call made language tags' parts 721 -> 738 instructions.)
+            // call made language tags' parts 721 -> 738 instructions, before
+            // they were read as above.)
             _ => quote! {
-                #first
                 #shaped
                 #walk
             },
@@ -1060,7 +1076,7 @@ pub fn ast_module(
         };
         let try_span = if !callers.is_empty() {
             let doc = format!(
-                " `parse_span` without the error (`None` where the span does not match): \
+                " `parse_span`'s shape read without the error (`None` where the span fits no shape): \
                  `{}` tries this rule first, its first alternative.",
                 callers.join("`, `")
             );
@@ -1068,20 +1084,13 @@ pub fn ast_module(
                 #[doc = #doc]
                 #[doc(hidden)]
                 #[inline(always)]
-                pub fn __try_span(input: &'a #text, start: usize, end: usize) -> ::core::option::Option<Self> {
-                    #try_shaped
-                    Self::__try_walked(input, start, end)
-                }
-
-                /// [`Self::__try_span`]'s shape read alone (`None` for an input that fits no shape).
-                #[doc(hidden)]
-                #[inline(always)]
                 pub fn __try_shape(input: &'a #text, start: usize, end: usize) -> ::core::option::Option<Self> {
                     #try_shape_body
                     ::core::option::Option::None
                 }
 
-                /// [`Self::__try_span`] for an input that fits no shape: walked.
+                /// `parse_span`'s walk without the error (`None` where the span does not match),
+                /// for a span that fits no shape.
                 #[doc(hidden)]
                 #[inline(always)]
                 pub fn __try_walked(input: &'a #text, start: usize, end: usize) -> ::core::option::Option<Self> {
@@ -1102,19 +1111,6 @@ pub fn ast_module(
         // walk stays out of line. (`parse_span`, which parents call for
         // their parts, stays out of line: inlined, it made language tags'
         // parts 719 -> 768 instructions.)
-        // With a first alternative tried on its own, `parse` reads only
-        // its shape in line; its walk, then this rule's shapes and walk (in
-        // that order, as in `parse_span`), are `__parse_walked`'s, which
-        // returns the node where the caller wants it: a node the part's
-        // walk returned was copied whole (language tags: a `memcpy` of 7%).
-        let (first_inline, first_walked) = match &first {
-            Some(_) => (first_try("__try_shape"), first_try("__try_walked")),
-            None => (None, None),
-        };
-        let (shaped_inline, shaped_walked) = match &first {
-            Some(_) => (None, shaped.clone()),
-            None => (shaped.clone(), None),
-        };
         let (parse_fn, walked) = if inline_parse {
             (
                 quote! {
