@@ -1173,25 +1173,13 @@ pub mod ast {
         pub fn parse(
             input: &'a str,
         ) -> ::core::result::Result<Self, ::abnf_runtime::MatchError> {
-            let (start, end) = (0, input.len());
-            if let ::core::option::Option::Some(node) = GlobalNumber::__try_shape(
-                input,
-                start,
-                end,
-            ) {
-                let span = ::abnf_runtime::Span { start, end };
-                return Ok(Self {
-                    span,
-                    text: &input[span.range()],
-                    kind: TelephoneSubscriberKind::GlobalNumber(node),
-                });
-            }
-            Self::__parse_walked(input, start, end)
+            Self::parse_span(input, 0, input.len())
         }
         /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
         ///
         /// Tries `global-number` ([`GlobalNumber`]) on its own first: it is the first alternative, and all of it, so where it matches it is the alternative a parse picks, read in one walk.
         #[doc(hidden)]
+        #[inline(always)]
         pub fn parse_span(
             input: &'a str,
             start: usize,

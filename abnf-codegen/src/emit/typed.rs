@@ -1003,16 +1003,13 @@ pub fn ast_module(
             #tdfa_ident.__parse_walk(#gname, #rule, #bytes, start, end, &mut tags)?;
             Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags[..]))
         };
-        // With a first alternative tried on its own, `parse` reads only
-        // its shape in line; its walk, then this rule's shapes and walk (in
-        // that order, as in `parse_span`), are `__parse_walked`'s, which
-        // returns the node where the caller wants it: a node the part's
-        // walk returned was copied whole (language tags: a `memcpy` of 7%).
+        // With a first alternative tried on its own, `parse_span` (which
+        // `parse` calls) reads only its shape in line; its walk, then this
+        // rule's shapes and walk, are `__parse_walked`'s, which returns the
+        // node where the caller wants it: a node the part's walk returned
+        // was copied whole (language tags: a `memcpy` of 7%).
         let (first_inline, first_walked) = (first_try("__try_shape"), first_try("__try_walked"));
-        let (shaped_inline, shaped_walked) = match has_first {
-            true => (None, shaped.clone()),
-            false => (shaped.clone(), None),
-        };
+        let shaped_walked = shaped.clone().filter(|_| has_first);
         let with_stack = matches!((stack_index, trees), (Some(_), Some(_)));
         let inline_parse = !with_stack && (has_first || shaped.is_some());
         let parse_span = match (stack_index, trees) {
@@ -1109,17 +1106,26 @@ pub fn ast_module(
         // it (RFC 3339 timestamps' eight fields: 338 -> 186 instructions a
         // tree, 41-55 -> 24-33 ns; language tags' parts 721 -> 670). The
         // walk stays out of line. (`parse_span`, which parents call for
-        // their parts, stays out of line: inlined, it made language tags'
-        // parts 719 -> 768 instructions.)
+        // their parts, stays out of line where it holds the walk: inlined,
+        // it made language tags' parts 719 -> 768 instructions. With a
+        // first alternative it is only the part's shape read and a call,
+        // inlined, and `parse` is it.)
+        let parse_inline = if has_first {
+            quote!(Self::parse_span(input, 0, input.len()))
+        } else {
+            quote! {
+                let (start, end) = (0, input.len());
+                #shaped
+                Self::__parse_walked(input, start, end)
+            }
+        };
+        let parse_span_inline = has_first.then(|| quote!(#[inline(always)]));
         let (parse_fn, walked) = if inline_parse {
             (
                 quote! {
                     #[inline(always)]
                     pub fn parse(input: &'a #text) -> ::core::result::Result<Self, #rt::MatchError> {
-                        let (start, end) = (0, input.len());
-                        #first_inline
-                        #shaped_inline
-                        Self::__parse_walked(input, start, end)
+                        #parse_inline
                     }
                 },
                 quote! {
@@ -1174,6 +1180,7 @@ pub fn ast_module(
                 /// Parses `input[start..end]` as a whole; spans are offsets into `input`.
                 #first_doc
                 #[doc(hidden)]
+                #parse_span_inline
                 pub fn parse_span(input: &'a #text, start: usize, end: usize) -> ::core::result::Result<Self, #rt::MatchError> {
                     #parse_span
                 }
