@@ -632,15 +632,20 @@ impl TaggedDfa<'_> {
     /// Runs operations in order: `SET_POS | dst` stores `pos` in register
     /// `dst` (plus 1 with `DELTA`, which only two-byte steps use), and
     /// `dst << 16 | src` copies register `src` to `dst`.
+    ///
+    /// With no branch on which kind an operation is (the lists of a walk
+    /// mix them in an order the input decides): a store reads its own
+    /// register as a copy would its source, and the kind selects.
     #[inline(always)]
     fn run_ops(ops: &[u32], regs: &mut [usize], pos: usize) {
         for &w in ops {
-            if w & SET_POS != 0 {
-                let delta = usize::from(w & DELTA != 0);
-                regs[(w & !(SET_POS | DELTA)) as usize] = pos + delta;
-            } else {
-                regs[(w >> 16) as usize] = regs[(w & 0xFFFF) as usize];
-            }
+            let set = w & SET_POS != 0;
+            // A store's register, or a copy's source: the low half either
+            // way (`SET_POS` and `DELTA` are above it).
+            let low = (w & 0xFFFF) as usize;
+            let dst = core::hint::select_unpredictable(set, low, (w >> 16) as usize);
+            let stored = pos + usize::from(w & DELTA != 0);
+            regs[dst] = core::hint::select_unpredictable(set, stored, regs[low]);
         }
     }
 
