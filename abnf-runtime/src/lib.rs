@@ -55,6 +55,8 @@ pub mod wire;
 
 pub use bytes::{ByteSet, Named};
 pub use network::NetworkRecognizer;
+#[doc(hidden)]
+pub use recognizer::DirectWalk;
 pub use recognizer::{ErrorKind, Grammar, MatchError, Recognizer};
 pub use shapes::Shapes;
 pub use table::{Reverse, Shuffle, Table};
@@ -63,6 +65,7 @@ pub use tagged::{Hole, List, Nested, Span, TaggedDfa, Text};
 /// What generated code uses; not part of the API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::simd::{LoopSet, OutsideFinder};
     pub use crate::table::{Resume, Stop};
     pub use crate::tagged::{group, Hole, ShapeTags, TagRead, Tags};
     pub use crate::wire::Aligned;

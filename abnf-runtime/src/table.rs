@@ -369,7 +369,7 @@ const LANES: usize = 4;
 /// two walks costs more than it saves.
 pub(crate) const BIDIRECTIONAL_MIN: usize = 8;
 
-/// Inputs at least this long are walked bit-parallel ([`Table::run_skip`])
+/// Inputs at least this long are walked bit-parallel ([`Table::full_match_skipping`])
 /// when the table has states for it: for shorter ones, the two table walks
 /// from both ends are quicker than setting up vector compares.
 pub(crate) const SKIP_MIN: usize = 96;
@@ -482,19 +482,12 @@ unsafe fn chain_step_unchecked<T: Entry>(trans: &[T], classes: &[u8; 256], s: us
 }
 
 impl Table<'_> {
-    /// [`Table::full_match_skipping`] at the widest vector width this CPU
-    /// has.
-    #[inline]
-    pub(crate) fn run_skip(&self, input: &[u8]) -> Result<(), usize> {
-        self.full_match_skipping(input, Level::detected())
-    }
-
     #[inline(always)]
     fn run_skip_in<T: Entry>(&self, words: &[T], input: &[u8], level: Level) -> Result<(), usize> {
         self.run_skip_from_in(words, self.start as usize, input, 0, level)
     }
 
-    /// [`Table::run_skip`] from table state `s` (premultiplied, not dead)
+    /// [`Table::full_match_skipping`] from table state `s` (premultiplied, not dead)
     /// at offset `from` of `input`.
     #[inline]
     pub(crate) fn run_skip_from(&self, s: usize, input: &[u8], from: usize) -> Result<(), usize> {

@@ -5,6 +5,7 @@
 //! here and in [`typed`] only walks that model with `quote!` and formats the
 //! result with `prettyplease`.
 
+pub mod direct;
 pub mod exits;
 pub mod plan;
 pub mod typed;
@@ -74,6 +75,10 @@ pub enum EmitKind {
         /// Whether it has a reverse automaton for matching from both ends
         /// (`@bidirectional`), in the files `.le.rev`/`.be.rev`.
         bidirectional: bool,
+        /// Whether its table is also walked as code ([`direct`]): a
+        /// function named `__{ident}_direct` (lower case) in the file
+        /// `.direct.rs`.
+        direct: bool,
     },
     /// A rule imported from a sibling generated module.
     Reexport {
@@ -162,6 +167,7 @@ pub fn grammar_module(
                 dfa_path,
                 doc,
                 bidirectional,
+                direct,
             } => {
                 let table = format_ident!("__{}_TABLE", r.ident);
                 let sparse = format_ident!("__{}_SPARSE", r.ident);
@@ -176,9 +182,13 @@ pub fn grammar_module(
                 };
                 // The documented recognizer first, then the tables it reads:
                 // a reader meets the rule before its bytes.
+                let with_direct = direct.then(|| {
+                    let f = format_ident!("__{}_direct", r.ident.to_lowercase());
+                    quote!(.__with_direct(#f))
+                });
                 items.push(quote! {
                     #(#[doc = #doc])*
-                    pub static #ident: #rt::Recognizer = #rt::Recognizer::__new(#grammar, #name, #table, #reverse, #sparse, #classes);
+                    pub static #ident: #rt::Recognizer = #rt::Recognizer::__new(#grammar, #name, #table, #reverse, #sparse, #classes)#with_direct;
                 });
                 items.push(aligned_static(&table, path("le.table"), path("be.table")));
                 if *bidirectional {
@@ -190,6 +200,10 @@ pub fn grammar_module(
                     #[cfg(target_endian = "big")]
                     static #sparse: &[u8] = include_bytes!(#sparse_be);
                 });
+                if *direct {
+                    let p = path("direct.rs");
+                    items.push(quote!(include!(#p);));
+                }
             }
         }
     }

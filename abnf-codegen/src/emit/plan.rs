@@ -4,7 +4,7 @@
 //! names, output size). The Rust text itself is written by the sibling
 //! modules.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::typed::{
@@ -105,6 +105,14 @@ impl Compiled {
                 items: errors,
             }));
         }
+        // Rules that some rule uses: their walks stay table walks (see
+        // `direct`).
+        let mut used: HashSet<RuleId> = HashSet::new();
+        for rule in &g.rules {
+            rule.expr.for_each_ref(&mut |id, _| {
+                used.insert(id);
+            });
+        }
         for (m, ids) in &self.exports {
             let module = g.module(*m);
             let mut rules = Vec::new();
@@ -201,11 +209,33 @@ impl Compiled {
                             contents,
                         });
                     }
+                    let direct_name = format!("__{}_direct", ident.to_lowercase());
+                    let direct = if used.contains(&id) {
+                        None
+                    } else {
+                        super::direct::direct_walk(&direct_name, &r.name, &compact)
+                    };
+                    if direct.is_some() {
+                        doc.push(String::new());
+                        doc.push(format!(
+                            " Walked as code: the inputs the bit-parallel walk takes go through `{direct_name}` (in \
+                             `{dfa_path}.direct.rs`) instead, the table as {} blocks of code, one per state, whose \
+                             transitions are jumps (no other rule uses this one, so long inputs are likely).",
+                            compact.states()
+                        ));
+                    }
+                    if let Some(src) = &direct {
+                        files.push(GeneratedFile {
+                            path: format!("{dfa_path}.direct.rs"),
+                            contents: src.clone().into_bytes(),
+                        });
+                    }
                     EmitKind::Own {
                         grammar: home_name.clone(),
                         dfa_path,
                         doc,
                         bidirectional: reverse.is_some(),
+                        direct: direct.is_some(),
                     }
                 };
                 rules.push(EmitRule {

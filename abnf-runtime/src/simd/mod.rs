@@ -231,6 +231,29 @@ impl LoopSet {
         r
     }
 
+    /// The set of a record (see [`LoopSet::to_record`]), at compile time:
+    /// what generated direct walks keep their loop sets as.
+    #[doc(hidden)]
+    pub const fn __from_record(r: [u8; LOOP_SET_BYTES]) -> LoopSet {
+        let mut bytes = [0u8; 16];
+        let mut escaped = [0u8; 16];
+        let mut leads = [0u8; 16];
+        let mut i = 0;
+        while i < 16 {
+            bytes[i] = r[i];
+            escaped[i] = r[16 + i];
+            // The lead table's first byte is the escape byte's place.
+            leads[i] = if i == 0 { 0 } else { r[32 + i] };
+            i += 1;
+        }
+        LoopSet {
+            bytes: NibbleSet(bytes),
+            escaped: NibbleSet(escaped),
+            escape: r[32],
+            leads: Leads(leads),
+        }
+    }
+
     /// Record `k` of `records` (see [`LoopSet::to_record`]).
     #[inline(always)]
     pub fn from_records(records: &[u8], k: usize) -> LoopSet {
@@ -500,13 +523,15 @@ pub fn find_outside_with(level: Level, set: &LoopSet, input: &[u8], from: usize)
 /// times in one input ([`OutsideFinder::at`]): one call to the level's
 /// search, not a choice of level at every search (measured on RFC 9112
 /// request heads: 17 searches per head, the choice 36 instructions each).
-#[derive(Clone, Copy)]
-pub(crate) struct OutsideFinder(unsafe fn(&LoopSet, &[u8], usize) -> usize);
+/// Generated code's direct walks take one ([`crate::DirectWalk`]).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct OutsideFinder(unsafe fn(&LoopSet, &[u8], usize) -> usize);
 
 impl OutsideFinder {
     /// The search at `level`, or the best level the CPU has below it.
     #[inline]
-    pub(crate) fn at(level: Level) -> OutsideFinder {
+    pub fn at(level: Level) -> OutsideFinder {
         #[cfg(target_arch = "x86_64")]
         match level.min(Level::detected()) {
             Level::Avx512 | Level::Vbmi => return OutsideFinder(x86_64::avx512::find_outside_avx512),
@@ -520,7 +545,7 @@ impl OutsideFinder {
 
     /// [`find_outside`] with this search.
     #[inline(always)]
-    pub(crate) fn find(self, set: &LoopSet, input: &[u8], from: usize) -> usize {
+    pub fn find(self, set: &LoopSet, input: &[u8], from: usize) -> usize {
         // SAFETY: an `OutsideFinder` is made only by `at`, which picks a
         // vector search only where `Level::detected` found its features
         // (CPUID and XCR0); the searches have no other requirement.
