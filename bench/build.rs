@@ -8,7 +8,9 @@
 //!   (`tests/data/rfc-grammars/`, unedited), RFC 9562's `UUID` and RFC 9112's
 //!   request head (`grammars/`) into `$OUT_DIR/rfc`, typed trees on, for
 //!   `src/grammars.rs`. Each exports its top rule only, so every rule below
-//!   it that has parts gets a type.
+//!   it that has parts gets a type;
+//! - the same four again into `$OUT_DIR/rfc-tables` with no walks as code
+//!   (`Config::direct_walks(false)`), for the tests that compare the two.
 
 use std::path::PathBuf;
 
@@ -35,6 +37,22 @@ fn main() {
                 // A folder of its own (the JSON build's `grammars.rs` is in
                 // `$OUT_DIR`): its files name each other relatively.
                 .out_dir(out.join("rfc"))
+                .compile()
+        })
+        .and_then(|_| {
+            // The same with every walk on the tables (no walks as code),
+            // for the tests that check the two give the same answers.
+            abnf_codegen::Config::new()
+                .spec("../tests/data/rfc-grammars/rfc3339.abnf")
+                .spec("../tests/data/rfc-grammars/rfc5646.abnf")
+                .spec("grammars/rfc9562.abnf")
+                .spec("grammars/rfc9112.abnf")
+                .export("rfc3339", &["date-time"])
+                .export("rfc5646", &["Language-Tag"])
+                .export("rfc9562", &["UUID"])
+                .export("rfc9112", &["request-head"])
+                .direct_walks(false)
+                .out_dir(out.join("rfc-tables"))
                 .compile()
         });
     if let Err(e) = result {

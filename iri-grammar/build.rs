@@ -39,6 +39,8 @@ fn generate(specs: &Path, out: &Path, _prebuilt: &Path) -> Result<(), String> {
     let generated = abnf_codegen::Config::new()
         .specs_dir(specs)
         .regenerate_command("cargo xtask codegen")
+        // As `cargo xtask codegen` writes it (see there).
+        .direct_walks(false)
         .out_dir(out)
         .compile()
         .map_err(|e| e.to_string())?;

@@ -42,6 +42,8 @@ pub struct Compiled {
     pub(crate) networks: Vec<BuiltNetwork>,
     /// How many calls the generated recognizers of network rules may nest.
     pub(crate) nesting_limit: usize,
+    /// Whether top rules get walks as code too ([`crate::emit::direct`]).
+    pub(crate) direct_walks: bool,
 }
 
 /// The network of one root module's rules that need a stack.
@@ -383,6 +385,7 @@ pub(crate) fn build(config: &Config) -> Result<Compiled, Error> {
         nesting_limit: config
             .nesting_limit
             .unwrap_or(abnf_runtime::network::Limits::DEFAULT.depth),
+        direct_walks: !config.no_direct_walks,
     })
 }
 

@@ -25,4 +25,14 @@ fn generated_module() {
     insta::assert_snapshot!("pairs_rs", module);
     let index = generated.file("grammars.rs").expect("an index");
     insta::assert_snapshot!("grammars_rs", index);
+    // A top rule's walks as code: its recognizer's (it loops on `VCHAR`
+    // in `comment`) and its typed tree's.
+    let walk = generated
+        .file("pairs/list.direct.rs")
+        .expect("`list` is a top rule");
+    insta::assert_snapshot!("list_direct_rs", walk);
+    let tree = generated
+        .file("pairs/ast/list.direct.rs")
+        .expect("and has a typed tree");
+    insta::assert_snapshot!("list_tree_direct_rs", tree);
 }

@@ -60,6 +60,8 @@ pub use recognizer::DirectWalk;
 pub use recognizer::{ErrorKind, Grammar, MatchError, Recognizer};
 pub use shapes::Shapes;
 pub use table::{Reverse, Shuffle, Table};
+#[doc(hidden)]
+pub use tagged::DirectTaggedWalk;
 pub use tagged::{Hole, List, Nested, Span, TaggedDfa, Text};
 
 /// What generated code uses; not part of the API.

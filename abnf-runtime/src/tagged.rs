@@ -1145,6 +1145,55 @@ impl TaggedDfa<'_> {
         unsafe { *self.words.get_unchecked(s + c) }
     }
 
+    /// [`TaggedDfa::__parse_walk`] with the table walk replaced by the
+    /// same automaton's walk as code ([`DirectTaggedWalk`]), which finds
+    /// the same offset on a mismatch: the error is the same.
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn __parse_walk_direct(
+        &'static self,
+        grammar: &'static str,
+        rule: &'static str,
+        input: &[u8],
+        start: usize,
+        end: usize,
+        tags: &mut [usize],
+        walk: DirectTaggedWalk,
+    ) -> Result<(), MatchError> {
+        self.run_with(input, start, end, tags, |_, i, s, e, t| walk(i, s, e, t))
+            .map_err(|offset| {
+                // The offset is the table walk's; the row there, as
+                // `__parse_walk` finds it.
+                let row = self.failed_row(&input[..end], start, offset);
+                MatchError::at_tagged(grammar, rule, &input[..end], offset, self, row)
+            })
+    }
+
+    /// [`TaggedDfa::__item`] with `exact` `Some(g)`, walked by `walk`
+    /// ([`DirectTaggedWalk`]) where the shapes do not read the item.
+    #[doc(hidden)]
+    #[inline]
+    pub fn __item_direct(
+        &self,
+        input: &[u8],
+        pos: usize,
+        end: usize,
+        tags: &mut [usize],
+        g: usize,
+        walk: DirectTaggedWalk,
+    ) -> Option<usize> {
+        self.run_with(input, pos, end, tags, |x, i, s, e, t| {
+            if let Some(sh) = &x.shapes {
+                if e - s <= SHAPE_LEN && sh.parse(i, s, e, t) {
+                    return Ok(());
+                }
+            }
+            walk(i, s, e, t)
+        })
+        .ok()?;
+        group(&*tags, g).map(|s| s.end)
+    }
+
     /// Whether transition `t` out of state `s` loops to `s` and stores at
     /// most one register (the position): a run of such steps can be
     /// scanned with the row fixed ([`TaggedDfa::run_end`]) and the store
@@ -1221,6 +1270,15 @@ impl TaggedDfa<'_> {
         true
     }
 }
+
+/// A typed tree's tagged DFA walked as code, which `abnf-codegen` writes
+/// for the trees of a rule no other rule uses (and their lists' items):
+/// `walk(input, start, end, tags)` matches all of `input[start..end]` as
+/// [`TaggedDfa::run`]'s table walk does, with the same tags and the same
+/// offset on a mismatch. Each state is a block of code, each transition a
+/// jump, and the registers are local variables.
+#[doc(hidden)]
+pub type DirectTaggedWalk = fn(&[u8], usize, usize, &mut [usize]) -> Result<(), usize>;
 
 /// A part of the input that the automaton of a typed tree reads as one
 /// byte: a call of a rule with a stack (which no DFA can read), as the

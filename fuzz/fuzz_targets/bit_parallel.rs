@@ -2,8 +2,6 @@
 //! and on long inputs made from them: for every recognizer of every grammar
 //! (`iri_grammar::GRAMMARS`), at every vector width this CPU has and with
 //! the scalar twin, the verdict and the error offset are the plain walk's;
-//! so does the same walk as generated code (the direct walks of the rules
-//! that no other rule uses);
 //! the shuffle automata of the `@bidirectional` rules give the same verdict
 //! or escape to the table, at every level;
 //! and extraction with RFC 3986 Appendix B's splitter (bit-parallel from
@@ -23,9 +21,6 @@ fn check(r: &Recognizer, input: &[u8]) {
     let plain = r.table().full_match(input);
     for level in Level::available() {
         assert_eq!(r.table().full_match_skipping(input, level), plain, "{r:?}, {level:?} on {input:?}");
-        if let Some(direct) = r.__direct_match(input, level) {
-            assert_eq!(direct, plain, "{r:?}, direct, {level:?} on {input:?}");
-        }
     }
     assert_eq!(r.validate_bytes(input).map_err(|e| e.offset()), plain, "{r:?} on {input:?}");
     assert_eq!(r.is_match_bytes(input), plain.is_ok(), "{r:?} on {input:?}");

@@ -32,17 +32,14 @@ static __CLASSES: &[(&str, ::abnf_runtime::ByteSet)] = &[
 /// Minimized DFA: 27 states × 18 byte classes, a 1540-byte table; 2203 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
-///
-/// Walked as code: the inputs the bit-parallel walk takes go through `__dataurl_direct` (in `data/dataurl.direct.rs`) instead, the table as 27 blocks of code, one per state, whose transitions are jumps (no other rule uses this one, so long inputs are likely).
 pub static DATAURL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
-        "data",
-        "dataurl",
-        __DATAURL_TABLE,
-        ::core::option::Option::None,
-        __DATAURL_SPARSE,
-        __CLASSES,
-    )
-    .__with_direct(__dataurl_direct);
+    "data",
+    "dataurl",
+    __DATAURL_TABLE,
+    ::core::option::Option::None,
+    __DATAURL_SPARSE,
+    __CLASSES,
+);
 #[cfg(target_endian = "little")]
 static __DATAURL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/data/dataurl.le.table")),
@@ -59,7 +56,6 @@ static __DATAURL_SPARSE: &[u8] = include_bytes!(
 static __DATAURL_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/data/dataurl.be.sparse")
 );
-include!(concat!(env!("OUT_DIR"), "/data/dataurl.direct.rs"));
 /// Recognizer for the rule `mediatype` of `data.abnf` (line 25):
 ///
 /// ```text

@@ -32,17 +32,14 @@ static __CLASSES: &[(&str, ::abnf_runtime::ByteSet)] = &[
 /// Minimized DFA: 178 states × 22 byte classes, a 8700-byte table; 7912 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
-///
-/// Walked as code: the inputs the bit-parallel walk takes go through `__file_uri_direct` (in `file/file_uri.direct.rs`) instead, the table as 178 blocks of code, one per state, whose transitions are jumps (no other rule uses this one, so long inputs are likely).
 pub static FILE_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
-        "file",
-        "file-URI",
-        __FILE_URI_TABLE,
-        ::core::option::Option::None,
-        __FILE_URI_SPARSE,
-        __CLASSES,
-    )
-    .__with_direct(__file_uri_direct);
+    "file",
+    "file-URI",
+    __FILE_URI_TABLE,
+    ::core::option::Option::None,
+    __FILE_URI_SPARSE,
+    __CLASSES,
+);
 #[cfg(target_endian = "little")]
 static __FILE_URI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/file/file_uri.le.table")),
@@ -59,7 +56,6 @@ static __FILE_URI_SPARSE: &[u8] = include_bytes!(
 static __FILE_URI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/file/file_uri.be.sparse")
 );
-include!(concat!(env!("OUT_DIR"), "/file/file_uri.direct.rs"));
 /// Recognizer for the rule `file-scheme` of `file.abnf` (line 20):
 ///
 /// ```text

@@ -21,17 +21,14 @@ use ::abnf_runtime::__private as __rt;
 /// Minimized DFA: 180 states × 21 byte classes, a 8480-byte table; 7612 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 5 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (240 bytes of loop sets in the table).
-///
-/// Walked as code: the inputs the bit-parallel walk takes go through `__http_uri_direct` (in `http/http_uri.direct.rs`) instead, the table as 180 blocks of code, one per state, whose transitions are jumps (no other rule uses this one, so long inputs are likely).
 pub static HTTP_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
-        "http",
-        "http-URI",
-        __HTTP_URI_TABLE,
-        ::core::option::Option::None,
-        __HTTP_URI_SPARSE,
-        &[],
-    )
-    .__with_direct(__http_uri_direct);
+    "http",
+    "http-URI",
+    __HTTP_URI_TABLE,
+    ::core::option::Option::None,
+    __HTTP_URI_SPARSE,
+    &[],
+);
 #[cfg(target_endian = "little")]
 static __HTTP_URI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/http/http_uri.le.table")),
@@ -48,7 +45,6 @@ static __HTTP_URI_SPARSE: &[u8] = include_bytes!(
 static __HTTP_URI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/http/http_uri.be.sparse")
 );
-include!(concat!(env!("OUT_DIR"), "/http/http_uri.direct.rs"));
 /// Recognizer for the rule `https-URI` of `http.abnf` (line 19):
 ///
 /// ```text
@@ -58,17 +54,14 @@ include!(concat!(env!("OUT_DIR"), "/http/http_uri.direct.rs"));
 /// Minimized DFA: 181 states × 22 byte classes, a 8888-byte table; 7633 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 5 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (240 bytes of loop sets in the table).
-///
-/// Walked as code: the inputs the bit-parallel walk takes go through `__https_uri_direct` (in `http/https_uri.direct.rs`) instead, the table as 181 blocks of code, one per state, whose transitions are jumps (no other rule uses this one, so long inputs are likely).
 pub static HTTPS_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
-        "http",
-        "https-URI",
-        __HTTPS_URI_TABLE,
-        ::core::option::Option::None,
-        __HTTPS_URI_SPARSE,
-        &[],
-    )
-    .__with_direct(__https_uri_direct);
+    "http",
+    "https-URI",
+    __HTTPS_URI_TABLE,
+    ::core::option::Option::None,
+    __HTTPS_URI_SPARSE,
+    &[],
+);
 #[cfg(target_endian = "little")]
 static __HTTPS_URI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/http/https_uri.le.table")),
@@ -85,7 +78,6 @@ static __HTTPS_URI_SPARSE: &[u8] = include_bytes!(
 static __HTTPS_URI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/http/https_uri.be.sparse")
 );
-include!(concat!(env!("OUT_DIR"), "/http/https_uri.direct.rs"));
 /// Imported: the recognizer of `authority` from [`super::rfc3986`].
 pub use super::rfc3986::AUTHORITY;
 /// Imported: the recognizer of `path-abempty` from [`super::rfc3986`].

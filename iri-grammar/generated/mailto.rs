@@ -54,17 +54,14 @@ static __CLASSES: &[(&str, ::abnf_runtime::ByteSet)] = &[
 /// Minimized DFA: 49 states × 27 byte classes, a 3544-byte table; 4483 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 10 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (480 bytes of loop sets in the table).
-///
-/// Walked as code: the inputs the bit-parallel walk takes go through `__mailto_uri_direct` (in `mailto/mailto_uri.direct.rs`) instead, the table as 49 blocks of code, one per state, whose transitions are jumps (no other rule uses this one, so long inputs are likely).
 pub static MAILTO_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
-        "mailto",
-        "mailtoURI",
-        __MAILTO_URI_TABLE,
-        ::core::option::Option::None,
-        __MAILTO_URI_SPARSE,
-        __CLASSES,
-    )
-    .__with_direct(__mailto_uri_direct);
+    "mailto",
+    "mailtoURI",
+    __MAILTO_URI_TABLE,
+    ::core::option::Option::None,
+    __MAILTO_URI_SPARSE,
+    __CLASSES,
+);
 #[cfg(target_endian = "little")]
 static __MAILTO_URI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/mailto/mailto_uri.le.table")),
@@ -81,7 +78,6 @@ static __MAILTO_URI_SPARSE: &[u8] = include_bytes!(
 static __MAILTO_URI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/mailto/mailto_uri.be.sparse")
 );
-include!(concat!(env!("OUT_DIR"), "/mailto/mailto_uri.direct.rs"));
 /// Recognizer for the rule `to` of `mailto.abnf` (line 14):
 ///
 /// ```text

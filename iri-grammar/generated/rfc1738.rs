@@ -116,17 +116,14 @@ static __GENERICURL_SPARSE: &[u8] = include_bytes!(
 /// Minimized DFA: 5 states × 6 byte classes, a 488-byte table; 895 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
-///
-/// Walked as code: the inputs the bit-parallel walk takes go through `__url_direct` (in `rfc1738/url.direct.rs`) instead, the table as 5 blocks of code, one per state, whose transitions are jumps (no other rule uses this one, so long inputs are likely).
 pub static URL: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
-        "rfc1738",
-        "url",
-        __URL_TABLE,
-        ::core::option::Option::None,
-        __URL_SPARSE,
-        __CLASSES,
-    )
-    .__with_direct(__url_direct);
+    "rfc1738",
+    "url",
+    __URL_TABLE,
+    ::core::option::Option::None,
+    __URL_SPARSE,
+    __CLASSES,
+);
 #[cfg(target_endian = "little")]
 static __URL_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc1738/url.le.table")),
@@ -143,7 +140,6 @@ static __URL_SPARSE: &[u8] = include_bytes!(
 static __URL_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc1738/url.be.sparse")
 );
-include!(concat!(env!("OUT_DIR"), "/rfc1738/url.direct.rs"));
 /// Recognizer for the rule `otherurl` of `rfc1738.bnf` (line 22):
 ///
 /// ```text

@@ -64,17 +64,14 @@ static __CLASSES: &[(&str, ::abnf_runtime::ByteSet)] = &[
 /// Minimized DFA: 13 states × 11 byte classes, a 824-byte table; 1405 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 4 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (192 bytes of loop sets in the table).
-///
-/// Walked as code: the inputs the bit-parallel walk takes go through `__uri_reference_direct` (in `rfc2396/uri_reference.direct.rs`) instead, the table as 13 blocks of code, one per state, whose transitions are jumps (no other rule uses this one, so long inputs are likely).
 pub static URI_REFERENCE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
-        "rfc2396",
-        "URI-reference",
-        __URI_REFERENCE_TABLE,
-        ::core::option::Option::None,
-        __URI_REFERENCE_SPARSE,
-        __CLASSES,
-    )
-    .__with_direct(__uri_reference_direct);
+    "rfc2396",
+    "URI-reference",
+    __URI_REFERENCE_TABLE,
+    ::core::option::Option::None,
+    __URI_REFERENCE_SPARSE,
+    __CLASSES,
+);
 #[cfg(target_endian = "little")]
 static __URI_REFERENCE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/uri_reference.le.table")),
@@ -91,7 +88,6 @@ static __URI_REFERENCE_SPARSE: &[u8] = include_bytes!(
 static __URI_REFERENCE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc2396/uri_reference.be.sparse")
 );
-include!(concat!(env!("OUT_DIR"), "/rfc2396/uri_reference.direct.rs"));
 /// Recognizer for the rule `absoluteURI` of `rfc2396.bnf` (line 8):
 ///
 /// ```text
@@ -796,17 +792,14 @@ static __PORT_SPARSE: &[u8] = include_bytes!(
 /// Minimized DFA: 8 states × 6 byte classes, a 528-byte table; 1048 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 2 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (96 bytes of loop sets in the table).
-///
-/// Walked as code: the inputs the bit-parallel walk takes go through `__path_direct` (in `rfc2396/path.direct.rs`) instead, the table as 8 blocks of code, one per state, whose transitions are jumps (no other rule uses this one, so long inputs are likely).
 pub static PATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
-        "rfc2396",
-        "path",
-        __PATH_TABLE,
-        ::core::option::Option::None,
-        __PATH_SPARSE,
-        __CLASSES,
-    )
-    .__with_direct(__path_direct);
+    "rfc2396",
+    "path",
+    __PATH_TABLE,
+    ::core::option::Option::None,
+    __PATH_SPARSE,
+    __CLASSES,
+);
 #[cfg(target_endian = "little")]
 static __PATH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc2396/path.le.table")),
@@ -823,7 +816,6 @@ static __PATH_SPARSE: &[u8] = include_bytes!(
 static __PATH_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc2396/path.be.sparse")
 );
-include!(concat!(env!("OUT_DIR"), "/rfc2396/path.direct.rs"));
 /// Recognizer for the rule `path_segments` of `rfc2396.bnf` (line 44):
 ///
 /// ```text

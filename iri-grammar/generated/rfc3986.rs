@@ -133,17 +133,14 @@ static __HIER_PART_SPARSE: &[u8] = include_bytes!(
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 203 states, 13464 bytes with its sets.
 ///
 /// Short inputs, and the head of long ones, are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 183 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
-///
-/// Walked as code: the inputs the bit-parallel walk takes go through `__uri_reference_direct` (in `rfc3986/uri_reference.direct.rs`) instead, the table as 183 blocks of code, one per state, whose transitions are jumps (no other rule uses this one, so long inputs are likely).
 pub static URI_REFERENCE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
-        "rfc3986",
-        "URI-reference",
-        __URI_REFERENCE_TABLE,
-        ::core::option::Option::Some(__URI_REFERENCE_REV),
-        __URI_REFERENCE_SPARSE,
-        __CLASSES,
-    )
-    .__with_direct(__uri_reference_direct);
+    "rfc3986",
+    "URI-reference",
+    __URI_REFERENCE_TABLE,
+    ::core::option::Option::Some(__URI_REFERENCE_REV),
+    __URI_REFERENCE_SPARSE,
+    __CLASSES,
+);
 #[cfg(target_endian = "little")]
 static __URI_REFERENCE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/uri_reference.le.table")),
@@ -168,7 +165,6 @@ static __URI_REFERENCE_SPARSE: &[u8] = include_bytes!(
 static __URI_REFERENCE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/uri_reference.be.sparse")
 );
-include!(concat!(env!("OUT_DIR"), "/rfc3986/uri_reference.direct.rs"));
 /// Recognizer for the rule `absolute-URI` of `rfc3986.abnf` (line 21):
 ///
 /// ```text
@@ -182,17 +178,14 @@ include!(concat!(env!("OUT_DIR"), "/rfc3986/uri_reference.direct.rs"));
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 151 states, 9728 bytes with its sets.
 ///
 /// Short inputs, and the head of long ones, are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 177 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
-///
-/// Walked as code: the inputs the bit-parallel walk takes go through `__absolute_uri_direct` (in `rfc3986/absolute_uri.direct.rs`) instead, the table as 177 blocks of code, one per state, whose transitions are jumps (no other rule uses this one, so long inputs are likely).
 pub static ABSOLUTE_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
-        "rfc3986",
-        "absolute-URI",
-        __ABSOLUTE_URI_TABLE,
-        ::core::option::Option::Some(__ABSOLUTE_URI_REV),
-        __ABSOLUTE_URI_SPARSE,
-        __CLASSES,
-    )
-    .__with_direct(__absolute_uri_direct);
+    "rfc3986",
+    "absolute-URI",
+    __ABSOLUTE_URI_TABLE,
+    ::core::option::Option::Some(__ABSOLUTE_URI_REV),
+    __ABSOLUTE_URI_SPARSE,
+    __CLASSES,
+);
 #[cfg(target_endian = "little")]
 static __ABSOLUTE_URI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/absolute_uri.le.table")),
@@ -217,7 +210,6 @@ static __ABSOLUTE_URI_SPARSE: &[u8] = include_bytes!(
 static __ABSOLUTE_URI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/absolute_uri.be.sparse")
 );
-include!(concat!(env!("OUT_DIR"), "/rfc3986/absolute_uri.direct.rs"));
 /// Recognizer for the rule `relative-ref` of `rfc3986.abnf` (line 23):
 ///
 /// ```text
@@ -747,17 +739,14 @@ static __REG_NAME_SPARSE: &[u8] = include_bytes!(
 /// Minimized DFA: 4 states × 4 byte classes, a 408-byte table; 856 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
-///
-/// Walked as code: the inputs the bit-parallel walk takes go through `__path_direct` (in `rfc3986/path.direct.rs`) instead, the table as 4 blocks of code, one per state, whose transitions are jumps (no other rule uses this one, so long inputs are likely).
 pub static PATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
-        "rfc3986",
-        "path",
-        __PATH_TABLE,
-        ::core::option::Option::None,
-        __PATH_SPARSE,
-        __CLASSES,
-    )
-    .__with_direct(__path_direct);
+    "rfc3986",
+    "path",
+    __PATH_TABLE,
+    ::core::option::Option::None,
+    __PATH_SPARSE,
+    __CLASSES,
+);
 #[cfg(target_endian = "little")]
 static __PATH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986/path.le.table")),
@@ -774,7 +763,6 @@ static __PATH_SPARSE: &[u8] = include_bytes!(
 static __PATH_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986/path.be.sparse")
 );
-include!(concat!(env!("OUT_DIR"), "/rfc3986/path.direct.rs"));
 /// Recognizer for the rule `path-abempty` of `rfc3986.abnf` (line 69):
 ///
 /// ```text

@@ -21,17 +21,14 @@ use ::abnf_runtime::__private as __rt;
 /// Minimized DFA: 9 states × 12 byte classes, a 604-byte table; 907 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
-///
-/// Walked as code: the inputs the bit-parallel walk takes go through `__reference_direct` (in `rfc3986_appendix_b/reference.direct.rs`) instead, the table as 9 blocks of code, one per state, whose transitions are jumps (no other rule uses this one, so long inputs are likely).
 pub static REFERENCE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
-        "rfc3986_appendix_b",
-        "reference",
-        __REFERENCE_TABLE,
-        ::core::option::Option::None,
-        __REFERENCE_SPARSE,
-        &[],
-    )
-    .__with_direct(__reference_direct);
+    "rfc3986_appendix_b",
+    "reference",
+    __REFERENCE_TABLE,
+    ::core::option::Option::None,
+    __REFERENCE_SPARSE,
+    &[],
+);
 #[cfg(target_endian = "little")]
 static __REFERENCE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/reference.le.table")),
@@ -48,7 +45,6 @@ static __REFERENCE_SPARSE: &[u8] = include_bytes!(
 static __REFERENCE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/reference.be.sparse")
 );
-include!(concat!(env!("OUT_DIR"), "/rfc3986_appendix_b/reference.direct.rs"));
 /// Recognizer for the rule `scheme` of `rfc3986_appendix_b.abnf` (line 29):
 ///
 /// ```text

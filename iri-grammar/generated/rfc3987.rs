@@ -148,17 +148,14 @@ static __IHIER_PART_SPARSE: &[u8] = include_bytes!(
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 398 states, 49416 bytes with its sets.
 ///
 /// Short inputs, and the head of long ones, are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 278 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
-///
-/// Walked as code: the inputs the bit-parallel walk takes go through `__iri_reference_direct` (in `rfc3987/iri_reference.direct.rs`) instead, the table as 278 blocks of code, one per state, whose transitions are jumps (no other rule uses this one, so long inputs are likely).
 pub static IRI_REFERENCE: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
-        "rfc3987",
-        "IRI-reference",
-        __IRI_REFERENCE_TABLE,
-        ::core::option::Option::Some(__IRI_REFERENCE_REV),
-        __IRI_REFERENCE_SPARSE,
-        __CLASSES,
-    )
-    .__with_direct(__iri_reference_direct);
+    "rfc3987",
+    "IRI-reference",
+    __IRI_REFERENCE_TABLE,
+    ::core::option::Option::Some(__IRI_REFERENCE_REV),
+    __IRI_REFERENCE_SPARSE,
+    __CLASSES,
+);
 #[cfg(target_endian = "little")]
 static __IRI_REFERENCE_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/iri_reference.le.table")),
@@ -183,7 +180,6 @@ static __IRI_REFERENCE_SPARSE: &[u8] = include_bytes!(
 static __IRI_REFERENCE_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/iri_reference.be.sparse")
 );
-include!(concat!(env!("OUT_DIR"), "/rfc3987/iri_reference.direct.rs"));
 /// Recognizer for the rule `absolute-IRI` of `rfc3987.abnf` (line 30):
 ///
 /// ```text
@@ -197,17 +193,14 @@ include!(concat!(env!("OUT_DIR"), "/rfc3987/iri_reference.direct.rs"));
 /// Matched from both ends (`@bidirectional`): a reverse automaton of 220 states, 26024 bytes with its sets.
 ///
 /// Short inputs, and the head of long ones, are walked as a shuffle automaton where the CPU has AVX-512 VBMI: 63 of the 246 states as vector lanes, one byte permute per byte, 16704 bytes in the table.
-///
-/// Walked as code: the inputs the bit-parallel walk takes go through `__absolute_iri_direct` (in `rfc3987/absolute_iri.direct.rs`) instead, the table as 246 blocks of code, one per state, whose transitions are jumps (no other rule uses this one, so long inputs are likely).
 pub static ABSOLUTE_IRI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
-        "rfc3987",
-        "absolute-IRI",
-        __ABSOLUTE_IRI_TABLE,
-        ::core::option::Option::Some(__ABSOLUTE_IRI_REV),
-        __ABSOLUTE_IRI_SPARSE,
-        __CLASSES,
-    )
-    .__with_direct(__absolute_iri_direct);
+    "rfc3987",
+    "absolute-IRI",
+    __ABSOLUTE_IRI_TABLE,
+    ::core::option::Option::Some(__ABSOLUTE_IRI_REV),
+    __ABSOLUTE_IRI_SPARSE,
+    __CLASSES,
+);
 #[cfg(target_endian = "little")]
 static __ABSOLUTE_IRI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/absolute_iri.le.table")),
@@ -232,7 +225,6 @@ static __ABSOLUTE_IRI_SPARSE: &[u8] = include_bytes!(
 static __ABSOLUTE_IRI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/absolute_iri.be.sparse")
 );
-include!(concat!(env!("OUT_DIR"), "/rfc3987/absolute_iri.direct.rs"));
 /// Recognizer for the rule `irelative-ref` of `rfc3987.abnf` (line 32):
 ///
 /// ```text
@@ -459,17 +451,14 @@ static __IREG_NAME_SPARSE: &[u8] = include_bytes!(
 /// Minimized DFA: 17 states × 25 byte classes, a 1252-byte table; 1237 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 1 state loops on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (48 bytes of loop sets in the table).
-///
-/// Walked as code: the inputs the bit-parallel walk takes go through `__ipath_direct` (in `rfc3987/ipath.direct.rs`) instead, the table as 17 blocks of code, one per state, whose transitions are jumps (no other rule uses this one, so long inputs are likely).
 pub static IPATH: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
-        "rfc3987",
-        "ipath",
-        __IPATH_TABLE,
-        ::core::option::Option::None,
-        __IPATH_SPARSE,
-        __CLASSES,
-    )
-    .__with_direct(__ipath_direct);
+    "rfc3987",
+    "ipath",
+    __IPATH_TABLE,
+    ::core::option::Option::None,
+    __IPATH_SPARSE,
+    __CLASSES,
+);
 #[cfg(target_endian = "little")]
 static __IPATH_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987/ipath.le.table")),
@@ -486,7 +475,6 @@ static __IPATH_SPARSE: &[u8] = include_bytes!(
 static __IPATH_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/rfc3987/ipath.be.sparse")
 );
-include!(concat!(env!("OUT_DIR"), "/rfc3987/ipath.direct.rs"));
 /// Recognizer for the rule `ipath-abempty` of `rfc3987.abnf` (line 51):
 ///
 /// ```text

@@ -32,17 +32,14 @@ static __CLASSES: &[(&str, ::abnf_runtime::ByteSet)] = &[
 /// Minimized DFA: 30 states × 16 byte classes, a 1580-byte table; 1576 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 5 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (240 bytes of loop sets in the table).
-///
-/// Walked as code: the inputs the bit-parallel walk takes go through `__tag_uri_direct` (in `tag/tag_uri.direct.rs`) instead, the table as 30 blocks of code, one per state, whose transitions are jumps (no other rule uses this one, so long inputs are likely).
 pub static TAG_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
-        "tag",
-        "tagURI",
-        __TAG_URI_TABLE,
-        ::core::option::Option::None,
-        __TAG_URI_SPARSE,
-        __CLASSES,
-    )
-    .__with_direct(__tag_uri_direct);
+    "tag",
+    "tagURI",
+    __TAG_URI_TABLE,
+    ::core::option::Option::None,
+    __TAG_URI_SPARSE,
+    __CLASSES,
+);
 #[cfg(target_endian = "little")]
 static __TAG_URI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tag/tag_uri.le.table")),
@@ -59,7 +56,6 @@ static __TAG_URI_SPARSE: &[u8] = include_bytes!(
 static __TAG_URI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tag/tag_uri.be.sparse")
 );
-include!(concat!(env!("OUT_DIR"), "/tag/tag_uri.direct.rs"));
 /// Recognizer for the rule `taggingEntity` of `tag.abnf` (line 17):
 ///
 /// ```text

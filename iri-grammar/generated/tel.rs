@@ -60,17 +60,14 @@ static __CLASSES: &[(&str, ::abnf_runtime::ByteSet)] = &[
 /// Minimized DFA: 117 states × 30 byte classes, a 8440-byte table; 9883 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 18 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (864 bytes of loop sets in the table).
-///
-/// Walked as code: the inputs the bit-parallel walk takes go through `__telephone_uri_direct` (in `tel/telephone_uri.direct.rs`) instead, the table as 117 blocks of code, one per state, whose transitions are jumps (no other rule uses this one, so long inputs are likely).
 pub static TELEPHONE_URI: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
-        "tel",
-        "telephone-uri",
-        __TELEPHONE_URI_TABLE,
-        ::core::option::Option::None,
-        __TELEPHONE_URI_SPARSE,
-        __CLASSES,
-    )
-    .__with_direct(__telephone_uri_direct);
+    "tel",
+    "telephone-uri",
+    __TELEPHONE_URI_TABLE,
+    ::core::option::Option::None,
+    __TELEPHONE_URI_SPARSE,
+    __CLASSES,
+);
 #[cfg(target_endian = "little")]
 static __TELEPHONE_URI_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/tel/telephone_uri.le.table")),
@@ -87,7 +84,6 @@ static __TELEPHONE_URI_SPARSE: &[u8] = include_bytes!(
 static __TELEPHONE_URI_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/tel/telephone_uri.be.sparse")
 );
-include!(concat!(env!("OUT_DIR"), "/tel/telephone_uri.direct.rs"));
 /// Recognizer for the rule `telephone-subscriber` of `tel.abnf` (line 13):
 ///
 /// ```text

@@ -40,17 +40,14 @@ static __CLASSES: &[(&str, ::abnf_runtime::ByteSet)] = &[
 /// Minimized DFA: 80 states × 14 byte classes, a 2864-byte table; 3568 bytes as a sparse `regex-automata` DFA.
 ///
 /// Bit-parallel: 3 states loop on 32 or more ASCII bytes; inputs of 96 bytes or more skip their runs a vector block at a time (144 bytes of loop sets in the table).
-///
-/// Walked as code: the inputs the bit-parallel walk takes go through `__namestring_direct` (in `urn/namestring.direct.rs`) instead, the table as 80 blocks of code, one per state, whose transitions are jumps (no other rule uses this one, so long inputs are likely).
 pub static NAMESTRING: ::abnf_runtime::Recognizer = ::abnf_runtime::Recognizer::__new(
-        "urn",
-        "namestring",
-        __NAMESTRING_TABLE,
-        ::core::option::Option::None,
-        __NAMESTRING_SPARSE,
-        __CLASSES,
-    )
-    .__with_direct(__namestring_direct);
+    "urn",
+    "namestring",
+    __NAMESTRING_TABLE,
+    ::core::option::Option::None,
+    __NAMESTRING_SPARSE,
+    __CLASSES,
+);
 #[cfg(target_endian = "little")]
 static __NAMESTRING_TABLE: &__rt::Aligned<[u8]> = &__rt::Aligned::new(
     *include_bytes!(concat!(env!("OUT_DIR"), "/urn/namestring.le.table")),
@@ -67,7 +64,6 @@ static __NAMESTRING_SPARSE: &[u8] = include_bytes!(
 static __NAMESTRING_SPARSE: &[u8] = include_bytes!(
     concat!(env!("OUT_DIR"), "/urn/namestring.be.sparse")
 );
-include!(concat!(env!("OUT_DIR"), "/urn/namestring.direct.rs"));
 /// Recognizer for the rule `assigned-name` of `urn.abnf` (line 12):
 ///
 /// ```text

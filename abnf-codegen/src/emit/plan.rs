@@ -105,14 +105,7 @@ impl Compiled {
                 items: errors,
             }));
         }
-        // Rules that some rule uses: their walks stay table walks (see
-        // `direct`).
-        let mut used: HashSet<RuleId> = HashSet::new();
-        for rule in &g.rules {
-            rule.expr.for_each_ref(&mut |id, _| {
-                used.insert(id);
-            });
-        }
+        let used = self.used_rules();
         for (m, ids) in &self.exports {
             let module = g.module(*m);
             let mut rules = Vec::new();
@@ -408,6 +401,33 @@ impl Compiled {
     }
 }
 
+/// The rules that some rule uses. The others, a grammar's top rules (the
+/// ones long inputs are matched against), get walks as code as well as
+/// tables ([`super::direct`]); the rules they use keep the table walks
+/// alone, so that the generated code grows with the top rules, not with
+/// the grammar.
+impl Compiled {
+    /// [`used_rules`] of the grammar, or every rule where walks as code
+    /// are turned off (`Config::direct_walks`).
+    fn used_rules(&self) -> HashSet<RuleId> {
+        if self.direct_walks {
+            used_rules(&self.grammar)
+        } else {
+            (0..self.grammar.rules.len()).map(|i| RuleId(i as u32)).collect()
+        }
+    }
+}
+
+fn used_rules(g: &Grammar) -> HashSet<RuleId> {
+    let mut used = HashSet::new();
+    for rule in &g.rules {
+        rule.expr.for_each_ref(&mut |id, _| {
+            used.insert(id);
+        });
+    }
+    used
+}
+
 /// The rules that module `m` defines or imports and that match one
 /// character, RFC 5234's core rules aside (the runtime names those), with
 /// the words of the set of bytes their characters start with: sets of two
@@ -491,11 +511,15 @@ fn rule_doc(g: &Grammar, id: RuleId, what: &str) -> Vec<String> {
     doc
 }
 
+/// The tables of tagged DFA `d` (and, with `direct` `Some(longest)` and
+/// for a DFA that is not too large, its walk as code:
+/// [`super::direct::direct_tagged_walk`]).
 fn emit_tdfa(
     ident: String,
     path: String,
     d: &TaggedDfa,
     pairs: bool,
+    direct: Option<bool>,
     files: &mut Vec<GeneratedFile>,
 ) -> EmitTdfa {
     let pair_bytes = pairs.then_some(MAX_PAIR_BYTES);
@@ -508,11 +532,21 @@ fn emit_tdfa(
             contents,
         });
     }
+    let rule = path.rsplit('/').next().unwrap_or_default().to_string();
+    let direct = direct
+        .and_then(|longest| super::direct::direct_tagged_walk(&ident.to_lowercase(), &rule, d, longest));
+    if let Some(src) = direct.as_ref() {
+        files.push(GeneratedFile {
+            path: format!("{path}.direct.rs"),
+            contents: src.clone().into_bytes(),
+        });
+    }
     EmitTdfa {
         ident,
         path,
         tags: d.tags as u32,
         shapes,
+        direct: direct.is_some(),
     }
 }
 
@@ -559,6 +593,7 @@ impl Compiled {
                         format!("{module}/components/{stem}"),
                         &c.tdfa,
                         true,
+                        None,
                         files,
                     ),
                     exits: c.tdfa.exit_plan().map(|plan| {
@@ -582,6 +617,7 @@ impl Compiled {
     ) -> proc_macro2::TokenStream {
         let g = &self.grammar;
         let module = &g.module(m).name;
+        let used = self.used_rules();
         // A type from a spec whose trees read the other input type (bytes
         // for octet terminals, `&str` otherwise) cannot be a field here: such
         // a field holds its text.
@@ -678,6 +714,7 @@ impl Compiled {
                     target: &target,
                     files: Vec::new(),
                     items: Vec::new(),
+                    top: stack.is_none() && !used.contains(&ty.rule),
                 };
                 let shape = cx.shape(&ty.shape, &typed_dfa.groups, &r.expr, None);
                 files.append(&mut cx.files);
@@ -687,6 +724,7 @@ impl Compiled {
                     format!("{module}/ast/{stem}"),
                     &typed_dfa.dfa,
                     false,
+                    (stack.is_none() && !used.contains(&ty.rule)).then_some(false),
                     files,
                 );
                 let diagram = format!("{module}/ast/{stem}.svg");
@@ -750,6 +788,9 @@ struct FieldCx<'a> {
     files: Vec<GeneratedFile>,
     /// The item types met, to emit after the rule's type.
     items: Vec<EmitType>,
+    /// The rule is a top rule ([`used_rules`]): its lists' items are
+    /// walked as code too.
+    top: bool,
 }
 
 impl FieldCx<'_> {
@@ -839,6 +880,7 @@ impl FieldCx<'_> {
                     .unique(format!("{}/ast/{}.{}", self.module, self.stem, f.name)),
                 &d.dfa,
                 false,
+                self.top.then_some(d.exact.is_none()),
                 &mut self.files,
             )
         });

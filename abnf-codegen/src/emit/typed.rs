@@ -20,6 +20,11 @@ pub struct EmitTdfa {
     /// Whether its tables have shapes (inputs of up to 64 bytes read
     /// with no walk: `TaggedDfa::__shape_tags`).
     pub shapes: bool,
+    /// Whether it is also walked as code: the function `{ident}_direct`
+    /// (lower case) in the file `.direct.rs`, which reads a whole span, or
+    /// for a list's items without `exact`, the longest match
+    /// (`crate::emit::direct::direct_tagged_walk`).
+    pub direct: bool,
 }
 
 /// What a field holds.
@@ -341,10 +346,20 @@ fn tdfa_items(t: &EmitTdfa, rt: &TokenStream, style: IncludeStyle) -> TokenStrea
     let le = super::include_path(&format!("{}.le.tdfa", t.path), style);
     let be = super::include_path(&format!("{}.be.tdfa", t.path), style);
     let bytes_static = super::aligned_static(&bytes, le, be);
+    let direct = t.direct.then(|| {
+        let p = super::include_path(&format!("{}.direct.rs", t.path), style);
+        quote!(include!(#p);)
+    });
     quote! {
         #bytes_static
         static #name: #rt::TaggedDfa<'static> = #rt::TaggedDfa::__wire(#bytes);
+        #direct
     }
+}
+
+/// The direct walk of `t` ([`EmitTdfa::direct`]).
+fn direct_fn(t: &EmitTdfa) -> Ident {
+    format_ident!("{}_direct", t.ident.to_lowercase())
 }
 
 fn item_fns(
@@ -434,9 +449,20 @@ fn item_fns(
                 let tdfa = ident(&elem.ident);
                 let ntags = Literal::usize_unsuffixed(elem.tags as usize);
                 let exact = exact_arg(f);
+                let next = match (elem.direct, f.exact) {
+                    (false, _) => quote!(#tdfa.__item(#bytes, pos, end, &mut tags, #exact)?),
+                    (true, None) => {
+                        let walk = direct_fn(elem);
+                        quote!(#walk(#bytes, pos, end, &mut tags)?)
+                    }
+                    (true, Some(g)) => {
+                        let (walk, g) = (direct_fn(elem), Literal::usize_unsuffixed(g));
+                        quote!(#tdfa.__item_direct(#bytes, pos, end, &mut tags, #g, #walk)?)
+                    }
+                };
                 let read = quote! {
                     let mut tags = [usize::MAX; #ntags];
-                    let next = #tdfa.__item(#bytes, pos, end, &mut tags, #exact)?;
+                    let next = #next;
                 };
                 (tdfa_items(elem, rt, style), read)
             }
@@ -998,9 +1024,15 @@ pub fn ast_module(
         let shaped = shape_read(quote!(Ok));
         // The walk of a rule without a stack, in `parse_span` and (for
         // `parse`) in `__parse_walked`.
+        let parse_walk = if tdfa.direct {
+            let walk = direct_fn(tdfa);
+            quote!(#tdfa_ident.__parse_walk_direct(#gname, #rule, #bytes, start, end, &mut tags, #walk)?)
+        } else {
+            quote!(#tdfa_ident.__parse_walk(#gname, #rule, #bytes, start, end, &mut tags)?)
+        };
         let walk = quote! {
             let mut tags = [usize::MAX; #ntags];
-            #tdfa_ident.__parse_walk(#gname, #rule, #bytes, start, end, &mut tags)?;
+            #parse_walk;
             Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags[..]))
         };
         // With a first alternative tried on its own, `parse_span` (which

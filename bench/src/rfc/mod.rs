@@ -30,6 +30,17 @@ pub mod generated {
     include!(concat!(env!("OUT_DIR"), "/rfc/grammars.rs"));
 }
 
+/// The same grammars with every walk on the tables
+/// (`Config::direct_walks(false)`), for the tests.
+#[cfg(test)]
+#[allow(missing_docs, dead_code, clippy::all)]
+pub(crate) mod tables {
+    include!(concat!(env!("OUT_DIR"), "/rfc-tables/grammars.rs"));
+}
+
+#[cfg(test)]
+mod direct_tests;
+
 /// One implementation's way of doing an operation over a whole corpus; it
 /// returns a checksum (inputs accepted, or a sum over the parts read).
 pub type Run = fn(&[String]) -> u64;
