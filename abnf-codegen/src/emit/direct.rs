@@ -12,18 +12,18 @@
 //! Two kinds, for a grammar's top rules (the ones no other rule uses: what
 //! long inputs are matched against) unless `Config::direct_walks(false)`:
 //!
-//! - [`direct_walk`]: a recognizer's table, for the inputs the runtime walks
+//! - `direct_walk`: a recognizer's table, for the inputs the runtime walks
 //!   bit-parallel (96 bytes or more, where some state loops on many bytes):
 //!   a state that loops on many bytes searches its runs with the runtime's
 //!   vector search on entry, as the table's walk does, and the result
 //!   (verdict and offset of a mismatch) is that walk's.
-//! - [`direct_tagged_walk`]: a typed tree's tagged DFA (the top rule's
+//! - `direct_tagged_walk`: a typed tree's tagged DFA (the top rule's
 //!   node, and its lists' items), with the registers in local variables;
 //!   the tags and the offset of a mismatch are the table walk's.
 //!
 //! The states are ordered depth-first from the start, and nested as
 //! labeled blocks in that order (the first innermost) in chains of
-//! [`CHAIN`] states, each state's code just after its block closes: a
+//! 128 states (`CHAIN`), each state's code just after its block closes: a
 //! transition to a later state of the same chain is a `break` out to that
 //! state's code, a direct jump forwards; any other sets the state and goes
 //! round the `'top` loop, which dispatches on it. The code is written as text,
