@@ -24,39 +24,31 @@ fn main() {
         .export("rfc8259", &["JSON-text"])
         .typed_ast(false)
         .compile()
-        .and_then(|_| {
-            abnf_codegen::Config::new()
-                .spec("../tests/data/rfc-grammars/rfc3339.abnf")
-                .spec("../tests/data/rfc-grammars/rfc5646.abnf")
-                .spec("grammars/rfc9562.abnf")
-                .spec("grammars/rfc9112.abnf")
-                .export("rfc3339", &["date-time"])
-                .export("rfc5646", &["Language-Tag"])
-                .export("rfc9562", &["UUID"])
-                .export("rfc9112", &["request-head"])
-                // A folder of its own (the JSON build's `grammars.rs` is in
-                // `$OUT_DIR`): its files name each other relatively.
-                .out_dir(out.join("rfc"))
-                .compile()
-        })
-        .and_then(|_| {
-            // The same with every walk on the tables (no walks as code),
-            // for the tests that check the two give the same answers.
-            abnf_codegen::Config::new()
-                .spec("../tests/data/rfc-grammars/rfc3339.abnf")
-                .spec("../tests/data/rfc-grammars/rfc5646.abnf")
-                .spec("grammars/rfc9562.abnf")
-                .spec("grammars/rfc9112.abnf")
-                .export("rfc3339", &["date-time"])
-                .export("rfc5646", &["Language-Tag"])
-                .export("rfc9562", &["UUID"])
-                .export("rfc9112", &["request-head"])
-                .direct_walks(false)
-                .out_dir(out.join("rfc-tables"))
-                .compile()
-        });
+        // A folder of its own (the JSON build's `grammars.rs` is in
+        // `$OUT_DIR`): its files name each other relatively.
+        .and_then(|_| rfc_grammars(true).out_dir(out.join("rfc")).compile())
+        // The same with every walk on the tables (no walks as code), for the
+        // tests that check the two give the same answers.
+        .and_then(|_| rfc_grammars(false).out_dir(out.join("rfc-tables")).compile());
     if let Err(e) = result {
         eprintln!("{e}");
         std::process::exit(1);
     }
+}
+
+/// The four RFC grammars, each exporting its top rule; `direct`: with walks
+/// as code (the default).
+fn rfc_grammars(direct: bool) -> abnf_codegen::Config {
+    let mut config = abnf_codegen::Config::new();
+    config
+        .spec("../tests/data/rfc-grammars/rfc3339.abnf")
+        .spec("../tests/data/rfc-grammars/rfc5646.abnf")
+        .spec("grammars/rfc9562.abnf")
+        .spec("grammars/rfc9112.abnf")
+        .export("rfc3339", &["date-time"])
+        .export("rfc5646", &["Language-Tag"])
+        .export("rfc9562", &["UUID"])
+        .export("rfc9112", &["request-head"])
+        .direct_walks(direct);
+    config
 }

@@ -53,7 +53,10 @@ pub(crate) fn direct_walk(name: &str, rule: &str, compact: &Compact) -> Option<S
         return None;
     }
     let a = compact.alphabet;
-    let layout = Layout::new(depth_first(compact), states);
+    let order = depth_first(states, a, compact.start as usize / a, |q, c| {
+        compact.trans[q * a + c] as usize / a
+    });
+    let layout = Layout::new(order, states);
     let first_skip = compact.skip.first as usize / a;
     let mut o = String::new();
     let _ = writeln!(
@@ -212,23 +215,28 @@ impl Layout {
     }
 }
 
-/// The live states (not premultiplied) depth-first from the start, each
-/// state's targets in the order of their classes.
-fn depth_first(compact: &Compact) -> Vec<usize> {
-    let a = compact.alphabet;
-    let states = compact.states();
+/// The live states (not premultiplied) of an automaton of `states` states
+/// and `alphabet` classes, depth-first from `start`, each state's targets
+/// (`target(q, class)`, 0 for the dead state) in the order of their
+/// classes.
+fn depth_first(
+    states: usize,
+    alphabet: usize,
+    start: usize,
+    target: impl Fn(usize, usize) -> usize,
+) -> Vec<usize> {
     let mut order = Vec::with_capacity(states);
     let mut seen = vec![false; states];
-    let mut stack = vec![compact.start as usize / a];
+    let mut stack = vec![start];
     while let Some(q) = stack.pop() {
         if q == 0 || seen[q] {
             continue;
         }
         seen[q] = true;
         order.push(q);
-        let next: Vec<usize> = (0..a)
+        let next: Vec<usize> = (0..alphabet)
             .rev()
-            .map(|c| compact.trans[q * a + c] as usize / a)
+            .map(|c| target(q, c))
             .filter(|&t| t != 0 && !seen[t])
             .collect();
         stack.extend(next);
@@ -261,7 +269,8 @@ pub(crate) fn direct_tagged_walk(name: &str, rule: &str, d: &TaggedDfa, longest:
 fn tagged_walk(o: &mut String, name: &str, rule: &str, d: &TaggedDfa, longest: bool) {
     let a = d.alphabet;
     let states = d.states();
-    let layout = Layout::new(depth_first_tagged(d), states);
+    let order = depth_first(states, a, d.start as usize, |q, c| d.next[q * a + c] as usize);
+    let layout = Layout::new(order, states);
     let n = d.tags;
     let (ret, what) = if longest {
         (
@@ -406,26 +415,4 @@ fn tags_text(f: &[u32], pos: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// [`depth_first`] for a tagged DFA (states not premultiplied).
-fn depth_first_tagged(d: &TaggedDfa) -> Vec<usize> {
-    let a = d.alphabet;
-    let mut order = Vec::with_capacity(d.states());
-    let mut seen = vec![false; d.states()];
-    let mut stack = vec![d.start as usize];
-    while let Some(q) = stack.pop() {
-        if q == 0 || seen[q] {
-            continue;
-        }
-        seen[q] = true;
-        order.push(q);
-        let next: Vec<usize> = (0..a)
-            .rev()
-            .map(|c| d.next[q * a + c] as usize)
-            .filter(|&t| t != 0 && !seen[t])
-            .collect();
-        stack.extend(next);
-    }
-    order
 }
