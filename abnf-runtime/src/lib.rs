@@ -68,6 +68,13 @@ pub use tagged::{Hole, List, Nested, Span, TaggedDfa, Text};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::simd::{LoopSet, OutsideFinder};
+
+    /// The vector search for runs at the level this CPU has, for a typed
+    /// tree's walk as code.
+    #[inline]
+    pub fn finder() -> OutsideFinder {
+        OutsideFinder::at(crate::simd::Level::detected())
+    }
     pub use crate::table::{Resume, Stop};
     pub use crate::tagged::{group, Hole, ShapeTags, TagRead, Tags};
     pub use crate::wire::Aligned;

@@ -98,16 +98,7 @@ pub(crate) fn direct_walk(name: &str, rule: &str, compact: &Compact) -> Option<S
             if may_end { ", where a match may end" } else { "" }
         );
         if q >= first_skip {
-            let _ = writeln!(
-                o,
-                "    if let ::core::option::Option::Some(&[x, y]) = input.get(i..i + 2) {{\n\
-                 \x20       let set = &SETS[{}];\n\
-                 \x20       if set.bytes.contains(x) && set.bytes.contains(y) {{\n\
-                 \x20           i = finder.find(set, input, i);\n\
-                 \x20       }}\n\
-                 \x20   }}",
-                q - first_skip
-            );
+            let _ = writeln!(o, "{}", search_text(q - first_skip));
         }
         let end = if may_end {
             "::core::result::Result::Ok(())"
@@ -296,6 +287,26 @@ fn tagged_walk(o: &mut String, name: &str, rule: &str, d: &TaggedDfa, longest: b
          fn {name}_direct(input: &[u8], start: usize, end: usize, tags: &mut [usize]) -> {ret} {{"
     );
     let _ = writeln!(o, "    static CLASSES: [u8; 256] = {:?};", d.classes);
+    // States that loop on many ASCII bytes with no register operation:
+    // their runs are searched with vectors, as the recognizer's are.
+    // (Each distinct set once; `set_of[q]` is state `q`'s.)
+    let mut sets: Vec<[u8; abnf_runtime::simd::LOOP_SET_BYTES]> = Vec::new();
+    let mut set_of = vec![usize::MAX; states];
+    for q in 0..states {
+        if let Some(record) = run_set(d, q).map(|set| set.to_record()) {
+            set_of[q] = sets.iter().position(|r| *r == record).unwrap_or_else(|| {
+                sets.push(record);
+                sets.len() - 1
+            });
+        }
+    }
+    if !sets.is_empty() {
+        let _ = writeln!(o, "    static SETS: [__rt::LoopSet; {}] = [", sets.len());
+        for record in &sets {
+            let _ = writeln!(o, "        __rt::LoopSet::__from_record({record:?}),");
+        }
+        let _ = writeln!(o, "    ];\n    let finder = __rt::finder();");
+    }
     let _ = writeln!(
         o,
         "    let input = &input[..end];\n    let tags = &mut tags[..{n}];"
@@ -333,6 +344,9 @@ fn tagged_walk(o: &mut String, name: &str, rule: &str, d: &TaggedDfa, longest: b
                     ""
                 }
             );
+            if set_of[q] != usize::MAX {
+                let _ = writeln!(o, "{}", search_text(set_of[q]));
+            }
             let _ = writeln!(o, "    loop {{");
             let end_arm = match (fin, longest) {
                 (Some(f), false) => format!(
@@ -391,6 +405,45 @@ fn tagged_walk(o: &mut String, name: &str, rule: &str, d: &TaggedDfa, longest: b
         },
     );
     let _ = writeln!(o, "    }}\n}}");
+}
+
+/// On entering a state that loops on loop set `k` of `SETS`: where the
+/// next two bytes are in it, the vector search for the run's end (as the
+/// table's bit-parallel walk decides, `run_ahead`).
+fn search_text(k: usize) -> String {
+    format!(
+        "    if let ::core::option::Option::Some(&[x, y]) = input.get(i..i + 2) {{\n\
+         \x20       let set = &SETS[{k}];\n\
+         \x20       if set.bytes.contains(x) && set.bytes.contains(y) {{\n\
+         \x20           i = finder.find(set, input, i);\n\
+         \x20       }}\n\
+         \x20   }}"
+    )
+}
+
+/// The loop set of state `q` of `d` for a vector search: the ASCII bytes
+/// on which it goes to itself with no register operation, if there are
+/// at least [`crate::automata::bitpar::MIN_LOOP_BYTES`] (skipping them
+/// leaves the registers as the steps would).
+fn run_set(d: &TaggedDfa, q: usize) -> Option<abnf_runtime::simd::LoopSet> {
+    use abnf_runtime::simd::{Leads, LoopSet, NibbleSet};
+    let a = d.alphabet;
+    let loops = |b: u8| {
+        let t = q * a + usize::from(d.classes[usize::from(b)]);
+        d.next[t] as usize == q && d.op_lists[d.ops[t] as usize].is_empty()
+    };
+    let mut table = [0u8; 16];
+    let mut n = 0;
+    for b in (0..0x80u8).filter(|&b| loops(b)) {
+        table[usize::from(b & 15)] |= 1 << (b >> 4);
+        n += 1;
+    }
+    (q != 0 && n >= crate::automata::bitpar::MIN_LOOP_BYTES).then_some(LoopSet {
+        bytes: NibbleSet(table),
+        escape: 0,
+        escaped: NibbleSet([0; 16]),
+        leads: Leads::NONE,
+    })
 }
 
 /// Register operations as assignments, at the position `at`.
