@@ -292,9 +292,9 @@ fn tagged_walk(o: &mut String, name: &str, rule: &str, d: &TaggedDfa, longest: b
     // (Each distinct set once; `set_of[q]` is state `q`'s.)
     let mut sets: Vec<[u8; abnf_runtime::simd::LOOP_SET_BYTES]> = Vec::new();
     let mut set_of = vec![usize::MAX; states];
-    for q in 0..states {
+    for (q, slot) in set_of.iter_mut().enumerate() {
         if let Some(record) = run_set(d, q).map(|set| set.to_record()) {
-            set_of[q] = sets.iter().position(|r| *r == record).unwrap_or_else(|| {
+            *slot = sets.iter().position(|r| *r == record).unwrap_or_else(|| {
                 sets.push(record);
                 sets.len() - 1
             });
