@@ -345,7 +345,12 @@ fn tagged_walk(o: &mut String, name: &str, rule: &str, d: &TaggedDfa, longest: b
                 }
             );
             if set_of[q] != usize::MAX {
-                let _ = writeln!(o, "{}", search_text(set_of[q]));
+                // (No search without vectors: `finder` is `None`.)
+                let _ = writeln!(
+                    o,
+                    "    if let ::core::option::Option::Some(finder) = finder {{\n{}\n    }}",
+                    search_text(set_of[q])
+                );
             }
             let _ = writeln!(o, "    loop {{");
             let end_arm = match (fin, longest) {
