@@ -302,7 +302,7 @@ impl Config {
     /// the automaton, where the transitions are jumps that the CPU predicts
     /// instead of loads it waits on. Same results, faster on inputs whose
     /// structure repeats (RFC 9112 request heads: 0.62x the time to
-    /// validate, 0.59x for the typed tree, AVX2), about the same elsewhere;
+    /// validate, 0.52x for the typed tree, AVX2), about the same elsewhere;
     /// about 14 lines of Rust a state, which the crate that includes them
     /// compiles. Turned off, every walk reads the
     /// tables alone (`iri-grammar` does so: its operations use walks that
