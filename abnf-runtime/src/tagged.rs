@@ -745,14 +745,27 @@ impl TaggedDfa<'_> {
     }
 
     fn walk(&self, input: &[u8], start: usize, end: usize, tags: &mut [usize]) -> Result<(), usize> {
-        // A short input that fits a shape has its tags; the others (and
-        // every failure, for its offset) are walked.
+        self.shapes_or(input, start, end, tags, |i, s, e, t| self.walk_table(i, s, e, t))
+    }
+
+    /// A short input that fits a shape has its tags; the others (and every
+    /// failure, for its offset) are walked by `walk` (the table's, or the
+    /// same automaton's as code).
+    #[inline(always)]
+    fn shapes_or(
+        &self,
+        input: &[u8],
+        start: usize,
+        end: usize,
+        tags: &mut [usize],
+        walk: impl FnOnce(&[u8], usize, usize, &mut [usize]) -> Result<(), usize>,
+    ) -> Result<(), usize> {
         if let Some(sh) = &self.shapes {
             if end - start <= SHAPE_LEN && sh.parse(input, start, end, tags) {
                 return Ok(());
             }
         }
-        self.walk_table(input, start, end, tags)
+        walk(input, start, end, tags)
     }
 
     /// If `input[start..end]` fits one of the automaton's shapes (it has
@@ -1183,12 +1196,7 @@ impl TaggedDfa<'_> {
         walk: DirectTaggedWalk,
     ) -> Option<usize> {
         self.run_with(input, pos, end, tags, |x, i, s, e, t| {
-            if let Some(sh) = &x.shapes {
-                if e - s <= SHAPE_LEN && sh.parse(i, s, e, t) {
-                    return Ok(());
-                }
-            }
-            walk(i, s, e, t)
+            x.shapes_or(i, s, e, t, walk)
         })
         .ok()?;
         group(&*tags, g).map(|s| s.end)

@@ -105,7 +105,7 @@ impl Compiled {
                 items: errors,
             }));
         }
-        let used = self.used_rules();
+        let top = self.top_rules();
         for (m, ids) in &self.exports {
             let module = g.module(*m);
             let mut rules = Vec::new();
@@ -203,11 +203,10 @@ impl Compiled {
                         });
                     }
                     let direct_name = format!("__{}_direct", ident.to_lowercase());
-                    let direct = if used.contains(&id) {
-                        None
-                    } else {
-                        super::direct::direct_walk(&direct_name, &r.name, &compact)
-                    };
+                    let direct = top
+                        .contains(&id)
+                        .then(|| super::direct::direct_walk(&direct_name, &r.name, &compact))
+                        .flatten();
                     if direct.is_some() {
                         doc.push(String::new());
                         doc.push(format!(
@@ -401,31 +400,28 @@ impl Compiled {
     }
 }
 
-/// The rules that some rule uses. The others, a grammar's top rules (the
-/// ones long inputs are matched against), get walks as code as well as
-/// tables ([`super::direct`]); the rules they use keep the table walks
-/// alone, so that the generated code grows with the top rules, not with
-/// the grammar.
 impl Compiled {
-    /// [`used_rules`] of the grammar, or every rule where walks as code
-    /// are turned off (`Config::direct_walks`).
-    fn used_rules(&self) -> HashSet<RuleId> {
-        if self.direct_walks {
-            used_rules(&self.grammar)
-        } else {
-            (0..self.grammar.rules.len()).map(|i| RuleId(i as u32)).collect()
+    /// The grammar's top rules, the rules no rule uses (the ones long
+    /// inputs are matched against): they get walks as code as well as
+    /// tables ([`super::direct`]), unless `Config::direct_walks` turned
+    /// them off; the rules they use keep the table walks alone, so that
+    /// the generated code grows with the top rules, not with the grammar.
+    fn top_rules(&self) -> HashSet<RuleId> {
+        let g = &self.grammar;
+        if !self.direct_walks {
+            return HashSet::new();
         }
+        let mut used = HashSet::new();
+        for rule in &g.rules {
+            rule.expr.for_each_ref(&mut |id, _| {
+                used.insert(id);
+            });
+        }
+        (0..g.rules.len() as u32)
+            .map(RuleId)
+            .filter(|id| !used.contains(id))
+            .collect()
     }
-}
-
-fn used_rules(g: &Grammar) -> HashSet<RuleId> {
-    let mut used = HashSet::new();
-    for rule in &g.rules {
-        rule.expr.for_each_ref(&mut |id, _| {
-            used.insert(id);
-        });
-    }
-    used
 }
 
 /// The rules that module `m` defines or imports and that match one
@@ -511,15 +507,15 @@ fn rule_doc(g: &Grammar, id: RuleId, what: &str) -> Vec<String> {
     doc
 }
 
-/// The tables of tagged DFA `d` (and, with `direct` `Some(longest)` and
-/// for a DFA that is not too large, its walk as code:
-/// [`super::direct::direct_tagged_walk`]).
+/// The tables of tagged DFA `d` (and, with `direct` `Some((longest,
+/// what))` and for a DFA that is not too large, its walk as code, whose
+/// doc says it reads `what`: [`super::direct::direct_tagged_walk`]).
 fn emit_tdfa(
     ident: String,
     path: String,
     d: &TaggedDfa,
     pairs: bool,
-    direct: Option<bool>,
+    direct: Option<(bool, String)>,
     files: &mut Vec<GeneratedFile>,
 ) -> EmitTdfa {
     let pair_bytes = pairs.then_some(MAX_PAIR_BYTES);
@@ -532,9 +528,9 @@ fn emit_tdfa(
             contents,
         });
     }
-    let rule = path.rsplit('/').next().unwrap_or_default().to_string();
-    let direct = direct
-        .and_then(|longest| super::direct::direct_tagged_walk(&ident.to_lowercase(), &rule, d, longest));
+    let direct = direct.and_then(|(longest, what)| {
+        super::direct::direct_tagged_walk(&ident.to_lowercase(), &what, d, longest)
+    });
     if let Some(src) = direct.as_ref() {
         files.push(GeneratedFile {
             path: format!("{path}.direct.rs"),
@@ -617,7 +613,7 @@ impl Compiled {
     ) -> proc_macro2::TokenStream {
         let g = &self.grammar;
         let module = &g.module(m).name;
-        let used = self.used_rules();
+        let top_rules = self.top_rules();
         // A type from a spec whose trees read the other input type (bytes
         // for octet terminals, `&str` otherwise) cannot be a field here: such
         // a field holds its text.
@@ -714,7 +710,7 @@ impl Compiled {
                     target: &target,
                     files: Vec::new(),
                     items: Vec::new(),
-                    top: stack.is_none() && !used.contains(&ty.rule),
+                    top: stack.is_none() && top_rules.contains(&ty.rule),
                 };
                 let shape = cx.shape(&ty.shape, &typed_dfa.groups, &r.expr, None);
                 files.append(&mut cx.files);
@@ -724,7 +720,7 @@ impl Compiled {
                     format!("{module}/ast/{stem}"),
                     &typed_dfa.dfa,
                     false,
-                    (stack.is_none() && !used.contains(&ty.rule)).then_some(false),
+                    cx.top.then(|| (false, format!("`{}`", r.name))),
                     files,
                 );
                 let diagram = format!("{module}/ast/{stem}.svg");
@@ -880,7 +876,10 @@ impl FieldCx<'_> {
                     .unique(format!("{}/ast/{}.{}", self.module, self.stem, f.name)),
                 &d.dfa,
                 false,
-                self.top.then_some(d.exact.is_none()),
+                self.top.then(|| {
+                    let what = format!("the items of `{}`'s list `{}`", r.name, f.name);
+                    (d.exact.is_none(), what)
+                }),
                 &mut self.files,
             )
         });
