@@ -53,12 +53,14 @@ pub struct Recognizer {
 /// from, finder)` matches `input[from..]` from table state `s`
 /// (premultiplied) as [`Table::full_match_skipping`] does, with the same
 /// result (verdict and offset), searching runs of those states with
-/// `finder`. Each state is a block of code and each transition a jump, so
+/// `finder`, or stepping through them where it is `None` (a CPU without
+/// vectors). Each state is a block of code and each transition a jump, so
 /// the CPU predicts the next state where the table walk would wait on a
 /// load (measured on RFC 9112 request heads: 0.6x the time of the table's
-/// walk at AVX2, 2026-11-29).
+/// bit-parallel walk at AVX2, and 0.53x the time of its plain walk with no
+/// vectors, 2026-11-29).
 #[doc(hidden)]
-pub type DirectWalk = fn(&[u8], usize, usize, crate::simd::OutsideFinder) -> Result<(), usize>;
+pub type DirectWalk = fn(&[u8], usize, usize, Option<crate::simd::OutsideFinder>) -> Result<(), usize>;
 
 impl Recognizer {
     /// What generated code calls: the tables as `abnf-codegen` wrote them
@@ -102,7 +104,12 @@ impl Recognizer {
     #[inline]
     fn run_skip_from(&self, s: usize, input: &[u8], from: usize) -> Result<(), usize> {
         match self.direct {
-            Some(walk) => walk(input, s, from, crate::simd::OutsideFinder::at(Level::detected())),
+            Some(walk) => walk(
+                input,
+                s,
+                from,
+                Some(crate::simd::OutsideFinder::at(Level::detected())),
+            ),
             None => self.table.run_skip_from(s, input, from),
         }
     }
@@ -113,12 +120,10 @@ impl Recognizer {
     #[doc(hidden)]
     pub fn __direct_match(&self, input: &[u8], level: Level) -> Option<Result<(), usize>> {
         let walk = self.direct?;
-        Some(walk(
-            input,
-            self.table.start as usize,
-            0,
-            crate::simd::OutsideFinder::at(level),
-        ))
+        // Without vectors the walk steps its runs, as `is_match` does.
+        let finder =
+            (level.min(Level::detected()) != Level::Scalar).then(|| crate::simd::OutsideFinder::at(level));
+        Some(walk(input, self.table.start as usize, 0, finder))
     }
 
     /// The rules of the recognizer's grammar that match one character
@@ -184,7 +189,9 @@ impl Recognizer {
     /// ([`Table::full_match_skipping`]); for a rule that no other rule of
     /// its grammar uses, the generator also wrote the table as code, a
     /// block per state, which walks them with the same searches and the
-    /// same result (and predicts better). Inputs under 192 bytes of
+    /// same result (and predicts better); without vectors, that code steps
+    /// through the runs, where the table is walked a byte at a time (the
+    /// code predicts better there too). Inputs under 192 bytes of
     /// `@bidirectional` rules are walked as a shuffle automaton instead
     /// where the CPU has AVX-512 VBMI ([`crate::table::Shuffle`]), and as
     /// above if they reach a state it has no lane for; longer inputs walk
@@ -225,15 +232,23 @@ impl Recognizer {
         // The scalar twin of the bit-parallel walk is slower than the walk
         // from both ends (A/B runs of `profile validate-iri-long ours
         // scalar`: 3.1-4.4 against 4.3-5.4 µs per IRI, URIs 3.3-4.0 against
-        // 3.5-4.6), so without vectors long inputs take that; with them,
-        // inputs under `BOTH_ENDS_MAX` bytes of a bidirectional rule do too.
+        // 3.5-4.6), so without vectors long inputs take that, or the walk
+        // as code stepping its runs where the rule has one (RFC 9112
+        // request heads: 343-361 ns against 638-688 for the table's walk);
+        // with vectors, inputs under `BOTH_ENDS_MAX` bytes of a
+        // bidirectional rule take the walk from both ends too.
         let both_ends_max = if self.reverse.is_some() {
             BOTH_ENDS_MAX
         } else {
             SKIP_MIN
         };
-        if input.len() >= both_ends_max && self.table.skips() && Level::detected() != Level::Scalar {
-            return self.run_skip_from(self.table.start as usize, input, 0).is_ok();
+        if input.len() >= both_ends_max && self.table.skips() {
+            if Level::detected() != Level::Scalar {
+                return self.run_skip_from(self.table.start as usize, input, 0).is_ok();
+            }
+            if let Some(walk) = self.direct {
+                return walk(input, self.table.start as usize, 0, None).is_ok();
+            }
         }
         match &self.reverse {
             Some(rev) if input.len() >= BIDIRECTIONAL_MIN => self.table.full_match_both_ends(rev, input),

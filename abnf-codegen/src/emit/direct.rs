@@ -16,7 +16,10 @@
 //!   bit-parallel (96 bytes or more, where some state loops on many bytes):
 //!   a state that loops on many bytes searches its runs with the runtime's
 //!   vector search on entry, as the table's walk does, and the result
-//!   (verdict and offset of a mismatch) is that walk's.
+//!   (verdict and offset of a mismatch) is that walk's. Without vectors the
+//!   same code steps through the runs (the scalar search was slower than
+//!   the table walk; stepping in code takes 0.53x its time on request
+//!   heads).
 //! - `direct_tagged_walk`: a typed tree's tagged DFA (the top rule's
 //!   node, and its lists' items), with the registers in local variables;
 //!   the tags and the offset of a mismatch are the table walk's.
@@ -25,8 +28,12 @@
 //! labeled blocks in that order (the first innermost) in chains of
 //! 128 states (`CHAIN`), each state's code just after its block closes: a
 //! transition to a later state of the same chain is a `break` out to that
-//! state's code, a direct jump forwards; any other sets the state and goes
-//! round the `'top` loop, which dispatches on it. The code is written as text,
+//! state's code, a direct jump forwards; any other sets `s` to the target's
+//! place in the order and goes round the `'top` loop, which dispatches on
+//! it (places are dense, so each chain's `match` is one jump table; on the
+//! states' numbers, sparse in a chain, LLVM made it a tree of compares:
+//! 1.6 of the 10 mispredicted branches of a request head's validation in
+//! cachegrind's model). The code is written as text,
 //! one line per transition and with no indentation per block (formatted,
 //! hundreds of nested blocks would be mostly indentation), into a file
 //! of its own beside the tables, which the grammar's module includes.
@@ -65,11 +72,12 @@ pub(crate) fn direct_walk(name: &str, rule: &str, compact: &Compact) -> Option<S
          same automaton as the table:\n\
          /// {states} states, each a block labeled with its number (the start first, then depth-first, in \
          chains of {CHAIN}), each transition a jump: `break` to a later state's block in the same chain, \
-         else through the dispatch on `s` at the top. States that loop on many bytes search their runs \
-         with vectors first.\n\
+         else through the dispatch at the top on `s`, the state's place in that order (a jump table per \
+         chain). States that loop on many bytes search their runs with vectors first where `finder` is \
+         given (else they step through them).\n\
          #[allow(unused_labels, unused_mut, unreachable_code, clippy::all)]\n\
          #[inline(never)]\n\
-         fn {name}(input: &[u8], state: usize, from: usize, finder: __rt::OutsideFinder) -> \
+         fn {name}(input: &[u8], state: usize, from: usize, finder: ::core::option::Option<__rt::OutsideFinder>) -> \
          ::core::result::Result<(), usize> {{"
     );
     let _ = writeln!(o, "    static CLASSES: [u8; 256] = {:?};", compact.classes);
@@ -85,12 +93,17 @@ pub(crate) fn direct_walk(name: &str, rule: &str, compact: &Compact) -> Option<S
             set.to_runtime().to_record()
         );
     }
+    // The dispatch is on a state's place in the layout (dense: a jump
+    // table per chain); the caller's state is a row of the table.
+    let places: Vec<u16> = (0..states)
+        .map(|q| layout.place[q].try_into().unwrap_or(u16::MAX))
+        .collect();
     let _ = writeln!(
         o,
-        "    ];\n    let mut i = from;\n    let mut s = state;\n    'top: loop {{"
+        "    ];\n    static PLACES: [u16; {states}] = {places:?};\n    let mut i = from;\n    \
+         let mut s = PLACES.get(state / {a}).map_or(usize::MAX, |&p| usize::from(p));\n    'top: loop {{"
     );
-    let value = |q: usize| q * a;
-    layout.write(&mut o, value, "::core::result::Result::Err(i)", |o, k, q| {
+    layout.write(&mut o, "::core::result::Result::Err(i)", |o, k, q| {
         let may_end = compact.accept[q];
         let _ = writeln!(
             o,
@@ -98,7 +111,11 @@ pub(crate) fn direct_walk(name: &str, rule: &str, compact: &Compact) -> Option<S
             if may_end { ", where a match may end" } else { "" }
         );
         if q >= first_skip {
-            let _ = writeln!(o, "{}", search_text(q - first_skip));
+            let _ = writeln!(
+                o,
+                "    if let ::core::option::Option::Some(finder) = finder {{\n{}\n    }}",
+                search_text(q - first_skip)
+            );
         }
         let end = if may_end {
             "::core::result::Result::Ok(())"
@@ -126,7 +143,7 @@ pub(crate) fn direct_walk(name: &str, rule: &str, compact: &Compact) -> Option<S
         }
         for (t, cs) in &targets {
             let cs: Vec<String> = cs.iter().map(|c| c.to_string()).collect();
-            let go = layout.jump(k, q, *t, value(*t));
+            let go = layout.jump(k, q, *t);
             let _ = writeln!(o, "            {} => {go},", cs.join(" | "));
         }
         let _ = writeln!(
@@ -162,39 +179,33 @@ impl Layout {
         Layout { order, place }
     }
 
-    /// The jump from state `q`, at place `k`, to state `t`, for which the
-    /// dispatch holds `value`.
-    fn jump(&self, k: usize, q: usize, t: usize, value: usize) -> String {
+    /// The jump from state `q`, at place `k`, to state `t`.
+    fn jump(&self, k: usize, q: usize, t: usize) -> String {
         let p = self.place[t];
         if t == q {
             "continue".to_string()
         } else if p > k && p / CHAIN == k / CHAIN {
             format!("break 's{t}")
         } else {
-            format!("{{ s = {value}; continue 'top }}")
+            format!("{{ s = {p}; continue 'top /* state {t} */ }}")
         }
     }
 
     /// The body of the `'top` loop: per chain, its blocks, the dispatch
-    /// on `s` (whose value for state `q` is `value(q)`) to one of its
+    /// on `s` (a state's place in the order: each chain's places are
+    /// consecutive, so that its `match` is one jump table) to one of its
     /// states, and each state's code (`state(o, place, q)`, which starts
     /// by closing the state's block and never falls through); then
     /// `return {unknown}` for a state no chain holds.
-    fn write(
-        &self,
-        o: &mut String,
-        value: impl Fn(usize) -> usize,
-        unknown: &str,
-        mut state: impl FnMut(&mut String, usize, usize),
-    ) {
+    fn write(&self, o: &mut String, unknown: &str, mut state: impl FnMut(&mut String, usize, usize)) {
         for (c, chain) in self.order.chunks(CHAIN).enumerate() {
             let _ = writeln!(o, "    'c{c}: {{");
             for &q in chain.iter().rev() {
                 let _ = writeln!(o, "    's{q}: {{");
             }
             let _ = writeln!(o, "    match s {{");
-            for &q in chain {
-                let _ = writeln!(o, "        {} => break 's{q},", value(q));
+            for (j, &q) in chain.iter().enumerate() {
+                let _ = writeln!(o, "        {} => break 's{q},", c * CHAIN + j);
             }
             let _ = writeln!(o, "        _ => break 'c{c},\n    }}");
             for (j, &q) in chain.iter().enumerate() {
@@ -280,8 +291,9 @@ fn tagged_walk(o: &mut String, name: &str, of: &str, d: &TaggedDfa, longest: boo
         "/// The tagged automaton of {of} walked as code: {what}, with `tags` filled; generated by \
          abnf-codegen from the same automaton as the table.\n\
          /// {states} states, each a block labeled with its number (depth-first, in chains of {CHAIN}), \
-         each transition a jump (a `break` forwards in a chain, else through the dispatch at the top) \
-         after its register operations; the registers are local variables.\n\
+         each transition a jump (a `break` forwards in a chain, else through the dispatch at the top on \
+         `s`, the state's place in that order) after its register operations; the registers are local \
+         variables.\n\
          #[allow(unused_labels, unused_mut, unused_variables, unused_assignments, unreachable_code, \
          clippy::all)]\n\
          #[inline(never)]\n\
@@ -323,93 +335,88 @@ fn tagged_walk(o: &mut String, name: &str, of: &str, d: &TaggedDfa, longest: boo
     let _ = writeln!(
         o,
         "    let mut i = start;\n    let mut s = {};\n    'top: loop {{",
-        d.start
+        layout.place[d.start as usize]
     );
     let dead = if longest {
         "best"
     } else {
         "::core::result::Result::Err(i)"
     };
-    layout.write(
-        o,
-        |q| q,
-        dead,
-        |o, k, q| {
-            let fin = d.finals[q].as_ref();
+    layout.write(o, dead, |o, k, q| {
+        let fin = d.finals[q].as_ref();
+        let _ = writeln!(
+            o,
+            "    }} // state {q}{}",
+            if fin.is_some() {
+                ", where a match may end"
+            } else {
+                ""
+            }
+        );
+        if set_of[q] != usize::MAX {
+            // (No search without vectors: `finder` is `None`.)
             let _ = writeln!(
                 o,
-                "    }} // state {q}{}",
-                if fin.is_some() {
-                    ", where a match may end"
-                } else {
-                    ""
-                }
+                "    if let ::core::option::Option::Some(finder) = finder {{\n{}\n    }}",
+                search_text(set_of[q])
             );
-            if set_of[q] != usize::MAX {
-                // (No search without vectors: `finder` is `None`.)
+        }
+        let _ = writeln!(o, "    loop {{");
+        let end_arm = match (fin, longest) {
+            (Some(f), false) => format!(
+                "{{ {} return ::core::result::Result::Ok(()); }}",
+                tags_text(f, "end")
+            ),
+            (None, false) => "{ return ::core::result::Result::Err(end) }".to_string(),
+            (Some(f), true) => {
                 let _ = writeln!(
                     o,
-                    "    if let ::core::option::Option::Some(finder) = finder {{\n{}\n    }}",
-                    search_text(set_of[q])
+                    "        {} best = ::core::option::Option::Some(i);",
+                    tags_text(f, "i")
                 );
+                "{ return best }".to_string()
             }
-            let _ = writeln!(o, "    loop {{");
-            let end_arm = match (fin, longest) {
-                (Some(f), false) => format!(
-                    "{{ {} return ::core::result::Result::Ok(()); }}",
-                    tags_text(f, "end")
-                ),
-                (None, false) => "{ return ::core::result::Result::Err(end) }".to_string(),
-                (Some(f), true) => {
-                    let _ = writeln!(
-                        o,
-                        "        {} best = ::core::option::Option::Some(i);",
-                        tags_text(f, "i")
-                    );
-                    "{ return best }".to_string()
-                }
-                (None, true) => "{ return best }".to_string(),
-            };
-            let _ = writeln!(
-                o,
-                "        let ::core::option::Option::Some(&b) = input.get(i) else {end_arm};\n\
+            (None, true) => "{ return best }".to_string(),
+        };
+        let _ = writeln!(
+            o,
+            "        let ::core::option::Option::Some(&b) = input.get(i) else {end_arm};\n\
              \x20       let at = i;\n\
              \x20       i += 1;\n\
              \x20       match CLASSES[usize::from(b)] {{"
-            );
-            // The classes of each (target, operations), in the order they
-            // first appear.
-            let mut arms: Vec<(usize, u32, Vec<usize>)> = Vec::new();
-            for c in 0..a {
-                let t = d.next[q * a + c] as usize;
-                if t == 0 {
-                    continue;
-                }
-                let ops = d.ops[q * a + c];
-                match arms.iter_mut().find(|(x, p, _)| *x == t && *p == ops) {
-                    Some((_, _, cs)) => cs.push(c),
-                    None => arms.push((t, ops, vec![c])),
-                }
+        );
+        // The classes of each (target, operations), in the order they
+        // first appear.
+        let mut arms: Vec<(usize, u32, Vec<usize>)> = Vec::new();
+        for c in 0..a {
+            let t = d.next[q * a + c] as usize;
+            if t == 0 {
+                continue;
             }
-            for (t, ops, cs) in &arms {
-                let cs: Vec<String> = cs.iter().map(|c| c.to_string()).collect();
-                let go = layout.jump(k, q, *t, *t);
-                let ops = ops_text(&d.op_lists[*ops as usize]);
-                let _ = writeln!(o, "            {} => {{ {ops} {go} }}", cs.join(" | "));
+            let ops = d.ops[q * a + c];
+            match arms.iter_mut().find(|(x, p, _)| *x == t && *p == ops) {
+                Some((_, _, cs)) => cs.push(c),
+                None => arms.push((t, ops, vec![c])),
             }
-            let _ = writeln!(
-                o,
-                "            _ => return {},\n\
+        }
+        for (t, ops, cs) in &arms {
+            let cs: Vec<String> = cs.iter().map(|c| c.to_string()).collect();
+            let go = layout.jump(k, q, *t);
+            let ops = ops_text(&d.op_lists[*ops as usize]);
+            let _ = writeln!(o, "            {} => {{ {ops} {go} }}", cs.join(" | "));
+        }
+        let _ = writeln!(
+            o,
+            "            _ => return {},\n\
              \x20       }}\n\
              \x20   }}",
-                if longest {
-                    "best"
-                } else {
-                    "::core::result::Result::Err(at)"
-                }
-            );
-        },
-    );
+            if longest {
+                "best"
+            } else {
+                "::core::result::Result::Err(at)"
+            }
+        );
+    });
     let _ = writeln!(o, "    }}\n}}");
 }
 

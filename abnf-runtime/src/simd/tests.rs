@@ -125,9 +125,14 @@ mod loop_sets {
                 63,
                 64,
                 65,
+                n.saturating_sub(33),
+                n.saturating_sub(32),
+                n.saturating_sub(31),
+                n.saturating_sub(2),
                 n.saturating_sub(1),
                 n,
                 n + 1,
+                n + 100,
             ] {
                 let want = find_outside_scalar(&set, input, from);
                 for level in Level::available() {

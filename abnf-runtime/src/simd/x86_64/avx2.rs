@@ -91,8 +91,13 @@ pub(crate) unsafe fn find_outside_avx2(set: &LoopSet, input: &[u8], from: usize)
     // the tables (measured on RFC 9112 request heads: 17 searches per
     // head, of 94 instructions each before). A run that meets a byte from
     // 0x80 on, which may start a character of the set, or the escape
-    // byte, takes the whole search from that block.
-    let mut from = from;
+    // byte, takes the whole search from that block (`find_outside_rest`,
+    // out of line so that this part saves few registers).
+    let n = input.len();
+    if n < 32 {
+        // SAFETY: the caller's promise.
+        return unsafe { find_outside_rest(set, input, from) };
+    }
     // SAFETY: `NibbleSet` and `HIGH` are 16 bytes; unaligned loads.
     let (bytes, high) = unsafe {
         (
@@ -100,34 +105,61 @@ pub(crate) unsafe fn find_outside_avx2(set: &LoopSet, input: &[u8], from: usize)
             _mm256_broadcastsi128_si256(_mm_loadu_si128(HIGH.as_ptr().cast())),
         )
     };
-    // Block by block while every byte is an ASCII byte of the set: one
-    // block of 32 bytes (most runs end in it), then blocks of 64 (two
-    // vectors, one branch).
-    if let Some(block) = input.get(from..from + 32) {
-        // SAFETY: `block` is 32 bytes; an unaligned load.
-        let inside = in32(bytes, high, unsafe { _mm256_loadu_si256(block.as_ptr().cast()) });
-        let end = inside.trailing_ones() as usize;
-        match block.get(end) {
-            None => {
-                from += 32;
-                while let Some(block) = input.get(from..from + 64) {
-                    // SAFETY: `block` is 64 bytes; unaligned loads.
-                    let inside = unsafe {
-                        in32(bytes, high, _mm256_loadu_si256(block.as_ptr().cast()))
-                            | in32(bytes, high, _mm256_loadu_si256(block.as_ptr().add(32).cast())) << 32
-                    };
-                    let end = inside.trailing_ones() as usize;
-                    match block.get(end) {
-                        None => from += 64,
-                        Some(&b) if b < 0x80 && b != set.escape => return from + end,
-                        Some(_) => break,
-                    }
-                }
+    // One block of 32 bytes (most runs end in it): from `from`, or, for a
+    // run that starts in the last 32 bytes (the last field of a request
+    // head, say), the input's last 32 bytes shifted so that bit 0 is
+    // `from` (the bits past the end are 0: outside). Chosen without a
+    // branch: which one a search takes follows the data.
+    let from = from.min(n);
+    let at = from.min(n - 32);
+    let shift = from - at;
+    // SAFETY: `at + 32 <= n`; an unaligned load.
+    let v = unsafe { _mm256_loadu_si256(input.as_ptr().add(at).cast()) };
+    let run = (in32(bytes, high, v) >> shift).trailing_ones() as usize;
+    let stop = from + run;
+    if stop >= n {
+        return n;
+    }
+    let mut from = from;
+    if run < 32 - shift {
+        // The byte that ends the run decides it unless it is from 0x80
+        // on or the escape: tested in the block's masks, not loaded again
+        // (the load would add its latency to every search's).
+        let escape = _mm256_set1_epi8(set.escape as i8);
+        let special = (_mm256_movemask_epi8(v) | _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, escape))) as u32;
+        if (u64::from(special) >> (shift + run)) & 1 == 0 {
+            return stop;
+        }
+    } else {
+        // Then blocks of 64 (two vectors, one branch).
+        from += 32;
+        while let Some(block) = input.get(from..from + 64) {
+            // SAFETY: `block` is 64 bytes; unaligned loads.
+            let inside = unsafe {
+                in32(bytes, high, _mm256_loadu_si256(block.as_ptr().cast()))
+                    | in32(bytes, high, _mm256_loadu_si256(block.as_ptr().add(32).cast())) << 32
+            };
+            let end = inside.trailing_ones() as usize;
+            match block.get(end) {
+                None => from += 64,
+                Some(&b) if b < 0x80 && b != set.escape => return from + end,
+                Some(_) => break,
             }
-            Some(&b) if b < 0x80 && b != set.escape => return from + end,
-            Some(_) => {}
         }
     }
+    // SAFETY: the caller's promise.
+    unsafe { find_outside_rest(set, input, from) }
+}
+
+/// The whole search of [`find_outside_avx2`], escapes and characters
+/// included, from `from`.
+///
+/// # Safety
+///
+/// As [`find_outside_avx2`].
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+unsafe fn find_outside_rest(set: &LoopSet, input: &[u8], from: usize) -> usize {
     let t = tables32(set);
     // SAFETY: `inside32` and `starts32` read 64 bytes from `p`, which
     // `find` makes sure are inside its buffer.
