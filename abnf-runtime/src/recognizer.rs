@@ -232,11 +232,13 @@ impl Recognizer {
         // The scalar twin of the bit-parallel walk is slower than the walk
         // from both ends (A/B runs of `profile validate-iri-long ours
         // scalar`: 3.1-4.4 against 4.3-5.4 µs per IRI, URIs 3.3-4.0 against
-        // 3.5-4.6), so without vectors long inputs take that, or the walk
-        // as code stepping its runs where the rule has one (RFC 9112
-        // request heads: 343-361 ns against 638-688 for the table's walk);
-        // with vectors, inputs under `BOTH_ENDS_MAX` bytes of a
-        // bidirectional rule take the walk from both ends too.
+        // 3.5-4.6), so without vectors long inputs take that. A rule that
+        // is not bidirectional takes its walk as code, stepping its runs,
+        // where it has one (RFC 9112 request heads: 343-361 ns against
+        // 638-688 for the table's walk; long IRIs, whose runs change state
+        // every few bytes, took 2.8-4.4 µs that way against 1.5-1.8 from
+        // both ends). With vectors, inputs under `BOTH_ENDS_MAX` bytes of
+        // a bidirectional rule take the walk from both ends too.
         let both_ends_max = if self.reverse.is_some() {
             BOTH_ENDS_MAX
         } else {
@@ -246,7 +248,7 @@ impl Recognizer {
             if Level::detected() != Level::Scalar {
                 return self.run_skip_from(self.table.start as usize, input, 0).is_ok();
             }
-            if let Some(walk) = self.direct {
+            if let (Some(walk), None) = (self.direct, &self.reverse) {
                 return walk(input, self.table.start as usize, 0, None).is_ok();
             }
         }
