@@ -134,7 +134,9 @@ mod loop_sets {
                 n + 1,
                 n + 100,
             ] {
-                let want = find_outside_scalar(&set, input, from);
+                // Every level, the scalar one included, against the
+                // search a byte at a time.
+                let want = find_outside_bytewise(&set, input, from);
                 for level in Level::available() {
                     assert_eq!(
                         find_outside_with(level, &set, input, from),
@@ -509,9 +511,14 @@ mod bytes {
     fn find_byte_agrees_with_the_scalar_twin() {
         let mut input = alloc::vec![b'a'; 300];
         let lengths = (0..=70).chain([127, 128, 129, 200, 300]);
-        for n in lengths {
+        // Backgrounds with bytes next to the one looked for (`xor` 1, a
+        // borrow in the scalar twin's word), zeros and high bytes.
+        let backgrounds: [&[u8]; 3] = [b"a", &[0xE3, 0xE2 ^ 0x80, 0x00, 0xE1], &[0xFF, 0x62, 0xE3]];
+        for (n, background) in lengths.flat_map(|n| backgrounds.map(|b| (n, b))) {
             for at in (0..n).chain([usize::MAX]) {
-                input.fill(b'a');
+                for (k, b) in input.iter_mut().enumerate() {
+                    *b = background[k % background.len()];
+                }
                 if at < n {
                     input[at] = 0xE2;
                     if at + 7 < n {
