@@ -578,29 +578,34 @@ pub fn find_outside_scalar(set: &LoopSet, input: &[u8], from: usize) -> usize {
         let Some(&b) = input.get(i) else {
             return input.len();
         };
-        if set.bytes.contains(b) {
-            i += 1;
-        } else if let Some(next) = set.sequence_at(input, i) {
-            i = next;
-        } else {
-            return i;
+        match run_step(set, input, i, b) {
+            Some(next) => i = next,
+            None => return i,
         }
     }
 }
 
-/// [`find_outside`] one byte (or escape, or character) at a time: the
-/// reference the tests hold every level to, [`find_outside_scalar`]
-/// included.
+/// One step of a run of `set` at `input[i]` (which is `b`): past the byte
+/// if it is one of the set's bytes, else past the escape or character of
+/// the set that starts there; `None` where the run ends at `i`.
+#[inline(always)]
+fn run_step(set: &LoopSet, input: &[u8], i: usize, b: u8) -> Option<usize> {
+    if set.bytes.contains(b) {
+        Some(i + 1)
+    } else {
+        set.sequence_at(input, i)
+    }
+}
+
+/// [`find_outside`] one step at a time: the reference the tests hold
+/// every level to, [`find_outside_scalar`] included.
 #[cfg(test)]
 fn find_outside_bytewise(set: &LoopSet, input: &[u8], from: usize) -> usize {
     let mut i = from;
     while let Some(&b) = input.get(i) {
-        if set.bytes.contains(b) {
-            i += 1;
-        } else if let Some(next) = set.sequence_at(input, i) {
-            i = next;
-        } else {
-            return i;
+        match run_step(set, input, i, b) {
+            Some(next) => i = next,
+            None => return i,
         }
     }
     input.len()
