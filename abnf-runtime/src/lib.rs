@@ -68,21 +68,18 @@ pub use tagged::{Hole, List, Nested, Span, TaggedDfa, Text};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::simd::{LoopSet, OutsideFinder};
-
-    /// The vector search for runs at the level this CPU has, for a typed
-    /// tree's walk as code; `None` without vectors, where stepping each
-    /// byte of a run in code is quicker than the scalar search (measured
-    /// on RFC 9112 request heads' typed trees: 0.31x `httparse` stepped,
-    /// 0.23-0.26x searched).
-    #[inline]
-    pub fn finder() -> Option<OutsideFinder> {
-        let level = crate::simd::Level::detected();
-        (level != crate::simd::Level::Scalar).then(|| OutsideFinder::at(level))
-    }
     pub use crate::table::{Resume, Stop};
     pub use crate::tagged::{group, Hole, ShapeTags, TagRead, Tags};
     pub use crate::wire::Aligned;
     pub use alloc::vec::Vec;
+
+    /// The vector search for runs at the level this CPU has, for a typed
+    /// tree's walk as code; `None` without vectors
+    /// ([`OutsideFinder::vectors`]).
+    #[inline]
+    pub fn finder() -> Option<OutsideFinder> {
+        OutsideFinder::vectors(crate::simd::Level::detected())
+    }
 
     /// The tags of a part whose groups an enclosing automaton holds from
     /// tag `from` on (its group 0 is the enclosing automaton's group

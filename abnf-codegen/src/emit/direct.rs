@@ -18,7 +18,7 @@
 //!   vector search on entry, as the table's walk does, and the result
 //!   (verdict and offset of a mismatch) is that walk's. Without vectors the
 //!   same code steps through the runs (the scalar search was slower than
-//!   the table walk; stepping in code takes 0.53x its time on request
+//!   the table walk; stepping in code takes 0.53-0.61x its time on request
 //!   heads).
 //! - `direct_tagged_walk`: a typed tree's tagged DFA (the top rule's
 //!   node, and its lists' items), with the registers in local variables;
@@ -111,11 +111,7 @@ pub(crate) fn direct_walk(name: &str, rule: &str, compact: &Compact) -> Option<S
             if may_end { ", where a match may end" } else { "" }
         );
         if q >= first_skip {
-            let _ = writeln!(
-                o,
-                "    if let ::core::option::Option::Some(finder) = finder {{\n{}\n    }}",
-                search_text(q - first_skip)
-            );
+            let _ = writeln!(o, "{}", search_text(q - first_skip));
         }
         let end = if may_end {
             "::core::result::Result::Ok(())"
@@ -354,12 +350,7 @@ fn tagged_walk(o: &mut String, name: &str, of: &str, d: &TaggedDfa, longest: boo
             }
         );
         if set_of[q] != usize::MAX {
-            // (No search without vectors: `finder` is `None`.)
-            let _ = writeln!(
-                o,
-                "    if let ::core::option::Option::Some(finder) = finder {{\n{}\n    }}",
-                search_text(set_of[q])
-            );
+            let _ = writeln!(o, "{}", search_text(set_of[q]));
         }
         let _ = writeln!(o, "    loop {{");
         let end_arm = match (fin, longest) {
@@ -421,11 +412,13 @@ fn tagged_walk(o: &mut String, name: &str, of: &str, d: &TaggedDfa, longest: boo
 }
 
 /// On entering a state that loops on loop set `k` of `SETS`: where the
-/// next two bytes are in it, the vector search for the run's end (as the
-/// table's bit-parallel walk decides, `run_ahead`).
+/// CPU has vectors (`finder` is `Some`) and the next two bytes are in it,
+/// the vector search for the run's end (as the table's bit-parallel walk
+/// decides, `run_ahead`); without vectors the walk steps through the run.
 fn search_text(k: usize) -> String {
     format!(
-        "    if let ::core::option::Option::Some(&[x, y]) = input.get(i..i + 2) {{\n\
+        "    if let (::core::option::Option::Some(finder), ::core::option::Option::Some(&[x, y])) = \
+         (finder, input.get(i..i + 2)) {{\n\
          \x20       let set = &SETS[{k}];\n\
          \x20       if set.bytes.contains(x) && set.bytes.contains(y) {{\n\
          \x20           i = finder.find(set, input, i);\n\
@@ -439,24 +432,15 @@ fn search_text(k: usize) -> String {
 /// at least [`crate::automata::bitpar::MIN_LOOP_BYTES`] (skipping them
 /// leaves the registers as the steps would).
 fn run_set(d: &TaggedDfa, q: usize) -> Option<abnf_runtime::simd::LoopSet> {
-    use abnf_runtime::simd::{Leads, LoopSet, NibbleSet};
+    use abnf_runtime::simd::{LoopSet, NibbleSet};
     let a = d.alphabet;
     let loops = |b: u8| {
         let t = q * a + usize::from(d.classes[usize::from(b)]);
         d.next[t] as usize == q && d.op_lists[d.ops[t] as usize].is_empty()
     };
-    let mut table = [0u8; 16];
-    let mut n = 0;
-    for b in (0..0x80u8).filter(|&b| loops(b)) {
-        table[usize::from(b & 15)] |= 1 << (b >> 4);
-        n += 1;
-    }
-    (q != 0 && n >= crate::automata::bitpar::MIN_LOOP_BYTES).then_some(LoopSet {
-        bytes: NibbleSet(table),
-        escape: 0,
-        escaped: NibbleSet([0; 16]),
-        leads: Leads::NONE,
-    })
+    let bytes: Vec<u8> = (0..0x80u8).filter(|&b| loops(b)).collect();
+    (q != 0 && bytes.len() >= crate::automata::bitpar::MIN_LOOP_BYTES)
+        .then(|| LoopSet::plain(NibbleSet::of(&bytes)))
 }
 
 /// Register operations as assignments, at the position `at`.

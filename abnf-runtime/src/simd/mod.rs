@@ -543,6 +543,16 @@ impl OutsideFinder {
         OutsideFinder(find_outside_scalar)
     }
 
+    /// The vector search at `level` (or the best the CPU has below it),
+    /// `None` where that is the scalar level: there the walks as code step
+    /// through their runs, which is quicker than the scalar search
+    /// (RFC 9112 request heads: validation 0.8x the time, the typed tree
+    /// 0.73x, measured with the scalar search eight bytes at a time).
+    #[inline]
+    pub fn vectors(level: Level) -> Option<OutsideFinder> {
+        (level.min(Level::detected()) != Level::Scalar).then(|| OutsideFinder::at(level))
+    }
+
     /// [`find_outside`] with this search.
     #[inline(always)]
     pub fn find(self, set: &LoopSet, input: &[u8], from: usize) -> usize {
