@@ -1119,28 +1119,43 @@ pub fn find_byte_with(level: Level, input: &[u8], byte: u8) -> Option<usize> {
     find_byte_scalar(input, byte)
 }
 
-/// The scalar twin of [`find_byte`]: eight bytes to a 64-bit word
-/// (SWAR), the first zero byte of the word `xor` the byte repeated. (A
-/// borrow can mark a byte above a zero byte, never below the first, so
-/// the lowest mark is the first match.)
+/// The scalar twin of [`find_byte`] ([`find_either_scalar`] with one byte).
 #[inline]
 pub fn find_byte_scalar(input: &[u8], byte: u8) -> Option<usize> {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
-    let pattern = ONES * u64::from(byte);
+    find_either_scalar(input, byte, byte)
+}
+
+/// The first index of byte `a` or byte `b` in `input`, eight bytes to a
+/// 64-bit word (SWAR): the first zero byte of the word `xor` each byte
+/// repeated ([`zero_bytes`]; with `a == b` the two are one computation).
+#[inline(always)]
+fn find_either_scalar(input: &[u8], a: u8, b: u8) -> Option<usize> {
+    let (pa, pb) = (ONES * u64::from(a), ONES * u64::from(b));
     let chunks = input.chunks_exact(8);
     let rest = chunks.remainder();
     for (k, chunk) in chunks.enumerate() {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word) ^ pattern;
-        let zero = x.wrapping_sub(ONES) & !x & HIGHS;
-        if zero != 0 {
-            return Some(8 * k + (zero.trailing_zeros() / 8) as usize);
+        let w = u64::from_le_bytes(word);
+        let marks = zero_bytes(w ^ pa) | zero_bytes(w ^ pb);
+        if marks != 0 {
+            return Some(8 * k + (marks.trailing_zeros() / 8) as usize);
         }
     }
     let done = input.len() - rest.len();
-    rest.iter().position(|&b| b == byte).map(|p| done + p)
+    rest.iter().position(|&x| x == a || x == b).map(|p| done + p)
+}
+
+/// Every byte of a 64-bit word set to 1 (times a byte: that byte repeated).
+const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+
+/// The high bit of every byte of `x` that is zero, and perhaps of bytes
+/// above one (a borrow), never below the first: the lowest mark is the
+/// first zero byte, and the word is zero exactly when no byte is.
+#[inline(always)]
+fn zero_bytes(x: u64) -> u64 {
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    x.wrapping_sub(ONES) & !x & HIGHS
 }
 
 /// Where the search goes on after a vector step found `p` outside: past
@@ -1324,33 +1339,11 @@ impl Exits for ScalarExits<'_> {
             .map_or(self.input.len(), |p| from + done + p)
     }
 
-    /// Eight bytes to a word (SWAR, as [`find_byte_scalar`]), for each of
-    /// the two bytes.
+    /// Eight bytes to a word ([`find_either_scalar`]).
     #[inline(always)]
     fn next_byte(&mut self, from: usize, a: u8, b: u8) -> usize {
-        const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-        const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
-        let zeros = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
-        let (pa, pb) = (ONES * u64::from(a), ONES * u64::from(b));
         let rest = self.input.get(from..).unwrap_or_default();
-        let chunks = rest.chunks_exact(8);
-        let tail = chunks.remainder();
-        for (k, chunk) in chunks.enumerate() {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            let w = u64::from_le_bytes(word);
-            // Each mask's lowest mark is exact; the lower of the two is
-            // the first byte that is either.
-            let (ma, mb) = (zeros(w ^ pa), zeros(w ^ pb));
-            if ma | mb != 0 {
-                let first = ma.trailing_zeros().min(mb.trailing_zeros());
-                return from + 8 * k + (first / 8) as usize;
-            }
-        }
-        let done = rest.len() - tail.len();
-        tail.iter()
-            .position(|&x| x == a || x == b)
-            .map_or(self.input.len(), |p| from + done + p)
+        find_either_scalar(rest, a, b).map_or(self.input.len(), |p| from + p)
     }
 }
 
@@ -1598,8 +1591,6 @@ pub(crate) fn short_word(input: &[u8]) -> u64 {
 /// (SWAR): the classes of eight bytes (one lookup each in `classes`) `and`
 /// their masks, and a test for a zero byte, with no branch per byte.
 pub fn match_shapes_scalar(classes: &[u8; 256], rows: &[u8], ids: &[u8], input: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
     if input.len() > SHAPE_LEN {
         return None;
     }
@@ -1607,7 +1598,6 @@ pub fn match_shapes_scalar(classes: &[u8; 256], rows: &[u8], ids: &[u8], input: 
     // past the input get 0xFF bytes after the `and` (`fill`), so they never
     // miss.
     let n = input.len();
-    let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS != 0;
     if n <= 8 {
         // One word (the short inputs that vectors leave to this twin): the
         // classes gathered once, then one `and` and one test per shape.
@@ -1620,7 +1610,7 @@ pub fn match_shapes_scalar(classes: &[u8; 256], rows: &[u8], ids: &[u8], input: 
             let m = rows.get(at..at + 8).map_or(0, |m| {
                 u64::from_le_bytes([m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7]])
             });
-            !zero_byte(word & m | fill)
+            zero_bytes(word & m | fill) == 0
         });
     }
     let used = n.div_ceil(8);
@@ -1654,7 +1644,7 @@ pub fn match_shapes_scalar(classes: &[u8; 256], rows: &[u8], ids: &[u8], input: 
             let m = u64::from_le_bytes([m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7]]);
             let x = words[k] & m | if k + 1 == used { fill } else { 0 };
             // Nonzero exactly when some byte of `x` is zero.
-            zero |= x.wrapping_sub(ONES) & !x & HIGHS;
+            zero |= zero_bytes(x);
         }
         zero == 0
     })
