@@ -1119,7 +1119,7 @@ pub fn find_byte_with(level: Level, input: &[u8], byte: u8) -> Option<usize> {
     find_byte_scalar(input, byte)
 }
 
-/// The scalar twin of [`find_byte`] ([`find_either_scalar`] with one byte).
+/// The scalar twin of [`find_byte`]: eight bytes to a 64-bit word (SWAR).
 #[inline]
 pub fn find_byte_scalar(input: &[u8], byte: u8) -> Option<usize> {
     find_either_scalar(input, byte, byte)
@@ -1339,7 +1339,7 @@ impl Exits for ScalarExits<'_> {
             .map_or(self.input.len(), |p| from + done + p)
     }
 
-    /// Eight bytes to a word ([`find_either_scalar`]).
+    /// Eight bytes to a 64-bit word (SWAR), as [`find_byte_scalar`].
     #[inline(always)]
     fn next_byte(&mut self, from: usize, a: u8, b: u8) -> usize {
         let rest = self.input.get(from..).unwrap_or_default();
