@@ -14,6 +14,7 @@ list      = pair *( "," pair ) [ ";" comment ]
 comment   = *VCHAR
 tags      = *( key / "," number )
 attrs     = *( ";" [ key ] "=" value )
+lines     = key CRLF *( key ":" value CRLF ) CRLF
 "#;
 
 #[test]
@@ -35,4 +36,11 @@ fn generated_module() {
         .file("pairs/ast/list.direct.rs")
         .expect("and has a typed tree");
     insta::assert_snapshot!("list_tree_direct_rs", tree);
+    // A top rule whose list's items its walk reads with their own walk,
+    // logging them for the list.
+    let lines = generated
+        .file("pairs/ast/lines.direct.rs")
+        .expect("`lines` is a top rule");
+    assert!(lines.contains("log.push("), "{lines}");
+    insta::assert_snapshot!("lines_tree_direct_rs", lines);
 }

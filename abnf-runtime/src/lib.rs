@@ -69,7 +69,7 @@ pub use tagged::{Hole, List, Nested, Span, TaggedDfa, Text};
 pub mod __private {
     pub use crate::simd::{LoopSet, OutsideFinder};
     pub use crate::table::{Resume, Stop};
-    pub use crate::tagged::{group, Hole, ShapeTags, TagRead, Tags};
+    pub use crate::tagged::{__log_tags as log_tags, group, Hole, ItemLog, ShapeTags, TagRead, Tags};
     pub use crate::wire::Aligned;
     pub use alloc::vec::Vec;
 
@@ -117,12 +117,12 @@ pub mod __private {
 
     /// The list of group `g`'s repetition, whose items `item` reads.
     #[inline]
-    pub fn list<'a, T, S: crate::tagged::Text + ?Sized, R: Tags<'a, S>>(
+    pub fn list<'a, T, S: crate::tagged::Text + ?Sized, R: Tags<'a, S>, const W: usize>(
         input: &'a S,
         tags: R,
         g: usize,
         item: fn(&'a S, usize, usize) -> Option<(T, usize)>,
-    ) -> crate::List<'a, T, S> {
+    ) -> crate::List<'a, T, S, W> {
         crate::List::__of_group(input, tags, g, item)
     }
 

@@ -730,7 +730,7 @@ impl TaggedDfa<'_> {
         start: usize,
         end: usize,
         tags: &mut [usize],
-        walk: impl Fn(&Self, &[u8], usize, usize, &mut [usize]) -> Result<(), usize>,
+        walk: impl FnOnce(&Self, &[u8], usize, usize, &mut [usize]) -> Result<(), usize>,
     ) -> Result<(), usize> {
         if self.utf8_only {
             if let Err(e) = core::str::from_utf8(&input[start..end]) {
@@ -1171,7 +1171,7 @@ impl TaggedDfa<'_> {
         start: usize,
         end: usize,
         tags: &mut [usize],
-        walk: DirectTaggedWalk,
+        walk: impl FnOnce(&[u8], usize, usize, &mut [usize]) -> Result<(), usize>,
     ) -> Result<(), MatchError> {
         self.run_with(input, start, end, tags, |_, i, s, e, t| walk(i, s, e, t))
             .map_err(|offset| {
@@ -1376,8 +1376,10 @@ mod sealed {
 
 /// The parts of a repetition (path segments, say), read one at a time from
 /// the input without allocating. `S` is the input's type: `str`, or `[u8]`
-/// for a grammar whose terminals are octets.
-pub struct List<'a, T, S: Text + ?Sized = str> {
+/// for a grammar whose terminals are octets. `W` is the size in 16-bit
+/// words of the list's [`ItemLog`]: the items its node's walk read already
+/// (0, no log, for most lists).
+pub struct List<'a, T, S: Text + ?Sized = str, const W: usize = 0> {
     input: &'a S,
     pos: usize,
     end: usize,
@@ -1385,17 +1387,27 @@ pub struct List<'a, T, S: Text + ?Sized = str> {
     /// `start..end`, where `start` is the first `pos`, lies in `input`
     /// and every offset in it is a char boundary ([`Tags::trusted`]).
     trusted: bool,
+    /// The items the node's walk logged, with the function that builds
+    /// one from its entry (`logged(input, base, start, entry)`), and the
+    /// word where the next entry to look at starts.
+    log: ItemLog<W>,
+    logged: Option<LoggedItem<'a, T, S>>,
+    read: u16,
 }
 
-impl<T, S: Text + ?Sized> Clone for List<'_, T, S> {
+/// Builds a list's item from its entry in the log of the node's walk:
+/// `logged(input, base, start, entry)`, offsets from `base`.
+type LoggedItem<'a, T, S> = fn(&'a S, usize, usize, &[u16]) -> Option<T>;
+
+impl<T, S: Text + ?Sized, const W: usize> Clone for List<'_, T, S, W> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T, S: Text + ?Sized> Copy for List<'_, T, S> {}
+impl<T, S: Text + ?Sized, const W: usize> Copy for List<'_, T, S, W> {}
 
-impl<'a, T, S: Text + ?Sized> List<'a, T, S> {
+impl<'a, T, S: Text + ?Sized, const W: usize> List<'a, T, S, W> {
     /// The list of group `g` of `tags`, whose text is sliced with no
     /// check where the tags vouch for its span ([`Tags::trusted`]).
     #[doc(hidden)]
@@ -1413,7 +1425,25 @@ impl<'a, T, S: Text + ?Sized> List<'a, T, S> {
             end: span.end,
             item,
             trusted: tags.trusted(g),
+            log: ItemLog::EMPTY,
+            logged: None,
+            read: 0,
         }
+    }
+
+    /// The list with the items its node's walk logged, which `logged`
+    /// builds (`logged(input, base, start, entry)`: the entry of the item
+    /// at `start`, offsets from `base`; `__log_tags` reads them).
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn __with_log(
+        mut self,
+        log: ItemLog<W>,
+        logged: fn(&'a S, usize, usize, &[u16]) -> Option<T>,
+    ) -> Self {
+        self.log = log;
+        self.logged = Some(logged);
+        self
     }
 
     /// The input of the whole repetition (what is left of it once
@@ -1429,6 +1459,38 @@ impl<'a, T, S: Text + ?Sized> List<'a, T, S> {
             self.input.__part(self.pos, self.end)
         }
     }
+
+    /// Where the log's entry for the item at `pos` is, and where that item
+    /// ends: an entry that starts at `pos` and ends within the list (one
+    /// that ends past it was the longest item of a longer input, which
+    /// the walk up to `end` may not find). Entries before `pos` are
+    /// passed over.
+    #[inline]
+    fn logged_at(&mut self) -> Option<(usize, usize)> {
+        let width = usize::from(self.log.width);
+        let len = usize::from(self.log.len);
+        loop {
+            let at = usize::from(self.read);
+            if at >= len || width == 0 {
+                return None;
+            }
+            // Entries are contiguous: the first starts at `base`, each
+            // other where the one before it ends.
+            let start = match at {
+                0 => self.log.base,
+                _ => self.log.base + usize::from(*self.log.words.get(at - width)?),
+            };
+            if start > self.pos {
+                return None;
+            }
+            // `len <= W <= u16::MAX`.
+            self.read = (at + width) as u16;
+            if start == self.pos {
+                let end = self.log.base + usize::from(*self.log.words.get(at)?);
+                return (end <= self.end && end > start).then_some((at, end));
+            }
+        }
+    }
 }
 
 impl<'a, T> List<'a, T> {
@@ -1439,12 +1501,25 @@ impl<'a, T> List<'a, T> {
     }
 }
 
-impl<T, S: Text + ?Sized> Iterator for List<'_, T, S> {
+impl<T, S: Text + ?Sized, const W: usize> Iterator for List<'_, T, S, W> {
     type Item = T;
 
     fn next(&mut self) -> Option<T> {
         if self.pos >= self.end {
             return None;
+        }
+        if let Some(logged) = self.logged {
+            if let Some((at, end)) = self.logged_at() {
+                let entry = self
+                    .log
+                    .words
+                    .get(at..at + usize::from(self.log.width))
+                    .unwrap_or(&[]);
+                if let Some(item) = logged(self.input, self.log.base, self.pos, entry) {
+                    self.pos = end;
+                    return Some(item);
+                }
+            }
         }
         match (self.item)(self.input, self.pos, self.end) {
             Some((item, next)) if next > self.pos => {
@@ -1459,21 +1534,130 @@ impl<T, S: Text + ?Sized> Iterator for List<'_, T, S> {
     }
 }
 
-impl<T, S: Text + ?Sized> FusedIterator for List<'_, T, S> {}
+/// The items of a list that its node's walk as code read with the items'
+/// own walk as it went (a request head's field lines): one entry per item,
+/// its end and its tags as 16-bit offsets from the first item's start
+/// (`u16::MAX` for a tag not set), the items one after the other, so that
+/// [`List`] builds those items without walking them again. A cache, not a
+/// source of truth: `List` uses an entry only where it starts at the item
+/// it is about to read and ends within the list, and walks every item the
+/// log does not hold (past its `W` words, past 64 KiB from its first item,
+/// or after a gap).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct ItemLog<const W: usize> {
+    base: usize,
+    /// Words in use.
+    len: u16,
+    /// Words an entry takes: 1 and the item's logged tags; 0 for none.
+    width: u8,
+    /// Whether an item was not logged (entries stop there).
+    full: bool,
+    words: [u16; W],
+}
 
-impl<T: fmt::Debug, S: Text + ?Sized> fmt::Debug for List<'_, T, S> {
+impl<const W: usize> ItemLog<W> {
+    const EMPTY: Self = ItemLog {
+        base: 0,
+        len: 0,
+        width: 0,
+        full: false,
+        words: [0; W],
+    };
+
+    /// An empty log for items of `tags` logged tags (none fit where an
+    /// entry would take more than 255 words or than the whole log).
+    #[inline(always)]
+    pub fn new(tags: usize) -> Self {
+        let width = tags + 1;
+        let fits = width <= usize::from(u8::MAX) && width <= W && W <= usize::from(u16::MAX);
+        ItemLog {
+            width: if fits { width as u8 } else { 0 },
+            full: !fits,
+            ..Self::EMPTY
+        }
+    }
+
+    /// Whether the log takes no more items (the walk then steps through
+    /// them).
+    #[inline(always)]
+    pub fn is_full(&self) -> bool {
+        self.full
+    }
+
+    /// Logs the item `start..end` with `tags` (as many as [`Self::new`]
+    /// was given, each unset or within `start..=end`), unless the log is
+    /// full, the item does not follow the last one or lies past 64 KiB
+    /// from the first; the walk goes on either way.
+    #[inline(always)]
+    pub fn push<const K: usize>(&mut self, start: usize, end: usize, tags: &[usize; K]) {
+        let (width, at) = (usize::from(self.width), usize::from(self.len));
+        if self.full || width != K + 1 || at + width > W {
+            self.full = true;
+            return;
+        }
+        // The first item sets the base; each other must start where the
+        // one before it ends.
+        let base = if at == 0 { start } else { self.base };
+        let follows = at == 0
+            || self
+                .words
+                .get(at - 1 - K)
+                .is_some_and(|&e| base + usize::from(e) == start);
+        // Offsets of set tags are at most `end - base`, below `u16::MAX`
+        // here; anything else (an unset tag) becomes `u16::MAX`.
+        let Some(slot) = self
+            .words
+            .get_mut(at..at + width)
+            .filter(|_| follows && end - base < usize::from(u16::MAX))
+        else {
+            self.full = true;
+            return;
+        };
+        self.base = base;
+        slot[0] = (end - base) as u16;
+        for (w, &t) in slot[1..].iter_mut().zip(tags) {
+            let o = t.wrapping_sub(base);
+            *w = if o < usize::from(u16::MAX) {
+                o as u16
+            } else {
+                u16::MAX
+            };
+        }
+        // At most `W <= u16::MAX` words.
+        self.len = (at + width) as u16;
+    }
+}
+
+/// The tags of a logged item ([`ItemLog`]) from its entry, whose offsets
+/// are from `base`.
+#[doc(hidden)]
+#[inline(always)]
+pub fn __log_tags<const K: usize>(base: usize, entry: &[u16]) -> [usize; K] {
+    let mut tags = [NONE; K];
+    for (t, &w) in tags.iter_mut().zip(entry.get(1..).unwrap_or(&[])) {
+        if w != u16::MAX {
+            *t = base + usize::from(w);
+        }
+    }
+    tags
+}
+
+impl<T, S: Text + ?Sized, const W: usize> FusedIterator for List<'_, T, S, W> {}
+
+impl<T: fmt::Debug, S: Text + ?Sized, const W: usize> fmt::Debug for List<'_, T, S, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(*self).finish()
     }
 }
 
-impl<T, S: Text + ?Sized> PartialEq for List<'_, T, S> {
+impl<T, S: Text + ?Sized, const W: usize> PartialEq for List<'_, T, S, W> {
     fn eq(&self, other: &Self) -> bool {
         self.text() == other.text()
     }
 }
 
-impl<T, S: Text + ?Sized> Eq for List<'_, T, S> {}
+impl<T, S: Text + ?Sized, const W: usize> Eq for List<'_, T, S, W> {}
 
 /// A part of a typed tree that is a rule with a stack (a nested comment, a
 /// JSON value): matched with its parent, parsed into its own node when
@@ -1536,3 +1720,117 @@ impl<T, S: Text + ?Sized> PartialEq for Nested<'_, T, S> {
 }
 
 impl<T, S: Text + ?Sized> Eq for Nested<'_, T, S> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::cell::Cell;
+
+    extern crate std;
+    use std::thread_local;
+    use std::vec::Vec;
+
+    thread_local! {
+        /// How many items the item walk read.
+        static WALKED: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// An item `name:value;` of a list: its start, colon and end.
+    type Item = (usize, usize, usize);
+
+    /// The item walk: up to the next `;`, with the colon's offset.
+    fn walk(input: &[u8], pos: usize, end: usize) -> Option<(Item, usize)> {
+        WALKED.with(|w| w.set(w.get() + 1));
+        let semi = pos + input[pos..end].iter().position(|&b| b == b';')?;
+        let colon = pos + input[pos..semi].iter().position(|&b| b == b':')?;
+        Some(((pos, colon, semi + 1), semi + 1))
+    }
+
+    /// The item from its log entry: tag 0 is the colon.
+    fn logged(_: &[u8], base: usize, start: usize, entry: &[u16]) -> Option<Item> {
+        let [colon]: [usize; 1] = __log_tags(base, entry);
+        Some((start, colon, base + usize::from(entry[0])))
+    }
+
+    /// The items of `input[start..end]`, read with `log`, and how many the
+    /// walk read.
+    fn read<const W: usize>(input: &[u8], start: usize, end: usize, log: ItemLog<W>) -> (Vec<Item>, usize) {
+        let span = [NONE, NONE, start, end];
+        let list: List<'_, Item, [u8], W> =
+            List::__of_group(input, &span[..], 1, walk).__with_log(log, logged);
+        WALKED.with(|w| w.set(0));
+        let items = list.collect();
+        (items, WALKED.with(Cell::get))
+    }
+
+    /// A log of the items of `input` from `from` on, as a node's walk
+    /// would fill it.
+    fn log_from<const W: usize>(input: &[u8], mut from: usize) -> ItemLog<W> {
+        let mut log = ItemLog::<W>::new(1);
+        while let Some(((_, colon, _), next)) = walk(input, from, input.len()) {
+            log.push(from, next, &[colon]);
+            from = next;
+        }
+        log
+    }
+
+    const INPUT: &[u8] = b"x:1;yy:22;z:3;w:;";
+
+    #[test]
+    fn a_list_builds_logged_items_without_walking_them() {
+        let n = INPUT.len();
+        let (plain, walked) = read(INPUT, 0, n, ItemLog::<0>::new(1));
+        assert_eq!(plain.len(), 4);
+        assert_eq!(walked, 4);
+        assert_eq!(plain[1], (4, 6, 10));
+        assert_eq!(read(INPUT, 0, n, log_from::<16>(INPUT, 0)), (plain.clone(), 0));
+        // Past the log's capacity (two entries of two words), the walk.
+        assert_eq!(read(INPUT, 0, n, log_from::<5>(INPUT, 0)), (plain.clone(), 2));
+        // A log that starts at the second item: the first is walked.
+        assert_eq!(read(INPUT, 0, n, log_from::<16>(INPUT, 4)), (plain.clone(), 1));
+        // A log from inside the first item: its first entry is passed
+        // over, the others line up with the list's items.
+        assert_eq!(read(INPUT, 0, n, log_from::<16>(INPUT, 1)), (plain, 1));
+    }
+
+    #[test]
+    fn a_logged_item_past_the_list_is_walked_again() {
+        // The list ends inside the third item: the walk up to its end
+        // finds no third item, whatever the log says.
+        let end = 12;
+        let (plain, _) = read(INPUT, 0, end, ItemLog::<0>::new(1));
+        assert_eq!(plain.len(), 2);
+        assert_eq!(read(INPUT, 0, end, log_from::<16>(INPUT, 0)).0, plain);
+    }
+
+    #[test]
+    fn a_log_stops_at_a_gap_and_past_64_kib() {
+        let mut log = ItemLog::<16>::new(1);
+        log.push(0, 4, &[1]);
+        // Not where the last item ended: not logged, nor anything after.
+        log.push(10, 14, &[11]);
+        log.push(4, 10, &[6]);
+        let (items, walked) = read(INPUT, 0, INPUT.len(), log);
+        assert_eq!((items.len(), walked), (4, 3));
+
+        let mut long = INPUT.to_vec();
+        long.splice(2..2, core::iter::repeat_n(b'1', 70_000));
+        let (plain, _) = read(&long, 0, long.len(), ItemLog::<0>::new(1));
+        assert_eq!(read(&long, 0, long.len(), log_from::<16>(&long, 0)), (plain, 4));
+        // An entry too wide for the log, or tags of another count: none.
+        let mut narrow = ItemLog::<1>::new(1);
+        narrow.push(0, 4, &[1]);
+        assert_eq!(read(INPUT, 0, INPUT.len(), narrow).1, 4);
+        let mut other = ItemLog::<16>::new(2);
+        other.push(0, 4, &[1]);
+        assert_eq!(other.len, 0);
+    }
+
+    #[test]
+    fn unset_tags_stay_unset() {
+        let mut log = ItemLog::<8>::new(2);
+        log.push(3, 9, &[NONE, 5]);
+        let entry = &log.words[..3];
+        assert_eq!(__log_tags::<2>(log.base, entry), [NONE, 5]);
+    }
+}

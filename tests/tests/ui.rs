@@ -224,8 +224,9 @@ fn typed_shapes_corpus() -> std::path::PathBuf {
             "data/typed/ctype.abnf",
             "data/typed/named.abnf",
             "data/typed/cmd.abnf",
+            "data/typed/lines.abnf",
         ],
-        r##"use grammars::{cmd, ctype, named, qs, qsoctets};
+        r##"use grammars::{cmd, ctype, lines, named, qs, qsoctets};
 fn tiles<T>(list_span: (usize, usize), items: &[T], span: impl Fn(&T) -> abnf_runtime::Span) {
     let mut at = list_span.0;
     for item in items {
@@ -265,6 +266,33 @@ fn main() {
 
     assert_eq!(cmd::ast::Param::parse("COUNT=10").unwrap().kind, cmd::ast::ParamKind::Count("10"));
     assert_eq!(cmd::ast::Param::parse("NAME=abc").unwrap().kind, cmd::ast::ParamKind::Name("abc"));
+
+    // Lines logged by the head's walk: more than its log holds, one past
+    // 64 KiB, and the list read twice (a copy, then the original).
+    let long = format!("\"{}\"", "a b".repeat(25_000));
+    let mut input = String::from("GET\r\n");
+    let mut expected = Vec::new();
+    for k in 0..40 {
+        let (name, value) = match k {
+            7 => ("Long".to_string(), long.clone()),
+            k if k % 3 == 0 => (format!("N-{}", "x".repeat(k % 5 + 1)), format!("\"v {k}\"").replace(|c: char| c.is_ascii_digit(), "d")),
+            k => (format!("N-{}", "y".repeat(k % 4 + 1)), k.to_string()),
+        };
+        input.push_str(&format!("{name}:{}{value}\r\n", " ".repeat(k % 3)));
+        expected.push((name, value));
+    }
+    input.push_str("\r\n");
+    let h = lines::ast::Head::parse(&input).unwrap();
+    assert_eq!(h.word, "GET");
+    for list in [h.values, h.values] {
+        let items: Vec<_> = list.collect();
+        tiles((5, input.len() - 2), &items, |i| i.span);
+        let got: Vec<(String, String)> = items.iter().map(|i| (i.name.to_string(), i.value.to_string())).collect();
+        assert_eq!(got, expected);
+    }
+    let mut bad = input.clone();
+    bad.insert(input.len() - 30, '!');
+    assert!(lines::ast::Head::parse(&bad).is_err());
 }
 "##,
     )

@@ -516,6 +516,7 @@ fn emit_tdfa(
     d: &TaggedDfa,
     pairs: bool,
     direct: Option<(bool, String)>,
+    log: Option<super::direct::ItemLoops>,
     files: &mut Vec<GeneratedFile>,
 ) -> EmitTdfa {
     let pair_bytes = pairs.then_some(MAX_PAIR_BYTES);
@@ -529,8 +530,10 @@ fn emit_tdfa(
         });
     }
     let direct = direct.and_then(|(longest, what)| {
-        super::direct::direct_tagged_walk(&ident.to_lowercase(), &what, d, longest)
+        super::direct::direct_tagged_walk(&ident.to_lowercase(), &what, d, longest, log.as_ref())
     });
+    // The log is the walk as code's: none without one.
+    let log = log.filter(|_| direct.is_some()).map(|l| l.log);
     if let Some(src) = direct.as_ref() {
         files.push(GeneratedFile {
             path: format!("{path}.direct.rs"),
@@ -543,6 +546,7 @@ fn emit_tdfa(
         tags: d.tags as u32,
         shapes,
         direct: direct.is_some(),
+        log,
     }
 }
 
@@ -589,6 +593,7 @@ impl Compiled {
                         format!("{module}/components/{stem}"),
                         &c.tdfa,
                         true,
+                        None,
                         None,
                         files,
                     ),
@@ -711,18 +716,29 @@ impl Compiled {
                     files: Vec::new(),
                     items: Vec::new(),
                     top: stack.is_none() && top_rules.contains(&ty.rule),
+                    lists: Vec::new(),
                 };
-                let shape = cx.shape(&ty.shape, &typed_dfa.groups, &r.expr, None);
+                let mut shape = cx.shape(&ty.shape, &typed_dfa.groups, &r.expr, None);
                 files.append(&mut cx.files);
                 item_types.append(&mut cx.items);
+                let loops = cx
+                    .top
+                    .then(|| item_loops(&mut shape, &typed_dfa.dfa, &cx.lists))
+                    .flatten();
                 let tdfa = emit_tdfa(
                     tdfa_name,
                     format!("{module}/ast/{stem}"),
                     &typed_dfa.dfa,
                     false,
                     cx.top.then(|| (false, format!("`{}`", r.name))),
+                    loops,
                     files,
                 );
+                if tdfa.log.is_none() {
+                    // The walk as code that would have logged was not
+                    // written (too many states): no log.
+                    set_log(&mut shape, None);
+                }
                 let diagram = format!("{module}/ast/{stem}.svg");
                 files.push(GeneratedFile {
                     path: diagram.clone(),
@@ -787,6 +803,9 @@ struct FieldCx<'a> {
     /// The rule is a top rule ([`used_rules`]): its lists' items are
     /// walked as code too.
     top: bool,
+    /// The node's own lists whose items are walked as code (the longest
+    /// match each): field name, element automaton and its walk's name.
+    lists: Vec<(String, &'a TaggedDfa, String)>,
 }
 
 impl FieldCx<'_> {
@@ -880,9 +899,19 @@ impl FieldCx<'_> {
                     let what = format!("the items of `{}`'s list `{}`", r.name, f.name);
                     (d.exact.is_none(), what)
                 }),
+                None,
                 &mut self.files,
             )
         });
+        if let (Some(e), Some(d), None) = (&element, built, prefix) {
+            if e.direct && d.exact.is_none() && f.card == typed::Card::Many {
+                self.lists.push((
+                    f.name.clone(),
+                    &d.dfa,
+                    format!("{}_direct", e.ident.to_lowercase()),
+                ));
+            }
+        }
         let (holds, target) = match (f.rule, &f.item, built) {
             (Some(rule), _, _) => (g.rule(rule).name.clone(), (self.target)(rule)),
             (None, Some(item), Some(d)) => {
@@ -929,6 +958,110 @@ impl FieldCx<'_> {
             nested: by_byte || groups.nests(group),
             item_nested: f.item.is_none() && built.is_some_and(|d| d.groups.nests(1)),
             fixed: built.and_then(|d| d.fixed.clone()),
+            log_words: None,
+        }
+    }
+}
+
+/// Items a node's walk logs for a list ([`super::direct::ItemLoops`]).
+const LOG_ITEMS: usize = 16;
+
+/// The most distinct tags ([`log_slots`]) an item may have to be logged
+/// (an entry takes one word more, for its end).
+const MAX_LOG_TAGS: usize = 14;
+
+/// The first of the node's lists `lists` ([`FieldCx::lists`]) whose items
+/// its automaton `d` can read with the items' own walk
+/// ([`crate::tagged::item_loops`]), marked in `shape` as logged.
+fn item_loops(
+    shape: &mut EmitShape,
+    d: &TaggedDfa,
+    lists: &[(String, &TaggedDfa, String)],
+) -> Option<super::direct::ItemLoops> {
+    if !matches!(shape, EmitShape::Struct(_)) {
+        return None;
+    }
+    lists.iter().find_map(|(field, item, walk)| {
+        let (slots, holders) = log_slots(item);
+        if holders.len() > MAX_LOG_TAGS || shortest_match(item).is_none_or(|n| n < MIN_LOGGED_ITEM) {
+            return None;
+        }
+        let entries = crate::tagged::item_loops::item_entries(d, item);
+        if entries.is_empty() {
+            return None;
+        }
+        let log = super::typed::EmitLog {
+            field: field.clone(),
+            words: LOG_ITEMS * (holders.len() + 1),
+            tags: item.tags,
+            slots,
+            holders,
+        };
+        set_log(shape, Some(&log));
+        Some(super::direct::ItemLoops {
+            entries,
+            walk: walk.clone(),
+            log,
+        })
+    })
+}
+
+/// The shortest item a list's log is kept for: a call of the item's walk
+/// costs about as much as a few steps of the node's, so that for items of
+/// a byte or two (the characters of a quoted string) the walk would pay
+/// more than the list saves, and more where the list is not read.
+const MIN_LOGGED_ITEM: usize = 3;
+
+/// The length of the shortest match of `d`, if it has one.
+fn shortest_match(d: &TaggedDfa) -> Option<usize> {
+    let a = d.alphabet;
+    let mut depth = vec![usize::MAX; d.states()];
+    let mut queue = std::collections::VecDeque::from([d.start as usize]);
+    depth[d.start as usize] = 0;
+    while let Some(q) = queue.pop_front() {
+        if d.finals[q].is_some() {
+            return Some(depth[q]);
+        }
+        for c in 0..a {
+            let t = d.next[q * a + c] as usize;
+            if t != 0 && depth[t] == usize::MAX {
+                depth[t] = depth[q] + 1;
+                queue.push_back(t);
+            }
+        }
+    }
+    None
+}
+
+/// Which tags of the items of automaton `item` a log entry keeps: per
+/// tag its word (`None` for a tag no match sets), and per word the first
+/// tag it holds. Tags that every final state takes from the same register
+/// (or all from the match's end) are equal in every match and share a
+/// word: a request head's field line has 14 tags and 4 words.
+fn log_slots(item: &TaggedDfa) -> (Vec<Option<usize>>, Vec<usize>) {
+    let mut holders: Vec<usize> = Vec::new();
+    let mut keys: Vec<Vec<u32>> = Vec::new();
+    let slots = (0..item.tags)
+        .map(|t| {
+            let key: Vec<u32> = item.finals.iter().flatten().map(|f| f[t]).collect();
+            if key.iter().all(|&r| r == crate::tagged::UNSET) {
+                return None;
+            }
+            Some(keys.iter().position(|k| *k == key).unwrap_or_else(|| {
+                keys.push(key);
+                holders.push(t);
+                holders.len() - 1
+            }))
+        })
+        .collect();
+    (slots, holders)
+}
+
+/// Marks the field of `shape` that `log` logs (none with `None`).
+fn set_log(shape: &mut EmitShape, log: Option<&super::typed::EmitLog>) {
+    if let EmitShape::Struct(fs) = shape {
+        for f in fs {
+            f.log_words = log.filter(|l| l.field == f.name).map(|l| l.words);
         }
     }
 }

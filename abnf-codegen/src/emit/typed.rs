@@ -25,6 +25,26 @@ pub struct EmitTdfa {
     /// for a list's items without `exact`, the longest match
     /// (`crate::emit::direct::direct_tagged_walk`).
     pub direct: bool,
+    /// Whether that walk logs the items of one of the node's lists as it
+    /// reads them with their own walk (it then takes the log).
+    pub log: Option<EmitLog>,
+}
+
+/// The log of a list's items that a node's walk as code fills
+/// (`abnf_runtime::List`'s `ItemLog`).
+#[derive(Clone, Debug)]
+pub struct EmitLog {
+    /// The list's field.
+    pub field: String,
+    /// The log's size in 16-bit words.
+    pub words: usize,
+    /// Tags of an item.
+    pub tags: usize,
+    /// Per tag of an item, the word of its entry that holds it (`None`:
+    /// never set): tags that every match sets alike share a word.
+    pub slots: Vec<Option<usize>>,
+    /// Per word of an entry after the span, a tag it holds.
+    pub holders: Vec<usize>,
 }
 
 /// What a field holds.
@@ -84,6 +104,9 @@ pub struct EmitField {
     /// length and the tags as offsets from the item's start (the list is
     /// cut by offset; `element` is then `None`, no table being needed).
     pub fixed: Option<(usize, Vec<Option<usize>>)>,
+    /// For `Many`: the size of the list's log (`EmitLog::words`), where
+    /// the node's walk logs its items.
+    pub log_words: Option<usize>,
 }
 
 /// One enum variant.
@@ -234,8 +257,14 @@ fn field_type(f: &EmitField, rt: &TokenStream, input: Input, stack: bool) -> Tok
         Card::Optional => quote!(::core::option::Option<#item>),
         Card::Many if stack => quote!(#rt::__private::Vec<#item>),
         // `str` is the list's default input type.
-        Card::Many if input == Input::Text => quote!(#rt::List<'a, #item>),
-        Card::Many => quote!(#rt::List<'a, #item, #text>),
+        Card::Many => match f.log_words {
+            Some(w) => {
+                let w = Literal::usize_unsuffixed(w);
+                quote!(#rt::List<'a, #item, #text, #w>)
+            }
+            None if input == Input::Text => quote!(#rt::List<'a, #item>),
+            None => quote!(#rt::List<'a, #item, #text>),
+        },
     }
 }
 
@@ -362,6 +391,7 @@ fn direct_fn(t: &EmitTdfa) -> Ident {
     format_ident!("{}_direct", t.ident.to_lowercase())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn item_fns(
     owner: &str,
     items: &ItemFns,
@@ -370,6 +400,7 @@ fn item_fns(
     input: Input,
     style: IncludeStyle,
     stack: bool,
+    log_of: Option<&EmitLog>,
 ) -> TokenStream {
     if stack {
         return stack_item_fns(owner, items, fields, rt, input, style);
@@ -381,35 +412,48 @@ fn item_fns(
             continue;
         }
         let fn_name = &items[&(f as *const EmitField)];
-        let (ty, value) = match &f.target {
+        // The item's type with lifetime `lt` (`'_` where `None`), and the
+        // expression that builds it.
+        let ty_with = |lt: Option<TokenStream>| {
+            let (lt, leaf) = match lt {
+                Some(lt) => (lt.clone(), quote!(&#lt #text)),
+                None => (quote!('_), quote!(&#text)),
+            };
+            match &f.target {
+                Target::Nested(t) => {
+                    let t = ident(t);
+                    match input {
+                        Input::Text => quote!(#rt::Nested<#lt, #t<#lt>>),
+                        Input::Bytes => quote!(#rt::Nested<#lt, #t<#lt>, #text>),
+                    }
+                }
+                Target::Leaf => leaf,
+                Target::Typed(t) => {
+                    let t = ident(t);
+                    quote!(#t<#lt>)
+                }
+            }
+        };
+        let value = match &f.target {
             Target::Nested(t) => {
                 let t = ident(t);
-                let ty = match input {
-                    Input::Text => quote!(#rt::Nested<'_, #t<'_>>),
-                    Input::Bytes => quote!(#rt::Nested<'_, #t<'_>, #text>),
-                };
-                (ty, quote!(#rt::Nested::__new(input, s, #t::__sub)))
+                quote!(#rt::Nested::__new(input, s, #t::__sub))
             }
-            Target::Leaf => (quote!(&#text), quote!(&input[s.range()])),
+            Target::Leaf => quote!(&input[s.range()]),
             Target::Typed(t) if f.whole_item => {
                 let t = ident(t);
-                (
-                    quote!(#t<'_>),
-                    quote!(#t::__from_tags(input, #rt::Span { start: pos, end: next }, &tags[..])),
-                )
+                quote!(#t::__from_tags(input, #rt::Span { start: pos, end: next }, &tags[..]))
             }
             Target::Typed(t) if f.item_nested => {
                 let t = ident(t);
-                (
-                    quote!(#t<'_>),
-                    quote!(#t::__from_tags(input, s, __rt::nested(&tags[..], 2))),
-                )
+                quote!(#t::__from_tags(input, s, __rt::nested(&tags[..], 2)))
             }
             Target::Typed(t) => {
                 let t = ident(t);
-                (quote!(#t<'_>), quote!(#t::__sub(input, s)))
+                quote!(#t::__sub(input, s))
             }
         };
+        let ty = ty_with(None);
         let item_span = if f.whole_item {
             quote!()
         } else {
@@ -477,6 +521,43 @@ fn item_fns(
                 Some((#value, next))
             }
         });
+        if let (Some(_), Some(elem)) = (f.log_words, &f.element) {
+            let logged = format_ident!("{fn_name}_logged");
+            let ty_logged = ty_with(Some(quote!('i)));
+            // (An item type over the whole match is built from its span.)
+            let pos = if f.whole_item {
+                format_ident!("pos")
+            } else {
+                format_ident!("_pos")
+            };
+            let bounds = f
+                .whole_item
+                .then(|| quote!(let next = base + usize::from(*entry.first()?);));
+            let ntags = Literal::usize_unsuffixed(elem.tags as usize);
+            let log = log_of.expect("a logged list's node has the log");
+            let nwords = Literal::usize_unsuffixed(log.holders.len());
+            let tag_words = log.slots.iter().map(|w| match w {
+                Some(w) => {
+                    let w = Literal::usize_unsuffixed(*w);
+                    quote!(words[#w])
+                }
+                None => quote!(usize::MAX),
+            });
+            let doc = format!(
+                " Builds one `{}` of `{}` from its entry in the log of the node's walk.",
+                f.rule, owner
+            );
+            out.extend(quote! {
+                #[doc = #doc]
+                fn #logged<'i>(input: &'i #text, base: usize, #pos: usize, entry: &[u16]) -> ::core::option::Option<#ty_logged> {
+                    let words: [usize; #nwords] = __rt::log_tags(base, entry);
+                    let tags: [usize; #ntags] = [#(#tag_words),*];
+                    #bounds
+                    #item_span
+                    Some(#value)
+                }
+            });
+        }
     }
     out
 }
@@ -820,7 +901,16 @@ pub fn ast_module(
                 (
                     quote!(#(#decl)*),
                     quote!(#(#init)*),
-                    item_fns(&ty.name, &item_names, fields, &rt, input, style, stack),
+                    item_fns(
+                        &ty.name,
+                        &item_names,
+                        fields,
+                        &rt,
+                        input,
+                        style,
+                        stack,
+                        tdfa.as_ref().and_then(|(t, _)| t.log.as_ref()),
+                    ),
                 )
             }
             EmitShape::Enum(variants) => {
@@ -901,6 +991,7 @@ pub fn ast_module(
                         input,
                         style,
                         stack,
+                        None,
                     ));
                 }
                 let kdoc = format!(" Which alternative of `{rule}` matched.");
@@ -1024,16 +1115,45 @@ pub fn ast_module(
         let shaped = shape_read(quote!(Ok));
         // The walk of a rule without a stack, in `parse_span` and (for
         // `parse`) in `__parse_walked`.
-        let parse_walk = if tdfa.direct {
-            let walk = direct_fn(tdfa);
-            quote!(#tdfa_ident.__parse_walk_direct(#gname, #rule, #bytes, start, end, &mut tags, #walk)?)
-        } else {
-            quote!(#tdfa_ident.__parse_walk(#gname, #rule, #bytes, start, end, &mut tags)?)
-        };
-        let walk = quote! {
-            let mut tags = [usize::MAX; #ntags];
-            #parse_walk;
-            Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags[..]))
+        let walk = match (&tdfa.log, tdfa.direct) {
+            (Some(log), true) => {
+                // The walk logs the list's items as it reads them; the
+                // list builds them from the log.
+                let walk = direct_fn(tdfa);
+                let (words, ltags) = (
+                    Literal::usize_unsuffixed(log.words),
+                    Literal::usize_unsuffixed(log.holders.len()),
+                );
+                let field = ident(&log.field);
+                let logged = match shape {
+                    EmitShape::Struct(fs) => fs
+                        .iter()
+                        .find(|f| f.name == log.field)
+                        .map(|f| format_ident!("{}_logged", item_names[&(f as *const EmitField)])),
+                    EmitShape::Enum(_) => None,
+                }
+                .expect("a logged list is a field of the node's struct");
+                quote! {
+                    let mut tags = [usize::MAX; #ntags];
+                    let mut log = __rt::ItemLog::<#words>::new(#ltags);
+                    #tdfa_ident.__parse_walk_direct(#gname, #rule, #bytes, start, end, &mut tags, |i, s, e, t| #walk(i, s, e, t, &mut log))?;
+                    let node = Self::__from_tags(input, #rt::Span { start, end }, &tags[..]);
+                    Ok(Self { #field: node.#field.__with_log(log, #logged), ..node })
+                }
+            }
+            (_, direct) => {
+                let parse_walk = if direct {
+                    let walk = direct_fn(tdfa);
+                    quote!(#tdfa_ident.__parse_walk_direct(#gname, #rule, #bytes, start, end, &mut tags, #walk)?)
+                } else {
+                    quote!(#tdfa_ident.__parse_walk(#gname, #rule, #bytes, start, end, &mut tags)?)
+                };
+                quote! {
+                    let mut tags = [usize::MAX; #ntags];
+                    #parse_walk;
+                    Ok(Self::__from_tags(input, #rt::Span { start, end }, &tags[..]))
+                }
+            }
         };
         // With a first alternative tried on its own, `parse_span` (which
         // `parse` calls) reads only its shape in line; its walk, then this

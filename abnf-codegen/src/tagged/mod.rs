@@ -131,6 +131,7 @@ mod closures;
 mod determinize;
 mod encode;
 pub mod exits;
+pub mod item_loops;
 mod lists;
 mod minimize;
 mod sets;
