@@ -276,9 +276,13 @@ fn main() {
         let (name, value) = match k {
             7 => ("Long".to_string(), long.clone()),
             k if k % 3 == 0 => (format!("N-{}", "x".repeat(k % 5 + 1)), format!("\"v {k}\"").replace(|c: char| c.is_ascii_digit(), "d")),
+            k if k % 3 == 1 => (format!("W-{}", "z".repeat(k % 4 + 1)), ["ab", "c", "def"][..k % 4].join(&" ".repeat(k % 3 + 1))),
             k => (format!("N-{}", "y".repeat(k % 4 + 1)), k.to_string()),
         };
-        input.push_str(&format!("{name}:{}{value}\r\n", " ".repeat(k % 3)));
+        if value.is_empty() {
+            continue;
+        }
+        input.push_str(&format!("{name}:{}{value}{}\r\n", " ".repeat(k % 3), " ".repeat(k % 2)));
         expected.push((name, value));
     }
     input.push_str("\r\n");
@@ -293,6 +297,25 @@ fn main() {
     let mut bad = input.clone();
     bad.insert(input.len() - 30, '!');
     assert!(lines::ast::Head::parse(&bad).is_err());
+
+    // Phrases walked as code at every vector level against the table.
+    let pieces = ["ab", " ", "   ", "xyzzy", ".", "1", "\t", "Q"];
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for n in 0..600 {
+        let mut s = String::new();
+        for _ in 0..n % 150 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            s.push_str(pieces[(seed % 100) as usize % pieces.len() * usize::from(seed % 100 < 90)]);
+        }
+        s.push('.');
+        let table = lines::PHRASE.table().full_match(s.as_bytes());
+        for level in abnf_runtime::simd::Level::available() {
+            assert_eq!(lines::PHRASE.__direct_match(s.as_bytes(), level), Some(table), "{s:?} at {level:?}");
+        }
+        assert_eq!(lines::PHRASE.is_match(&s), table.is_ok());
+    }
 }
 "##,
     )

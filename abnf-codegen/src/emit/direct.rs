@@ -346,15 +346,29 @@ fn tagged_walk(
     // States that loop on many ASCII bytes with no register operation:
     // their runs are searched with vectors, as the recognizer's are.
     // (Each distinct set once; `set_of[q]` is state `q`'s.)
+    // A state with such a loop that alternates with another on a second
+    // set of bytes (a value's words and the spaces between them) searches
+    // the run of both sets at once ([`Cycle`]).
     let mut sets: Vec<[u8; abnf_runtime::simd::LOOP_SET_BYTES]> = Vec::new();
     let mut set_of = vec![usize::MAX; states];
-    for (q, slot) in set_of.iter_mut().enumerate() {
-        if let Some(record) = run_set(d, q).map(|set| set.to_record()) {
-            *slot = sets.iter().position(|r| *r == record).unwrap_or_else(|| {
-                sets.push(record);
-                sets.len() - 1
-            });
-        }
+    let mut cycles: Vec<Option<Cycle>> = vec![None; states];
+    let live = live_registers(d);
+    for q in 0..states {
+        let Some(x) = run_bytes(d, q) else {
+            continue;
+        };
+        let cycle = Cycle::of(d, q, &x, &live);
+        let bytes: Vec<u8> = match &cycle {
+            Some(c) => x.iter().chain(&c.y).copied().collect(),
+            None => x,
+        };
+        let record =
+            abnf_runtime::simd::LoopSet::plain(abnf_runtime::simd::NibbleSet::of(&bytes)).to_record();
+        set_of[q] = sets.iter().position(|r| *r == record).unwrap_or_else(|| {
+            sets.push(record);
+            sets.len() - 1
+        });
+        cycles[q] = cycle;
     }
     if !sets.is_empty() {
         let _ = writeln!(o, "    static SETS: [__rt::LoopSet; {}] = [", sets.len());
@@ -438,8 +452,14 @@ fn tagged_walk(
                 );
             }
         }
-        if set_of[q] != usize::MAX {
-            let _ = writeln!(o, "{}", search_text(set_of[q]));
+        match (&cycles[q], set_of[q]) {
+            (Some(c), set) => {
+                let _ = writeln!(o, "{}", c.search_text(d, set, &layout.jump(k, q, c.b)));
+            }
+            (None, set) if set != usize::MAX => {
+                let _ = writeln!(o, "{}", search_text(set));
+            }
+            _ => {}
         }
         let _ = writeln!(o, "    loop {{");
         let end_arm = match (fin, longest) {
@@ -516,20 +536,194 @@ fn search_text(k: usize) -> String {
     )
 }
 
-/// The loop set of state `q` of `d` for a vector search: the ASCII bytes
-/// on which it goes to itself with no register operation, if there are
-/// at least [`crate::automata::bitpar::MIN_LOOP_BYTES`] (skipping them
-/// leaves the registers as the steps would).
-fn run_set(d: &TaggedDfa, q: usize) -> Option<abnf_runtime::simd::LoopSet> {
-    use abnf_runtime::simd::{LoopSet, NibbleSet};
-    let a = d.alphabet;
-    let loops = |b: u8| {
-        let t = q * a + usize::from(d.classes[usize::from(b)]);
-        d.next[t] as usize == q && d.op_lists[d.ops[t] as usize].is_empty()
+/// The loop bytes of state `q` of `d` for a vector search: the ASCII
+/// bytes on which it goes to itself with no register operation, if there
+/// are at least [`crate::automata::bitpar::MIN_LOOP_BYTES`] (skipping
+/// them leaves the registers as the steps would).
+fn run_bytes(d: &TaggedDfa, q: usize) -> Option<Vec<u8>> {
+    let bytes: Vec<u8> = (0..0x80u8).filter(|&b| step(d, q, b) == (q, 0)).collect();
+    (q != 0 && bytes.len() >= crate::automata::bitpar::MIN_LOOP_BYTES).then_some(bytes)
+}
+
+/// Where state `q` of `d` goes on byte `b`, with the index of its
+/// register operations (0: none).
+fn step(d: &TaggedDfa, q: usize, b: u8) -> (usize, u32) {
+    let t = q * d.alphabet + usize::from(d.classes[usize::from(b)]);
+    (
+        d.next[t] as usize,
+        if d.op_lists[d.ops[t] as usize].is_empty() {
+            0
+        } else {
+            d.ops[t]
+        },
+    )
+}
+
+/// Per state of `d`, the registers whose value may be read (by a later
+/// operation or a final map) before it is written again, as a bit set
+/// (`d` has at most [`abnf_runtime::wire::MAX_REGISTERS`] registers).
+fn live_registers(d: &TaggedDfa) -> Vec<u64> {
+    let (a, states) = (d.alphabet, d.states());
+    let bit = |r: u32| 1u64.checked_shl(r).unwrap_or(0);
+    // What a transition's operations read of the registers live after it.
+    let through = |ops: &[RegOp], mut live: u64| {
+        for op in ops.iter().rev() {
+            match *op {
+                RegOp::SetPos { dst } => live &= !bit(dst),
+                RegOp::Copy { dst, src } => {
+                    if live & bit(dst) != 0 {
+                        live = live & !bit(dst) | bit(src);
+                    }
+                }
+            }
+        }
+        live
     };
-    let bytes: Vec<u8> = (0..0x80u8).filter(|&b| loops(b)).collect();
-    (q != 0 && bytes.len() >= crate::automata::bitpar::MIN_LOOP_BYTES)
-        .then(|| LoopSet::plain(NibbleSet::of(&bytes)))
+    let mut live: Vec<u64> = d
+        .finals
+        .iter()
+        .map(|f| {
+            f.iter()
+                .flatten()
+                .filter(|&&r| r != UNSET && r != PENDING)
+                .fold(0, |m, &r| m | bit(r))
+        })
+        .collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for q in 1..states {
+            let mut l = live[q];
+            for c in 0..a {
+                let t = d.next[q * a + c] as usize;
+                if t != 0 {
+                    l |= through(&d.op_lists[d.ops[q * a + c] as usize], live[t]);
+                }
+            }
+            if l != live[q] {
+                live[q] = l;
+                changed = true;
+            }
+        }
+    }
+    live
+}
+
+/// Two states that take turns on two sets of bytes: state `a` loops on
+/// its run bytes `x` and goes to `b` on each byte of `y`, where `b` loops
+/// with no operation and goes back to `a` on each byte of `x`, with no
+/// operation either (a field value's words and the spaces between them,
+/// `b` being where trailing white space may start). A run of `x` and `y`
+/// bytes from `a` then ends in `a` or `b` as its last byte says, and the
+/// operations of the steps from `a` to `b` (which set registers to the
+/// position only) are those of the last one: where the last run of `y`
+/// bytes starts. So the walk searches the run of both sets at once and
+/// reads its end backwards, instead of a search (or steps) per word.
+#[derive(Clone, Debug)]
+struct Cycle {
+    /// The other state.
+    b: usize,
+    /// Its bytes (ASCII).
+    y: Vec<u8>,
+    /// The operations from `a` to `b` (an index into `op_lists`; 0: none).
+    ops: u32,
+    /// Whether the registers those operations set are read again from `a`
+    /// on (else a run that ends in `a` need not find its last step to `b`:
+    /// every way on from `a` writes them first).
+    live_in_a: bool,
+}
+
+impl Cycle {
+    /// The cycle of state `a` of `d`, whose run bytes are `x`, if it has
+    /// one; `live` is [`live_registers`].
+    fn of(d: &TaggedDfa, a: usize, x: &[u8], live: &[u64]) -> Option<Cycle> {
+        // The other state: where `a` goes on bytes outside its loop that
+        // `b` loops on (with no operation).
+        let (mut b, mut ops, mut y) = (None, None, Vec::new());
+        for c in (0..0x80u8).filter(|c| !x.contains(c)) {
+            let (t, o) = step(d, a, c);
+            if t == 0 || t == a || step(d, t, c) != (t, 0) {
+                continue;
+            }
+            if *b.get_or_insert(t) != t || *ops.get_or_insert(o) != o {
+                return None;
+            }
+            y.push(c);
+        }
+        let (b, ops) = (b?, ops?);
+        // `b` goes back to `a` on every `x`, with no operation; the
+        // operations from `a` to `b` set registers to the position only.
+        if !x.iter().all(|&c| step(d, b, c) == (a, 0)) {
+            return None;
+        }
+        let set = d.op_lists[ops as usize]
+            .iter()
+            .try_fold(0u64, |m, op| match *op {
+                RegOp::SetPos { dst } => Some(m | 1u64.checked_shl(dst).unwrap_or(0)),
+                RegOp::Copy { .. } => None,
+            })?;
+        Some(Cycle {
+            b,
+            y,
+            ops,
+            live_in_a: live[a] & set != 0,
+        })
+    }
+
+    /// On entering state `a`: the search of the run of `x` and `y` bytes
+    /// (loop set `k`), then the state and registers at its end; `to_b`
+    /// jumps to `b`.
+    fn search_text(&self, d: &TaggedDfa, k: usize, to_b: &str) -> String {
+        // The classes of the `y` bytes, as a pattern (`1 | 3`).
+        let mut classes: Vec<u8> = self.y.iter().map(|&b| d.classes[usize::from(b)]).collect();
+        classes.sort_unstable();
+        classes.dedup();
+        let y = classes
+            .iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" | ");
+        let ops = ops_text(&d.op_lists[self.ops as usize]);
+        format!(
+            "    if let (::core::option::Option::Some(finder), ::core::option::Option::Some(&[x, y])) = \
+             (finder, input.get(i..i + 2)) {{\n\
+             \x20       let set = &SETS[{k}];\n\
+             \x20       if set.bytes.contains(x) && set.bytes.contains(y) {{\n\
+             \x20           // The run of words and the bytes between them (state {b}'s), read back from its end.\n\
+             \x20           let from = i;\n\
+             \x20           i = finder.find(set, input, i);\n\
+             \x20           let between = |p: usize| matches!(CLASSES[usize::from(input[p])], {y});\n\
+             \x20           let mut p = i;\n\
+             {find_last}\
+             \x20       }}\n\
+             \x20   }}",
+            b = self.b,
+            find_last = match self.live_in_a {
+                // Where the last run of `y` bytes starts, ending in `b`
+                // or not.
+                true => format!(
+                    "\x20           while p > from && !between(p - 1) {{ p -= 1; }}\n\
+                     \x20           if p > from {{\n\
+                     \x20               let in_b = p == i;\n\
+                     \x20               while p > from && between(p - 1) {{ p -= 1; }}\n\
+                     \x20               let at = p;\n\
+                     \x20               {ops}\n\
+                     \x20               if in_b {{ {to_b} }}\n\
+                     \x20           }}\n"
+                ),
+                // Ending in `a`, the registers are written before they
+                // are read: only a run that ends in `b` needs them.
+                false => format!(
+                    "\x20           if p > from && between(p - 1) {{\n\
+                     \x20               while p > from && between(p - 1) {{ p -= 1; }}\n\
+                     \x20               let at = p;\n\
+                     \x20               {ops}\n\
+                     \x20               {to_b}\n\
+                     \x20           }}\n"
+                ),
+            },
+        )
+    }
 }
 
 /// Register operations as assignments, at the position `at`.
@@ -554,4 +748,65 @@ fn tags_text(f: &[u32], pos: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tagged DFA of `pattern` as the generator builds a tree's.
+    fn tdfa(pattern: &str) -> TaggedDfa {
+        let hir = regex_syntax::ParserBuilder::new()
+            .utf8(false)
+            .build()
+            .parse(pattern)
+            .unwrap();
+        crate::tagged::from_hir(&hir, crate::limits::Limits::default(), false).unwrap()
+    }
+
+    /// The state `d` is in after `input`.
+    fn after(d: &TaggedDfa, input: &[u8]) -> usize {
+        input.iter().fold(d.start as usize, |q, &b| step(d, q, b).0)
+    }
+
+    /// The cycle of the state after `input`, if it has one.
+    fn cycle_after(d: &TaggedDfa, input: &[u8]) -> Option<Cycle> {
+        let q = after(d, input);
+        Cycle::of(d, q, &run_bytes(d, q)?, &live_registers(d))
+    }
+
+    #[test]
+    fn words_and_the_spaces_between_them_take_turns() {
+        // A value of words, then white space of its own: where the last
+        // spaces start is a register, which the step after the value
+        // writes again (so a run that ends in a word need not find it).
+        let d = tdfa(r"([!-~]+(?:[ \t]+[!-~]+)*)([ \t]*)\r\n");
+        let c = cycle_after(&d, b"ab").expect("a cycle after a word");
+        assert_eq!(c.b, after(&d, b"ab "));
+        assert_eq!(c.y, b"\t ");
+        assert!(!d.op_lists[c.ops as usize].is_empty());
+        assert!(!c.live_in_a);
+        // The same where the input may end after a word: the spaces after
+        // it are empty then, and the register is read only from the
+        // spaces' state.
+        let d = tdfa(r"([!-~]+(?:[ \t]+[!-~]+)*)([ \t]*)");
+        let c = cycle_after(&d, b"ab").expect("a cycle");
+        let live = live_registers(&d);
+        assert!(!c.live_in_a);
+        let set: Vec<u32> = d.op_lists[c.ops as usize]
+            .iter()
+            .map(|op| match *op {
+                RegOp::SetPos { dst } => dst,
+                RegOp::Copy { dst, .. } => dst,
+            })
+            .collect();
+        assert!(set.iter().any(|&r| live[c.b] & (1 << r) != 0), "{set:?} {live:?}");
+    }
+
+    #[test]
+    fn no_cycle_where_the_other_state_goes_elsewhere() {
+        // After a space, a word character leads to a state of its own.
+        let d = tdfa(r"[!-~]+(?: [!-~]x[!-~]*)*");
+        assert!(cycle_after(&d, b"ab").is_none());
+    }
 }
