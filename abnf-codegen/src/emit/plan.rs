@@ -715,7 +715,9 @@ impl Compiled {
                     target: &target,
                     files: Vec::new(),
                     items: Vec::new(),
-                    top: stack.is_none() && top_rules.contains(&ty.rule),
+                    top: stack.is_none()
+                        && (top_rules.contains(&ty.rule)
+                            || self.direct_walks && typed_dfa.dfa.states() <= MAX_SMALL_DIRECT_STATES),
                     lists: Vec::new(),
                 };
                 let mut shape = cx.shape(&ty.shape, &typed_dfa.groups, &r.expr, None);
@@ -800,8 +802,9 @@ struct FieldCx<'a> {
     files: Vec<GeneratedFile>,
     /// The item types met, to emit after the rule's type.
     items: Vec<EmitType>,
-    /// The rule is a top rule ([`used_rules`]): its lists' items are
-    /// walked as code too.
+    /// The rule is a top rule ([`used_rules`]), or its tree is small
+    /// ([`MAX_SMALL_DIRECT_STATES`]): its tree is walked as code, and its
+    /// lists' items too.
     top: bool,
     /// The node's own lists whose items are walked as code (the longest
     /// match each): field name, element automaton and its walk's name.
@@ -962,6 +965,13 @@ impl FieldCx<'_> {
         }
     }
 }
+
+/// A typed tree whose tagged DFA has at most this many states is walked
+/// as code even where its rule is not a top rule: a part that a top rule's
+/// tree parses again on its own (RFC 9112's `origin-form`, 9 states, from
+/// a request head: 9% of the typed tree's time in its table walk) costs
+/// little code.
+const MAX_SMALL_DIRECT_STATES: usize = 16;
 
 /// Items a node's walk logs for a list ([`super::direct::ItemLoops`]).
 const LOG_ITEMS: usize = 16;
