@@ -1376,9 +1376,10 @@ mod sealed {
 
 /// The parts of a repetition (path segments, say), read one at a time from
 /// the input without allocating. `S` is the input's type: `str`, or `[u8]`
-/// for a grammar whose terminals are octets. `W` is the size in 16-bit
-/// words of the list's [`ItemLog`]: the items its node's walk read already
-/// (0, no log, for most lists).
+/// for a grammar whose terminals are octets. `W` is the size, in 16-bit
+/// words, of the log of the items that the node's walk has read already
+/// (a top rule's list, read with the items' own walk; 0, no log, for most
+/// lists): those items are built from the log, the others walked.
 pub struct List<'a, T, S: Text + ?Sized = str, const W: usize = 0> {
     input: &'a S,
     pos: usize,
