@@ -69,7 +69,9 @@ pub use tagged::{Hole, List, Nested, Span, TaggedDfa, Text};
 pub mod __private {
     pub use crate::simd::{LoopSet, OutsideFinder};
     pub use crate::table::{Resume, Stop};
-    pub use crate::tagged::{__log_tags as log_tags, group, Hole, ItemLog, ShapeTags, TagRead, Tags};
+    pub use crate::tagged::{
+        __log_tags as log_tags, group, Hole, ItemLog, Mismatch, ShapeTags, TagRead, Tags,
+    };
     pub use crate::wire::Aligned;
     pub use alloc::vec::Vec;
 

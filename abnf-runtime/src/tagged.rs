@@ -1171,15 +1171,26 @@ impl TaggedDfa<'_> {
         start: usize,
         end: usize,
         tags: &mut [usize],
-        walk: impl FnOnce(&[u8], usize, usize, &mut [usize]) -> Result<(), usize>,
+        walk: impl FnOnce(&[u8], usize, usize, &mut [usize]) -> Result<(), Mismatch>,
     ) -> Result<(), MatchError> {
-        self.run_with(input, start, end, tags, |_, i, s, e, t| walk(i, s, e, t))
-            .map_err(|offset| {
-                // The offset is the table walk's; the row there, as
-                // `__parse_walk` finds it.
-                let row = self.failed_row(&input[..end], start, offset);
-                MatchError::at_tagged(grammar, rule, &input[..end], offset, self, row)
+        let mut stop = None;
+        self.run_with(input, start, end, tags, |_, i, s, e, t| {
+            walk(i, s, e, t).map_err(|at| {
+                stop = Some(at);
+                at.offset
             })
+        })
+        .map_err(|offset| {
+            // The offset is the table walk's, and so is the row the walk
+            // stopped in; where the offset is not the walk's (a text
+            // input that is not UTF-8 there), the row there, as
+            // `__parse_walk` finds it.
+            let row = match stop {
+                Some(at) if at.offset == offset => at.row,
+                _ => self.failed_row(&input[..end], start, offset),
+            };
+            MatchError::at_tagged(grammar, rule, &input[..end], offset, self, row)
+        })
     }
 
     /// [`TaggedDfa::__item`] with `exact` `Some(g)`, walked by `walk`
@@ -1196,7 +1207,7 @@ impl TaggedDfa<'_> {
         walk: DirectTaggedWalk,
     ) -> Option<usize> {
         self.run_with(input, pos, end, tags, |x, i, s, e, t| {
-            x.shapes_or(i, s, e, t, walk)
+            x.shapes_or(i, s, e, t, |i, s, e, t| walk(i, s, e, t).map_err(|at| at.offset))
         })
         .ok()?;
         group(&*tags, g).map(|s| s.end)
@@ -1283,10 +1294,23 @@ impl TaggedDfa<'_> {
 /// for the trees of a rule no other rule uses (and their lists' items):
 /// `walk(input, start, end, tags)` matches all of `input[start..end]` as
 /// [`TaggedDfa::run`]'s table walk does, with the same tags and the same
-/// offset on a mismatch. Each state is a block of code, each transition a
-/// jump, and the registers are local variables.
+/// offset on a mismatch, where it also says the row of the state it
+/// stopped in (which the error's expected bytes are read from). Each
+/// state is a block of code, each transition a jump, and the registers
+/// are local variables.
 #[doc(hidden)]
-pub type DirectTaggedWalk = fn(&[u8], usize, usize, &mut [usize]) -> Result<(), usize>;
+pub type DirectTaggedWalk = fn(&[u8], usize, usize, &mut [usize]) -> Result<(), Mismatch>;
+
+/// Where a tagged DFA's walk as code stopped matching: the offset, and the
+/// row (premultiplied state) it was in there (0: the dead state).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The offset of the byte it could not read (or the end).
+    pub offset: usize,
+    /// The row of the state it was in.
+    pub row: usize,
+}
 
 /// A part of the input that the automaton of a typed tree reads as one
 /// byte: a call of a rule with a stack (which no DFA can read), as the

@@ -310,8 +310,9 @@ fn tagged_walk(
         )
     } else {
         (
-            "::core::result::Result<(), usize>",
-            "whether all of `input[start..end]` matches (as `TaggedDfa::run`'s table walk)",
+            "::core::result::Result<(), __rt::Mismatch>",
+            "whether all of `input[start..end]` matches (as `TaggedDfa::run`'s table walk; where not, \
+             where it stopped and the row of the state it was in)",
         )
     };
     let (log_doc, log_param) = match loops {
@@ -395,11 +396,14 @@ fn tagged_walk(
         layout.place[d.start as usize]
     );
     let dead = if longest {
-        "best"
+        "best".to_string()
     } else {
-        "::core::result::Result::Err(i)"
+        mismatch("i", 0)
     };
-    layout.write(o, dead, |o, k, q| {
+    // The row of state `q` in the table (`TaggedDfa::to_words`): a
+    // mismatch says it, for the error's expected bytes.
+    let row = |q: usize| q * (a + 1);
+    layout.write(o, &dead, |o, k, q| {
         let fin = d.finals[q].as_ref();
         let _ = writeln!(
             o,
@@ -467,7 +471,7 @@ fn tagged_walk(
                 "{{ {} return ::core::result::Result::Ok(()); }}",
                 tags_text(f, "end")
             ),
-            (None, false) => "{ return ::core::result::Result::Err(end) }".to_string(),
+            (None, false) => format!("{{ return {} }}", mismatch("end", row(q))),
             (Some(f), true) => {
                 let _ = writeln!(
                     o,
@@ -511,9 +515,9 @@ fn tagged_walk(
              \x20       }}\n\
              \x20   }}",
             if longest {
-                "best"
+                "best".to_string()
             } else {
-                "::core::result::Result::Err(at)"
+                mismatch("at", row(q))
             }
         );
     });
@@ -724,6 +728,12 @@ impl Cycle {
             },
         )
     }
+}
+
+/// A tagged walk's mismatch at offset `at` in the state of row `row`
+/// (`abnf_runtime::DirectTaggedWalk`).
+fn mismatch(at: &str, row: usize) -> String {
+    format!("::core::result::Result::Err(__rt::Mismatch {{ offset: {at}, row: {row} }})")
 }
 
 /// Register operations as assignments, at the position `at`.
