@@ -170,15 +170,7 @@ fn live_states(d: &TaggedDfa) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use regex_automata::nfa::thompson::{self, WhichCaptures};
-
-    fn tdfa(pattern: &str) -> TaggedDfa {
-        let nfa = thompson::Compiler::new()
-            .configure(thompson::Config::new().which_captures(WhichCaptures::All))
-            .build(pattern)
-            .unwrap();
-        TaggedDfa::build(&nfa).unwrap()
-    }
+    use crate::tagged::tdfa;
 
     /// The state `node` is in after reading `input` from its start.
     fn state_after(node: &TaggedDfa, input: &[u8]) -> usize {

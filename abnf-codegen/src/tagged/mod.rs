@@ -274,18 +274,20 @@ fn apply(ops: &[RegOp], regs: &mut [usize], pos: usize) {
     }
 }
 
+/// The tagged DFA of a regex (its groups the tags), as determinized, for
+/// tests.
+#[cfg(test)]
+pub(crate) fn tdfa(pattern: &str) -> TaggedDfa {
+    let nfa = thompson::Compiler::new()
+        .configure(thompson::Config::new().which_captures(WhichCaptures::All))
+        .build(pattern)
+        .unwrap();
+    TaggedDfa::build(&nfa).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use regex_automata::nfa::thompson::{self, WhichCaptures};
-
-    fn tdfa(pattern: &str) -> TaggedDfa {
-        let nfa = thompson::Compiler::new()
-            .configure(thompson::Config::new().which_captures(WhichCaptures::All))
-            .build(pattern)
-            .unwrap();
-        TaggedDfa::build(&nfa).unwrap()
-    }
 
     /// Group `g`'s span.
     fn group(tags: &[Option<usize>], g: usize) -> Option<(usize, usize)> {
