@@ -14,11 +14,18 @@
 //! (`δ*(q, w) = q`, registers untouched), so calling the item's walk (the
 //! longest item from here), logging it and going on from `q` accepts what
 //! the node's automaton accepts, fails where it fails and gives it the
-//! same tags, whatever the items are. That is checked on the two automata
-//! together: from the pair (item's start, `q`), every byte on which the
-//! item's automaton goes on towards a match must take the node's automaton
-//! along a transition without operations, and every pair where an item
-//! may end must have the node back at `q`.
+//! same tags, whatever the items are. More generally ([`ItemEntry`]), every
+//! item from `q` may lead to one other state `t` (the state before a list's
+//! first item, where every item leads to the state between items), with
+//! the same operations on every item's first step (the list's group
+//! opening), which the walk then applies at the item's start. That is
+//! checked on the two automata together: from the pair (item's start,
+//! `q`), every byte on which the item's automaton goes on towards a match
+//! must take the node's automaton along a transition, without operations
+//! but on the first step, and every pair where an item may end must have
+//! the node at `t`. States the node is in *inside* an item read from
+//! another entry are left out: an item read from there would start in the
+//! middle of one.
 
 use super::TaggedDfa;
 
