@@ -802,7 +802,7 @@ struct FieldCx<'a> {
     files: Vec<GeneratedFile>,
     /// The item types met, to emit after the rule's type.
     items: Vec<EmitType>,
-    /// The rule is a top rule ([`used_rules`]), or its tree is small
+    /// The rule is a top rule (`Compiled::top_rules`), or its tree is small
     /// ([`MAX_SMALL_DIRECT_STATES`]): its tree is walked as code, and its
     /// lists' items too.
     top: bool,
