@@ -1499,12 +1499,7 @@ impl<'a, T, S: Text + ?Sized, const W: usize> List<'a, T, S, W> {
             if at >= len || width == 0 {
                 return None;
             }
-            // Entries are contiguous: the first starts at `base`, each
-            // other where the one before it ends.
-            let start = match at {
-                0 => self.log.base,
-                _ => self.log.base + usize::from(*self.log.words.get(at - width)?),
-            };
+            let start = self.log.start_of(at)?;
             if start > self.pos {
                 return None;
             }
@@ -1603,6 +1598,16 @@ impl<const W: usize> ItemLog<W> {
         }
     }
 
+    /// Where the entry at word `at` starts: entries are contiguous, the
+    /// first at `base`, each other where the one before it ends.
+    #[inline(always)]
+    fn start_of(&self, at: usize) -> Option<usize> {
+        match at {
+            0 => Some(self.base),
+            _ => Some(self.base + usize::from(*self.words.get(at.checked_sub(usize::from(self.width))?)?)),
+        }
+    }
+
     /// Whether the log takes no more items (the walk then steps through
     /// them).
     #[inline(always)]
@@ -1624,17 +1629,13 @@ impl<const W: usize> ItemLog<W> {
         // The first item sets the base; each other must start where the
         // one before it ends.
         let base = if at == 0 { start } else { self.base };
-        let follows = at == 0
-            || self
-                .words
-                .get(at - 1 - K)
-                .is_some_and(|&e| base + usize::from(e) == start);
+        let follows = at == 0 || self.start_of(at) == Some(start);
         // Offsets of set tags are at most `end - base`, below `u16::MAX`
         // here; anything else (an unset tag) becomes `u16::MAX`.
         let Some(slot) = self
             .words
             .get_mut(at..at + width)
-            .filter(|_| follows && end - base < usize::from(u16::MAX))
+            .filter(|_| follows && end.wrapping_sub(base) < usize::from(u16::MAX))
         else {
             self.full = true;
             return;

@@ -400,9 +400,6 @@ fn tagged_walk(
     } else {
         mismatch("i", 0)
     };
-    // The row of state `q` in the table (`TaggedDfa::to_words`): a
-    // mismatch says it, for the error's expected bytes.
-    let row = |q: usize| q * (a + 1);
     layout.write(o, &dead, |o, k, q| {
         let fin = d.finals[q].as_ref();
         let _ = writeln!(
@@ -471,7 +468,7 @@ fn tagged_walk(
                 "{{ {} return ::core::result::Result::Ok(()); }}",
                 tags_text(f, "end")
             ),
-            (None, false) => format!("{{ return {} }}", mismatch("end", row(q))),
+            (None, false) => format!("{{ return {} }}", mismatch("end", d.row(q))),
             (Some(f), true) => {
                 let _ = writeln!(
                     o,
@@ -517,7 +514,7 @@ fn tagged_walk(
             if longest {
                 "best".to_string()
             } else {
-                mismatch("at", row(q))
+                mismatch("at", d.row(q))
             }
         );
     });

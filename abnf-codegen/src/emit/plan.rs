@@ -532,8 +532,7 @@ fn emit_tdfa(
     let direct = direct.and_then(|(longest, what)| {
         super::direct::direct_tagged_walk(&ident.to_lowercase(), &what, d, longest, log.as_ref())
     });
-    // The log is the walk as code's: none without one.
-    let log = log.filter(|_| direct.is_some()).map(|l| l.log);
+    let log = log.map(|l| l.log);
     if let Some(src) = direct.as_ref() {
         files.push(GeneratedFile {
             path: format!("{path}.direct.rs"),
@@ -736,11 +735,6 @@ impl Compiled {
                     loops,
                     files,
                 );
-                if tdfa.log.is_none() {
-                    // The walk as code that would have logged was not
-                    // written (too many states): no log.
-                    set_log(&mut shape, None);
-                }
                 let diagram = format!("{module}/ast/{stem}.svg");
                 files.push(GeneratedFile {
                     path: diagram.clone(),
@@ -988,12 +982,14 @@ fn item_loops(
     d: &TaggedDfa,
     lists: &[(String, &TaggedDfa, String)],
 ) -> Option<super::direct::ItemLoops> {
-    if !matches!(shape, EmitShape::Struct(_)) {
+    // Only a walk as code logs (none past its states' limit).
+    if !matches!(shape, EmitShape::Struct(_)) || d.states() > super::direct::MAX_TAGGED_STATES {
         return None;
     }
     lists.iter().find_map(|(field, item, walk)| {
         let (slots, holders) = log_slots(item);
-        if holders.len() > MAX_LOG_TAGS || shortest_match(item).is_none_or(|n| n < MIN_LOGGED_ITEM) {
+        let shortest = crate::tagged::item_loops::shortest_match(item);
+        if holders.len() > MAX_LOG_TAGS || shortest.is_none_or(|n| n < MIN_LOGGED_ITEM) {
             return None;
         }
         let entries = crate::tagged::item_loops::item_entries(d, item);
@@ -1007,7 +1003,7 @@ fn item_loops(
             slots,
             holders,
         };
-        set_log(shape, Some(&log));
+        set_log(shape, &log);
         Some(super::direct::ItemLoops {
             entries,
             walk: walk.clone(),
@@ -1022,32 +1018,11 @@ fn item_loops(
 /// more than the list saves, and more where the list is not read.
 const MIN_LOGGED_ITEM: usize = 3;
 
-/// The length of the shortest match of `d`, if it has one.
-fn shortest_match(d: &TaggedDfa) -> Option<usize> {
-    let a = d.alphabet;
-    let mut depth = vec![usize::MAX; d.states()];
-    let mut queue = std::collections::VecDeque::from([d.start as usize]);
-    depth[d.start as usize] = 0;
-    while let Some(q) = queue.pop_front() {
-        if d.finals[q].is_some() {
-            return Some(depth[q]);
-        }
-        for c in 0..a {
-            let t = d.next[q * a + c] as usize;
-            if t != 0 && depth[t] == usize::MAX {
-                depth[t] = depth[q] + 1;
-                queue.push_back(t);
-            }
-        }
-    }
-    None
-}
-
 /// Which tags of the items of automaton `item` a log entry keeps: per
 /// tag its word (`None` for a tag no match sets), and per word the first
 /// tag it holds. Tags that every final state takes from the same register
 /// (or all from the match's end) are equal in every match and share a
-/// word: a request head's field line has 14 tags and 4 words.
+/// word: a request head's field line has 14 tags and 6 words.
 fn log_slots(item: &TaggedDfa) -> (Vec<Option<usize>>, Vec<usize>) {
     let mut holders: Vec<usize> = Vec::new();
     let mut keys: Vec<Vec<u32>> = Vec::new();
@@ -1067,11 +1042,11 @@ fn log_slots(item: &TaggedDfa) -> (Vec<Option<usize>>, Vec<usize>) {
     (slots, holders)
 }
 
-/// Marks the field of `shape` that `log` logs (none with `None`).
-fn set_log(shape: &mut EmitShape, log: Option<&super::typed::EmitLog>) {
+/// Marks the field of `shape` that `log` logs.
+fn set_log(shape: &mut EmitShape, log: &super::typed::EmitLog) {
     if let EmitShape::Struct(fs) = shape {
         for f in fs {
-            f.log_words = log.filter(|l| l.field == f.name).map(|l| l.words);
+            f.log_words = (log.field == f.name).then_some(log.words);
         }
     }
 }

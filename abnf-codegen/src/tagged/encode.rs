@@ -7,6 +7,14 @@ use crate::automata::shapes::{Graph, Shapes};
 use abnf_runtime::simd::LOOP_SET_BYTES;
 
 impl TaggedDfa {
+    /// The row of state `q` in [`TaggedDfa::to_words`]' table (its first
+    /// word): a row per state, of a word per class and one for the final
+    /// map. What the runtime's walks hold as their state, and a walk as
+    /// code reports where it stopped.
+    pub fn row(&self, q: usize) -> usize {
+        q * (self.alphabet + 1)
+    }
+
     /// Whether [`TaggedDfa::to_words`] can encode the DFA: premultiplied
     /// targets in [`NEXT_BITS`] bits, the operation lists above them, and
     /// at most [`MAX_REGISTERS`] registers.
@@ -31,7 +39,7 @@ impl TaggedDfa {
         if !self.fits_words() {
             return None;
         }
-        let stride = self.alphabet + 1;
+        let stride = self.row(1);
         // What a transition does to the registers, in the bits above the
         // target: nothing (0), store the position in register `f - 1`
         // (most lists: a branch-free store, 0 being a scratch register), or
